@@ -1,0 +1,37 @@
+#!/bin/sh
+# Makes sure the Debian packages the lab builds against are present, then writes the
+# compiler and linker flags they provide into the make fragment named by $1.
+# As root it installs what is missing; otherwise it prints the one apt-get line needed.
+set -eu
+out=${1:?usage: ensure-deps.sh OUT.mk}
+packages="pkg-config libstb-dev libcjson-dev libcmocka-dev"
+
+missing=""
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "ensure-deps: installing missing Debian packages:$missing" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >&2
+        # shellcheck disable=SC2086
+        apt-get install -y -qq --no-install-recommends $missing >&2
+    else
+        echo "ensure-deps: missing Debian packages:$missing" >&2
+        echo "ensure-deps: run:  sudo apt-get install -y$missing" >&2
+        exit 1
+    fi
+fi
+
+mkdir -p "$(dirname "$out")"
+# stb's headers are third-party: include them as system headers so our -Werror
+# never trips on their unused static helpers (stb_easy_font is header-only).
+stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
+{
+    echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson)"
+    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lm"
+    echo "TEST_LIBS := $(pkg-config --libs cmocka)"
+} > "$out.tmp"
+mv "$out.tmp" "$out"

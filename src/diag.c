@@ -1,0 +1,67 @@
+/* diag.c - the message table and the helpers that fill a lab_diag. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const rules[] = {
+    [LAB_OK] = "no error",
+    [LAB_ERR_MATRIX_NOT_FINITE] = "matrix elements must be finite",
+    [LAB_ERR_MATRIX_NOT_AFFINE] = "matrix must be affine (last row 0 0 0 1)",
+    [LAB_ERR_MATRIX_TOO_LARGE] = "matrix elements must not exceed the magnitude bound",
+    [LAB_ERR_NOT_PURE_TRANSLATION] =
+        "the inverse-bind helper inverts a pure translation only (no rotation, no scale)",
+    [LAB_ERR_PARENT_ORDER] = "a joint's parent must be listed before it",
+    [LAB_ERR_MESH_INDEX_RANGE] = "triangle indices must lie in [0, vertex count)",
+    [LAB_ERR_MESH_REPEATED_VERTEX] = "a triangle must use three different vertices",
+    [LAB_ERR_MESH_ZERO_AREA] = "a triangle must have non-zero area",
+    [LAB_ERR_MESH_EDGE_OVERUSED] = "an edge must be used by one or two triangles",
+    [LAB_ERR_MESH_ORIENTATION] =
+        "neighbouring triangles must be consistently oriented (a shared edge runs both ways)",
+    [LAB_ERR_POINT_NOT_FINITE] = "vertex positions must be finite",
+    [LAB_ERR_JOINT_SLOT_RANGE] =
+        "joint slots must index the palette, also where the weight is zero",
+    [LAB_ERR_WEIGHT_NOT_FINITE] = "weights must be finite",
+    [LAB_ERR_WEIGHT_NEGATIVE] = "weights must be non-negative",
+    [LAB_ERR_WEIGHT_SUM] = "weights must sum to 1 within 1e-12 (no automatic normalisation)",
+    [LAB_ERR_OUT_OF_MEMORY] = "out of memory",
+    [LAB_ERR_OUTPUT] = "outputs must be written completely or not at all",
+};
+_Static_assert(sizeof rules / sizeof rules[0] == LAB_ERR_COUNT,
+               "every lab_error needs its rule in the table");
+
+const char *lab_error_rule(lab_error code)
+{
+    if ((int)code < 0 || code >= LAB_ERR_COUNT || rules[code] == NULL)
+        return "unknown error";
+    return rules[code];
+}
+
+lab_error diag_fail(lab_diag *d, lab_error code, const char *where, const char *value_fmt, ...)
+{
+    if (d == NULL)
+        return code;
+    d->code = code;
+    d->vertex = -1;
+    snprintf(d->where, sizeof d->where, "%s", where);
+    va_list args;
+    va_start(args, value_fmt);
+    vsnprintf(d->value, sizeof d->value, value_fmt, args);
+    va_end(args);
+    return code;
+}
+
+char *diag_where(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(buf, size, fmt, args);
+    va_end(args);
+    return buf;
+}
+
+void diag_format(const lab_diag *d, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s, %s, %s", lab_error_rule(d->code), d->where, d->value);
+}

@@ -1,0 +1,74 @@
+/* diag.h - errors as values, for every stage of the lab.
+ *
+ * A stage that can refuse its input returns a lab_error and, when the caller passes a
+ * lab_diag, fills in where it happened and the value that broke the rule. Nothing in
+ * src/ prints or exits: the chapter program turns a diag into the contract's message
+ *
+ *     <lab>: error: <rule>, <where>, <value>
+ *
+ * with diag_format(). The rule text comes from one table, checked at compile time to
+ * cover the enum, so every error a student can meet has exactly one explanation.
+ */
+#ifndef DIAG_H
+#define DIAG_H
+
+#include <stddef.h>
+
+typedef enum {
+    LAB_OK = 0,
+    /* matrices (linalg, skin) */
+    LAB_ERR_MATRIX_NOT_FINITE,
+    LAB_ERR_MATRIX_NOT_AFFINE,
+    LAB_ERR_MATRIX_TOO_LARGE,
+    LAB_ERR_NOT_PURE_TRANSLATION,
+    /* skeleton (scene) */
+    LAB_ERR_PARENT_ORDER,
+    /* mesh */
+    LAB_ERR_MESH_INDEX_RANGE,
+    LAB_ERR_MESH_REPEATED_VERTEX,
+    LAB_ERR_MESH_ZERO_AREA,
+    LAB_ERR_MESH_EDGE_OVERUSED,
+    LAB_ERR_MESH_ORIENTATION,
+    /* influences and points (skin) */
+    LAB_ERR_POINT_NOT_FINITE,
+    LAB_ERR_JOINT_SLOT_RANGE,
+    LAB_ERR_WEIGHT_NOT_FINITE,
+    LAB_ERR_WEIGHT_NEGATIVE,
+    LAB_ERR_WEIGHT_SUM,
+    /* resources and output */
+    LAB_ERR_OUT_OF_MEMORY,
+    LAB_ERR_OUTPUT,
+    LAB_ERR_COUNT
+} lab_error;
+
+/* Where a rule was broken and with which value; both are short human-readable texts. */
+typedef struct {
+    lab_error code;
+    int vertex;       /* the vertex concerned, or -1 when the error is not about one */
+    char where[128];
+    char value[256];
+} lab_diag;
+
+/* The rule that `code` names, e.g. "weights must sum to 1 within 1e-12". Never NULL. */
+const char *lab_error_rule(lab_error code);
+
+/* Records code, where and a printf-formatted value in d (d may be NULL) and returns
+ * code, so a stage can write `return diag_fail(d, LAB_ERR_..., where, "w = %.17g", w);`.
+ * Build `where` with diag_where() or pass a literal. */
+lab_error diag_fail(lab_diag *d, lab_error code, const char *where, const char *value_fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* snprintf into a lab_diag-sized `where` buffer; returns buf for use inline. */
+char *diag_where(char *buf, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Writes "<rule>, <where>, <value>" into buf (always NUL-terminated). */
+void diag_format(const lab_diag *d, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,64 @@
+/* figure.c - wireframe panels through the camera chain, composed into a figure. */
+#include "figure.h"
+
+#include <math.h>
+
+static void draw_segment(canvas *c, const camera *cam, vec3 a, vec3 b, int dash, rgb color)
+{
+    vec3 pa = camera_project(cam, a), pb = camera_project(cam, b);
+    raster_segment(c, pa.x, pa.y, pb.x, pb.y, dash, dash, color);
+}
+
+static void draw_marker(canvas *c, const camera *cam, vec3 p, rgb color)
+{
+    vec3 q = camera_project(cam, p);
+    if (!(q.x > -8.0 && q.y > -8.0 && q.x < c->width + 8.0 && q.y < c->height + 8.0))
+        return; /* far outside (or not finite): nothing of the marker would show */
+    int x = (int)floor(q.x), y = (int)floor(q.y);
+    raster_fill_rect(c, x - FIGURE_MARKER_HALF, y - FIGURE_MARKER_HALF, 2 * FIGURE_MARKER_HALF + 1,
+                     2 * FIGURE_MARKER_HALF + 1, color);
+}
+
+void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel)
+{
+    const vec3 *p = panel->positions;
+    for (int i = 0; i < panel->edge_count; i++)
+        if (!panel->highlight || !panel->highlight[i])
+            draw_segment(c, cam, p[panel->edges[i].a], p[panel->edges[i].b], 0, FIGURE_EDGE);
+    draw_segment(c, cam, panel->axis_from, panel->axis_to, 6, FIGURE_AXIS);
+    for (int i = 0; panel->highlight && i < panel->edge_count; i++)
+        if (panel->highlight[i]) {
+            mesh_edge e = panel->edges[i];
+            draw_segment(c, cam, p[e.a], p[e.b], 0, FIGURE_HIGHLIGHT);
+            draw_marker(c, cam, p[e.a], FIGURE_HIGHLIGHT);
+            draw_marker(c, cam, p[e.b], FIGURE_HIGHLIGHT);
+        }
+    int y = 8;
+    for (int k = 0; k < panel->label_lines; k++) {
+        raster_text(c, 8, y, FIGURE_TEXT_SCALE, panel->label[k], FIGURE_TEXT);
+        y += raster_text_height(panel->label[k], FIGURE_TEXT_SCALE) + 4;
+    }
+}
+
+lab_error figure_compose(canvas *out, const canvas *panels, int count, int gap, const char *title,
+                         lab_diag *d)
+{
+    int title_h = title ? raster_text_height(title, FIGURE_TEXT_SCALE) + gap : 0;
+    int w = gap, h = 0;
+    for (int i = 0; i < count; i++) {
+        w += panels[i].width + gap;
+        if (panels[i].height > h)
+            h = panels[i].height;
+    }
+    lab_error e = canvas_init(out, w, h + 2 * gap + title_h, FIGURE_BACKGROUND, d);
+    if (e != LAB_OK)
+        return e;
+    if (title)
+        raster_text(out, gap, gap, FIGURE_TEXT_SCALE, title, FIGURE_TEXT);
+    int x = gap;
+    for (int i = 0; i < count; i++) {
+        canvas_blit(out, &panels[i], x, gap + title_h);
+        x += panels[i].width + gap;
+    }
+    return LAB_OK;
+}

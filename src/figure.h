@@ -1,0 +1,43 @@
+/* figure.h - wireframe panels and figures drawn by our rasterizer.
+ *
+ * A panel is the bind topology's edges at the deformed positions, pushed through
+ * camera_project (look_at -> projection -> divide -> viewport) and drawn as integer
+ * segments: the plain edges first, then a dashed axis, then the highlighted edges and a
+ * small square marker on each highlighted vertex, then the label lines on top. Colours are
+ * exact (no anti-aliasing), so tests can find the highlight by its colour.
+ */
+#ifndef FIGURE_H
+#define FIGURE_H
+
+#include <stdbool.h>
+
+#include "camera.h"
+#include "mesh.h"
+#include "raster.h"
+
+#define FIGURE_BACKGROUND ((rgb){255, 255, 255})
+#define FIGURE_EDGE ((rgb){64, 64, 72})          /* dark neutral */
+#define FIGURE_HIGHLIGHT ((rgb){255, 140, 0})    /* orange */
+#define FIGURE_AXIS ((rgb){40, 90, 200})         /* dashed blue */
+#define FIGURE_TEXT ((rgb){0, 0, 0})
+#define FIGURE_TEXT_SCALE 2                      /* stb_easy_font units -> pixels */
+#define FIGURE_MARKER_HALF 1                     /* highlighted vertices: 3x3 squares */
+
+typedef struct {
+    const vec3 *positions;        /* deformed positions, one per bind vertex */
+    const mesh_edge *edges;       /* the bind topology's unique edges */
+    int edge_count;
+    const bool *highlight;        /* per edge, or NULL */
+    vec3 axis_from, axis_to;      /* drawn dashed; equal points draw nothing */
+    const char *const *label;     /* lines of text at the top left */
+    int label_lines;
+} figure_panel;
+
+/* Draws one panel onto c (already cleared) through cam. */
+void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel);
+
+/* Lays panels side by side under a title line, `gap` pixels apart and around. */
+lab_error figure_compose(canvas *out, const canvas *panels, int count, int gap, const char *title,
+                         lab_diag *d);
+
+#endif

@@ -1,0 +1,178 @@
+/* linalg.c - vectors and row-major 4x4 matrices (conventions in linalg.h). */
+#include "linalg.h"
+
+#include <math.h>
+
+vec3 vec3_make(double x, double y, double z) { return (vec3){x, y, z}; }
+vec3 vec3_add(vec3 a, vec3 b) { return (vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
+vec3 vec3_sub(vec3 a, vec3 b) { return (vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+vec3 vec3_scale(vec3 a, double s) { return (vec3){a.x * s, a.y * s, a.z * s}; }
+double vec3_dot(vec3 a, vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+double vec3_length(vec3 a) { return sqrt(vec3_dot(a, a)); }
+
+vec3 vec3_cross(vec3 a, vec3 b)
+{
+    return (vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+vec3 vec3_normalize(vec3 a)
+{
+    double len = vec3_length(a);
+    return len > 0.0 ? vec3_scale(a, 1.0 / len) : a;
+}
+
+bool vec3_is_finite(vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+
+vec4 vec4_point(vec3 p) { return (vec4){p.x, p.y, p.z, 1.0}; }
+vec4 vec4_add(vec4 a, vec4 b) { return (vec4){a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w}; }
+vec4 vec4_scale(vec4 a, double s) { return (vec4){a.x * s, a.y * s, a.z * s, a.w * s}; }
+
+mat4 mat4_identity(void)
+{
+    return (mat4){{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}};
+}
+
+mat4 mat4_mul(mat4 a, mat4 b)
+{
+    mat4 r;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double s = 0.0;
+            for (int k = 0; k < 4; k++)
+                s += a.m[i][k] * b.m[k][j];
+            r.m[i][j] = s;
+        }
+    return r;
+}
+
+vec4 mat4_mul_vec4(mat4 a, vec4 v)
+{
+    const double in[4] = {v.x, v.y, v.z, v.w};
+    double out[4];
+    for (int i = 0; i < 4; i++)
+        out[i] = a.m[i][0] * in[0] + a.m[i][1] * in[1] + a.m[i][2] * in[2] + a.m[i][3] * in[3];
+    return (vec4){out[0], out[1], out[2], out[3]};
+}
+
+vec3 mat4_transform_point(mat4 a, vec3 p)
+{
+    vec4 r = mat4_mul_vec4(a, vec4_point(p));
+    return (vec3){r.x, r.y, r.z};
+}
+
+mat4 mat4_scale_by(mat4 a, double s)
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            a.m[i][j] *= s;
+    return a;
+}
+
+mat4 mat4_add(mat4 a, mat4 b)
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            a.m[i][j] += b.m[i][j];
+    return a;
+}
+
+mat4 mat4_translate(double x, double y, double z)
+{
+    mat4 r = mat4_identity();
+    r.m[0][3] = x;
+    r.m[1][3] = y;
+    r.m[2][3] = z;
+    return r;
+}
+
+/* The three rotations share one pattern: a 2x2 block [c -s; s c] on the plane
+ * perpendicular to the axis, laid out so that the rotation is counter-clockwise. */
+static mat4 rotation_in_plane(int a, int b, double radians)
+{
+    mat4 r = mat4_identity();
+    double c = cos(radians), s = sin(radians);
+    r.m[a][a] = c;
+    r.m[a][b] = -s;
+    r.m[b][a] = s;
+    r.m[b][b] = c;
+    return r;
+}
+
+mat4 mat4_rotate_x(double radians) { return rotation_in_plane(1, 2, radians); } /* y -> z */
+mat4 mat4_rotate_y(double radians) { return rotation_in_plane(2, 0, radians); } /* z -> x */
+mat4 mat4_rotate_z(double radians) { return rotation_in_plane(0, 1, radians); } /* x -> y */
+
+mat4 mat4_scale(double sx, double sy, double sz)
+{
+    mat4 r = mat4_identity();
+    r.m[0][0] = sx;
+    r.m[1][1] = sy;
+    r.m[2][2] = sz;
+    return r;
+}
+
+double mat4_max_abs(mat4 a)
+{
+    double mx = 0.0;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            mx = fmax(mx, fabs(a.m[i][j]));
+    return mx;
+}
+
+double mat4_max_abs_diff(mat4 a, mat4 b)
+{
+    return mat4_max_abs(mat4_add(a, mat4_scale_by(b, -1.0)));
+}
+
+bool mat4_is_finite(mat4 a)
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            if (!isfinite(a.m[i][j]))
+                return false;
+    return true;
+}
+
+bool mat4_is_affine(mat4 a)
+{
+    const double last[4] = {0, 0, 0, 1};
+    for (int j = 0; j < 4; j++)
+        if (!(fabs(a.m[3][j] - last[j]) <= MAT4_AFFINE_TOLERANCE))
+            return false;
+    return true;
+}
+
+lab_error mat4_validate(mat4 a, const char *where, lab_diag *d)
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            if (!isfinite(a.m[i][j]))
+                return diag_fail(d, LAB_ERR_MATRIX_NOT_FINITE, where, "m[%d][%d] = %g", i, j,
+                                 a.m[i][j]);
+    if (!mat4_is_affine(a))
+        return diag_fail(d, LAB_ERR_MATRIX_NOT_AFFINE, where, "last row (%.15g, %.15g, %.15g, %.15g)",
+                         a.m[3][0], a.m[3][1], a.m[3][2], a.m[3][3]);
+    if (mat4_max_abs(a) > MAT4_MAGNITUDE_BOUND)
+        return diag_fail(d, LAB_ERR_MATRIX_TOO_LARGE, where, "largest |element| %.15g > bound %g",
+                         mat4_max_abs(a), MAT4_MAGNITUDE_BOUND);
+    return LAB_OK;
+}
+
+lab_error mat4_invert_translation(mat4 a, mat4 *out, const char *where, lab_diag *d)
+{
+    lab_error e = mat4_validate(a, where, d);
+    if (e != LAB_OK)
+        return e;
+    const double exact = 1e-15;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double expected = (i == j) ? 1.0 : 0.0;
+            if (!(fabs(a.m[i][j] - expected) <= exact))
+                return diag_fail(d, LAB_ERR_NOT_PURE_TRANSLATION, where,
+                                 "3x3 part has m[%d][%d] = %.15g, not %g (rotation or scale)",
+                                 i, j, a.m[i][j], expected);
+        }
+    *out = mat4_translate(-a.m[0][3], -a.m[1][3], -a.m[2][3]);
+    return LAB_OK;
+}

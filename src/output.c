@@ -1,0 +1,211 @@
+/* output.c - buffers, formatting, PNG encoding, atomic batches (see output.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <stb_image_write.h>
+
+void bytes_free(bytes *b)
+{
+    free(b->data);
+    *b = (bytes){0};
+}
+
+static int bytes_reserve(bytes *b, size_t extra)
+{
+    if (b->failed)
+        return 0;
+    if (b->len + extra + 1 <= b->cap)
+        return 1;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    unsigned char *p = realloc(b->data, cap);
+    if (!p) {
+        b->failed = 1;
+        return 0;
+    }
+    b->data = p;
+    b->cap = cap;
+    return 1;
+}
+
+void bytes_append(bytes *b, const void *data, size_t len)
+{
+    if (!bytes_reserve(b, len))
+        return;
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0'; /* keeps text buffers usable as C strings */
+}
+
+void bytes_printf(bytes *b, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(NULL, 0, fmt, args);
+    va_end(args);
+    if (n < 0 || !bytes_reserve(b, (size_t)n))
+        return;
+    va_start(args, fmt);
+    vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, args);
+    va_end(args);
+    b->len += (size_t)n;
+}
+
+char *format_double(char *buf, double x)
+{
+    if (isnan(x))
+        return strcpy(buf, "nan");
+    if (isinf(x))
+        return strcpy(buf, x > 0 ? "inf" : "-inf");
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, 32, "%.*g", digits, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    return buf;
+}
+
+static void png_sink(void *context, void *data, int size)
+{
+    bytes_append(context, data, (size_t)size);
+}
+
+lab_error png_encode(const canvas *c, bytes *out, lab_diag *d)
+{
+    if (!stbi_write_png_to_func(png_sink, out, c->width, c->height, 3, c->rgb, c->width * 3) ||
+        out->failed)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "%d x %d image", c->width,
+                         c->height);
+    return LAB_OK;
+}
+
+lab_error output_check_dir(const char *dir, lab_diag *d)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return diag_fail(d, LAB_ERR_OUTPUT, dir, "output directory does not exist (%s); create it first",
+                         strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return diag_fail(d, LAB_ERR_OUTPUT, dir, "output path is not a directory");
+    if (access(dir, W_OK | X_OK) != 0)
+        return diag_fail(d, LAB_ERR_OUTPUT, dir, "output directory is not writable (%s)",
+                         strerror(errno));
+    return LAB_OK;
+}
+
+static int plain_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && n < 64 && !strchr(name, '/') && name[0] != '.';
+}
+
+lab_error output_batch_add(output_batch *batch, const char *name, bytes *content, lab_diag *d)
+{
+    if (batch->count >= OUTPUT_MAX_FILES || !plain_name(name) || content->failed) {
+        bytes_free(content);
+        return diag_fail(d, content->failed ? LAB_ERR_OUT_OF_MEMORY : LAB_ERR_OUTPUT, name,
+                         "cannot add output %d of at most %d", batch->count + 1, OUTPUT_MAX_FILES);
+    }
+    snprintf(batch->name[batch->count], sizeof batch->name[0], "%s", name);
+    batch->content[batch->count] = *content;
+    *content = (bytes){0};
+    batch->count++;
+    return LAB_OK;
+}
+
+static void join_path(char *buf, size_t size, const char *dir, const char *name, const char *tag)
+{
+    if (tag)
+        snprintf(buf, size, "%s/.%s.%ld.tmp", dir, name, (long)getpid());
+    else
+        snprintf(buf, size, "%s/%s", dir, name);
+}
+
+static int write_file(const char *path, const bytes *b)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return -1;
+    size_t done = 0;
+    while (done < b->len) {
+        ssize_t w = write(fd, b->data + done, b->len - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            close(fd);
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    if (fsync(fd) != 0) {
+        close(fd);
+        return -1;
+    }
+    return close(fd);
+}
+
+static void remove_temporaries(const output_batch *batch, const char *dir, int count)
+{
+    char path[4200];
+    for (int i = 0; i < count; i++) {
+        join_path(path, sizeof path, dir, batch->name[i], "tmp");
+        unlink(path);
+    }
+}
+
+/* Phase 1 writes every temporary; phase 2 refuses targets that rename() could not replace
+ * (a directory in the way); phase 3 renames, each one atomic on its own. Failures in
+ * phases 1 and 2 leave the directory exactly as it was. */
+lab_error output_batch_commit(const output_batch *batch, const char *dir, lab_diag *d)
+{
+    char tmp[4200], final[4200];
+    lab_error e = output_check_dir(dir, d);
+    if (e != LAB_OK)
+        return e;
+    for (int i = 0; i < batch->count; i++) {
+        join_path(tmp, sizeof tmp, dir, batch->name[i], "tmp");
+        if (write_file(tmp, &batch->content[i]) != 0) {
+            int err = errno;
+            remove_temporaries(batch, dir, i + 1);
+            return diag_fail(d, LAB_ERR_OUTPUT, batch->name[i], "writing %s failed: %s", tmp,
+                             strerror(err));
+        }
+    }
+    for (int i = 0; i < batch->count; i++) {
+        struct stat st;
+        join_path(final, sizeof final, dir, batch->name[i], NULL);
+        if (lstat(final, &st) == 0 && S_ISDIR(st.st_mode)) {
+            remove_temporaries(batch, dir, batch->count);
+            return diag_fail(d, LAB_ERR_OUTPUT, batch->name[i], "%s is a directory", final);
+        }
+    }
+    for (int i = 0; i < batch->count; i++) {
+        join_path(tmp, sizeof tmp, dir, batch->name[i], "tmp");
+        join_path(final, sizeof final, dir, batch->name[i], NULL);
+        if (rename(tmp, final) != 0) {
+            int err = errno;
+            remove_temporaries(batch, dir, batch->count);
+            return diag_fail(d, LAB_ERR_OUTPUT, batch->name[i], "renaming into place failed: %s",
+                             strerror(err));
+        }
+    }
+    return LAB_OK;
+}
+
+void output_batch_free(output_batch *batch)
+{
+    for (int i = 0; i < batch->count; i++)
+        bytes_free(&batch->content[i]);
+    batch->count = 0;
+}

@@ -1,0 +1,21 @@
+/* report.h - the human report on stdout: tables of computed values beside an
+ * independent check (the article's value or an analytic formula) and their difference.
+ * The only module in src/ that prints.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+void report_heading(FILE *out, const char *title);
+/* "label  computed  reference  |diff|  ok/FAIL" with |diff| <= tolerance for ok.
+ * Returns whether it passed. */
+bool report_compare(FILE *out, const char *label, double computed, double reference,
+                    double tolerance);
+/* "label  value  < bound  ok/FAIL". Returns whether value < bound. */
+bool report_bound(FILE *out, const char *label, double value, double bound);
+/* Integer counts against the article. */
+bool report_count(FILE *out, const char *label, long computed, long reference);
+
+#endif

@@ -1,0 +1,154 @@
+/* skin.c - strict influence validation, the palette and linear blend skinning. */
+#include "skin.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Records an influence error with its vertex (and slot, when slot >= 0). */
+static lab_error fail_at_vertex(lab_diag *d, lab_error code, int v, int slot, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static lab_error fail_at_vertex(lab_diag *d, lab_error code, int v, int slot, const char *fmt, ...)
+{
+    char where[128], value[256];
+    if (slot >= 0)
+        diag_where(where, sizeof where, "vertex %d slot %d", v, slot);
+    else
+        diag_where(where, sizeof where, "vertex %d", v);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(value, sizeof value, fmt, args);
+    va_end(args);
+    diag_fail(d, code, where, "%s", value);
+    if (d)
+        d->vertex = v;
+    return code;
+}
+
+static lab_error validate_influence(const skin_influence *in, int v, int joint_count, lab_diag *d)
+{
+    for (int s = 0; s < SKIN_SLOTS; s++) {
+        if (in->joint[s] < 0 || in->joint[s] >= joint_count)
+            return fail_at_vertex(d, LAB_ERR_JOINT_SLOT_RANGE, v, s,
+                                  "joint %d (weight %.15g), palette has %d joints", in->joint[s],
+                                  in->weight[s], joint_count);
+        if (!isfinite(in->weight[s]))
+            return fail_at_vertex(d, LAB_ERR_WEIGHT_NOT_FINITE, v, s, "weight %g", in->weight[s]);
+        if (in->weight[s] < 0.0)
+            return fail_at_vertex(d, LAB_ERR_WEIGHT_NEGATIVE, v, s, "weight %.15g", in->weight[s]);
+    }
+    double sum = 0.0;
+    for (int s = 0; s < SKIN_SLOTS; s++)
+        sum += in->weight[s];
+    if (!(fabs(sum - 1.0) <= SKIN_WEIGHT_TOLERANCE))
+        return fail_at_vertex(d, LAB_ERR_WEIGHT_SUM, v, -1,
+                              "weights %.15g + %.15g sum to %.15g, not 1: at the bind pose every "
+                              "C_j = I, so this vertex would move to %.15g p with homogeneous "
+                              "w = %.15g",
+                              in->weight[0], in->weight[1], sum, sum, sum);
+    return LAB_OK;
+}
+
+lab_error skin_validate_influences(const skin_influence *influences, int vertex_count,
+                                   int joint_count, lab_diag *d)
+{
+    for (int v = 0; v < vertex_count; v++) {
+        lab_error e = validate_influence(&influences[v], v, joint_count, d);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+lab_error skin_validate_points(const vec3 *points, int count, lab_diag *d)
+{
+    for (int v = 0; v < count; v++)
+        if (!vec3_is_finite(points[v]))
+            return fail_at_vertex(d, LAB_ERR_POINT_NOT_FINITE, v, -1, "(%g, %g, %g)", points[v].x,
+                                  points[v].y, points[v].z);
+    return LAB_OK;
+}
+
+lab_error skin_inverse_binds(const mat4 *bind_world, int joint_count, mat4 *out_inverse_bind,
+                             lab_diag *d)
+{
+    char where[128];
+    for (int j = 0; j < joint_count; j++) {
+        lab_error e = mat4_invert_translation(
+            bind_world[j], &out_inverse_bind[j],
+            diag_where(where, sizeof where, "bind matrix B_%d of joint %d", j, j), d);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_count,
+                       mat4 *out_palette, lab_diag *d)
+{
+    char where[128];
+    for (int j = 0; j < joint_count; j++) {
+        lab_error e = mat4_validate(world[j],
+                                    diag_where(where, sizeof where, "world matrix G_%d", j), d);
+        if (e == LAB_OK)
+            e = mat4_validate(inverse_bind[j],
+                              diag_where(where, sizeof where, "inverse bind B_%d^-1", j), d);
+        if (e != LAB_OK)
+            return e;
+    }
+    for (int j = 0; j < joint_count; j++)
+        out_palette[j] = mat4_mul(world[j], inverse_bind[j]); /* B^-1 acts first */
+    for (int j = 0; j < joint_count; j++) {
+        lab_error e = mat4_validate(out_palette[j],
+                                    diag_where(where, sizeof where, "skin matrix C_%d", j), d);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+vec4 skin_lbs_point(vec3 p, const skin_influence *influence, const mat4 *palette)
+{
+    vec4 sum = {0, 0, 0, 0};
+    vec4 ph = vec4_point(p);
+    for (int s = 0; s < SKIN_SLOTS; s++)
+        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[influence->joint[s]], ph),
+                                       influence->weight[s]));
+    return sum;
+}
+
+lab_error skin_lbs(const vec3 *bind_positions, const skin_influence *influences,
+                   int vertex_count, const mat4 *palette, int joint_count,
+                   vec3 *out_positions, lab_diag *d)
+{
+    char where[128];
+    lab_error e = skin_validate_points(bind_positions, vertex_count, d);
+    if (e == LAB_OK)
+        e = skin_validate_influences(influences, vertex_count, joint_count, d);
+    for (int j = 0; e == LAB_OK && j < joint_count; j++)
+        e = mat4_validate(palette[j], diag_where(where, sizeof where, "skin matrix C_%d", j), d);
+    if (e != LAB_OK)
+        return e;
+    for (int v = 0; v < vertex_count; v++) {
+        /* With affine C_j and weights summing to 1, the homogeneous w of the sum is 1. */
+        vec4 r = skin_lbs_point(bind_positions[v], &influences[v], palette);
+        out_positions[v] = vec3_make(r.x, r.y, r.z);
+    }
+    return LAB_OK;
+}
+
+lab_error skin_pose_run(const skin_pose_job *job, lab_diag *d)
+{
+    /* skin_lbs validates the points and influences; the skeleton is checked here. */
+    lab_error e = scene_evaluate(job->joints, job->joint_count, job->out_world, d);
+    if (e == LAB_OK)
+        e = skin_palette(job->out_world, job->inverse_bind, job->joint_count, job->out_palette, d);
+    if (e == LAB_OK)
+        e = skin_lbs(job->bind_positions, job->influences, job->vertex_count, job->out_palette,
+                     job->joint_count, job->out_positions, d);
+    return e;
+}

@@ -1,0 +1,73 @@
+/* skin.h - skinning: influences, their strict validation, the palette and LBS.
+ *
+ * Chapter 30's formulas:
+ *   skin matrix      C_j = G_j B_j^-1       (current world times inverse bind)
+ *   LBS              p~' = sum_j w_j C_j p~  with w_j >= 0, sum_j w_j = 1
+ * where p~ = (x, y, z, 1). At the bind pose G_j = B_j, every C_j = I and p' = p.
+ *
+ * Each vertex has SKIN_SLOTS influences (joint slot, weight). A slot indexes the palette
+ * (the skin's joint list), not a scene node. Validation is strict: weights finite,
+ * non-negative, summing to 1 within SKIN_WEIGHT_TOLERANCE, every slot in range even when
+ * its weight is zero. Nothing is normalised behind the caller's back: a silent fix would
+ * hide the export or indexing error that produced the bad data.
+ */
+#ifndef SKIN_H
+#define SKIN_H
+
+#include "linalg.h"
+#include "scene.h"
+
+#define SKIN_SLOTS 2               /* chapter 30 uses exactly two influences per vertex */
+#define SKIN_WEIGHT_TOLERANCE 1e-12
+
+typedef struct {
+    int joint[SKIN_SLOTS];         /* palette slot, 0 <= joint < joint_count */
+    double weight[SKIN_SLOTS];
+} skin_influence;
+
+/* Strict validation of every influence; the first offence is reported with its vertex
+ * (d->vertex), slot and value. For a bad sum W the message also says where the vertex
+ * would go at the bind pose: W p, with homogeneous w = W. */
+lab_error skin_validate_influences(const skin_influence *influences, int vertex_count,
+                                   int joint_count, lab_diag *d);
+
+/* Every coordinate finite. */
+lab_error skin_validate_points(const vec3 *points, int count, lab_diag *d);
+
+/* out_inverse_bind[j] = B_j^-1 through mat4_invert_translation: chapter 30's rig binds its
+ * joints by pure translations, and the helper refuses anything else. */
+lab_error skin_inverse_binds(const mat4 *bind_world, int joint_count, mat4 *out_inverse_bind,
+                             lab_diag *d);
+
+/* out_palette[j] = C_j = G_j B_j^-1, after checking both inputs (finite, affine, bounded). */
+lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_count,
+                       mat4 *out_palette, lab_diag *d);
+
+/* The homogeneous LBS sum for one point, sum_j w_j C_j p~, without any checks: the
+ * teaching path that shows what unnormalised weights do (w != 1). */
+vec4 skin_lbs_point(vec3 p, const skin_influence *influence, const mat4 *palette);
+
+/* LBS of `vertex_count` points into out_positions (caller-owned, same count).
+ * Validates points, influences and palette first and writes nothing on error. */
+lab_error skin_lbs(const vec3 *bind_positions, const skin_influence *influences,
+                   int vertex_count, const mat4 *palette, int joint_count,
+                   vec3 *out_positions, lab_diag *d);
+
+/* One pose of a skinned mesh, the whole chain of chapter 30 in order:
+ * locals -> scene_evaluate -> G_j -> palette C_j = G_j B_j^-1 -> LBS.
+ * Inputs are borrowed; outputs are caller-owned arrays of joint_count / vertex_count. */
+typedef struct {
+    const scene_node *joints;        /* current locals L_j, parents first */
+    int joint_count;
+    const mat4 *inverse_bind;        /* B_j^-1, joint_count of them */
+    const vec3 *bind_positions;      /* the bind mesh, in the reference world */
+    const skin_influence *influences;
+    int vertex_count;
+    mat4 *out_world;                 /* G_j */
+    mat4 *out_palette;               /* C_j */
+    vec3 *out_positions;             /* p' */
+} skin_pose_job;
+
+lab_error skin_pose_run(const skin_pose_job *job, lab_diag *d);
+
+#endif

@@ -1,0 +1,306 @@
+/* twist30.c - chapter 30's rig, its analytic checks, the hand control and the invalid
+ * inputs (see twist30.h for the formulas). */
+#include "twist30.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void twist30_joints(double theta, scene_node out[TWIST30_JOINTS])
+{
+    out[0] = (scene_node){"root", SCENE_NO_PARENT, mat4_identity()};
+    out[1] = (scene_node){"child", 0,
+                          mat4_mul(mat4_translate(0, 0, TWIST30_HEIGHT), mat4_rotate_z(theta))};
+}
+
+void twist30_weights(const mesh *m, double height, skin_influence *out)
+{
+    for (int v = 0; v < m->vertex_count; v++) {
+        double w1 = m->vertices[v].z / height;
+        out[v] = (skin_influence){{0, 1}, {1.0 - w1, w1}};
+    }
+}
+
+double twist30_child_weight(const skin_influence *influence)
+{
+    double w = 0.0;
+    for (int s = 0; s < SKIN_SLOTS; s++)
+        if (influence->joint[s] == 1)
+            w += influence->weight[s];
+    return w;
+}
+
+void twist30_rig_free(twist30_rig *rig)
+{
+    mesh_free(&rig->bind);
+    free(rig->influences);
+    memset(rig, 0, sizeof *rig);
+}
+
+lab_error twist30_rig_build(twist30_rig *rig, const double *middle_weights, lab_diag *d)
+{
+    memset(rig, 0, sizeof *rig);
+    lab_error e = mesh_cylinder(TWIST30_RINGS, TWIST30_SEGMENTS, TWIST30_RADIUS, TWIST30_HEIGHT,
+                                &rig->bind, d);
+    if (e == LAB_OK)
+        e = mesh_check(&rig->bind, TWIST30_MIN_AREA, &rig->stats, d);
+    if (e == LAB_OK && !(rig->influences = malloc(sizeof *rig->influences *
+                                                   (size_t)rig->bind.vertex_count)))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "influences", "%d vertices", rig->bind.vertex_count);
+    if (e == LAB_OK) {
+        twist30_weights(&rig->bind, TWIST30_HEIGHT, rig->influences);
+        for (int s = 0; middle_weights && s < TWIST30_SEGMENTS; s++) {
+            skin_influence *in =
+                &rig->influences[mesh_cylinder_index(TWIST30_SEGMENTS, TWIST30_MIDDLE_RING, s)];
+            in->weight[0] = middle_weights[0];
+            in->weight[1] = middle_weights[1];
+        }
+        e = skin_validate_influences(rig->influences, rig->bind.vertex_count, TWIST30_JOINTS, d);
+    }
+    if (e == LAB_OK) {
+        twist30_joints(0.0, rig->bind_joints);
+        e = scene_evaluate(rig->bind_joints, TWIST30_JOINTS, rig->bind_world, d);
+    }
+    if (e == LAB_OK)
+        e = skin_inverse_binds(rig->bind_world, TWIST30_JOINTS, rig->inverse_bind, d);
+    if (e != LAB_OK)
+        twist30_rig_free(rig);
+    return e;
+}
+
+lab_error twist30_run(const twist30_inputs *in, twist30_pose *out, lab_diag *d)
+{
+    mat4 inverse_bind[TWIST30_JOINTS];
+    lab_error e = skin_inverse_binds(in->bind_world, TWIST30_JOINTS, inverse_bind, d);
+    if (e != LAB_OK)
+        return e;
+    memcpy(out->joints, in->joints, sizeof out->joints);
+    skin_pose_job job = {
+        .joints = in->joints,
+        .joint_count = TWIST30_JOINTS,
+        .inverse_bind = inverse_bind,
+        .bind_positions = in->points,
+        .influences = in->influences,
+        .vertex_count = in->vertex_count,
+        .out_world = out->world,
+        .out_palette = out->palette,
+        .out_positions = out->positions,
+    };
+    return skin_pose_run(&job, d);
+}
+
+lab_error twist30_pose_at(const twist30_rig *rig, double theta, twist30_pose *out, lab_diag *d)
+{
+    scene_node joints[TWIST30_JOINTS];
+    twist30_joints(theta, joints);
+    twist30_inputs in = {rig->bind.vertices, rig->influences, rig->bind.vertex_count, joints,
+                         rig->bind_world};
+    out->theta = theta;
+    return twist30_run(&in, out, d);
+}
+
+/* ---- analytic path: no matrices, no palette, no skin module ------------------------ */
+
+double twist30_radius_ratio(double child_weight, double theta)
+{
+    double w = child_weight, s = sin(0.5 * theta);
+    return sqrt(1.0 - 4.0 * w * (1.0 - w) * s * s);
+}
+
+vec3 twist30_analytic_point(vec3 p, double w0, double w1, double theta)
+{
+    double c = cos(theta), s = sin(theta);
+    return vec3_make(w0 * p.x + w1 * (p.x * c - p.y * s), w0 * p.y + w1 * (p.x * s + p.y * c),
+                     p.z);
+}
+
+twist30_ring_radius twist30_measure_ring(const vec3 *positions, int ring)
+{
+    twist30_ring_radius r = {0.0, INFINITY, 0.0};
+    for (int s = 0; s < TWIST30_SEGMENTS; s++) {
+        vec3 p = positions[mesh_cylinder_index(TWIST30_SEGMENTS, ring, s)];
+        double dist = hypot(p.x, p.y);
+        r.mean += dist / TWIST30_SEGMENTS;
+        r.min = fmin(r.min, dist);
+        r.max = fmax(r.max, dist);
+    }
+    return r;
+}
+
+/* The weights of vertex v as (root, child), whatever slots hold them. */
+static void root_child_weights(const skin_influence *in, double *w0, double *w1)
+{
+    *w1 = twist30_child_weight(in);
+    *w0 = 0.0;
+    for (int s = 0; s < SKIN_SLOTS; s++)
+        if (in->joint[s] == 0)
+            *w0 += in->weight[s];
+}
+
+void twist30_check_pose(const twist30_rig *rig, const twist30_pose *pose, twist30_check *acc)
+{
+    const vec3 axis = {0, 0, 1};
+    quat top = quat_from_axis_angle(axis, pose->theta); /* chapter 29's rotation of w = 1 */
+    for (int v = 0; v < rig->bind.vertex_count; v++) {
+        vec3 p = rig->bind.vertices[v], q = pose->positions[v];
+        double w0, w1;
+        root_child_weights(&rig->influences[v], &w0, &w1);
+        vec3 a = twist30_analytic_point(p, w0, w1, pose->theta);
+        double r_expected = hypot(p.x, p.y) * twist30_radius_ratio(w1, pose->theta);
+        acc->max_position_error = fmax(acc->max_position_error, vec3_length(vec3_sub(q, a)));
+        acc->max_radius_error = fmax(acc->max_radius_error, fabs(hypot(q.x, q.y) - r_expected));
+        acc->max_height_error = fmax(acc->max_height_error, fabs(q.z - p.z));
+        if (w1 == 0.0 || w1 == 1.0) {
+            vec3 rigid = (w1 == 0.0) ? p : quat_rotate(top, p);
+            acc->max_end_ring_error = fmax(acc->max_end_ring_error, vec3_length(vec3_sub(q, rigid)));
+        }
+    }
+    /* the ring means too, so a pattern that averages out per vertex still shows */
+    for (int ring = 0; ring < TWIST30_RINGS; ring++) {
+        int v = mesh_cylinder_index(TWIST30_SEGMENTS, ring, 0);
+        double w1 = twist30_child_weight(&rig->influences[v]);
+        double expected = TWIST30_RADIUS * twist30_radius_ratio(w1, pose->theta);
+        double mean = twist30_measure_ring(pose->positions, ring).mean;
+        acc->max_radius_error = fmax(acc->max_radius_error, fabs(mean - expected));
+    }
+}
+
+/* ---- hand control ---------------------------------------------------------------- */
+
+lab_error twist30_hand_control_run(twist30_hand_control *out, lab_diag *d)
+{
+    const double quarter = 0.5 * acos(-1.0);
+    const vec3 p = {1, 1, 0};
+    const skin_influence equal = {{0, 1}, {0.5, 0.5}};
+    mat4 bind1 = mat4_translate(0, 1, 0);
+    mat4 world1 = mat4_mul(mat4_translate(0, 1, 0), mat4_rotate_z(quarter));
+    mat4 inverse_bind1;
+    lab_error e = mat4_invert_translation(bind1, &inverse_bind1, "hand control B_1", d);
+    if (e != LAB_OK)
+        return e;
+    const mat4 child[HAND_ROWS] = {
+        [HAND_CORRECT] = mat4_mul(world1, inverse_bind1),
+        [HAND_NO_INVERSE_BIND] = world1,
+        [HAND_REVERSED_ORDER] = mat4_mul(inverse_bind1, world1),
+    };
+    static const char *const names[HAND_ROWS] = {"correct G1 B1^-1", "missing inverse bind G1",
+                                                 "reversed order B1^-1 G1"};
+    const vec3 article[HAND_ROWS] = {{0.5, 1.5, 0}, {0, 1.5, 0}, {0, 1, 0}};
+    for (int r = 0; r < HAND_ROWS; r++) {
+        mat4 palette[2] = {mat4_identity(), child[r]};
+        vec4 h = skin_lbs_point(p, &equal, palette);
+        out->name[r] = names[r];
+        out->computed[r] = vec3_make(h.x, h.y, h.z);
+        out->article[r] = article[r];
+    }
+    for (int r = 0; r < HAND_ROWS; r++)
+        out->error_vs_correct[r] =
+            vec3_length(vec3_sub(out->computed[r], out->computed[HAND_CORRECT]));
+    return LAB_OK;
+}
+
+/* ---- invalid inputs -------------------------------------------------------------- */
+
+/* A private copy of everything the pipeline reads, for one case to break. */
+typedef struct {
+    vec3 *points;
+    skin_influence *influences;
+    scene_node joints[TWIST30_JOINTS];
+    mat4 bind_world[TWIST30_JOINTS];
+} scratch_inputs;
+
+typedef void (*break_inputs)(scratch_inputs *s);
+
+static void slot_out_of_range(scratch_inputs *s) { s->influences[100].joint[1] = 2; }
+static void zero_weight_slot_out_of_range(scratch_inputs *s)
+{
+    s->influences[0] = (skin_influence){{0, 7}, {1.0, 0.0}};
+}
+static void negative_slot(scratch_inputs *s) { s->influences[30].joint[0] = -1; }
+static void negative_weight(scratch_inputs *s)
+{
+    s->influences[50] = (skin_influence){{0, 1}, {1.25, -0.25}};
+}
+static void sum_not_one(scratch_inputs *s)
+{
+    for (int k = 0; k < TWIST30_SEGMENTS; k++)
+        s->influences[mesh_cylinder_index(TWIST30_SEGMENTS, TWIST30_MIDDLE_RING, k)] =
+            (skin_influence){{0, 1}, {0.4, 0.4}};
+}
+static void sum_just_beyond_tolerance(scratch_inputs *s) { s->influences[120].weight[1] += 2e-12; }
+static void nan_weight(scratch_inputs *s) { s->influences[70].weight[0] = NAN; }
+static void infinite_weight(scratch_inputs *s) { s->influences[80].weight[1] = INFINITY; }
+static void nan_point(scratch_inputs *s) { s->points[10].z = NAN; }
+static void infinite_point(scratch_inputs *s) { s->points[11].x = -INFINITY; }
+static void non_affine_local(scratch_inputs *s) { s->joints[1].local.m[3][2] = 0.5; }
+static void non_finite_local(scratch_inputs *s) { s->joints[1].local.m[0][3] = INFINITY; }
+static void huge_local(scratch_inputs *s) { s->joints[1].local.m[2][3] = 1e9; }
+static void rotated_bind(scratch_inputs *s)
+{
+    s->bind_world[1] = mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_z(0.5));
+}
+static void scaled_bind(scratch_inputs *s)
+{
+    s->bind_world[1] = mat4_mul(mat4_translate(0, 0, 2), mat4_scale(2, 2, 2));
+}
+static void parent_after_child(scratch_inputs *s)
+{
+    s->joints[0].parent = 1;
+    s->joints[1].parent = SCENE_NO_PARENT;
+}
+
+static const struct {
+    twist30_invalid_case info;
+    break_inputs apply;
+} cases[] = {
+    {{"joint slot out of range (joint 2 of 2)", "joint slot", LAB_ERR_JOINT_SLOT_RANGE}, slot_out_of_range},
+    {{"joint slot out of range with zero weight", "joint slot", LAB_ERR_JOINT_SLOT_RANGE},
+     zero_weight_slot_out_of_range},
+    {{"negative joint slot", "joint slot", LAB_ERR_JOINT_SLOT_RANGE}, negative_slot},
+    {{"negative weight (1.25, -0.25)", "weight", LAB_ERR_WEIGHT_NEGATIVE}, negative_weight},
+    {{"weights of ring 4 sum to 0.8 (0.4, 0.4)", "weight", LAB_ERR_WEIGHT_SUM}, sum_not_one},
+    {{"weights sum to 1 + 2e-12", "weight", LAB_ERR_WEIGHT_SUM}, sum_just_beyond_tolerance},
+    {{"NaN weight", "weight", LAB_ERR_WEIGHT_NOT_FINITE}, nan_weight},
+    {{"infinite weight", "weight", LAB_ERR_WEIGHT_NOT_FINITE}, infinite_weight},
+    {{"NaN coordinate in a bind vertex", "point", LAB_ERR_POINT_NOT_FINITE}, nan_point},
+    {{"infinite coordinate in a bind vertex", "point", LAB_ERR_POINT_NOT_FINITE}, infinite_point},
+    {{"non-affine local matrix (last row 0 0 0.5 1)", "matrix", LAB_ERR_MATRIX_NOT_AFFINE},
+     non_affine_local},
+    {{"non-finite local matrix", "matrix", LAB_ERR_MATRIX_NOT_FINITE}, non_finite_local},
+    {{"local matrix beyond the magnitude bound", "matrix", LAB_ERR_MATRIX_TOO_LARGE}, huge_local},
+    {{"bind transform with rotation", "bind transform", LAB_ERR_NOT_PURE_TRANSLATION}, rotated_bind},
+    {{"bind transform with scale", "bind transform", LAB_ERR_NOT_PURE_TRANSLATION}, scaled_bind},
+    {{"parent listed after its child", "skeleton", LAB_ERR_PARENT_ORDER}, parent_after_child},
+};
+enum { CASE_COUNT = sizeof cases / sizeof cases[0] };
+
+int twist30_invalid_case_count(void) { return CASE_COUNT; }
+
+const twist30_invalid_case *twist30_invalid_case_get(int i)
+{
+    return (i >= 0 && i < CASE_COUNT) ? &cases[i].info : NULL;
+}
+
+lab_error twist30_invalid_case_run(const twist30_rig *rig, int i, lab_diag *d)
+{
+    int n = rig->bind.vertex_count;
+    scratch_inputs s = {malloc(sizeof *s.points * (size_t)n),
+                        malloc(sizeof *s.influences * (size_t)n), {{0}}, {{{{0}}}}};
+    twist30_pose pose = {.positions = malloc(sizeof *pose.positions * (size_t)n)};
+    lab_error e;
+    if (!s.points || !s.influences || !pose.positions || i < 0 || i >= CASE_COUNT) {
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "invalid-input case", "case %d", i);
+    } else {
+        memcpy(s.points, rig->bind.vertices, sizeof *s.points * (size_t)n);
+        memcpy(s.influences, rig->influences, sizeof *s.influences * (size_t)n);
+        twist30_joints(0.5 * acos(-1.0), s.joints);
+        memcpy(s.bind_world, rig->bind_world, sizeof s.bind_world);
+        cases[i].apply(&s);
+        twist30_inputs in = {s.points, s.influences, n, s.joints, s.bind_world};
+        e = twist30_run(&in, &pose, d);
+    }
+    free(s.points);
+    free(s.influences);
+    free(pose.positions);
+    return e;
+}

@@ -85,38 +85,46 @@ void raster_dashed_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int
     walk_line(c, x0, y0, x1, y1, dash, gap, color);
 }
 
-/* Liang-Barsky: shrinks the parameter range [t0, t1] of p + t (q - p) to the box.
- * Returns false when the segment misses the box. */
+/* Cohen-Sutherland outcode of a point against the box [lo_x, hi_x] x [lo_y, hi_y]. */
+enum { LEFT = 1, RIGHT = 2, ABOVE = 4, BELOW = 8 };
+static int outcode(double x, double y, double lo_x, double lo_y, double hi_x, double hi_y)
+{
+    return (x < lo_x ? LEFT : 0) | (x > hi_x ? RIGHT : 0) | (y < lo_y ? ABOVE : 0) |
+           (y > hi_y ? BELOW : 0);
+}
+
+/* Cohen-Sutherland: moves an outside endpoint onto the boundary it crosses, setting that
+ * coordinate exactly and the other one by the segment's slope, so endpoints a universe
+ * away still clip accurately. Returns false when the segment misses the box. */
 static bool clip_to_box(double *x0, double *y0, double *x1, double *y1, double lo_x, double lo_y,
                         double hi_x, double hi_y)
 {
-    double dx = *x1 - *x0, dy = *y1 - *y0, t0 = 0.0, t1 = 1.0;
-    const double p[4] = {-dx, dx, -dy, dy};
-    const double q[4] = {*x0 - lo_x, hi_x - *x0, *y0 - lo_y, hi_y - *y0};
-    for (int i = 0; i < 4; i++) {
-        if (p[i] == 0.0) {
-            if (q[i] < 0.0)
-                return false;
-            continue;
-        }
-        double t = q[i] / p[i];
-        if (p[i] < 0.0)
-            t0 = fmax(t0, t);
-        else
-            t1 = fmin(t1, t);
-        if (t0 > t1)
+    int c0 = outcode(*x0, *y0, lo_x, lo_y, hi_x, hi_y), c1 = outcode(*x1, *y1, lo_x, lo_y, hi_x, hi_y);
+    for (int round = 0; round < 8; round++) {
+        if (!(c0 | c1))
+            return true;
+        if (c0 & c1)
             return false;
+        int c = c0 ? c0 : c1;
+        double x, y, dx = *x1 - *x0, dy = *y1 - *y0;
+        if (c & (LEFT | RIGHT)) {
+            x = (c & LEFT) ? lo_x : hi_x;
+            y = *y0 + dy * ((x - *x0) / dx);
+        } else {
+            y = (c & ABOVE) ? lo_y : hi_y;
+            x = *x0 + dx * ((y - *y0) / dy);
+        }
+        if (c == c0) {
+            *x0 = x;
+            *y0 = y;
+            c0 = outcode(x, y, lo_x, lo_y, hi_x, hi_y);
+        } else {
+            *x1 = x;
+            *y1 = y;
+            c1 = outcode(x, y, lo_x, lo_y, hi_x, hi_y);
+        }
     }
-    double ox = *x0, oy = *y0;
-    if (t1 < 1.0) { /* endpoints inside the box are kept bit for bit */
-        *x1 = ox + t1 * dx;
-        *y1 = oy + t1 * dy;
-    }
-    if (t0 > 0.0) {
-        *x0 = ox + t0 * dx;
-        *y0 = oy + t0 * dy;
-    }
-    return true;
+    return !(c0 | c1);
 }
 
 void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int dash, int gap,
@@ -125,6 +133,10 @@ void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int d
     if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
         return;
     if (!clip_to_box(&x0, &y0, &x1, &y1, -1.0, -1.0, c->width + 1.0, c->height + 1.0))
+        return;
+    /* overflowing slopes (endpoints near DBL_MAX) can leave NaN: never convert those */
+    if (!(fabs(x0) <= c->width + 2.0 && fabs(x1) <= c->width + 2.0 && fabs(y0) <= c->height + 2.0 &&
+          fabs(y1) <= c->height + 2.0))
         return;
     int ix0 = (int)floor(x0), iy0 = (int)floor(y0), ix1 = (int)floor(x1), iy1 = (int)floor(y1);
     if (dash <= 0)

@@ -34,7 +34,7 @@ void raster_line(canvas *c, int x0, int y0, int x1, int y1, rgb color);
 void raster_dashed_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int gap, rgb color);
 /* A segment between two points in pixel coordinates (doubles, as camera_project gives
  * them; the point (x, y) lies in pixel (floor x, floor y)). Endpoints far outside the
- * canvas are first clipped (Liang-Barsky) to a box one pixel beyond it, so any finite
+ * canvas are first clipped (Cohen-Sutherland) to a box one pixel beyond it, so any finite
  * input is safe and cheap; a segment inside the canvas is exactly raster_line of its
  * endpoint pixels. Non-finite endpoints draw nothing. dash <= 0 draws a solid line. */
 void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int dash, int gap,

@@ -8,8 +8,9 @@ for t in "$@"; do
     "$t" >"$log" 2>&1
     rc=$?
     cat "$log"
-    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
-    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    # cmocka's summary goes to stderr and may share a line with stdout: match anywhere
+    p=$(grep -o '\[  PASSED  \] [0-9]* test' "$log" | tail -n 1 | tr -dc '0-9')
+    f=$(grep -o '\[  FAILED  \] [0-9]* test' "$log" | tail -n 1 | tr -dc '0-9')
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
     [ "$rc" -eq 0 ] || bad_suites="$bad_suites $(basename "$t")"

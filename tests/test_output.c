@@ -1,0 +1,174 @@
+/* test_output.c - round-trip numbers, PNG encoding read back by stb_image, and the
+ * all-or-nothing output batch. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <stb_image.h>
+
+#include "cmocka_all.h"
+#include "evidence.h"
+#include "output.h"
+#include "testutil.h"
+
+static void test_output_check_dir_rules(void **state)
+{
+    (void)state;
+    char dir[64], file[128];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    lab_diag d = {0};
+    assert_int_equal(output_check_dir(dir, &d), LAB_OK);
+    snprintf(file, sizeof file, "%s/plain", dir);
+    assert_true(tu_write_file(file, "x"));
+    assert_int_equal(output_check_dir(file, &d), LAB_ERR_OUTPUT);
+    assert_non_null(strstr(d.value, "not a directory"));
+    snprintf(file, sizeof file, "%s/missing", dir);
+    assert_int_equal(output_check_dir(file, &d), LAB_ERR_OUTPUT);
+    assert_non_null(strstr(d.value, "does not exist"));
+    assert_false(tu_exists(file)); /* never created */
+    tu_remove_tree(dir);
+}
+
+static void test_output_batch_rejects_bad_names(void **state)
+{
+    (void)state;
+    output_batch b = {0};
+    bytes x = {0};
+    bytes_printf(&x, "hi");
+    assert_int_equal(output_batch_add(&b, "../escape.txt", &x, NULL), LAB_ERR_OUTPUT);
+    assert_null(x.data); /* ownership was taken even on refusal */
+    bytes_printf(&x, "hi");
+    assert_int_equal(output_batch_add(&b, ".hidden", &x, NULL), LAB_ERR_OUTPUT);
+    assert_int_equal(b.count, 0);
+}
+
+static void test_output_format_double_round_trips(void **state)
+{
+    (void)state;
+    char buf[32];
+    const double samples[] = {0.1, 1.0 / 3.0, 0.70710678118654757, 6.123233995736766e-17,
+                              -2.0, 1e300, 5e-324, 0.0, 123456789.123456789};
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
+        assert_true(strtod(format_double(buf, samples[i]), NULL) == samples[i]);
+    assert_string_equal(format_double(buf, 0.1), "0.1"); /* shortest, not 0.10000000000000001 */
+    assert_string_equal(format_double(buf, 2.0), "2");
+    /* 17 digits when needed */
+    double next = nextafter(0.1, 1.0);
+    assert_true(strtod(format_double(buf, next), NULL) == next);
+    assert_int_equal(strlen(buf), 19);
+    /* JSON numbers keep every bit */
+    cJSON *n = json_number(next);
+    char *text = cJSON_PrintUnformatted(n);
+    assert_true(strtod(text, NULL) == next);
+    free(text);
+    cJSON_Delete(n);
+}
+
+static void test_output_png_decodes_to_the_same_pixels(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_equal(canvas_init(&c, 7, 5, (rgb){1, 2, 3}, NULL), LAB_OK);
+    canvas_put(&c, 6, 0, (rgb){255, 140, 0});
+    canvas_put(&c, 0, 4, (rgb){9, 8, 7});
+    bytes png = {0};
+    assert_int_equal(png_encode(&c, &png, NULL), LAB_OK);
+    int w, h, n;
+    unsigned char *pixels = stbi_load_from_memory(png.data, (int)png.len, &w, &h, &n, 3);
+    assert_non_null(pixels);
+    assert_int_equal(w, 7);
+    assert_int_equal(h, 5);
+    assert_memory_equal(pixels, c.rgb, 7 * 5 * 3);
+    stbi_image_free(pixels);
+    bytes_free(&png);
+    canvas_free(&c);
+}
+
+static void add_text(output_batch *b, const char *name, const char *text)
+{
+    bytes x = {0};
+    bytes_printf(&x, "%s", text);
+    assert_int_equal(output_batch_add(b, name, &x, NULL), LAB_OK);
+}
+
+static void test_output_batch_commits_every_file(void **state)
+{
+    (void)state;
+    char dir[64], path[160];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    output_batch b = {0};
+    add_text(&b, "a.txt", "alpha\n");
+    add_text(&b, "b.csv", "x,y\n1,2\n");
+    assert_int_equal(output_batch_commit(&b, dir, NULL), LAB_OK);
+    snprintf(path, sizeof path, "%s/b.csv", dir);
+    char *got = tu_read_file(path, NULL);
+    assert_string_equal(got, "x,y\n1,2\n");
+    free(got);
+    assert_int_equal(tu_count_entries(dir), 2); /* no temporaries left */
+    output_batch_free(&b);
+    tu_remove_tree(dir);
+}
+
+/* A directory where an output should go: the batch fails before renaming anything,
+ * removes its temporaries and leaves the earlier outputs as they were. */
+static void test_output_batch_failure_keeps_earlier_outputs(void **state)
+{
+    (void)state;
+    char dir[64], path[160];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    assert_true(tu_write_file(path, "old alpha\n"));
+    snprintf(path, sizeof path, "%s/b.csv", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    output_batch b = {0};
+    add_text(&b, "a.txt", "new alpha\n");
+    add_text(&b, "b.csv", "new\n");
+    lab_diag d = {0};
+    assert_int_equal(output_batch_commit(&b, dir, &d), LAB_ERR_OUTPUT);
+    assert_string_equal(d.where, "b.csv");
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    char *got = tu_read_file(path, NULL);
+    assert_string_equal(got, "old alpha\n");
+    free(got);
+    assert_int_equal(tu_count_entries(dir), 2); /* a.txt and the directory, no temporaries */
+    output_batch_free(&b);
+    tu_remove_tree(dir);
+}
+
+static void test_output_csv_and_json_helpers(void **state)
+{
+    (void)state;
+    bytes csv = {0};
+    csv_number(&csv, 0.25);
+    bytes_append(&csv, ",", 1);
+    csv_number(&csv, NAN); /* empty field */
+    assert_string_equal((char *)csv.data, "0.25,");
+    bytes_free(&csv);
+    mat4 m = mat4_translate(1, 2, 3);
+    cJSON *j = json_mat4(m);
+    assert_int_equal(cJSON_GetArraySize(j), 4);
+    /* row-major: row 1, column 3 holds the y translation */
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON *back = cJSON_Parse(text);
+    assert_true(cJSON_GetArrayItem(cJSON_GetArrayItem(back, 1), 3)->valuedouble == 2.0);
+    free(text);
+    cJSON_Delete(back);
+    cJSON_Delete(j);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_output_check_dir_rules),
+        cmocka_unit_test(test_output_batch_rejects_bad_names),
+        cmocka_unit_test(test_output_format_double_round_trips),
+        cmocka_unit_test(test_output_png_decodes_to_the_same_pixels),
+        cmocka_unit_test(test_output_batch_commits_every_file),
+        cmocka_unit_test(test_output_batch_failure_keeps_earlier_outputs),
+        cmocka_unit_test(test_output_csv_and_json_helpers),
+    };
+    return cmocka_run_group_tests_name("output", tests, NULL, NULL);
+}

@@ -1,0 +1,196 @@
+/* test_raster.c - integer lines, clipping, dashes, text and the asymmetric 'F' fixture
+ * (after stb's test: an odd 6x5 image catches x/y flips and transposes). */
+#include <math.h>
+#include <string.h>
+
+#include "camera.h"
+#include "cmocka_all.h"
+#include "figure.h"
+#include "raster.h"
+
+static const rgb white = {255, 255, 255}, ink = {10, 20, 30};
+
+/* The expected 'F' on a 6x5 canvas, top row first. */
+static const char *const f_rows[5] = {
+    ".####.",
+    ".#....",
+    ".###..",
+    ".#....",
+    ".#....",
+};
+
+static void assert_matches_f(const canvas *c)
+{
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 6; x++) {
+            bool inked = rgb_equal(canvas_get(c, x, y), ink);
+            if (inked != (f_rows[y][x] == '#'))
+                fail_msg("pixel (%d, %d) is %s", x, y, inked ? "inked" : "blank");
+        }
+}
+
+static void test_raster_canvas_rejects_empty_size(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_not_equal(canvas_init(&c, 0, 5, white, NULL), LAB_OK);
+    assert_null(c.rgb);
+}
+
+static void test_raster_f_fixture_from_lines(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_equal(canvas_init(&c, 6, 5, white, NULL), LAB_OK);
+    raster_line(&c, 1, 4, 1, 0, ink); /* stem, drawn bottom to top */
+    raster_line(&c, 4, 0, 1, 0, ink); /* top bar, right to left */
+    raster_line(&c, 1, 2, 3, 2, ink); /* middle bar */
+    assert_matches_f(&c);
+    /* layout: pixel (4, 0) is byte 3 * 4 of the first row */
+    assert_int_equal(c.rgb[3 * 4 + 0], ink.r);
+    assert_int_equal(c.rgb[3 * (2 * 6 + 3) + 2], ink.b);
+    canvas_free(&c);
+}
+
+/* The same F through the camera chain: world y up, orthographic box = the image. */
+static void test_raster_f_fixture_through_camera(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_equal(canvas_init(&c, 6, 5, white, NULL), LAB_OK);
+    camera cam = {mat4_identity(), camera_orthographic(0, 6, 0, 5, 0.5, 2), {0, 0, 6, 5}};
+    const vec3 seg[3][2] = {
+        {{1.5, 0.5, -1}, {1.5, 4.5, -1}}, /* stem */
+        {{1.5, 4.5, -1}, {4.5, 4.5, -1}}, /* top bar: high world y = top row */
+        {{1.5, 2.5, -1}, {3.5, 2.5, -1}}, /* middle bar */
+    };
+    for (int i = 0; i < 3; i++) {
+        vec3 a = camera_project(&cam, seg[i][0]), b = camera_project(&cam, seg[i][1]);
+        raster_segment(&c, a.x, a.y, b.x, b.y, 0, 0, ink);
+    }
+    assert_matches_f(&c);
+    canvas_free(&c);
+}
+
+static void test_raster_line_all_octants_symmetric(void **state)
+{
+    (void)state;
+    const int ends[8][2] = {{7, 2}, {2, 7}, {-2, 7}, {-7, 2}, {-7, -2}, {-2, -7}, {2, -7}, {7, -2}};
+    for (int k = 0; k < 8; k++) {
+        canvas a, b;
+        assert_int_equal(canvas_init(&a, 21, 21, white, NULL), LAB_OK);
+        assert_int_equal(canvas_init(&b, 21, 21, white, NULL), LAB_OK);
+        int x1 = 10 + ends[k][0], y1 = 10 + ends[k][1];
+        raster_line(&a, 10, 10, x1, y1, ink);
+        raster_line(&b, x1, y1, 10, 10, ink);
+        int count = 0;
+        for (int y = 0; y < 21; y++)
+            for (int x = 0; x < 21; x++)
+                count += rgb_equal(canvas_get(&a, x, y), ink);
+        assert_int_equal(count, 8); /* max(|dx|, |dy|) + 1 pixels */
+        assert_true(rgb_equal(canvas_get(&a, 10, 10), ink) && rgb_equal(canvas_get(&a, x1, y1), ink));
+        assert_true(rgb_equal(canvas_get(&b, 10, 10), ink) && rgb_equal(canvas_get(&b, x1, y1), ink));
+        canvas_free(&a);
+        canvas_free(&b);
+    }
+}
+
+/* Clipping must not change the pixels that are inside: compare with a larger canvas. */
+static void test_raster_clipping_keeps_inside_pixels(void **state)
+{
+    (void)state;
+    canvas small, big;
+    assert_int_equal(canvas_init(&small, 20, 20, white, NULL), LAB_OK);
+    assert_int_equal(canvas_init(&big, 60, 60, white, NULL), LAB_OK);
+    raster_line(&small, -15, -7, 35, 26, ink);
+    raster_line(&big, 5, 13, 55, 46, ink); /* the same line shifted by (20, 20) */
+    for (int y = 0; y < 20; y++)
+        for (int x = 0; x < 20; x++)
+            assert_true(rgb_equal(canvas_get(&small, x, y), canvas_get(&big, x + 20, y + 20)));
+    canvas_free(&small);
+    canvas_free(&big);
+}
+
+static void test_raster_segment_survives_huge_and_nonfinite(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_equal(canvas_init(&c, 10, 10, white, NULL), LAB_OK);
+    raster_segment(&c, -1e300, 5.5, 1e300, 5.5, 0, 0, ink); /* a horizontal line, clipped */
+    for (int x = 0; x < 10; x++)
+        assert_true(rgb_equal(canvas_get(&c, x, 5), ink));
+    assert_true(rgb_equal(canvas_get(&c, 3, 4), white));
+    raster_segment(&c, NAN, 1, 2, 2, 0, 0, (rgb){1, 2, 3});
+    raster_segment(&c, 1e9, 1e9, 2e9, 3e9, 0, 0, (rgb){1, 2, 3}); /* misses entirely */
+    raster_segment(&c, -1.7e308, -1.7e308, 1.7e308, 1.6e308, 0, 0, ink); /* slope overflows */
+    for (int i = 0; i < 100; i++)
+        assert_false(rgb_equal(canvas_get(&c, i % 10, i / 10), (rgb){1, 2, 3}));
+    canvas_free(&c);
+}
+
+static void test_raster_dashed_line_pattern(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_equal(canvas_init(&c, 20, 1, white, NULL), LAB_OK);
+    raster_dashed_line(&c, 0, 0, 19, 0, 3, 2, ink);
+    for (int x = 0; x < 20; x++)
+        assert_int_equal(rgb_equal(canvas_get(&c, x, 0), ink), (x % 5) < 3);
+    canvas_free(&c);
+}
+
+static void test_raster_text_draws_inside_its_box(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_equal(canvas_init(&c, 120, 40, white, NULL), LAB_OK);
+    const char *text = "theta = 90";
+    raster_text(&c, 5, 6, 2, text, ink);
+    int w = raster_text_width(text, 2), h = raster_text_height(text, 2), inked = 0;
+    assert_true(w > 0 && h > 0);
+    for (int y = 0; y < 40; y++)
+        for (int x = 0; x < 120; x++)
+            if (rgb_equal(canvas_get(&c, x, y), ink)) {
+                inked++;
+                assert_true(x >= 5 && x < 5 + w && y >= 6 && y < 6 + h);
+            }
+    assert_true(inked > 50);
+    canvas_free(&c);
+}
+
+static void test_raster_blit_and_compose(void **state)
+{
+    (void)state;
+    canvas p[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(canvas_init(&p[i], 4, 3, white, NULL), LAB_OK);
+        canvas_put(&p[i], 0, 0, ink);
+    }
+    canvas_put(&p[1], 3, 2, (rgb){9, 9, 9});
+    canvas fig;
+    assert_int_equal(figure_compose(&fig, p, 2, 2, NULL, NULL), LAB_OK);
+    assert_int_equal(fig.width, 2 + 4 + 2 + 4 + 2);
+    assert_int_equal(fig.height, 3 + 4);
+    assert_true(rgb_equal(canvas_get(&fig, 2, 2), ink));
+    assert_true(rgb_equal(canvas_get(&fig, 8, 2), ink));
+    assert_true(rgb_equal(canvas_get(&fig, 11, 4), (rgb){9, 9, 9}));
+    canvas_free(&fig);
+    canvas_free(&p[0]);
+    canvas_free(&p[1]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_raster_canvas_rejects_empty_size),
+        cmocka_unit_test(test_raster_f_fixture_from_lines),
+        cmocka_unit_test(test_raster_f_fixture_through_camera),
+        cmocka_unit_test(test_raster_line_all_octants_symmetric),
+        cmocka_unit_test(test_raster_clipping_keeps_inside_pixels),
+        cmocka_unit_test(test_raster_segment_survives_huge_and_nonfinite),
+        cmocka_unit_test(test_raster_dashed_line_pattern),
+        cmocka_unit_test(test_raster_text_draws_inside_its_box),
+        cmocka_unit_test(test_raster_blit_and_compose),
+    };
+    return cmocka_run_group_tests_name("raster", tests, NULL, NULL);
+}

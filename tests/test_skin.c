@@ -1,0 +1,182 @@
+/* test_skin.c - strict influences, palette order and LBS against hand values. */
+#include <math.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "skin.h"
+
+static const double quarter = 1.5707963267948966;
+
+static double dist(vec3 a, vec3 b) { return vec3_length(vec3_sub(a, b)); }
+
+/* ---- validity ---------------------------------------------------------------------- */
+
+static void test_skin_rejects_slot_out_of_range_even_with_zero_weight(void **state)
+{
+    (void)state;
+    skin_influence in[2] = {{{0, 1}, {0.5, 0.5}}, {{0, 2}, {1.0, 0.0}}};
+    lab_diag d = {0};
+    assert_int_equal(skin_validate_influences(in, 2, 2, &d), LAB_ERR_JOINT_SLOT_RANGE);
+    assert_int_equal(d.vertex, 1);
+    assert_string_equal(d.where, "vertex 1 slot 1");
+    in[1].joint[1] = -1;
+    assert_int_equal(skin_validate_influences(in, 2, 2, NULL), LAB_ERR_JOINT_SLOT_RANGE);
+}
+
+static void test_skin_rejects_bad_weights_each_with_its_rule(void **state)
+{
+    (void)state;
+    skin_influence in = {{0, 1}, {1.25, -0.25}};
+    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_NEGATIVE);
+    in = (skin_influence){{0, 1}, {NAN, 1.0}};
+    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
+    in = (skin_influence){{0, 1}, {0.0, INFINITY}};
+    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
+    lab_diag d = {0};
+    in = (skin_influence){{0, 1}, {0.4, 0.4}};
+    assert_int_equal(skin_validate_influences(&in, 1, 2, &d), LAB_ERR_WEIGHT_SUM);
+    assert_non_null(strstr(d.value, "sum to 0.8, not 1"));
+    assert_non_null(strstr(d.value, "0.8 p with homogeneous w = 0.8"));
+}
+
+static void test_skin_weight_sum_tolerance_is_1e12(void **state)
+{
+    (void)state;
+    skin_influence in = {{0, 1}, {0.25, 0.75 + 0.5e-12}};
+    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_OK);
+    in.weight[1] = 0.75 + 2e-12;
+    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_SUM);
+    in.weight[1] = 0.75 - 2e-12;
+    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_SUM);
+}
+
+static void test_skin_lbs_rejects_non_finite_point_and_writes_nothing(void **state)
+{
+    (void)state;
+    vec3 p[2] = {{1, 0, 0}, {0, NAN, 0}};
+    skin_influence in[2] = {{{0, 1}, {1, 0}}, {{0, 1}, {1, 0}}};
+    mat4 palette[2] = {mat4_identity(), mat4_identity()};
+    vec3 out[2] = {{7, 7, 7}, {7, 7, 7}};
+    lab_diag d = {0};
+    assert_int_equal(skin_lbs(p, in, 2, palette, 2, out, &d), LAB_ERR_POINT_NOT_FINITE);
+    assert_int_equal(d.vertex, 1);
+    assert_true(out[0].x == 7 && out[1].x == 7);
+}
+
+static void test_skin_palette_rejects_non_affine_world(void **state)
+{
+    (void)state;
+    mat4 world[1] = {mat4_identity()}, inv[1] = {mat4_identity()}, out[1];
+    world[0].m[3][3] = 2.0;
+    lab_diag d = {0};
+    assert_int_equal(skin_palette(world, inv, 1, out, &d), LAB_ERR_MATRIX_NOT_AFFINE);
+    assert_string_equal(d.where, "world matrix G_0");
+}
+
+static void test_skin_inverse_binds_refuse_rotation(void **state)
+{
+    (void)state;
+    mat4 bind[2] = {mat4_identity(), mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_x(0.1))};
+    mat4 inv[2];
+    lab_diag d = {0};
+    assert_int_equal(skin_inverse_binds(bind, 2, inv, &d), LAB_ERR_NOT_PURE_TRANSLATION);
+    assert_non_null(strstr(d.where, "joint 1"));
+}
+
+/* ---- hand-computed results --------------------------------------------------------- */
+
+/* The article's control: p = (1,1,0), B_1 = Ty(1), G_1 = Ty(1) Rz(90), equal weights. */
+static void test_skin_palette_order_hand_control(void **state)
+{
+    (void)state;
+    mat4 world[2] = {mat4_identity(), mat4_mul(mat4_translate(0, 1, 0), mat4_rotate_z(quarter))};
+    mat4 bind[2] = {mat4_identity(), mat4_translate(0, 1, 0)}, inv[2], palette[2];
+    assert_int_equal(skin_inverse_binds(bind, 2, inv, NULL), LAB_OK);
+    assert_int_equal(skin_palette(world, inv, 2, palette, NULL), LAB_OK);
+    vec3 p = {1, 1, 0}, out;
+    skin_influence in = {{0, 1}, {0.5, 0.5}};
+    assert_int_equal(skin_lbs(&p, &in, 1, palette, 2, &out, NULL), LAB_OK);
+    assert_true(dist(out, vec3_make(0.5, 1.5, 0)) < 1e-15);
+    /* C_1 alone sends p to (0, 2, 0): the rotation is about the joint, not the origin */
+    assert_true(dist(mat4_transform_point(palette[1], p), vec3_make(0, 2, 0)) < 1e-15);
+}
+
+static void test_skin_bind_pose_is_identity(void **state)
+{
+    (void)state;
+    mat4 bind[2] = {mat4_translate(0.5, 0, 0), mat4_translate(0, 0, 2)}, inv[2], palette[2];
+    assert_int_equal(skin_inverse_binds(bind, 2, inv, NULL), LAB_OK);
+    assert_int_equal(skin_palette(bind, inv, 2, palette, NULL), LAB_OK);
+    for (int j = 0; j < 2; j++)
+        assert_true(mat4_max_abs_diff(palette[j], mat4_identity()) == 0.0);
+}
+
+static void test_skin_unnormalised_weights_scale_the_point(void **state)
+{
+    (void)state;
+    mat4 palette[2] = {mat4_identity(), mat4_identity()};
+    skin_influence in = {{0, 1}, {0.4, 0.4}};
+    vec4 h = skin_lbs_point(vec3_make(1, 2, 3), &in, palette);
+    assert_true(fabs(h.x - 0.8) < 1e-15 && fabs(h.y - 1.6) < 1e-15 && fabs(h.z - 2.4) < 1e-15);
+    assert_true(fabs(h.w - 0.8) < 1e-15);
+}
+
+static void test_skin_swapping_slots_gives_same_result(void **state)
+{
+    (void)state;
+    mat4 palette[2] = {mat4_rotate_z(0.3), mat4_mul(mat4_translate(1, 2, 3), mat4_rotate_x(1.1))};
+    skin_influence a = {{0, 1}, {0.3, 0.7}}, b = {{1, 0}, {0.7, 0.3}};
+    vec3 p = {0.2, -0.4, 1.5}, ra, rb;
+    assert_int_equal(skin_lbs(&p, &a, 1, palette, 2, &ra, NULL), LAB_OK);
+    assert_int_equal(skin_lbs(&p, &b, 1, palette, 2, &rb, NULL), LAB_OK);
+    assert_true(dist(ra, rb) < 1e-15);
+}
+
+/* LBS of a half turn about z with equal weights lands on the axis (the candy wrapper). */
+static void test_skin_half_turn_collapses_equal_weights(void **state)
+{
+    (void)state;
+    mat4 palette[2] = {mat4_identity(), mat4_rotate_z(2 * quarter)};
+    skin_influence in = {{0, 1}, {0.5, 0.5}};
+    vec3 p = {0.6, 0.8, 1.0}, out;
+    assert_int_equal(skin_lbs(&p, &in, 1, palette, 2, &out, NULL), LAB_OK);
+    assert_true(hypot(out.x, out.y) < 1e-15);
+    assert_true(out.z == 1.0);
+}
+
+static void test_skin_pose_job_runs_the_chain(void **state)
+{
+    (void)state;
+    scene_node joints[2] = {{"root", SCENE_NO_PARENT, mat4_identity()},
+                            {"child", 0, mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_z(quarter))}};
+    mat4 inv[2] = {mat4_identity(), mat4_translate(0, 0, -2)};
+    vec3 bind[1] = {{1, 0, 2}};
+    skin_influence in[1] = {{{0, 1}, {0, 1}}};
+    mat4 world[2], palette[2];
+    vec3 out[1];
+    skin_pose_job job = {joints, 2, inv, bind, in, 1, world, palette, out};
+    assert_int_equal(skin_pose_run(&job, NULL), LAB_OK);
+    assert_true(dist(out[0], vec3_make(0, 1, 2)) < 1e-15);
+    assert_true(world[1].m[2][3] == 2.0);
+    joints[0].parent = 1; /* the chain stops at the skeleton */
+    assert_int_equal(skin_pose_run(&job, NULL), LAB_ERR_PARENT_ORDER);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_skin_rejects_slot_out_of_range_even_with_zero_weight),
+        cmocka_unit_test(test_skin_rejects_bad_weights_each_with_its_rule),
+        cmocka_unit_test(test_skin_weight_sum_tolerance_is_1e12),
+        cmocka_unit_test(test_skin_lbs_rejects_non_finite_point_and_writes_nothing),
+        cmocka_unit_test(test_skin_palette_rejects_non_affine_world),
+        cmocka_unit_test(test_skin_inverse_binds_refuse_rotation),
+        cmocka_unit_test(test_skin_palette_order_hand_control),
+        cmocka_unit_test(test_skin_bind_pose_is_identity),
+        cmocka_unit_test(test_skin_unnormalised_weights_scale_the_point),
+        cmocka_unit_test(test_skin_swapping_slots_gives_same_result),
+        cmocka_unit_test(test_skin_half_turn_collapses_equal_weights),
+        cmocka_unit_test(test_skin_pose_job_runs_the_chain),
+    };
+    return cmocka_run_group_tests_name("skin", tests, NULL, NULL);
+}

@@ -32,8 +32,8 @@ ifeq ($(filter clean help,$(MAKECMDGOALS)),)
 include $(CONFIG)
 endif
 
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -MMD -MP -Isrc $(DEPS_CFLAGS)
-ALL_LDFLAGS = $(SAN) $(LDFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc $(DEPS_CFLAGS)
+ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 
 .PHONY: all labs test clean help $(LABS)
 .SECONDARY:

@@ -145,6 +145,21 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t si
     return check_thetas(o, err, size);
 }
 
+/* Names a vertex the way the student sees the cylinder: its ring and segment. */
+static void locate_vertex(lab_diag *d, const options *o)
+{
+    if (d->vertex < 0)
+        return;
+    int ring = d->vertex / TWIST30_SEGMENTS, segment = d->vertex % TWIST30_SEGMENTS;
+    char where[sizeof d->where];
+    int n = snprintf(where, sizeof where, "%s (ring %d, segment %d%s)", d->where, ring, segment,
+                     o->has_middle_weights && ring == TWIST30_MIDDLE_RING
+                         ? "; --middle-weights gives all of ring 4 these weights"
+                         : "");
+    if (n > 0) /* a truncated location still helps more than none */
+        memcpy(d->where, where, sizeof where);
+}
+
 static int fail(const lab_diag *d, int code)
 {
     char msg[600];
@@ -302,7 +317,8 @@ static lab_error draw_panel(const results *r, const pose_result *p, canvas *c, l
 static void panel_name(char *buf, size_t size, double theta_deg)
 {
     if (theta_deg == floor(theta_deg))
-        snprintf(buf, size, "skinning30-theta%03d.png", (int)theta_deg);
+        snprintf(buf, size, "skinning30-theta%s%03d.png", theta_deg < 0 ? "-" : "",
+                 abs((int)theta_deg));
     else {
         char num[32];
         format_double(num, theta_deg);
@@ -313,32 +329,24 @@ static void panel_name(char *buf, size_t size, double theta_deg)
     }
 }
 
-static lab_error add_png(output_batch *b, const char *name, const canvas *c, lab_diag *d)
-{
-    bytes png = {0};
-    lab_error e = png_encode(c, &png, d);
-    if (e == LAB_OK)
-        return output_batch_add(b, name, &png, d);
-    bytes_free(&png);
-    return e;
-}
-
 static lab_error add_figures(const results *r, output_batch *b, lab_diag *d)
 {
     canvas panels[MAX_POSES] = {{0}}, fig = {0};
+    const canvas *images[MAX_POSES + 1];
+    char names[MAX_POSES + 1][96];
     lab_error e = LAB_OK;
-    char name[96];
     for (int i = 0; e == LAB_OK && i < r->pose_count; i++) {
         e = draw_panel(r, &r->pose[i], &panels[i], d);
-        panel_name(name, sizeof name, r->pose[i].theta_deg);
-        if (e == LAB_OK)
-            e = add_png(b, name, &panels[i], d);
+        panel_name(names[i], sizeof names[i], r->pose[i].theta_deg);
+        images[i] = &panels[i];
     }
     if (e == LAB_OK)
         e = figure_compose(&fig, panels, r->pose_count, 12,
                            "LBS twist of a 9x24 cylinder - orange: middle ring z = 1", d);
+    snprintf(names[r->pose_count], sizeof names[0], "skinning30.png");
+    images[r->pose_count] = &fig;
     if (e == LAB_OK)
-        e = add_png(b, "skinning30.png", &fig, d);
+        e = output_batch_add_pngs(b, (const char(*)[96])names, images, r->pose_count + 1, d);
     canvas_free(&fig);
     for (int i = 0; i < r->pose_count; i++)
         canvas_free(&panels[i]);
@@ -698,6 +706,7 @@ int main(int argc, char **argv)
     if (e != LAB_OK) {
         results_free(r);
         free(r);
+        locate_vertex(&d, &opt);
         return fail(&d, EXIT_REJECTED);
     }
 

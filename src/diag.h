@@ -45,7 +45,7 @@ typedef enum {
 typedef struct {
     lab_error code;
     int vertex;       /* the vertex concerned, or -1 when the error is not about one */
-    char where[128];
+    char where[192];
     char value[256];
 } lab_diag;
 

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include <stb_image_write.h>
 
 void bytes_free(bytes *b)
@@ -90,6 +92,67 @@ lab_error png_encode(const canvas *c, bytes *out, lab_diag *d)
     return LAB_OK;
 }
 
+/* png_encode_all's queue: workers take the largest image not yet taken, so the one
+ * big figure starts first and the small panels fill in around it. */
+typedef struct {
+    const canvas *const *images;
+    bytes *out;
+    lab_error *result;
+    int order[OUTPUT_MAX_FILES]; /* image indices, largest first */
+    int count, next;
+    pthread_mutex_t lock;
+} png_queue;
+
+static void *encode_from_queue(void *arg)
+{
+    png_queue *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        int k = q->next < q->count ? q->order[q->next++] : -1;
+        pthread_mutex_unlock(&q->lock);
+        if (k < 0)
+            return NULL;
+        q->result[k] = png_encode(q->images[k], &q->out[k], NULL);
+    }
+}
+
+static long pixels_of(const canvas *c) { return (long)c->width * c->height; }
+
+lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d)
+{
+    enum { MAX_WORKERS = 4 };
+    lab_error result[OUTPUT_MAX_FILES];
+    if (count > OUTPUT_MAX_FILES)
+        return diag_fail(d, LAB_ERR_OUTPUT, "PNG encoder", "%d images, at most %d", count,
+                         OUTPUT_MAX_FILES);
+    png_queue q = {.images = images, .out = out, .result = result, .count = count};
+    for (int i = 0; i < count; i++) { /* insertion sort by size, ties in index order */
+        int j = i;
+        while (j > 0 && pixels_of(images[q.order[j - 1]]) < pixels_of(images[i])) {
+            q.order[j] = q.order[j - 1];
+            j--;
+        }
+        q.order[j] = i;
+    }
+    pthread_mutex_init(&q.lock, NULL);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int workers = (int)(cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : cores);
+    workers = workers < count ? workers : count;
+    pthread_t thread[MAX_WORKERS];
+    int started = 0; /* this thread is a worker too; if a thread fails to start, we do more */
+    while (started + 1 < workers && pthread_create(&thread[started], NULL, encode_from_queue, &q) == 0)
+        started++;
+    encode_from_queue(&q);
+    for (int k = 0; k < started; k++)
+        pthread_join(thread[k], NULL);
+    pthread_mutex_destroy(&q.lock);
+    for (int i = 0; i < count; i++)
+        if (result[i] != LAB_OK)
+            return diag_fail(d, result[i], "PNG encoder", "image %d of %d (%d x %d)", i + 1, count,
+                             images[i]->width, images[i]->height);
+    return LAB_OK;
+}
+
 lab_error output_check_dir(const char *dir, lab_diag *d)
 {
     struct stat st;
@@ -122,6 +185,19 @@ lab_error output_batch_add(output_batch *batch, const char *name, bytes *content
     *content = (bytes){0};
     batch->count++;
     return LAB_OK;
+}
+
+lab_error output_batch_add_pngs(output_batch *batch, const char (*names)[96],
+                                const canvas *const *images, int count, lab_diag *d)
+{
+    bytes png[OUTPUT_MAX_FILES] = {{0}};
+    lab_error e = png_encode_all(images, count, png, d);
+    for (int i = 0; i < count; i++) {
+        if (e == LAB_OK)
+            e = output_batch_add(batch, names[i], &png[i], d);
+        bytes_free(&png[i]);
+    }
+    return e;
 }
 
 static void join_path(char *buf, size_t size, const char *dir, const char *name, const char *tag)

@@ -35,6 +35,11 @@ char *format_double(char *buf, double x);
 /* PNG of the canvas (RGB, 8 bits) through stb_image_write, into out. */
 lab_error png_encode(const canvas *c, bytes *out, lab_diag *d);
 
+/* png_encode for several canvases at once, on up to four threads: encoding dominates a
+ * chapter program's run time, and each image is independent, so the bytes are the same
+ * as encoding them one by one. out[0 <= i < count] receives image i. */
+lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d);
+
 /* Checks that dir exists, is a directory and is writable (exit code 3 otherwise). */
 lab_error output_check_dir(const char *dir, lab_diag *d);
 
@@ -49,6 +54,9 @@ typedef struct {
 /* Takes ownership of `content` (it is reset to empty). Fails when the batch is full, the
  * name is not a plain file name, or the buffer had run out of memory. */
 lab_error output_batch_add(output_batch *batch, const char *name, bytes *content, lab_diag *d);
+/* Encodes the images (png_encode_all) and adds them under names[i]. */
+lab_error output_batch_add_pngs(output_batch *batch, const char (*names)[96],
+                                const canvas *const *images, int count, lab_diag *d);
 /* Writes every file atomically into dir (see the top of this header). */
 lab_error output_batch_commit(const output_batch *batch, const char *dir, lab_diag *d);
 void output_batch_free(output_batch *batch);

@@ -1,0 +1,400 @@
+/* test_lab30.c - end to end: runs build/bin/lab30 in temporary directories and checks
+ * the exit codes of the contract, the evidence (re-read with cJSON), the figure
+ * (re-read with stb_image), determinism, and that the committed out/ is up to date. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#define LAB30 LAB_BIN_DIR "/lab30"
+static const unsigned char orange[3] = {255, 140, 0};
+static const char *const outputs[] = {"skinning30.png", "skinning30-theta000.png",
+                                      "skinning30-theta090.png", "skinning30-theta180.png",
+                                      "skinning30.json", "skinning30-radii.csv"};
+enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
+
+typedef struct {
+    char dir[64];
+    char out_path[128], err_path[128];
+} run_ctx;
+
+static int setup_dir(void **state)
+{
+    run_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx || !tu_make_temp_dir(ctx->dir, sizeof ctx->dir))
+        return -1;
+    snprintf(ctx->out_path, sizeof ctx->out_path, "/tmp/%s.stdout", ctx->dir + 5);
+    snprintf(ctx->err_path, sizeof ctx->err_path, "/tmp/%s.stderr", ctx->dir + 5);
+    *state = ctx;
+    return 0;
+}
+
+static int teardown_dir(void **state)
+{
+    run_ctx *ctx = *state;
+    tu_remove_tree(ctx->dir);
+    remove(ctx->out_path);
+    remove(ctx->err_path);
+    free(ctx);
+    return 0;
+}
+
+/* Runs lab30 with up to 6 arguments (NULL-terminated) and returns its exit code. */
+static int run_lab(run_ctx *ctx, const char *a0, const char *a1, const char *a2, const char *a3,
+                   const char *a4, const char *a5)
+{
+    char *argv[8] = {LAB30, (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5,
+                     NULL};
+    return tu_run(argv, ctx->out_path, ctx->err_path);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+    static char buf[4][256];
+    static int next;
+    char *p = buf[next++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+    return p;
+}
+
+static bool file_contains(const char *path, const char *needle)
+{
+    char *text = tu_read_file(path, NULL);
+    bool found = text && strstr(text, needle);
+    free(text);
+    return found;
+}
+
+static cJSON *obj(const cJSON *o, const char *key)
+{
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!item)
+        fail_msg("JSON has no key %s", key);
+    return item;
+}
+
+static double num(const cJSON *o, const char *key) { return tu_json_number(obj(o, key)); }
+
+/* ---- the command-line contract --------------------------------------------------- */
+
+static void test_lab30_help_and_usage_errors(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--help", NULL, NULL, NULL, NULL, NULL), 0);
+    assert_true(file_contains(ctx->out_path, "usage: lab30"));
+    assert_int_equal(run_lab(ctx, NULL, NULL, NULL, NULL, NULL, NULL), 2);
+    assert_true(file_contains(ctx->err_path, "missing OUTDIR"));
+    assert_true(file_contains(ctx->err_path, "usage: lab30"));
+    assert_int_equal(run_lab(ctx, "--frobnicate", ctx->dir, NULL, NULL, NULL, NULL), 2);
+    assert_true(file_contains(ctx->err_path, "unknown option --frobnicate"));
+    assert_int_equal(run_lab(ctx, "--theta", "ninety", ctx->dir, NULL, NULL, NULL), 2);
+    assert_int_equal(run_lab(ctx, "--theta", "1,2,3,4,5,6,7,8,9", ctx->dir, NULL, NULL, NULL), 2);
+    assert_int_equal(run_lab(ctx, "--theta", "90,90", ctx->dir, NULL, NULL, NULL), 2);
+    assert_int_equal(run_lab(ctx, "--middle-weights", "0.5", ctx->dir, NULL, NULL, NULL), 2);
+    assert_int_equal(run_lab(ctx, "--theta", ctx->dir, NULL, NULL, NULL, NULL), 2);
+    assert_int_equal(tu_count_entries(ctx->dir), 0);
+}
+
+static void test_lab30_output_directory_errors(void **state)
+{
+    run_ctx *ctx = *state;
+    char *missing = path_in(ctx->dir, "does-not-exist");
+    assert_int_equal(run_lab(ctx, missing, NULL, NULL, NULL, NULL, NULL), 3);
+    assert_false(tu_exists(missing));
+    assert_true(file_contains(ctx->err_path, "does not exist"));
+    char *file = path_in(ctx->dir, "a-file");
+    assert_true(tu_write_file(file, "not a directory\n"));
+    assert_int_equal(run_lab(ctx, file, NULL, NULL, NULL, NULL, NULL), 3);
+    assert_true(file_contains(ctx->err_path, "not a directory"));
+}
+
+/* Exercise 2: weights (0.4, 0.4) are rejected with the article's explanation, and the
+ * outputs of an earlier run stay exactly as they were. */
+static void test_lab30_rejected_weights_lose_nothing(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
+    size_t before_len;
+    char *before = tu_read_file(path_in(ctx->dir, "skinning30.json"), &before_len);
+    assert_int_equal(run_lab(ctx, "--middle-weights", "0.4,0.4", ctx->dir, NULL, NULL, NULL), 1);
+    assert_true(file_contains(ctx->err_path, "ring 4"));
+    assert_true(file_contains(ctx->err_path, "sum to 0.8, not 1"));
+    assert_true(file_contains(ctx->err_path, "0.8 p with homogeneous w = 0.8"));
+    size_t after_len;
+    char *after = tu_read_file(path_in(ctx->dir, "skinning30.json"), &after_len);
+    assert_int_equal(before_len, after_len);
+    assert_memory_equal(before, after, before_len);
+    assert_int_equal(tu_count_entries(ctx->dir), OUTPUT_COUNT); /* no temporaries */
+    free(before);
+    free(after);
+}
+
+/* ---- the evidence ------------------------------------------------------------------ */
+
+static void test_lab30_json_counts_radii_and_checks(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
+    for (int i = 0; i < OUTPUT_COUNT; i++)
+        assert_true(tu_exists(path_in(ctx->dir, outputs[i])));
+    cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
+    assert_non_null(root);
+    cJSON *mesh = obj(root, "mesh");
+    assert_int_equal(cJSON_GetArraySize(obj(mesh, "vertices")), 216);
+    assert_int_equal(cJSON_GetArraySize(obj(mesh, "triangles")), 384);
+    assert_true(num(mesh, "unique_edges") == 600 && num(mesh, "boundary_edges") == 48);
+    assert_int_equal(cJSON_GetArraySize(obj(root, "influences")), 216);
+    cJSON *poses = obj(root, "poses");
+    assert_int_equal(cJSON_GetArraySize(poses), 3);
+    const double theta[3] = {0, 90, 180}, pi = 3.141592653589793;
+    const int degenerate[3] = {0, 0, 48};
+    for (int i = 0; i < 3; i++) {
+        cJSON *p = cJSON_GetArrayItem(poses, i);
+        assert_true(num(p, "theta_deg") == theta[i]);
+        assert_int_equal((int)num(p, "degenerate_triangles"), degenerate[i]);
+        /* the middle ring's radius from the positions themselves, by this test's own
+         * arithmetic, against the article's formula with w = 1/2: |cos(theta/2)| */
+        cJSON *pos = obj(p, "positions");
+        double expect = fabs(cos(theta[i] * pi / 360.0));
+        for (int s = 0; s < 24; s++) {
+            cJSON *q = cJSON_GetArrayItem(pos, 4 * 24 + s);
+            double r = hypot(cJSON_GetArrayItem(q, 0)->valuedouble, cJSON_GetArrayItem(q, 1)->valuedouble);
+            assert_true(fabs(r - expect) < 1e-12);
+            assert_true(cJSON_GetArrayItem(q, 2)->valuedouble == 1.0);
+        }
+        assert_true(fabs(num(p, "middle_ring_radius") - expect) < 1e-12);
+    }
+    cJSON *checks = obj(root, "checks");
+    assert_true(num(checks, "bind_max_error") < 1e-12);
+    cJSON *analytic = obj(checks, "analytic");
+    assert_true(num(analytic, "max_position_error") < 1e-12);
+    assert_true(num(analytic, "max_radius_error") < 1e-12);
+    assert_true(num(analytic, "max_height_error") < 1e-12);
+    assert_true(num(obj(checks, "quaternion_end_rings"), "max_difference") < 1e-12);
+    cJSON *hand = obj(checks, "hand_control");
+    assert_true(fabs(num(obj(hand, "missing_inverse_bind"), "error_vs_correct") - 0.5) < 1e-12);
+    assert_true(fabs(num(obj(hand, "reversed_order"), "error_vs_correct") - sqrt(0.5)) < 1e-12);
+    cJSON *invalid = obj(checks, "invalid_inputs");
+    assert_true(cJSON_GetArraySize(invalid) >= 11);
+    cJSON *c;
+    cJSON_ArrayForEach(c, invalid)
+    {
+        assert_true(cJSON_IsTrue(obj(c, "rejected")));
+        assert_true(strlen(cJSON_GetStringValue(obj(c, "message"))) > 20);
+    }
+    /* the skin matrices obey C_j = G_j B_j^-1, recomputed here from the JSON */
+    cJSON *p90 = cJSON_GetArrayItem(poses, 1);
+    cJSON *g1 = cJSON_GetArrayItem(obj(p90, "world"), 1), *c1 = cJSON_GetArrayItem(obj(p90, "skin"), 1);
+    cJSON *inv1 = obj(cJSON_GetArrayItem(obj(root, "joints"), 1), "inverse_bind");
+    for (int r = 0; r < 4; r++)
+        for (int k = 0; k < 4; k++) {
+            double s = 0;
+            for (int m = 0; m < 4; m++)
+                s += cJSON_GetArrayItem(cJSON_GetArrayItem(g1, r), m)->valuedouble *
+                     cJSON_GetArrayItem(cJSON_GetArrayItem(inv1, m), k)->valuedouble;
+            assert_true(fabs(s - cJSON_GetArrayItem(cJSON_GetArrayItem(c1, r), k)->valuedouble) < 1e-15);
+        }
+    cJSON_Delete(root);
+    char *csv = tu_read_file(path_in(ctx->dir, "skinning30-radii.csv"), NULL);
+    int lines = 0;
+    for (char *s = csv; *s; s++)
+        lines += *s == '\n';
+    assert_int_equal(lines, 1 + 27);
+    assert_true(strncmp(csv, "theta_deg,ring,z,child_weight,", 30) == 0);
+    free(csv);
+}
+
+/* Exercises 1 and 2 from the command line. */
+static void test_lab30_exercises(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--theta", "120", ctx->dir, NULL, NULL, NULL), 0);
+    assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta120.png")));
+    cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
+    cJSON *p = cJSON_GetArrayItem(obj(root, "poses"), 0);
+    assert_true(fabs(num(p, "middle_ring_radius") - 0.5) < 1e-12);
+    cJSON_Delete(root);
+    assert_int_equal(
+        run_lab(ctx, "--theta", "120", "--middle-weights", "0.75,0.25", ctx->dir, NULL), 0);
+    root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
+    p = cJSON_GetArrayItem(obj(root, "poses"), 0);
+    assert_true(fabs(num(p, "middle_ring_radius") - sqrt(7.0) / 4.0) < 1e-12);
+    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(obj(p, "ring_radius_analytic"), 4)) -
+                     sqrt(7.0) / 4.0) < 1e-12);
+    cJSON_Delete(root);
+    assert_true(file_contains(ctx->out_path, "0.661437827766148"));
+    assert_int_equal(run_lab(ctx, "--theta", "-45,22.5", ctx->dir, NULL, NULL, NULL), 0);
+    assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta-045.png")));
+    assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta22p5.png")));
+}
+
+/* ---- the figure -------------------------------------------------------------------- */
+
+typedef struct { double view[4][4], proj[4][4]; int vp[4]; } json_camera;
+
+static void load_camera(const cJSON *root, json_camera *cam)
+{
+    cJSON *c = obj(root, "camera");
+    for (int r = 0; r < 4; r++)
+        for (int k = 0; k < 4; k++) {
+            cam->view[r][k] = cJSON_GetArrayItem(cJSON_GetArrayItem(obj(c, "view"), r), k)->valuedouble;
+            cam->proj[r][k] = cJSON_GetArrayItem(cJSON_GetArrayItem(obj(c, "projection"), r), k)->valuedouble;
+        }
+    for (int i = 0; i < 4; i++)
+        cam->vp[i] = cJSON_GetArrayItem(obj(c, "viewport"), i)->valueint;
+}
+
+/* This test's own chain: clip = P V p, divide, viewport with NDC +y at the top. */
+static void project(const json_camera *cam, const double p[3], double *px, double *py)
+{
+    double h[4] = {p[0], p[1], p[2], 1}, v[4], c[4];
+    for (int r = 0; r < 4; r++)
+        v[r] = cam->view[r][0] * h[0] + cam->view[r][1] * h[1] + cam->view[r][2] * h[2] + cam->view[r][3];
+    for (int r = 0; r < 4; r++)
+        c[r] = cam->proj[r][0] * v[0] + cam->proj[r][1] * v[1] + cam->proj[r][2] * v[2] + cam->proj[r][3] * v[3];
+    *px = cam->vp[0] + 0.5 * (c[0] / c[3] + 1.0) * cam->vp[2];
+    *py = cam->vp[1] + 0.5 * (1.0 - c[1] / c[3]) * cam->vp[3];
+}
+
+static bool is_orange(const tu_image *img, int x, int y)
+{
+    return !memcmp(img->rgb + 3 * (y * img->width + x), orange, 3);
+}
+
+static void test_lab30_figure_shows_ring_and_collapse(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
+    cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
+    json_camera cam;
+    load_camera(root, &cam);
+    cJSON_Delete(root);
+
+    /* theta = 0: the orange pixels span the ring's projected ellipse */
+    tu_image img;
+    assert_true(tu_image_load(path_in(ctx->dir, "skinning30-theta000.png"), &img));
+    double ex0 = 1e9, ex1 = -1e9, ey0 = 1e9, ey1 = -1e9;
+    for (int k = 0; k < 360; k++) {
+        double p[3] = {cos(k * 3.141592653589793 / 180), sin(k * 3.141592653589793 / 180), 1}, x, y;
+        project(&cam, p, &x, &y);
+        ex0 = fmin(ex0, x), ex1 = fmax(ex1, x), ey0 = fmin(ey0, y), ey1 = fmax(ey1, y);
+    }
+    int ox0 = img.width, ox1 = -1, oy0 = img.height, oy1 = -1;
+    for (int y = 0; y < img.height; y++)
+        for (int x = 0; x < img.width; x++)
+            if (is_orange(&img, x, y))
+                ox0 = x < ox0 ? x : ox0, ox1 = x > ox1 ? x : ox1, oy0 = y < oy0 ? y : oy0,
+                oy1 = y > oy1 ? y : oy1;
+    assert_true(fabs(ox0 - ex0) <= 2.5 && fabs(ox1 + 1 - ex1) <= 2.5);
+    assert_true(fabs(oy0 - ey0) <= 2.5 && fabs(oy1 + 1 - ey1) <= 2.5);
+    assert_true(ex1 - ex0 > 100 && ey1 - ey0 > 20); /* an ellipse, not a line: oblique view */
+    tu_image_free(&img);
+
+    /* theta = 180: every orange pixel lies on the axis's projection, within two pixels */
+    assert_true(tu_image_load(path_in(ctx->dir, "skinning30-theta180.png"), &img));
+    double a[3] = {0, 0, 0}, b[3] = {0, 0, 2}, ax, ay, bx, by;
+    project(&cam, a, &ax, &ay);
+    project(&cam, b, &bx, &by);
+    int count = 0;
+    for (int y = 0; y < img.height; y++)
+        for (int x = 0; x < img.width; x++)
+            if (is_orange(&img, x, y)) {
+                double px = x + 0.5 - ax, py = y + 0.5 - ay, dx = bx - ax, dy = by - ay;
+                double d = fabs(px * dy - py * dx) / hypot(dx, dy);
+                assert_true(d <= 2.0);
+                count++;
+            }
+    assert_true(count > 0);
+    tu_image_free(&img);
+
+    /* the figure holds the three panels side by side, each with orange in it */
+    assert_true(tu_image_load(path_in(ctx->dir, "skinning30.png"), &img));
+    tu_image panel;
+    assert_true(tu_image_load(path_in(ctx->dir, "skinning30-theta090.png"), &panel));
+    assert_true(img.width > 3 * panel.width && img.height > panel.height);
+    for (int i = 0; i < 3; i++) {
+        int found = 0;
+        for (int y = 0; y < img.height && !found; y++)
+            for (int x = 12 + i * (panel.width + 12); x < 12 + (i + 1) * panel.width + i * 12; x++)
+                found |= is_orange(&img, x, y);
+        assert_true(found);
+    }
+    tu_image_free(&panel);
+    tu_image_free(&img);
+}
+
+/* ---- determinism and the committed figures ------------------------------------------ */
+
+static bool same_bytes(const char *a, const char *b)
+{
+    size_t la, lb;
+    char *x = tu_read_file(a, &la), *y = tu_read_file(b, &lb);
+    bool same = x && y && la == lb && !memcmp(x, y, la);
+    free(x);
+    free(y);
+    return same;
+}
+
+static bool same_pixels(const char *a, const char *b)
+{
+    tu_image x, y;
+    if (!tu_image_load(a, &x))
+        return false;
+    if (!tu_image_load(b, &y)) {
+        tu_image_free(&x);
+        return false;
+    }
+    bool same = x.width == y.width && x.height == y.height &&
+                !memcmp(x.rgb, y.rgb, (size_t)x.width * (size_t)x.height * 3);
+    tu_image_free(&x);
+    tu_image_free(&y);
+    return same;
+}
+
+static void test_lab30_is_deterministic(void **state)
+{
+    run_ctx *ctx = *state;
+    char second[64];
+    assert_non_null(tu_make_temp_dir(second, sizeof second));
+    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
+    assert_int_equal(run_lab(ctx, second, NULL, NULL, NULL, NULL, NULL), 0);
+    for (int i = 0; i < OUTPUT_COUNT; i++)
+        assert_true(same_bytes(path_in(ctx->dir, outputs[i]), path_in(second, outputs[i])));
+    tu_remove_tree(second);
+}
+
+/* out/ holds the article's figures: regenerate them and compare, so they never go stale.
+ * JSON and CSV byte for byte, PNGs pixel for pixel (the encoder may change, pixels not). */
+static void test_lab30_committed_outputs_are_current(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
+    for (int i = 0; i < OUTPUT_COUNT; i++) {
+        const char *committed = path_in(COMMITTED_OUT_DIR, outputs[i]);
+        const char *fresh = path_in(ctx->dir, outputs[i]);
+        bool png = strstr(outputs[i], ".png") != NULL;
+        if (!(png ? same_pixels(committed, fresh) : same_bytes(committed, fresh)))
+            fail_msg("%s differs from a fresh run: run `make lab30` and commit out/", committed);
+    }
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
+    const struct CMUnitTest tests[] = {
+        T(test_lab30_help_and_usage_errors),
+        T(test_lab30_output_directory_errors),
+        T(test_lab30_rejected_weights_lose_nothing),
+        T(test_lab30_json_counts_radii_and_checks),
+        T(test_lab30_exercises),
+        T(test_lab30_figure_shows_ring_and_collapse),
+        T(test_lab30_is_deterministic),
+        T(test_lab30_committed_outputs_are_current),
+    };
+#undef T
+    return cmocka_run_group_tests_name("lab30 end to end", tests, NULL, NULL);
+}

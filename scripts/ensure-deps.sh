@@ -4,11 +4,17 @@
 # As root it installs what is missing; otherwise it prints the one apt-get line needed.
 set -eu
 out=${1:?usage: ensure-deps.sh OUT.mk}
-packages="pkg-config libstb-dev libcjson-dev libcmocka-dev"
+# pkg-config module name -> the Debian package that ships it
+modules="stb:libstb-dev libcjson:libcjson-dev cmocka:libcmocka-dev"
 
 missing=""
-for p in $packages; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+have_pkg_config=yes
+command -v pkg-config >/dev/null 2>&1 || { have_pkg_config=no; missing=" pkg-config"; }
+for m in $modules; do
+    # without pkg-config nothing can be checked: ask for every package
+    if [ $have_pkg_config = no ] || ! pkg-config --exists "${m%%:*}"; then
+        missing="$missing ${m#*:}"
+    fi
 done
 
 if [ -n "$missing" ]; then
@@ -18,6 +24,9 @@ if [ -n "$missing" ]; then
         apt-get update -qq >&2
         # shellcheck disable=SC2086
         apt-get install -y -qq --no-install-recommends $missing >&2
+        for m in $modules; do
+            pkg-config --exists "${m%%:*}" || { echo "ensure-deps: ${m%%:*} still missing" >&2; exit 1; }
+        done
     else
         echo "ensure-deps: missing Debian packages:$missing" >&2
         echo "ensure-deps: run:  sudo apt-get install -y$missing" >&2

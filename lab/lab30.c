@@ -28,7 +28,7 @@
 #include "figure.h"
 #include "output.h"
 #include "report.h"
-#include "twist30.h"
+#include "rig30.h"
 
 #define LAB "lab30"
 #define MAX_POSES 8
@@ -150,10 +150,10 @@ static void locate_vertex(lab_diag *d, const options *o)
 {
     if (d->vertex < 0)
         return;
-    int ring = d->vertex / TWIST30_SEGMENTS, segment = d->vertex % TWIST30_SEGMENTS;
+    int ring = d->vertex / RIG30_SEGMENTS, segment = d->vertex % RIG30_SEGMENTS;
     char where[sizeof d->where];
     int n = snprintf(where, sizeof where, "%s (ring %d, segment %d%s)", d->where, ring, segment,
-                     o->has_middle_weights && ring == TWIST30_MIDDLE_RING
+                     o->has_middle_weights && ring == RIG30_MIDDLE_RING
                          ? "; --middle-weights gives all of ring 4 these weights"
                          : "");
     if (n > 0) /* a truncated location still helps more than none */
@@ -172,23 +172,23 @@ static int fail(const lab_diag *d, int code)
 
 typedef struct {
     double theta_deg;
-    twist30_pose pose;
-    twist30_ring_radius ring[TWIST30_RINGS];
-    double ring_analytic[TWIST30_RINGS];   /* r * r'/r from the article's formula */
-    double ring_weight[TWIST30_RINGS];     /* child weight of the ring */
+    rig30_pose pose;
+    rig30_ring_radius ring[RIG30_RINGS];
+    double ring_analytic[RIG30_RINGS];   /* r * r'/r from the article's formula */
+    double ring_weight[RIG30_RINGS];     /* child weight of the ring */
     int degenerate_triangles;
-    twist30_check check;
+    rig30_check check;
 } pose_result;
 
 typedef struct {
-    twist30_rig rig;
+    rig30_rig rig;
     mesh_edge *edges;
     int edge_count;
     double bind_max_error;
     pose_result pose[MAX_POSES];
     int pose_count;
-    twist30_check analytic;                /* over all poses */
-    twist30_hand_control hand;
+    rig30_check analytic;                /* over all poses */
+    rig30_hand_control hand;
     int invalid_count;
     lab_error invalid_code[32];
     lab_diag invalid_diag[32];
@@ -200,8 +200,10 @@ static void results_free(results *r)
     for (int i = 0; i < r->pose_count; i++)
         free(r->pose[i].pose.positions);
     free(r->edges);
-    twist30_rig_free(&r->rig);
+    rig30_rig_free(&r->rig);
 }
+
+static const skin_blend LBS = {SKIN_LBS, false};
 
 static double deg_to_rad(double deg) { return deg * (acos(-1.0) / 180.0); }
 
@@ -209,10 +211,10 @@ static double deg_to_rad(double deg) { return deg * (acos(-1.0) / 180.0); }
 static lab_error bind_pose_check(results *r, lab_diag *d)
 {
     int n = r->rig.bind.vertex_count;
-    twist30_pose bind = {.positions = malloc(sizeof(vec3) * (size_t)n)};
+    rig30_pose bind = {.positions = malloc(sizeof(vec3) * (size_t)n)};
     if (!bind.positions)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bind check", "%d vertices", n);
-    lab_error e = twist30_pose_at(&r->rig, 0.0, &bind, d);
+    lab_error e = rig30_pose_at(&r->rig, 0.0, LBS, &bind, d);
     for (int v = 0; e == LAB_OK && v < n; v++)
         r->bind_max_error = fmax(r->bind_max_error,
                                  vec3_length(vec3_sub(bind.positions[v], r->rig.bind.vertices[v])));
@@ -229,26 +231,26 @@ static lab_error run_pose(results *r, double theta_deg, lab_diag *d)
     if (!p->pose.positions)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "pose", "theta %g", theta_deg);
     r->pose_count++;
-    lab_error e = twist30_pose_at(&r->rig, deg_to_rad(theta_deg), &p->pose, d);
+    lab_error e = rig30_pose_at(&r->rig, deg_to_rad(theta_deg), LBS, &p->pose, d);
     if (e != LAB_OK)
         return e;
-    for (int ring = 0; ring < TWIST30_RINGS; ring++) {
-        int v = mesh_cylinder_index(TWIST30_SEGMENTS, ring, 0);
-        p->ring[ring] = twist30_measure_ring(p->pose.positions, ring);
-        p->ring_weight[ring] = twist30_child_weight(&r->rig.influences[v]);
+    for (int ring = 0; ring < RIG30_RINGS; ring++) {
+        int v = mesh_cylinder_index(RIG30_SEGMENTS, ring, 0);
+        p->ring[ring] = rig30_measure_ring(p->pose.positions, ring);
+        p->ring_weight[ring] = rig30_child_weight(&r->rig.influences[v]);
         p->ring_analytic[ring] =
-            TWIST30_RADIUS * twist30_radius_ratio(p->ring_weight[ring], p->pose.theta);
+            RIG30_RADIUS * rig30_radius_ratio(p->ring_weight[ring], p->pose.theta);
     }
     p->degenerate_triangles = mesh_count_degenerate(p->pose.positions, r->rig.bind.triangles,
-                                                    r->rig.bind.triangle_count, TWIST30_MIN_AREA);
-    twist30_check_pose(&r->rig, &p->pose, &p->check);
-    twist30_check_pose(&r->rig, &p->pose, &r->analytic);
+                                                    r->rig.bind.triangle_count, RIG30_MIN_AREA);
+    rig30_check_twist(&r->rig, &p->pose, SKIN_LBS, &p->check);
+    rig30_check_twist(&r->rig, &p->pose, SKIN_LBS, &r->analytic);
     return LAB_OK;
 }
 
 static lab_error compute(const options *o, results *r, lab_diag *d)
 {
-    lab_error e = twist30_rig_build(&r->rig, o->has_middle_weights ? o->middle_weights : NULL, d);
+    lab_error e = rig30_rig_build(&r->rig, RIG30_TWIST, o->has_middle_weights ? o->middle_weights : NULL, d);
     if (e != LAB_OK)
         return e;
     r->edges = malloc(sizeof *r->edges * 3 * (size_t)r->rig.bind.triangle_count);
@@ -259,16 +261,16 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
     for (int i = 0; e == LAB_OK && i < o->pose_count; i++)
         e = run_pose(r, o->theta_deg[i], d);
     if (e == LAB_OK)
-        e = twist30_hand_control_run(&r->hand, d);
-    r->invalid_count = twist30_invalid_case_count();
+        e = rig30_hand_control_run(&r->hand, d);
+    r->invalid_count = rig30_invalid_case_count();
     for (int i = 0; e == LAB_OK && i < r->invalid_count; i++)
-        r->invalid_code[i] = twist30_invalid_case_run(&r->rig, i, &r->invalid_diag[i]);
+        r->invalid_code[i] = rig30_invalid_case_run(&r->rig, i, &r->invalid_diag[i]);
     return e;
 }
 
 /* ---- the figure ---------------------------------------------------------------------- */
 
-static const vec3 axis_from = {0, 0, -0.3}, axis_to = {0, 0, TWIST30_HEIGHT + 0.3};
+static const vec3 axis_from = {0, 0, -0.3}, axis_to = {0, 0, RIG30_HEIGHT + 0.3};
 
 /* One camera for every panel: an oblique look at the middle of the cylinder, and one
  * orthographic window fitted to every pose's vertices and the axis, so nothing clips and
@@ -290,7 +292,7 @@ static lab_error choose_camera(results *r, lab_diag *d)
     return LAB_OK;
 }
 
-static int on_middle_ring(int v) { return v / TWIST30_SEGMENTS == TWIST30_MIDDLE_RING; }
+static int on_middle_ring(int v) { return v / RIG30_SEGMENTS == RIG30_MIDDLE_RING; }
 
 static lab_error draw_panel(const results *r, const pose_result *p, canvas *c, lab_diag *d)
 {
@@ -303,7 +305,7 @@ static lab_error draw_panel(const results *r, const pose_result *p, canvas *c, l
             middle[i] = on_middle_ring(r->edges[i].a) && on_middle_ring(r->edges[i].b);
         char line1[64], line2[64];
         snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
-        snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[TWIST30_MIDDLE_RING].mean);
+        snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[RIG30_MIDDLE_RING].mean);
         const char *label[2] = {line1, line2};
         figure_panel panel = {p->pose.positions, r->edges, r->edge_count, middle, axis_from,
                               axis_to, label, 2};
@@ -359,24 +361,24 @@ static cJSON *mesh_json(const results *r)
 {
     const mesh *m = &r->rig.bind;
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddNumberToObject(j, "rings", TWIST30_RINGS);
-    cJSON_AddNumberToObject(j, "segments", TWIST30_SEGMENTS);
-    json_add_number(j, "radius", TWIST30_RADIUS);
-    json_add_number(j, "height", TWIST30_HEIGHT);
+    cJSON_AddNumberToObject(j, "rings", RIG30_RINGS);
+    cJSON_AddNumberToObject(j, "segments", RIG30_SEGMENTS);
+    json_add_number(j, "radius", RIG30_RADIUS);
+    json_add_number(j, "height", RIG30_HEIGHT);
     cJSON_AddItemToObject(j, "vertices", json_vec3_array(m->vertices, m->vertex_count));
     cJSON *tris = cJSON_AddArrayToObject(j, "triangles");
     for (int t = 0; t < m->triangle_count; t++)
         cJSON_AddItemToArray(tris, cJSON_CreateIntArray(m->triangles[t].v, 3));
     cJSON_AddNumberToObject(j, "unique_edges", r->rig.stats.unique_edges);
     cJSON_AddNumberToObject(j, "boundary_edges", r->rig.stats.boundary_edges);
-    json_add_number(j, "degenerate_area_threshold", TWIST30_MIN_AREA);
+    json_add_number(j, "degenerate_area_threshold", RIG30_MIN_AREA);
     return j;
 }
 
 static cJSON *joints_json(const results *r)
 {
     cJSON *a = cJSON_CreateArray();
-    for (int j = 0; j < TWIST30_JOINTS; j++) {
+    for (int j = 0; j < RIG30_JOINTS; j++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", r->rig.bind_joints[j].name);
         cJSON_AddNumberToObject(o, "parent", r->rig.bind_joints[j].parent);
@@ -400,7 +402,7 @@ static cJSON *influences_json(const results *r)
     return a;
 }
 
-static cJSON *check_json(const twist30_check *c)
+static cJSON *check_json(const rig30_check *c)
 {
     cJSON *o = cJSON_CreateObject();
     json_add_number(o, "max_position_error", c->max_position_error);
@@ -412,32 +414,32 @@ static cJSON *check_json(const twist30_check *c)
 static cJSON *pose_json(const results *r, const pose_result *p)
 {
     cJSON *o = cJSON_CreateObject();
-    mat4 local[TWIST30_JOINTS];
-    double mean[TWIST30_RINGS], lo[TWIST30_RINGS], hi[TWIST30_RINGS];
-    for (int j = 0; j < TWIST30_JOINTS; j++)
+    mat4 local[RIG30_JOINTS];
+    double mean[RIG30_RINGS], lo[RIG30_RINGS], hi[RIG30_RINGS];
+    for (int j = 0; j < RIG30_JOINTS; j++)
         local[j] = p->pose.joints[j].local;
-    for (int k = 0; k < TWIST30_RINGS; k++) {
+    for (int k = 0; k < RIG30_RINGS; k++) {
         mean[k] = p->ring[k].mean;
         lo[k] = p->ring[k].min;
         hi[k] = p->ring[k].max;
     }
     json_add_number(o, "theta_deg", p->theta_deg);
-    cJSON_AddItemToObject(o, "local", json_mat4_array(local, TWIST30_JOINTS));
-    cJSON_AddItemToObject(o, "world", json_mat4_array(p->pose.world, TWIST30_JOINTS));
-    cJSON_AddItemToObject(o, "skin", json_mat4_array(p->pose.palette, TWIST30_JOINTS));
+    cJSON_AddItemToObject(o, "local", json_mat4_array(local, RIG30_JOINTS));
+    cJSON_AddItemToObject(o, "world", json_mat4_array(p->pose.world, RIG30_JOINTS));
+    cJSON_AddItemToObject(o, "skin", json_mat4_array(p->pose.palette, RIG30_JOINTS));
     cJSON_AddItemToObject(o, "positions", json_vec3_array(p->pose.positions, r->rig.bind.vertex_count));
-    cJSON_AddItemToObject(o, "ring_radius", json_number_array(mean, TWIST30_RINGS));
-    cJSON_AddItemToObject(o, "ring_radius_min", json_number_array(lo, TWIST30_RINGS));
-    cJSON_AddItemToObject(o, "ring_radius_max", json_number_array(hi, TWIST30_RINGS));
-    cJSON_AddItemToObject(o, "ring_radius_analytic", json_number_array(p->ring_analytic, TWIST30_RINGS));
-    cJSON_AddItemToObject(o, "ring_child_weight", json_number_array(p->ring_weight, TWIST30_RINGS));
-    json_add_number(o, "middle_ring_radius", p->ring[TWIST30_MIDDLE_RING].mean);
+    cJSON_AddItemToObject(o, "ring_radius", json_number_array(mean, RIG30_RINGS));
+    cJSON_AddItemToObject(o, "ring_radius_min", json_number_array(lo, RIG30_RINGS));
+    cJSON_AddItemToObject(o, "ring_radius_max", json_number_array(hi, RIG30_RINGS));
+    cJSON_AddItemToObject(o, "ring_radius_analytic", json_number_array(p->ring_analytic, RIG30_RINGS));
+    cJSON_AddItemToObject(o, "ring_child_weight", json_number_array(p->ring_weight, RIG30_RINGS));
+    json_add_number(o, "middle_ring_radius", p->ring[RIG30_MIDDLE_RING].mean);
     cJSON_AddNumberToObject(o, "degenerate_triangles", p->degenerate_triangles);
     cJSON_AddItemToObject(o, "analytic", check_json(&p->check));
     return o;
 }
 
-static cJSON *hand_json(const twist30_hand_control *h)
+static cJSON *hand_json(const rig30_hand_control *h)
 {
     static const char *const keys[HAND_ROWS] = {"correct", "missing_inverse_bind", "reversed_order"};
     cJSON *o = cJSON_CreateObject();
@@ -462,7 +464,7 @@ static cJSON *invalid_json(const results *r)
 {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < r->invalid_count; i++) {
-        const twist30_invalid_case *c = twist30_invalid_case_get(i);
+        const rig30_invalid_case *c = rig30_invalid_case_get(i);
         char msg[600];
         diag_format(&r->invalid_diag[i], msg, sizeof msg);
         cJSON *o = cJSON_CreateObject();
@@ -479,12 +481,12 @@ static cJSON *invalid_json(const results *r)
 static cJSON *checks_json(const results *r)
 {
     cJSON *o = cJSON_CreateObject();
-    json_add_number(o, "tolerance", TWIST30_CHECK_TOLERANCE);
+    json_add_number(o, "tolerance", RIG30_CHECK_TOLERANCE);
     json_add_number(o, "bind_max_error", r->bind_max_error);
     cJSON_AddItemToObject(o, "hand_control", hand_json(&r->hand));
     cJSON *analytic = check_json(&r->analytic);
     cJSON_AddNumberToObject(analytic, "vertices_compared", r->pose_count * r->rig.bind.vertex_count);
-    cJSON_AddNumberToObject(analytic, "rings_compared", r->pose_count * TWIST30_RINGS);
+    cJSON_AddNumberToObject(analytic, "rings_compared", r->pose_count * RIG30_RINGS);
     cJSON_AddItemToObject(o, "analytic", analytic);
     cJSON *quat = cJSON_CreateObject();
     json_add_number(quat, "max_difference", r->analytic.max_end_ring_error);
@@ -533,10 +535,10 @@ static lab_error add_csv(const results *r, output_batch *b, lab_diag *d)
     bytes_printf(&csv, "theta_deg,ring,z,child_weight,radius_mean,radius_min,radius_max,"
                        "radius_analytic,abs_error\n");
     for (int i = 0; i < r->pose_count; i++)
-        for (int k = 0; k < TWIST30_RINGS; k++) {
+        for (int k = 0; k < RIG30_RINGS; k++) {
             const pose_result *p = &r->pose[i];
             const double fields[] = {p->theta_deg, k,
-                                     r->rig.bind.vertices[mesh_cylinder_index(TWIST30_SEGMENTS, k, 0)].z,
+                                     r->rig.bind.vertices[mesh_cylinder_index(RIG30_SEGMENTS, k, 0)].z,
                                      p->ring_weight[k], p->ring[k].mean, p->ring[k].min,
                                      p->ring[k].max, p->ring_analytic[k],
                                      fabs(p->ring[k].mean - p->ring_analytic[k])};
@@ -585,7 +587,7 @@ static bool print_bind_and_hand(const results *r)
     bool ok = true;
     report_heading(stdout, "3. Bind pose: every C_j = I, so no vertex may move");
     ok &= report_bound(stdout, "largest displacement (216 vertices)", r->bind_max_error,
-                       TWIST30_CHECK_TOLERANCE);
+                       RIG30_CHECK_TOLERANCE);
     printf("  (the article saw %g)\n", article_bind_error);
     report_heading(stdout, "4. Hand control: p = (1,1,0), B_1 = Ty(1), G_1 = Ty(1) Rz(90 deg), "
                            "equal weights");
@@ -595,7 +597,7 @@ static bool print_bind_and_hand(const results *r)
         vec3 c = r->hand.computed[k], a = r->hand.article[k];
         char article[48];
         snprintf(article, sizeof article, "(%g, %g, %g)", a.x, a.y, a.z);
-        bool row_ok = vec3_length(vec3_sub(c, a)) <= TWIST30_CHECK_TOLERANCE;
+        bool row_ok = vec3_length(vec3_sub(c, a)) <= RIG30_CHECK_TOLERANCE;
         ok &= row_ok;
         printf("  %-26s (%8.5f, %8.5f, %8.5f)   %-18s %.4f  %s\n", r->hand.name[k], c.x, c.y, c.z,
                article, r->hand.error_vs_correct[k], row_ok ? "ok" : "FAIL");
@@ -610,13 +612,13 @@ static bool print_radii(const results *r)
     printf("  %-34s %22s %22s %11s\n", "theta, ring (child weight)", "measured (mean)",
            "analytic", "|diff|");
     for (int i = 0; i < r->pose_count; i++)
-        for (int k = 0; k < TWIST30_RINGS; k++) {
+        for (int k = 0; k < RIG30_RINGS; k++) {
             const pose_result *p = &r->pose[i];
             char label[64];
             snprintf(label, sizeof label, "%g deg, ring %d (w = %g)%s", p->theta_deg, k,
-                     p->ring_weight[k], k == TWIST30_MIDDLE_RING ? " middle" : "");
+                     p->ring_weight[k], k == RIG30_MIDDLE_RING ? " middle" : "");
             ok &= report_compare(stdout, label, p->ring[k].mean, p->ring_analytic[k],
-                                 TWIST30_CHECK_TOLERANCE);
+                                 RIG30_CHECK_TOLERANCE);
         }
     printf("  article, middle ring: 1 at 0 deg, 0.707106781186548 at 90 deg, "
            "6.12323399573677e-17 at 180 deg\n");
@@ -630,13 +632,13 @@ static bool print_analytic(const results *r)
     report_heading(stdout, "6. Independent analytic check (weighted 2-D rotation, no matrices)");
     snprintf(label, sizeof label, "max position error (%d vertices)",
              r->pose_count * r->rig.bind.vertex_count);
-    ok &= report_bound(stdout, label, r->analytic.max_position_error, TWIST30_CHECK_TOLERANCE);
-    snprintf(label, sizeof label, "max radius error (%d rings)", r->pose_count * TWIST30_RINGS);
-    ok &= report_bound(stdout, label, r->analytic.max_radius_error, TWIST30_CHECK_TOLERANCE);
+    ok &= report_bound(stdout, label, r->analytic.max_position_error, RIG30_CHECK_TOLERANCE);
+    snprintf(label, sizeof label, "max radius error (%d rings)", r->pose_count * RIG30_RINGS);
+    ok &= report_bound(stdout, label, r->analytic.max_radius_error, RIG30_CHECK_TOLERANCE);
     ok &= report_bound(stdout, "max height error", r->analytic.max_height_error,
-                       TWIST30_CHECK_TOLERANCE);
+                       RIG30_CHECK_TOLERANCE);
     ok &= report_bound(stdout, "end rings vs quaternion rotation", r->analytic.max_end_ring_error,
-                       TWIST30_CHECK_TOLERANCE);
+                       RIG30_CHECK_TOLERANCE);
     printf("  (the article saw 0, 2.22045e-16, 0 and 3.14018e-16)\n");
     return ok;
 }
@@ -652,7 +654,7 @@ static bool print_degenerate_and_invalid(const results *r)
                r->pose[i].theta_deg == 180 ? "   (article: 48 at 180 deg)" : "");
     report_heading(stdout, "8. Invalid inputs: each must be rejected by its own rule");
     for (int i = 0; i < r->invalid_count; i++) {
-        const twist30_invalid_case *c = twist30_invalid_case_get(i);
+        const rig30_invalid_case *c = rig30_invalid_case_get(i);
         bool rejected = r->invalid_code[i] == c->expected;
         char msg[600];
         diag_format(&r->invalid_diag[i], msg, sizeof msg);

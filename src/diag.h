@@ -35,6 +35,9 @@ typedef enum {
     LAB_ERR_WEIGHT_NOT_FINITE,
     LAB_ERR_WEIGHT_NEGATIVE,
     LAB_ERR_WEIGHT_SUM,
+    /* dual quaternion skinning */
+    LAB_ERR_NOT_RIGID,
+    LAB_ERR_DQ_ZERO_NORM,
     /* resources and output */
     LAB_ERR_OUT_OF_MEMORY,
     LAB_ERR_OUTPUT,

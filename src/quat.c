@@ -59,6 +59,29 @@ mat4 quat_to_mat4(quat q)
     return r;
 }
 
+quat quat_from_mat4(mat4 m)
+{
+    double (*r)[4] = m.m; /* m is our copy */
+    double trace = r[0][0] + r[1][1] + r[2][2];
+    quat q;
+    if (trace > r[0][0] && trace > r[1][1] && trace > r[2][2]) {
+        double s = 2.0 * sqrt(1.0 + trace); /* s = 4 w */
+        q = (quat){0.25 * s, (r[2][1] - r[1][2]) / s, (r[0][2] - r[2][0]) / s, (r[1][0] - r[0][1]) / s};
+    } else if (r[0][0] >= r[1][1] && r[0][0] >= r[2][2]) {
+        double s = 2.0 * sqrt(1.0 + r[0][0] - r[1][1] - r[2][2]); /* s = 4 x */
+        q = (quat){(r[2][1] - r[1][2]) / s, 0.25 * s, (r[0][1] + r[1][0]) / s, (r[0][2] + r[2][0]) / s};
+    } else if (r[1][1] >= r[2][2]) {
+        double s = 2.0 * sqrt(1.0 + r[1][1] - r[0][0] - r[2][2]); /* s = 4 y */
+        q = (quat){(r[0][2] - r[2][0]) / s, (r[0][1] + r[1][0]) / s, 0.25 * s, (r[1][2] + r[2][1]) / s};
+    } else {
+        double s = 2.0 * sqrt(1.0 + r[2][2] - r[0][0] - r[1][1]); /* s = 4 z */
+        q = (quat){(r[1][0] - r[0][1]) / s, (r[0][2] + r[2][0]) / s, (r[1][2] + r[2][1]) / s, 0.25 * s};
+    }
+    if (q.w < 0.0)
+        q = (quat){-q.w, -q.x, -q.y, -q.z};
+    return quat_normalize(q);
+}
+
 quat quat_slerp(quat a, quat b, double t)
 {
     double d = quat_dot(a, b);

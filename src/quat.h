@@ -20,6 +20,10 @@ double quat_norm(quat q);
 quat quat_normalize(quat q);         /* q / |q|; the zero quaternion stays zero */
 vec3 quat_rotate(quat q, vec3 p);    /* q p q*, for unit q */
 mat4 quat_to_mat4(quat q);           /* rotation matrix of unit q, no translation */
+/* The unit quaternion of the rotation in m's 3x3 part (Shepperd's method: it divides by
+ * the largest of 1 + trace and the diagonal terms, so it is stable for every angle).
+ * m's 3x3 part must be a rotation; the result has w >= 0 where that is a free choice. */
+quat quat_from_mat4(mat4 m);
 /* Spherical interpolation from a (t = 0) to b (t = 1) the short way round: b is flipped
  * when a.b < 0. Falls back to normalised linear interpolation when a and b nearly agree. */
 quat quat_slerp(quat a, quat b, double t);

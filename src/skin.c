@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Records an influence error with its vertex (and slot, when slot >= 0). */
 static lab_error fail_at_vertex(lab_diag *d, lab_error code, int v, int slot, const char *fmt, ...)
@@ -121,9 +122,48 @@ vec4 skin_lbs_point(vec3 p, const skin_influence *influence, const mat4 *palette
     return sum;
 }
 
-lab_error skin_lbs(const vec3 *bind_positions, const skin_influence *influences,
-                   int vertex_count, const mat4 *palette, int joint_count,
-                   vec3 *out_positions, lab_diag *d)
+const char *skin_method_name(skin_method method) { return method == SKIN_DQS ? "DQS" : "LBS"; }
+
+/* DQS for one vertex: gather its influences' dual quaternions, blend, normalise, apply. */
+static lab_error dqs_point(vec3 p, const skin_influence *in, const dualquat *palette_dq,
+                           bool hemisphere_fix, int v, vec3 *out, lab_diag *d)
+{
+    dualquat q[SKIN_SLOTS];
+    for (int s = 0; s < SKIN_SLOTS; s++)
+        q[s] = palette_dq[in->joint[s]];
+    dualquat blended = dualquat_blend(q, in->weight, SKIN_SLOTS, hemisphere_fix), unit;
+    char where[128];
+    lab_error e = dualquat_normalize(blended, &unit,
+                                     diag_where(where, sizeof where, "vertex %d", v), d);
+    if (e != LAB_OK) {
+        if (d)
+            d->vertex = v;
+        return e;
+    }
+    *out = dualquat_transform_point(unit, p);
+    return LAB_OK;
+}
+
+/* The palette as dual quaternions, once per call rather than once per vertex. */
+static lab_error palette_to_dualquats(const mat4 *palette, int joint_count, dualquat **out,
+                                      lab_diag *d)
+{
+    char where[128];
+    *out = malloc(sizeof **out * (size_t)(joint_count > 0 ? joint_count : 1));
+    if (!*out)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "DQS palette", "%d joints", joint_count);
+    for (int j = 0; j < joint_count; j++) {
+        lab_error e = dualquat_from_mat4(
+            palette[j], &(*out)[j], diag_where(where, sizeof where, "skin matrix C_%d of joint %d", j, j), d);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+lab_error skin_deform(const vec3 *bind_positions, const skin_influence *influences,
+                      int vertex_count, const mat4 *palette, int joint_count, skin_blend blend,
+                      vec3 *out_positions, lab_diag *d)
 {
     char where[128];
     lab_error e = skin_validate_points(bind_positions, vertex_count, d);
@@ -131,24 +171,31 @@ lab_error skin_lbs(const vec3 *bind_positions, const skin_influence *influences,
         e = skin_validate_influences(influences, vertex_count, joint_count, d);
     for (int j = 0; e == LAB_OK && j < joint_count; j++)
         e = mat4_validate(palette[j], diag_where(where, sizeof where, "skin matrix C_%d", j), d);
-    if (e != LAB_OK)
-        return e;
-    for (int v = 0; v < vertex_count; v++) {
-        /* With affine C_j and weights summing to 1, the homogeneous w of the sum is 1. */
-        vec4 r = skin_lbs_point(bind_positions[v], &influences[v], palette);
-        out_positions[v] = vec3_make(r.x, r.y, r.z);
+    dualquat *palette_dq = NULL;
+    if (e == LAB_OK && blend.method == SKIN_DQS)
+        e = palette_to_dualquats(palette, joint_count, &palette_dq, d);
+    for (int v = 0; e == LAB_OK && v < vertex_count; v++) {
+        if (blend.method == SKIN_DQS) {
+            e = dqs_point(bind_positions[v], &influences[v], palette_dq, !blend.skip_hemisphere_fix,
+                          v, &out_positions[v], d);
+        } else {
+            /* With affine C_j and weights summing to 1, the homogeneous w of the sum is 1. */
+            vec4 r = skin_lbs_point(bind_positions[v], &influences[v], palette);
+            out_positions[v] = vec3_make(r.x, r.y, r.z);
+        }
     }
-    return LAB_OK;
+    free(palette_dq);
+    return e;
 }
 
 lab_error skin_pose_run(const skin_pose_job *job, lab_diag *d)
 {
-    /* skin_lbs validates the points and influences; the skeleton is checked here. */
+    /* skin_deform validates the points and influences; the skeleton is checked here. */
     lab_error e = scene_evaluate(job->joints, job->joint_count, job->out_world, d);
     if (e == LAB_OK)
         e = skin_palette(job->out_world, job->inverse_bind, job->joint_count, job->out_palette, d);
     if (e == LAB_OK)
-        e = skin_lbs(job->bind_positions, job->influences, job->vertex_count, job->out_palette,
-                     job->joint_count, job->out_positions, d);
+        e = skin_deform(job->bind_positions, job->influences, job->vertex_count, job->out_palette,
+                        job->joint_count, job->blend, job->out_positions, d);
     return e;
 }

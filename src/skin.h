@@ -4,6 +4,9 @@
  *   skin matrix      C_j = G_j B_j^-1       (current world times inverse bind)
  *   LBS              p~' = sum_j w_j C_j p~  with w_j >= 0, sum_j w_j = 1
  * where p~ = (x, y, z, 1). At the bind pose G_j = B_j, every C_j = I and p' = p.
+ * DQS (Kavan et al. 2007) blends the same palette as dual quaternions instead:
+ *   p' = q^(p) with q^ = sum_j w_j q^_j / |sum_j w_j q_j0|   (see dualquat.h)
+ * which needs rigid C_j and never shrinks a ring, but bulges at bends.
  *
  * Each vertex has SKIN_SLOTS influences (joint slot, weight). A slot indexes the palette
  * (the skin's joint list), not a scene node. Validation is strict: weights finite,
@@ -14,6 +17,9 @@
 #ifndef SKIN_H
 #define SKIN_H
 
+#include <stdbool.h>
+
+#include "dualquat.h"
 #include "linalg.h"
 #include "scene.h"
 
@@ -47,14 +53,26 @@ lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_co
  * teaching path that shows what unnormalised weights do (w != 1). */
 vec4 skin_lbs_point(vec3 p, const skin_influence *influence, const mat4 *palette);
 
-/* LBS of `vertex_count` points into out_positions (caller-owned, same count).
- * Validates points, influences and palette first and writes nothing on error. */
-lab_error skin_lbs(const vec3 *bind_positions, const skin_influence *influences,
-                   int vertex_count, const mat4 *palette, int joint_count,
-                   vec3 *out_positions, lab_diag *d);
+/* How to blend the palette. Zero-initialised means LBS. */
+typedef enum { SKIN_LBS = 0, SKIN_DQS } skin_method;
+typedef struct {
+    skin_method method;
+    bool skip_hemisphere_fix;  /* DQS only: blend q^ as given, to show why the fix exists */
+} skin_blend;
+
+const char *skin_method_name(skin_method method); /* "LBS", "DQS" */
+
+/* Skins `vertex_count` points into out_positions (caller-owned, same count) with the
+ * chosen method over the same influences and palette. Validates points, influences and
+ * palette first (DQS also: every C_j rigid) and then writes nothing on error; a DQS blend
+ * whose real part vanishes stops the loop with LAB_ERR_DQ_ZERO_NORM at that vertex
+ * (out_positions then holds the vertices before it). */
+lab_error skin_deform(const vec3 *bind_positions, const skin_influence *influences,
+                      int vertex_count, const mat4 *palette, int joint_count, skin_blend blend,
+                      vec3 *out_positions, lab_diag *d);
 
 /* One pose of a skinned mesh, the whole chain of chapter 30 in order:
- * locals -> scene_evaluate -> G_j -> palette C_j = G_j B_j^-1 -> LBS.
+ * locals -> scene_evaluate -> G_j -> palette C_j = G_j B_j^-1 -> LBS or DQS.
  * Inputs are borrowed; outputs are caller-owned arrays of joint_count / vertex_count. */
 typedef struct {
     const scene_node *joints;        /* current locals L_j, parents first */
@@ -63,6 +81,7 @@ typedef struct {
     const vec3 *bind_positions;      /* the bind mesh, in the reference world */
     const skin_influence *influences;
     int vertex_count;
+    skin_blend blend;                /* LBS when zero-initialised */
     mat4 *out_world;                 /* G_j */
     mat4 *out_palette;               /* C_j */
     vec3 *out_positions;             /* p' */

@@ -6,6 +6,7 @@
 #include "skin.h"
 
 static const double quarter = 1.5707963267948966;
+static const skin_blend LBS = {SKIN_LBS, false};
 
 static double dist(vec3 a, vec3 b) { return vec3_length(vec3_sub(a, b)); }
 
@@ -58,7 +59,7 @@ static void test_skin_lbs_rejects_non_finite_point_and_writes_nothing(void **sta
     mat4 palette[2] = {mat4_identity(), mat4_identity()};
     vec3 out[2] = {{7, 7, 7}, {7, 7, 7}};
     lab_diag d = {0};
-    assert_int_equal(skin_lbs(p, in, 2, palette, 2, out, &d), LAB_ERR_POINT_NOT_FINITE);
+    assert_int_equal(skin_deform(p, in, 2, palette, 2, LBS, out, &d), LAB_ERR_POINT_NOT_FINITE);
     assert_int_equal(d.vertex, 1);
     assert_true(out[0].x == 7 && out[1].x == 7);
 }
@@ -95,7 +96,7 @@ static void test_skin_palette_order_hand_control(void **state)
     assert_int_equal(skin_palette(world, inv, 2, palette, NULL), LAB_OK);
     vec3 p = {1, 1, 0}, out;
     skin_influence in = {{0, 1}, {0.5, 0.5}};
-    assert_int_equal(skin_lbs(&p, &in, 1, palette, 2, &out, NULL), LAB_OK);
+    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, LBS, &out, NULL), LAB_OK);
     assert_true(dist(out, vec3_make(0.5, 1.5, 0)) < 1e-15);
     /* C_1 alone sends p to (0, 2, 0): the rotation is about the joint, not the origin */
     assert_true(dist(mat4_transform_point(palette[1], p), vec3_make(0, 2, 0)) < 1e-15);
@@ -127,8 +128,8 @@ static void test_skin_swapping_slots_gives_same_result(void **state)
     mat4 palette[2] = {mat4_rotate_z(0.3), mat4_mul(mat4_translate(1, 2, 3), mat4_rotate_x(1.1))};
     skin_influence a = {{0, 1}, {0.3, 0.7}}, b = {{1, 0}, {0.7, 0.3}};
     vec3 p = {0.2, -0.4, 1.5}, ra, rb;
-    assert_int_equal(skin_lbs(&p, &a, 1, palette, 2, &ra, NULL), LAB_OK);
-    assert_int_equal(skin_lbs(&p, &b, 1, palette, 2, &rb, NULL), LAB_OK);
+    assert_int_equal(skin_deform(&p, &a, 1, palette, 2, LBS, &ra, NULL), LAB_OK);
+    assert_int_equal(skin_deform(&p, &b, 1, palette, 2, LBS, &rb, NULL), LAB_OK);
     assert_true(dist(ra, rb) < 1e-15);
 }
 
@@ -139,7 +140,7 @@ static void test_skin_half_turn_collapses_equal_weights(void **state)
     mat4 palette[2] = {mat4_identity(), mat4_rotate_z(2 * quarter)};
     skin_influence in = {{0, 1}, {0.5, 0.5}};
     vec3 p = {0.6, 0.8, 1.0}, out;
-    assert_int_equal(skin_lbs(&p, &in, 1, palette, 2, &out, NULL), LAB_OK);
+    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, LBS, &out, NULL), LAB_OK);
     assert_true(hypot(out.x, out.y) < 1e-15);
     assert_true(out.z == 1.0);
 }
@@ -154,7 +155,7 @@ static void test_skin_pose_job_runs_the_chain(void **state)
     skin_influence in[1] = {{{0, 1}, {0, 1}}};
     mat4 world[2], palette[2];
     vec3 out[1];
-    skin_pose_job job = {joints, 2, inv, bind, in, 1, world, palette, out};
+    skin_pose_job job = {joints, 2, inv, bind, in, 1, LBS, world, palette, out};
     assert_int_equal(skin_pose_run(&job, NULL), LAB_OK);
     assert_true(dist(out[0], vec3_make(0, 1, 2)) < 1e-15);
     assert_true(world[1].m[2][3] == 2.0);

@@ -1,27 +1,43 @@
-/* twist30.c - chapter 30's rig, its analytic checks, the hand control and the invalid
- * inputs (see twist30.h for the formulas). */
-#include "twist30.h"
+/* rig30.c - chapter 30's rig, its analytic checks, the hand control and the invalid
+ * inputs (see rig30.h for the formulas). */
+#include "rig30.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-void twist30_joints(double theta, scene_node out[TWIST30_JOINTS])
+const char *rig30_kind_name(rig30_kind kind) { return kind == RIG30_BEND ? "bend" : "twist"; }
+
+void rig30_joints(rig30_kind kind, double angle, scene_node out[RIG30_JOINTS])
 {
     out[0] = (scene_node){"root", SCENE_NO_PARENT, mat4_identity()};
-    out[1] = (scene_node){"child", 0,
-                          mat4_mul(mat4_translate(0, 0, TWIST30_HEIGHT), mat4_rotate_z(theta))};
+    if (kind == RIG30_BEND)
+        out[1] = (scene_node){"child", 0, mat4_mul(mat4_translate(0, 0, RIG30_BEND_JOINT_Z),
+                                                   mat4_rotate_x(angle))};
+    else
+        out[1] = (scene_node){"child", 0,
+                              mat4_mul(mat4_translate(0, 0, RIG30_HEIGHT), mat4_rotate_z(angle))};
 }
 
-void twist30_weights(const mesh *m, double height, skin_influence *out)
+/* The bend's band: 0 below it, smoothstep across it, 1 above it. */
+static double band_weight(double z)
+{
+    double u = (z - (RIG30_BEND_JOINT_Z - RIG30_BEND_BAND_HALF)) / (2.0 * RIG30_BEND_BAND_HALF);
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    return u * u * (3.0 - 2.0 * u);
+}
+
+void rig30_weights(rig30_kind kind, const mesh *m, skin_influence *out)
 {
     for (int v = 0; v < m->vertex_count; v++) {
-        double w1 = m->vertices[v].z / height;
+        double z = m->vertices[v].z;
+        double w1 = kind == RIG30_BEND ? band_weight(z) : z / RIG30_HEIGHT;
         out[v] = (skin_influence){{0, 1}, {1.0 - w1, w1}};
     }
 }
 
-double twist30_child_weight(const skin_influence *influence)
+double rig30_child_weight(const skin_influence *influence)
 {
     double w = 0.0;
     for (int s = 0; s < SKIN_SLOTS; s++)
@@ -30,58 +46,63 @@ double twist30_child_weight(const skin_influence *influence)
     return w;
 }
 
-void twist30_rig_free(twist30_rig *rig)
+void rig30_rig_free(rig30_rig *rig)
 {
     mesh_free(&rig->bind);
     free(rig->influences);
     memset(rig, 0, sizeof *rig);
 }
 
-lab_error twist30_rig_build(twist30_rig *rig, const double *middle_weights, lab_diag *d)
+lab_error rig30_rig_build(rig30_rig *rig, rig30_kind kind, const double *middle_weights,
+                          lab_diag *d)
 {
     memset(rig, 0, sizeof *rig);
-    lab_error e = mesh_cylinder(TWIST30_RINGS, TWIST30_SEGMENTS, TWIST30_RADIUS, TWIST30_HEIGHT,
+    rig->kind = kind;
+    lab_error e = mesh_cylinder(RIG30_RINGS, RIG30_SEGMENTS, RIG30_RADIUS, RIG30_HEIGHT,
                                 &rig->bind, d);
     if (e == LAB_OK)
-        e = mesh_check(&rig->bind, TWIST30_MIN_AREA, &rig->stats, d);
+        e = mesh_check(&rig->bind, RIG30_MIN_AREA, &rig->stats, d);
     if (e == LAB_OK && !(rig->influences = malloc(sizeof *rig->influences *
                                                    (size_t)rig->bind.vertex_count)))
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "influences", "%d vertices", rig->bind.vertex_count);
     if (e == LAB_OK) {
-        twist30_weights(&rig->bind, TWIST30_HEIGHT, rig->influences);
-        for (int s = 0; middle_weights && s < TWIST30_SEGMENTS; s++) {
+        rig30_weights(kind, &rig->bind, rig->influences);
+        for (int s = 0; middle_weights && s < RIG30_SEGMENTS; s++) {
             skin_influence *in =
-                &rig->influences[mesh_cylinder_index(TWIST30_SEGMENTS, TWIST30_MIDDLE_RING, s)];
+                &rig->influences[mesh_cylinder_index(RIG30_SEGMENTS, RIG30_MIDDLE_RING, s)];
             in->weight[0] = middle_weights[0];
             in->weight[1] = middle_weights[1];
         }
-        e = skin_validate_influences(rig->influences, rig->bind.vertex_count, TWIST30_JOINTS, d);
+        e = skin_validate_influences(rig->influences, rig->bind.vertex_count, RIG30_JOINTS, d);
     }
     if (e == LAB_OK) {
-        twist30_joints(0.0, rig->bind_joints);
-        e = scene_evaluate(rig->bind_joints, TWIST30_JOINTS, rig->bind_world, d);
+        rig30_joints(kind, 0.0, rig->bind_joints);
+        e = scene_evaluate(rig->bind_joints, RIG30_JOINTS, rig->bind_world, d);
     }
     if (e == LAB_OK)
-        e = skin_inverse_binds(rig->bind_world, TWIST30_JOINTS, rig->inverse_bind, d);
+        e = skin_inverse_binds(rig->bind_world, RIG30_JOINTS, rig->inverse_bind, d);
     if (e != LAB_OK)
-        twist30_rig_free(rig);
+        rig30_rig_free(rig);
+    else
+        rig->kind = kind;
     return e;
 }
 
-lab_error twist30_run(const twist30_inputs *in, twist30_pose *out, lab_diag *d)
+lab_error rig30_run(const rig30_inputs *in, rig30_pose *out, lab_diag *d)
 {
-    mat4 inverse_bind[TWIST30_JOINTS];
-    lab_error e = skin_inverse_binds(in->bind_world, TWIST30_JOINTS, inverse_bind, d);
+    mat4 inverse_bind[RIG30_JOINTS];
+    lab_error e = skin_inverse_binds(in->bind_world, RIG30_JOINTS, inverse_bind, d);
     if (e != LAB_OK)
         return e;
     memcpy(out->joints, in->joints, sizeof out->joints);
     skin_pose_job job = {
         .joints = in->joints,
-        .joint_count = TWIST30_JOINTS,
+        .joint_count = RIG30_JOINTS,
         .inverse_bind = inverse_bind,
         .bind_positions = in->points,
         .influences = in->influences,
         .vertex_count = in->vertex_count,
+        .blend = in->blend,
         .out_world = out->world,
         .out_palette = out->palette,
         .out_positions = out->positions,
@@ -89,38 +110,72 @@ lab_error twist30_run(const twist30_inputs *in, twist30_pose *out, lab_diag *d)
     return skin_pose_run(&job, d);
 }
 
-lab_error twist30_pose_at(const twist30_rig *rig, double theta, twist30_pose *out, lab_diag *d)
+lab_error rig30_pose_at(const rig30_rig *rig, double theta, skin_blend blend, rig30_pose *out,
+                        lab_diag *d)
 {
-    scene_node joints[TWIST30_JOINTS];
-    twist30_joints(theta, joints);
-    twist30_inputs in = {rig->bind.vertices, rig->influences, rig->bind.vertex_count, joints,
-                         rig->bind_world};
+    scene_node joints[RIG30_JOINTS];
+    rig30_joints(rig->kind, theta, joints);
+    rig30_inputs in = {rig->bind.vertices, rig->influences, rig->bind.vertex_count, joints,
+                       rig->bind_world, blend};
     out->theta = theta;
-    return twist30_run(&in, out, d);
+    return rig30_run(&in, out, d);
 }
 
 /* ---- analytic path: no matrices, no palette, no skin module ------------------------ */
 
-double twist30_radius_ratio(double child_weight, double theta)
+double rig30_radius_ratio(double child_weight, double theta)
 {
     double w = child_weight, s = sin(0.5 * theta);
     return sqrt(1.0 - 4.0 * w * (1.0 - w) * s * s);
 }
 
-vec3 twist30_analytic_point(vec3 p, double w0, double w1, double theta)
+vec3 rig30_analytic_point(vec3 p, double w0, double w1, double theta)
 {
     double c = cos(theta), s = sin(theta);
     return vec3_make(w0 * p.x + w1 * (p.x * c - p.y * s), w0 * p.y + w1 * (p.x * s + p.y * c),
                      p.z);
 }
 
-twist30_ring_radius twist30_measure_ring(const vec3 *positions, int ring)
+double rig30_lbs_twist_angle(double child_weight, double theta)
 {
-    twist30_ring_radius r = {0.0, INFINITY, 0.0};
-    for (int s = 0; s < TWIST30_SEGMENTS; s++) {
-        vec3 p = positions[mesh_cylinder_index(TWIST30_SEGMENTS, ring, s)];
+    double w = child_weight;
+    return atan2(w * sin(theta), (1.0 - w) + w * cos(theta));
+}
+
+double rig30_dqs_twist_angle(double child_weight, double theta)
+{
+    double w = child_weight;
+    double t = remainder(theta, 4.0 * acos(0.0)); /* the hemisphere fix: t in [-pi, pi] */
+    return 2.0 * atan2(w * sin(0.5 * t), (1.0 - w) + w * cos(0.5 * t));
+}
+
+/* The DQS twist point: p turned about z by phi (radius and height kept). */
+static vec3 dqs_twist_point(vec3 p, double w1, double theta)
+{
+    double phi = rig30_dqs_twist_angle(w1, theta), c = cos(phi), s = sin(phi);
+    return vec3_make(p.x * c - p.y * s, p.x * s + p.y * c, p.z);
+}
+
+double rig30_measure_ring_angle(const vec3 *bind, const vec3 *positions, int ring)
+{
+    double sum = 0.0;
+    for (int s = 0; s < RIG30_SEGMENTS; s++) {
+        int v = mesh_cylinder_index(RIG30_SEGMENTS, ring, s);
+        vec3 a = bind[v], b = positions[v];
+        if (!(hypot(b.x, b.y) > 1e-9))
+            return NAN;
+        sum += atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y);
+    }
+    return sum / RIG30_SEGMENTS;
+}
+
+rig30_ring_radius rig30_measure_ring(const vec3 *positions, int ring)
+{
+    rig30_ring_radius r = {0.0, INFINITY, 0.0};
+    for (int s = 0; s < RIG30_SEGMENTS; s++) {
+        vec3 p = positions[mesh_cylinder_index(RIG30_SEGMENTS, ring, s)];
         double dist = hypot(p.x, p.y);
-        r.mean += dist / TWIST30_SEGMENTS;
+        r.mean += dist / RIG30_SEGMENTS;
         r.min = fmin(r.min, dist);
         r.max = fmax(r.max, dist);
     }
@@ -130,14 +185,15 @@ twist30_ring_radius twist30_measure_ring(const vec3 *positions, int ring)
 /* The weights of vertex v as (root, child), whatever slots hold them. */
 static void root_child_weights(const skin_influence *in, double *w0, double *w1)
 {
-    *w1 = twist30_child_weight(in);
+    *w1 = rig30_child_weight(in);
     *w0 = 0.0;
     for (int s = 0; s < SKIN_SLOTS; s++)
         if (in->joint[s] == 0)
             *w0 += in->weight[s];
 }
 
-void twist30_check_pose(const twist30_rig *rig, const twist30_pose *pose, twist30_check *acc)
+void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
+                       rig30_check *acc)
 {
     const vec3 axis = {0, 0, 1};
     quat top = quat_from_axis_angle(axis, pose->theta); /* chapter 29's rotation of w = 1 */
@@ -145,8 +201,9 @@ void twist30_check_pose(const twist30_rig *rig, const twist30_pose *pose, twist3
         vec3 p = rig->bind.vertices[v], q = pose->positions[v];
         double w0, w1;
         root_child_weights(&rig->influences[v], &w0, &w1);
-        vec3 a = twist30_analytic_point(p, w0, w1, pose->theta);
-        double r_expected = hypot(p.x, p.y) * twist30_radius_ratio(w1, pose->theta);
+        bool dqs = method == SKIN_DQS;
+        vec3 a = dqs ? dqs_twist_point(p, w1, pose->theta) : rig30_analytic_point(p, w0, w1, pose->theta);
+        double r_expected = hypot(p.x, p.y) * (dqs ? 1.0 : rig30_radius_ratio(w1, pose->theta));
         acc->max_position_error = fmax(acc->max_position_error, vec3_length(vec3_sub(q, a)));
         acc->max_radius_error = fmax(acc->max_radius_error, fabs(hypot(q.x, q.y) - r_expected));
         acc->max_height_error = fmax(acc->max_height_error, fabs(q.z - p.z));
@@ -156,18 +213,46 @@ void twist30_check_pose(const twist30_rig *rig, const twist30_pose *pose, twist3
         }
     }
     /* the ring means too, so a pattern that averages out per vertex still shows */
-    for (int ring = 0; ring < TWIST30_RINGS; ring++) {
-        int v = mesh_cylinder_index(TWIST30_SEGMENTS, ring, 0);
-        double w1 = twist30_child_weight(&rig->influences[v]);
-        double expected = TWIST30_RADIUS * twist30_radius_ratio(w1, pose->theta);
-        double mean = twist30_measure_ring(pose->positions, ring).mean;
+    for (int ring = 0; ring < RIG30_RINGS; ring++) {
+        int v = mesh_cylinder_index(RIG30_SEGMENTS, ring, 0);
+        double w1 = rig30_child_weight(&rig->influences[v]);
+        double expected = RIG30_RADIUS * (method == SKIN_DQS ? 1.0 : rig30_radius_ratio(w1, pose->theta));
+        double mean = rig30_measure_ring(pose->positions, ring).mean;
         acc->max_radius_error = fmax(acc->max_radius_error, fabs(mean - expected));
+    }
+}
+
+/* Distance from p to the segment [a, b]. */
+static double distance_to_segment(vec3 p, vec3 a, vec3 b)
+{
+    vec3 ab = vec3_sub(b, a);
+    double t = vec3_dot(vec3_sub(p, a), ab) / vec3_dot(ab, ab);
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    return vec3_length(vec3_sub(p, vec3_add(a, vec3_scale(ab, t))));
+}
+
+void rig30_measure_bend(const rig30_rig *rig, const rig30_pose *pose, rig30_bend_metrics *out)
+{
+    /* the bones in the current pose: the child's axis is its world z column */
+    vec3 root = {0, 0, 0}, joint = mat4_transform_point(pose->world[1], vec3_make(0, 0, 0));
+    vec3 tip = mat4_transform_point(pose->world[1], vec3_make(0, 0, 1));
+    memset(out, 0, sizeof *out);
+    out->inner_min_distance = INFINITY;
+    out->outer_max_bulge = -INFINITY;
+    for (int v = 0; v < rig->bind.vertex_count; v++) {
+        vec3 bind = rig->bind.vertices[v], p = pose->positions[v];
+        double to_axis = fmin(distance_to_segment(p, root, joint), distance_to_segment(p, joint, tip));
+        if (bind.y < 0.0)
+            out->inner_min_distance = fmin(out->inner_min_distance, vec3_length(vec3_sub(p, joint)));
+        if (bind.y > 0.0)
+            out->outer_max_bulge = fmax(out->outer_max_bulge, to_axis - RIG30_RADIUS);
+        out->ring_radius[v / RIG30_SEGMENTS] += to_axis / RIG30_SEGMENTS;
     }
 }
 
 /* ---- hand control ---------------------------------------------------------------- */
 
-lab_error twist30_hand_control_run(twist30_hand_control *out, lab_diag *d)
+lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d)
 {
     const double quarter = 0.5 * acos(-1.0);
     const vec3 p = {1, 1, 0};
@@ -205,8 +290,8 @@ lab_error twist30_hand_control_run(twist30_hand_control *out, lab_diag *d)
 typedef struct {
     vec3 *points;
     skin_influence *influences;
-    scene_node joints[TWIST30_JOINTS];
-    mat4 bind_world[TWIST30_JOINTS];
+    scene_node joints[RIG30_JOINTS];
+    mat4 bind_world[RIG30_JOINTS];
 } scratch_inputs;
 
 typedef void (*break_inputs)(scratch_inputs *s);
@@ -223,8 +308,8 @@ static void negative_weight(scratch_inputs *s)
 }
 static void sum_not_one(scratch_inputs *s)
 {
-    for (int k = 0; k < TWIST30_SEGMENTS; k++)
-        s->influences[mesh_cylinder_index(TWIST30_SEGMENTS, TWIST30_MIDDLE_RING, k)] =
+    for (int k = 0; k < RIG30_SEGMENTS; k++)
+        s->influences[mesh_cylinder_index(RIG30_SEGMENTS, RIG30_MIDDLE_RING, k)] =
             (skin_influence){{0, 1}, {0.4, 0.4}};
 }
 static void sum_just_beyond_tolerance(scratch_inputs *s) { s->influences[120].weight[1] += 2e-12; }
@@ -250,7 +335,7 @@ static void parent_after_child(scratch_inputs *s)
 }
 
 static const struct {
-    twist30_invalid_case info;
+    rig30_invalid_case info;
     break_inputs apply;
 } cases[] = {
     {{"joint slot out of range (joint 2 of 2)", "joint slot", LAB_ERR_JOINT_SLOT_RANGE}, slot_out_of_range},
@@ -274,30 +359,30 @@ static const struct {
 };
 enum { CASE_COUNT = sizeof cases / sizeof cases[0] };
 
-int twist30_invalid_case_count(void) { return CASE_COUNT; }
+int rig30_invalid_case_count(void) { return CASE_COUNT; }
 
-const twist30_invalid_case *twist30_invalid_case_get(int i)
+const rig30_invalid_case *rig30_invalid_case_get(int i)
 {
     return (i >= 0 && i < CASE_COUNT) ? &cases[i].info : NULL;
 }
 
-lab_error twist30_invalid_case_run(const twist30_rig *rig, int i, lab_diag *d)
+lab_error rig30_invalid_case_run(const rig30_rig *rig, int i, lab_diag *d)
 {
     int n = rig->bind.vertex_count;
     scratch_inputs s = {malloc(sizeof *s.points * (size_t)n),
                         malloc(sizeof *s.influences * (size_t)n), {{0}}, {{{{0}}}}};
-    twist30_pose pose = {.positions = malloc(sizeof *pose.positions * (size_t)n)};
+    rig30_pose pose = {.positions = malloc(sizeof *pose.positions * (size_t)n)};
     lab_error e;
     if (!s.points || !s.influences || !pose.positions || i < 0 || i >= CASE_COUNT) {
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "invalid-input case", "case %d", i);
     } else {
         memcpy(s.points, rig->bind.vertices, sizeof *s.points * (size_t)n);
         memcpy(s.influences, rig->influences, sizeof *s.influences * (size_t)n);
-        twist30_joints(0.5 * acos(-1.0), s.joints);
+        rig30_joints(rig->kind, 0.5 * acos(-1.0), s.joints);
         memcpy(s.bind_world, rig->bind_world, sizeof s.bind_world);
         cases[i].apply(&s);
-        twist30_inputs in = {s.points, s.influences, n, s.joints, s.bind_world};
-        e = twist30_run(&in, &pose, d);
+        rig30_inputs in = {s.points, s.influences, n, s.joints, s.bind_world, {SKIN_LBS, false}};
+        e = rig30_run(&in, &pose, d);
     }
     free(s.points);
     free(s.influences);

@@ -203,7 +203,7 @@ static void results_free(results *r)
     rig30_rig_free(&r->rig);
 }
 
-static const skin_blend LBS = {SKIN_LBS, false};
+static const skin_blend LBS = {.method = SKIN_LBS};
 
 static double deg_to_rad(double deg) { return deg * (acos(-1.0) / 180.0); }
 
@@ -307,8 +307,10 @@ static lab_error draw_panel(const results *r, const pose_result *p, canvas *c, l
         snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
         snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[RIG30_MIDDLE_RING].mean);
         const char *label[2] = {line1, line2};
-        figure_panel panel = {p->pose.positions, r->edges, r->edge_count, middle, axis_from,
-                              axis_to, label, 2};
+        figure_panel panel = {.positions = p->pose.positions, .edges = r->edges,
+                              .edge_count = r->edge_count, .highlight = middle,
+                              .axis_from = axis_from, .axis_to = axis_to, .label = label,
+                              .label_lines = 2};
         figure_draw_panel(c, &r->cam, &panel);
     }
     free(middle);

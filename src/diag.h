@@ -38,6 +38,7 @@ typedef enum {
     /* dual quaternion skinning */
     LAB_ERR_NOT_RIGID,
     LAB_ERR_DQ_ZERO_NORM,
+    LAB_ERR_DQ_MISMATCH,
     /* resources and output */
     LAB_ERR_OUT_OF_MEMORY,
     LAB_ERR_OUTPUT,

@@ -22,9 +22,12 @@ static void draw_marker(canvas *c, const camera *cam, vec3 p, rgb color)
 void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel)
 {
     const vec3 *p = panel->positions;
-    for (int i = 0; i < panel->edge_count; i++)
-        if (!panel->highlight || !panel->highlight[i])
-            draw_segment(c, cam, p[panel->edges[i].a], p[panel->edges[i].b], 0, FIGURE_EDGE);
+    for (int i = 0; i < panel->edge_count; i++) {
+        if (panel->highlight && panel->highlight[i])
+            continue;
+        rgb color = panel->band && panel->band[i] ? FIGURE_BAND : FIGURE_EDGE;
+        draw_segment(c, cam, p[panel->edges[i].a], p[panel->edges[i].b], 0, color);
+    }
     draw_segment(c, cam, panel->axis_from, panel->axis_to, 6, FIGURE_AXIS);
     for (int i = 0; panel->highlight && i < panel->edge_count; i++)
         if (panel->highlight[i]) {
@@ -40,25 +43,31 @@ void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel)
     }
 }
 
-lab_error figure_compose(canvas *out, const canvas *panels, int count, int gap, const char *title,
-                         lab_diag *d)
+lab_error figure_compose_grid(canvas *out, const canvas *panels, int count, int columns, int gap,
+                              const char *title, lab_diag *d)
 {
-    int title_h = title ? raster_text_height(title, FIGURE_TEXT_SCALE) + gap : 0;
-    int w = gap, h = 0;
+    int cell_w = 0, cell_h = 0;
     for (int i = 0; i < count; i++) {
-        w += panels[i].width + gap;
-        if (panels[i].height > h)
-            h = panels[i].height;
+        cell_w = panels[i].width > cell_w ? panels[i].width : cell_w;
+        cell_h = panels[i].height > cell_h ? panels[i].height : cell_h;
     }
-    lab_error e = canvas_init(out, w, h + 2 * gap + title_h, FIGURE_BACKGROUND, d);
+    columns = columns < 1 ? 1 : columns > count ? count : columns;
+    int rows = (count + columns - 1) / columns;
+    int title_h = title ? raster_text_height(title, FIGURE_TEXT_SCALE) + gap : 0;
+    lab_error e = canvas_init(out, gap + columns * (cell_w + gap),
+                              gap + title_h + rows * (cell_h + gap), FIGURE_BACKGROUND, d);
     if (e != LAB_OK)
         return e;
     if (title)
         raster_text(out, gap, gap, FIGURE_TEXT_SCALE, title, FIGURE_TEXT);
-    int x = gap;
-    for (int i = 0; i < count; i++) {
-        canvas_blit(out, &panels[i], x, gap + title_h);
-        x += panels[i].width + gap;
-    }
+    for (int i = 0; i < count; i++)
+        canvas_blit(out, &panels[i], gap + (i % columns) * (cell_w + gap),
+                    gap + title_h + (i / columns) * (cell_h + gap));
     return LAB_OK;
+}
+
+lab_error figure_compose(canvas *out, const canvas *panels, int count, int gap, const char *title,
+                         lab_diag *d)
+{
+    return figure_compose_grid(out, panels, count, count, gap, title, d);
 }

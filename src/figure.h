@@ -19,6 +19,7 @@
 #define FIGURE_EDGE ((rgb){64, 64, 72})          /* dark neutral */
 #define FIGURE_HIGHLIGHT ((rgb){255, 140, 0})    /* orange */
 #define FIGURE_AXIS ((rgb){40, 90, 200})         /* dashed blue */
+#define FIGURE_BAND ((rgb){0, 150, 136})         /* teal: a blended band of edges */
 #define FIGURE_TEXT ((rgb){0, 0, 0})
 #define FIGURE_TEXT_SCALE 2                      /* stb_easy_font units -> pixels */
 #define FIGURE_MARKER_HALF 1                     /* highlighted vertices: 3x3 squares */
@@ -27,7 +28,8 @@ typedef struct {
     const vec3 *positions;        /* deformed positions, one per bind vertex */
     const mesh_edge *edges;       /* the bind topology's unique edges */
     int edge_count;
-    const bool *highlight;        /* per edge, or NULL */
+    const bool *highlight;        /* per edge, or NULL: orange, with vertex markers */
+    const bool *band;             /* per edge, or NULL: teal (highlight wins) */
     vec3 axis_from, axis_to;      /* drawn dashed; equal points draw nothing */
     const char *const *label;     /* lines of text at the top left */
     int label_lines;
@@ -39,5 +41,9 @@ void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel);
 /* Lays panels side by side under a title line, `gap` pixels apart and around. */
 lab_error figure_compose(canvas *out, const canvas *panels, int count, int gap, const char *title,
                          lab_diag *d);
+/* The same on a grid: panels fill rows of `columns`, in order; every cell is as large as
+ * the largest panel. */
+lab_error figure_compose_grid(canvas *out, const canvas *panels, int count, int columns, int gap,
+                              const char *title, lab_diag *d);
 
 #endif

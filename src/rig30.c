@@ -20,6 +20,17 @@ void rig30_joints(rig30_kind kind, double angle, scene_node out[RIG30_JOINTS])
                               mat4_mul(mat4_translate(0, 0, RIG30_HEIGHT), mat4_rotate_z(angle))};
 }
 
+void rig30_joint_dualquats(rig30_kind kind, double angle, dualquat out[RIG30_JOINTS])
+{
+    out[0] = dualquat_identity();
+    if (kind == RIG30_BEND)
+        out[1] = dualquat_from_rigid(quat_from_axis_angle(vec3_make(1, 0, 0), angle),
+                                     vec3_make(0, 0, RIG30_BEND_JOINT_Z));
+    else
+        out[1] = dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), angle),
+                                     vec3_make(0, 0, RIG30_HEIGHT));
+}
+
 /* The bend's band: 0 below it, smoothstep across it, 1 above it. */
 static double band_weight(double z)
 {
@@ -103,6 +114,7 @@ lab_error rig30_run(const rig30_inputs *in, rig30_pose *out, lab_diag *d)
         .influences = in->influences,
         .vertex_count = in->vertex_count,
         .blend = in->blend,
+        .local_dq = in->joints_dq,
         .out_world = out->world,
         .out_palette = out->palette,
         .out_positions = out->positions,
@@ -114,9 +126,11 @@ lab_error rig30_pose_at(const rig30_rig *rig, double theta, skin_blend blend, ri
                         lab_diag *d)
 {
     scene_node joints[RIG30_JOINTS];
+    dualquat joints_dq[RIG30_JOINTS];
     rig30_joints(rig->kind, theta, joints);
+    rig30_joint_dualquats(rig->kind, theta, joints_dq);
     rig30_inputs in = {rig->bind.vertices, rig->influences, rig->bind.vertex_count, joints,
-                       rig->bind_world, blend};
+                       rig->bind_world, blend, joints_dq};
     out->theta = theta;
     return rig30_run(&in, out, d);
 }
@@ -236,7 +250,6 @@ void rig30_measure_bend(const rig30_rig *rig, const rig30_pose *pose, rig30_bend
     /* the bones in the current pose: the child's axis is its world z column */
     vec3 root = {0, 0, 0}, joint = mat4_transform_point(pose->world[1], vec3_make(0, 0, 0));
     vec3 tip = mat4_transform_point(pose->world[1], vec3_make(0, 0, 1));
-    memset(out, 0, sizeof *out);
     out->inner_min_distance = INFINITY;
     out->outer_max_bulge = -INFINITY;
     for (int v = 0; v < rig->bind.vertex_count; v++) {
@@ -246,7 +259,15 @@ void rig30_measure_bend(const rig30_rig *rig, const rig30_pose *pose, rig30_bend
             out->inner_min_distance = fmin(out->inner_min_distance, vec3_length(vec3_sub(p, joint)));
         if (bind.y > 0.0)
             out->outer_max_bulge = fmax(out->outer_max_bulge, to_axis - RIG30_RADIUS);
-        out->ring_radius[v / RIG30_SEGMENTS] += to_axis / RIG30_SEGMENTS;
+    }
+    for (int ring = 0; ring < RIG30_RINGS; ring++) {
+        const vec3 *p = pose->positions + mesh_cylinder_index(RIG30_SEGMENTS, ring, 0);
+        vec3 centre = {0, 0, 0};
+        for (int s = 0; s < RIG30_SEGMENTS; s++)
+            centre = vec3_add(centre, vec3_scale(p[s], 1.0 / RIG30_SEGMENTS));
+        out->ring_radius[ring] = 0.0;
+        for (int s = 0; s < RIG30_SEGMENTS; s++)
+            out->ring_radius[ring] += vec3_length(vec3_sub(p[s], centre)) / RIG30_SEGMENTS;
     }
 }
 
@@ -381,7 +402,8 @@ lab_error rig30_invalid_case_run(const rig30_rig *rig, int i, lab_diag *d)
         rig30_joints(rig->kind, 0.5 * acos(-1.0), s.joints);
         memcpy(s.bind_world, rig->bind_world, sizeof s.bind_world);
         cases[i].apply(&s);
-        rig30_inputs in = {s.points, s.influences, n, s.joints, s.bind_world, {SKIN_LBS, false}};
+        rig30_inputs in = {s.points, s.influences, n, s.joints, s.bind_world, {.method = SKIN_LBS},
+                           NULL};
         e = rig30_run(&in, &pose, d);
     }
     free(s.points);

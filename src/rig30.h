@@ -61,6 +61,10 @@ void rig30_rig_free(rig30_rig *rig);
 
 /* Twist: L_0 = I, L_1 = Tz(2) Rz(angle). Bend: L_0 = I, L_1 = Tz(1) Rx(angle). */
 void rig30_joints(rig30_kind kind, double angle, scene_node out[RIG30_JOINTS]);
+/* The same locals as dual quaternions built from the joint's rotation quaternion
+ * (axis-angle), as an animation system would store them: they keep the rotation's sign,
+ * so a twist of 360 degrees has q_0 = -1 while its matrix is I. */
+void rig30_joint_dualquats(rig30_kind kind, double angle, dualquat out[RIG30_JOINTS]);
 /* The kind's weight profile (above): w_1 on slot 1 (joint 1), w_0 = 1 - w_1 on slot 0. */
 void rig30_weights(rig30_kind kind, const mesh *m, skin_influence *out);
 /* The weight a vertex gives the child joint (joint 1), whatever slot holds it. */
@@ -84,6 +88,7 @@ typedef struct {
     const scene_node *joints;
     const mat4 *bind_world;
     skin_blend blend;                       /* LBS when zero-initialised */
+    const dualquat *joints_dq;              /* DQS: signed locals, or NULL (from matrices) */
 } rig30_inputs;
 lab_error rig30_run(const rig30_inputs *in, rig30_pose *out, lab_diag *d);
 
@@ -127,11 +132,12 @@ void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method
 typedef struct {
     double inner_min_distance;   /* inner side (bind y < 0): min |p' - joint|; 1 at bind */
     double outer_max_bulge;      /* outer side (bind y > 0): max dist(p', bones) - radius */
-    double ring_radius[RIG30_RINGS]; /* mean distance of each ring from the bent bone axis */
+    double ring_radius[RIG30_RINGS]; /* each ring's mean distance from its own centre */
 } rig30_bend_metrics;
 
 /* The bent axis is the two bones as segments: root (0,0,0)-(0,0,1), child from the joint
- * (0,0,1) along the child's rotated z axis for 1 unit. */
+ * (0,0,1) along the child's rotated z axis for 1 unit. A ring's cross-section radius is
+ * taken about its centroid, the point where the bent axis passes through it. */
 void rig30_measure_bend(const rig30_rig *rig, const rig30_pose *pose, rig30_bend_metrics *out);
 
 /* --- the article's hand control (matrix order and the inverse bind) ----------------- */

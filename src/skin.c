@@ -144,21 +144,52 @@ static lab_error dqs_point(vec3 p, const skin_influence *in, const dualquat *pal
     return LAB_OK;
 }
 
-/* The palette as dual quaternions, once per call rather than once per vertex. */
-static lab_error palette_to_dualquats(const mat4 *palette, int joint_count, dualquat **out,
-                                      lab_diag *d)
+/* The palette as dual quaternions, once per call rather than once per vertex: from the
+ * matrices (which must be rigid), or the caller's signed ones checked against them. */
+static lab_error palette_to_dualquats(const mat4 *palette, int joint_count, const dualquat *given,
+                                      dualquat **out, lab_diag *d)
 {
     char where[128];
     *out = malloc(sizeof **out * (size_t)(joint_count > 0 ? joint_count : 1));
     if (!*out)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "DQS palette", "%d joints", joint_count);
     for (int j = 0; j < joint_count; j++) {
-        lab_error e = dualquat_from_mat4(
-            palette[j], &(*out)[j], diag_where(where, sizeof where, "skin matrix C_%d of joint %d", j, j), d);
+        diag_where(where, sizeof where, "skin matrix C_%d of joint %d", j, j);
+        lab_error e = dualquat_from_mat4(palette[j], &(*out)[j], where, d);
         if (e != LAB_OK)
             return e;
+        if (!given)
+            continue;
+        dualquat unit;
+        e = dualquat_normalize(given[j], &unit, where, d);
+        if (e != LAB_OK)
+            return e;
+        double diff = mat4_max_abs_diff(dualquat_to_mat4(unit), palette[j]);
+        if (!(diff <= 1e-9))
+            return diag_fail(d, LAB_ERR_DQ_MISMATCH, where, "largest element difference %.3g", diff);
+        (*out)[j] = unit;
     }
     return LAB_OK;
+}
+
+lab_error skin_palette_dualquats(const scene_node *joints, const dualquat *local, int joint_count,
+                                 const mat4 *inverse_bind, dualquat *out_palette, lab_diag *d)
+{
+    char where[128];
+    lab_error e = scene_validate(joints, joint_count, d);
+    /* out_palette holds the world Q_j first; parents come first, so Q_parent is ready */
+    for (int j = 0; e == LAB_OK && j < joint_count; j++) {
+        int p = joints[j].parent;
+        out_palette[j] = p == SCENE_NO_PARENT ? local[j] : dualquat_mul(out_palette[p], local[j]);
+    }
+    for (int j = joint_count - 1; e == LAB_OK && j >= 0; j--) {
+        dualquat inverse_bind_dq;
+        e = dualquat_from_mat4(inverse_bind[j], &inverse_bind_dq,
+                               diag_where(where, sizeof where, "inverse bind B_%d^-1", j), d);
+        if (e == LAB_OK)
+            out_palette[j] = dualquat_mul(out_palette[j], inverse_bind_dq);
+    }
+    return e;
 }
 
 lab_error skin_deform(const vec3 *bind_positions, const skin_influence *influences,
@@ -173,7 +204,7 @@ lab_error skin_deform(const vec3 *bind_positions, const skin_influence *influenc
         e = mat4_validate(palette[j], diag_where(where, sizeof where, "skin matrix C_%d", j), d);
     dualquat *palette_dq = NULL;
     if (e == LAB_OK && blend.method == SKIN_DQS)
-        e = palette_to_dualquats(palette, joint_count, &palette_dq, d);
+        e = palette_to_dualquats(palette, joint_count, blend.palette_dq, &palette_dq, d);
     for (int v = 0; e == LAB_OK && v < vertex_count; v++) {
         if (blend.method == SKIN_DQS) {
             e = dqs_point(bind_positions[v], &influences[v], palette_dq, !blend.skip_hemisphere_fix,
@@ -194,8 +225,19 @@ lab_error skin_pose_run(const skin_pose_job *job, lab_diag *d)
     lab_error e = scene_evaluate(job->joints, job->joint_count, job->out_world, d);
     if (e == LAB_OK)
         e = skin_palette(job->out_world, job->inverse_bind, job->joint_count, job->out_palette, d);
+    skin_blend blend = job->blend;
+    dualquat *palette_dq = NULL;
+    if (e == LAB_OK && blend.method == SKIN_DQS && job->local_dq) {
+        palette_dq = malloc(sizeof *palette_dq * (size_t)(job->joint_count > 0 ? job->joint_count : 1));
+        e = palette_dq ? skin_palette_dualquats(job->joints, job->local_dq, job->joint_count,
+                                                job->inverse_bind, palette_dq, d)
+                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "DQS palette", "%d joints",
+                                   job->joint_count);
+        blend.palette_dq = palette_dq;
+    }
     if (e == LAB_OK)
         e = skin_deform(job->bind_positions, job->influences, job->vertex_count, job->out_palette,
-                        job->joint_count, job->blend, job->out_positions, d);
+                        job->joint_count, blend, job->out_positions, d);
+    free(palette_dq);
     return e;
 }

@@ -58,6 +58,11 @@ typedef enum { SKIN_LBS = 0, SKIN_DQS } skin_method;
 typedef struct {
     skin_method method;
     bool skip_hemisphere_fix;  /* DQS only: blend q^ as given, to show why the fix exists */
+    /* DQS only: the palette as dual quaternions with the signs the animation gives them
+     * (a joint turned by 360 degrees has q_0 = -1). NULL derives them from the matrices,
+     * where every sign is lost (w >= 0). When given, each must be the same transform as
+     * its matrix within 1e-9 (LAB_ERR_DQ_MISMATCH otherwise). */
+    const dualquat *palette_dq;
 } skin_blend;
 
 const char *skin_method_name(skin_method method); /* "LBS", "DQS" */
@@ -71,8 +76,16 @@ lab_error skin_deform(const vec3 *bind_positions, const skin_influence *influenc
                       int vertex_count, const mat4 *palette, int joint_count, skin_blend blend,
                       vec3 *out_positions, lab_diag *d);
 
+/* The dual-quaternion palette from the joints' own rotations: world Q_j = Q_parent L_j
+ * along the hierarchy (parents from `joints`, validated like scene_evaluate), then
+ * C_j = Q_j q^(B_j^-1). Keeps each rotation's sign, which the matrices cannot. */
+lab_error skin_palette_dualquats(const scene_node *joints, const dualquat *local, int joint_count,
+                                 const mat4 *inverse_bind, dualquat *out_palette, lab_diag *d);
+
 /* One pose of a skinned mesh, the whole chain of chapter 30 in order:
  * locals -> scene_evaluate -> G_j -> palette C_j = G_j B_j^-1 -> LBS or DQS.
+ * For DQS with local_dq set, the palette's dual quaternions come from the joints' own
+ * rotations (skin_palette_dualquats) and keep their signs.
  * Inputs are borrowed; outputs are caller-owned arrays of joint_count / vertex_count. */
 typedef struct {
     const scene_node *joints;        /* current locals L_j, parents first */
@@ -82,6 +95,7 @@ typedef struct {
     const skin_influence *influences;
     int vertex_count;
     skin_blend blend;                /* LBS when zero-initialised */
+    const dualquat *local_dq;        /* DQS only, optional: L_j as dual quaternions */
     mat4 *out_world;                 /* G_j */
     mat4 *out_palette;               /* C_j */
     vec3 *out_positions;             /* p' */

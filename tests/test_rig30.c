@@ -28,7 +28,7 @@ static int teardown_rig(void **state)
 static rig30_pose pose_at(const rig30_rig *rig, double theta)
 {
     rig30_pose p = {.positions = malloc(sizeof(vec3) * (size_t)rig->bind.vertex_count)};
-    assert_int_equal(rig30_pose_at(rig, theta, (skin_blend){SKIN_LBS, false}, &p, NULL), LAB_OK);
+    assert_int_equal(rig30_pose_at(rig, theta, (skin_blend){.method = SKIN_LBS}, &p, NULL), LAB_OK);
     return p;
 }
 

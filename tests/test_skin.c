@@ -6,7 +6,7 @@
 #include "skin.h"
 
 static const double quarter = 1.5707963267948966;
-static const skin_blend LBS = {SKIN_LBS, false};
+static const skin_blend LBS = {.method = SKIN_LBS};
 
 static double dist(vec3 a, vec3 b) { return vec3_length(vec3_sub(a, b)); }
 
@@ -155,7 +155,9 @@ static void test_skin_pose_job_runs_the_chain(void **state)
     skin_influence in[1] = {{{0, 1}, {0, 1}}};
     mat4 world[2], palette[2];
     vec3 out[1];
-    skin_pose_job job = {joints, 2, inv, bind, in, 1, LBS, world, palette, out};
+    skin_pose_job job = {.joints = joints, .joint_count = 2, .inverse_bind = inv, .bind_positions = bind,
+                         .influences = in, .vertex_count = 1, .blend = LBS, .out_world = world,
+                         .out_palette = palette, .out_positions = out};
     assert_int_equal(skin_pose_run(&job, NULL), LAB_OK);
     assert_true(dist(out[0], vec3_make(0, 1, 2)) < 1e-15);
     assert_true(world[1].m[2][3] == 2.0);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "camera.h"
+#include "cli.h"
 #include "evidence.h"
 #include "figure.h"
 #include "output.h"
@@ -37,7 +38,8 @@
 #define PANEL_H 440
 #define LABEL_H 64
 
-enum { EXIT_OK = 0, EXIT_REJECTED = 1, EXIT_USAGE = 2, EXIT_OUTPUT = 3 };
+enum { EXIT_OK = CLI_EXIT_OK, EXIT_REJECTED = CLI_EXIT_REJECTED, EXIT_USAGE = CLI_EXIT_USAGE,
+       EXIT_OUTPUT = CLI_EXIT_OUTPUT };
 
 /* ---- command line ----------------------------------------------------------------- */
 
@@ -60,29 +62,6 @@ static void usage(FILE *to)
             "  --help                 this text\n"
             "OUTDIR must exist. Exit codes: 0 ok, 1 data rejected, 2 usage, 3 output.\n",
             MAX_POSES);
-}
-
-/* Parses "a,b,c" into at most `max` doubles; returns the count or -1 (message in err). */
-static int parse_list(const char *text, double *out, int max, char *err, size_t err_size)
-{
-    int n = 0;
-    const char *p = text;
-    for (;;) {
-        char *end;
-        double x = strtod(p, &end);
-        if (end == p || (*end != ',' && *end != '\0')) {
-            snprintf(err, err_size, "cannot read a number at \"%s\"", p);
-            return -1;
-        }
-        if (n == max) {
-            snprintf(err, err_size, "more than %d values in \"%s\"", max, text);
-            return -1;
-        }
-        out[n++] = x;
-        if (*end == '\0')
-            return n;
-        p = end + 1;
-    }
 }
 
 static int check_thetas(const options *o, char *err, size_t size)
@@ -117,7 +96,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t si
                 return -1;
             }
             const char *value = argv[++i];
-            int n = parse_list(value, is_theta ? o->theta_deg : o->middle_weights,
+            int n = cli_parse_doubles(value, is_theta ? o->theta_deg : o->middle_weights,
                                is_theta ? MAX_POSES : 2, err, size);
             if (n < 0 || (is_weights && n != 2)) {
                 if (n >= 0)
@@ -158,14 +137,6 @@ static void locate_vertex(lab_diag *d, const options *o)
                          : "");
     if (n > 0) /* a truncated location still helps more than none */
         memcpy(d->where, where, sizeof where);
-}
-
-static int fail(const lab_diag *d, int code)
-{
-    char msg[600];
-    diag_format(d, msg, sizeof msg);
-    fprintf(stderr, LAB ": error: %s\n", msg);
-    return code;
 }
 
 /* ---- the computation, in the order of the article ---------------------------------- */
@@ -700,7 +671,7 @@ int main(int argc, char **argv)
     }
     lab_diag d = {0};
     if (output_check_dir(opt.outdir, &d) != LAB_OK)
-        return fail(&d, EXIT_OUTPUT);
+        return cli_fail(LAB, &d, EXIT_OUTPUT);
 
     results *r = calloc(1, sizeof *r);
     if (!r)
@@ -712,7 +683,7 @@ int main(int argc, char **argv)
         results_free(r);
         free(r);
         locate_vertex(&d, &opt);
-        return fail(&d, EXIT_REJECTED);
+        return cli_fail(LAB, &d, EXIT_REJECTED);
     }
 
     output_batch batch = {0};
@@ -724,12 +695,12 @@ int main(int argc, char **argv)
     bool ok = print_report(r, &opt);
     int code = EXIT_OK;
     if (e != LAB_OK)
-        code = fail(&d, EXIT_OUTPUT);
+        code = cli_fail(LAB, &d, EXIT_OUTPUT);
     else if (!ok) {
         fprintf(stderr, LAB ": error: a self-check failed (see the report), nothing written\n");
         code = EXIT_REJECTED;
     } else if (output_batch_commit(&batch, opt.outdir, &d) != LAB_OK)
-        code = fail(&d, EXIT_OUTPUT);
+        code = cli_fail(LAB, &d, EXIT_OUTPUT);
     output_batch_free(&batch);
     results_free(r);
     free(r);

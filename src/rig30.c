@@ -236,6 +236,27 @@ void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method
     }
 }
 
+lab_error rig30_sweep_ring_radius(skin_method method, double child_weight, double theta,
+                                  double *out_radius, lab_diag *d)
+{
+    vec3 bind[RIG30_SEGMENTS], skinned[RIG30_SEGMENTS];
+    skin_influence in[RIG30_SEGMENTS];
+    const double two_pi = 4.0 * acos(0.0);
+    for (int s = 0; s < RIG30_SEGMENTS; s++) {
+        bind[s] = vec3_make(cos(two_pi * s / RIG30_SEGMENTS), sin(two_pi * s / RIG30_SEGMENTS), 1.0);
+        in[s] = (skin_influence){{0, 1}, {1.0 - child_weight, child_weight}};
+    }
+    const mat4 palette[RIG30_JOINTS] = {mat4_identity(), mat4_rotate_z(theta)};
+    const dualquat signed_dq[RIG30_JOINTS] = {
+        dualquat_identity(),
+        dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), theta), vec3_make(0, 0, 0))};
+    skin_blend blend = {.method = method, .palette_dq = signed_dq};
+    lab_error e = skin_deform(bind, in, RIG30_SEGMENTS, palette, RIG30_JOINTS, blend, skinned, d);
+    if (e == LAB_OK)
+        *out_radius = rig30_measure_ring(skinned, 0).mean;
+    return e;
+}
+
 /* Distance from p to the segment [a, b]. */
 static double distance_to_segment(vec3 p, vec3 a, vec3 b)
 {

@@ -128,6 +128,12 @@ typedef struct {
 void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
                        rig30_check *acc);
 
+/* Skins one ring of RIG30_SEGMENTS vertices (radius 1, z = 1) with child weight w under
+ * palette {I, Rz(theta)} (the twist's C_0, C_1; for DQS signed from the quaternion) and
+ * returns the ring's mean radius: the measured points of the radius-against-weight plot. */
+lab_error rig30_sweep_ring_radius(skin_method method, double child_weight, double theta,
+                                  double *out_radius, lab_diag *d);
+
 /* What a bend does to the elbow, measured on the skinned positions. */
 typedef struct {
     double inner_min_distance;   /* inner side (bind y < 0): min |p' - joint|; 1 at bind */

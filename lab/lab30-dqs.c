@@ -7,7 +7,8 @@
  * (q and -q are the same rotation) makes DQS take the short way round; a blend whose real
  * part vanishes is an error, not NaN; DQS accepts rigid transforms only.
  *
- * Usage:  build/bin/lab30-dqs [--twist DEG[,DEG...]] [--bend DEG[,DEG...]] OUTDIR
+ * Usage:  build/bin/lab30-dqs [--twist DEG[,DEG...]] [--bend DEG[,DEG...]]
+ *                            [--child-scale S | SX,SY,SZ] OUTDIR
  *
  * Writes into OUTDIR (which must exist), all or nothing:
  *   dqs30.png                       rows LBS and DQS, one column per pose
@@ -52,16 +53,20 @@ static const skin_method methods[2] = {SKIN_LBS, SKIN_DQS};
 typedef struct {
     double twist_deg[MAX_ANGLES], bend_deg[MAX_ANGLES];
     int twist_count, bend_count;
+    double child_scale[3];        /* (1, 1, 1) unless --child-scale: DQS refuses anything else */
     const char *outdir;
 } options;
 
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: " LAB " [--twist DEG[,DEG...]] [--bend DEG[,DEG...]] OUTDIR\n"
-            "  --twist LIST   twist angles of chapter 30's rig, at most %d (default 90,180,270)\n"
-            "  --bend LIST    elbow bend angles about x, at most %d (default 90,135)\n"
-            "  --help         this text\n"
+            "usage: " LAB " [--twist DEG[,DEG...]] [--bend DEG[,DEG...]] [--child-scale S|SX,SY,SZ]"
+            " OUTDIR\n"
+            "  --twist LIST         twist angles of chapter 30's rig, at most %d (default 90,180,270)\n"
+            "  --bend LIST          elbow bend angles about x, at most %d (default 90,135)\n"
+            "  --child-scale S      scale the child joint (one factor, or one per axis); DQS takes\n"
+            "                       rigid transforms only and rejects it (exit 1)\n"
+            "  --help               this text\n"
             "OUTDIR must exist. Exit codes: 0 ok, 1 data rejected, 2 usage, 3 output.\n",
             MAX_ANGLES, MAX_ANGLES);
 }
@@ -86,13 +91,22 @@ static int check_angles(const double *deg, int n, const char *flag, char *err, s
 /* 0 to run, 1 for --help, -1 for a usage error (message in err). */
 static int parse_options(int argc, char **argv, options *o, char *err, size_t size)
 {
-    *o = (options){{90, 180, 270}, {90, 135}, 3, 2, NULL};
+    *o = (options){{90, 180, 270}, {90, 135}, 3, 2, {1, 1, 1}, NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             return 1;
         int twist = !strcmp(a, "--twist"), bend = !strcmp(a, "--bend");
-        if (twist || bend) {
+        if (!strcmp(a, "--child-scale")) {
+            int n = i + 1 < argc ? cli_parse_doubles(argv[++i], o->child_scale, 3, err, size) : -1;
+            if (n == 1)
+                o->child_scale[1] = o->child_scale[2] = o->child_scale[0];
+            if (n != 1 && n != 3) {
+                if (n >= 0 || i + 1 >= argc)
+                    snprintf(err, size, "--child-scale needs one factor or three (SX,SY,SZ)");
+                return -1;
+            }
+        } else if (twist || bend) {
             if (i + 1 >= argc) {
                 snprintf(err, size, "%s needs a value", a);
                 return -1;
@@ -316,6 +330,24 @@ static lab_error radius_sweep(results *r, lab_diag *d)
     return LAB_OK;
 }
 
+/* --child-scale: the child joint's local gets the scale, and DQS must refuse the pose
+ * (LBS would skin it). The rejection is the program's answer: exit 1, nothing written. */
+static lab_error check_child_scale(const options *o, const results *r, lab_diag *d)
+{
+    const double *s = o->child_scale;
+    if (s[0] == 1.0 && s[1] == 1.0 && s[2] == 1.0)
+        return LAB_OK;
+    double theta = deg_to_rad(o->twist_count ? o->twist_deg[0] : 90.0);
+    scene_node joints[RIG30_JOINTS];
+    rig30_joints(RIG30_TWIST, theta, joints);
+    joints[1].local = mat4_mul(joints[1].local, mat4_scale(s[0], s[1], s[2]));
+    vec3 *out = new_positions(r);
+    lab_error e = out ? run_inputs(r, joints, NULL, (skin_blend){.method = SKIN_DQS}, out, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "child scale", "%s", "positions");
+    free(out);
+    return e;
+}
+
 static lab_error compute(const options *o, results *r, lab_diag *d)
 {
     lab_error e = rig30_rig_build(&r->rigs[RIG30_TWIST], RIG30_TWIST, NULL, d);
@@ -327,6 +359,7 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
     if (!(r->edges = malloc(sizeof *r->edges * 3 * (size_t)m->triangle_count)))
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d triangles", m->triangle_count);
     r->edge_count = mesh_unique_edges(m->triangles, m->triangle_count, r->edges);
+    e = check_child_scale(o, r, d);
     /* row-major over the figure: LBS row first, then DQS; twist columns, then bend */
     for (int mi = 0; e == LAB_OK && mi < 2; mi++) {
         for (int i = 0; e == LAB_OK && i < o->twist_count; i++)

@@ -25,8 +25,8 @@ static const char *const rules[] = {
     [LAB_ERR_WEIGHT_NOT_FINITE] = "weights must be finite",
     [LAB_ERR_WEIGHT_NEGATIVE] = "weights must be non-negative",
     [LAB_ERR_WEIGHT_SUM] = "weights must sum to 1 within 1e-12 (no automatic normalisation)",
-    [LAB_ERR_NOT_RIGID] = "dual quaternion skinning takes rigid skin matrices only (rotation and "
-                          "translation; scale must be handled separately)",
+    [LAB_ERR_NOT_RIGID] = ("dual quaternion skinning takes rigid skin matrices only "
+                           "(rotation and translation; scale must be handled separately)"),
     [LAB_ERR_DQ_ZERO_NORM] =
         "the blended dual quaternion's real part must not vanish (|q_0| > 1e-9)",
     [LAB_ERR_DQ_MISMATCH] =

@@ -28,7 +28,8 @@ void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel)
         rgb color = panel->band && panel->band[i] ? FIGURE_BAND : FIGURE_EDGE;
         draw_segment(c, cam, p[panel->edges[i].a], p[panel->edges[i].b], 0, color);
     }
-    draw_segment(c, cam, panel->axis_from, panel->axis_to, 6, FIGURE_AXIS);
+    if (vec3_length(vec3_sub(panel->axis_to, panel->axis_from)) > 0.0)
+        draw_segment(c, cam, panel->axis_from, panel->axis_to, 6, FIGURE_AXIS);
     for (int i = 0; panel->highlight && i < panel->edge_count; i++)
         if (panel->highlight[i]) {
             mesh_edge e = panel->edges[i];

@@ -43,31 +43,10 @@ static int teardown_dir(void **state)
     return 0;
 }
 
-/* Runs lab30 with up to 6 arguments (NULL-terminated) and returns its exit code. */
-static int run_lab(run_ctx *ctx, const char *a0, const char *a1, const char *a2, const char *a3,
-                   const char *a4, const char *a5)
-{
-    char *argv[8] = {LAB30, (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5,
-                     NULL};
-    return tu_run(argv, ctx->out_path, ctx->err_path);
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    static char buf[4][256];
-    static int next;
-    char *p = buf[next++ % 4];
-    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-    return p;
-}
-
-static bool file_contains(const char *path, const char *needle)
-{
-    char *text = tu_read_file(path, NULL);
-    bool found = text && strstr(text, needle);
-    free(text);
-    return found;
-}
+/* Runs lab30 with the NULL-terminated arguments and returns its exit code. */
+#define run_lab(ctx, ...) tu_run_program(LAB30, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
+#define path_in tu_path
+#define file_contains tu_file_contains
 
 static cJSON *obj(const cJSON *o, const char *key)
 {
@@ -84,31 +63,31 @@ static double num(const cJSON *o, const char *key) { return tu_json_number(obj(o
 static void test_lab30_help_and_usage_errors(void **state)
 {
     run_ctx *ctx = *state;
-    assert_int_equal(run_lab(ctx, "--help", NULL, NULL, NULL, NULL, NULL), 0);
+    assert_int_equal(run_lab(ctx, "--help"), 0);
     assert_true(file_contains(ctx->out_path, "usage: lab30"));
-    assert_int_equal(run_lab(ctx, NULL, NULL, NULL, NULL, NULL, NULL), 2);
+    assert_int_equal(run_lab(ctx, (char *)NULL), 2);
     assert_true(file_contains(ctx->err_path, "missing OUTDIR"));
     assert_true(file_contains(ctx->err_path, "usage: lab30"));
-    assert_int_equal(run_lab(ctx, "--frobnicate", ctx->dir, NULL, NULL, NULL, NULL), 2);
+    assert_int_equal(run_lab(ctx, "--frobnicate", ctx->dir), 2);
     assert_true(file_contains(ctx->err_path, "unknown option --frobnicate"));
-    assert_int_equal(run_lab(ctx, "--theta", "ninety", ctx->dir, NULL, NULL, NULL), 2);
-    assert_int_equal(run_lab(ctx, "--theta", "1,2,3,4,5,6,7,8,9", ctx->dir, NULL, NULL, NULL), 2);
-    assert_int_equal(run_lab(ctx, "--theta", "90,90", ctx->dir, NULL, NULL, NULL), 2);
-    assert_int_equal(run_lab(ctx, "--middle-weights", "0.5", ctx->dir, NULL, NULL, NULL), 2);
-    assert_int_equal(run_lab(ctx, "--theta", ctx->dir, NULL, NULL, NULL, NULL), 2);
+    assert_int_equal(run_lab(ctx, "--theta", "ninety", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--theta", "1,2,3,4,5,6,7,8,9", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--theta", "90,90", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--middle-weights", "0.5", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--theta", ctx->dir), 2);
     assert_int_equal(tu_count_entries(ctx->dir), 0);
 }
 
 static void test_lab30_output_directory_errors(void **state)
 {
     run_ctx *ctx = *state;
-    char *missing = path_in(ctx->dir, "does-not-exist");
-    assert_int_equal(run_lab(ctx, missing, NULL, NULL, NULL, NULL, NULL), 3);
+    const char *missing = path_in(ctx->dir, "does-not-exist");
+    assert_int_equal(run_lab(ctx, missing), 3);
     assert_false(tu_exists(missing));
     assert_true(file_contains(ctx->err_path, "does not exist"));
-    char *file = path_in(ctx->dir, "a-file");
+    const char *file = path_in(ctx->dir, "a-file");
     assert_true(tu_write_file(file, "not a directory\n"));
-    assert_int_equal(run_lab(ctx, file, NULL, NULL, NULL, NULL, NULL), 3);
+    assert_int_equal(run_lab(ctx, file), 3);
     assert_true(file_contains(ctx->err_path, "not a directory"));
 }
 
@@ -117,10 +96,10 @@ static void test_lab30_output_directory_errors(void **state)
 static void test_lab30_rejected_weights_lose_nothing(void **state)
 {
     run_ctx *ctx = *state;
-    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
     size_t before_len;
     char *before = tu_read_file(path_in(ctx->dir, "skinning30.json"), &before_len);
-    assert_int_equal(run_lab(ctx, "--middle-weights", "0.4,0.4", ctx->dir, NULL, NULL, NULL), 1);
+    assert_int_equal(run_lab(ctx, "--middle-weights", "0.4,0.4", ctx->dir), 1);
     assert_true(file_contains(ctx->err_path, "ring 4"));
     assert_true(file_contains(ctx->err_path, "sum to 0.8, not 1"));
     assert_true(file_contains(ctx->err_path, "0.8 p with homogeneous w = 0.8"));
@@ -138,7 +117,7 @@ static void test_lab30_rejected_weights_lose_nothing(void **state)
 static void test_lab30_json_counts_radii_and_checks(void **state)
 {
     run_ctx *ctx = *state;
-    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
     for (int i = 0; i < OUTPUT_COUNT; i++)
         assert_true(tu_exists(path_in(ctx->dir, outputs[i])));
     cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
@@ -212,14 +191,14 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
 static void test_lab30_exercises(void **state)
 {
     run_ctx *ctx = *state;
-    assert_int_equal(run_lab(ctx, "--theta", "120", ctx->dir, NULL, NULL, NULL), 0);
+    assert_int_equal(run_lab(ctx, "--theta", "120", ctx->dir), 0);
     assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta120.png")));
     cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
     cJSON *p = cJSON_GetArrayItem(obj(root, "poses"), 0);
     assert_true(fabs(num(p, "middle_ring_radius") - 0.5) < 1e-12);
     cJSON_Delete(root);
     assert_int_equal(
-        run_lab(ctx, "--theta", "120", "--middle-weights", "0.75,0.25", ctx->dir, NULL), 0);
+        run_lab(ctx, "--theta", "120", "--middle-weights", "0.75,0.25", ctx->dir), 0);
     root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
     p = cJSON_GetArrayItem(obj(root, "poses"), 0);
     assert_true(fabs(num(p, "middle_ring_radius") - sqrt(7.0) / 4.0) < 1e-12);
@@ -227,7 +206,7 @@ static void test_lab30_exercises(void **state)
                      sqrt(7.0) / 4.0) < 1e-12);
     cJSON_Delete(root);
     assert_true(file_contains(ctx->out_path, "0.661437827766148"));
-    assert_int_equal(run_lab(ctx, "--theta", "-45,22.5", ctx->dir, NULL, NULL, NULL), 0);
+    assert_int_equal(run_lab(ctx, "--theta", "-45,22.5", ctx->dir), 0);
     assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta-045.png")));
     assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta22p5.png")));
 }
@@ -268,7 +247,7 @@ static bool is_orange(const tu_image *img, int x, int y)
 static void test_lab30_figure_shows_ring_and_collapse(void **state)
 {
     run_ctx *ctx = *state;
-    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
     cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
     json_camera cam;
     load_camera(root, &cam);
@@ -329,41 +308,15 @@ static void test_lab30_figure_shows_ring_and_collapse(void **state)
 
 /* ---- determinism and the committed figures ------------------------------------------ */
 
-static bool same_bytes(const char *a, const char *b)
-{
-    size_t la, lb;
-    char *x = tu_read_file(a, &la), *y = tu_read_file(b, &lb);
-    bool same = x && y && la == lb && !memcmp(x, y, la);
-    free(x);
-    free(y);
-    return same;
-}
-
-static bool same_pixels(const char *a, const char *b)
-{
-    tu_image x, y;
-    if (!tu_image_load(a, &x))
-        return false;
-    if (!tu_image_load(b, &y)) {
-        tu_image_free(&x);
-        return false;
-    }
-    bool same = x.width == y.width && x.height == y.height &&
-                !memcmp(x.rgb, y.rgb, (size_t)x.width * (size_t)x.height * 3);
-    tu_image_free(&x);
-    tu_image_free(&y);
-    return same;
-}
-
 static void test_lab30_is_deterministic(void **state)
 {
     run_ctx *ctx = *state;
     char second[64];
     assert_non_null(tu_make_temp_dir(second, sizeof second));
-    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
-    assert_int_equal(run_lab(ctx, second, NULL, NULL, NULL, NULL, NULL), 0);
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    assert_int_equal(run_lab(ctx, second), 0);
     for (int i = 0; i < OUTPUT_COUNT; i++)
-        assert_true(same_bytes(path_in(ctx->dir, outputs[i]), path_in(second, outputs[i])));
+        assert_true(tu_same_bytes(path_in(ctx->dir, outputs[i]), path_in(second, outputs[i])));
     tu_remove_tree(second);
 }
 
@@ -372,14 +325,10 @@ static void test_lab30_is_deterministic(void **state)
 static void test_lab30_committed_outputs_are_current(void **state)
 {
     run_ctx *ctx = *state;
-    assert_int_equal(run_lab(ctx, ctx->dir, NULL, NULL, NULL, NULL, NULL), 0);
-    for (int i = 0; i < OUTPUT_COUNT; i++) {
-        const char *committed = path_in(COMMITTED_OUT_DIR, outputs[i]);
-        const char *fresh = path_in(ctx->dir, outputs[i]);
-        bool png = strstr(outputs[i], ".png") != NULL;
-        if (!(png ? same_pixels(committed, fresh) : same_bytes(committed, fresh)))
-            fail_msg("%s differs from a fresh run: run `make lab30` and commit out/", committed);
-    }
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    const char *stale = tu_first_stale_output(ctx->dir, COMMITTED_OUT_DIR, outputs, OUTPUT_COUNT);
+    if (stale)
+        fail_msg("out/%s differs from a fresh run: run `make lab30` and commit out/", stale);
 }
 
 int main(void)

@@ -5,7 +5,6 @@
 
 #include "camera.h"
 #include "cmocka_all.h"
-#include "figure.h"
 #include "raster.h"
 
 static const rgb white = {255, 255, 255}, ink = {10, 20, 30};
@@ -158,27 +157,6 @@ static void test_raster_text_draws_inside_its_box(void **state)
     canvas_free(&c);
 }
 
-static void test_raster_blit_and_compose(void **state)
-{
-    (void)state;
-    canvas p[2];
-    for (int i = 0; i < 2; i++) {
-        assert_int_equal(canvas_init(&p[i], 4, 3, white, NULL), LAB_OK);
-        canvas_put(&p[i], 0, 0, ink);
-    }
-    canvas_put(&p[1], 3, 2, (rgb){9, 9, 9});
-    canvas fig;
-    assert_int_equal(figure_compose(&fig, p, 2, 2, NULL, NULL), LAB_OK);
-    assert_int_equal(fig.width, 2 + 4 + 2 + 4 + 2);
-    assert_int_equal(fig.height, 3 + 4);
-    assert_true(rgb_equal(canvas_get(&fig, 2, 2), ink));
-    assert_true(rgb_equal(canvas_get(&fig, 8, 2), ink));
-    assert_true(rgb_equal(canvas_get(&fig, 11, 4), (rgb){9, 9, 9}));
-    canvas_free(&fig);
-    canvas_free(&p[0]);
-    canvas_free(&p[1]);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,7 +168,6 @@ int main(void)
         cmocka_unit_test(test_raster_segment_survives_huge_and_nonfinite),
         cmocka_unit_test(test_raster_dashed_line_pattern),
         cmocka_unit_test(test_raster_text_draws_inside_its_box),
-        cmocka_unit_test(test_raster_blit_and_compose),
     };
     return cmocka_run_group_tests_name("raster", tests, NULL, NULL);
 }

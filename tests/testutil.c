@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,74 @@ int tu_run(char *const argv[], const char *stdout_path, const char *stderr_path)
     return WEXITSTATUS(status);
 }
 
+int tu_run_program(const char *program, const char *out_path, const char *err_path, ...)
+{
+    char *argv[32] = {(char *)program};
+    int n = 1;
+    va_list args;
+    va_start(args, err_path);
+    for (char *a; n < 31 && (a = va_arg(args, char *)) != NULL;)
+        argv[n++] = a;
+    va_end(args);
+    argv[n] = NULL;
+    return tu_run(argv, out_path, err_path);
+}
+
+const char *tu_path(const char *dir, const char *name)
+{
+    static char buf[8][512];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+    return p;
+}
+
+bool tu_file_contains(const char *path, const char *needle)
+{
+    char *text = tu_read_file(path, NULL);
+    bool found = text && strstr(text, needle);
+    free(text);
+    return found;
+}
+
+bool tu_same_bytes(const char *a, const char *b)
+{
+    size_t la, lb;
+    char *x = tu_read_file(a, &la), *y = tu_read_file(b, &lb);
+    bool same = x && y && la == lb && !memcmp(x, y, la);
+    free(x);
+    free(y);
+    return same;
+}
+
+bool tu_same_pixels(const char *a, const char *b)
+{
+    tu_image x, y;
+    if (!tu_image_load(a, &x))
+        return false;
+    if (!tu_image_load(b, &y)) {
+        tu_image_free(&x);
+        return false;
+    }
+    bool same = x.width == y.width && x.height == y.height &&
+                !memcmp(x.rgb, y.rgb, (size_t)x.width * (size_t)x.height * 3);
+    tu_image_free(&x);
+    tu_image_free(&y);
+    return same;
+}
+
+const char *tu_first_stale_output(const char *dir, const char *committed_dir,
+                                  const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++) {
+        const char *fresh = tu_path(dir, names[i]), *committed = tu_path(committed_dir, names[i]);
+        bool png = strstr(names[i], ".png") != NULL;
+        if (!(png ? tu_same_pixels(committed, fresh) : tu_same_bytes(committed, fresh)))
+            return names[i];
+    }
+    return NULL;
+}
+
 bool tu_image_load(const char *path, tu_image *out)
 {
     int channels;
@@ -151,3 +220,5 @@ double tu_json_number(const cJSON *item)
 {
     return cJSON_IsNumber(item) ? item->valuedouble : -1e300;
 }
+
+cJSON *tu_obj(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }

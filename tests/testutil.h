@@ -22,6 +22,19 @@ int tu_count_entries(const char *dir); /* entries other than . and .. ; -1 if un
  * for /dev/null). Returns the exit status, or -1 when it did not exit normally. */
 int tu_run(char *const argv[], const char *stdout_path, const char *stderr_path);
 
+/* Runs `program` with the NULL-terminated arguments after err_path; like tu_run. */
+int tu_run_program(const char *program, const char *out_path, const char *err_path, ...);
+
+/* dir/name in one of 8 rotating static buffers (enough for one assertion's operands). */
+const char *tu_path(const char *dir, const char *name);
+bool tu_file_contains(const char *path, const char *needle);
+bool tu_same_bytes(const char *a, const char *b);
+bool tu_same_pixels(const char *a, const char *b);   /* decoded PNGs, pixel for pixel */
+/* Compares fresh outputs in dir with the committed ones: text byte for byte, PNGs pixel
+ * for pixel. Returns the first name that differs, or NULL when all match. */
+const char *tu_first_stale_output(const char *dir, const char *committed_dir,
+                                  const char *const *names, int count);
+
 /* Decoded RGB image (stbi_load with 3 channels); free with tu_image_free. */
 typedef struct { int width, height; unsigned char *rgb; } tu_image;
 bool tu_image_load(const char *path, tu_image *out);
@@ -29,6 +42,8 @@ void tu_image_free(tu_image *img);
 
 /* Parses a JSON file; NULL on failure. */
 cJSON *tu_json_load(const char *path);
+/* o[key], or NULL. */
+cJSON *tu_obj(const cJSON *o, const char *key);
 double tu_json_number(const cJSON *item);
 
 #endif

@@ -1,0 +1,76 @@
+/* test_figure.c - wireframe panels (colours, order, markers) and composed figures. */
+#include <stdlib.h>
+
+#include "cmocka_all.h"
+#include "figure.h"
+
+static const rgb ink = {10, 20, 30};
+
+static int count_color(const canvas *c, rgb color)
+{
+    int n = 0;
+    for (int y = 0; y < c->height; y++)
+        for (int x = 0; x < c->width; x++)
+            n += rgb_equal(canvas_get(c, x, y), color);
+    return n;
+}
+
+/* A square in the z = 0 plane seen from +z: edge 0 highlighted, edge 1 in the band. */
+static void test_figure_panel_colours_and_markers(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_equal(canvas_init(&c, 40, 40, FIGURE_BACKGROUND, NULL), LAB_OK);
+    camera cam = {camera_look_at(vec3_make(0, 0, 5), vec3_make(0, 0, 0), vec3_make(0, 1, 0)),
+                  camera_orthographic(-2, 2, -2, 2, 1, 10), {0, 0, 40, 40}};
+    vec3 p[4] = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+    mesh_edge e[4] = {{0, 1}, {1, 2}, {2, 3}, {0, 3}};
+    bool hi[4] = {true, false, false, false}, band[4] = {false, true, false, false};
+    figure_panel panel = {.positions = p, .edges = e, .edge_count = 4, .highlight = hi,
+                          .band = band};
+    figure_draw_panel(&c, &cam, &panel);
+    /* the bottom edge (y = -1, low on screen) is orange, with 3x3 markers at its ends */
+    assert_true(rgb_equal(canvas_get(&c, 20, 30), FIGURE_HIGHLIGHT));
+    assert_true(rgb_equal(canvas_get(&c, 11, 31), FIGURE_HIGHLIGHT)); /* marker around (10,30) */
+    assert_true(rgb_equal(canvas_get(&c, 30, 20), FIGURE_BAND));      /* right edge, x = +1 */
+    assert_true(rgb_equal(canvas_get(&c, 20, 10), FIGURE_EDGE));      /* top edge */
+    assert_int_equal(count_color(&c, FIGURE_AXIS), 0);                /* no axis given */
+    canvas_free(&c);
+}
+
+static void test_figure_compose_row_and_grid(void **state)
+{
+    (void)state;
+    canvas p[3];
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(canvas_init(&p[i], 4, 3, FIGURE_BACKGROUND, NULL), LAB_OK);
+        canvas_put(&p[i], 0, 0, ink);
+    }
+    canvas_put(&p[1], 3, 2, (rgb){9, 9, 9});
+    canvas fig;
+    assert_int_equal(figure_compose(&fig, p, 2, 2, NULL, NULL), LAB_OK);
+    assert_int_equal(fig.width, 2 + 4 + 2 + 4 + 2);
+    assert_int_equal(fig.height, 3 + 4);
+    assert_true(rgb_equal(canvas_get(&fig, 2, 2), ink));
+    assert_true(rgb_equal(canvas_get(&fig, 8, 2), ink));
+    assert_true(rgb_equal(canvas_get(&fig, 11, 4), (rgb){9, 9, 9}));
+    canvas_free(&fig);
+    /* three panels on two columns: the third starts a second row */
+    assert_int_equal(figure_compose_grid(&fig, p, 3, 2, 2, NULL, NULL), LAB_OK);
+    assert_int_equal(fig.width, 2 + 2 * (4 + 2));
+    assert_int_equal(fig.height, 2 + 2 * (3 + 2));
+    assert_true(rgb_equal(canvas_get(&fig, 2, 2 + 3 + 2), ink));
+    assert_int_equal(count_color(&fig, ink), 3);
+    canvas_free(&fig);
+    for (int i = 0; i < 3; i++)
+        canvas_free(&p[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_figure_panel_colours_and_markers),
+        cmocka_unit_test(test_figure_compose_row_and_grid),
+    };
+    return cmocka_run_group_tests_name("figure", tests, NULL, NULL);
+}

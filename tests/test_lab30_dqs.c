@@ -1,0 +1,230 @@
+/* test_lab30_dqs.c - end to end: build/bin/lab30-dqs in temporary directories. Exit codes
+ * of the contract, the evidence re-read with cJSON and checked with this test's own
+ * arithmetic, the figures re-read with stb_image, determinism, and the committed out/. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#define LAB LAB_BIN_DIR "/lab30-dqs"
+#define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
+
+static const char *const outputs[] = {
+    "dqs30.png", "dqs30-radius.png", "dqs30.json", "dqs30-rings.csv",
+    "dqs30-lbs-twist090.png", "dqs30-lbs-twist180.png", "dqs30-lbs-twist270.png",
+    "dqs30-lbs-bend090.png", "dqs30-lbs-bend135.png", "dqs30-dqs-twist090.png",
+    "dqs30-dqs-twist180.png", "dqs30-dqs-twist270.png", "dqs30-dqs-bend090.png",
+    "dqs30-dqs-bend135.png"};
+enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
+
+typedef struct { char dir[64], out_path[128], err_path[128]; } run_ctx;
+
+static int setup_dir(void **state)
+{
+    run_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx || !tu_make_temp_dir(ctx->dir, sizeof ctx->dir))
+        return -1;
+    snprintf(ctx->out_path, sizeof ctx->out_path, "%s.stdout", ctx->dir);
+    snprintf(ctx->err_path, sizeof ctx->err_path, "%s.stderr", ctx->dir);
+    *state = ctx;
+    return 0;
+}
+
+static int teardown_dir(void **state)
+{
+    run_ctx *ctx = *state;
+    tu_remove_tree(ctx->dir);
+    remove(ctx->out_path);
+    remove(ctx->err_path);
+    free(ctx);
+    return 0;
+}
+
+static cJSON *obj(const cJSON *o, const char *key)
+{
+    cJSON *item = tu_obj(o, key);
+    if (!item)
+        fail_msg("JSON has no key %s", key);
+    return item;
+}
+
+static double num(const cJSON *o, const char *key) { return tu_json_number(obj(o, key)); }
+static double at(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i)->valuedouble; }
+
+static void test_lab30_dqs_usage_and_output_errors(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--help"), 0);
+    assert_true(tu_file_contains(ctx->out_path, "usage: lab30-dqs"));
+    assert_int_equal(run_lab(ctx, (char *)NULL), 2);
+    assert_true(tu_file_contains(ctx->err_path, "missing OUTDIR"));
+    assert_int_equal(run_lab(ctx, "--spin", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--twist", "90,x", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--twist", "1,2,3,4,5", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--bend", "45,45", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--child-scale", "1,2", ctx->dir), 2);
+    assert_int_equal(tu_count_entries(ctx->dir), 0);
+    const char *missing = tu_path(ctx->dir, "nope");
+    assert_int_equal(run_lab(ctx, missing), 3);
+    assert_false(tu_exists(missing));
+    const char *file = tu_path(ctx->dir, "file");
+    assert_true(tu_write_file(file, "x\n"));
+    assert_int_equal(run_lab(ctx, file), 3);
+}
+
+/* A scaled child joint: DQS refuses it (exit 1) naming the joint and the scale, and the
+ * outputs of an earlier run stay as they were. */
+static void test_lab30_dqs_rejects_scaled_child_and_loses_nothing(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    char *before = tu_read_file(tu_path(ctx->dir, "dqs30.json"), NULL);
+    assert_int_equal(run_lab(ctx, "--child-scale", "2,1,1", ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "rigid skin matrices only"));
+    assert_true(tu_file_contains(ctx->err_path, "joint 1"));
+    assert_true(tu_file_contains(ctx->err_path, "column scales (2, 1, 1)"));
+    char *after = tu_read_file(tu_path(ctx->dir, "dqs30.json"), NULL);
+    assert_string_equal(before, after);
+    assert_int_equal(tu_count_entries(ctx->dir), OUTPUT_COUNT);
+    free(before);
+    free(after);
+    assert_int_equal(run_lab(ctx, "--child-scale", "1", ctx->dir), 0); /* no scale: fine */
+}
+
+/* The twist: DQS keeps every radius; LBS follows the article's formula; both checked from
+ * the positions with this test's arithmetic. */
+static void test_lab30_dqs_twist_evidence(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    for (int i = 0; i < OUTPUT_COUNT; i++)
+        assert_true(tu_exists(tu_path(ctx->dir, outputs[i])));
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "dqs30.json"));
+    assert_non_null(root);
+    cJSON *poses = obj(root, "poses"), *p;
+    assert_int_equal(cJSON_GetArraySize(poses), 10);
+    int twists = 0;
+    cJSON_ArrayForEach(p, poses)
+    {
+        if (strcmp(cJSON_GetStringValue(obj(p, "rig")), "twist"))
+            continue;
+        twists++;
+        bool dqs = !strcmp(cJSON_GetStringValue(obj(p, "method")), "DQS");
+        double theta = num(p, "angle_deg") * 3.141592653589793 / 180;
+        cJSON *pos = obj(p, "positions");
+        for (int ring = 0; ring < 9; ring++) {
+            double w = ring / 8.0, s = sin(theta / 2);
+            double expect = dqs ? 1.0 : sqrt(1 - 4 * w * (1 - w) * s * s);
+            for (int k = 0; k < 24; k++) {
+                cJSON *q = cJSON_GetArrayItem(pos, ring * 24 + k);
+                assert_true(fabs(hypot(at(q, 0), at(q, 1)) - expect) < 1e-12);
+            }
+        }
+    }
+    assert_int_equal(twists, 6);
+    cJSON *checks = obj(root, "checks");
+    assert_true(num(obj(checks, "dqs_twist"), "max_position_error") < 1e-12);
+    assert_true(num(obj(checks, "lbs_twist"), "max_position_error") < 1e-12);
+    cJSON *shortway = obj(checks, "short_way_270");
+    assert_true(fabs(num(shortway, "middle_turn_with_fix_deg") + 45) < 1e-9);
+    assert_true(fabs(num(shortway, "middle_turn_without_fix_deg") - 135) < 1e-9);
+    cJSON *full = obj(obj(checks, "full_turn_360"), "without_fix");
+    assert_true(cJSON_IsTrue(obj(full, "rejected")));
+    assert_non_null(strstr(cJSON_GetStringValue(obj(full, "message")), "vertex 96"));
+    assert_true(cJSON_IsTrue(obj(obj(checks, "rigid_only"), "rejected")));
+    assert_true(num(checks, "sign_q_vs_minus_q_max_difference") < 1e-12);
+    cJSON_Delete(root);
+}
+
+/* The bend: LBS collapses the inner side, DQS keeps it and bulges on the outer side. */
+static void test_lab30_dqs_bend_evidence(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--twist", "90", "--bend", "60,90,120", ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "dqs30.json"));
+    cJSON *poses = obj(root, "poses"), *p;
+    double inner[2][3] = {{0}}, bulge[2][3] = {{0}};
+    int seen = 0;
+    cJSON_ArrayForEach(p, poses)
+    {
+        if (strcmp(cJSON_GetStringValue(obj(p, "rig")), "bend"))
+            continue;
+        int m = !strcmp(cJSON_GetStringValue(obj(p, "method")), "DQS");
+        int k = (int)(num(p, "angle_deg") / 30) - 2;
+        inner[m][k] = num(obj(p, "bend"), "inner_min_distance");
+        bulge[m][k] = num(obj(p, "bend"), "outer_max_bulge");
+        seen++;
+    }
+    assert_int_equal(seen, 6);
+    for (int k = 0; k < 3; k++) {
+        double beta = (k + 2) * 30 * 3.141592653589793 / 180;
+        /* LBS: the joint ring's inner vertex is averaged to cos(beta/2) from the joint */
+        assert_true(fabs(inner[0][k] - cos(beta / 2)) < 1e-9);
+        assert_true(fabs(inner[1][k] - 1.0) < 1e-9);
+        assert_true(bulge[1][k] > bulge[0][k]);
+    }
+    assert_true(inner[0][2] < inner[0][1] && inner[0][1] < inner[0][0]); /* worse as it bends */
+    cJSON_Delete(root);
+    assert_true(tu_exists(tu_path(ctx->dir, "dqs30-lbs-bend120.png")));
+}
+
+/* The CSV holds the figure's rings and the plot's sweep; the plot shows every LBS colour. */
+static void test_lab30_dqs_csv_and_plot(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    char *csv = tu_read_file(tu_path(ctx->dir, "dqs30-rings.csv"), NULL);
+    int lines = 0, sweep = 0;
+    for (char *line = csv; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        lines++;
+        sweep += !strncmp(line, "LBS,sweep,", 10) || !strncmp(line, "DQS,sweep,", 10);
+    }
+    assert_int_equal(lines, 1 + 10 * 9 + 2 * 4 * 21);
+    assert_int_equal(sweep, 2 * 4 * 21);
+    assert_non_null(strstr(csv, "LBS,sweep,180,10,0.5,")); /* w = 1/2 at 180 deg */
+    free(csv);
+    tu_image img;
+    assert_true(tu_image_load(tu_path(ctx->dir, "dqs30-radius.png"), &img));
+    const unsigned char colors[4][3] = {{0, 114, 178}, {0, 158, 115}, {213, 94, 0}, {204, 121, 167}};
+    for (int c = 0; c < 4; c++) {
+        int found = 0;
+        for (int i = 0; i < img.width * img.height && !found; i++)
+            found = !memcmp(img.rgb + 3 * i, colors[c], 3);
+        assert_true(found);
+    }
+    tu_image_free(&img);
+}
+
+static void test_lab30_dqs_deterministic_and_committed(void **state)
+{
+    run_ctx *ctx = *state;
+    char second[64];
+    assert_non_null(tu_make_temp_dir(second, sizeof second));
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    assert_int_equal(run_lab(ctx, second), 0);
+    for (int i = 0; i < OUTPUT_COUNT; i++)
+        assert_true(tu_same_bytes(tu_path(ctx->dir, outputs[i]), tu_path(second, outputs[i])));
+    tu_remove_tree(second);
+    const char *stale = tu_first_stale_output(ctx->dir, COMMITTED_OUT_DIR, outputs, OUTPUT_COUNT);
+    if (stale)
+        fail_msg("out/%s differs from a fresh run: run `make lab30-dqs` and commit out/", stale);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
+    const struct CMUnitTest tests[] = {
+        T(test_lab30_dqs_usage_and_output_errors),
+        T(test_lab30_dqs_rejects_scaled_child_and_loses_nothing),
+        T(test_lab30_dqs_twist_evidence),
+        T(test_lab30_dqs_bend_evidence),
+        T(test_lab30_dqs_csv_and_plot),
+        T(test_lab30_dqs_deterministic_and_committed),
+    };
+#undef T
+    return cmocka_run_group_tests_name("lab30-dqs end to end", tests, NULL, NULL);
+}

@@ -659,16 +659,9 @@ int main(int argc, char **argv)
 {
     options opt;
     char err[256];
-    int parsed = parse_options(argc, argv, &opt, err, sizeof err);
-    if (parsed == 1) {
-        usage(stdout);
-        return EXIT_OK;
-    }
-    if (parsed < 0) {
-        fprintf(stderr, LAB ": error: %s\n", err);
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    int early = cli_after_parse(LAB, parse_options(argc, argv, &opt, err, sizeof err), err, usage);
+    if (early >= 0)
+        return early;
     lab_diag d = {0};
     if (output_check_dir(opt.outdir, &d) != LAB_OK)
         return cli_fail(LAB, &d, EXIT_OUTPUT);
@@ -693,15 +686,7 @@ int main(int argc, char **argv)
     if (e == LAB_OK)
         e = add_csv(r, &batch, &d);
     bool ok = print_report(r, &opt);
-    int code = EXIT_OK;
-    if (e != LAB_OK)
-        code = cli_fail(LAB, &d, EXIT_OUTPUT);
-    else if (!ok) {
-        fprintf(stderr, LAB ": error: a self-check failed (see the report), nothing written\n");
-        code = EXIT_REJECTED;
-    } else if (output_batch_commit(&batch, opt.outdir, &d) != LAB_OK)
-        code = cli_fail(LAB, &d, EXIT_OUTPUT);
-    output_batch_free(&batch);
+    int code = cli_finish(LAB, &batch, e, &d, ok, opt.outdir);
     results_free(r);
     free(r);
     return code;

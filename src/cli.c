@@ -34,3 +34,33 @@ int cli_fail(const char *lab, const lab_diag *d, int exit_code)
     fprintf(stderr, "%s: error: %s\n", lab, msg);
     return exit_code;
 }
+
+int cli_after_parse(const char *lab, int parsed, const char *err, void (*usage)(FILE *to))
+{
+    if (parsed == 1) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (parsed < 0) {
+        fprintf(stderr, "%s: error: %s\n", lab, err);
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    return -1;
+}
+
+int cli_finish(const char *lab, output_batch *batch, lab_error build_error,
+               const lab_diag *build_diag, bool checks_ok, const char *outdir)
+{
+    int code = CLI_EXIT_OK;
+    lab_diag d = {0};
+    if (build_error != LAB_OK)
+        code = cli_fail(lab, build_diag, CLI_EXIT_OUTPUT);
+    else if (!checks_ok) {
+        fprintf(stderr, "%s: error: a self-check failed (see the report), nothing written\n", lab);
+        code = CLI_EXIT_REJECTED;
+    } else if (output_batch_commit(batch, outdir, &d) != LAB_OK)
+        code = cli_fail(lab, &d, CLI_EXIT_OUTPUT);
+    output_batch_free(batch);
+    return code;
+}

@@ -2,9 +2,12 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "diag.h"
+#include "output.h"
 
 /* Exit codes of the contract. */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_REJECTED = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_OUTPUT = 3 };
@@ -15,5 +18,17 @@ int cli_parse_doubles(const char *text, double *out, int max, char *err, size_t 
 
 /* Prints "<lab>: error: <rule>, <where>, <value>" to stderr and returns exit_code. */
 int cli_fail(const char *lab, const lab_diag *d, int exit_code);
+
+/* The start of every main, after parsing: parsed = 1 (--help) prints usage on stdout and
+ * returns 0; parsed < 0 prints err and usage on stderr and returns 2; parsed = 0 returns
+ * -1, meaning "run". */
+int cli_after_parse(const char *lab, int parsed, const char *err, void (*usage)(FILE *to));
+
+/* The end of every main: the outputs were built (build_error, with build_diag) and the
+ * report printed (checks_ok). A build error exits 3; a failed self-check writes nothing
+ * and exits 1; otherwise the batch is committed to outdir all or nothing (exit 0 or 3).
+ * Frees the batch. */
+int cli_finish(const char *lab, output_batch *batch, lab_error build_error,
+               const lab_diag *build_diag, bool checks_ok, const char *outdir);
 
 #endif

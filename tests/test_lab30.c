@@ -17,31 +17,9 @@ static const char *const outputs[] = {"skinning30.png", "skinning30-theta000.png
                                       "skinning30.json", "skinning30-radii.csv"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
-typedef struct {
-    char dir[64];
-    char out_path[128], err_path[128];
-} run_ctx;
-
-static int setup_dir(void **state)
-{
-    run_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx || !tu_make_temp_dir(ctx->dir, sizeof ctx->dir))
-        return -1;
-    snprintf(ctx->out_path, sizeof ctx->out_path, "/tmp/%s.stdout", ctx->dir + 5);
-    snprintf(ctx->err_path, sizeof ctx->err_path, "/tmp/%s.stderr", ctx->dir + 5);
-    *state = ctx;
-    return 0;
-}
-
-static int teardown_dir(void **state)
-{
-    run_ctx *ctx = *state;
-    tu_remove_tree(ctx->dir);
-    remove(ctx->out_path);
-    remove(ctx->err_path);
-    free(ctx);
-    return 0;
-}
+typedef tu_run_dir run_ctx;
+#define setup_dir tu_run_dir_setup
+#define teardown_dir tu_run_dir_teardown
 
 /* Runs lab30 with the NULL-terminated arguments and returns its exit code. */
 #define run_lab(ctx, ...) tu_run_program(LAB30, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)

@@ -21,28 +21,9 @@ static const char *const outputs[] = {
     "dqs30-dqs-bend135.png"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
-typedef struct { char dir[64], out_path[128], err_path[128]; } run_ctx;
-
-static int setup_dir(void **state)
-{
-    run_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx || !tu_make_temp_dir(ctx->dir, sizeof ctx->dir))
-        return -1;
-    snprintf(ctx->out_path, sizeof ctx->out_path, "%s.stdout", ctx->dir);
-    snprintf(ctx->err_path, sizeof ctx->err_path, "%s.stderr", ctx->dir);
-    *state = ctx;
-    return 0;
-}
-
-static int teardown_dir(void **state)
-{
-    run_ctx *ctx = *state;
-    tu_remove_tree(ctx->dir);
-    remove(ctx->out_path);
-    remove(ctx->err_path);
-    free(ctx);
-    return 0;
-}
+typedef tu_run_dir run_ctx;
+#define setup_dir tu_run_dir_setup
+#define teardown_dir tu_run_dir_teardown
 
 static cJSON *obj(const cJSON *o, const char *key)
 {

@@ -98,6 +98,29 @@ int tu_count_entries(const char *dir)
     return n;
 }
 
+int tu_run_dir_setup(void **state)
+{
+    tu_run_dir *ctx = calloc(1, sizeof *ctx);
+    if (!ctx || !tu_make_temp_dir(ctx->dir, sizeof ctx->dir)) {
+        free(ctx);
+        return -1;
+    }
+    snprintf(ctx->out_path, sizeof ctx->out_path, "%s.stdout", ctx->dir);
+    snprintf(ctx->err_path, sizeof ctx->err_path, "%s.stderr", ctx->dir);
+    *state = ctx;
+    return 0;
+}
+
+int tu_run_dir_teardown(void **state)
+{
+    tu_run_dir *ctx = *state;
+    tu_remove_tree(ctx->dir);
+    remove(ctx->out_path);
+    remove(ctx->err_path);
+    free(ctx);
+    return 0;
+}
+
 static void redirect(const char *path, int fd)
 {
     int f = open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -18,6 +18,15 @@ bool tu_write_file(const char *path, const char *text);
 bool tu_exists(const char *path);
 int tu_count_entries(const char *dir); /* entries other than . and .. ; -1 if unreadable */
 
+/* A temporary OUTDIR and files for a program's stdout and stderr: the state of the
+ * end-to-end tests. tu_run_dir_setup/teardown have cmocka's setup/teardown signature. */
+typedef struct {
+    char dir[64];
+    char out_path[128], err_path[128];
+} tu_run_dir;
+int tu_run_dir_setup(void **state);
+int tu_run_dir_teardown(void **state);
+
 /* Runs argv[0] with argv, stdout and stderr captured into the given files (may be NULL
  * for /dev/null). Returns the exit status, or -1 when it did not exit normally. */
 int tu_run(char *const argv[], const char *stdout_path, const char *stderr_path);

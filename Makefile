@@ -16,7 +16,7 @@ ifeq ($(SANITIZE),1)
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-LABS      := lab30 lab30-dqs
+LABS      := lab30 lab30-dqs lab30-normals
 LIB_SRC   := $(wildcard src/*.c)
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o)
 LIB       := $(BUILD)/libskinlab.a

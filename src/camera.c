@@ -33,6 +33,30 @@ mat4 camera_orthographic(double left, double right, double bottom, double top, d
     return p;
 }
 
+mat4 camera_perspective(double fovy_radians, double aspect, double near, double far)
+{
+    double f = 1.0 / tan(0.5 * fovy_radians);
+    mat4 p = {{{0}}};
+    p.m[0][0] = f / aspect;
+    p.m[1][1] = f;
+    p.m[2][2] = -(far + near) / (far - near);  /* view z = -near -> -1, -far -> +1 */
+    p.m[2][3] = -2.0 * far * near / (far - near);
+    p.m[3][2] = -1.0;                           /* w = -z_view: the distance ahead */
+    return p;
+}
+
+bool camera_clip_near(vec4 *a, vec4 *b)
+{
+    double da = a->z + a->w, db = b->z + b->w; /* signed distance to the near plane */
+    if (da < 0.0 && db < 0.0)
+        return false;
+    if (da < 0.0)
+        *a = vec4_add(*a, vec4_scale(vec4_add(*b, vec4_scale(*a, -1.0)), da / (da - db)));
+    else if (db < 0.0)
+        *b = vec4_add(*b, vec4_scale(vec4_add(*a, vec4_scale(*b, -1.0)), db / (db - da)));
+    return true;
+}
+
 vec3 camera_divide(vec4 clip) { return vec3_make(clip.x / clip.w, clip.y / clip.w, clip.z / clip.w); }
 
 vec3 camera_viewport(vec3 ndc, camera_viewport_rect rect)
@@ -42,11 +66,25 @@ vec3 camera_viewport(vec3 ndc, camera_viewport_rect rect)
                      ndc.z);
 }
 
+/* view then projection, one matrix at a time, as the chain reads */
+static vec4 to_clip(const camera *cam, vec3 world_point)
+{
+    return mat4_mul_vec4(cam->projection, mat4_mul_vec4(cam->view, vec4_point(world_point)));
+}
+
 vec3 camera_project(const camera *cam, vec3 world_point)
 {
-    vec4 view = mat4_mul_vec4(cam->view, vec4_point(world_point));
-    vec4 clip = mat4_mul_vec4(cam->projection, view);
-    return camera_viewport(camera_divide(clip), cam->viewport);
+    return camera_viewport(camera_divide(to_clip(cam, world_point)), cam->viewport);
+}
+
+bool camera_project_segment(const camera *cam, vec3 a, vec3 b, vec3 *out_a, vec3 *out_b)
+{
+    vec4 ca = to_clip(cam, a), cb = to_clip(cam, b);
+    if (!camera_clip_near(&ca, &cb))
+        return false;
+    *out_a = camera_viewport(camera_divide(ca), cam->viewport);
+    *out_b = camera_viewport(camera_divide(cb), cam->viewport);
+    return true;
 }
 
 mat4 camera_fit_orthographic(mat4 view, const vec3 *points, int count, double margin,

@@ -25,6 +25,11 @@ static const char *const rules[] = {
     [LAB_ERR_WEIGHT_NOT_FINITE] = "weights must be finite",
     [LAB_ERR_WEIGHT_NEGATIVE] = "weights must be non-negative",
     [LAB_ERR_WEIGHT_SUM] = "weights must sum to 1 within 1e-12 (no automatic normalisation)",
+    [LAB_ERR_WEIGHT_SUM_ZERO] =
+        "weights summing to at most eps_w cannot be normalised (choose a fallback joint)",
+    [LAB_ERR_SINGULAR] = "a linear part that transforms normals must be invertible",
+    [LAB_ERR_WEIGHTS_FILE] =
+        "a weights file has the header vertex,joint0,weight0,joint1,weight1 and one row per vertex",
     [LAB_ERR_NOT_RIGID] = ("dual quaternion skinning takes rigid skin matrices only "
                            "(rotation and translation; scale must be handled separately)"),
     [LAB_ERR_DQ_ZERO_NORM] =

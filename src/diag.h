@@ -35,6 +35,9 @@ typedef enum {
     LAB_ERR_WEIGHT_NOT_FINITE,
     LAB_ERR_WEIGHT_NEGATIVE,
     LAB_ERR_WEIGHT_SUM,
+    LAB_ERR_WEIGHT_SUM_ZERO,
+    LAB_ERR_SINGULAR,
+    LAB_ERR_WEIGHTS_FILE,
     /* dual quaternion skinning */
     LAB_ERR_NOT_RIGID,
     LAB_ERR_DQ_ZERO_NORM,

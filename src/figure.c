@@ -2,11 +2,13 @@
 #include "figure.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static void draw_segment(canvas *c, const camera *cam, vec3 a, vec3 b, int dash, rgb color)
 {
-    vec3 pa = camera_project(cam, a), pb = camera_project(cam, b);
-    raster_segment(c, pa.x, pa.y, pb.x, pb.y, dash, dash, color);
+    vec3 pa, pb;
+    if (camera_project_segment(cam, a, b, &pa, &pb)) /* clipped at the near plane first */
+        raster_segment(c, pa.x, pa.y, pb.x, pb.y, dash, dash, color);
 }
 
 static void draw_marker(canvas *c, const camera *cam, vec3 p, rgb color)
@@ -42,6 +44,32 @@ void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel)
         raster_text(c, 8, y, FIGURE_TEXT_SCALE, panel->label[k], FIGURE_TEXT);
         y += raster_text_height(panel->label[k], FIGURE_TEXT_SCALE) + 4;
     }
+}
+
+void figure_draw_lines(canvas *c, const camera *cam, const vec3 *a, const vec3 *b,
+                       const rgb *colors, int count)
+{
+    for (int i = 0; i < count; i++)
+        draw_segment(c, cam, a[i], b[i], 0, colors[i]);
+}
+
+rgb figure_error_color(double value, double max)
+{
+    double t = max > 0.0 ? value / max : 1.0;
+    t = !(t > 0.0) ? 0.0 : t > 1.0 ? 1.0 : t; /* NaN counts as 0 */
+    if (t < 0.5) /* green (0,170,0) -> yellow (230,200,0) */
+        return (rgb){(unsigned char)lround(460 * t), (unsigned char)lround(170 + 60 * t), 0};
+    return (rgb){(unsigned char)lround(230 - 20 * (t - 0.5)), (unsigned char)lround(200 * (2 - 2 * t)), 0};
+}
+
+void figure_error_bar(canvas *c, int x, int y, int w, int h, double max)
+{
+    for (int i = 0; i < w; i++)
+        raster_fill_rect(c, x + i, y, 1, h, figure_error_color(max * i / (w - 1), max));
+    char label[32];
+    snprintf(label, sizeof label, "%g deg", max);
+    raster_text(c, x - raster_text_width("0", 1) - 4, y, 1, "0", FIGURE_TEXT);
+    raster_text(c, x + w + 4, y, 1, label, FIGURE_TEXT);
 }
 
 lab_error figure_compose_grid(canvas *out, const canvas *panels, int count, int columns, int gap,

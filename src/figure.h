@@ -38,6 +38,15 @@ typedef struct {
 /* Draws one panel onto c (already cleared) through cam. */
 void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel);
 
+/* Segments a[i]-b[i] in world space through cam (near-clipped), each in its colour. */
+void figure_draw_lines(canvas *c, const camera *cam, const vec3 *a, const vec3 *b,
+                       const rgb *colors, int count);
+
+/* The error colour scale: green at 0, yellow at max/2, red at max and beyond. */
+rgb figure_error_color(double value, double max);
+/* A horizontal bar of that scale at (x, y), w x h pixels, labelled "0" and "<max> deg". */
+void figure_error_bar(canvas *c, int x, int y, int w, int h, double max);
+
 /* Lays panels side by side under a title line, `gap` pixels apart and around. */
 lab_error figure_compose(canvas *out, const canvas *panels, int count, int gap, const char *title,
                          lab_diag *d);

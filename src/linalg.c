@@ -125,6 +125,44 @@ double mat4_max_abs_diff(mat4 a, mat4 b)
     return mat4_max_abs(mat4_add(a, mat4_scale_by(b, -1.0)));
 }
 
+vec3 mat4_transform_direction(mat4 a, vec3 v)
+{
+    return vec3_make(a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z,
+                     a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
+                     a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z);
+}
+
+mat4 mat4_linear_part(mat4 a)
+{
+    a.m[0][3] = a.m[1][3] = a.m[2][3] = 0.0;
+    return a;
+}
+
+/* Column k of the 3x3 part. */
+static vec3 column(mat4 a, int k) { return vec3_make(a.m[0][k], a.m[1][k], a.m[2][k]); }
+
+double mat4_linear_det(mat4 a) { return vec3_dot(column(a, 0), vec3_cross(column(a, 1), column(a, 2))); }
+
+lab_error mat4_linear_inverse_transpose(mat4 a, mat4 *out, const char *where, lab_diag *d)
+{
+    vec3 c0 = column(a, 0), c1 = column(a, 1), c2 = column(a, 2);
+    double det = vec3_dot(c0, vec3_cross(c1, c2));
+    double scale = fmax(vec3_length(c0), fmax(vec3_length(c1), vec3_length(c2)));
+    if (!(fabs(det) > 1e-12 * scale * scale * scale))
+        return diag_fail(d, LAB_ERR_SINGULAR, where, "det %.6g (column lengths %.6g, %.6g, %.6g)",
+                         det, vec3_length(c0), vec3_length(c1), vec3_length(c2));
+    /* the columns of cof(A) are the cross products of A's other two columns */
+    const vec3 cof[3] = {vec3_cross(c1, c2), vec3_cross(c2, c0), vec3_cross(c0, c1)};
+    mat4 r = mat4_identity();
+    for (int k = 0; k < 3; k++) {
+        r.m[0][k] = cof[k].x / det;
+        r.m[1][k] = cof[k].y / det;
+        r.m[2][k] = cof[k].z / det;
+    }
+    *out = r;
+    return LAB_OK;
+}
+
 bool mat4_is_finite(mat4 a)
 {
     for (int i = 0; i < 4; i++)

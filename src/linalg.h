@@ -55,6 +55,15 @@ mat4 mat4_scale(double sx, double sy, double sz);
 double mat4_max_abs(mat4 a);                    /* largest |m[r][c]| */
 double mat4_max_abs_diff(mat4 a, mat4 b);       /* largest |a - b| over the elements */
 
+vec3 mat4_transform_direction(mat4 a, vec3 v);  /* the 3x3 part only: no translation */
+mat4 mat4_linear_part(mat4 a);                  /* the 3x3 part, translation dropped */
+double mat4_linear_det(mat4 a);                 /* determinant of the 3x3 part */
+/* The inverse transpose of the 3x3 part, (A^-1)^T = cof(A) / det(A), translation zero:
+ * the matrix that carries normals so they stay perpendicular to transformed tangents.
+ * Refuses (LAB_ERR_SINGULAR) when |det| <= 1e-12 times the cube of the largest column
+ * length, i.e. when a direction has been squashed flat. */
+lab_error mat4_linear_inverse_transpose(mat4 a, mat4 *out, const char *where, lab_diag *d);
+
 bool mat4_is_finite(mat4 a);
 bool mat4_is_affine(mat4 a);                    /* last row 0 0 0 1 within tolerance */
 

@@ -257,6 +257,74 @@ lab_error rig30_sweep_ring_radius(skin_method method, double child_weight, doubl
     return e;
 }
 
+lab_error rig30_set_influences(rig30_rig *rig, const skin_influence *influences,
+                               skin_weight_policy policy, skin_weight_report *report, lab_diag *d)
+{
+    int n = rig->bind.vertex_count;
+    skin_influence *copy = malloc(sizeof *copy * (size_t)n);
+    if (!copy)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "influences", "%d vertices", n);
+    memcpy(copy, influences, sizeof *copy * (size_t)n);
+    lab_error e = skin_apply_weight_policy(copy, n, RIG30_JOINTS, policy, report, d);
+    if (e == LAB_OK)
+        memcpy(rig->influences, copy, sizeof *copy * (size_t)n);
+    free(copy);
+    return e;
+}
+
+void rig30_bind_normals(const rig30_rig *rig, vec3 *out)
+{
+    for (int v = 0; v < rig->bind.vertex_count; v++) {
+        vec3 p = rig->bind.vertices[v];
+        out[v] = vec3_normalize(vec3_make(p.x, p.y, 0.0));
+    }
+}
+
+/* The weight vertex v gives joint j. */
+static double joint_weight(const skin_influence *in, int j)
+{
+    double w = 0.0;
+    for (int s = 0; s < SKIN_SLOTS; s++)
+        if (in->joint[s] == j)
+            w += in->weight[s];
+    return w;
+}
+
+/* d w_j / da and d w_j / dz at (ring, segment) by differences of the neighbours' weights. */
+static void weight_gradient(const rig30_rig *rig, int ring, int seg, int j, double *dwda,
+                            double *dwdz)
+{
+    const int S = RIG30_SEGMENTS;
+    const skin_influence *in = rig->influences;
+    double da = 2.0 * (4.0 * acos(0.0) / S); /* two segments apart, in radians */
+    *dwda = (joint_weight(&in[mesh_cylinder_index(S, ring, (seg + 1) % S)], j) -
+             joint_weight(&in[mesh_cylinder_index(S, ring, (seg + S - 1) % S)], j)) / da;
+    int lo = ring > 0 ? ring - 1 : ring, hi = ring + 1 < RIG30_RINGS ? ring + 1 : ring;
+    double dz = rig->bind.vertices[mesh_cylinder_index(S, hi, seg)].z -
+                rig->bind.vertices[mesh_cylinder_index(S, lo, seg)].z;
+    *dwdz = (joint_weight(&in[mesh_cylinder_index(S, hi, seg)], j) -
+             joint_weight(&in[mesh_cylinder_index(S, lo, seg)], j)) / dz;
+}
+
+void rig30_true_normals(const rig30_rig *rig, const mat4 *palette, mat4 model, vec3 *out)
+{
+    for (int v = 0; v < rig->bind.vertex_count; v++) {
+        int ring = v / RIG30_SEGMENTS, seg = v % RIG30_SEGMENTS;
+        vec3 p = rig->bind.vertices[v], ta = {0, 0, 0}, tz = {0, 0, 0};
+        for (int j = 0; j < RIG30_JOINTS; j++) {
+            double w = joint_weight(&rig->influences[v], j), dwda, dwdz;
+            weight_gradient(rig, ring, seg, j, &dwda, &dwdz);
+            vec3 moved = mat4_transform_point(palette[j], p);
+            ta = vec3_add(ta, vec3_add(vec3_scale(mat4_transform_direction(palette[j], vec3_make(-p.y, p.x, 0)), w),
+                                       vec3_scale(moved, dwda)));
+            tz = vec3_add(tz, vec3_add(vec3_scale(mat4_transform_direction(palette[j], vec3_make(0, 0, 1)), w),
+                                       vec3_scale(moved, dwdz)));
+        }
+        out[v] = vec3_normalize(vec3_cross(mat4_transform_direction(model, ta),
+                                           mat4_transform_direction(model, tz)));
+    }
+}
+
 /* Distance from p to the segment [a, b]. */
 static double distance_to_segment(vec3 p, vec3 a, vec3 b)
 {

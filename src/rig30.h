@@ -128,6 +128,23 @@ typedef struct {
 void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
                        rig30_check *acc);
 
+/* Replaces the rig's influences with `influences` after applying `policy` to a copy
+ * (report filled, may be NULL). On error the rig keeps its own weights. */
+lab_error rig30_set_influences(rig30_rig *rig, const skin_influence *influences,
+                               skin_weight_policy policy, skin_weight_report *report, lab_diag *d);
+
+/* The bind normals of the cylinder: radial, (x, y, 0) / |(x, y)|. */
+void rig30_bind_normals(const rig30_rig *rig, vec3 *out);
+
+/* The true normal of the skinned surface p'(a, z) = sum_j w_j(a, z) C_j p(a, z), mapped by
+ * `model`: the cross product of its two tangents, each carried by model's 3x3 part,
+ *   dp'/da = sum_j (w_j C_j dp/da + dw_j/da C_j p),  dp'/dz = likewise with z,
+ * with dp/da = (-y, x, 0), dp/dz = (0, 0, 1) exactly, and the weight gradient taken from
+ * the weights of the neighbouring vertices (central differences, one-sided at the open
+ * ends). This is the ground truth the normal methods are measured against; none of them
+ * knows the weight gradient. */
+void rig30_true_normals(const rig30_rig *rig, const mat4 *palette, mat4 model, vec3 *out);
+
 /* Skins one ring of RIG30_SEGMENTS vertices (radius 1, z = 1) with child weight w under
  * palette {I, Rz(theta)} (the twist's C_0, C_1; for DQS signed from the quaternion) and
  * returns the ring's mean radius: the measured points of the radius-against-weight plot. */

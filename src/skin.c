@@ -30,7 +30,10 @@ static lab_error fail_at_vertex(lab_diag *d, lab_error code, int v, int slot, co
     return code;
 }
 
-static lab_error validate_influence(const skin_influence *in, int v, int joint_count, lab_diag *d)
+/* The rules every weight policy keeps: slots in range (also for zero weights), weights
+ * finite and non-negative. */
+static lab_error validate_slots_and_signs(const skin_influence *in, int v, int joint_count,
+                                          lab_diag *d)
 {
     for (int s = 0; s < SKIN_SLOTS; s++) {
         if (in->joint[s] < 0 || in->joint[s] >= joint_count)
@@ -42,9 +45,23 @@ static lab_error validate_influence(const skin_influence *in, int v, int joint_c
         if (in->weight[s] < 0.0)
             return fail_at_vertex(d, LAB_ERR_WEIGHT_NEGATIVE, v, s, "weight %.15g", in->weight[s]);
     }
+    return LAB_OK;
+}
+
+static double weight_sum(const skin_influence *in)
+{
     double sum = 0.0;
     for (int s = 0; s < SKIN_SLOTS; s++)
         sum += in->weight[s];
+    return sum;
+}
+
+static lab_error validate_influence(const skin_influence *in, int v, int joint_count, lab_diag *d)
+{
+    lab_error e = validate_slots_and_signs(in, v, joint_count, d);
+    if (e != LAB_OK)
+        return e;
+    double sum = weight_sum(in);
     if (!(fabs(sum - 1.0) <= SKIN_WEIGHT_TOLERANCE))
         return fail_at_vertex(d, LAB_ERR_WEIGHT_SUM, v, -1,
                               "weights %.15g + %.15g sum to %.15g, not 1: at the bind pose every "
@@ -62,6 +79,73 @@ lab_error skin_validate_influences(const skin_influence *influences, int vertex_
         if (e != LAB_OK)
             return e;
     }
+    return LAB_OK;
+}
+
+const char *skin_policy_name(skin_policy_kind kind)
+{
+    static const char *const names[] = {"strict", "normalize", "fallback"};
+    return (int)kind >= 0 && kind <= SKIN_POLICY_FALLBACK ? names[kind] : "?";
+}
+
+void skin_weight_report_free(skin_weight_report *r)
+{
+    free(r->normalized_vertices);
+    free(r->fallback_vertices);
+    *r = (skin_weight_report){0};
+}
+
+lab_error skin_apply_weight_policy(skin_influence *influences, int vertex_count, int joint_count,
+                                   skin_weight_policy policy, skin_weight_report *report,
+                                   lab_diag *d)
+{
+    if (policy.kind == SKIN_POLICY_STRICT) {
+        lab_error e = skin_validate_influences(influences, vertex_count, joint_count, d);
+        if (e == LAB_OK && report)
+            *report = (skin_weight_report){.largest_deviation_vertex = -1};
+        return e;
+    }
+    double eps = policy.eps_w > 0.0 ? policy.eps_w : SKIN_DEFAULT_EPS_W;
+    if (policy.kind == SKIN_POLICY_FALLBACK &&
+        (policy.fallback_joint < 0 || policy.fallback_joint >= joint_count))
+        return diag_fail(d, LAB_ERR_JOINT_SLOT_RANGE, "fallback joint", "joint %d of %d",
+                         policy.fallback_joint, joint_count);
+    /* first pass: every error, before anything changes */
+    for (int v = 0; v < vertex_count; v++) {
+        lab_error e = validate_slots_and_signs(&influences[v], v, joint_count, d);
+        if (e == LAB_OK && policy.kind == SKIN_POLICY_NORMALIZE && !(weight_sum(&influences[v]) > eps))
+            e = fail_at_vertex(d, LAB_ERR_WEIGHT_SUM_ZERO, v, -1, "W = %.15g <= eps_w = %g",
+                               weight_sum(&influences[v]), eps);
+        if (e != LAB_OK)
+            return e;
+    }
+    skin_weight_report r = {.largest_deviation_vertex = -1};
+    r.normalized_vertices = malloc(sizeof(int) * (size_t)(vertex_count > 0 ? vertex_count : 1));
+    r.fallback_vertices = malloc(sizeof(int) * (size_t)(vertex_count > 0 ? vertex_count : 1));
+    if (!r.normalized_vertices || !r.fallback_vertices) {
+        skin_weight_report_free(&r);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "weight report", "%d vertices", vertex_count);
+    }
+    for (int v = 0; v < vertex_count; v++) {
+        skin_influence *in = &influences[v];
+        double sum = weight_sum(in), deviation = fabs(sum - 1.0);
+        if (deviation > r.largest_deviation) {
+            r.largest_deviation = deviation;
+            r.largest_deviation_vertex = v;
+        }
+        if (!(sum > eps)) { /* fallback: the whole vertex follows one joint */
+            *in = (skin_influence){{policy.fallback_joint, in->joint[1]}, {1.0, 0.0}};
+            r.fallback_vertices[r.fallback_count++] = v;
+        } else if (deviation > SKIN_WEIGHT_TOLERANCE) {
+            for (int s = 0; s < SKIN_SLOTS; s++)
+                in->weight[s] /= sum;
+            r.normalized_vertices[r.normalized_count++] = v;
+        }
+    }
+    if (report)
+        *report = r;
+    else
+        skin_weight_report_free(&r);
     return LAB_OK;
 }
 

@@ -37,6 +37,40 @@ typedef struct {
 lab_error skin_validate_influences(const skin_influence *influences, int vertex_count,
                                    int joint_count, lab_diag *d);
 
+/* Weight policies: how validation treats a vertex whose weights do not sum to 1.
+ *   strict     (chapter 30) any |W - 1| > 1e-12 is an error; nothing is changed
+ *   normalize  (the weights article) W > eps_w is divided out and reported; W <= eps_w
+ *              is an error
+ *   fallback   like normalize, but a vertex with W <= eps_w is bound fully to one joint
+ * Non-finite or negative weights and out-of-range slots are errors under every policy.
+ * The policy is the caller's choice, never a global. Zero-initialised means strict. */
+typedef enum { SKIN_POLICY_STRICT = 0, SKIN_POLICY_NORMALIZE, SKIN_POLICY_FALLBACK } skin_policy_kind;
+typedef struct {
+    skin_policy_kind kind;
+    int fallback_joint;            /* fallback: the palette slot a weightless vertex follows */
+    double eps_w;                  /* 0 means SKIN_DEFAULT_EPS_W */
+} skin_weight_policy;
+#define SKIN_DEFAULT_EPS_W 1e-6
+
+const char *skin_policy_name(skin_policy_kind kind); /* "strict", "normalize", "fallback" */
+
+/* What a policy changed: the quality report the JSON and stdout show. */
+typedef struct {
+    int normalized_count;          /* vertices whose weights were divided by W */
+    int *normalized_vertices;      /* their indices, ascending */
+    double largest_deviation;      /* max |W - 1| over all vertices, changed or not */
+    int largest_deviation_vertex;  /* -1 when every W is exactly 1 */
+    int fallback_count;            /* vertices bound to the fallback joint */
+    int *fallback_vertices;
+} skin_weight_report;
+void skin_weight_report_free(skin_weight_report *r);
+
+/* Applies the policy to influences in place (strict changes nothing) and fills report
+ * (may be NULL). On error nothing is changed and d names the vertex and rule. */
+lab_error skin_apply_weight_policy(skin_influence *influences, int vertex_count, int joint_count,
+                                   skin_weight_policy policy, skin_weight_report *report,
+                                   lab_diag *d);
+
 /* Every coordinate finite. */
 lab_error skin_validate_points(const vec3 *points, int count, lab_diag *d);
 

@@ -79,6 +79,47 @@ static void test_camera_project_is_the_whole_chain(void **state)
     assert_true(fabs(bottom.y - 4.5) < 1e-12);
 }
 
+/* Perspective by hand: fovy 90 deg, aspect 2, near 1, far 3. A point 2 ahead at
+ * (x, y) = (1, 0.5) has clip w = 2 and NDC (1/2 / ... ) = (0.25, 0.25). */
+static void test_camera_perspective_divide_and_viewport_by_hand(void **state)
+{
+    (void)state;
+    mat4 p = camera_perspective(3.141592653589793 / 2, 2.0, 1.0, 3.0);
+    vec4 c = mat4_mul_vec4(p, (vec4){1, 0.5, -2, 1});
+    assert_true(fabs(c.w - 2.0) < 1e-15);
+    vec3 n = camera_divide(c);
+    assert_true(fabs(n.x - 0.25) < 1e-15 && fabs(n.y - 0.25) < 1e-15);
+    /* the near and far planes land on -1 and +1 */
+    assert_true(fabs(camera_divide(mat4_mul_vec4(p, (vec4){0, 0, -1, 1})).z + 1) < 1e-15);
+    assert_true(fabs(camera_divide(mat4_mul_vec4(p, (vec4){0, 0, -3, 1})).z - 1) < 1e-15);
+    vec3 px = camera_viewport(n, (camera_viewport_rect){0, 0, 400, 200});
+    assert_true(fabs(px.x - 250) < 1e-12 && fabs(px.y - 75) < 1e-12);
+}
+
+/* A segment from in front of the eye to behind it. Clipped at the near plane first, its
+ * far end stays on its own side of the screen; divided first, the point behind the eye
+ * (w < 0) is mirrored to the opposite side and the drawn line would wrap around. */
+static void test_camera_near_clipping_before_the_divide(void **state)
+{
+    (void)state;
+    camera cam = {mat4_identity(), camera_perspective(3.141592653589793 / 2, 1.0, 1.0, 10.0),
+                  {0, 0, 100, 100}};
+    vec3 front = {0.5, 0, -4}, behind = {3, 0, 2}; /* x > 0 all along: right of centre */
+    vec3 a, b;
+    assert_true(camera_project_segment(&cam, front, behind, &a, &b));
+    assert_true(a.x > 50 && b.x > 50);                /* both ends on the right */
+    assert_true(fabs(b.y - 50) < 1e-9);
+    vec3 wrong = camera_project(&cam, behind);        /* the divide-first picture */
+    assert_true(wrong.x < 50);                        /* mirrored to the left */
+    /* the clipped end is on the near plane: NDC z = -1 */
+    vec4 ca = mat4_mul_vec4(cam.projection, vec4_point(front));
+    vec4 cb = mat4_mul_vec4(cam.projection, vec4_point(behind));
+    assert_true(camera_clip_near(&ca, &cb));
+    assert_true(fabs(cb.z / cb.w + 1.0) < 1e-12 && cb.w > 0);
+    /* wholly behind: nothing to draw */
+    assert_false(camera_project_segment(&cam, vec3_make(0, 0, 1), vec3_make(1, 1, 3), &a, &b));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -87,6 +128,8 @@ int main(void)
         cmocka_unit_test(test_camera_divide_and_viewport_by_hand),
         cmocka_unit_test(test_camera_fit_holds_every_point_with_margin),
         cmocka_unit_test(test_camera_project_is_the_whole_chain),
+        cmocka_unit_test(test_camera_perspective_divide_and_viewport_by_hand),
+        cmocka_unit_test(test_camera_near_clipping_before_the_divide),
     };
     return cmocka_run_group_tests_name("camera", tests, NULL, NULL);
 }

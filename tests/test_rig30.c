@@ -268,6 +268,61 @@ static void test_rig30_bend_weights_and_metrics(void **state)
     rig30_rig_free(&rig);
 }
 
+/* The true normal: radial at the bind pose; perpendicular to each skinned ring (the ring
+ * is a scaled, turned circle, so the chord between a vertex's neighbours is its tangent);
+ * rigidly turned where the weights are constant. */
+static void test_rig30_true_normals(void **state)
+{
+    const rig30_rig *rig = *state;
+    vec3 truth[216], bind[216];
+    rig30_pose p = {.positions = malloc(sizeof(vec3) * 216)};
+    assert_int_equal(rig30_pose_at(rig, 0.0, (skin_blend){.method = SKIN_LBS}, &p, NULL), LAB_OK);
+    rig30_true_normals(rig, p.palette, mat4_identity(), truth);
+    rig30_bind_normals(rig, bind);
+    for (int v = 0; v < 216; v++)
+        assert_true(vec3_length(vec3_sub(truth[v], bind[v])) < 1e-12);
+    assert_int_equal(rig30_pose_at(rig, 1.2, (skin_blend){.method = SKIN_LBS}, &p, NULL), LAB_OK);
+    rig30_true_normals(rig, p.palette, mat4_identity(), truth);
+    for (int ring = 0; ring < 9; ring++)
+        for (int s = 0; s < 24; s++) {
+            vec3 chord = vec3_sub(p.positions[ring * 24 + (s + 1) % 24], p.positions[ring * 24 + (s + 23) % 24]);
+            assert_true(fabs(vec3_dot(truth[ring * 24 + s], vec3_normalize(chord))) < 1e-12);
+        }
+    free(p.positions);
+    rig30_rig bend;
+    assert_int_equal(rig30_rig_build(&bend, RIG30_BEND, NULL, NULL), LAB_OK);
+    rig30_pose q = {.positions = malloc(sizeof(vec3) * 216)};
+    assert_int_equal(rig30_pose_at(&bend, 1.0, (skin_blend){.method = SKIN_LBS}, &q, NULL), LAB_OK);
+    rig30_true_normals(&bend, q.palette, mat4_identity(), truth);
+    rig30_bind_normals(&bend, bind);
+    for (int s = 0; s < 24; s++) { /* ring 7: w = 1 there and on both neighbouring rings */
+        vec3 rigid = mat4_transform_direction(mat4_rotate_x(1.0), bind[7 * 24 + s]);
+        assert_true(vec3_length(vec3_sub(truth[7 * 24 + s], rigid)) < 1e-12);
+    }
+    free(q.positions);
+    rig30_rig_free(&bend);
+}
+
+static void test_rig30_set_influences_applies_the_policy(void **state)
+{
+    (void)state;
+    rig30_rig rig;
+    assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
+    skin_influence in[216];
+    memcpy(in, rig.influences, sizeof in);
+    in[5] = (skin_influence){{0, 1}, {0.3, 0.3}};
+    lab_diag d = {0};
+    assert_int_equal(rig30_set_influences(&rig, in, (skin_weight_policy){0}, NULL, &d), LAB_ERR_WEIGHT_SUM);
+    assert_true(rig.influences[5].weight[0] == 1.0); /* unchanged on error */
+    skin_weight_report r;
+    assert_int_equal(rig30_set_influences(&rig, in, (skin_weight_policy){SKIN_POLICY_NORMALIZE, 0, 0}, &r, &d),
+                     LAB_OK);
+    assert_true(rig.influences[5].weight[0] == 0.5);
+    assert_int_equal(r.normalized_count, 1);
+    skin_weight_report_free(&r);
+    rig30_rig_free(&rig);
+}
+
 /* ---- conventions ------------------------------------------------------------------- */
 
 /* The article's warning: Tz(2) and Rz commute, so the cylinder alone cannot catch a
@@ -304,6 +359,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rig30_hemisphere_fix_short_way_and_full_turn, setup_rig,
                                         teardown_rig),
         cmocka_unit_test(test_rig30_bend_weights_and_metrics),
+        cmocka_unit_test_setup_teardown(test_rig30_true_normals, setup_rig, teardown_rig),
+        cmocka_unit_test(test_rig30_set_influences_applies_the_policy),
     };
     return cmocka_run_group_tests_name("rig30", tests, NULL, NULL);
 }

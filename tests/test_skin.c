@@ -165,6 +165,97 @@ static void test_skin_pose_job_runs_the_chain(void **state)
     assert_int_equal(skin_pose_run(&job, NULL), LAB_ERR_PARENT_ORDER);
 }
 
+/* ---- weight policies ---------------------------------------------------------------- */
+
+/* Three vertices: sums 1, 0.8 and 0. */
+static void crafted(skin_influence in[3])
+{
+    in[0] = (skin_influence){{0, 1}, {0.25, 0.75}};
+    in[1] = (skin_influence){{0, 1}, {0.4, 0.4}};
+    in[2] = (skin_influence){{0, 1}, {0.0, 0.0}};
+}
+
+static void test_skin_policy_strict_rejects_and_changes_nothing(void **state)
+{
+    (void)state;
+    skin_influence in[3];
+    crafted(in);
+    lab_diag d = {0};
+    assert_int_equal(skin_apply_weight_policy(in, 3, 2, (skin_weight_policy){0}, NULL, &d),
+                     LAB_ERR_WEIGHT_SUM);
+    assert_int_equal(d.vertex, 1);
+    assert_true(in[1].weight[0] == 0.4);
+}
+
+static void test_skin_policy_normalize_divides_and_reports(void **state)
+{
+    (void)state;
+    skin_influence in[3];
+    crafted(in);
+    skin_weight_policy normalize = {SKIN_POLICY_NORMALIZE, 0, 0.0};
+    lab_diag d = {0};
+    /* W = 0 cannot be normalised: rejected, and nothing changed */
+    assert_int_equal(skin_apply_weight_policy(in, 3, 2, normalize, NULL, &d), LAB_ERR_WEIGHT_SUM_ZERO);
+    assert_int_equal(d.vertex, 2);
+    assert_true(in[1].weight[0] == 0.4);
+    in[2] = (skin_influence){{0, 1}, {0.5, 0.5}};
+    skin_weight_report r;
+    assert_int_equal(skin_apply_weight_policy(in, 3, 2, normalize, &r, &d), LAB_OK);
+    assert_true(in[1].weight[0] == 0.5 && in[1].weight[1] == 0.5);
+    assert_true(in[0].weight[1] == 0.75); /* untouched */
+    assert_int_equal(r.normalized_count, 1);
+    assert_int_equal(r.normalized_vertices[0], 1);
+    assert_true(fabs(r.largest_deviation - 0.2) < 1e-15);
+    assert_int_equal(r.largest_deviation_vertex, 1);
+    assert_int_equal(r.fallback_count, 0);
+    skin_weight_report_free(&r);
+}
+
+static void test_skin_policy_fallback_binds_weightless_vertex(void **state)
+{
+    (void)state;
+    skin_influence in[3];
+    crafted(in);
+    skin_weight_report r;
+    assert_int_equal(skin_apply_weight_policy(in, 3, 2, (skin_weight_policy){SKIN_POLICY_FALLBACK, 1, 0.0},
+                                              &r, NULL),
+                     LAB_OK);
+    assert_int_equal(r.fallback_count, 1);
+    assert_int_equal(r.fallback_vertices[0], 2);
+    assert_int_equal(in[2].joint[0], 1);
+    assert_true(in[2].weight[0] == 1.0 && in[2].weight[1] == 0.0);
+    assert_int_equal(r.normalized_count, 1); /* the 0.8 vertex is still normalised */
+    assert_int_equal(skin_validate_influences(in, 3, 2, NULL), LAB_OK);
+    skin_weight_report_free(&r);
+    /* the fallback joint must exist */
+    crafted(in);
+    assert_int_equal(skin_apply_weight_policy(in, 3, 2, (skin_weight_policy){SKIN_POLICY_FALLBACK, 2, 0.0},
+                                              NULL, NULL),
+                     LAB_ERR_JOINT_SLOT_RANGE);
+}
+
+/* Every policy still refuses negative or non-finite weights and bad slots. */
+static void test_skin_policy_keeps_the_hard_rules(void **state)
+{
+    (void)state;
+    const skin_weight_policy policies[2] = {{SKIN_POLICY_NORMALIZE, 0, 0.0}, {SKIN_POLICY_FALLBACK, 0, 0.0}};
+    for (int k = 0; k < 2; k++) {
+        skin_influence neg = {{0, 1}, {1.5, -0.5}}, nan_w = {{0, 1}, {NAN, 1}}, slot = {{0, 5}, {1, 0}};
+        assert_int_equal(skin_apply_weight_policy(&neg, 1, 2, policies[k], NULL, NULL), LAB_ERR_WEIGHT_NEGATIVE);
+        assert_int_equal(skin_apply_weight_policy(&nan_w, 1, 2, policies[k], NULL, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
+        assert_int_equal(skin_apply_weight_policy(&slot, 1, 2, policies[k], NULL, NULL), LAB_ERR_JOINT_SLOT_RANGE);
+    }
+    /* eps_w is the caller's: W = 1e-3 passes with the default and fails above it */
+    skin_influence tiny = {{0, 1}, {0.0005, 0.0005}};
+    assert_int_equal(skin_apply_weight_policy(&tiny, 1, 2, (skin_weight_policy){SKIN_POLICY_NORMALIZE, 0, 1e-2},
+                                              NULL, NULL),
+                     LAB_ERR_WEIGHT_SUM_ZERO);
+    assert_int_equal(skin_apply_weight_policy(&tiny, 1, 2, (skin_weight_policy){SKIN_POLICY_NORMALIZE, 0, 0.0},
+                                              NULL, NULL),
+                     LAB_OK);
+    assert_true(tiny.weight[0] == 0.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +271,10 @@ int main(void)
         cmocka_unit_test(test_skin_swapping_slots_gives_same_result),
         cmocka_unit_test(test_skin_half_turn_collapses_equal_weights),
         cmocka_unit_test(test_skin_pose_job_runs_the_chain),
+        cmocka_unit_test(test_skin_policy_strict_rejects_and_changes_nothing),
+        cmocka_unit_test(test_skin_policy_normalize_divides_and_reports),
+        cmocka_unit_test(test_skin_policy_fallback_binds_weightless_vertex),
+        cmocka_unit_test(test_skin_policy_keeps_the_hard_rules),
     };
     return cmocka_run_group_tests_name("skin", tests, NULL, NULL);
 }

@@ -473,7 +473,7 @@ static lab_error draw_radius_plot(const results *r, canvas *c, lab_diag *d)
                                       m ? 8 : 0, 2, (m && t) ? NULL : labels[i]};
         }
     plot_spec spec = {"Twist: ring radius r'/r against the child weight w", "child weight w",
-                      "r'/r", 0, 1, 0.1, 0, 1.1, 0.1, series, 2 * SWEEP_ANGLES};
+                      "r'/r", 0, 1, 0.1, 0, 1.1, 0.1, series, 2 * SWEEP_ANGLES, false};
     return plot_draw(c, 960, 560, &spec, d);
 }
 

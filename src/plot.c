@@ -13,21 +13,31 @@
 
 static const rgb black = {0, 0, 0}, grid = {225, 225, 225}, white = {255, 255, 255};
 
-typedef struct { int x0, y0, x1, y1; double xa, xb, ya, yb; } plot_area;
+typedef struct { int x0, y0, x1, y1; double xa, xb, ya, yb; bool x_log; } plot_area;
 
-static double to_px(const plot_area *a, double x) { return a->x0 + (x - a->xa) / (a->xb - a->xa) * (a->x1 - a->x0); }
+static double to_px(const plot_area *a, double x)
+{
+    if (a->x_log)
+        return a->x0 + (log10(x) - log10(a->xa)) / (log10(a->xb) - log10(a->xa)) * (a->x1 - a->x0);
+    return a->x0 + (x - a->xa) / (a->xb - a->xa) * (a->x1 - a->x0);
+}
 static double to_py(const plot_area *a, double y) { return a->y1 - (y - a->ya) / (a->yb - a->ya) * (a->y1 - a->y0); }
 
 static void draw_ticks(canvas *c, const plot_area *a, const plot_spec *s)
 {
     char label[32];
-    int steps_x = (int)floor((s->x_max - s->x_min) / s->x_step + 1e-9);
+    int first = s->x_log ? (int)ceil(log10(s->x_min) - 1e-9) : 0;
+    int steps_x = s->x_log ? (int)floor(log10(s->x_max) + 1e-9) - first
+                           : (int)floor((s->x_max - s->x_min) / s->x_step + 1e-9);
     for (int k = 0; k <= steps_x; k++) {
-        double x = s->x_min + k * s->x_step;
+        double x = s->x_log ? pow(10.0, first + k) : s->x_min + k * s->x_step;
         int px = (int)floor(to_px(a, x));
         raster_line(c, px, a->y0, px, a->y1, grid);
         raster_line(c, px, a->y1, px, a->y1 + TICK, black);
-        snprintf(label, sizeof label, "%g", x);
+        if (s->x_log)
+            snprintf(label, sizeof label, "1e%d", first + k);
+        else
+            snprintf(label, sizeof label, "%g", x);
         raster_text(c, px - raster_text_width(label, PLOT_SCALE) / 2, a->y1 + TICK + 4, PLOT_SCALE,
                     label, black);
     }
@@ -67,15 +77,15 @@ static void draw_legend(canvas *c, const plot_area *a, const plot_spec *s)
 
 lab_error plot_draw(canvas *out, int width, int height, const plot_spec *spec, lab_diag *d)
 {
-    if (!(spec->x_max > spec->x_min && spec->y_max > spec->y_min && spec->x_step > 0 &&
-          spec->y_step > 0))
+    if (!(spec->x_max > spec->x_min && spec->y_max > spec->y_min &&
+          (spec->x_step > 0 || spec->x_log) && spec->y_step > 0 && (!spec->x_log || spec->x_min > 0)))
         return diag_fail(d, LAB_ERR_OUTPUT, "plot", "empty range or step for \"%s\"",
                          spec->title ? spec->title : "");
     lab_error e = canvas_init(out, width, height, white, d);
     if (e != LAB_OK)
         return e;
     plot_area a = {MARGIN_LEFT, MARGIN_TOP, width - LEGEND_WIDTH, height - MARGIN_BOTTOM,
-                   spec->x_min, spec->x_max, spec->y_min, spec->y_max};
+                   spec->x_min, spec->x_max, spec->y_min, spec->y_max, spec->x_log};
     draw_ticks(out, &a, spec);
     for (int i = 0; i < spec->series_count; i++)
         draw_series(out, &a, &spec->series[i]);

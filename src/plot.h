@@ -8,6 +8,8 @@
 #ifndef PLOT_H
 #define PLOT_H
 
+#include <stdbool.h>
+
 #include "raster.h"
 
 typedef struct {
@@ -25,6 +27,7 @@ typedef struct {
     double y_min, y_max, y_step;
     const plot_series *series;
     int series_count;
+    bool x_log;                   /* log10 x axis: ticks at the powers of ten, x_step unused */
 } plot_spec;
 
 /* Draws the plot onto a new width x height canvas. */

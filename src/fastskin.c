@@ -332,10 +332,9 @@ AVX2_TARGET static inline bool dqs_avx2_vertex(const fastskin_job *job, int v, c
             memcpy(job->out_normal + 3 * (size_t)v, n, 3 * sizeof(float));
         return false;
     }
-    /* 1/|q_0|: the 12-bit estimate and one Newton step, y (1.5 - 0.5 x y^2): ~23 bits */
-    __m128 y = _mm_rsqrt_ps(norm2);
-    __m128 inv = _mm_mul_ps(y, _mm_fnmadd_ps(_mm_mul_ps(_mm_set1_ps(0.5f), norm2), _mm_mul_ps(y, y),
-                                             _mm_set1_ps(1.5f)));
+    /* 1/|q_0| by sqrt and divide, both exactly rounded: _mm_rsqrt_ps would be faster but
+     * its estimate differs between CPU vendors, and outputs must not */
+    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(norm2));
     real = _mm_mul_ps(real, inv);
     dual = _mm_mul_ps(dual, inv);
     store_point(job->out_position + 3 * (size_t)v, dq_apply_avx2(real, dual, load_point(p), true));

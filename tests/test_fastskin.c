@@ -1,0 +1,228 @@
+/* test_fastskin.c - the fast kernels against the double-precision chapter path: every
+ * influence count, method, SIMD level available here and thread count, odd sizes;
+ * instancing; validation; vanishing DQS blends. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "fastskin.h"
+
+#define J 16
+
+static unsigned long long seed = 7;
+static double rnd(void)
+{
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(seed >> 11) / 9007199254740992.0;
+}
+
+typedef struct {
+    int n, k;
+    vec3 *pos, *nor;
+    int *joint;
+    double *weight;
+    mat4 skin[J];
+    dualquat dq[J];
+    packed_mesh packed;
+    palette_matrix pm[J];
+    palette_dualquat pd[J];
+} fixture;
+
+static void build(fixture *f, int n, int k)
+{
+    f->n = n;
+    f->k = k;
+    f->pos = malloc(sizeof(vec3) * n);
+    f->nor = malloc(sizeof(vec3) * n);
+    f->joint = malloc(sizeof(int) * n * k);
+    f->weight = malloc(sizeof(double) * n * k);
+    for (int v = 0; v < n; v++) {
+        f->pos[v] = vec3_make(2 * rnd() - 1, 2 * rnd() - 1, 2 * rnd());
+        f->nor[v] = vec3_normalize(vec3_make(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5));
+        double sum = 0;
+        for (int i = 0; i < k; i++) {
+            f->joint[v * k + i] = (int)(rnd() * J);
+            f->weight[v * k + i] = 0.1 + rnd();
+            sum += f->weight[v * k + i];
+        }
+        for (int i = 0; i < k; i++)
+            f->weight[v * k + i] /= sum;
+    }
+    for (int j = 0; j < J; j++) { /* rotations up to 3 rad: some pairs need the sign fix */
+        f->dq[j] = dualquat_from_rigid(quat_from_axis_angle(vec3_make(rnd() - .5, rnd() - .5, rnd() - .5), 6 * (rnd() - 0.5)),
+                                       vec3_make(rnd(), rnd(), rnd()));
+        f->skin[j] = dualquat_to_mat4(f->dq[j]);
+    }
+    assert_int_equal(packed_mesh_build(f->pos, f->nor, n, f->joint, f->weight, k, k, &f->packed, NULL, NULL), LAB_OK);
+    palette_from_mat4(f->skin, J, NULL, f->pm);
+    palette_from_dualquats(f->dq, J, f->pd);
+}
+
+static void release(fixture *f)
+{
+    free(f->pos), free(f->nor), free(f->joint), free(f->weight);
+    packed_mesh_free(&f->packed);
+}
+
+/* The reference in doubles, written out here: LBS blends the matrices; DQS blends the dual
+ * quaternions with the heaviest influence as the pivot, as packing sorted them. */
+static vec3 reference(const fixture *f, int v, skin_method method, vec3 p, bool point)
+{
+    int order[8];
+    for (int i = 0; i < f->k; i++)
+        order[i] = i;
+    for (int i = 0; i < f->k; i++)
+        for (int j = i + 1; j < f->k; j++)
+            if (f->weight[v * f->k + order[j]] > f->weight[v * f->k + order[i]]) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    if (method == SKIN_LBS) {
+        mat4 m = {{{0}}};
+        for (int i = 0; i < f->k; i++)
+            m = mat4_add(m, mat4_scale_by(f->skin[f->joint[v * f->k + i]], f->weight[v * f->k + i]));
+        return point ? mat4_transform_point(m, p) : vec3_normalize(mat4_transform_direction(m, p));
+    }
+    dualquat q[8];
+    double w[8];
+    for (int i = 0; i < f->k; i++) {
+        q[i] = f->dq[f->joint[v * f->k + order[i]]];
+        w[i] = f->weight[v * f->k + order[i]];
+    }
+    dualquat u;
+    assert_int_equal(dualquat_normalize(dualquat_blend(q, w, f->k, true), &u, "ref", NULL), LAB_OK);
+    if (point)
+        return dualquat_transform_point(u, p);
+    return quat_rotate(u.real, p);
+}
+
+static double max_error(const fixture *f, skin_method method, const float *out, const vec3 *in, bool point)
+{
+    double worst = 0;
+    for (int v = 0; v < f->n; v++) {
+        vec3 r = reference(f, v, method, in[v], point);
+        vec3 o = vec3_make(out[3 * v], out[3 * v + 1], out[3 * v + 2]);
+        worst = fmax(worst, vec3_length(vec3_sub(r, o)));
+    }
+    return worst;
+}
+
+static void test_fastskin_matches_the_double_path_everywhere(void **state)
+{
+    (void)state;
+    const int ks[4] = {1, 2, 4, 8}, threads[4] = {1, 2, 3, 7};
+    for (int ki = 0; ki < 4; ki++) {
+        fixture f;
+        build(&f, 257, ks[ki]); /* odd: ranges do not divide evenly */
+        float *p = malloc(12 * f.n), *nn = malloc(12 * f.n), *p1 = malloc(12 * f.n);
+        for (int method = 0; method < 2; method++)
+            for (int level = 0; level < SIMD_LEVEL_COUNT; level++) {
+                if (!simd_level_available((simd_level)level))
+                    continue;
+                for (int ti = 0; ti < 4; ti++) {
+                    fastskin_job job = {&f.packed, f.pm, f.pd, J, method ? SKIN_DQS : SKIN_LBS, true,
+                                        threads[ti], (simd_level)level, p, nn};
+                    assert_int_equal(fastskin_run(&job, NULL), LAB_OK);
+                    double ep = max_error(&f, job.method, p, f.pos, true);
+                    double en = max_error(&f, job.method, nn, f.nor, false);
+                    if (!(ep < 2e-5 && en < 2e-5))
+                        fail_msg("K=%d %s %s %d threads: position error %g, normal error %g", ks[ki],
+                                 skin_method_name(job.method), simd_level_name(job.level), threads[ti], ep, en);
+                    if (ti == 0)
+                        memcpy(p1, p, 12 * f.n);
+                    else /* deterministic: the thread count changes no bit */
+                        assert_memory_equal(p1, p, 12 * f.n);
+                }
+            }
+        free(p), free(nn), free(p1);
+        release(&f);
+    }
+}
+
+/* Instancing: one shared palette plus each instance's model-to-world equals a palette
+ * merged with that model-to-world. */
+static void test_fastskin_instancing_equals_merged_palette(void **state)
+{
+    (void)state;
+    fixture f;
+    build(&f, 33, 4);
+    mat4 world = mat4_mul(mat4_translate(5, -2, 1), mat4_rotate_y(0.7));
+    palette_matrix merged[J];
+    palette_from_mat4(f.skin, J, &world, merged);
+    float shared[99], own[99];
+    fastskin_job a = {&f.packed, f.pm, NULL, J, SKIN_LBS, false, 1, simd_best_level(), shared, NULL};
+    fastskin_job b = {&f.packed, merged, NULL, J, SKIN_LBS, false, 1, simd_best_level(), own, NULL};
+    assert_int_equal(fastskin_run(&a, NULL), LAB_OK);
+    assert_int_equal(fastskin_run(&b, NULL), LAB_OK);
+    for (int v = 0; v < f.n; v++) {
+        vec3 moved = mat4_transform_point(world, vec3_make(shared[3 * v], shared[3 * v + 1], shared[3 * v + 2]));
+        assert_true(vec3_length(vec3_sub(moved, vec3_make(own[3 * v], own[3 * v + 1], own[3 * v + 2]))) < 1e-5);
+    }
+    release(&f);
+}
+
+static void test_fastskin_validates_the_job(void **state)
+{
+    (void)state;
+    fixture f;
+    build(&f, 10, 2);
+    float out[30];
+    lab_diag d = {0};
+    fastskin_job job = {&f.packed, f.pm, f.pd, f.packed.max_joint, SKIN_LBS, false, 1, SIMD_SCALAR, out, NULL};
+    assert_int_equal(fastskin_run(&job, &d), LAB_ERR_JOINT_SLOT_RANGE); /* palette too short */
+    job.joint_count = J;
+    job.threads = FASTSKIN_MAX_THREADS + 1;
+    assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_OUTPUT);
+    job.threads = 1;
+    job.normals = true; /* no normal output */
+    assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_OUTPUT);
+    job.normals = false;
+    job.method = SKIN_DQS;
+    job.dualquats = NULL;
+    assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_OUTPUT);
+    packed_mesh empty = {0};
+    fastskin_job none = {&empty, NULL, NULL, 0, SKIN_LBS, false, 1, SIMD_SCALAR, NULL, NULL};
+    assert_int_equal(fastskin_run(&none, &d), LAB_OK); /* an empty mesh is not an error */
+    release(&f);
+}
+
+/* Opposite real parts are the same rotation: the fix flips one and the blend is fine. A
+ * palette whose real parts blend to nothing is reported, never turned into NaN. */
+static void test_fastskin_reports_a_vanishing_dqs_blend(void **state)
+{
+    (void)state;
+    const int joints[4] = {0, 1, 0, 1};
+    const double weights[4] = {0.5, 0.5, 1.0, 0.0};
+    vec3 pos[2] = {{1, 0, 0}, {2, 0, 0}};
+    packed_mesh m;
+    assert_int_equal(packed_mesh_build(pos, NULL, 2, joints, weights, 2, 2, &m, NULL, NULL), LAB_OK);
+    float out[6];
+    for (int level = 0; level < SIMD_LEVEL_COUNT; level++) {
+        if (!simd_level_available((simd_level)level))
+            continue;
+        palette_dualquat opposite[2] = {{{0, 1, 0, 0}, {0, 0, 0, 0}}, {{0, -1, 0, 0}, {0, 0, 0, 0}}};
+        fastskin_job job = {&m, NULL, opposite, 2, SKIN_DQS, false, 1, (simd_level)level, out, NULL};
+        lab_diag d = {0};
+        assert_int_equal(fastskin_run(&job, &d), LAB_OK);
+        assert_true(fabsf(out[0] - 1.0f) < 1e-6f && fabsf(out[1]) < 1e-6f); /* turned 180 about x */
+        palette_dualquat empty[2] = {{{0, 0, 0, 0}, {0, 0, 0, 0}}, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+        job.dualquats = empty;
+        assert_int_equal(fastskin_run(&job, &d), LAB_ERR_DQ_ZERO_NORM);
+        assert_int_equal(d.vertex, 0);
+        assert_true(out[0] == 1.0f && out[3] == 2.0f); /* those vertices keep their bind positions */
+    }
+    packed_mesh_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fastskin_matches_the_double_path_everywhere),
+        cmocka_unit_test(test_fastskin_instancing_equals_merged_palette),
+        cmocka_unit_test(test_fastskin_validates_the_job),
+        cmocka_unit_test(test_fastskin_reports_a_vanishing_dqs_blend),
+    };
+    return cmocka_run_group_tests_name("fastskin", tests, NULL, NULL);
+}

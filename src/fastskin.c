@@ -275,27 +275,31 @@ AVX2_TARGET static int lbs_avx2(const fastskin_job *job, int begin, int end)
     return -1;
 }
 
-/* Lanes hold (w, x, y, z); cross products act on x, y, z and leave w at 0. */
+/* Lanes hold (w, x, y, z); the cross product of lanes x, y, z. Lane w of the result is
+ * rounding noise, but the shuffles never move lane w into x, y or z, and it is never
+ * stored, so it needs no clearing. */
 #define YZX _MM_SHUFFLE(1, 3, 2, 0)
 #define ZXY _MM_SHUFFLE(2, 1, 3, 0)
 AVX2_TARGET static inline __m128 cross_avx2(__m128 a, __m128 b)
 {
-    __m128 r = _mm_fmsub_ps(_mm_shuffle_ps(a, a, YZX), _mm_shuffle_ps(b, b, ZXY),
-                            _mm_mul_ps(_mm_shuffle_ps(a, a, ZXY), _mm_shuffle_ps(b, b, YZX)));
-    return _mm_blend_ps(r, _mm_setzero_ps(), 1);
+    return _mm_fmsub_ps(_mm_shuffle_ps(a, a, YZX), _mm_shuffle_ps(b, b, ZXY),
+                        _mm_mul_ps(_mm_shuffle_ps(a, a, ZXY), _mm_shuffle_ps(b, b, YZX)));
 }
 
-/* Kavan's transform on (w, x, y, z) vectors, already divided by |q_0|; see dq_apply. */
-AVX2_TARGET static inline __m128 dq_apply_avx2(__m128 r, __m128 t, __m128 p, bool translate)
+/* Kavan's transform on (w, x, y, z) vectors of the blended, unnormalised q^ (see
+ * dq_apply): both correction terms are quadratic in q^, so dividing them by |q_0|^2
+ * replaces normalising q^ first; no square root is needed. */
+AVX2_TARGET static inline __m128 dq_apply_avx2(__m128 r, __m128 t, __m128 inv_norm2, __m128 p,
+                                               bool translate)
 {
-    __m128 a0 = _mm_shuffle_ps(r, r, 0), two = _mm_set1_ps(2.0f);
+    __m128 a0 = _mm_shuffle_ps(r, r, 0), two = _mm_mul_ps(_mm_set1_ps(2.0f), inv_norm2);
     __m128 c1 = _mm_fmadd_ps(a0, p, cross_avx2(r, p));
     __m128 out = _mm_fmadd_ps(two, cross_avx2(r, c1), p);
     if (!translate)
         return out;
     __m128 ae = _mm_shuffle_ps(t, t, 0);
     __m128 shift = _mm_add_ps(_mm_fmsub_ps(a0, t, _mm_mul_ps(ae, r)), cross_avx2(r, t));
-    return _mm_fmadd_ps(two, _mm_blend_ps(shift, _mm_setzero_ps(), 1), out);
+    return _mm_fmadd_ps(two, shift, out);
 }
 
 /* (0, x, y, z) from three floats, and back. */
@@ -332,14 +336,13 @@ AVX2_TARGET static inline bool dqs_avx2_vertex(const fastskin_job *job, int v, c
             memcpy(job->out_normal + 3 * (size_t)v, n, 3 * sizeof(float));
         return false;
     }
-    /* 1/|q_0| by sqrt and divide, both exactly rounded: _mm_rsqrt_ps would be faster but
-     * its estimate differs between CPU vendors, and outputs must not */
-    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(norm2));
-    real = _mm_mul_ps(real, inv);
-    dual = _mm_mul_ps(dual, inv);
-    store_point(job->out_position + 3 * (size_t)v, dq_apply_avx2(real, dual, load_point(p), true));
+    /* 1 / |q_0|^2 by an exactly rounded divide (_mm_rcp_ps differs between CPU vendors,
+     * and outputs must not) */
+    __m128 inv_norm2 = _mm_div_ps(_mm_set1_ps(1.0f), norm2);
+    store_point(job->out_position + 3 * (size_t)v, dq_apply_avx2(real, dual, inv_norm2, load_point(p), true));
     if (job->normals)
-        store_point(job->out_normal + 3 * (size_t)v, dq_apply_avx2(real, dual, load_point(n), false));
+        store_point(job->out_normal + 3 * (size_t)v,
+                    dq_apply_avx2(real, dual, inv_norm2, load_point(n), false));
     return true;
 }
 

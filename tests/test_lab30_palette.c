@@ -1,0 +1,125 @@
+/* test_lab30_palette.c - end to end: build/bin/lab30-palette and the benchmark's smoke run.
+ * Exit codes, the evidence re-read with cJSON, the crowd figure, determinism across thread
+ * counts and SIMD levels, the committed out/. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "fastskin.h"
+#include "testutil.h"
+
+#define LAB LAB_BIN_DIR "/lab30-palette"
+#define BENCH LAB_BIN_DIR "/bench-skinning"
+#define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
+typedef tu_run_dir run_ctx;
+
+static const char *const outputs[] = {"palette30.png", "palette30.json", "palette30-layouts.csv"};
+enum { OUTPUT_COUNT = 3 };
+
+static cJSON *obj(const cJSON *o, const char *key)
+{
+    cJSON *item = tu_obj(o, key);
+    if (!item)
+        fail_msg("JSON has no key %s", key);
+    return item;
+}
+
+static void test_lab30_palette_exit_codes(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--help"), 0);
+    assert_int_equal(run_lab(ctx, (char *)NULL), 2);
+    assert_int_equal(run_lab(ctx, "--threads", "0", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--threads", "two", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--simd", "neon", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--crowd", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "missing")), 3);
+    assert_int_equal(tu_count_entries(ctx->dir), 0);
+    /* a level this CPU lacks is rejected data (exit 1); every level that exists runs */
+    for (int l = 0; l < SIMD_LEVEL_COUNT; l++) {
+        int rc = run_lab(ctx, "--simd", simd_level_name((simd_level)l), ctx->dir);
+        assert_int_equal(rc, simd_level_available((simd_level)l) ? 0 : 1);
+    }
+}
+
+static void test_lab30_palette_evidence(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "palette30.json"));
+    assert_non_null(root);
+    assert_int_equal(obj(obj(root, "packed_vertex"), "bytes_per_vertex")->valueint, 44);
+    assert_int_equal(obj(obj(root, "palette"), "matrix_bytes")->valueint, 48);
+    cJSON *e;
+    int rows = 0;
+    cJSON_ArrayForEach(e, obj(root, "errors"))
+    {
+        assert_true(obj(e, "max_position_error")->valuedouble < 1e-5);
+        assert_true(obj(e, "max_normal_error")->valuedouble < 1e-5);
+        rows++;
+    }
+    assert_int_equal(rows, 10);
+    assert_int_equal(obj(obj(root, "truncation"), "truncated_vertices")->valueint, 0);
+    cJSON *inst = obj(root, "instancing");
+    assert_int_equal(obj(inst, "instances")->valueint, 20);
+    assert_true(obj(inst, "max_difference_vs_merged_palette")->valuedouble < 1e-5);
+    cJSON_Delete(root);
+    assert_true(tu_file_contains(tu_path(ctx->dir, "palette30-layouts.csv"), "packed, 4 influences,"));
+    tu_image img;
+    assert_true(tu_image_load(tu_path(ctx->dir, "palette30.png"), &img));
+    int orange = 0;
+    for (int i = 0; i < img.width * img.height; i++)
+        orange += img.rgb[3 * i] == 255 && img.rgb[3 * i + 1] == 140 && img.rgb[3 * i + 2] == 0;
+    assert_true(orange > 500); /* twenty middle rings */
+    tu_image_free(&img);
+}
+
+/* The thread count and SIMD level change the crowd's arithmetic, never the outputs. */
+static void test_lab30_palette_deterministic_and_committed(void **state)
+{
+    run_ctx *ctx = *state;
+    char second[64];
+    assert_non_null(tu_make_temp_dir(second, sizeof second));
+    assert_int_equal(run_lab(ctx, "--threads", "1", "--simd", "scalar", ctx->dir), 0);
+    assert_int_equal(run_lab(ctx, "--threads", "3", second), 0);
+    for (int i = 0; i < OUTPUT_COUNT; i++)
+        assert_true(tu_same_bytes(tu_path(ctx->dir, outputs[i]), tu_path(second, outputs[i])));
+    tu_remove_tree(second);
+    const char *stale = tu_first_stale_output(ctx->dir, COMMITTED_OUT_DIR, outputs, OUTPUT_COUNT);
+    if (stale)
+        fail_msg("out/%s differs from a fresh run: run `make lab30-palette` and commit out/", stale);
+}
+
+/* The benchmark is no test; this only checks that it runs and writes what it promises. */
+static void test_bench_skinning_smoke(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(tu_run_program(BENCH, ctx->out_path, ctx->err_path, "--smoke", ctx->dir, (char *)NULL), 0);
+    char *csv = tu_read_file(tu_path(ctx->dir, "skinning.csv"), NULL);
+    assert_non_null(csv);
+    assert_true(!strncmp(csv, "kernel,method,influences,normals,threads,vertices,ns_per_vertex,", 64));
+    assert_non_null(strstr(csv, "\nscalar,LBS,4,0,1,1000,"));
+    assert_non_null(strstr(csv, "\nchapter-double,DQS,2,0,1,10000,"));
+    free(csv);
+    assert_true(tu_file_contains(ctx->out_path, "Targets"));
+    tu_image img;
+    assert_true(tu_image_load(tu_path(ctx->dir, "skinning.png"), &img));
+    tu_image_free(&img);
+    assert_int_equal(tu_run_program(BENCH, ctx->out_path, ctx->err_path, (char *)NULL), 2);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_lab30_palette_exit_codes),
+        T(test_lab30_palette_evidence),
+        T(test_lab30_palette_deterministic_and_committed),
+        T(test_bench_skinning_smoke),
+    };
+#undef T
+    return cmocka_run_group_tests_name("lab30-palette end to end", tests, NULL, NULL);
+}

@@ -331,7 +331,8 @@ static lab_error draw_plot(const table *tb, const int *sizes, int size_count, ca
         if (n == 0)
             continue;
         snprintf(labels[used], sizeof labels[0], "%s %s K=%d", skin_method_name(curves[c2].method),
-                 curves[c2].kernel, curves[c2].k);
+                 strcmp(curves[c2].kernel, "chapter-double") ? curves[c2].kernel : "double",
+                 curves[c2].k);
         s[used] = (plot_series){x[used], y[used], n, curves[c2].color, curves[c2].dash, 2, labels[used]};
         used++;
     }

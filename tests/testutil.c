@@ -216,6 +216,15 @@ const char *tu_first_stale_output(const char *dir, const char *committed_dir,
     return NULL;
 }
 
+const char *tu_first_differing_output(const char *dir_a, const char *dir_b,
+                                      const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (!tu_same_bytes(tu_path(dir_a, names[i]), tu_path(dir_b, names[i])))
+            return names[i];
+    return NULL;
+}
+
 bool tu_image_load(const char *path, tu_image *out)
 {
     int channels;

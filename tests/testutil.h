@@ -44,6 +44,10 @@ bool tu_same_pixels(const char *a, const char *b);   /* decoded PNGs, pixel for 
 const char *tu_first_stale_output(const char *dir, const char *committed_dir,
                                   const char *const *names, int count);
 
+/* The first of names whose bytes differ between dir_a and dir_b (determinism), or NULL. */
+const char *tu_first_differing_output(const char *dir_a, const char *dir_b,
+                                      const char *const *names, int count);
+
 /* Decoded RGB image (stbi_load with 3 channels); free with tu_image_free. */
 typedef struct { int width, height; unsigned char *rgb; } tu_image;
 bool tu_image_load(const char *path, tu_image *out);

@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "evidence.h"
 #include "figure.h"
+#include "gltf_write.h"
 #include "output.h"
 #include "report.h"
 #include "rig30.h"
@@ -48,17 +49,20 @@ typedef struct {
     int pose_count;
     int has_middle_weights;
     double middle_weights[2];
+    int gltf;                    /* --gltf: also write skinning30.gltf */
     const char *outdir;
 } options;
 
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: " LAB " [--theta DEG[,DEG...]] [--middle-weights W0,W1] OUTDIR\n"
+            "usage: " LAB " [--theta DEG[,DEG...]] [--middle-weights W0,W1] [--gltf] OUTDIR\n"
             "  --theta LIST           child-joint twist angles in degrees, at most %d\n"
             "                         (default 0,90,180); one panel each\n"
             "  --middle-weights W0,W1 (root, child) weights of the middle ring z = 1\n"
             "                         (default 0.5,0.5); they must sum to 1 within 1e-12\n"
+            "  --gltf                 also write skinning30.gltf: the rig, its skin and a\n"
+            "                         0..180 deg twist animation, for any glTF viewer\n"
             "  --help                 this text\n"
             "OUTDIR must exist. Exit codes: 0 ok, 1 data rejected, 2 usage, 3 output.\n",
             MAX_POSES);
@@ -84,11 +88,15 @@ static int check_thetas(const options *o, char *err, size_t size)
 /* 0 to run, 1 for --help, -1 for a usage error (message in err). */
 static int parse_options(int argc, char **argv, options *o, char *err, size_t size)
 {
-    *o = (options){{0, 90, 180}, 3, 0, {0.5, 0.5}, NULL};
+    *o = (options){{0, 90, 180}, 3, 0, {0.5, 0.5}, 0, NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             return 1;
+        if (!strcmp(a, "--gltf")) {
+            o->gltf = 1;
+            continue;
+        }
         int is_theta = !strcmp(a, "--theta"), is_weights = !strcmp(a, "--middle-weights");
         if (is_theta || is_weights) {
             if (i + 1 >= argc) {
@@ -525,6 +533,50 @@ static lab_error add_csv(const results *r, output_batch *b, lab_diag *d)
     return output_batch_add(b, "skinning30-radii.csv", &csv, d);
 }
 
+/* The rig as glTF: four joint slots per vertex (unused ones joint 0, weight 0), the
+ * inverse binds, and the child's twist keyed every 30 degrees from 0 to 180 over a second:
+ * LINEAR slerp between keys about one axis is exact, so any time reproduces its angle. */
+static lab_error add_gltf(const results *r, output_batch *b, lab_diag *d)
+{
+    enum { KEYS = 7 };
+    int n = r->rig.bind.vertex_count;
+    vec3 *normals = malloc(sizeof *normals * (size_t)n);
+    uint16_t (*joints)[4] = malloc(sizeof *joints * (size_t)n);
+    float (*weights)[4] = malloc(sizeof *weights * (size_t)n);
+    lab_error e = (normals && joints && weights) ? LAB_OK
+                                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "glTF", "%d vertices", n);
+    for (int v = 0; e == LAB_OK && v < n; v++) {
+        const skin_influence *in = &r->rig.influences[v];
+        normals[v] = vec3_normalize(vec3_make(r->rig.bind.vertices[v].x, r->rig.bind.vertices[v].y, 0));
+        for (int s = 0; s < 4; s++) {
+            bool used = s < SKIN_SLOTS && in->weight[s] > 0.0;
+            joints[v][s] = (uint16_t)(used ? in->joint[s] : 0);
+            weights[v][s] = used ? (float)in->weight[s] : 0.0f;
+        }
+    }
+    const gltf_write_joint skeleton[RIG30_JOINTS] = {
+        {"root", -1, {0, 0, 0}, quat_identity()},
+        {"child", 0, {0, 0, RIG30_HEIGHT}, quat_identity()},
+    };
+    double times[KEYS];
+    quat rotations[KEYS];
+    for (int k = 0; k < KEYS; k++) {
+        times[k] = (double)k / (KEYS - 1);
+        rotations[k] = quat_from_axis_angle(vec3_make(0, 0, 1), deg_to_rad(180.0 * k / (KEYS - 1)));
+    }
+    gltf_write_input in = {&r->rig.bind, normals, (const uint16_t(*)[4])joints, (const float(*)[4])weights,
+                           skeleton, RIG30_JOINTS, r->rig.inverse_bind, 1, times, rotations, KEYS,
+                           "skinning lab, lab30 --gltf"};
+    bytes text = {0};
+    if (e == LAB_OK)
+        e = gltf_write(&in, &text, d);
+    if (e == LAB_OK)
+        e = output_batch_add(b, "skinning30.gltf", &text, d);
+    bytes_free(&text);
+    free(normals), free(joints), free(weights);
+    return e;
+}
+
 /* ---- the report ---------------------------------------------------------------------- */
 
 static const double article_bind_error = 5.55112e-17;
@@ -685,6 +737,8 @@ int main(int argc, char **argv)
         e = add_json(r, &batch, &d);
     if (e == LAB_OK)
         e = add_csv(r, &batch, &d);
+    if (e == LAB_OK && opt.gltf)
+        e = add_gltf(r, &batch, &d);
     bool ok = print_report(r, &opt);
     int code = cli_finish(LAB, &batch, e, &d, ok, opt.outdir);
     results_free(r);

@@ -36,6 +36,7 @@ static const char *const rules[] = {
         "the blended dual quaternion's real part must not vanish (|q_0| > 1e-9)",
     [LAB_ERR_DQ_MISMATCH] =
         "a dual-quaternion palette must hold the same transforms as the matrix palette",
+    [LAB_ERR_GLTF] = "a glTF asset must follow the glTF 2.0 specification",
     [LAB_ERR_OUT_OF_MEMORY] = "out of memory",
     [LAB_ERR_OUTPUT] = "outputs must be written completely or not at all",
 };

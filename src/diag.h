@@ -42,6 +42,8 @@ typedef enum {
     LAB_ERR_NOT_RIGID,
     LAB_ERR_DQ_ZERO_NORM,
     LAB_ERR_DQ_MISMATCH,
+    /* assets */
+    LAB_ERR_GLTF,
     /* resources and output */
     LAB_ERR_OUT_OF_MEMORY,
     LAB_ERR_OUTPUT,

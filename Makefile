@@ -17,7 +17,7 @@ ifeq ($(SANITIZE),1)
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-LABS      := lab30 lab30-dqs lab30-normals lab30-palette
+LABS      := lab30 lab30-dqs lab30-normals lab30-palette lab30-gltf
 LIB_SRC   := $(wildcard src/*.c)
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o)
 LIB       := $(BUILD)/libskinlab.a

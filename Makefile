@@ -17,7 +17,8 @@ ifeq ($(SANITIZE),1)
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-LABS      := lab30 lab30-dqs lab30-normals lab30-palette lab30-gltf
+SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette
+LABS      := $(SIMPLE_LABS) lab30-gltf
 LIB_SRC   := $(wildcard src/*.c)
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o)
 LIB       := $(BUILD)/libskinlab.a
@@ -37,7 +38,7 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc $(DEPS_CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 
-.PHONY: all labs test bench clean help $(LABS)
+.PHONY: all labs test bench fuzz gltf-validator clean help $(LABS)
 .SECONDARY:
 all: $(LAB_BINS) $(TEST_BINS) $(BENCH)
 
@@ -64,24 +65,50 @@ $(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
 
 # The end-to-end suites find the chapter programs and the committed out/ through these.
-$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"'
+$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
+    -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"' -DSHARED_ASSETS_DIR='"../shared/assets"'
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(TEST_LIBS) -o $@
 
-$(LABS): %: $(BUILD)/bin/%
+$(SIMPLE_LABS): %: $(BUILD)/bin/%
 	$(BUILD)/bin/$@ out
+
+# The glTF lab skins the chapter's own export (out/skinning30.gltf, open it in any viewer).
+lab30-gltf: $(BUILD)/bin/lab30-gltf $(BUILD)/bin/lab30
+	$(BUILD)/bin/lab30 --gltf out > /dev/null
+	$(BUILD)/bin/lab30-gltf out/skinning30.gltf out
+
+# The Khronos glTF-Validator from the npm registry, for the tests of the exported file.
+VALIDATOR := $(BUILD)/node/node_modules/gltf-validator/package.json
+gltf-validator: $(VALIDATOR)
+$(VALIDATOR):
+	@command -v npm > /dev/null || { echo "npm is missing: apt-get install -y nodejs npm"; exit 1; }
+	npm install --silent --no-audit --no-fund --prefix $(BUILD)/node gltf-validator@2.0.0-dev.3.10
 
 labs: $(LABS)
 
-test: $(TEST_BINS) $(LAB_BINS) $(BENCH)
+test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(VALIDATOR)
 	sh tests/run-all.sh $(TEST_BINS)
 
 # Timings of this machine: out/bench/skinning.csv and .png (minutes; never part of make test).
 bench: $(BENCH)
 	@mkdir -p out/bench
 	$(BENCH) out/bench
+
+# libFuzzer on the glTF reader (clang): FUZZ_SECONDS of random mutations of the seed
+# corpus (the tutorial's SimpleSkin and the chapter's own export).
+FUZZ_SECONDS ?= 60
+FUZZ := build/fuzz/fuzz-gltf
+fuzz: $(CONFIG) $(BUILD)/bin/lab30
+	@mkdir -p build/fuzz/corpus
+	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
+	    $(DEPS_CFLAGS) $(LIB_SRC) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
+	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
+	cp build/fuzz/skinning30.gltf ../shared/assets/SimpleSkin.gltf build/fuzz/corpus/ 2>/dev/null || \
+	    cp build/fuzz/skinning30.gltf build/fuzz/corpus/
+	$(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -print_final_stats=1 build/fuzz/corpus
 
 clean:
 	rm -rf build

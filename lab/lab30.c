@@ -27,7 +27,6 @@
 #include "cli.h"
 #include "evidence.h"
 #include "figure.h"
-#include "gltf_write.h"
 #include "output.h"
 #include "report.h"
 #include "rig30.h"
@@ -533,47 +532,13 @@ static lab_error add_csv(const results *r, output_batch *b, lab_diag *d)
     return output_batch_add(b, "skinning30-radii.csv", &csv, d);
 }
 
-/* The rig as glTF: four joint slots per vertex (unused ones joint 0, weight 0), the
- * inverse binds, and the child's twist keyed every 30 degrees from 0 to 180 over a second:
- * LINEAR slerp between keys about one axis is exact, so any time reproduces its angle. */
 static lab_error add_gltf(const results *r, output_batch *b, lab_diag *d)
 {
-    enum { KEYS = 7 };
-    int n = r->rig.bind.vertex_count;
-    vec3 *normals = malloc(sizeof *normals * (size_t)n);
-    uint16_t (*joints)[4] = malloc(sizeof *joints * (size_t)n);
-    float (*weights)[4] = malloc(sizeof *weights * (size_t)n);
-    lab_error e = (normals && joints && weights) ? LAB_OK
-                                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "glTF", "%d vertices", n);
-    for (int v = 0; e == LAB_OK && v < n; v++) {
-        const skin_influence *in = &r->rig.influences[v];
-        normals[v] = vec3_normalize(vec3_make(r->rig.bind.vertices[v].x, r->rig.bind.vertices[v].y, 0));
-        for (int s = 0; s < 4; s++) {
-            bool used = s < SKIN_SLOTS && in->weight[s] > 0.0;
-            joints[v][s] = (uint16_t)(used ? in->joint[s] : 0);
-            weights[v][s] = used ? (float)in->weight[s] : 0.0f;
-        }
-    }
-    const gltf_write_joint skeleton[RIG30_JOINTS] = {
-        {"root", -1, {0, 0, 0}, quat_identity()},
-        {"child", 0, {0, 0, RIG30_HEIGHT}, quat_identity()},
-    };
-    double times[KEYS];
-    quat rotations[KEYS];
-    for (int k = 0; k < KEYS; k++) {
-        times[k] = (double)k / (KEYS - 1);
-        rotations[k] = quat_from_axis_angle(vec3_make(0, 0, 1), deg_to_rad(180.0 * k / (KEYS - 1)));
-    }
-    gltf_write_input in = {&r->rig.bind, normals, (const uint16_t(*)[4])joints, (const float(*)[4])weights,
-                           skeleton, RIG30_JOINTS, r->rig.inverse_bind, 1, times, rotations, KEYS,
-                           "skinning lab, lab30 --gltf"};
     bytes text = {0};
-    if (e == LAB_OK)
-        e = gltf_write(&in, &text, d);
+    lab_error e = rig30_export_gltf(&r->rig, &text, d);
     if (e == LAB_OK)
         e = output_batch_add(b, "skinning30.gltf", &text, d);
     bytes_free(&text);
-    free(normals), free(joints), free(weights);
     return e;
 }
 

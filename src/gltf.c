@@ -168,7 +168,7 @@ static lab_error load_buffer(const cJSON *b, int i, const char *base_dir, const 
 {
     char at[64];
     snprintf(at, sizeof at, "/buffers/%d", i);
-    long length;
+    long length = 0;
     lab_error e = get_int(b, "byteLength", 1, GLTF_MAX_FILE, true, 0, &length, at, d);
     if (e != LAB_OK)
         return e;
@@ -210,7 +210,7 @@ static lab_error parse_view(const cJSON *v, int i, gltf_view *out, lab_diag *d)
 {
     char at[64];
     snprintf(at, sizeof at, "/bufferViews/%d", i);
-    long buffer, offset, length, stride;
+    long buffer = 0, offset = 0, length = 0, stride = 0;
     lab_error e = get_int(v, "buffer", 0, 1L << 30, true, 0, &buffer, at, d);
     if (e == LAB_OK) e = get_int(v, "byteOffset", 0, GLTF_MAX_FILE, false, 0, &offset, at, d);
     if (e == LAB_OK) e = get_int(v, "byteLength", 1, GLTF_MAX_FILE, true, 0, &length, at, d);
@@ -242,7 +242,7 @@ static size_t component_size(int type)
 static lab_error parse_sparse(const cJSON *s, const char *at, gltf_accessor *a, lab_diag *d)
 {
     char sub[128];
-    long count, view, offset, type;
+    long count = 0, view = 0, offset = 0, type = 0;
     lab_error e = get_int(s, "count", 1, 1L << 30, true, 0, &count, at, d);
     const cJSON *idx = cJSON_GetObjectItemCaseSensitive(s, "indices");
     const cJSON *val = cJSON_GetObjectItemCaseSensitive(s, "values");
@@ -272,7 +272,7 @@ static lab_error parse_accessor(const cJSON *j, int i, gltf_accessor *a, lab_dia
 {
     char at[64];
     snprintf(at, sizeof at, "/accessors/%d", i);
-    long view, offset, type, count;
+    long view = 0, offset = 0, type = 0, count = 0;
     lab_error e = get_int(j, "bufferView", 0, 1L << 30, false, -1, &view, at, d);
     if (e == LAB_OK) e = get_int(j, "byteOffset", 0, GLTF_MAX_FILE, false, 0, &offset, at, d);
     if (e == LAB_OK) e = get_int(j, "componentType", 5120, 5126, true, 0, &type, at, d);
@@ -326,9 +326,9 @@ static lab_error parse_node(const cJSON *j, int i, gltf_node *n, lab_diag *d)
 {
     char at[64];
     snprintf(at, sizeof at, "/nodes/%d", i);
-    long mesh, skin;
+    long mesh = 0, skin = 0;
     static const double zero[3] = {0, 0, 0}, one[3] = {1, 1, 1}, identity_q[4] = {0, 0, 0, 1};
-    double t[3], s[3], r[4], m[16];
+    double t[3] = {0}, s[3] = {0}, r[4] = {0}, m[16] = {0};
     lab_error e = get_int(j, "mesh", 0, 1L << 30, false, -1, &mesh, at, d);
     if (e == LAB_OK) e = get_int(j, "skin", 0, 1L << 30, false, -1, &skin, at, d);
     if (e == LAB_OK) e = get_numbers(j, "translation", 3, zero, t, at, d);
@@ -354,7 +354,7 @@ static lab_error parse_skin(const cJSON *j, int i, gltf_skin *s, lab_diag *d)
 {
     char at[64];
     snprintf(at, sizeof at, "/skins/%d", i);
-    long ibm, skeleton;
+    long ibm = 0, skeleton = 0;
     lab_error e = get_int(j, "inverseBindMatrices", 0, 1L << 30, false, -1, &ibm, at, d);
     if (e == LAB_OK) e = get_int(j, "skeleton", 0, 1L << 30, false, -1, &skeleton, at, d);
     if (e == LAB_OK) e = parse_int_list(j, "joints", &s->joints, &s->joint_count, at, d);
@@ -368,7 +368,7 @@ static lab_error parse_skin(const cJSON *j, int i, gltf_skin *s, lab_diag *d)
 /* The attributes a skinning reader needs: POSITION, JOINTS_n, WEIGHTS_n. */
 static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive *p, lab_diag *d)
 {
-    long idx, v;
+    long idx = 0, v = 0;
     char sub[128];
     lab_error e = get_int(j, "indices", 0, 1L << 30, false, -1, &idx, at, d);
     const cJSON *attr = cJSON_GetObjectItemCaseSensitive(j, "attributes");
@@ -381,7 +381,7 @@ static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive 
     *p = (gltf_primitive){.position = (int)v, .indices = (int)idx};
     for (int s = 0; s < GLTF_MAX_SETS; s++) {
         char jk[16], wk[16];
-        long jv, wv;
+        long jv = 0, wv = 0;
         snprintf(jk, sizeof jk, "JOINTS_%d", s);
         snprintf(wk, sizeof wk, "WEIGHTS_%d", s);
         e = get_int(attr, jk, 0, 1L << 30, false, -1, &jv, sub, d);
@@ -436,7 +436,7 @@ static lab_error parse_animation(const cJSON *j, int i, gltf_animation *a, lab_d
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "animation");
     int k = 0;
     for (const cJSON *s = samplers->child; s; s = s->next, k++) {
-        long in, out;
+        long in = 0, out = 0;
         snprintf(sub, sizeof sub, "%s/samplers/%d", at, k);
         lab_error e = get_int(s, "input", 0, 1L << 30, true, 0, &in, sub, d);
         if (e == LAB_OK) e = get_int(s, "output", 0, 1L << 30, true, 0, &out, sub, d);
@@ -451,7 +451,7 @@ static lab_error parse_animation(const cJSON *j, int i, gltf_animation *a, lab_d
     }
     k = 0;
     for (const cJSON *c = channels->child; c; c = c->next, k++) {
-        long sampler, node;
+        long sampler = 0, node = 0;
         snprintf(sub, sizeof sub, "%s/channels/%d", at, k);
         const cJSON *target = cJSON_GetObjectItemCaseSensitive(c, "target");
         lab_error e = get_int(c, "sampler", 0, 1L << 30, true, 0, &sampler, sub, d);
@@ -479,7 +479,7 @@ static lab_error parse_animation(const cJSON *j, int i, gltf_animation *a, lab_d
 /* Allocates *out (count elements) and runs parse on each element of array `key`. */
 #define PARSE_ALL(root, key, out, count, parse)                                                  \
     do {                                                                                         \
-        const cJSON *arr_;                                                                       \
+        const cJSON *arr_ = NULL;                                                                \
         if (e == LAB_OK) e = get_array(root, key, &arr_, &(count), d);                           \
         if (e == LAB_OK && !((out) = alloc_array((size_t)(count), sizeof *(out))))               \
             e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, key, "%d elements", count);                 \
@@ -667,6 +667,8 @@ static lab_error validate_accessors(const gltf_document *doc, lab_diag *d)
         size_t csize = component_size(a->component_type), esize = element_size(a);
         if (a->components > 4 && csize != 4)
             return fail_at(d, at, "matrix accessors of 1- or 2-byte components are not supported");
+        if (a->view < 0 && a->count > (1 << 24))
+            return fail_at(d, at, "%d elements without a bufferView: at most %d", a->count, 1 << 24);
         if (a->view >= 0) {
             if (a->view >= doc->view_count)
                 return fail_at(d, at, "bufferView %d of %d", a->view, doc->view_count);
@@ -1030,7 +1032,9 @@ static void sample(const double *times, int keys, const double *values, int n, g
     if (mode == GLTF_STEP) {
         memcpy(out, a, sizeof(double) * (size_t)n);
     } else if (mode == GLTF_LINEAR && rotation) {
-        quat q = quat_slerp((quat){a[3], a[0], a[1], a[2]}, (quat){b[3], b[0], b[1], b[2]}, u);
+        /* keys normalised first: stored quaternions are often a little off unit length */
+        quat q = quat_slerp(quat_normalize((quat){a[3], a[0], a[1], a[2]}),
+                            quat_normalize((quat){b[3], b[0], b[1], b[2]}), u);
         out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
     } else if (mode == GLTF_LINEAR) {
         for (int c = 0; c < n; c++)

@@ -26,6 +26,7 @@
 #include "mesh.h"
 #include "quat.h"
 #include "scene.h"
+#include "output.h"
 #include "skin.h"
 
 #define RIG30_RINGS 9
@@ -144,6 +145,12 @@ void rig30_bind_normals(const rig30_rig *rig, vec3 *out);
  * ends). This is the ground truth the normal methods are measured against; none of them
  * knows the weight gradient. */
 void rig30_true_normals(const rig30_rig *rig, const mat4 *palette, mat4 model, vec3 *out);
+
+/* The twist rig as one glTF 2.0 file (gltf_write): mesh, normals, four joint slots per
+ * vertex (unused ones joint 0 with weight 0), the skin and inverse binds, the joints as TRS
+ * nodes, and the child's twist keyed every 30 degrees from 0 to 180 over one second. LINEAR
+ * slerp between keys about one axis is exact, so time t reproduces the angle 180 t. */
+lab_error rig30_export_gltf(const rig30_rig *rig, bytes *out, lab_diag *d);
 
 /* Skins one ring of RIG30_SEGMENTS vertices (radius 1, z = 1) with child weight w under
  * palette {I, Rz(theta)} (the twist's C_0, C_1; for DQS signed from the quaternion) and

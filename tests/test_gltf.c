@@ -1,0 +1,398 @@
+/* test_gltf.c - the glTF reader: the tutorial's SimpleSkin against the joint-matrix formula
+ * by hand, .glb, the chapter's export round trip, the article's three rules, and malformed
+ * files, each refused with the JSON pointer of what is wrong. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "gltf.h"
+#include "gltf_write.h"
+#include "rig30.h"
+#include "testutil.h"
+
+#define SIMPLE_SKIN SHARED_ASSETS_DIR "/SimpleSkin.gltf"
+
+/* Loads, validates, samples animation 0 at t and skins node `node`'s first primitive. */
+static lab_error skin_at(gltf_document *doc, int node, double t, skin_method method, vec3 *out, lab_diag *d)
+{
+    mat4 locals[16], world[16];
+    lab_error e = gltf_sample_locals(doc, 0, t, locals, d);
+    if (e == LAB_OK) {
+        gltf_world_matrices(doc, locals, world);
+        e = gltf_skin_primitive(doc, node, 0, world, method, SKIN_POLICY_STRICT, out, NULL, d);
+    }
+    return e;
+}
+
+static lab_error parse_text(const char *text, gltf_document *doc, lab_diag *d)
+{
+    lab_error e = gltf_parse((const uint8_t *)text, strlen(text), NULL, doc, d);
+    if (e == LAB_OK)
+        e = gltf_validate(doc, d);
+    return e;
+}
+
+/* ---- SimpleSkin by hand ------------------------------------------------------------------ */
+
+/* The tutorial's rig: joint 0 at T(0,1,0), joint 1 its child with the animated rotation
+ * about z, both inverse binds T(-0.5,-1,0). p' = w0 J0 p + w1 J1 p with
+ * J0 = T(0,1,0) T(-0.5,-1,0) and J1 = T(0,1,0) Rz(a) T(-0.5,-1,0). */
+static vec3 simple_skin_by_hand(vec3 p, double w1, double angle)
+{
+    mat4 ibm = mat4_translate(-0.5, -1, 0), g0 = mat4_translate(0, 1, 0);
+    mat4 j0 = mat4_mul(g0, ibm), j1 = mat4_mul(mat4_mul(g0, mat4_rotate_z(angle)), ibm);
+    return vec3_add(vec3_scale(mat4_transform_point(j0, p), 1 - w1), vec3_scale(mat4_transform_point(j1, p), w1));
+}
+
+static void check_simple_skin(gltf_document *doc)
+{
+    /* the keys: 0 deg at t = 0, q = (0, 0, 0.383, 0.924) at 0.5 s, (0, 0, 0.707, 0.707) at 1 s */
+    const double a1 = 2 * atan2(0.382999986410141, 0.9240000247955322), a2 = 2 * atan2(1.0, 1.0);
+    const struct { double t, angle; } cases[] = {
+        {0.0, 0.0}, {0.5, a1}, {1.0, a2}, {0.25, a1 / 2}, {-3.0, 0.0}, {99.0, 0.0} /* clamped */};
+    const double w1[5] = {0, 0.25, 0.5, 0.75, 1}; /* rows y = 0, 0.5, 1, 1.5, 2 */
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        vec3 out[10];
+        assert_int_equal(skin_at(doc, 0, cases[c].t, SKIN_LBS, out, NULL), LAB_OK);
+        for (int v = 0; v < 10; v++) {
+            vec3 p = vec3_make(v % 2, 0.5 * (v / 2), 0);
+            vec3 e = simple_skin_by_hand(p, w1[v / 2], cases[c].angle);
+            if (vec3_length(vec3_sub(e, out[v])) > 1e-6)
+                fail_msg("t = %g vertex %d: (%g %g %g), by hand (%g %g %g)", cases[c].t, v, out[v].x, out[v].y,
+                         out[v].z, e.x, e.y, e.z);
+        }
+    }
+    /* the tutorial's numbers at t = 1: the top-left vertex (0, 2) swings to (-1, 0.5) */
+    vec3 out[10];
+    assert_int_equal(skin_at(doc, 0, 1.0, SKIN_LBS, out, NULL), LAB_OK);
+    assert_true(vec3_length(vec3_sub(out[8], vec3_make(-1, 0.5, 0))) < 1e-6);
+}
+
+static void test_gltf_simple_skin_matches_the_joint_matrix_formula(void **state)
+{
+    (void)state;
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(gltf_load(SIMPLE_SKIN, &doc, &d), LAB_OK);
+    assert_int_equal(gltf_validate(&doc, &d), LAB_OK);
+    double start, end;
+    gltf_animation_range(&doc, 0, &start, &end);
+    assert_true(start == 0.0 && end == 5.5);
+    check_simple_skin(&doc);
+    gltf_free(&doc);
+}
+
+/* The same asset as .glb: buffer 0 moves into the BIN chunk. */
+static void test_gltf_glb_reads_like_gltf(void **state)
+{
+    (void)state;
+    char *text = tu_read_file(SIMPLE_SKIN, NULL);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    cJSON *b0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "buffers"), 0);
+    const char *uri = cJSON_GetObjectItem(b0, "uri")->valuestring;
+    const char *comma = strchr(uri, ',') + 1;
+    /* decode buffer 0 with the reader itself: parse a one-buffer document */
+    static const char prefix[] = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":168,\"uri\":\"data:;base64,";
+    size_t n = strlen(prefix) + strlen(comma) + 8;
+    char *one = malloc(n);
+    snprintf(one, n, "%s%s\"}]}", prefix, comma);
+    gltf_document tmp;
+    assert_int_equal(gltf_parse((const uint8_t *)one, strlen(one), NULL, &tmp, NULL), LAB_OK);
+    free(one);
+    cJSON_DeleteItemFromObject(b0, "uri");
+    char *json = cJSON_PrintUnformatted(root);
+    size_t jlen = (strlen(json) + 3) & ~(size_t)3, blen = (tmp.buffers[0].size + 3) & ~(size_t)3;
+    size_t total = 12 + 8 + jlen + 8 + blen;
+    uint8_t *glb = calloc(1, total);
+    uint32_t header[5] = {0x46546C67u, 2, (uint32_t)total, (uint32_t)jlen, 0x4E4F534Au};
+    memcpy(glb, header, sizeof header);
+    memset(glb + 20, ' ', jlen);
+    memcpy(glb + 20, json, strlen(json));
+    uint32_t chunk[2] = {(uint32_t)blen, 0x004E4942u};
+    memcpy(glb + 20 + jlen, chunk, sizeof chunk);
+    memcpy(glb + 28 + jlen, tmp.buffers[0].data, tmp.buffers[0].size);
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(gltf_parse(glb, total, NULL, &doc, &d), LAB_OK);
+    assert_int_equal(gltf_validate(&doc, &d), LAB_OK);
+    check_simple_skin(&doc);
+    gltf_free(&doc);
+    /* a GLB cut short is refused */
+    assert_int_equal(gltf_parse(glb, total - 40, NULL, &doc, &d), LAB_ERR_GLTF);
+    assert_int_equal(gltf_parse(glb, 16, NULL, &doc, &d), LAB_ERR_GLTF);
+    free(glb);
+    free(json);
+    cJSON_Delete(root);
+    gltf_free(&tmp);
+}
+
+/* ---- the chapter's export ---------------------------------------------------------------- */
+
+typedef struct { rig30_rig rig; char *text; } exported;
+
+static int setup_export(void **state)
+{
+    exported *x = calloc(1, sizeof *x);
+    bytes b = {0};
+    if (!x || rig30_rig_build(&x->rig, RIG30_TWIST, NULL, NULL) != LAB_OK ||
+        rig30_export_gltf(&x->rig, &b, NULL) != LAB_OK)
+        return -1;
+    x->text = (char *)b.data;
+    *state = x;
+    return 0;
+}
+
+static int teardown_export(void **state)
+{
+    exported *x = *state;
+    rig30_rig_free(&x->rig);
+    free(x->text);
+    free(x);
+    return 0;
+}
+
+/* Export, import, skin at theta = 0, 90, 180 (t = 0, 0.5, 1): lab30's positions. */
+static void test_gltf_round_trip_equals_lab30(void **state)
+{
+    exported *x = *state;
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(parse_text(x->text, &doc, &d), LAB_OK);
+    const double t[3] = {0.0, 0.5, 1.0};
+    for (int k = 0; k < 3; k++)
+        for (int m = 0; m < 2; m++) {
+            vec3 out[216];
+            rig30_pose p = {.positions = malloc(sizeof(vec3) * 216)};
+            assert_int_equal(skin_at(&doc, 2, t[k], (skin_method)m, out, &d), LAB_OK);
+            assert_int_equal(rig30_pose_at(&x->rig, t[k] * acos(-1.0), (skin_blend){.method = (skin_method)m}, &p, NULL), LAB_OK);
+            for (int v = 0; v < 216; v++)
+                assert_true(vec3_length(vec3_sub(out[v], p.positions[v])) < 1e-5);
+            free(p.positions);
+        }
+    gltf_free(&doc);
+}
+
+/* Rebuilds the export with one change made through cJSON. */
+static char *mutate(const char *text, void (*change)(cJSON *root))
+{
+    cJSON *root = cJSON_Parse(text);
+    change(root);
+    char *out = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return out;
+}
+
+static cJSON *at_path(cJSON *root, const char *array, int index) { return cJSON_GetArrayItem(cJSON_GetObjectItem(root, array), index); }
+
+static void drop_inverse_binds(cJSON *root) { cJSON_DeleteItemFromObject(at_path(root, "skins", 0), "inverseBindMatrices"); }
+static void move_mesh_node(cJSON *root)
+{
+    cJSON_AddItemToObject(at_path(root, "nodes", 2), "translation", cJSON_CreateDoubleArray((const double[]){5, -3, 7}, 3));
+}
+static void swap_skin_joints(cJSON *root)
+{
+    cJSON *j = cJSON_GetObjectItem(at_path(root, "skins", 0), "joints");
+    cJSON_ReplaceItemInArray(j, 0, cJSON_CreateNumber(1));
+    cJSON_ReplaceItemInArray(j, 1, cJSON_CreateNumber(0));
+}
+
+/* The article's three rules, each shown by a change that a wrong reader would miss. */
+static void test_gltf_the_three_rules(void **state)
+{
+    exported *x = *state;
+    gltf_document doc;
+    vec3 out[216];
+    const vec3 *bind = x->rig.bind.vertices;
+    /* no inverseBindMatrices: identity, so J_1 = G_1 = Tz(2) and the top lifts by 2 w1 */
+    char *text = mutate(x->text, drop_inverse_binds);
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    assert_int_equal(skin_at(&doc, 2, 0.0, SKIN_LBS, out, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++)
+        assert_true(fabs(out[v].z - (bind[v].z + 2 * (bind[v].z / 2))) < 1e-5);
+    gltf_free(&doc);
+    free(text);
+    /* the skinned mesh node's own transform is ignored */
+    text = mutate(x->text, move_mesh_node);
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    assert_int_equal(skin_at(&doc, 2, 0.0, SKIN_LBS, out, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++)
+        assert_true(vec3_length(vec3_sub(out[v], bind[v])) < 1e-5);
+    gltf_free(&doc);
+    free(text);
+    /* JOINTS index skin.joints: swapping the list swaps the nodes the slots mean, so
+     * J_0 = G(node 1) IBM_0 = Tz(2) and J_1 = G(node 0) IBM_1 = Tz(-2) */
+    text = mutate(x->text, swap_skin_joints);
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    assert_int_equal(skin_at(&doc, 2, 0.0, SKIN_LBS, out, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++) {
+        double w1 = bind[v].z / 2;
+        assert_true(fabs(out[v].z - (bind[v].z + 2 * (1 - w1) - 2 * w1)) < 1e-5);
+    }
+    gltf_free(&doc);
+    free(text);
+}
+
+/* ---- malformed files ------------------------------------------------------------------------ */
+
+static void expect_refused(const char *text, lab_error code, const char *pointer)
+{
+    gltf_document doc;
+    lab_diag d = {0};
+    lab_error e = parse_text(text, &doc, &d);
+    if (e != code)
+        fail_msg("expected %s, got %s (%s: %s)", lab_error_rule(code), lab_error_rule(e), d.where, d.value);
+    if (pointer && strncmp(d.where, pointer, strlen(pointer)) != 0)
+        fail_msg("pointer %s, expected %s (%s)", d.where, pointer, d.value);
+    gltf_free(&doc); /* after a parse error the document is already empty: freeing is safe */
+}
+
+static void big_byte_length(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "buffers", 0), "byteLength", cJSON_CreateNumber(1e6)); }
+static void bad_base64(cJSON *r)
+{
+    cJSON *b = at_path(r, "buffers", 0);
+    char *uri = strdup(cJSON_GetObjectItem(b, "uri")->valuestring);
+    uri[60] = '!';
+    cJSON_ReplaceItemInObject(b, "uri", cJSON_CreateString(uri));
+    free(uri);
+}
+static void view_out_of_range(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "accessors", 1), "bufferView", cJSON_CreateNumber(99)); }
+static void count_too_big(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "accessors", 0), "count", cJSON_CreateNumber(5000)); }
+static void view_past_buffer(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "bufferViews", 2), "byteLength", cJSON_CreateNumber(1e6)); }
+static void node_cycle(cJSON *r) { cJSON_AddItemToObject(at_path(r, "nodes", 1), "children", cJSON_CreateIntArray((const int[]){0}, 1)); }
+static void self_child(cJSON *r) { cJSON_AddItemToObject(at_path(r, "nodes", 2), "children", cJSON_CreateIntArray((const int[]){2}, 1)); }
+static void mesh_index(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "nodes", 2), "mesh", cJSON_CreateNumber(3)); }
+static void one_joint(cJSON *r) { cJSON_DeleteItemFromArray(cJSON_GetObjectItem(at_path(r, "skins", 0), "joints"), 1); }
+static void bad_version(cJSON *r) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r, "asset"), "version", cJSON_CreateString("1.0")); }
+static void wrong_type(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "accessors", 0), "type", cJSON_CreateString("VEC5")); }
+static void animation_node(cJSON *r)
+{
+    cJSON *ch = cJSON_GetArrayItem(cJSON_GetObjectItem(at_path(r, "animations", 0), "channels"), 0);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(ch, "target"), "node", cJSON_CreateNumber(40));
+}
+
+static void test_gltf_refuses_malformed_files(void **state)
+{
+    exported *x = *state;
+    const struct { void (*change)(cJSON *); lab_error code; const char *pointer; } cases[] = {
+        {big_byte_length, LAB_ERR_GLTF, "/buffers/0"},
+        {bad_base64, LAB_ERR_GLTF, "/buffers/0/uri"},
+        {view_out_of_range, LAB_ERR_GLTF, "/accessors/1"},
+        {count_too_big, LAB_ERR_GLTF, "/accessors/0"},
+        {view_past_buffer, LAB_ERR_GLTF, "/bufferViews/2"},
+        {node_cycle, LAB_ERR_GLTF, "/nodes/"},
+        {self_child, LAB_ERR_GLTF, "/nodes/2/children/0"},
+        {mesh_index, LAB_ERR_GLTF, "/nodes/2"},
+        {one_joint, LAB_ERR_GLTF, "/meshes/0/primitives/0/attributes"},
+        {bad_version, LAB_ERR_GLTF, "/asset/version"},
+        {wrong_type, LAB_ERR_GLTF, "/accessors/0"},
+        {animation_node, LAB_ERR_GLTF, "/animations/0/channels/0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = mutate(x->text, cases[i].change);
+        expect_refused(text, cases[i].code, cases[i].pointer);
+        free(text);
+    }
+    expect_refused("not json at all", LAB_ERR_GLTF, "(document)");
+    expect_refused("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"../../etc/passwd\"}]}",
+                   LAB_ERR_GLTF, "/buffers/0/uri");
+    /* truncated text: every prefix is refused or, if it happens to parse, validated */
+    size_t len = strlen(x->text);
+    for (size_t cut = 0; cut < len; cut += len / 97 + 1) {
+        gltf_document doc;
+        if (gltf_parse((const uint8_t *)x->text, cut, NULL, &doc, NULL) == LAB_OK)
+            gltf_validate(&doc, NULL);
+        gltf_free(&doc);
+    }
+}
+
+/* Binary damage: the buffer decoded, one value changed, encoded again. */
+static char *patch_float(const char *text, int accessor, int element, int component, float value)
+{
+    cJSON *root = cJSON_Parse(text);
+    cJSON *acc = at_path(root, "accessors", accessor);
+    cJSON *view = at_path(root, "bufferViews", cJSON_GetObjectItem(acc, "bufferView")->valueint);
+    cJSON *buf = at_path(root, "buffers", 0);
+    const char *uri = cJSON_GetObjectItem(buf, "uri")->valuestring;
+    const char *data = strchr(uri, ',') + 1;
+    /* decode through a one-buffer document, as the reader does */
+    size_t n = strlen(data) + 128;
+    char *one = malloc(n);
+    snprintf(one, n, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%d,\"uri\":\"data:;base64,%s\"}]}",
+             cJSON_GetObjectItem(buf, "byteLength")->valueint, data);
+    gltf_document tmp;
+    assert_int_equal(gltf_parse((const uint8_t *)one, strlen(one), NULL, &tmp, NULL), LAB_OK);
+    int comps = !strcmp(cJSON_GetObjectItem(acc, "type")->valuestring, "MAT4") ? 16 : 4;
+    size_t at = (size_t)cJSON_GetObjectItem(view, "byteOffset")->valueint + 4 * ((size_t)element * comps + component);
+    memcpy(tmp.buffers[0].data + at, &value, 4);
+    bytes b64 = {0};
+    bytes_printf(&b64, "data:application/octet-stream;base64,");
+    base64_append(&b64, tmp.buffers[0].data, tmp.buffers[0].size);
+    cJSON_ReplaceItemInObject(buf, "uri", cJSON_CreateString((char *)b64.data));
+    char *out = cJSON_PrintUnformatted(root);
+    bytes_free(&b64);
+    gltf_free(&tmp);
+    free(one);
+    cJSON_Delete(root);
+    return out;
+}
+
+static int accessor_of(const char *text, const char *what)
+{
+    cJSON *root = cJSON_Parse(text);
+    int a = -1;
+    if (!strcmp(what, "IBM"))
+        a = cJSON_GetObjectItem(at_path(root, "skins", 0), "inverseBindMatrices")->valueint;
+    else
+    {
+        cJSON *prim = cJSON_GetArrayItem(cJSON_GetObjectItem(at_path(root, "meshes", 0), "primitives"), 0);
+        a = cJSON_GetObjectItem(cJSON_GetObjectItem(prim, "attributes"), what)->valueint;
+    }
+    cJSON_Delete(root);
+    return a;
+}
+
+static void test_gltf_refuses_bad_skin_data(void **state)
+{
+    exported *x = *state;
+    int weights = accessor_of(x->text, "WEIGHTS_0"), ibm = accessor_of(x->text, "IBM");
+    char *text = patch_float(x->text, weights, 100, 1, -0.25f);
+    expect_refused(text, LAB_ERR_GLTF, "/meshes/0/primitives/0/attributes");
+    free(text);
+    text = patch_float(x->text, ibm, 1, 3, 0.5f); /* last row, first column */
+    expect_refused(text, LAB_ERR_GLTF, "/skins/0/inverseBindMatrices");
+    free(text);
+    /* a weight sum off by 1e-3: strict refuses, normalize divides and counts */
+    text = patch_float(x->text, weights, 100, 0, 0.376f);
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(parse_text(text, &doc, &d), LAB_OK);
+    vec3 out[216];
+    mat4 locals[3], world[3];
+    assert_int_equal(gltf_sample_locals(&doc, 0, 0.0, locals, NULL), LAB_OK);
+    gltf_world_matrices(&doc, locals, world);
+    assert_int_equal(gltf_skin_primitive(&doc, 2, 0, world, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, &d), LAB_ERR_WEIGHT_SUM);
+    int normalized = 0;
+    assert_int_equal(gltf_skin_primitive(&doc, 2, 0, world, SKIN_LBS, SKIN_POLICY_NORMALIZE, out, &normalized, &d), LAB_OK);
+    assert_int_equal(normalized, 1);
+    gltf_free(&doc);
+    free(text);
+}
+
+int main(void)
+{
+#define X(f) cmocka_unit_test_setup_teardown(f, setup_export, teardown_export)
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gltf_simple_skin_matches_the_joint_matrix_formula),
+        cmocka_unit_test(test_gltf_glb_reads_like_gltf),
+        X(test_gltf_round_trip_equals_lab30),
+        X(test_gltf_the_three_rules),
+        X(test_gltf_refuses_malformed_files),
+        X(test_gltf_refuses_bad_skin_data),
+    };
+#undef X
+    return cmocka_run_group_tests_name("gltf", tests, NULL, NULL);
+}

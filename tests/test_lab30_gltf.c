@@ -1,0 +1,138 @@
+/* test_lab30_gltf.c - end to end: lab30 --gltf and build/bin/lab30-gltf. The export passes
+ * the Khronos glTF-Validator; skinning the export reproduces lab30's positions; the
+ * tutorial's SimpleSkin matches its numbers; exit codes; determinism; committed out/. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#define LAB30 LAB_BIN_DIR "/lab30"
+#define LAB LAB_BIN_DIR "/lab30-gltf"
+#define SIMPLE_SKIN SHARED_ASSETS_DIR "/SimpleSkin.gltf"
+#define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
+typedef tu_run_dir run_ctx;
+
+static const char *const outputs[] = {"gltf30.png", "gltf30-panel0.png", "gltf30-panel1.png",
+                                      "gltf30-panel2.png", "gltf30-panel3.png", "gltf30.json"};
+enum { OUTPUT_COUNT = 6 };
+
+static cJSON *obj(const cJSON *o, const char *key)
+{
+    cJSON *item = tu_obj(o, key);
+    if (!item)
+        fail_msg("JSON has no key %s", key);
+    return item;
+}
+
+static double coord(const cJSON *positions, int v, int c)
+{
+    return cJSON_GetArrayItem(cJSON_GetArrayItem(positions, v), c)->valuedouble;
+}
+
+static void test_lab30_gltf_exit_codes(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--help"), 0);
+    assert_int_equal(run_lab(ctx, (char *)NULL), 2);
+    assert_int_equal(run_lab(ctx, SIMPLE_SKIN), 2);
+    assert_int_equal(run_lab(ctx, "--method", "quaternions", SIMPLE_SKIN, ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--time", "zero", SIMPLE_SKIN, ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, SIMPLE_SKIN, tu_path(ctx->dir, "missing")), 3);
+    assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "nothing.gltf"), ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "cannot read the file"));
+    const char *bad = tu_path(ctx->dir, "bad.gltf");
+    assert_true(tu_write_file(bad, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}"));
+    assert_int_equal(run_lab(ctx, bad, ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "/nodes/0/children/0"));
+    assert_int_equal(tu_count_entries(ctx->dir), 1); /* only bad.gltf: nothing written */
+}
+
+/* The tutorial's asset: at t = 1 s the top-left vertex (0, 2) lands at (-1, 0.5). */
+static void test_lab30_gltf_simple_skin(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--time", "1", SIMPLE_SKIN, ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "gltf30.json"));
+    cJSON *part = cJSON_GetArrayItem(obj(cJSON_GetArrayItem(obj(root, "times"), 0), "parts"), 0);
+    cJSON *pos = obj(part, "positions");
+    assert_true(fabs(coord(pos, 8, 0) + 1) < 1e-6 && fabs(coord(pos, 8, 1) - 0.5) < 1e-6);
+    cJSON_Delete(root);
+    assert_int_equal(run_lab(ctx, SIMPLE_SKIN, ctx->dir), 0); /* default: four times */
+    for (int i = 0; i < OUTPUT_COUNT; i++)
+        assert_true(tu_exists(tu_path(ctx->dir, outputs[i])));
+}
+
+/* The export passes the Khronos validator with no errors and no warnings. */
+static void test_lab30_gltf_export_passes_the_validator(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(tu_run_program(LAB30, ctx->out_path, ctx->err_path, "--gltf", ctx->dir, (char *)NULL), 0);
+    int rc = tu_run_program("/usr/bin/env", ctx->out_path, ctx->err_path, "node", "tests/gltf-validate.js",
+                            GLTF_VALIDATOR_DIR, tu_path(ctx->dir, "skinning30.gltf"), (char *)NULL);
+    char *report = tu_read_file(ctx->out_path, NULL);
+    if (rc != 0)
+        fail_msg("validator exit %d: %s", rc, report ? report : "(no output)");
+    assert_non_null(strstr(report, "0 errors, 0 warnings"));
+    free(report);
+}
+
+/* Export, import, skin at t = 0, 0.5, 1: lab30's positions at 0, 90 and 180 degrees. */
+static void test_lab30_gltf_round_trip(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(tu_run_program(LAB30, ctx->out_path, ctx->err_path, "--gltf", ctx->dir, (char *)NULL), 0);
+    char out2[64];
+    assert_non_null(tu_make_temp_dir(out2, sizeof out2));
+    assert_int_equal(run_lab(ctx, "--time", "0,0.5,1", tu_path(ctx->dir, "skinning30.gltf"), out2), 0);
+    cJSON *lab30 = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
+    cJSON *gltf = tu_json_load(tu_path(out2, "gltf30.json"));
+    for (int k = 0; k < 3; k++) {
+        cJSON *a = obj(cJSON_GetArrayItem(obj(lab30, "poses"), k), "positions");
+        cJSON *b = obj(cJSON_GetArrayItem(obj(cJSON_GetArrayItem(obj(gltf, "times"), k), "parts"), 0), "positions");
+        assert_int_equal(cJSON_GetArraySize(a), cJSON_GetArraySize(b));
+        for (int v = 0; v < cJSON_GetArraySize(a); v++)
+            for (int c = 0; c < 3; c++)
+                assert_true(fabs(coord(a, v, c) - coord(b, v, c)) < 1e-5);
+    }
+    cJSON_Delete(lab30);
+    cJSON_Delete(gltf);
+    tu_remove_tree(out2);
+}
+
+/* make lab30-gltf: the export and the skinned panels of out/ are current. */
+static void test_lab30_gltf_deterministic_and_committed(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(tu_run_program(LAB30, ctx->out_path, ctx->err_path, "--gltf", ctx->dir, (char *)NULL), 0);
+    const char *gltf_name[1] = {"skinning30.gltf"};
+    const char *stale = tu_first_stale_output(ctx->dir, COMMITTED_OUT_DIR, gltf_name, 1);
+    if (stale)
+        fail_msg("out/%s differs from a fresh run: run `make lab30-gltf` and commit out/", stale);
+    char second[64];
+    assert_non_null(tu_make_temp_dir(second, sizeof second));
+    assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "skinning30.gltf"), ctx->dir), 0);
+    assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "skinning30.gltf"), second), 0);
+    assert_null(tu_first_differing_output(ctx->dir, second, outputs, OUTPUT_COUNT));
+    tu_remove_tree(second);
+    stale = tu_first_stale_output(ctx->dir, COMMITTED_OUT_DIR, outputs, OUTPUT_COUNT);
+    if (stale)
+        fail_msg("out/%s differs from a fresh run: run `make lab30-gltf` and commit out/", stale);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_lab30_gltf_exit_codes),
+        T(test_lab30_gltf_simple_skin),
+        T(test_lab30_gltf_export_passes_the_validator),
+        T(test_lab30_gltf_round_trip),
+        T(test_lab30_gltf_deterministic_and_committed),
+    };
+#undef T
+    return cmocka_run_group_tests_name("lab30-gltf end to end", tests, NULL, NULL);
+}

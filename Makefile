@@ -84,7 +84,9 @@ lab30-gltf: $(BUILD)/bin/lab30-gltf $(BUILD)/bin/lab30
 VALIDATOR := $(BUILD)/node/node_modules/gltf-validator/package.json
 gltf-validator: $(VALIDATOR)
 $(VALIDATOR):
-	@command -v npm > /dev/null || { echo "npm is missing: apt-get install -y nodejs npm"; exit 1; }
+	@command -v npm > /dev/null || if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+	else echo "npm is missing: run  sudo apt-get install -y nodejs npm"; exit 1; fi
 	npm install --silent --no-audit --no-fund --prefix $(BUILD)/node gltf-validator@2.0.0-dev.3.10
 
 labs: $(LABS)

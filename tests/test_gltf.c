@@ -3,6 +3,7 @@
  * files, each refused with the JSON pointer of what is wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,6 +383,118 @@ static void test_gltf_refuses_bad_skin_data(void **state)
     free(text);
 }
 
+/* A hand-built asset exercising what the two real files do not: an external .bin, a node
+ * with a matrix, a sparse POSITION accessor without a bufferView, normalised unsigned-byte
+ * weights in two sets (eight influences), STEP and CUBICSPLINE channels. */
+typedef struct {
+    float positions_sparse_values[2 * 3];   /* vertices 1 and 3 */
+    uint8_t sparse_indices[2];
+    uint8_t pad[2];
+    uint16_t joints[4 * 2 * 4];             /* 4 vertices x 2 sets x 4 */
+    uint8_t weights[4 * 2 * 4];             /* normalised: 255 = 1 */
+    float times[2], step_values[2 * 3], cubic_values[3 * 2 * 3];
+} custom_bin;
+
+static void write_custom(const char *dir)
+{
+    custom_bin b;
+    memset(&b, 0, sizeof b);
+    const float sparse[6] = {1, 0, 0, 0, 2, 0};
+    memcpy(b.positions_sparse_values, sparse, sizeof sparse);
+    b.sparse_indices[0] = 1, b.sparse_indices[1] = 3;
+    for (int set = 0; set < 2; set++) /* each set its own run: set 0 joints 0..3, set 1 4..7 */
+        for (int v = 0; v < 4; v++)
+            for (int c = 0; c < 4; c++) {
+                int k = 4 * set + c;
+                b.joints[16 * set + 4 * v + c] = (uint16_t)k;
+                b.weights[16 * set + 4 * v + c] = k < 5 ? 51 : 0; /* five joints at 0.2 each */
+            }
+    b.times[0] = 0, b.times[1] = 2;
+    const float step[6] = {0, 0, 0, 10, 0, 0};
+    memcpy(b.step_values, step, sizeof step);
+    const float cubic[18] = {0, 0, 0, 0, 0, 0, 0, 0, 0, /* in, value, out at t = 0 */
+                             0, 0, 0, 0, 4, 0, 0, 0, 0}; /* in, value, out at t = 2 */
+    memcpy(b.cubic_values, cubic, sizeof cubic);
+    char path[256];
+    snprintf(path, sizeof path, "%s/custom.bin", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(&b, sizeof b, 1, f), 1);
+    fclose(f);
+    size_t o_idx = offsetof(custom_bin, sparse_indices), o_j = offsetof(custom_bin, joints),
+           o_w = offsetof(custom_bin, weights), o_t = offsetof(custom_bin, times),
+           o_s = offsetof(custom_bin, step_values), o_c = offsetof(custom_bin, cubic_values);
+    char json[4096];
+    snprintf(json, sizeof json,
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"uri\":\"custom.bin\",\"byteLength\":%zu}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":2},"
+        "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":64},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},"
+        "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24},"
+        "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":72}],"
+        "\"accessors\":[{\"componentType\":5126,\"count\":4,\"type\":\"VEC3\",\"sparse\":{\"count\":2,"
+        "\"indices\":{\"bufferView\":1,\"componentType\":5121},\"values\":{\"bufferView\":0}}},"
+        "{\"bufferView\":2,\"componentType\":5123,\"count\":4,\"type\":\"VEC4\"},"
+        "{\"bufferView\":2,\"byteOffset\":32,\"componentType\":5123,\"count\":4,\"type\":\"VEC4\"},"
+        "{\"bufferView\":3,\"componentType\":5121,\"normalized\":true,\"count\":4,\"type\":\"VEC4\"},"
+        "{\"bufferView\":3,\"byteOffset\":16,\"componentType\":5121,\"normalized\":true,\"count\":4,\"type\":\"VEC4\"},"
+        "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+        "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+        "{\"bufferView\":6,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\"}],"
+        "\"nodes\":[{\"mesh\":0,\"skin\":0},{\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,1,2,3,1]},{},{},{},{},{},{},{}],"
+        "\"skins\":[{\"joints\":[1,2,3,4,5,6,7,8]}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"JOINTS_1\":2,"
+        "\"WEIGHTS_0\":3,\"WEIGHTS_1\":4}}]}],"
+        "\"animations\":[{\"samplers\":[{\"input\":5,\"output\":6,\"interpolation\":\"STEP\"},"
+        "{\"input\":5,\"output\":7,\"interpolation\":\"CUBICSPLINE\"}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"translation\"}},"
+        "{\"sampler\":1,\"target\":{\"node\":3,\"path\":\"translation\"}}]}]}",
+        sizeof b, o_idx, o_j, o_w, o_t, o_s, o_c);
+    snprintf(path, sizeof path, "%s/custom.gltf", dir);
+    assert_true(tu_write_file(path, json));
+}
+
+static void test_gltf_external_sparse_normalised_sets_step_cubic(void **state)
+{
+    (void)state;
+    char dir[64], path[128];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    write_custom(dir);
+    snprintf(path, sizeof path, "%s/custom.gltf", dir);
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(gltf_load(path, &doc, &d), LAB_OK);
+    if (gltf_validate(&doc, &d) != LAB_OK)
+        fail_msg("%s: %s", d.where, d.value);
+    double pos[12], w[16];
+    assert_int_equal(gltf_accessor_read(&doc, 0, pos, NULL), LAB_OK); /* zeros + sparse */
+    assert_true(pos[0] == 0 && pos[3] == 1 && pos[6] == 0 && pos[10] == 2);
+    assert_int_equal(gltf_accessor_read(&doc, 3, w, NULL), LAB_OK);
+    assert_true(fabs(w[0] - 0.2) < 1e-15 && w[4] == 0.2 && w[12] == 0.2);
+    mat4 locals[9], world[9];
+    /* STEP holds the first value until the second key; CUBICSPLINE with zero tangents is
+     * the smoothstep of the two values: at the middle, half way */
+    assert_int_equal(gltf_sample_locals(&doc, 0, 1.999, locals, NULL), LAB_OK);
+    assert_true(locals[2].m[0][3] == 0.0);
+    assert_int_equal(gltf_sample_locals(&doc, 0, 1.0, locals, NULL), LAB_OK);
+    assert_true(fabs(locals[3].m[1][3] - 2.0) < 1e-12);
+    assert_int_equal(gltf_sample_locals(&doc, 0, 2.0, locals, NULL), LAB_OK);
+    assert_true(locals[2].m[0][3] == 10.0 && locals[3].m[1][3] == 4.0);
+    assert_int_equal(gltf_sample_locals(&doc, 0, 0.5, locals, NULL), LAB_OK);
+    assert_true(fabs(locals[3].m[1][3] - 4.0 * (3 * 0.0625 - 2 * 0.015625)) < 1e-12);
+    /* the matrix node: column-major in the file, translation (1, 2, 3) */
+    assert_true(locals[1].m[0][3] == 1 && locals[1].m[1][3] == 2 && locals[1].m[2][3] == 3);
+    gltf_world_matrices(&doc, locals, world);
+    /* eight slots over two sets, no inverse binds (identity): slots index skin.joints =
+     * nodes 1..8; at t = 0.5 node 1 sits at (1, 2, 3), node 2 at the STEP's (0, 0, 0),
+     * node 3 at (0, y, 0), each with weight 0.2 (five slots of 0.2, three of 0) */
+    vec3 out[4];
+    assert_int_equal(gltf_skin_primitive(&doc, 0, 0, world, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, &d), LAB_OK);
+    vec3 expect = vec3_make(0.2 * 1, 0.2 * 2 + 0.2 * locals[3].m[1][3], 0.2 * 3);
+    assert_true(vec3_length(vec3_sub(out[0], expect)) < 1e-6);
+    gltf_free(&doc);
+    tu_remove_tree(dir);
+}
+
 int main(void)
 {
 #define X(f) cmocka_unit_test_setup_teardown(f, setup_export, teardown_export)
@@ -392,6 +505,7 @@ int main(void)
         X(test_gltf_the_three_rules),
         X(test_gltf_refuses_malformed_files),
         X(test_gltf_refuses_bad_skin_data),
+        cmocka_unit_test(test_gltf_external_sparse_normalised_sets_step_cubic),
     };
 #undef X
     return cmocka_run_group_tests_name("gltf", tests, NULL, NULL);

@@ -1,0 +1,21 @@
+/* gltf_internal.h - what the reader's three files share (not part of the API). */
+#ifndef GLTF_INTERNAL_H
+#define GLTF_INTERNAL_H
+
+#include "gltf.h"
+
+#define GLTF_MAX_FILE (256u << 20)   /* files and buffers larger than this are refused */
+
+/* An LAB_ERR_GLTF diag at the JSON pointer `pointer`. */
+lab_error gltf_fail_at(lab_diag *d, const char *pointer, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Bytes of one component of a glTF componentType (0 for an unknown type). */
+size_t gltf_component_size(int type);
+/* Bytes of one element of an accessor (components times component size). */
+size_t gltf_element_size(const gltf_accessor *a);
+
+#endif

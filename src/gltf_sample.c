@@ -1,0 +1,259 @@
+/* gltf_sample.c - the glTF reader, part 3: animations sampled at any time, the node
+ * hierarchy evaluated, and skinned primitives (see gltf.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "gltf_internal.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- animation and hierarchy ---------------------------------------------------------------- */
+
+void gltf_animation_range(const gltf_document *doc, int animation, double *start, double *end)
+{
+    *start = *end = 0.0;
+    if (!doc->validated || animation < 0 || animation >= doc->animation_count)
+        return;
+    const gltf_animation *a = &doc->animations[animation];
+    bool first = true;
+    for (int k = 0; k < a->sampler_count; k++) {
+        const gltf_accessor *in = &doc->accessors[a->samplers[k].input];
+        double *t = malloc(sizeof(double) * (size_t)in->count);
+        if (t && gltf_accessor_read(doc, a->samplers[k].input, t, NULL) == LAB_OK) {
+            *start = first ? t[0] : fmin(*start, t[0]);
+            *end = first ? t[in->count - 1] : fmax(*end, t[in->count - 1]);
+            first = false;
+        }
+        free(t);
+    }
+}
+
+static mat4 trs_matrix(vec3 t, quat r, vec3 s)
+{
+    return mat4_mul(mat4_mul(mat4_translate(t.x, t.y, t.z), quat_to_mat4(quat_normalize(r))),
+                    mat4_scale(s.x, s.y, s.z));
+}
+
+/* The sampler's value at t: n components (3 or 4) into out. Rotations are slerped (LINEAR)
+ * or normalised after the cubic Hermite (CUBICSPLINE), as the specification asks. */
+static void sample(const double *times, int keys, const double *values, int n, gltf_interpolation mode,
+                   bool rotation, double t, double *out)
+{
+    int per = mode == GLTF_CUBICSPLINE ? 3 : 1, at = mode == GLTF_CUBICSPLINE ? 1 : 0;
+    if (t <= times[0] || keys == 1) {
+        memcpy(out, values + (size_t)at * n, sizeof(double) * (size_t)n);
+        return;
+    }
+    if (t >= times[keys - 1]) {
+        memcpy(out, values + ((size_t)(keys - 1) * per + at) * n, sizeof(double) * (size_t)n);
+        return;
+    }
+    int k = 0;
+    while (k + 1 < keys && times[k + 1] <= t)
+        k++;
+    double dt = times[k + 1] - times[k], u = (t - times[k]) / dt;
+    const double *a = values + ((size_t)k * per + at) * n, *b = values + ((size_t)(k + 1) * per + at) * n;
+    if (mode == GLTF_STEP) {
+        memcpy(out, a, sizeof(double) * (size_t)n);
+    } else if (mode == GLTF_LINEAR && rotation) {
+        /* keys normalised first: stored quaternions are often a little off unit length */
+        quat q = quat_slerp(quat_normalize((quat){a[3], a[0], a[1], a[2]}),
+                            quat_normalize((quat){b[3], b[0], b[1], b[2]}), u);
+        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+    } else if (mode == GLTF_LINEAR) {
+        for (int c = 0; c < n; c++)
+            out[c] = a[c] + u * (b[c] - a[c]);
+    } else { /* Hermite with the out-tangent of k and the in-tangent of k + 1, scaled by dt */
+        const double *out_tangent = a + n, *in_tangent = b - n;
+        double u2 = u * u, u3 = u2 * u;
+        for (int c = 0; c < n; c++)
+            out[c] = (2 * u3 - 3 * u2 + 1) * a[c] + (u3 - 2 * u2 + u) * dt * out_tangent[c] +
+                     (-2 * u3 + 3 * u2) * b[c] + (u3 - u2) * dt * in_tangent[c];
+        if (rotation) {
+            quat q = quat_normalize((quat){out[3], out[0], out[1], out[2]});
+            out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+        }
+    }
+}
+
+static lab_error apply_channel(const gltf_document *doc, const gltf_animation *a, const gltf_channel *c,
+                               double t, vec3 *tr, quat *rot, vec3 *sc, lab_diag *d)
+{
+    const gltf_sampler *s = &a->samplers[c->sampler];
+    int keys = doc->accessors[s->input].count, n = c->path == GLTF_ROTATION ? 4 : 3;
+    double *times = malloc(sizeof(double) * (size_t)keys);
+    double *values = malloc(sizeof(double) * (size_t)doc->accessors[s->output].count * (size_t)n);
+    lab_error e = (times && values) ? gltf_accessor_read(doc, s->input, times, d)
+                                    : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(animation)", "%d keys", keys);
+    if (e == LAB_OK)
+        e = gltf_accessor_read(doc, s->output, values, d);
+    double v[4];
+    if (e == LAB_OK) {
+        sample(times, keys, values, n, s->interpolation, c->path == GLTF_ROTATION, t, v);
+        if (c->path == GLTF_TRANSLATION) *tr = vec3_make(v[0], v[1], v[2]);
+        else if (c->path == GLTF_SCALE) *sc = vec3_make(v[0], v[1], v[2]);
+        else *rot = quat_normalize((quat){v[3], v[0], v[1], v[2]});
+    }
+    free(times), free(values);
+    return e;
+}
+
+lab_error gltf_sample_locals(const gltf_document *doc, int animation, double t, mat4 *out, lab_diag *d)
+{
+    if (!doc->validated)
+        return gltf_fail_at(d, "(document)", "sampled before validation");
+    vec3 *tr = malloc(sizeof(vec3) * (size_t)(doc->node_count + 1)), *sc = malloc(sizeof(vec3) * (size_t)(doc->node_count + 1));
+    quat *rot = malloc(sizeof(quat) * (size_t)(doc->node_count + 1));
+    lab_error e = (tr && sc && rot) ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(nodes)", "%d", doc->node_count);
+    for (int i = 0; e == LAB_OK && i < doc->node_count; i++) {
+        tr[i] = doc->nodes[i].translation;
+        rot[i] = doc->nodes[i].rotation;
+        sc[i] = doc->nodes[i].scale;
+    }
+    if (e == LAB_OK && animation >= 0 && animation < doc->animation_count) {
+        const gltf_animation *a = &doc->animations[animation];
+        for (int k = 0; e == LAB_OK && k < a->channel_count; k++) {
+            const gltf_channel *c = &a->channels[k];
+            if (c->path != GLTF_MORPH_WEIGHTS && !doc->nodes[c->node].has_matrix)
+                e = apply_channel(doc, a, c, t, &tr[c->node], &rot[c->node], &sc[c->node], d);
+        }
+    }
+    for (int i = 0; e == LAB_OK && i < doc->node_count; i++)
+        out[i] = doc->nodes[i].has_matrix ? doc->nodes[i].matrix : trs_matrix(tr[i], rot[i], sc[i]);
+    free(tr), free(sc), free(rot);
+    return e;
+}
+
+void gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4 *out_world)
+{
+    /* validated: parents form a forest, so walking up from each node ends at a root */
+    for (int i = 0; i < doc->node_count; i++) {
+        mat4 m = locals[i];
+        for (int p = doc->nodes[i].parent; p >= 0; p = doc->nodes[p].parent)
+            m = mat4_mul(locals[p], m);
+        out_world[i] = m;
+    }
+}
+
+/* ---- skinning ---------------------------------------------------------------------------------- */
+
+int gltf_primitive_vertex_count(const gltf_document *doc, int mesh, int primitive)
+{
+    return doc->accessors[doc->meshes[mesh].primitives[primitive].position].count;
+}
+
+/* J_j = G(skin.joints[j]) IBM_j, with identity IBMs when the skin has none (5.28.1). */
+static lab_error joint_matrices(const gltf_document *doc, const gltf_skin *s, const mat4 *world, mat4 *out,
+                                lab_diag *d)
+{
+    double *ibm = NULL;
+    if (s->inverse_bind >= 0) {
+        ibm = malloc(sizeof(double) * 16 * (size_t)doc->accessors[s->inverse_bind].count);
+        if (!ibm || gltf_accessor_read(doc, s->inverse_bind, ibm, d) != LAB_OK) {
+            free(ibm);
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%s", "inverse binds");
+        }
+    }
+    for (int j = 0; j < s->joint_count; j++) {
+        mat4 inverse_bind = mat4_identity();
+        for (int c = 0; ibm && c < 4; c++)
+            for (int r = 0; r < 4; r++)
+                inverse_bind.m[r][c] = ibm[16 * j + 4 * c + r];
+        out[j] = mat4_mul(world[s->joints[j]], inverse_bind);
+    }
+    free(ibm);
+    return LAB_OK;
+}
+
+/* One vertex: gather its influences (all sets), apply the weight policy, blend. */
+static lab_error skin_vertex(const double *j, const double *w, int n, vec3 p, const mat4 *jm, const dualquat *jq,
+                             skin_method method, skin_policy_kind policy, int v, vec3 *out, bool *normalized,
+                             lab_diag *d)
+{
+    double sum = 0.0;
+    for (int k = 0; k < n; k++)
+        sum += w[k];
+    double tolerance = 2e-7 * n;
+    *normalized = false;
+    if (!(fabs(sum - 1.0) <= tolerance)) {
+        char where[64];
+        if (policy == SKIN_POLICY_STRICT || !(sum > SKIN_DEFAULT_EPS_W))
+            return diag_fail(d, policy == SKIN_POLICY_STRICT ? LAB_ERR_WEIGHT_SUM : LAB_ERR_WEIGHT_SUM_ZERO,
+                             diag_where(where, sizeof where, "vertex %d", v), "weights sum to %.9g (tolerance %g)", sum,
+                             tolerance);
+        *normalized = true;
+    }
+    if (method == SKIN_DQS) {
+        dualquat q[4 * GLTF_MAX_SETS], unit;
+        double wn[4 * GLTF_MAX_SETS];
+        for (int k = 0; k < n; k++) {
+            q[k] = jq[(int)j[k]];
+            wn[k] = w[k] / sum;
+        }
+        char where[64];
+        lab_error e = dualquat_normalize(dualquat_blend(q, wn, n, true), &unit,
+                                         diag_where(where, sizeof where, "vertex %d", v), d);
+        if (e == LAB_OK)
+            *out = dualquat_transform_point(unit, p);
+        return e;
+    }
+    vec4 acc = {0, 0, 0, 0};
+    for (int k = 0; k < n; k++)
+        acc = vec4_add(acc, vec4_scale(mat4_mul_vec4(jm[(int)j[k]], vec4_point(p)), w[k] / sum));
+    *out = vec3_make(acc.x, acc.y, acc.z);
+    return LAB_OK;
+}
+
+lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
+                              skin_method method, skin_policy_kind policy, vec3 *out_positions,
+                              int *normalized, lab_diag *d)
+{
+    const gltf_node *nd = &doc->nodes[node];
+    if (!doc->validated || nd->mesh < 0 || nd->skin < 0)
+        return gltf_fail_at(d, "(node)", "node %d is not a validated skinned mesh node", node);
+    const gltf_primitive *p = &doc->meshes[nd->mesh].primitives[primitive];
+    const gltf_skin *s = &doc->skins[nd->skin];
+    int n = doc->accessors[p->position].count, per = 4 * p->sets;
+    mat4 *jm = malloc(sizeof(mat4) * (size_t)s->joint_count);
+    dualquat *jq = malloc(sizeof(dualquat) * (size_t)s->joint_count);
+    double *pos = malloc(sizeof(double) * 3 * (size_t)n), *jw = malloc(sizeof(double) * 2 * (size_t)(per ? per : 1) * n);
+    lab_error e = (jm && jq && pos && jw) ? joint_matrices(doc, s, world, jm, d)
+                                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d vertices", n);
+    char where[64];
+    for (int k = 0; e == LAB_OK && method == SKIN_DQS && k < s->joint_count; k++)
+        e = dualquat_from_mat4(jm[k], &jq[k], diag_where(where, sizeof where, "joint matrix %d", k), d);
+    if (e == LAB_OK)
+        e = gltf_accessor_read(doc, p->position, pos, d);
+    double *joints = jw, *weights = jw + (size_t)per * n;
+    for (int set = 0; e == LAB_OK && set < p->sets; set++) {
+        double *tj = malloc(sizeof(double) * 4 * (size_t)n), *tw = malloc(sizeof(double) * 4 * (size_t)n);
+        e = (tj && tw) ? gltf_accessor_read(doc, p->joints[set], tj, d) : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%s", "sets");
+        if (e == LAB_OK)
+            e = gltf_accessor_read(doc, p->weights[set], tw, d);
+        for (int v = 0; e == LAB_OK && v < n; v++)
+            for (int c = 0; c < 4; c++) {
+                joints[(size_t)v * per + 4 * set + c] = tj[4 * v + c];
+                weights[(size_t)v * per + 4 * set + c] = tw[4 * v + c];
+            }
+        free(tj), free(tw);
+    }
+    int count = 0;
+    for (int v = 0; e == LAB_OK && v < n; v++) {
+        bool norm;
+        vec3 pt = vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+        if (per == 0) { /* no influences: the mesh follows nothing; keep the bind position */
+            out_positions[v] = pt;
+            continue;
+        }
+        e = skin_vertex(joints + (size_t)v * per, weights + (size_t)v * per, per, pt, jm, jq, method, policy, v,
+                        &out_positions[v], &norm, d);
+        count += norm;
+    }
+    if (normalized)
+        *normalized = count;
+    free(jm), free(jq), free(pos), free(jw);
+    return e;
+}

@@ -1,0 +1,388 @@
+/* gltf_validate.c - the glTF reader, part 2: every index, byte range, count and the skin
+ * data checked before anything is read, then the accessors read as doubles (see gltf.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "gltf_internal.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- validation --------------------------------------------------------------------------- */
+
+/* [offset, offset + size) inside view v's bytes. */
+static bool view_holds(const gltf_document *doc, int v, size_t offset, size_t size)
+{
+    return v >= 0 && v < doc->view_count && offset <= doc->views[v].length &&
+           size <= doc->views[v].length - offset;
+}
+
+static lab_error validate_views(const gltf_document *doc, lab_diag *d)
+{
+    char at[64];
+    for (int i = 0; i < doc->view_count; i++) {
+        const gltf_view *v = &doc->views[i];
+        snprintf(at, sizeof at, "/bufferViews/%d", i);
+        if (v->buffer >= doc->buffer_count)
+            return gltf_fail_at(d, at, "buffer %d of %d", v->buffer, doc->buffer_count);
+        size_t size = doc->buffers[v->buffer].size;
+        if (v->offset > size || v->length > size - v->offset)
+            return gltf_fail_at(d, at, "bytes [%zu, %zu) outside buffer %d of %zu bytes", v->offset,
+                           v->offset + v->length, v->buffer, size);
+        if (v->stride % 4)
+            return gltf_fail_at(d, at, "byteStride %zu is not a multiple of 4", v->stride);
+    }
+    return LAB_OK;
+}
+
+static lab_error validate_sparse(const gltf_document *doc, const gltf_accessor *a, const char *at, lab_diag *d)
+{
+    size_t isize = gltf_component_size(a->sparse_index_type), n = (size_t)a->sparse_count;
+    if ((int)n > a->count)
+        return gltf_fail_at(d, at, "sparse count %zu exceeds the accessor's count %d", n, a->count);
+    if (!view_holds(doc, a->sparse_index_view, a->sparse_index_offset, n * isize))
+        return gltf_fail_at(d, at, "sparse indices outside bufferView %d", a->sparse_index_view);
+    if (!view_holds(doc, a->sparse_value_view, a->sparse_value_offset, n * gltf_element_size(a)))
+        return gltf_fail_at(d, at, "sparse values outside bufferView %d", a->sparse_value_view);
+    const gltf_view *iv = &doc->views[a->sparse_index_view];
+    const uint8_t *p = doc->buffers[iv->buffer].data + iv->offset + a->sparse_index_offset;
+    long previous = -1;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t idx = 0;
+        if (isize == 1) idx = p[k];
+        else if (isize == 2) { uint16_t s; memcpy(&s, p + 2 * k, 2); idx = s; }
+        else memcpy(&idx, p + 4 * k, 4);
+        if ((long)idx <= previous || (long)idx >= a->count)
+            return gltf_fail_at(d, at, "sparse index %zu is %u: indices must increase and stay below %d", k,
+                           idx, a->count);
+        previous = (long)idx;
+    }
+    return LAB_OK;
+}
+
+static lab_error validate_accessors(const gltf_document *doc, lab_diag *d)
+{
+    char at[64];
+    for (int i = 0; i < doc->accessor_count; i++) {
+        const gltf_accessor *a = &doc->accessors[i];
+        snprintf(at, sizeof at, "/accessors/%d", i);
+        size_t csize = gltf_component_size(a->component_type), esize = gltf_element_size(a);
+        if (a->components > 4 && csize != 4)
+            return gltf_fail_at(d, at, "matrix accessors of 1- or 2-byte components are not supported");
+        if (a->view < 0 && a->count > (1 << 24))
+            return gltf_fail_at(d, at, "%d elements without a bufferView: at most %d", a->count, 1 << 24);
+        if (a->view >= 0) {
+            if (a->view >= doc->view_count)
+                return gltf_fail_at(d, at, "bufferView %d of %d", a->view, doc->view_count);
+            const gltf_view *v = &doc->views[a->view];
+            size_t stride = v->stride ? v->stride : esize;
+            if (stride < esize)
+                return gltf_fail_at(d, at, "byteStride %zu is smaller than an element (%zu bytes)", stride, esize);
+            if ((v->offset + a->offset) % csize)
+                return gltf_fail_at(d, at, "byteOffset is not aligned to the %zu-byte components", csize);
+            if (!view_holds(doc, a->view, a->offset, stride * (size_t)(a->count - 1) + esize))
+                return gltf_fail_at(d, at, "%d elements of %zu bytes (stride %zu) from byte %zu do not fit "
+                               "bufferView %d of %zu bytes", a->count, esize, stride, a->offset,
+                               a->view, v->length);
+        }
+        if (a->sparse_count) {
+            lab_error e = validate_sparse(doc, a, at, d);
+            if (e != LAB_OK)
+                return e;
+        }
+    }
+    return LAB_OK;
+}
+
+/* One parent per node, children in range, no cycles; fills node.parent. */
+static lab_error validate_nodes(gltf_document *doc, lab_diag *d)
+{
+    char at[96];
+    for (int i = 0; i < doc->node_count; i++)
+        doc->nodes[i].parent = -1;
+    for (int i = 0; i < doc->node_count; i++) {
+        gltf_node *n = &doc->nodes[i];
+        snprintf(at, sizeof at, "/nodes/%d", i);
+        if (n->mesh >= doc->mesh_count || n->skin >= doc->skin_count)
+            return gltf_fail_at(d, at, "mesh %d of %d or skin %d of %d", n->mesh, doc->mesh_count, n->skin,
+                           doc->skin_count);
+        for (int k = 0; k < n->child_count; k++) {
+            int c = n->children[k];
+            snprintf(at, sizeof at, "/nodes/%d/children/%d", i, k);
+            if (c >= doc->node_count || c == i)
+                return gltf_fail_at(d, at, "child %d is not another node (%d nodes)", c, doc->node_count);
+            if (doc->nodes[c].parent >= 0)
+                return gltf_fail_at(d, at, "node %d already has parent %d", c, doc->nodes[c].parent);
+            doc->nodes[c].parent = i;
+        }
+    }
+    for (int i = 0; i < doc->node_count; i++) { /* a parent chain longer than the node count loops */
+        int steps = 0;
+        for (int p = doc->nodes[i].parent; p >= 0; p = doc->nodes[p].parent)
+            if (++steps > doc->node_count) {
+                snprintf(at, sizeof at, "/nodes/%d", i);
+                return gltf_fail_at(d, at, "the node hierarchy has a cycle through this node");
+            }
+    }
+    return LAB_OK;
+}
+
+static lab_error check_accessor(const gltf_document *doc, int a, const int *types, int type_count,
+                                int components, const char *at, lab_diag *d)
+{
+    if (a < 0 || a >= doc->accessor_count)
+        return gltf_fail_at(d, at, "accessor %d of %d", a, doc->accessor_count);
+    const gltf_accessor *acc = &doc->accessors[a];
+    bool type_ok = false;
+    for (int k = 0; k < type_count; k++)
+        type_ok |= acc->component_type == types[k];
+    if (!type_ok || acc->components != components)
+        return gltf_fail_at(d, at, "accessor %d has componentType %d with %d components, not allowed here", a,
+                       acc->component_type, acc->components);
+    return LAB_OK;
+}
+
+static const int FLOAT_ONLY[1] = {5126};
+
+static lab_error validate_skins(const gltf_document *doc, lab_diag *d)
+{
+    char at[96];
+    for (int i = 0; i < doc->skin_count; i++) {
+        const gltf_skin *s = &doc->skins[i];
+        for (int k = 0; k < s->joint_count; k++)
+            if (s->joints[k] >= doc->node_count) {
+                snprintf(at, sizeof at, "/skins/%d/joints/%d", i, k);
+                return gltf_fail_at(d, at, "node %d of %d", s->joints[k], doc->node_count);
+            }
+        snprintf(at, sizeof at, "/skins/%d/skeleton", i);
+        if (s->skeleton >= doc->node_count)
+            return gltf_fail_at(d, at, "node %d of %d", s->skeleton, doc->node_count);
+        if (s->inverse_bind < 0)
+            continue; /* identity matrices (5.28.1) */
+        snprintf(at, sizeof at, "/skins/%d/inverseBindMatrices", i);
+        lab_error e = check_accessor(doc, s->inverse_bind, FLOAT_ONLY, 1, 16, at, d);
+        if (e == LAB_OK && doc->accessors[s->inverse_bind].count < s->joint_count)
+            return gltf_fail_at(d, at, "%d matrices for %d joints", doc->accessors[s->inverse_bind].count, s->joint_count);
+        if (e != LAB_OK)
+            return e;
+        double *m = malloc(sizeof(double) * 16 * (size_t)doc->accessors[s->inverse_bind].count);
+        if (!m)
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "matrices");
+        e = gltf_accessor_read(doc, s->inverse_bind, m, d);
+        for (int k = 0; e == LAB_OK && k < s->joint_count; k++) {
+            const double *c = m + 16 * k; /* column-major: the last row is c[3], c[7], c[11], c[15] */
+            if (!(fabs(c[3]) <= 1e-6 && fabs(c[7]) <= 1e-6 && fabs(c[11]) <= 1e-6 && fabs(c[15] - 1) <= 1e-6))
+                e = gltf_fail_at(d, at, "matrix %d is not affine: last row (%g, %g, %g, %g)", k, c[3], c[7], c[11], c[15]);
+        }
+        free(m);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+/* The joints and weights of a skinned primitive: joints inside skin.joints, weights
+ * non-negative and finite, no joint twice with a non-zero weight. */
+static lab_error validate_influences(const gltf_document *doc, const gltf_primitive *p, const gltf_skin *s,
+                                     int vertices, const char *at, lab_diag *d)
+{
+    double *j = malloc(sizeof(double) * 4 * (size_t)vertices * (size_t)p->sets);
+    double *w = malloc(sizeof(double) * 4 * (size_t)vertices * (size_t)p->sets);
+    lab_error e = (j && w) ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%d vertices", vertices);
+    for (int set = 0; e == LAB_OK && set < p->sets; set++) {
+        e = gltf_accessor_read(doc, p->joints[set], j + (size_t)set * 4 * vertices, d);
+        if (e == LAB_OK)
+            e = gltf_accessor_read(doc, p->weights[set], w + (size_t)set * 4 * vertices, d);
+    }
+    for (int v = 0; e == LAB_OK && v < vertices; v++)
+        for (int a = 0; e == LAB_OK && a < 4 * p->sets; a++) {
+            size_t ia = (size_t)(a / 4) * 4 * vertices + 4 * (size_t)v + a % 4;
+            if (j[ia] >= s->joint_count)
+                e = gltf_fail_at(d, at, "vertex %d: JOINTS_%d[%d] = %g is not in [0, %d) of skin.joints", v,
+                            a / 4, a % 4, j[ia], s->joint_count);
+            else if (!(w[ia] >= 0.0) || !isfinite(w[ia]))
+                e = gltf_fail_at(d, at, "vertex %d: WEIGHTS_%d[%d] = %g is negative or not finite", v, a / 4, a % 4, w[ia]);
+            for (int b = 0; e == LAB_OK && b < a; b++) {
+                size_t ib = (size_t)(b / 4) * 4 * vertices + 4 * (size_t)v + b % 4;
+                if (j[ib] == j[ia] && w[ia] > 0 && w[ib] > 0)
+                    e = gltf_fail_at(d, at, "vertex %d: joint %g appears twice with non-zero weights", v, j[ia]);
+            }
+        }
+    free(j), free(w);
+    return e;
+}
+
+static const int JOINT_TYPES[2] = {5121, 5123}, WEIGHT_TYPES[3] = {5126, 5121, 5123}, INDEX_TYPES[3] = {5121, 5123, 5125};
+
+static lab_error validate_primitive(const gltf_document *doc, const gltf_primitive *p, const gltf_skin *skin,
+                                    const char *at, lab_diag *d)
+{
+    char sub[160];
+    snprintf(sub, sizeof sub, "%s/attributes/POSITION", at);
+    lab_error e = check_accessor(doc, p->position, FLOAT_ONLY, 1, 3, sub, d);
+    if (e != LAB_OK)
+        return e;
+    int vertices = doc->accessors[p->position].count;
+    for (int s = 0; s < p->sets; s++) {
+        snprintf(sub, sizeof sub, "%s/attributes/JOINTS_%d", at, s);
+        e = check_accessor(doc, p->joints[s], JOINT_TYPES, 2, 4, sub, d);
+        if (e == LAB_OK && doc->accessors[p->joints[s]].count != vertices)
+            e = gltf_fail_at(d, sub, "count %d, POSITION has %d", doc->accessors[p->joints[s]].count, vertices);
+        snprintf(sub, sizeof sub, "%s/attributes/WEIGHTS_%d", at, s);
+        if (e == LAB_OK) e = check_accessor(doc, p->weights[s], WEIGHT_TYPES, 3, 4, sub, d);
+        if (e == LAB_OK && doc->accessors[p->weights[s]].count != vertices)
+            e = gltf_fail_at(d, sub, "count %d, POSITION has %d", doc->accessors[p->weights[s]].count, vertices);
+        if (e != LAB_OK)
+            return e;
+    }
+    if (p->indices >= 0) {
+        snprintf(sub, sizeof sub, "%s/indices", at);
+        e = check_accessor(doc, p->indices, INDEX_TYPES, 3, 1, sub, d);
+        double *idx = e == LAB_OK ? malloc(sizeof(double) * (size_t)doc->accessors[p->indices].count) : NULL;
+        if (e == LAB_OK && !idx)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, sub, "%s", "indices");
+        if (e == LAB_OK)
+            e = gltf_accessor_read(doc, p->indices, idx, d);
+        for (int k = 0; e == LAB_OK && k < doc->accessors[p->indices].count; k++)
+            if (idx[k] >= vertices)
+                e = gltf_fail_at(d, sub, "index %d is %g, POSITION has %d vertices", k, idx[k], vertices);
+        free(idx);
+        if (e != LAB_OK)
+            return e;
+    }
+    snprintf(sub, sizeof sub, "%s/attributes", at);
+    return skin && p->sets ? validate_influences(doc, p, skin, vertices, sub, d) : LAB_OK;
+}
+
+static lab_error validate_meshes(const gltf_document *doc, lab_diag *d)
+{
+    char at[96];
+    for (int n = 0; n < doc->node_count; n++) { /* skinned or not, each mesh as its nodes use it */
+        const gltf_node *node = &doc->nodes[n];
+        if (node->mesh < 0)
+            continue;
+        const gltf_mesh *m = &doc->meshes[node->mesh];
+        for (int k = 0; k < m->primitive_count; k++) {
+            snprintf(at, sizeof at, "/meshes/%d/primitives/%d", node->mesh, k);
+            lab_error e = validate_primitive(doc, &m->primitives[k], node->skin >= 0 ? &doc->skins[node->skin] : NULL, at, d);
+            if (e != LAB_OK)
+                return e;
+        }
+    }
+    return LAB_OK;
+}
+
+static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
+{
+    char at[128];
+    for (int i = 0; i < doc->animation_count; i++) {
+        const gltf_animation *a = &doc->animations[i];
+        for (int k = 0; k < a->sampler_count; k++) {
+            const gltf_sampler *s = &a->samplers[k];
+            snprintf(at, sizeof at, "/animations/%d/samplers/%d/input", i, k);
+            lab_error e = check_accessor(doc, s->input, FLOAT_ONLY, 1, 1, at, d);
+            if (e != LAB_OK)
+                return e;
+            double *t = malloc(sizeof(double) * (size_t)doc->accessors[s->input].count);
+            e = t ? gltf_accessor_read(doc, s->input, t, d) : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "times");
+            for (int q = 0; e == LAB_OK && q < doc->accessors[s->input].count; q++)
+                if (!isfinite(t[q]) || (q > 0 && !(t[q] > t[q - 1])))
+                    e = gltf_fail_at(d, at, "time %d is %g: times must be finite and increase", q, t[q]);
+            free(t);
+            snprintf(at, sizeof at, "/animations/%d/samplers/%d/output", i, k);
+            if (e == LAB_OK && (s->output < 0 || s->output >= doc->accessor_count))
+                e = gltf_fail_at(d, at, "accessor %d of %d", s->output, doc->accessor_count);
+            if (e != LAB_OK)
+                return e;
+        }
+        for (int k = 0; k < a->channel_count; k++) {
+            const gltf_channel *c = &a->channels[k];
+            snprintf(at, sizeof at, "/animations/%d/channels/%d", i, k);
+            if (c->sampler >= a->sampler_count || c->node >= doc->node_count)
+                return gltf_fail_at(d, at, "sampler %d of %d or node %d of %d", c->sampler, a->sampler_count,
+                               c->node, doc->node_count);
+            if (c->path == GLTF_MORPH_WEIGHTS)
+                continue; /* morph targets are not part of this lab: the channel is ignored */
+            const gltf_sampler *s = &a->samplers[c->sampler];
+            int keys = doc->accessors[s->input].count, per = s->interpolation == GLTF_CUBICSPLINE ? 3 : 1;
+            const gltf_accessor *out = &doc->accessors[s->output];
+            int want = c->path == GLTF_ROTATION ? 4 : 3;
+            if (out->components != want || out->count != keys * per || (out->component_type != 5126 && c->path != GLTF_ROTATION))
+                return gltf_fail_at(d, at, "output accessor %d: %d elements of %d components, want %d of %d", s->output,
+                               out->count, out->components, keys * per, want);
+        }
+    }
+    return LAB_OK;
+}
+
+lab_error gltf_validate(gltf_document *doc, lab_diag *d)
+{
+    doc->validated = false;
+    lab_error e = validate_views(doc, d);
+    if (e == LAB_OK) e = validate_accessors(doc, d);
+    if (e == LAB_OK) e = validate_nodes(doc, d);
+    doc->validated = e == LAB_OK; /* accessors may be read from here on */
+    if (e == LAB_OK) e = validate_skins(doc, d);
+    if (e == LAB_OK) e = validate_meshes(doc, d);
+    if (e == LAB_OK) e = validate_animations(doc, d);
+    doc->validated = e == LAB_OK;
+    return e;
+}
+
+/* ---- reading accessors -------------------------------------------------------------------- */
+
+static double read_component(const uint8_t *p, int type, bool normalized)
+{
+    switch (type) {
+    case 5120: { int8_t v; memcpy(&v, p, 1); return normalized ? fmax(v / 127.0, -1.0) : v; }
+    case 5121: return normalized ? p[0] / 255.0 : p[0];
+    case 5122: { int16_t v; memcpy(&v, p, 2); return normalized ? fmax(v / 32767.0, -1.0) : v; }
+    case 5123: { uint16_t v; memcpy(&v, p, 2); return normalized ? v / 65535.0 : v; }
+    case 5125: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { float v; memcpy(&v, p, 4); return v; }
+    }
+}
+
+static void read_elements(const gltf_document *doc, int view, size_t offset, size_t stride,
+                          const gltf_accessor *a, int count, double *out)
+{
+    const gltf_view *v = &doc->views[view];
+    const uint8_t *base = doc->buffers[v->buffer].data + v->offset + offset;
+    size_t csize = gltf_component_size(a->component_type);
+    for (int i = 0; i < count; i++)
+        for (int c = 0; c < a->components; c++)
+            out[(size_t)i * a->components + c] =
+                read_component(base + (size_t)i * stride + (size_t)c * csize, a->component_type, a->normalized);
+}
+
+lab_error gltf_accessor_read(const gltf_document *doc, int index, double *out, lab_diag *d)
+{
+    if (!doc->validated || index < 0 || index >= doc->accessor_count)
+        return gltf_fail_at(d, "(accessor)", "accessor %d read before validation or out of range", index);
+    const gltf_accessor *a = &doc->accessors[index];
+    if (a->view >= 0) {
+        size_t stride = doc->views[a->view].stride ? doc->views[a->view].stride : gltf_element_size(a);
+        read_elements(doc, a->view, a->offset, stride, a, a->count, out);
+    } else {
+        memset(out, 0, sizeof(double) * (size_t)a->count * (size_t)a->components);
+    }
+    if (a->sparse_count) {
+        gltf_accessor index_acc = {.component_type = a->sparse_index_type, .components = 1};
+        double *idx = malloc(sizeof(double) * (size_t)a->sparse_count);
+        double *val = malloc(sizeof(double) * (size_t)a->sparse_count * (size_t)a->components);
+        if (!idx || !val) {
+            free(idx), free(val);
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(accessor)", "sparse %d", a->sparse_count);
+        }
+        read_elements(doc, a->sparse_index_view, a->sparse_index_offset, gltf_component_size(a->sparse_index_type),
+                      &index_acc, a->sparse_count, idx);
+        read_elements(doc, a->sparse_value_view, a->sparse_value_offset, gltf_element_size(a), a, a->sparse_count, val);
+        for (int k = 0; k < a->sparse_count; k++)
+            memcpy(out + (size_t)idx[k] * a->components, val + (size_t)k * a->components,
+                   sizeof(double) * (size_t)a->components);
+        free(idx), free(val);
+    }
+    return LAB_OK;
+}

@@ -35,6 +35,8 @@ static double coord(const cJSON *positions, int v, int c)
 
 static void test_lab30_gltf_exit_codes(void **state)
 {
+    if (tu_shared_asset_missing(SIMPLE_SKIN))
+        skip();
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, "--help"), 0);
     assert_int_equal(run_lab(ctx, (char *)NULL), 2);
@@ -54,6 +56,8 @@ static void test_lab30_gltf_exit_codes(void **state)
 /* The tutorial's asset: at t = 1 s the top-left vertex (0, 2) lands at (-1, 0.5). */
 static void test_lab30_gltf_simple_skin(void **state)
 {
+    if (tu_shared_asset_missing(SIMPLE_SKIN))
+        skip();
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, "--time", "1", SIMPLE_SKIN, ctx->dir), 0);
     cJSON *root = tu_json_load(tu_path(ctx->dir, "gltf30.json"));

@@ -53,6 +53,11 @@ typedef struct { int width, height; unsigned char *rgb; } tu_image;
 bool tu_image_load(const char *path, tu_image *out);
 void tu_image_free(tu_image *img);
 
+/* The article's shared assets live beside the repository (../shared/assets), as they do in
+ * CI. A clone without them skips the tests that need them, except under CI (CI=true),
+ * where a missing asset fails. Returns true when the test must be skipped. */
+bool tu_shared_asset_missing(const char *path);
+
 /* Parses a JSON file; NULL on failure. */
 cJSON *tu_json_load(const char *path);
 /* o[key], or NULL. */

@@ -676,12 +676,10 @@ int main(int argc, char **argv)
 {
     options opt;
     char err[256];
-    int early = cli_after_parse(LAB, parse_options(argc, argv, &opt, err, sizeof err), err, usage);
+    int early = cli_start(LAB, parse_options(argc, argv, &opt, err, sizeof err), err, usage, &opt.outdir);
     if (early >= 0)
         return early;
     lab_diag d = {0};
-    if (output_check_dir(opt.outdir, &d) != LAB_OK)
-        return cli_fail(LAB, &d, EXIT_OUTPUT);
 
     results *r = calloc(1, sizeof *r);
     if (!r)

@@ -35,7 +35,8 @@ int cli_fail(const char *lab, const lab_diag *d, int exit_code)
     return exit_code;
 }
 
-int cli_after_parse(const char *lab, int parsed, const char *err, void (*usage)(FILE *to))
+int cli_start(const char *lab, int parsed, const char *err, void (*usage)(FILE *to),
+              const char *const *outdir)
 {
     if (parsed == 1) {
         usage(stdout);
@@ -46,6 +47,9 @@ int cli_after_parse(const char *lab, int parsed, const char *err, void (*usage)(
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
+    lab_diag d = {0};
+    if (output_check_dir(*outdir, &d) != LAB_OK)
+        return cli_fail(lab, &d, CLI_EXIT_OUTPUT);
     return -1;
 }
 

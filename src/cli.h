@@ -20,9 +20,11 @@ int cli_parse_doubles(const char *text, double *out, int max, char *err, size_t 
 int cli_fail(const char *lab, const lab_diag *d, int exit_code);
 
 /* The start of every main, after parsing: parsed = 1 (--help) prints usage on stdout and
- * returns 0; parsed < 0 prints err and usage on stderr and returns 2; parsed = 0 returns
- * -1, meaning "run". */
-int cli_after_parse(const char *lab, int parsed, const char *err, void (*usage)(FILE *to));
+ * returns 0; parsed < 0 prints err and usage on stderr and returns 2; otherwise *outdir
+ * must be an existing, writable directory (exit 3 with the contract's message when it is
+ * not). Returns -1, meaning "run", or the exit code. */
+int cli_start(const char *lab, int parsed, const char *err, void (*usage)(FILE *to),
+              const char *const *outdir);
 
 /* The end of every main: the outputs were built (build_error, with build_diag) and the
  * report printed (checks_ok). A build error exits 3; a failed self-check writes nothing

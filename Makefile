@@ -1,9 +1,11 @@
 # Skinning lab: chapter programs, their shared library and their tests.
 #
 #   make lab30    build build/bin/lab30 and regenerate chapter 30's figures into out/
-#   make labs     build and run every chapter program into out/
+#   make labs     build and run every chapter program into out/ (lab30-dqs, lab30-normals,
+#                 lab30-palette, lab30-gltf: each also on its own)
 #   make test     build everything and run every test suite (cmocka)
 #   make bench    measure CPU skinning here: out/bench/skinning.csv and skinning.png
+#   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
 #   make clean    remove build/
 #
 # The compiler is yours to choose (CC=clang); CFLAGS defaults to -O2 -g and comes after
@@ -43,7 +45,7 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 all: $(LAB_BINS) $(TEST_BINS) $(BENCH)
 
 help:
-	@sed -n '2,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CONFIG): scripts/ensure-deps.sh
 	sh scripts/ensure-deps.sh $@

@@ -45,7 +45,7 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 all: $(LAB_BINS) $(TEST_BINS) $(BENCH)
 
 help:
-	@sed -n '2,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CONFIG): scripts/ensure-deps.sh
 	sh scripts/ensure-deps.sh $@

@@ -54,8 +54,10 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# Rebuilt from scratch: `ar r` would keep members of source files that no longer exist.
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(BUILD)/bin/%: $(BUILD)/obj/lab/%.o $(LIB)

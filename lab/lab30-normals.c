@@ -196,18 +196,12 @@ static lab_error load_weights(const options *o, results *r, lab_diag *d)
 {
     skin_influence file[VERTS];
     if (o->weights_file) {
-        char *text = NULL;
-        FILE *f = fopen(o->weights_file, "rb");
-        if (f) {
-            bytes b = {0};
-            char chunk[4096];
-            for (size_t n; (n = fread(chunk, 1, sizeof chunk, f)) > 0;)
-                bytes_append(&b, chunk, n);
-            fclose(f);
-            text = b.data ? (char *)b.data : NULL;
-        }
-        if (!text)
+        bytes b = {0};
+        char *text = bytes_read_file(o->weights_file, 1 << 24, &b) && b.data ? (char *)b.data : NULL;
+        if (!text) {
+            bytes_free(&b);
             return diag_fail(d, LAB_ERR_WEIGHTS_FILE, o->weights_file, "%s", "cannot read the file");
+        }
         lab_error e = weights_csv_parse(text, VERTS, file, d);
         free(text);
         if (e != LAB_OK) {

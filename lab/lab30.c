@@ -38,8 +38,6 @@
 #define PANEL_H 440
 #define LABEL_H 64
 
-enum { EXIT_OK = CLI_EXIT_OK, EXIT_REJECTED = CLI_EXIT_REJECTED, EXIT_USAGE = CLI_EXIT_USAGE,
-       EXIT_OUTPUT = CLI_EXIT_OUTPUT };
 
 /* ---- command line ----------------------------------------------------------------- */
 
@@ -683,7 +681,7 @@ int main(int argc, char **argv)
 
     results *r = calloc(1, sizeof *r);
     if (!r)
-        return EXIT_REJECTED;
+        return CLI_EXIT_REJECTED;
     lab_error e = compute(&opt, r, &d);
     if (e == LAB_OK)
         e = choose_camera(r, &d);
@@ -691,7 +689,7 @@ int main(int argc, char **argv)
         results_free(r);
         free(r);
         locate_vertex(&d, &opt);
-        return cli_fail(LAB, &d, EXIT_REJECTED);
+        return cli_fail(LAB, &d, CLI_EXIT_REJECTED);
     }
 
     output_batch batch = {0};

@@ -3,6 +3,7 @@
  * the JSON pointer of the offending element (see gltf.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "gltf_internal.h"
+#include "output.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -144,30 +145,16 @@ static bool base64_decode(const char *text, uint8_t **out, size_t *size)
     return true;
 }
 
+/* The file's bytes, handed over as a malloc'd block (NULL for an empty file). */
 static bool read_whole_file(const char *path, uint8_t **out, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += got;
-        if (n == cap) {
-            uint8_t *bigger = cap < GLTF_MAX_FILE ? realloc(buf, cap * 2) : NULL;
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    *out = buf;
-    *size = n;
-    return buf != NULL;
+    bytes b = {0};
+    bool ok = bytes_read_file(path, GLTF_MAX_FILE, &b);
+    if (!ok)
+        bytes_free(&b);
+    *out = b.data;
+    *size = b.len;
+    return ok;
 }
 
 /* A buffer's bytes: data URI, external file beside the asset, or the GLB's BIN chunk. */

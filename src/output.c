@@ -64,6 +64,22 @@ void bytes_printf(bytes *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+bool bytes_read_file(const char *path, size_t max_size, bytes *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char chunk[1 << 16];
+    bool ok = true;
+    for (size_t got; ok && (got = fread(chunk, 1, sizeof chunk, f)) > 0;) {
+        bytes_append(out, chunk, got);
+        ok = !out->failed && out->len <= max_size;
+    }
+    ok = ok && !ferror(f);
+    fclose(f);
+    return ok;
+}
+
 char *format_double(char *buf, double x)
 {
     if (isnan(x))

@@ -9,6 +9,7 @@
 #ifndef OUTPUT_H
 #define OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "diag.h"
@@ -27,6 +28,10 @@ void bytes_printf(bytes *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Appends the whole file at path to out (NUL-terminated, so text can be used as a string).
+ * False when it cannot be opened or read, or is larger than max_size bytes. */
+bool bytes_read_file(const char *path, size_t max_size, bytes *out);
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as exactly x (round trip);
  * "nan", "inf", "-inf" for non-finite x. buf needs 32 bytes. Returns buf. */

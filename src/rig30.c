@@ -96,8 +96,6 @@ lab_error rig30_rig_build(rig30_rig *rig, rig30_kind kind, const double *middle_
         e = skin_inverse_binds(rig->bind_world, RIG30_JOINTS, rig->inverse_bind, d);
     if (e != LAB_OK)
         rig30_rig_free(rig);
-    else
-        rig->kind = kind;
     return e;
 }
 

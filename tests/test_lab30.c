@@ -23,8 +23,6 @@ typedef tu_run_dir run_ctx;
 
 /* Runs lab30 with the NULL-terminated arguments and returns its exit code. */
 #define run_lab(ctx, ...) tu_run_program(LAB30, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
-#define path_in tu_path
-#define file_contains tu_file_contains
 
 static cJSON *obj(const cJSON *o, const char *key)
 {
@@ -42,12 +40,12 @@ static void test_lab30_help_and_usage_errors(void **state)
 {
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, "--help"), 0);
-    assert_true(file_contains(ctx->out_path, "usage: lab30"));
+    assert_true(tu_file_contains(ctx->out_path, "usage: lab30"));
     assert_int_equal(run_lab(ctx, (char *)NULL), 2);
-    assert_true(file_contains(ctx->err_path, "missing OUTDIR"));
-    assert_true(file_contains(ctx->err_path, "usage: lab30"));
+    assert_true(tu_file_contains(ctx->err_path, "missing OUTDIR"));
+    assert_true(tu_file_contains(ctx->err_path, "usage: lab30"));
     assert_int_equal(run_lab(ctx, "--frobnicate", ctx->dir), 2);
-    assert_true(file_contains(ctx->err_path, "unknown option --frobnicate"));
+    assert_true(tu_file_contains(ctx->err_path, "unknown option --frobnicate"));
     assert_int_equal(run_lab(ctx, "--theta", "ninety", ctx->dir), 2);
     assert_int_equal(run_lab(ctx, "--theta", "1,2,3,4,5,6,7,8,9", ctx->dir), 2);
     assert_int_equal(run_lab(ctx, "--theta", "90,90", ctx->dir), 2);
@@ -59,14 +57,14 @@ static void test_lab30_help_and_usage_errors(void **state)
 static void test_lab30_output_directory_errors(void **state)
 {
     run_ctx *ctx = *state;
-    const char *missing = path_in(ctx->dir, "does-not-exist");
+    const char *missing = tu_path(ctx->dir, "does-not-exist");
     assert_int_equal(run_lab(ctx, missing), 3);
     assert_false(tu_exists(missing));
-    assert_true(file_contains(ctx->err_path, "does not exist"));
-    const char *file = path_in(ctx->dir, "a-file");
+    assert_true(tu_file_contains(ctx->err_path, "does not exist"));
+    const char *file = tu_path(ctx->dir, "a-file");
     assert_true(tu_write_file(file, "not a directory\n"));
     assert_int_equal(run_lab(ctx, file), 3);
-    assert_true(file_contains(ctx->err_path, "not a directory"));
+    assert_true(tu_file_contains(ctx->err_path, "not a directory"));
 }
 
 /* Exercise 2: weights (0.4, 0.4) are rejected with the article's explanation, and the
@@ -76,13 +74,13 @@ static void test_lab30_rejected_weights_lose_nothing(void **state)
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, ctx->dir), 0);
     size_t before_len;
-    char *before = tu_read_file(path_in(ctx->dir, "skinning30.json"), &before_len);
+    char *before = tu_read_file(tu_path(ctx->dir, "skinning30.json"), &before_len);
     assert_int_equal(run_lab(ctx, "--middle-weights", "0.4,0.4", ctx->dir), 1);
-    assert_true(file_contains(ctx->err_path, "ring 4"));
-    assert_true(file_contains(ctx->err_path, "sum to 0.8, not 1"));
-    assert_true(file_contains(ctx->err_path, "0.8 p with homogeneous w = 0.8"));
+    assert_true(tu_file_contains(ctx->err_path, "ring 4"));
+    assert_true(tu_file_contains(ctx->err_path, "sum to 0.8, not 1"));
+    assert_true(tu_file_contains(ctx->err_path, "0.8 p with homogeneous w = 0.8"));
     size_t after_len;
-    char *after = tu_read_file(path_in(ctx->dir, "skinning30.json"), &after_len);
+    char *after = tu_read_file(tu_path(ctx->dir, "skinning30.json"), &after_len);
     assert_int_equal(before_len, after_len);
     assert_memory_equal(before, after, before_len);
     assert_int_equal(tu_count_entries(ctx->dir), OUTPUT_COUNT); /* no temporaries */
@@ -97,8 +95,8 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, ctx->dir), 0);
     for (int i = 0; i < OUTPUT_COUNT; i++)
-        assert_true(tu_exists(path_in(ctx->dir, outputs[i])));
-    cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
+        assert_true(tu_exists(tu_path(ctx->dir, outputs[i])));
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     assert_non_null(root);
     cJSON *mesh = obj(root, "mesh");
     assert_int_equal(cJSON_GetArraySize(obj(mesh, "vertices")), 216);
@@ -156,7 +154,7 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
             assert_true(fabs(s - cJSON_GetArrayItem(cJSON_GetArrayItem(c1, r), k)->valuedouble) < 1e-15);
         }
     cJSON_Delete(root);
-    char *csv = tu_read_file(path_in(ctx->dir, "skinning30-radii.csv"), NULL);
+    char *csv = tu_read_file(tu_path(ctx->dir, "skinning30-radii.csv"), NULL);
     int lines = 0;
     for (char *s = csv; *s; s++)
         lines += *s == '\n';
@@ -170,23 +168,23 @@ static void test_lab30_exercises(void **state)
 {
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, "--theta", "120", ctx->dir), 0);
-    assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta120.png")));
-    cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
+    assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta120.png")));
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     cJSON *p = cJSON_GetArrayItem(obj(root, "poses"), 0);
     assert_true(fabs(num(p, "middle_ring_radius") - 0.5) < 1e-12);
     cJSON_Delete(root);
     assert_int_equal(
         run_lab(ctx, "--theta", "120", "--middle-weights", "0.75,0.25", ctx->dir), 0);
-    root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
+    root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     p = cJSON_GetArrayItem(obj(root, "poses"), 0);
     assert_true(fabs(num(p, "middle_ring_radius") - sqrt(7.0) / 4.0) < 1e-12);
     assert_true(fabs(tu_json_number(cJSON_GetArrayItem(obj(p, "ring_radius_analytic"), 4)) -
                      sqrt(7.0) / 4.0) < 1e-12);
     cJSON_Delete(root);
-    assert_true(file_contains(ctx->out_path, "0.661437827766148"));
+    assert_true(tu_file_contains(ctx->out_path, "0.661437827766148"));
     assert_int_equal(run_lab(ctx, "--theta", "-45,22.5", ctx->dir), 0);
-    assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta-045.png")));
-    assert_true(tu_exists(path_in(ctx->dir, "skinning30-theta22p5.png")));
+    assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta-045.png")));
+    assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta22p5.png")));
 }
 
 /* ---- the figure -------------------------------------------------------------------- */
@@ -226,14 +224,14 @@ static void test_lab30_figure_shows_ring_and_collapse(void **state)
 {
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, ctx->dir), 0);
-    cJSON *root = tu_json_load(path_in(ctx->dir, "skinning30.json"));
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     json_camera cam;
     load_camera(root, &cam);
     cJSON_Delete(root);
 
     /* theta = 0: the orange pixels span the ring's projected ellipse */
     tu_image img;
-    assert_true(tu_image_load(path_in(ctx->dir, "skinning30-theta000.png"), &img));
+    assert_true(tu_image_load(tu_path(ctx->dir, "skinning30-theta000.png"), &img));
     double ex0 = 1e9, ex1 = -1e9, ey0 = 1e9, ey1 = -1e9;
     for (int k = 0; k < 360; k++) {
         double p[3] = {cos(k * 3.141592653589793 / 180), sin(k * 3.141592653589793 / 180), 1}, x, y;
@@ -252,7 +250,7 @@ static void test_lab30_figure_shows_ring_and_collapse(void **state)
     tu_image_free(&img);
 
     /* theta = 180: every orange pixel lies on the axis's projection, within two pixels */
-    assert_true(tu_image_load(path_in(ctx->dir, "skinning30-theta180.png"), &img));
+    assert_true(tu_image_load(tu_path(ctx->dir, "skinning30-theta180.png"), &img));
     double a[3] = {0, 0, 0}, b[3] = {0, 0, 2}, ax, ay, bx, by;
     project(&cam, a, &ax, &ay);
     project(&cam, b, &bx, &by);
@@ -269,9 +267,9 @@ static void test_lab30_figure_shows_ring_and_collapse(void **state)
     tu_image_free(&img);
 
     /* the figure holds the three panels side by side, each with orange in it */
-    assert_true(tu_image_load(path_in(ctx->dir, "skinning30.png"), &img));
+    assert_true(tu_image_load(tu_path(ctx->dir, "skinning30.png"), &img));
     tu_image panel;
-    assert_true(tu_image_load(path_in(ctx->dir, "skinning30-theta090.png"), &panel));
+    assert_true(tu_image_load(tu_path(ctx->dir, "skinning30-theta090.png"), &panel));
     assert_true(img.width > 3 * panel.width && img.height > panel.height);
     for (int i = 0; i < 3; i++) {
         int found = 0;

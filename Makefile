@@ -70,7 +70,7 @@ $(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(LIB)
 
 # The end-to-end suites find the chapter programs and the committed out/ through these.
 $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
-    -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"' -DSHARED_ASSETS_DIR='"../shared/assets"'
+    -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
@@ -107,13 +107,13 @@ bench: $(BENCH)
 # corpus (the tutorial's SimpleSkin and the chapter's own export).
 FUZZ_SECONDS ?= 60
 FUZZ := build/fuzz/fuzz-gltf
-fuzz: $(CONFIG) $(BUILD)/bin/lab30
+fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/tests/make-simple-skin
 	@mkdir -p build/fuzz/corpus
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
 	    $(DEPS_CFLAGS) $(LIB_SRC) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
-	cp build/fuzz/skinning30.gltf ../shared/assets/SimpleSkin.gltf build/fuzz/corpus/ 2>/dev/null || \
-	    cp build/fuzz/skinning30.gltf build/fuzz/corpus/
+	cp build/fuzz/skinning30.gltf build/fuzz/corpus/
+	$(BUILD)/tests/make-simple-skin build/fuzz/corpus/SimpleSkin.gltf
 	$(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -print_final_stats=1 build/fuzz/corpus
 
 clean:

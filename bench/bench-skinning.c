@@ -385,25 +385,15 @@ int main(int argc, char **argv)
 {
     bool smoke = false;
     const char *outdir = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--smoke"))
-            smoke = true;
-        else if (!strcmp(argv[i], "--help")) {
-            printf("usage: " LAB " [--smoke] OUTDIR\n");
-            return CLI_EXIT_OK;
-        } else if (argv[i][0] == '-' || outdir) {
-            fprintf(stderr, LAB ": error: unexpected argument %s\nusage: " LAB " [--smoke] OUTDIR\n", argv[i]);
-            return CLI_EXIT_USAGE;
-        } else
-            outdir = argv[i];
-    }
-    if (!outdir) {
-        fprintf(stderr, LAB ": error: missing OUTDIR\nusage: " LAB " [--smoke] OUTDIR\n");
-        return CLI_EXIT_USAGE;
-    }
+    const cli_option options[] = {
+        {"--smoke", CLI_FLAG, &smoke, .help = "two small sizes, one run each: checks that the bench works"},
+    };
+    const cli_program program = {LAB, "Times CPU skinning on this machine (make bench).", options, 1,
+                                 {"OUTDIR"}, 1, NULL};
+    int code = cli_start(&program, argc, argv, &outdir);
+    if (code != CLI_RUN)
+        return code;
     lab_diag d = {0};
-    if (output_check_dir(outdir, &d) != LAB_OK)
-        return cli_fail(LAB, &d, CLI_EXIT_OUTPUT);
     const int full[] = {1000, 10000, 100000, 1000000, 4000000}, tiny[] = {1000, 10000};
     const int *sizes = smoke ? tiny : full;
     int size_count = smoke ? 2 : 5, min_runs = smoke ? 1 : 5;
@@ -437,10 +427,8 @@ int main(int argc, char **argv)
     lab_error e = output_batch_add(&batch, "skinning.csv", &csv, &d);
     if (e == LAB_OK)
         e = draw_plot(&tb, sizes, size_count, &plot, &d);
-    const char names[1][96] = {"skinning.png"};
-    const canvas *images[1] = {&plot};
     if (e == LAB_OK)
-        e = output_batch_add_pngs(&batch, names, images, 1, &d);
+        e = output_batch_add_image(&batch, "skinning.png", &plot, &d);
     canvas_free(&plot);
     free(out_p), free(out_n), free(tb.rows);
     return cli_finish(LAB, &batch, e, &d, true, outdir);

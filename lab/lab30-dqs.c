@@ -32,9 +32,11 @@
 #include "evidence.h"
 #include "figure.h"
 #include "output.h"
+#include "rig30_json.h"
 #include "plot.h"
 #include "report.h"
 #include "rig30.h"
+#include "rig30_check.h"
 
 #define LAB "lab30-dqs"
 #define MAX_ANGLES 4
@@ -54,87 +56,10 @@ typedef struct {
     double twist_deg[MAX_ANGLES], bend_deg[MAX_ANGLES];
     int twist_count, bend_count;
     double child_scale[3];        /* (1, 1, 1) unless --child-scale: DQS refuses anything else */
-    const char *outdir;
 } options;
 
-static void usage(FILE *to)
-{
-    fprintf(to,
-            "usage: " LAB " [--twist DEG[,DEG...]] [--bend DEG[,DEG...]] [--child-scale S|SX,SY,SZ]"
-            " OUTDIR\n"
-            "  --twist LIST         twist angles of chapter 30's rig, at most %d (default 90,180,270)\n"
-            "  --bend LIST          elbow bend angles about x, at most %d (default 90,135)\n"
-            "  --child-scale S      scale the child joint (one factor, or one per axis); DQS takes\n"
-            "                       rigid transforms only and rejects it (exit 1)\n"
-            "  --help               this text\n"
-            "OUTDIR must exist. Exit codes: 0 ok, 1 data rejected, 2 usage, 3 output.\n",
-            MAX_ANGLES, MAX_ANGLES);
-}
 
-static int check_angles(const double *deg, int n, const char *flag, char *err, size_t size)
-{
-    for (int i = 0; i < n; i++) {
-        if (!(fabs(deg[i]) <= MAX_ABS_ANGLE_DEG)) {
-            snprintf(err, size, "%s %g is outside [-%g, %g] degrees", flag, deg[i],
-                     MAX_ABS_ANGLE_DEG, MAX_ABS_ANGLE_DEG);
-            return -1;
-        }
-        for (int k = 0; k < i; k++)
-            if (deg[k] == deg[i]) {
-                snprintf(err, size, "%s %g is given twice", flag, deg[i]);
-                return -1;
-            }
-    }
-    return 0;
-}
 
-/* 0 to run, 1 for --help, -1 for a usage error (message in err). */
-static int parse_options(int argc, char **argv, options *o, char *err, size_t size)
-{
-    *o = (options){{90, 180, 270}, {90, 135}, 3, 2, {1, 1, 1}, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return 1;
-        int twist = !strcmp(a, "--twist"), bend = !strcmp(a, "--bend");
-        if (!strcmp(a, "--child-scale")) {
-            int n = i + 1 < argc ? cli_parse_doubles(argv[++i], o->child_scale, 3, err, size) : -1;
-            if (n == 1)
-                o->child_scale[1] = o->child_scale[2] = o->child_scale[0];
-            if (n != 1 && n != 3) {
-                if (n >= 0 || i + 1 >= argc)
-                    snprintf(err, size, "--child-scale needs one factor or three (SX,SY,SZ)");
-                return -1;
-            }
-        } else if (twist || bend) {
-            if (i + 1 >= argc) {
-                snprintf(err, size, "%s needs a value", a);
-                return -1;
-            }
-            int n = cli_parse_doubles(argv[++i], twist ? o->twist_deg : o->bend_deg, MAX_ANGLES,
-                                      err, size);
-            if (n < 0)
-                return -1;
-            *(twist ? &o->twist_count : &o->bend_count) = n;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            snprintf(err, size, "unknown option %s", a);
-            return -1;
-        } else if (o->outdir) {
-            snprintf(err, size, "more than one OUTDIR (\"%s\" and \"%s\")", o->outdir, a);
-            return -1;
-        } else {
-            o->outdir = a;
-        }
-    }
-    if (!o->outdir) {
-        snprintf(err, size, "missing OUTDIR");
-        return -1;
-    }
-    if (check_angles(o->twist_deg, o->twist_count, "--twist", err, size) ||
-        check_angles(o->bend_deg, o->bend_count, "--bend", err, size))
-        return -1;
-    return 0;
-}
 
 /* ---- the computation ------------------------------------------------------------------ */
 
@@ -170,8 +95,6 @@ typedef struct {
     camera cam[2];                                          /* per rig */
 } results;
 
-static double deg_to_rad(double deg) { return deg * (acos(-1.0) / 180.0); }
-static double rad_to_deg(double rad) { return rad * (180.0 / acos(-1.0)); }
 
 static void results_free(results *r)
 {
@@ -280,11 +203,8 @@ static lab_error hemisphere_demonstrations(results *r, lab_diag *d)
 static lab_error run_inputs(const results *r, const scene_node *joints, const dualquat *joints_dq,
                             skin_blend blend, vec3 *out, lab_diag *d)
 {
-    const rig30_rig *rig = &r->rigs[RIG30_TWIST];
-    rig30_inputs in = {rig->bind.vertices, rig->influences, rig->bind.vertex_count, joints,
-                       rig->bind_world, blend, joints_dq};
     rig30_pose pose = {.positions = out};
-    return rig30_run(&in, &pose, d);
+    return rig30_pose_with(&r->rigs[RIG30_TWIST], joints, joints_dq, blend, &pose, d);
 }
 
 /* q and -q: negating the child's dual quaternion changes nothing after the fix. And DQS
@@ -356,10 +276,9 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
     if (e != LAB_OK)
         return e;
     const mesh *m = &r->rigs[RIG30_TWIST].bind;
-    if (!(r->edges = malloc(sizeof *r->edges * 3 * (size_t)m->triangle_count)))
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d triangles", m->triangle_count);
-    r->edge_count = mesh_unique_edges(m->triangles, m->triangle_count, r->edges);
-    e = check_child_scale(o, r, d);
+    e = mesh_unique_edges(m->triangles, m->triangle_count, &r->edges, &r->edge_count, d);
+    if (e == LAB_OK)
+        e = check_child_scale(o, r, d);
     /* row-major over the figure: LBS row first, then DQS; twist columns, then bend */
     for (int mi = 0; e == LAB_OK && mi < 2; mi++) {
         for (int i = 0; e == LAB_OK && i < o->twist_count; i++)
@@ -495,30 +414,28 @@ static lab_error add_figures(const results *r, const options *o, output_batch *b
 {
     enum { MAX_PANELS = 2 * 2 * MAX_ANGLES };
     canvas panels[MAX_PANELS] = {{0}}, fig = {0}, plot = {0};
-    const canvas *images[MAX_PANELS + 2];
-    char names[MAX_PANELS + 2][96];
     lab_error e = LAB_OK;
-    for (int i = 0; e == LAB_OK && i < r->pose_count; i++) {
+    for (int i = 0; e == LAB_OK && i < r->pose_count; i++)
         e = draw_panel(r, &r->pose[i], &panels[i], d);
-        panel_name(names[i], sizeof names[i], &r->pose[i]);
-        images[i] = &panels[i];
-    }
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, panels, r->pose_count, o->twist_count + o->bend_count, 12,
                                 "Top: LBS, bottom: DQS. Orange: ring w = 1/2, teal: blended band",
                                 d);
     if (e == LAB_OK)
         e = draw_radius_plot(r, &plot, d);
-    snprintf(names[r->pose_count], sizeof names[0], "dqs30.png");
-    snprintf(names[r->pose_count + 1], sizeof names[0], "dqs30-radius.png");
-    images[r->pose_count] = &fig;
-    images[r->pose_count + 1] = &plot;
     if (e == LAB_OK)
-        e = output_batch_add_pngs(b, (const char(*)[96])names, images, r->pose_count + 2, d);
+        e = output_batch_add_image(b, "dqs30.png", &fig, d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(b, "dqs30-radius.png", &plot, d);
+    for (int i = 0; i < r->pose_count; i++) {
+        char name[OUTPUT_MAX_NAME + 1];
+        panel_name(name, sizeof name, &r->pose[i]);
+        if (e == LAB_OK)
+            e = output_batch_add_image(b, name, &panels[i], d);
+        canvas_free(&panels[i]);
+    }
     canvas_free(&fig);
     canvas_free(&plot);
-    for (int i = 0; i < r->pose_count; i++)
-        canvas_free(&panels[i]);
     return e;
 }
 
@@ -530,16 +447,6 @@ static cJSON *degrees_array(const double *radians, int n)
     for (int k = 0; k < n; k++)
         deg[k] = rad_to_deg(radians[k]);
     return json_number_array(deg, n);
-}
-
-static cJSON *check_json(const rig30_check *c)
-{
-    cJSON *o = cJSON_CreateObject();
-    json_add_number(o, "max_position_error", c->max_position_error);
-    json_add_number(o, "max_radius_error", c->max_radius_error);
-    json_add_number(o, "max_height_error", c->max_height_error);
-    json_add_number(o, "max_end_ring_error", c->max_end_ring_error);
-    return o;
 }
 
 static cJSON *pose_json(const results *r, const pose_result *p)
@@ -557,7 +464,7 @@ static cJSON *pose_json(const results *r, const pose_result *p)
     if (p->rig == RIG30_TWIST) {
         cJSON_AddItemToObject(o, "ring_angle_deg", degrees_array(p->angle, RIG30_RINGS));
         cJSON_AddItemToObject(o, "ring_angle_analytic_deg", degrees_array(p->angle_analytic, RIG30_RINGS));
-        cJSON_AddItemToObject(o, "analytic", check_json(&p->check));
+        cJSON_AddItemToObject(o, "analytic", rig30_json_check(&p->check));
     } else {
         cJSON *bend = cJSON_AddObjectToObject(o, "bend");
         json_add_number(bend, "inner_min_distance", p->bend.inner_min_distance);
@@ -586,32 +493,22 @@ static cJSON *rigs_json(const results *r)
     return o;
 }
 
-static cJSON *diag_json(lab_error code, lab_error expected, const lab_diag *d)
-{
-    char msg[700];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddBoolToObject(o, "rejected", code == expected);
-    diag_format(d, msg, sizeof msg);
-    cJSON_AddStringToObject(o, "message", code == LAB_OK ? "accepted" : msg);
-    return o;
-}
-
 static cJSON *checks_json(const results *r)
 {
     cJSON *o = cJSON_CreateObject();
     json_add_number(o, "tolerance", RIG30_CHECK_TOLERANCE);
-    cJSON_AddItemToObject(o, "lbs_twist", check_json(&r->twist_check[SKIN_LBS]));
-    cJSON_AddItemToObject(o, "dqs_twist", check_json(&r->twist_check[SKIN_DQS]));
+    cJSON_AddItemToObject(o, "lbs_twist", rig30_json_check(&r->twist_check[SKIN_LBS]));
+    cJSON_AddItemToObject(o, "dqs_twist", rig30_json_check(&r->twist_check[SKIN_DQS]));
     cJSON *s = cJSON_AddObjectToObject(o, "short_way_270");
     json_add_number(s, "middle_turn_with_fix_deg", rad_to_deg(r->short_with_fix));
     json_add_number(s, "middle_turn_analytic_deg", rad_to_deg(r->short_analytic));
     json_add_number(s, "middle_turn_without_fix_deg", rad_to_deg(r->short_without_fix));
     cJSON *f = cJSON_AddObjectToObject(o, "full_turn_360");
-    cJSON_AddItemToObject(f, "without_fix", diag_json(r->full_turn_code, LAB_ERR_DQ_ZERO_NORM,
+    cJSON_AddItemToObject(f, "without_fix", json_rejection(r->full_turn_code, LAB_ERR_DQ_ZERO_NORM,
                                                       &r->full_turn_diag));
     json_add_number(f, "with_fix_max_displacement", r->full_turn_with_fix_displacement);
     json_add_number(o, "sign_q_vs_minus_q_max_difference", r->sign_difference);
-    cJSON_AddItemToObject(o, "rigid_only", diag_json(r->rigid_code, LAB_ERR_NOT_RIGID, &r->rigid_diag));
+    cJSON_AddItemToObject(o, "rigid_only", json_rejection(r->rigid_code, LAB_ERR_NOT_RIGID, &r->rigid_diag));
     cJSON_AddStringToObject(o, "hemisphere_pivot", "the influence with the largest weight, the first on ties");
     return o;
 }
@@ -636,16 +533,6 @@ static cJSON *sweep_json(const results *r)
     return a;
 }
 
-static cJSON *camera_json(const camera *c)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "view", json_mat4(c->view));
-    cJSON_AddItemToObject(o, "projection", json_mat4(c->projection));
-    cJSON_AddItemToObject(o, "viewport", cJSON_CreateIntArray((const int[]){c->viewport.x,
-                                            c->viewport.y, c->viewport.width, c->viewport.height}, 4));
-    return o;
-}
-
 static lab_error add_json(const results *r, output_batch *b, lab_diag *d)
 {
     cJSON *root = cJSON_CreateObject();
@@ -665,30 +552,20 @@ static lab_error add_json(const results *r, output_batch *b, lab_diag *d)
     cJSON_AddItemToObject(root, "checks", checks_json(r));
     cJSON_AddItemToObject(root, "sweep", sweep_json(r));
     cJSON *cams = cJSON_AddObjectToObject(root, "cameras");
-    cJSON_AddItemToObject(cams, "twist", camera_json(&r->cam[RIG30_TWIST]));
-    cJSON_AddItemToObject(cams, "bend", camera_json(&r->cam[RIG30_BEND]));
-    bytes text = {0};
-    lab_error e = json_to_bytes(root, &text, d);
-    cJSON_Delete(root);
-    if (e == LAB_OK)
-        return output_batch_add(b, "dqs30.json", &text, d);
-    bytes_free(&text);
-    return e;
+    cJSON_AddItemToObject(cams, "twist", json_camera(&r->cam[RIG30_TWIST]));
+    cJSON_AddItemToObject(cams, "bend", json_camera(&r->cam[RIG30_BEND]));
+    return output_batch_add_json(b, "dqs30.json", root, d);
 }
 
-static void csv_row(bytes *csv, const char *method, const char *rig, double pose_deg, int ring,
+static void ring_row(bytes *csv, const char *method, const char *rig, double pose_deg, int ring,
                     double weight, double radius, double radius_analytic, double angle,
                     double angle_analytic)
 {
     const double fields[] = {pose_deg, ring, weight, radius, radius_analytic,
                              fabs(radius - radius_analytic), rad_to_deg(angle),
                              rad_to_deg(angle_analytic), rad_to_deg(fabs(angle - angle_analytic))};
-    bytes_printf(csv, "%s,%s", method, rig);
-    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
-        bytes_append(csv, ",", 1);
-        csv_number(csv, fields[f]); /* NAN (no closed form, collapsed ring) stays empty */
-    }
-    bytes_append(csv, "\n", 1);
+    bytes_printf(csv, "%s,%s,", method, rig);
+    csv_row(csv, fields, (int)(sizeof fields / sizeof fields[0])); /* NAN stays empty */
 }
 
 static lab_error add_csv(const results *r, output_batch *b, lab_diag *d)
@@ -700,14 +577,14 @@ static lab_error add_csv(const results *r, output_batch *b, lab_diag *d)
         const pose_result *p = &r->pose[i];
         const rig30_rig *rig = &r->rigs[p->rig];
         for (int k = 0; k < RIG30_RINGS; k++)
-            csv_row(&csv, skin_method_name(p->method), rig30_kind_name(p->rig), p->angle_deg, k,
+            ring_row(&csv, skin_method_name(p->method), rig30_kind_name(p->rig), p->angle_deg, k,
                     rig30_child_weight(&rig->influences[mesh_cylinder_index(RIG30_SEGMENTS, k, 0)]),
                     p->radius[k], p->radius_analytic[k], p->angle[k], p->angle_analytic[k]);
     }
     for (int m = 0; m < 2; m++)
         for (int t = 0; t < SWEEP_ANGLES; t++)
             for (int k = 0; k < SWEEP_SAMPLES; k++)
-                csv_row(&csv, skin_method_name(methods[m]), "sweep", sweep_theta_deg[t], k,
+                ring_row(&csv, skin_method_name(methods[m]), "sweep", sweep_theta_deg[t], k,
                         (double)k / (SWEEP_SAMPLES - 1), r->sweep[m][t][k], r->sweep_analytic[m][t][k],
                         NAN, NAN);
     return output_batch_add(b, "dqs30-rings.csv", &csv, d);
@@ -840,13 +717,33 @@ static bool print_report(const results *r)
 
 /* ---- main ---------------------------------------------------------------------------- */
 
+static int parse_options(int argc, char **argv, options *o, const char **outdir)
+{
+    *o = (options){{90, 180, 270}, {90, 135}, 3, 2, {1, 1, 1}};
+    const cli_option table[] = {
+        {"--twist", CLI_DOUBLES, o->twist_deg, .count = &o->twist_count, .min_count = 1,
+         .max_count = MAX_ANGLES, .min = -720, .max = 720, .distinct = true,
+         .value_name = "DEG[,DEG...]", .help = "twist angles of chapter 30's rig (default 90,180,270)"},
+        {"--bend", CLI_DOUBLES, o->bend_deg, .count = &o->bend_count, .min_count = 1,
+         .max_count = MAX_ANGLES, .min = -720, .max = 720, .distinct = true,
+         .value_name = "DEG[,DEG...]", .help = "elbow bend angles about x (default 90,135)"},
+        {"--child-scale", CLI_DOUBLES, o->child_scale, .max_count = 3, .broadcast = true,
+         .value_name = "S|SX,SY,SZ",
+         .help = "scale the child joint (one factor, or one per axis); DQS takes\n"
+                 "rigid transforms only and rejects it (exit 1)"},
+    };
+    const cli_program program = {LAB, "Chapter 30, closing section: dual quaternion skinning beside LBS.",
+                                 table, 3, {"OUTDIR"}, 1, NULL};
+    return cli_start(&program, argc, argv, outdir);
+}
+
 int main(int argc, char **argv)
 {
     options opt;
-    char err[256];
-    int early = cli_start(LAB, parse_options(argc, argv, &opt, err, sizeof err), err, usage, &opt.outdir);
-    if (early >= 0)
-        return early;
+    const char *outdir;
+    int code = parse_options(argc, argv, &opt, &outdir);
+    if (code != CLI_RUN)
+        return code;
     lab_diag d = {0};
 
     results *r = calloc(1, sizeof *r);
@@ -867,7 +764,7 @@ int main(int argc, char **argv)
     if (e == LAB_OK)
         e = add_csv(r, &batch, &d);
     bool ok = print_report(r);
-    int code = cli_finish(LAB, &batch, e, &d, ok, opt.outdir);
+    code = cli_finish(LAB, &batch, e, &d, ok, outdir);
     results_free(r);
     free(r);
     return code;

@@ -46,69 +46,8 @@ typedef struct {
     int time_count;                  /* 0: start, quarter, half, end of the first animation */
     skin_method method;
     skin_policy_kind policy;
-    const char *asset, *outdir;
+    const char *asset;
 } options;
-
-static void usage(FILE *to)
-{
-    fprintf(to, "usage: " LAB " [--time T,...] [--method lbs|dqs] [--policy strict|normalize] ASSET OUTDIR\n"
-                "  --time LIST      sample times in seconds, at most %d (default: start, quarter,\n"
-                "                   half and end of the first animation)\n"
-                "  --method M       lbs (default) or dqs\n"
-                "  --policy P       strict (default) rejects weight sums off by more than 2e-7 per\n"
-                "                   weight; normalize divides them and counts the vertices\n"
-                "ASSET is a .gltf or .glb file. OUTDIR must exist.\n"
-                "Exit codes: 0 ok, 1 asset rejected, 2 usage, 3 output.\n",
-            MAX_TIMES);
-}
-
-static int parse_options(int argc, char **argv, options *o, char *err, size_t size)
-{
-    *o = (options){{0}, 0, SKIN_LBS, SKIN_POLICY_STRICT, NULL, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return 1;
-        if (!strcmp(a, "--time") || !strcmp(a, "--method") || !strcmp(a, "--policy")) {
-            if (i + 1 >= argc) {
-                snprintf(err, size, "%s needs a value", a);
-                return -1;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--time")) {
-                if ((o->time_count = cli_parse_doubles(v, o->times, MAX_TIMES, err, size)) < 0)
-                    return -1;
-                for (int k = 0; k < o->time_count; k++)
-                    if (!isfinite(o->times[k])) {
-                        snprintf(err, size, "--time %s: times must be finite", v);
-                        return -1;
-                    }
-            } else if (!strcmp(a, "--method") && (!strcmp(v, "lbs") || !strcmp(v, "dqs"))) {
-                o->method = !strcmp(v, "dqs") ? SKIN_DQS : SKIN_LBS;
-            } else if (!strcmp(a, "--policy") && (!strcmp(v, "strict") || !strcmp(v, "normalize"))) {
-                o->policy = !strcmp(v, "normalize") ? SKIN_POLICY_NORMALIZE : SKIN_POLICY_STRICT;
-            } else {
-                snprintf(err, size, "%s %s: not one of the choices", a, v);
-                return -1;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            snprintf(err, size, "unknown option %s", a);
-            return -1;
-        } else if (!o->asset) {
-            o->asset = a;
-        } else if (!o->outdir) {
-            o->outdir = a;
-        } else {
-            snprintf(err, size, "unexpected argument \"%s\"", a);
-            return -1;
-        }
-    }
-    if (!o->outdir) {
-        snprintf(err, size, "missing %s", o->asset ? "OUTDIR" : "ASSET and OUTDIR");
-        return -1;
-    }
-    return 0;
-}
 
 /* ---- the computation ------------------------------------------------------------------------- */
 
@@ -124,7 +63,7 @@ typedef struct {
 
 typedef struct {
     gltf_document doc;
-    skinned_part parts[64];
+    skinned_part *parts;         /* every skinned primitive, part_count of them */
     int part_count;
     time_result at[MAX_TIMES];
     int time_count;
@@ -139,19 +78,28 @@ static void results_free(results *r)
         free(r->at[k].positions);
         free(r->at[k].world);
     }
+    free(r->parts);
     gltf_free(&r->doc);
 }
 
-static void find_parts(results *r)
+/* Every primitive of every node that has both a mesh and a skin. */
+static lab_error find_parts(results *r, lab_diag *d)
 {
+    int total = 0;
+    for (int n = 0; n < r->doc.node_count; n++)
+        if (r->doc.nodes[n].mesh >= 0 && r->doc.nodes[n].skin >= 0)
+            total += r->doc.meshes[r->doc.nodes[n].mesh].primitive_count;
+    if (!(r->parts = malloc(sizeof *r->parts * (size_t)(total ? total : 1))))
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "skinned primitives", "%d", total);
     for (int n = 0; n < r->doc.node_count; n++) {
         const gltf_node *node = &r->doc.nodes[n];
         if (node->mesh < 0 || node->skin < 0)
             continue;
-        for (int p = 0; p < r->doc.meshes[node->mesh].primitive_count && r->part_count < 64; p++)
+        for (int p = 0; p < r->doc.meshes[node->mesh].primitive_count; p++)
             r->parts[r->part_count++] =
                 (skinned_part){n, node->mesh, p, gltf_primitive_vertex_count(&r->doc, node->mesh, p)};
     }
+    return LAB_OK;
 }
 
 static lab_error sample_time(results *r, const options *o, time_result *at, lab_diag *d)
@@ -183,7 +131,9 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
         e = gltf_validate(&r->doc, d);
     if (e != LAB_OK)
         return e;
-    find_parts(r);
+    e = find_parts(r, d);
+    if (e != LAB_OK)
+        return e;
     if (r->part_count == 0)
         return diag_fail(d, LAB_ERR_GLTF, o->asset, "%s", "no node has both a mesh and a skin");
     gltf_animation_range(&r->doc, 0, &r->start, &r->end);
@@ -253,28 +203,26 @@ static lab_error fit_camera(const results *r, camera *cam, lab_diag *d)
     return LAB_OK;
 }
 
-/* The primitive's triangles as edges: indices, or consecutive triples without them. */
-static int part_edges(const results *r, const skinned_part *part, mesh_edge **out)
+/* The primitive's triangles as edges: indices, or consecutive triples without them.
+ * *out (free() it) holds *edge_count edges. */
+static lab_error part_edges(const results *r, const skinned_part *part, mesh_edge **out,
+                            int *edge_count, lab_diag *d)
 {
     const gltf_primitive *p = &r->doc.meshes[part->mesh].primitives[part->primitive];
     int count = p->indices >= 0 ? r->doc.accessors[p->indices].count : part->vertex_count;
     double *idx = malloc(sizeof(double) * (size_t)(count ? count : 1));
     *out = malloc(sizeof(mesh_edge) * (size_t)(count ? count : 1));
-    if (!idx || !*out) {
-        free(idx);
-        return 0;
-    }
-    if (p->indices >= 0)
-        gltf_accessor_read(&r->doc, p->indices, idx, NULL);
-    else
-        for (int k = 0; k < count; k++)
-            idx[k] = k;
-    int n = 0;
-    for (int t = 0; t + 2 < count; t += 3)
+    *edge_count = 0;
+    lab_error e = idx && *out ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d indices", count);
+    if (e == LAB_OK && p->indices >= 0)
+        e = gltf_accessor_read(&r->doc, p->indices, idx, d);
+    for (int k = 0; e == LAB_OK && p->indices < 0 && k < count; k++)
+        idx[k] = k;
+    for (int t = 0; e == LAB_OK && t + 2 < count; t += 3)
         for (int k = 0; k < 3; k++)
-            (*out)[n++] = (mesh_edge){(int)idx[t + k], (int)idx[t + (k + 1) % 3]};
+            (*out)[(*edge_count)++] = (mesh_edge){(int)idx[t + k], (int)idx[t + (k + 1) % 3]};
     free(idx);
-    return n;
+    return e;
 }
 
 static void draw_skeleton(canvas *c, const camera *cam, const results *r, const time_result *at)
@@ -300,15 +248,15 @@ static lab_error add_figures(const results *r, output_batch *b, lab_diag *d)
     camera cam;
     lab_error e = fit_camera(r, &cam, d);
     canvas panels[MAX_TIMES] = {{0}}, fig = {0};
-    const canvas *images[MAX_TIMES + 1];
-    char names[MAX_TIMES + 1][96];
     for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
         e = canvas_init(&panels[k], PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
         for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
             mesh_edge *edges;
-            int n = part_edges(r, &r->parts[p], &edges);
+            int n;
+            e = part_edges(r, &r->parts[p], &edges, &n, d);
             figure_panel panel = {.positions = r->at[k].positions[p], .edges = edges, .edge_count = n};
-            figure_draw_panel(&panels[k], &cam, &panel);
+            if (e == LAB_OK)
+                figure_draw_panel(&panels[k], &cam, &panel);
             free(edges);
         }
         if (e != LAB_OK)
@@ -317,18 +265,19 @@ static lab_error add_figures(const results *r, output_batch *b, lab_diag *d)
         char label[64];
         snprintf(label, sizeof label, "t = %g s", r->at[k].t);
         raster_text(&panels[k], 8, 8, FIGURE_TEXT_SCALE, label, FIGURE_TEXT);
-        snprintf(names[k], sizeof names[k], "gltf30-panel%d.png", k);
-        images[k] = &panels[k];
     }
     if (e == LAB_OK)
         e = figure_compose(&fig, panels, r->time_count, 12, "Skinned glTF: blue joints, red bones", d);
-    snprintf(names[r->time_count], sizeof names[0], "gltf30.png");
-    images[r->time_count] = &fig;
     if (e == LAB_OK)
-        e = output_batch_add_pngs(b, (const char(*)[96])names, images, r->time_count + 1, d);
-    canvas_free(&fig);
-    for (int k = 0; k < r->time_count; k++)
+        e = output_batch_add_image(b, "gltf30.png", &fig, d);
+    for (int k = 0; k < r->time_count; k++) {
+        char name[OUTPUT_MAX_NAME + 1];
+        snprintf(name, sizeof name, "gltf30-panel%d.png", k);
+        if (e == LAB_OK)
+            e = output_batch_add_image(b, name, &panels[k], d);
         canvas_free(&panels[k]);
+    }
+    canvas_free(&fig);
     return e;
 }
 
@@ -373,22 +322,41 @@ static lab_error add_json(const results *r, const options *o, output_batch *b, l
     cJSON *times = cJSON_AddArrayToObject(root, "times");
     for (int k = 0; k < r->time_count; k++)
         cJSON_AddItemToArray(times, time_json(r, o, &r->at[k]));
-    bytes text = {0};
-    lab_error e = json_to_bytes(root, &text, d);
-    cJSON_Delete(root);
-    if (e == LAB_OK)
-        e = output_batch_add(b, "gltf30.json", &text, d);
-    bytes_free(&text);
-    return e;
+    return output_batch_add_json(b, "gltf30.json", root, d);
+}
+
+static int parse_options(int argc, char **argv, options *o, const char **args)
+{
+    static const char *const methods[] = {"lbs", "dqs", NULL};        /* skin_method order */
+    static const char *const policies[] = {"strict", "normalize", NULL}; /* skin_policy_kind order */
+    *o = (options){{0}, 0, SKIN_LBS, SKIN_POLICY_STRICT, NULL};
+    int method = SKIN_LBS, policy = SKIN_POLICY_STRICT;
+    const cli_option table[] = {
+        {"--time", CLI_DOUBLES, o->times, .count = &o->time_count, .min_count = 1,
+         .max_count = MAX_TIMES, .value_name = "T[,T...]",
+         .help = "sample times in seconds (default: start, quarter, half and end\n"
+                 "of the first animation)"},
+        {"--method", CLI_CHOICE, &method, .choices = methods, .help = "lbs (default) or dqs"},
+        {"--policy", CLI_CHOICE, &policy, .choices = policies,
+         .help = "strict (default) rejects weight sums off by more than 2e-7 per\n"
+                 "weight; normalize divides them and counts the vertices"},
+    };
+    const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
+                                 table, 3, {"ASSET", "OUTDIR"}, 2, NULL};
+    int code = cli_start(&program, argc, argv, args);
+    o->method = (skin_method)method;
+    o->policy = (skin_policy_kind)policy;
+    o->asset = args[0];
+    return code;
 }
 
 int main(int argc, char **argv)
 {
     options opt;
-    char err[256];
-    int early = cli_start(LAB, parse_options(argc, argv, &opt, err, sizeof err), err, usage, &opt.outdir);
-    if (early >= 0)
-        return early;
+    const char *args[2] = {NULL, NULL};
+    int code = parse_options(argc, argv, &opt, args);
+    if (code != CLI_RUN)
+        return code;
     lab_diag d = {0};
     results *r = calloc(1, sizeof *r);
     if (!r)
@@ -407,7 +375,7 @@ int main(int argc, char **argv)
            r->start, r->end, skin_method_name(opt.method), skin_policy_name(opt.policy));
     for (int k = 0; k < r->time_count; k++)
         printf("  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t, r->at[k].normalized);
-    int code = cli_finish(LAB, &batch, e, &d, true, opt.outdir);
+    code = cli_finish(LAB, &batch, e, &d, true, args[1]);
     results_free(r);
     free(r);
     return code;

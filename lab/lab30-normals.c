@@ -35,8 +35,10 @@
 #include "figure.h"
 #include "normals.h"
 #include "output.h"
+#include "rig30_json.h"
 #include "report.h"
 #include "rig30.h"
+#include "rig30_check.h"
 #include "weights_csv.h"
 
 #define LAB "lab30-normals"
@@ -79,80 +81,7 @@ static void pose_specs(pose_spec out[POSES])
 typedef struct {
     skin_weight_policy policy;
     const char *weights_file;
-    const char *outdir;
 } options;
-
-static void usage(FILE *to)
-{
-    fprintf(to,
-            "usage: " LAB " [--policy strict|normalize|fallback=J] [--weights-file FILE] OUTDIR\n"
-            "  --policy P          how weights that do not sum to 1 are treated (default strict):\n"
-            "                      strict rejects them; normalize divides by the sum W and\n"
-            "                      reports it (W <= %g is rejected); fallback=J does the same\n"
-            "                      but binds a vertex with W <= %g fully to joint J (0 or 1)\n"
-            "  --weights-file F    per-vertex weights, CSV " WEIGHTS_CSV_HEADER "\n"
-            "                      (normals30-weights.csv from a run is a template)\n"
-            "  --help              this text\n"
-            "OUTDIR must exist. Exit codes: 0 ok, 1 data rejected, 2 usage, 3 output.\n",
-            SKIN_DEFAULT_EPS_W, SKIN_DEFAULT_EPS_W);
-}
-
-static int parse_policy(const char *text, skin_weight_policy *p, char *err, size_t size)
-{
-    *p = (skin_weight_policy){0};
-    char *end;
-    if (!strcmp(text, "strict"))
-        return 0;
-    if (!strcmp(text, "normalize")) {
-        p->kind = SKIN_POLICY_NORMALIZE;
-        return 0;
-    }
-    if (!strncmp(text, "fallback=", 9)) {
-        long j = strtol(text + 9, &end, 10);
-        if (end != text + 9 && *end == '\0' && j >= 0 && j < RIG30_JOINTS) {
-            *p = (skin_weight_policy){SKIN_POLICY_FALLBACK, (int)j, 0.0};
-            return 0;
-        }
-        snprintf(err, size, "--policy %s: J must be a joint of the rig, 0 or 1", text);
-        return -1;
-    }
-    snprintf(err, size, "--policy %s: expected strict, normalize or fallback=J", text);
-    return -1;
-}
-
-/* 0 to run, 1 for --help, -1 for a usage error (message in err). */
-static int parse_options(int argc, char **argv, options *o, char *err, size_t size)
-{
-    *o = (options){{0}, NULL, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return 1;
-        if (!strcmp(a, "--policy") || !strcmp(a, "--weights-file")) {
-            if (i + 1 >= argc) {
-                snprintf(err, size, "%s needs a value", a);
-                return -1;
-            }
-            if (!strcmp(a, "--weights-file"))
-                o->weights_file = argv[++i];
-            else if (parse_policy(argv[++i], &o->policy, err, size) != 0)
-                return -1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            snprintf(err, size, "unknown option %s", a);
-            return -1;
-        } else if (o->outdir) {
-            snprintf(err, size, "more than one OUTDIR (\"%s\" and \"%s\")", o->outdir, a);
-            return -1;
-        } else {
-            o->outdir = a;
-        }
-    }
-    if (!o->outdir) {
-        snprintf(err, size, "missing OUTDIR");
-        return -1;
-    }
-    return 0;
-}
 
 /* ---- the computation ---------------------------------------------------------------------- */
 
@@ -197,13 +126,15 @@ static lab_error load_weights(const options *o, results *r, lab_diag *d)
     skin_influence file[VERTS];
     if (o->weights_file) {
         bytes b = {0};
-        char *text = bytes_read_file(o->weights_file, 1 << 24, &b) && b.data ? (char *)b.data : NULL;
-        if (!text) {
+        bytes_read_result read = bytes_read_file(o->weights_file, WEIGHTS_CSV_MAX_BYTES, &b);
+        if (read != BYTES_READ_OK || b.len == 0) {
             bytes_free(&b);
-            return diag_fail(d, LAB_ERR_WEIGHTS_FILE, o->weights_file, "%s", "cannot read the file");
+            return diag_fail(d, LAB_ERR_WEIGHTS_FILE, o->weights_file, "%s (at most %d bytes)",
+                             read == BYTES_READ_OK ? "the file is empty" : bytes_read_message(read),
+                             WEIGHTS_CSV_MAX_BYTES);
         }
-        lab_error e = weights_csv_parse(text, VERTS, file, d);
-        free(text);
+        lab_error e = weights_csv_parse((const char *)b.data, VERTS, file, d);
+        bytes_free(&b);
         if (e != LAB_OK) {
             char where[sizeof d->where];
             if (snprintf(where, sizeof where, "%s %s", o->weights_file, d->where) > 0)
@@ -234,12 +165,10 @@ static lab_error skin_positions(const results *r, pose_result *p, lab_diag *d)
 {
     const rig30_rig *rig = &r->rigs[p->spec.rig];
     scene_node joints[RIG30_JOINTS];
-    rig30_joints(p->spec.rig, p->spec.angle_deg * acos(-1.0) / 180.0, joints);
+    rig30_joints(p->spec.rig, deg_to_rad(p->spec.angle_deg), joints);
     vec3 s = p->spec.child_scale;
     joints[1].local = mat4_mul(joints[1].local, mat4_scale(s.x, s.y, s.z));
-    rig30_inputs in = {rig->bind.vertices, rig->influences, VERTS, joints, rig->bind_world,
-                       {.method = SKIN_LBS}, NULL};
-    lab_error e = rig30_run(&in, &p->pose, d);
+    lab_error e = rig30_pose_with(rig, joints, NULL, (skin_blend){.method = SKIN_LBS}, &p->pose, d);
     for (int v = 0; e == LAB_OK && v < VERTS; v++)
         p->world_positions[v] = mat4_transform_point(p->spec.model, p->pose.positions[v]);
     return e;
@@ -313,9 +242,7 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
     if (e != LAB_OK)
         return e;
     const mesh *m = &r->rigs[RIG30_TWIST].bind;
-    if (!(r->edges = malloc(sizeof *r->edges * 3 * (size_t)m->triangle_count)))
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d triangles", m->triangle_count);
-    r->edge_count = mesh_unique_edges(m->triangles, m->triangle_count, r->edges);
+    e = mesh_unique_edges(m->triangles, m->triangle_count, &r->edges, &r->edge_count, d);
     pose_spec specs[POSES];
     pose_specs(specs);
     for (int i = 0; e == LAB_OK && i < POSES; i++) {
@@ -406,8 +333,6 @@ static lab_error add_figures(const results *r, output_batch *b, lab_diag *d)
 {
     enum { PANELS = POSES * VIEWS };
     canvas panels[PANELS] = {{0}}, fig = {0};
-    const canvas *images[PANELS + 1];
-    char names[PANELS + 1][96];
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < POSES; i++)
         for (int view = 0; e == LAB_OK && view < VIEWS; view++) {
@@ -420,22 +345,23 @@ static lab_error add_figures(const results *r, output_batch *b, lab_diag *d)
                 draw_method_panel(&panels[k], r, p, view);
             else
                 draw_perspective_panel(&panels[k], r, p);
-            snprintf(names[k], sizeof names[k], "normals30-%s-%s.png", p->spec.name,
-                     view < NORMALS_METHOD_COUNT ? normals_method_name((normals_method)view)
-                                                 : "perspective");
-            images[k] = &panels[k];
         }
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, panels, PANELS, VIEWS, 12,
                                 "Normals: colour = angle to the true normal (0 green .. 20+ deg red)",
                                 d);
-    snprintf(names[PANELS], sizeof names[0], "normals30.png");
-    images[PANELS] = &fig;
     if (e == LAB_OK)
-        e = output_batch_add_pngs(b, (const char(*)[96])names, images, PANELS + 1, d);
-    canvas_free(&fig);
-    for (int k = 0; k < PANELS; k++)
+        e = output_batch_add_image(b, "normals30.png", &fig, d);
+    for (int k = 0; k < PANELS; k++) {
+        char name[OUTPUT_MAX_NAME + 1];
+        int view = k % VIEWS;
+        snprintf(name, sizeof name, "normals30-%s-%s.png", r->pose[k / VIEWS].spec.name,
+                 view < NORMALS_METHOD_COUNT ? normals_method_name((normals_method)view) : "perspective");
+        if (e == LAB_OK)
+            e = output_batch_add_image(b, name, &panels[k], d);
         canvas_free(&panels[k]);
+    }
+    canvas_free(&fig);
     return e;
 }
 
@@ -447,16 +373,6 @@ static cJSON *summary_json(normals_error s)
     json_add_number(o, "mean_deg", s.mean_deg);
     json_add_number(o, "max_deg", s.max_deg);
     cJSON_AddNumberToObject(o, "max_vertex", s.max_vertex);
-    return o;
-}
-
-static cJSON *camera_json(const camera *c)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "view", json_mat4(c->view));
-    cJSON_AddItemToObject(o, "projection", json_mat4(c->projection));
-    cJSON_AddItemToObject(o, "viewport", cJSON_CreateIntArray((const int[]){c->viewport.x,
-                                            c->viewport.y, c->viewport.width, c->viewport.height}, 4));
     return o;
 }
 
@@ -472,8 +388,8 @@ static cJSON *pose_json(const pose_result *p)
     cJSON_AddItemToObject(chain, "world_joints", json_mat4_array(p->pose.world, RIG30_JOINTS));
     cJSON_AddItemToObject(chain, "skin", json_mat4_array(p->pose.palette, RIG30_JOINTS));
     cJSON_AddItemToObject(chain, "model", json_mat4(p->spec.model));
-    cJSON_AddItemToObject(chain, "orthographic", camera_json(&p->ortho));
-    cJSON_AddItemToObject(chain, "perspective", camera_json(&p->perspective));
+    cJSON_AddItemToObject(chain, "orthographic", json_camera(&p->ortho));
+    cJSON_AddItemToObject(chain, "perspective", json_camera(&p->perspective));
     cJSON_AddItemToObject(o, "world_positions", json_vec3_array(p->world_positions, VERTS));
     cJSON_AddItemToObject(o, "true_normals", json_vec3_array(p->truth, VERTS));
     cJSON *methods = cJSON_AddObjectToObject(o, "methods");
@@ -622,13 +538,38 @@ static bool print_report(const results *r, const options *o)
 
 /* ---- main ------------------------------------------------------------------------------------ */
 
+static int parse_policy(const char *value, void *target, const void *context, char *err, size_t size)
+{
+    (void)context;
+    return skin_policy_parse(value, RIG30_JOINTS, target, err, size);
+}
+
+static int parse_options(int argc, char **argv, options *o, const char **outdir)
+{
+    *o = (options){{0}, NULL};
+    const cli_option table[] = {
+        {"--policy", CLI_CUSTOM, &o->policy, .parse = parse_policy,
+         .value_name = "strict|normalize|fallback=J",
+         .help = "how weights that do not sum to 1 are treated (default strict):\n"
+                 "strict rejects them; normalize divides by the sum W and reports\n"
+                 "it (W <= 1e-6 is rejected); fallback=J does the same but binds a\n"
+                 "vertex with W <= 1e-6 fully to joint J (0 or 1)"},
+        {"--weights-file", CLI_STRING, &o->weights_file, .value_name = "FILE",
+         .help = "per-vertex weights, CSV " WEIGHTS_CSV_HEADER "\n"
+                 "(normals30-weights.csv from a run is a template)"},
+    };
+    const cli_program program = {LAB, "Weights, spaces and normals on chapter 30's rigs.", table, 2,
+                                 {"OUTDIR"}, 1, NULL};
+    return cli_start(&program, argc, argv, outdir);
+}
+
 int main(int argc, char **argv)
 {
     options opt;
-    char err[256];
-    int early = cli_start(LAB, parse_options(argc, argv, &opt, err, sizeof err), err, usage, &opt.outdir);
-    if (early >= 0)
-        return early;
+    const char *outdir;
+    int code = parse_options(argc, argv, &opt, &outdir);
+    if (code != CLI_RUN)
+        return code;
     lab_diag d = {0};
 
     results *r = calloc(1, sizeof *r);
@@ -647,7 +588,7 @@ int main(int argc, char **argv)
     if (e == LAB_OK)
         e = add_evidence(r, &opt, &batch, &d);
     bool ok = print_report(r, &opt);
-    int code = cli_finish(LAB, &batch, e, &d, ok, opt.outdir);
+    code = cli_finish(LAB, &batch, e, &d, ok, outdir);
     results_free(r);
     free(r);
     return code;

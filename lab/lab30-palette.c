@@ -33,8 +33,10 @@
 #include "figure.h"
 #include "normals.h"
 #include "output.h"
+#include "rig30_json.h"
 #include "report.h"
 #include "rig30.h"
+#include "rig30_check.h"
 
 #define LAB "lab30-palette"
 #define VERTS (RIG30_RINGS * RIG30_SEGMENTS)
@@ -51,69 +53,7 @@ static const double pose_deg[POSES] = {0, 45, 90, 135, 180};
 typedef struct {
     int threads;
     simd_level level;
-    const char *outdir;
 } options;
-
-static void usage(FILE *to)
-{
-    fprintf(to, "usage: " LAB " [--threads N] [--simd scalar|sse2|avx2] OUTDIR\n"
-                "  --threads N   worker threads for the crowd, 1 to %d (default 2)\n"
-                "  --simd L      kernel level for the crowd (default: the best available)\n"
-                "OUTDIR must exist. Exit codes: 0 ok, 1 data rejected, 2 usage, 3 output.\n",
-            FASTSKIN_MAX_THREADS);
-}
-
-static int parse_value(const char *flag, const char *value, options *o, char *err, size_t size)
-{
-    if (!strcmp(flag, "--threads")) {
-        char *end;
-        long n = strtol(value, &end, 10);
-        if (*end != '\0' || end == value || n < 1 || n > FASTSKIN_MAX_THREADS) {
-            snprintf(err, size, "--threads %s: expected 1 to %d", value, FASTSKIN_MAX_THREADS);
-            return -1;
-        }
-        o->threads = (int)n;
-        return 0;
-    }
-    for (int l = 0; l < SIMD_LEVEL_COUNT; l++)
-        if (!strcmp(value, simd_level_name((simd_level)l))) {
-            o->level = (simd_level)l;
-            return 0;
-        }
-    snprintf(err, size, "--simd %s: expected scalar, sse2 or avx2", value);
-    return -1;
-}
-
-static int parse_options(int argc, char **argv, options *o, char *err, size_t size)
-{
-    *o = (options){2, simd_best_level(), NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return 1;
-        if (!strcmp(a, "--threads") || !strcmp(a, "--simd")) {
-            if (i + 1 >= argc) {
-                snprintf(err, size, "%s needs a value", a);
-                return -1;
-            }
-            if (parse_value(a, argv[++i], o, err, size) != 0)
-                return -1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            snprintf(err, size, "unknown option %s", a);
-            return -1;
-        } else if (o->outdir) {
-            snprintf(err, size, "more than one OUTDIR (\"%s\" and \"%s\")", o->outdir, a);
-            return -1;
-        } else {
-            o->outdir = a;
-        }
-    }
-    if (!o->outdir) {
-        snprintf(err, size, "missing OUTDIR");
-        return -1;
-    }
-    return 0;
-}
 
 /* ---- the computation ------------------------------------------------------------------------ */
 
@@ -256,7 +196,7 @@ static lab_error build_crowd(results *r, const options *o, lab_diag *d)
 static lab_error compute(const options *o, results *r, lab_diag *d)
 {
     if (!simd_level_available(o->level))
-        return diag_fail(d, LAB_ERR_OUTPUT, "--simd", "level %s is not available on this CPU",
+        return diag_fail(d, LAB_ERR_UNSUPPORTED, "--simd", "level %s is not available on this CPU",
                          simd_level_name(o->level));
     lab_error e = rig30_rig_build(&r->rig, RIG30_TWIST, NULL, d);
     if (e != LAB_OK)
@@ -272,17 +212,15 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
     e = packed_mesh_build(r->rig.bind.vertices, r->bind_normals, VERTS, joints, weights, 2, K,
                           &r->packed, &r->truncation, d);
     for (int pose = 0; e == LAB_OK && pose < POSES; pose++) {
-        e = build_frame(r, pose_deg[pose] * acos(-1.0) / 180.0, &r->frame[pose], d);
+        e = build_frame(r, deg_to_rad(pose_deg[pose]), &r->frame[pose], d);
         for (int m = 0; e == LAB_OK && m < 2; m++)
             e = compare_pose(r, pose, (skin_method)m, d);
     }
     if (e == LAB_OK)
         e = build_crowd(r, o, d);
     const mesh *mesh = &r->rig.bind;
-    if (e == LAB_OK && !(r->edges = malloc(sizeof *r->edges * 3 * (size_t)mesh->triangle_count)))
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d triangles", mesh->triangle_count);
     if (e == LAB_OK)
-        r->edge_count = mesh_unique_edges(mesh->triangles, mesh->triangle_count, r->edges);
+        e = mesh_unique_edges(mesh->triangles, mesh->triangle_count, &r->edges, &r->edge_count, d);
     return e;
 }
 
@@ -290,10 +228,17 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
 
 static lab_error add_figure(const results *r, output_batch *b, lab_diag *d)
 {
-    canvas c;
-    lab_error e = canvas_init(&c, 1100, 640, FIGURE_BACKGROUND, d);
-    if (e != LAB_OK)
+    canvas c = {0};
+    bool *middle = calloc((size_t)r->edge_count, sizeof *middle);
+    lab_error e = middle ? canvas_init(&c, 1100, 640, FIGURE_BACKGROUND, d)
+                         : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "figure", "%d edges", r->edge_count);
+    if (e != LAB_OK) {
+        free(middle);
         return e;
+    }
+    for (int k = 0; k < r->edge_count; k++)
+        middle[k] = r->edges[k].a / RIG30_SEGMENTS == RIG30_MIDDLE_RING &&
+                    r->edges[k].b / RIG30_SEGMENTS == RIG30_MIDDLE_RING;
     /* a perspective from the front, above the crowd's near edge: near instances look larger */
     const vec3 eye = {6.4, -14.0, 13.0}, target = {6.6, 5.6, 0.6};
     camera cam = {.viewport = {0, 50, 1100, 590}};
@@ -301,22 +246,14 @@ static lab_error add_figure(const results *r, output_batch *b, lab_diag *d)
     double dist = vec3_length(vec3_sub(eye, target));
     cam.projection = camera_perspective(0.5, 1100.0 / 590.0, 0.1 * dist, 4.0 * dist);
     for (int i = 0; i < INSTANCES; i++) {
-        bool middle[600];
-        for (int k = 0; k < r->edge_count && k < 600; k++)
-            middle[k] = r->edges[k].a / RIG30_SEGMENTS == RIG30_MIDDLE_RING &&
-                        r->edges[k].b / RIG30_SEGMENTS == RIG30_MIDDLE_RING;
         figure_panel panel = {.positions = r->crowd_world[i], .edges = r->edges,
-                              .edge_count = r->edge_count < 600 ? r->edge_count : 600,
-                              .highlight = middle};
+                              .edge_count = r->edge_count, .highlight = middle};
         figure_draw_panel(&c, &cam, &panel);
     }
     raster_text(&c, 10, 10, FIGURE_TEXT_SCALE,
                 "A crowd: 20 instances, 5 shared palettes (twist 0..180), own model-to-world", FIGURE_TEXT);
-    const char names[1][96] = {"palette30.png"};
-    const canvas *images[1] = {&c};
-    e = output_batch_add_pngs(b, names, images, 1, d);
-    canvas_free(&c);
-    return e;
+    free(middle);
+    return output_batch_add_image(b, "palette30.png", &c, d);
 }
 
 /* ---- the evidence ------------------------------------------------------------------------ */
@@ -427,13 +364,31 @@ static bool print_report(const results *r, const options *o)
     return ok;
 }
 
+static int parse_options(int argc, char **argv, options *o, const char **outdir)
+{
+    static const char *const levels[] = {"scalar", "sse2", "avx2", NULL}; /* simd_level order */
+    *o = (options){2, simd_best_level()};
+    int level = (int)o->level;
+    const cli_option table[] = {
+        {"--threads", CLI_INT, &o->threads, .min = 1, .max = FASTSKIN_MAX_THREADS, .value_name = "N",
+         .help = "worker threads for the crowd (default 2)"},
+        {"--simd", CLI_CHOICE, &level, .choices = levels,
+         .help = "kernel level for the crowd (default: the best available)"},
+    };
+    const cli_program program = {LAB, "Matrix palettes: chapter 30's cylinder in the engine's packed float format.",
+                                 table, 2, {"OUTDIR"}, 1, NULL};
+    int code = cli_start(&program, argc, argv, outdir);
+    o->level = (simd_level)level;
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     options opt;
-    char err[256];
-    int early = cli_start(LAB, parse_options(argc, argv, &opt, err, sizeof err), err, usage, &opt.outdir);
-    if (early >= 0)
-        return early;
+    const char *outdir;
+    int code = parse_options(argc, argv, &opt, &outdir);
+    if (code != CLI_RUN)
+        return code;
     lab_diag d = {0};
     results *r = calloc(1, sizeof *r);
     if (!r)
@@ -449,7 +404,7 @@ int main(int argc, char **argv)
     if (e == LAB_OK)
         e = add_evidence(r, &batch, &d);
     bool ok = print_report(r, &opt);
-    int code = cli_finish(LAB, &batch, e, &d, ok, opt.outdir);
+    code = cli_finish(LAB, &batch, e, &d, ok, outdir);
     results_free(r);
     free(r);
     return code;

@@ -24,7 +24,8 @@ static const char *const rules[] = {
         "joint slots must index the palette, also where the weight is zero",
     [LAB_ERR_WEIGHT_NOT_FINITE] = "weights must be finite",
     [LAB_ERR_WEIGHT_NEGATIVE] = "weights must be non-negative",
-    [LAB_ERR_WEIGHT_SUM] = "weights must sum to 1 within 1e-12 (no automatic normalisation)",
+    [LAB_ERR_WEIGHT_SUM] =
+        "weights must sum to 1 within the tolerance named in the message (no automatic normalisation)",
     [LAB_ERR_WEIGHT_SUM_ZERO] =
         "weights summing to at most eps_w cannot be normalised (choose a fallback joint)",
     [LAB_ERR_SINGULAR] = "a linear part that transforms normals must be invertible",
@@ -37,6 +38,10 @@ static const char *const rules[] = {
     [LAB_ERR_DQ_MISMATCH] =
         "a dual-quaternion palette must hold the same transforms as the matrix palette",
     [LAB_ERR_GLTF] = "a glTF asset must follow the glTF 2.0 specification",
+    [LAB_ERR_LIMIT] = "the input exceeds a documented limit of this program",
+    [LAB_ERR_UNSUPPORTED] = "the run asks for a feature this machine does not have",
+    [LAB_ERR_INVALID_ARGUMENT] =
+        "a library function was called outside its contract (a bug in the caller, not bad data)",
     [LAB_ERR_OUT_OF_MEMORY] = "out of memory",
     [LAB_ERR_OUTPUT] = "outputs must be written completely or not at all",
 };
@@ -57,6 +62,24 @@ lab_error diag_fail(lab_diag *d, lab_error code, const char *where, const char *
     d->code = code;
     d->vertex = -1;
     snprintf(d->where, sizeof d->where, "%s", where);
+    va_list args;
+    va_start(args, value_fmt);
+    vsnprintf(d->value, sizeof d->value, value_fmt, args);
+    va_end(args);
+    return code;
+}
+
+lab_error diag_fail_at_vertex(lab_diag *d, lab_error code, int vertex, const char *where,
+                              const char *value_fmt, ...)
+{
+    if (d == NULL)
+        return code;
+    d->code = code;
+    d->vertex = vertex;
+    if (where)
+        snprintf(d->where, sizeof d->where, "%s", where);
+    else
+        snprintf(d->where, sizeof d->where, "vertex %d", vertex);
     va_list args;
     va_start(args, value_fmt);
     vsnprintf(d->value, sizeof d->value, value_fmt, args);

@@ -44,7 +44,10 @@ typedef enum {
     LAB_ERR_DQ_MISMATCH,
     /* assets */
     LAB_ERR_GLTF,
-    /* resources and output */
+    /* resources, limits, calls and output */
+    LAB_ERR_LIMIT,
+    LAB_ERR_UNSUPPORTED,
+    LAB_ERR_INVALID_ARGUMENT,
     LAB_ERR_OUT_OF_MEMORY,
     LAB_ERR_OUTPUT,
     LAB_ERR_COUNT
@@ -67,6 +70,15 @@ const char *lab_error_rule(lab_error code);
 lab_error diag_fail(lab_diag *d, lab_error code, const char *where, const char *value_fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* diag_fail for a rule broken at one vertex: d->vertex = vertex, and the place is `where`
+ * (e.g. "mesh 0 primitive 1 vertex 7", "vertex 100 slot 1"), or "vertex V" when NULL. */
+lab_error diag_fail_at_vertex(lab_diag *d, lab_error code, int vertex, const char *where,
+                              const char *value_fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
 #endif
     ;
 

@@ -5,6 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* cJSON reports a failed allocation only through the NULL of the one call that made it;
+ * cJSON_AddItemToObject(o, key, NULL) then quietly adds nothing, and a document missing a
+ * key would be written with exit 0. So every cJSON allocation of this process goes through
+ * json_malloc, which counts the failures of its thread; json_to_bytes refuses a document
+ * when any allocation failed since the previous json_to_bytes. */
+static _Thread_local long failed_allocations;
+static _Thread_local long allocations_before_failure = -1; /* tests: fail the n-th next */
+
+static void *json_malloc(size_t size)
+{
+    void *p = NULL;
+    if (allocations_before_failure != 0)
+        p = malloc(size);
+    if (allocations_before_failure >= 0)
+        allocations_before_failure--;
+    if (!p)
+        failed_allocations++;
+    return p;
+}
+
+#if defined(__GNUC__)
+__attribute__((constructor))
+#endif
+static void json_install_hooks(void)
+{
+    cJSON_Hooks hooks = {json_malloc, free};
+    cJSON_InitHooks(&hooks);
+}
+
+void json_fail_allocation_after(long n)
+{
+    json_install_hooks();
+    allocations_before_failure = n;
+    failed_allocations = 0;
+}
+
 cJSON *json_number(double x)
 {
     char buf[32];
@@ -78,7 +114,13 @@ cJSON *json_conventions(void)
 
 lab_error json_to_bytes(const cJSON *root, bytes *out, lab_diag *d)
 {
+    long failed = failed_allocations;
+    failed_allocations = 0;
+    if (failed > 0 || !root)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "JSON document",
+                         "%ld allocations failed while it was built", failed);
     char *text = cJSON_Print(root);
+    failed_allocations = 0;
     if (!text)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "JSON printer", "%s", "cJSON_Print failed");
     bytes_append(out, text, strlen(text));
@@ -95,4 +137,45 @@ void csv_number(bytes *out, double x)
         format_double(buf, x);
         bytes_append(out, buf, strlen(buf));
     }
+}
+
+void csv_row(bytes *out, const double *fields, int count)
+{
+    for (int f = 0; f < count; f++) {
+        if (f)
+            bytes_append(out, ",", 1);
+        csv_number(out, fields[f]);
+    }
+    bytes_append(out, "\n", 1);
+}
+
+cJSON *json_camera(const camera *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "view", json_mat4(c->view));
+    cJSON_AddItemToObject(o, "projection", json_mat4(c->projection));
+    cJSON_AddItemToObject(o, "viewport", cJSON_CreateIntArray((const int[]){c->viewport.x,
+                                            c->viewport.y, c->viewport.width, c->viewport.height}, 4));
+    return o;
+}
+
+cJSON *json_rejection(lab_error code, lab_error expected, const lab_diag *d)
+{
+    char msg[700];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "rejected", code == expected);
+    diag_format(d, msg, sizeof msg);
+    cJSON_AddStringToObject(o, "message", code == LAB_OK ? "accepted" : msg);
+    return o;
+}
+
+lab_error output_batch_add_json(output_batch *batch, const char *name, cJSON *root, lab_diag *d)
+{
+    bytes text = {0};
+    lab_error e = json_to_bytes(root, &text, d);
+    cJSON_Delete(root);
+    if (e == LAB_OK)
+        return output_batch_add(batch, name, &text, d);
+    bytes_free(&text);
+    return e;
 }

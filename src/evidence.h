@@ -10,6 +10,9 @@
 #include <cJSON.h>
 
 #include "linalg.h"
+#include "bytes.h"
+#include "camera.h"
+#include "diag.h"
 #include "output.h"
 
 cJSON *json_number(double x);
@@ -22,10 +25,25 @@ cJSON *json_number_array(const double *values, int count);
 cJSON *json_add_number(cJSON *obj, const char *key, double x);
 /* The conventions block every lab's JSON opens with (design.md). */
 cJSON *json_conventions(void);
-/* Prints root (formatted, ending in a newline) into out. */
+/* Prints root (formatted, ending in a newline) into out. LAB_ERR_OUT_OF_MEMORY when any
+ * cJSON allocation of this thread failed since the previous call (a document built with a
+ * failed allocation lacks an item: it is never written). */
 lab_error json_to_bytes(const cJSON *root, bytes *out, lab_diag *d);
+/* Tests only: the n-th next cJSON allocation of this thread fails (0: the next one);
+ * -1 turns the fault off. Resets the failure count. */
+void json_fail_allocation_after(long n);
+
+/* {view, projection, viewport}: the camera a figure was drawn with. */
+cJSON *json_camera(const camera *c);
+/* {rejected: code == expected, message}: what a case that must be refused gave. */
+cJSON *json_rejection(lab_error code, lab_error expected, const lab_diag *d);
+
+/* json_to_bytes(root) added to the batch under `name`; deletes root in every case. */
+lab_error output_batch_add_json(output_batch *batch, const char *name, cJSON *root, lab_diag *d);
 
 /* A CSV number field: format_double, or empty for non-finite values. */
 void csv_number(bytes *out, double x);
+/* One CSV record of numbers: csv_number fields separated by ',', then '\n'. */
+void csv_row(bytes *out, const double *fields, int count);
 
 #endif

@@ -414,20 +414,20 @@ lab_error fastskin_validate(const fastskin_job *job, lab_diag *d)
     const packed_mesh *m = job->mesh;
     int threads = job->threads ? job->threads : 1;
     if (!m)
-        return diag_fail(d, LAB_ERR_OUTPUT, "fastskin job", "%s", "no mesh");
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s", "no mesh");
     if (m->count == 0)
         return LAB_OK;
     if (job->joint_count <= m->max_joint)
-        return diag_fail(d, LAB_ERR_JOINT_SLOT_RANGE, "fastskin palette",
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin palette",
                          "%d entries, the mesh uses joint %d", job->joint_count, m->max_joint);
     if ((job->method == SKIN_DQS ? (const void *)job->dualquats : (const void *)job->matrices) == NULL ||
         !job->out_position || (job->normals && (!job->out_normal || !m->normal)))
-        return diag_fail(d, LAB_ERR_OUTPUT, "fastskin job", "%s", "a palette or an output is missing");
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s", "a palette or an output is missing");
     if (threads < 1 || threads > FASTSKIN_MAX_THREADS)
-        return diag_fail(d, LAB_ERR_OUTPUT, "fastskin job", "%d threads, 1 to %d", threads,
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%d threads, 1 to %d", threads,
                          FASTSKIN_MAX_THREADS);
     if (!simd_level_available(job->level))
-        return diag_fail(d, LAB_ERR_OUTPUT, "fastskin job", "SIMD level %s is not available here",
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "SIMD level %s is not available here",
                          simd_level_name(job->level));
     return LAB_OK;
 }

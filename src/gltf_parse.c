@@ -3,7 +3,7 @@
  * the JSON pointer of the offending element (see gltf.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "gltf_internal.h"
-#include "output.h"
+#include "bytes.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -145,16 +145,16 @@ static bool base64_decode(const char *text, uint8_t **out, size_t *size)
     return true;
 }
 
-/* The file's bytes, handed over as a malloc'd block (NULL for an empty file). */
-static bool read_whole_file(const char *path, uint8_t **out, size_t *size)
+/* The file's bytes, handed over as a malloc'd block. */
+static bytes_read_result read_whole_file(const char *path, uint8_t **out, size_t *size)
 {
     bytes b = {0};
-    bool ok = bytes_read_file(path, GLTF_MAX_FILE, &b);
-    if (!ok)
+    bytes_read_result r = bytes_read_file(path, GLTF_MAX_FILE, &b);
+    if (r != BYTES_READ_OK)
         bytes_free(&b);
     *out = b.data;
     *size = b.len;
-    return ok;
+    return r;
 }
 
 /* A buffer's bytes: data URI, external file beside the asset, or the GLB's BIN chunk. */
@@ -190,8 +190,10 @@ static lab_error load_buffer(const cJSON *b, int i, const char *base_dir, const 
             return gltf_fail_at(d, pointer, "external buffer \"%.60s\" must be a plain relative path", name);
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", base_dir, name);
-        if (!read_whole_file(path, &out->data, &out->size))
-            return gltf_fail_at(d, pointer, "cannot read external buffer \"%.60s\"", name);
+        bytes_read_result r = read_whole_file(path, &out->data, &out->size);
+        if (r != BYTES_READ_OK)
+            return gltf_fail_at(d, pointer, "external buffer \"%.60s\": %s (at most %u bytes)", name,
+                                bytes_read_message(r), GLTF_MAX_FILE);
     }
     if (out->size < (size_t)length)
         return gltf_fail_at(d, at, "byteLength %ld but only %zu bytes are there", length, out->size);
@@ -557,8 +559,9 @@ lab_error gltf_load(const char *path, gltf_document *out, lab_diag *d)
     uint8_t *data;
     size_t size;
     memset(out, 0, sizeof *out);
-    if (!read_whole_file(path, &data, &size))
-        return gltf_fail_at(d, path, "cannot read the file");
+    bytes_read_result r = read_whole_file(path, &data, &size);
+    if (r != BYTES_READ_OK)
+        return gltf_fail_at(d, path, "%s (at most %u bytes)", bytes_read_message(r), GLTF_MAX_FILE);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');

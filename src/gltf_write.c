@@ -217,8 +217,8 @@ lab_error gltf_write(const gltf_write_input *in, bytes *out, lab_diag *d)
 {
     if (in->joint_count < 1 || in->joint_count > GLTF_WRITE_MAX_JOINTS || in->key_count < 2 ||
         in->key_count > 64 || in->bind->vertex_count > 65535)
-        return diag_fail(d, LAB_ERR_OUTPUT, "glTF export", "%d joints, %d keys, %d vertices",
-                         in->joint_count, in->key_count, in->bind->vertex_count);
+        return diag_fail(d, LAB_ERR_LIMIT, "glTF export", "%d joints (1 to %d), %d keys (2 to 64), %d vertices (at most 65535)",
+                         in->joint_count, GLTF_WRITE_MAX_JOINTS, in->key_count, in->bind->vertex_count);
     builder b = {{0}, cJSON_CreateArray(), cJSON_CreateArray()};
     cJSON *root = cJSON_CreateObject(), *asset = cJSON_AddObjectToObject(root, "asset");
     cJSON_AddStringToObject(asset, "version", "2.0");

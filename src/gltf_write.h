@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "mesh.h"
-#include "output.h"
+#include "bytes.h"
 #include "quat.h"
 
 #define GLTF_WRITE_MAX_JOINTS 16

@@ -3,6 +3,9 @@
 
 #include <math.h>
 
+double deg_to_rad(double deg) { return deg * (LAB_PI / 180.0); }
+double rad_to_deg(double rad) { return rad * (180.0 / LAB_PI); }
+
 vec3 vec3_make(double x, double y, double z) { return (vec3){x, y, z}; }
 vec3 vec3_add(vec3 a, vec3 b) { return (vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
 vec3 vec3_sub(vec3 a, vec3 b) { return (vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
@@ -141,8 +144,6 @@ mat4 mat4_linear_part(mat4 a)
 /* Column k of the 3x3 part. */
 static vec3 column(mat4 a, int k) { return vec3_make(a.m[0][k], a.m[1][k], a.m[2][k]); }
 
-double mat4_linear_det(mat4 a) { return vec3_dot(column(a, 0), vec3_cross(column(a, 1), column(a, 2))); }
-
 lab_error mat4_linear_inverse_transpose(mat4 a, mat4 *out, const char *where, lab_diag *d)
 {
     vec3 c0 = column(a, 0), c1 = column(a, 1), c2 = column(a, 2);
@@ -161,15 +162,6 @@ lab_error mat4_linear_inverse_transpose(mat4 a, mat4 *out, const char *where, la
     }
     *out = r;
     return LAB_OK;
-}
-
-bool mat4_is_finite(mat4 a)
-{
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++)
-            if (!isfinite(a.m[i][j]))
-                return false;
-    return true;
 }
 
 bool mat4_is_affine(mat4 a)

@@ -27,6 +27,10 @@ typedef struct { double m[4][4]; } mat4; /* m[row][col] */
 /* How far the last row of an affine matrix may be from 0 0 0 1. */
 #define MAT4_AFFINE_TOLERANCE 1.0e-12
 
+#define LAB_PI 3.14159265358979323846
+double deg_to_rad(double deg);   /* deg * (pi / 180) */
+double rad_to_deg(double rad);   /* rad * (180 / pi) */
+
 vec3 vec3_make(double x, double y, double z);
 vec3 vec3_add(vec3 a, vec3 b);
 vec3 vec3_sub(vec3 a, vec3 b);
@@ -57,14 +61,12 @@ double mat4_max_abs_diff(mat4 a, mat4 b);       /* largest |a - b| over the elem
 
 vec3 mat4_transform_direction(mat4 a, vec3 v);  /* the 3x3 part only: no translation */
 mat4 mat4_linear_part(mat4 a);                  /* the 3x3 part, translation dropped */
-double mat4_linear_det(mat4 a);                 /* determinant of the 3x3 part */
 /* The inverse transpose of the 3x3 part, (A^-1)^T = cof(A) / det(A), translation zero:
  * the matrix that carries normals so they stay perpendicular to transformed tangents.
  * Refuses (LAB_ERR_SINGULAR) when |det| <= 1e-12 times the cube of the largest column
  * length, i.e. when a direction has been squashed flat. */
 lab_error mat4_linear_inverse_transpose(mat4 a, mat4 *out, const char *where, lab_diag *d);
 
-bool mat4_is_finite(mat4 a);
 bool mat4_is_affine(mat4 a);                    /* last row 0 0 0 1 within tolerance */
 
 /* Checks the three rules every rig matrix obeys: finite, affine, elements within

@@ -83,17 +83,25 @@ static directed_edge *sorted_directed_edges(const mesh_triangle *t, int n)
     return e;
 }
 
-int mesh_unique_edges(const mesh_triangle *triangles, int triangle_count, mesh_edge *out_edges)
+lab_error mesh_unique_edges(const mesh_triangle *triangles, int triangle_count,
+                            mesh_edge **out_edges, int *out_count, lab_diag *d)
 {
+    *out_edges = NULL;
+    *out_count = 0;
     directed_edge *e = sorted_directed_edges(triangles, triangle_count);
-    if (!e)
-        return -1;
+    mesh_edge *edges = malloc(sizeof *edges * (size_t)(triangle_count > 0 ? 3 * triangle_count : 1));
+    if (!e || !edges) {
+        free(e), free(edges);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d triangles", triangle_count);
+    }
     int count = 0;
     for (int i = 0; i < 3 * triangle_count; i++)
         if (i == 0 || e[i].a != e[i - 1].a || e[i].b != e[i - 1].b)
-            out_edges[count++] = (mesh_edge){e[i].a, e[i].b};
+            edges[count++] = (mesh_edge){e[i].a, e[i].b};
     free(e);
-    return count;
+    *out_edges = edges;
+    *out_count = count;
+    return LAB_OK;
 }
 
 static lab_error check_triangles(const mesh *m, double min_area, lab_diag *d)

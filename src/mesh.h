@@ -41,10 +41,11 @@ double triangle_area(vec3 a, vec3 b, vec3 c);
  * orientation. Fills out (may be NULL) with the edge counts when the mesh passes. */
 lab_error mesh_check(const mesh *m, double min_area, mesh_stats *out, lab_diag *d);
 
-/* The unique undirected edges of a triangle list, sorted by (a, b). out_edges needs room
- * for 3 * triangle_count edges. Returns the number written, or -1 when out of memory.
- * Indices must already be in range (mesh_check). */
-int mesh_unique_edges(const mesh_triangle *triangles, int triangle_count, mesh_edge *out_edges);
+/* The unique undirected edges of a triangle list, sorted by (a, b), in a new array
+ * *out_edges (free() it) of *out_count edges. Indices must already be in range
+ * (mesh_check). On error (out of memory) *out_edges is NULL and *out_count 0. */
+lab_error mesh_unique_edges(const mesh_triangle *triangles, int triangle_count,
+                            mesh_edge **out_edges, int *out_count, lab_diag *d);
 
 /* Triangles whose area at `positions` is <= min_area: the bind topology is kept and only
  * measured, never repaired (chapter 30: collapsed rings are a result to observe). */

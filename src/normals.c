@@ -74,7 +74,7 @@ lab_error normals_skin(const vec3 *normals, const skin_influence *influences, in
     char where[128];
     mat4 inverse[64];
     if (joint_count > 64)
-        return diag_fail(d, LAB_ERR_JOINT_SLOT_RANGE, "normals", "%d joints, at most 64", joint_count);
+        return diag_fail(d, LAB_ERR_LIMIT, "normals", "%d joints, at most 64", joint_count);
     lab_error e = skin_validate_points(normals, count, d);
     if (e == LAB_OK)
         e = skin_validate_influences(influences, count, joint_count, d);

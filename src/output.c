@@ -1,173 +1,16 @@
-/* output.c - buffers, formatting, PNG encoding, atomic batches (see output.h). */
+/* output.c - the all-or-nothing output batch (see output.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <pthread.h>
-
-#include <stb_image_write.h>
-
-void bytes_free(bytes *b)
-{
-    free(b->data);
-    *b = (bytes){0};
-}
-
-static int bytes_reserve(bytes *b, size_t extra)
-{
-    if (b->failed)
-        return 0;
-    if (b->len + extra + 1 <= b->cap)
-        return 1;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    unsigned char *p = realloc(b->data, cap);
-    if (!p) {
-        b->failed = 1;
-        return 0;
-    }
-    b->data = p;
-    b->cap = cap;
-    return 1;
-}
-
-void bytes_append(bytes *b, const void *data, size_t len)
-{
-    if (!bytes_reserve(b, len))
-        return;
-    memcpy(b->data + b->len, data, len);
-    b->len += len;
-    b->data[b->len] = '\0'; /* keeps text buffers usable as C strings */
-}
-
-void bytes_printf(bytes *b, const char *fmt, ...)
-{
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(NULL, 0, fmt, args);
-    va_end(args);
-    if (n < 0 || !bytes_reserve(b, (size_t)n))
-        return;
-    va_start(args, fmt);
-    vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, args);
-    va_end(args);
-    b->len += (size_t)n;
-}
-
-bool bytes_read_file(const char *path, size_t max_size, bytes *out)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    char chunk[1 << 16];
-    bool ok = true;
-    for (size_t got; ok && (got = fread(chunk, 1, sizeof chunk, f)) > 0;) {
-        bytes_append(out, chunk, got);
-        ok = !out->failed && out->len <= max_size;
-    }
-    ok = ok && !ferror(f);
-    fclose(f);
-    return ok;
-}
-
-char *format_double(char *buf, double x)
-{
-    if (isnan(x))
-        return strcpy(buf, "nan");
-    if (isinf(x))
-        return strcpy(buf, x > 0 ? "inf" : "-inf");
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, 32, "%.*g", digits, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    return buf;
-}
-
-static void png_sink(void *context, void *data, int size)
-{
-    bytes_append(context, data, (size_t)size);
-}
-
-lab_error png_encode(const canvas *c, bytes *out, lab_diag *d)
-{
-    if (!stbi_write_png_to_func(png_sink, out, c->width, c->height, 3, c->rgb, c->width * 3) ||
-        out->failed)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "%d x %d image", c->width,
-                         c->height);
-    return LAB_OK;
-}
-
-/* png_encode_all's queue: workers take the largest image not yet taken, so the one
- * big figure starts first and the small panels fill in around it. */
-typedef struct {
-    const canvas *const *images;
-    bytes *out;
-    lab_error *result;
-    int order[OUTPUT_MAX_FILES]; /* image indices, largest first */
-    int count, next;
-    pthread_mutex_t lock;
-} png_queue;
-
-static void *encode_from_queue(void *arg)
-{
-    png_queue *q = arg;
-    for (;;) {
-        pthread_mutex_lock(&q->lock);
-        int k = q->next < q->count ? q->order[q->next++] : -1;
-        pthread_mutex_unlock(&q->lock);
-        if (k < 0)
-            return NULL;
-        q->result[k] = png_encode(q->images[k], &q->out[k], NULL);
-    }
-}
-
-static long pixels_of(const canvas *c) { return (long)c->width * c->height; }
-
-lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d)
-{
-    enum { MAX_WORKERS = 4 };
-    lab_error result[OUTPUT_MAX_FILES];
-    if (count > OUTPUT_MAX_FILES)
-        return diag_fail(d, LAB_ERR_OUTPUT, "PNG encoder", "%d images, at most %d", count,
-                         OUTPUT_MAX_FILES);
-    png_queue q = {.images = images, .out = out, .result = result, .count = count};
-    for (int i = 0; i < count; i++) { /* insertion sort by size, ties in index order */
-        int j = i;
-        while (j > 0 && pixels_of(images[q.order[j - 1]]) < pixels_of(images[i])) {
-            q.order[j] = q.order[j - 1];
-            j--;
-        }
-        q.order[j] = i;
-    }
-    pthread_mutex_init(&q.lock, NULL);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int workers = (int)(cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : cores);
-    workers = workers < count ? workers : count;
-    pthread_t thread[MAX_WORKERS];
-    int started = 0; /* this thread is a worker too; if a thread fails to start, we do more */
-    while (started + 1 < workers && pthread_create(&thread[started], NULL, encode_from_queue, &q) == 0)
-        started++;
-    encode_from_queue(&q);
-    for (int k = 0; k < started; k++)
-        pthread_join(thread[k], NULL);
-    pthread_mutex_destroy(&q.lock);
-    for (int i = 0; i < count; i++)
-        if (result[i] != LAB_OK)
-            return diag_fail(d, result[i], "PNG encoder", "image %d of %d (%d x %d)", i + 1, count,
-                             images[i]->width, images[i]->height);
-    return LAB_OK;
-}
+#include "png_encode.h"
 
 lab_error output_check_dir(const char *dir, lab_diag *d)
 {
@@ -183,43 +26,96 @@ lab_error output_check_dir(const char *dir, lab_diag *d)
     return LAB_OK;
 }
 
-static int plain_name(const char *name)
+static bool plain_name(const char *name)
 {
     size_t n = strlen(name);
-    return n > 0 && n < 64 && !strchr(name, '/') && name[0] != '.';
+    return n > 0 && n <= OUTPUT_MAX_NAME && !strchr(name, '/') && name[0] != '.';
+}
+
+/* A new slot for `name`, or an error naming why there is none. */
+static lab_error new_file(output_batch *batch, const char *name, output_file **out, lab_diag *d)
+{
+    if (!plain_name(name))
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "output batch",
+                         "\"%s\" is not a plain file name of 1 to %d characters", name, OUTPUT_MAX_NAME);
+    for (int i = 0; i < batch->count; i++)
+        if (!strcmp(batch->files[i].name, name))
+            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "output batch", "\"%s\" added twice", name);
+    if (batch->count == batch->cap) {
+        int cap = batch->cap ? 2 * batch->cap : 8;
+        output_file *files = realloc(batch->files, sizeof *files * (size_t)cap);
+        if (!files)
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "output batch", "%d files", cap);
+        batch->files = files;
+        batch->cap = cap;
+    }
+    *out = &batch->files[batch->count++];
+    memset(*out, 0, sizeof **out);
+    snprintf((*out)->name, sizeof (*out)->name, "%s", name);
+    return LAB_OK;
 }
 
 lab_error output_batch_add(output_batch *batch, const char *name, bytes *content, lab_diag *d)
 {
-    if (batch->count >= OUTPUT_MAX_FILES || !plain_name(name) || content->failed) {
+    output_file *f = NULL;
+    lab_error e = content->failed ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, name, "%zu bytes built",
+                                              content->len)
+                                  : new_file(batch, name, &f, d);
+    if (e == LAB_OK)
+        f->content = *content;
+    else
         bytes_free(content);
-        return diag_fail(d, content->failed ? LAB_ERR_OUT_OF_MEMORY : LAB_ERR_OUTPUT, name,
-                         "cannot add output %d of at most %d", batch->count + 1, OUTPUT_MAX_FILES);
-    }
-    snprintf(batch->name[batch->count], sizeof batch->name[0], "%s", name);
-    batch->content[batch->count] = *content;
     *content = (bytes){0};
-    batch->count++;
-    return LAB_OK;
-}
-
-lab_error output_batch_add_pngs(output_batch *batch, const char (*names)[96],
-                                const canvas *const *images, int count, lab_diag *d)
-{
-    bytes png[OUTPUT_MAX_FILES] = {{0}};
-    lab_error e = png_encode_all(images, count, png, d);
-    for (int i = 0; i < count; i++) {
-        if (e == LAB_OK)
-            e = output_batch_add(batch, names[i], &png[i], d);
-        bytes_free(&png[i]);
-    }
     return e;
 }
 
+lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *image,
+                                 lab_diag *d)
+{
+    output_file *f = NULL;
+    lab_error e = new_file(batch, name, &f, d);
+    if (e == LAB_OK)
+        f->image = *image;
+    else
+        canvas_free(image);
+    *image = (canvas){0};
+    return e;
+}
+
+/* Encodes every image still pending, all at once. */
+static lab_error encode_images(output_batch *batch, lab_diag *d)
+{
+    int n = 0;
+    const canvas **images = malloc(sizeof *images * (size_t)(batch->count ? batch->count : 1));
+    bytes *png = calloc((size_t)(batch->count ? batch->count : 1), sizeof *png);
+    int *slot = malloc(sizeof *slot * (size_t)(batch->count ? batch->count : 1));
+    lab_error e = images && png && slot ? LAB_OK
+                                        : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "%d files", batch->count);
+    for (int i = 0; e == LAB_OK && i < batch->count; i++)
+        if (batch->files[i].image.width > 0) {
+            slot[n] = i;
+            images[n++] = &batch->files[i].image;
+        }
+    if (e == LAB_OK)
+        e = png_encode_all(images, n, png, d);
+    for (int k = 0; k < n; k++) {
+        output_file *f = &batch->files[slot[k]];
+        if (e == LAB_OK) {
+            f->content = png[k];
+            canvas_free(&f->image);
+        } else {
+            bytes_free(&png[k]);
+        }
+    }
+    free(images), free(png), free(slot);
+    return e;
+}
+
+/* dir/NAME, or dir/.NAME.PID.tag for a temporary or a kept old file. */
 static void join_path(char *buf, size_t size, const char *dir, const char *name, const char *tag)
 {
     if (tag)
-        snprintf(buf, size, "%s/.%s.%ld.tmp", dir, name, (long)getpid());
+        snprintf(buf, size, "%s/.%s.%ld.%s", dir, name, (long)getpid(), tag);
     else
         snprintf(buf, size, "%s/%s", dir, name);
 }
@@ -235,69 +131,111 @@ static int write_file(const char *path, const bytes *b)
         if (w < 0) {
             if (errno == EINTR)
                 continue;
+            int err = errno;
             close(fd);
+            errno = err;
             return -1;
         }
         done += (size_t)w;
     }
     if (fsync(fd) != 0) {
+        int err = errno;
         close(fd);
+        errno = err;
         return -1;
     }
     return close(fd);
 }
 
-static void remove_temporaries(const output_batch *batch, const char *dir, int count)
+/* Removes the files [from, to) of one tag ("tmp" or "old"). */
+static void remove_tagged(const output_batch *batch, const char *dir, const char *tag, int from, int to)
 {
     char path[4200];
-    for (int i = 0; i < count; i++) {
-        join_path(path, sizeof path, dir, batch->name[i], "tmp");
+    for (int i = from; i < to; i++) {
+        join_path(path, sizeof path, dir, batch->files[i].name, tag);
         unlink(path);
     }
 }
 
-/* Phase 1 writes every temporary; phase 2 refuses targets that rename() could not replace
- * (a directory in the way); phase 3 renames, each one atomic on its own. Failures in
- * phases 1 and 2 leave the directory exactly as it was. */
-lab_error output_batch_commit(const output_batch *batch, const char *dir, lab_diag *d)
+static int do_rename(const output_batch *batch, const char *from, const char *to)
 {
-    char tmp[4200], final[4200];
+    return batch->rename_file ? batch->rename_file(from, to, batch->rename_context) : rename(from, to);
+}
+
+/* Step 4 failed at file `failed`: files [0, failed) get their old contents back. */
+static void roll_back(const output_batch *batch, const char *dir, const bool *had_old, int failed)
+{
+    char old[4200], final[4200];
+    for (int i = 0; i < failed; i++) {
+        join_path(final, sizeof final, dir, batch->files[i].name, NULL);
+        join_path(old, sizeof old, dir, batch->files[i].name, "old");
+        if (had_old[i])
+            rename(old, final);
+        else
+            unlink(final);
+    }
+}
+
+lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
+{
+    char tmp[4200], final[4200], old[4200];
     lab_error e = output_check_dir(dir, d);
+    if (e == LAB_OK)
+        e = encode_images(batch, d);
     if (e != LAB_OK)
         return e;
-    for (int i = 0; i < batch->count; i++) {
-        join_path(tmp, sizeof tmp, dir, batch->name[i], "tmp");
-        if (write_file(tmp, &batch->content[i]) != 0) {
-            int err = errno;
-            remove_temporaries(batch, dir, i + 1);
-            return diag_fail(d, LAB_ERR_OUTPUT, batch->name[i], "writing %s failed: %s", tmp,
-                             strerror(err));
+    int n = batch->count;
+    bool *had_old = calloc((size_t)(n ? n : 1), sizeof *had_old);
+    if (!had_old)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "output batch", "%d files", n);
+    int written = 0, kept = 0;
+    for (; e == LAB_OK && written < n; written++) { /* 1. temporaries */
+        join_path(tmp, sizeof tmp, dir, batch->files[written].name, "tmp");
+        if (write_file(tmp, &batch->files[written].content) != 0) {
+            e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[written].name, "writing %s failed: %s", tmp,
+                          strerror(errno));
+            written++; /* a partial temporary may exist */
+            break;
         }
     }
-    for (int i = 0; i < batch->count; i++) {
+    for (int i = 0; e == LAB_OK && i < n; i++) { /* 2. nothing rename() cannot replace */
         struct stat st;
-        join_path(final, sizeof final, dir, batch->name[i], NULL);
-        if (lstat(final, &st) == 0 && S_ISDIR(st.st_mode)) {
-            remove_temporaries(batch, dir, batch->count);
-            return diag_fail(d, LAB_ERR_OUTPUT, batch->name[i], "%s is a directory", final);
+        join_path(final, sizeof final, dir, batch->files[i].name, NULL);
+        if (lstat(final, &st) == 0 && S_ISDIR(st.st_mode))
+            e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[i].name, "%s is a directory", final);
+    }
+    for (; e == LAB_OK && kept < n; kept++) { /* 3. keep the old files */
+        join_path(final, sizeof final, dir, batch->files[kept].name, NULL);
+        join_path(old, sizeof old, dir, batch->files[kept].name, "old");
+        unlink(old);
+        had_old[kept] = link(final, old) == 0;
+        if (!had_old[kept] && errno != ENOENT)
+            e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[kept].name,
+                          "keeping the old file as %s failed: %s", old, strerror(errno));
+    }
+    for (int i = 0; e == LAB_OK && i < n; i++) { /* 4. into place */
+        join_path(tmp, sizeof tmp, dir, batch->files[i].name, "tmp");
+        join_path(final, sizeof final, dir, batch->files[i].name, NULL);
+        if (do_rename(batch, tmp, final) != 0) {
+            e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[i].name,
+                          "renaming into place failed (%s); the %d files renamed before it were "
+                          "rolled back", strerror(errno), i);
+            roll_back(batch, dir, had_old, i);
         }
     }
-    for (int i = 0; i < batch->count; i++) {
-        join_path(tmp, sizeof tmp, dir, batch->name[i], "tmp");
-        join_path(final, sizeof final, dir, batch->name[i], NULL);
-        if (rename(tmp, final) != 0) {
-            int err = errno;
-            remove_temporaries(batch, dir, batch->count);
-            return diag_fail(d, LAB_ERR_OUTPUT, batch->name[i], "renaming into place failed: %s",
-                             strerror(err));
-        }
-    }
-    return LAB_OK;
+    if (e != LAB_OK)
+        remove_tagged(batch, dir, "tmp", 0, written);
+    remove_tagged(batch, dir, "old", 0, kept); /* 5. */
+    free(had_old);
+    return e;
 }
 
 void output_batch_free(output_batch *batch)
 {
-    for (int i = 0; i < batch->count; i++)
-        bytes_free(&batch->content[i]);
-    batch->count = 0;
+    for (int i = 0; i < batch->count; i++) {
+        bytes_free(&batch->files[i].content);
+        canvas_free(&batch->files[i].image);
+    }
+    free(batch->files);
+    *batch = (output_batch){0};
 }

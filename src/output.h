@@ -1,69 +1,55 @@
-/* output.h - byte buffers, number formatting, PNG encoding and atomic output batches.
+/* output.h - the output directory of a chapter program, written all or nothing.
  *
- * The contract of every chapter program (design.md): OUTDIR must exist; every output is
- * first built in memory, then written to a temporary name inside OUTDIR, and renamed into
- * place only after all of them were written; on any failure the temporaries are removed
- * and the earlier outputs stay untouched. Same inputs, same bytes: nothing here reads the
- * clock or iterates in an unspecified order.
+ * The contract (design.md): OUTDIR must exist; every output is first built in memory (a
+ * `bytes` buffer, or a canvas that becomes a PNG), collected in a batch, and committed:
+ *   1. the PNGs are encoded (png_encode_all) and every file is written to a temporary
+ *      `.NAME.PID.tmp` inside OUTDIR and synced;
+ *   2. a target that rename() could not replace (a directory in the way) is refused;
+ *   3. each existing target is kept as a hard link `.NAME.PID.old`;
+ *   4. the temporaries are renamed into place, one by one;
+ *   5. the `.old` links are removed.
+ * A failure in steps 1-3 leaves OUTDIR as it was. A failure in step 4 (a refused rename)
+ * rolls back: the files already renamed get their old contents back (or are removed when
+ * there was none), so OUTDIR again holds the previous run's outputs. Same inputs, same
+ * bytes: nothing here reads the clock or iterates in an unspecified order.
  */
 #ifndef OUTPUT_H
 #define OUTPUT_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
+#include "bytes.h"
 #include "diag.h"
 #include "raster.h"
-
-typedef struct {
-    unsigned char *data;
-    size_t len, cap;
-    int failed;              /* set when an append ran out of memory; later appends no-op */
-} bytes;
-
-void bytes_free(bytes *b);
-void bytes_append(bytes *b, const void *data, size_t len);
-void bytes_printf(bytes *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/* Appends the whole file at path to out (NUL-terminated, so text can be used as a string).
- * False when it cannot be opened or read, or is larger than max_size bytes. */
-bool bytes_read_file(const char *path, size_t max_size, bytes *out);
-
-/* The shortest of %.15g, %.16g, %.17g that reads back as exactly x (round trip);
- * "nan", "inf", "-inf" for non-finite x. buf needs 32 bytes. Returns buf. */
-char *format_double(char *buf, double x);
-
-/* PNG of the canvas (RGB, 8 bits) through stb_image_write, into out. */
-lab_error png_encode(const canvas *c, bytes *out, lab_diag *d);
-
-/* png_encode for several canvases at once, on up to four threads: encoding dominates a
- * chapter program's run time, and each image is independent, so the bytes are the same
- * as encoding them one by one. out[0 <= i < count] receives image i. */
-lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d);
 
 /* Checks that dir exists, is a directory and is writable (exit code 3 otherwise). */
 lab_error output_check_dir(const char *dir, lab_diag *d);
 
-#define OUTPUT_MAX_FILES 32
+#define OUTPUT_MAX_NAME 63   /* a file name's length; names are plain (no '/', no leading '.') */
 
 typedef struct {
-    int count;
-    char name[OUTPUT_MAX_FILES][96];   /* plain file names inside the directory */
-    bytes content[OUTPUT_MAX_FILES];
+    char name[OUTPUT_MAX_NAME + 1];
+    bytes content;           /* the file's bytes (a PNG's once encoded) */
+    canvas image;            /* a PNG still to encode; width 0 when none */
+} output_file;
+
+typedef struct {
+    output_file *files;      /* count of them, in the order they were added */
+    int count, cap;
+    /* Tests only: called instead of rename(2) for the renames of step 4, to show the
+     * rollback. NULL (zero-initialised) means rename(2). */
+    int (*rename_file)(const char *from, const char *to, void *context);
+    void *rename_context;
 } output_batch;
 
-/* Takes ownership of `content` (it is reset to empty). Fails when the batch is full, the
- * name is not a plain file name, or the buffer had run out of memory. */
+/* Takes ownership of `content` (reset to empty, also on error). Fails with
+ * LAB_ERR_OUT_OF_MEMORY when the buffer had run out of memory, LAB_ERR_INVALID_ARGUMENT
+ * when the name is not a plain file name or is already in the batch. */
 lab_error output_batch_add(output_batch *batch, const char *name, bytes *content, lab_diag *d);
-/* Encodes the images (png_encode_all) and adds them under names[i]. */
-lab_error output_batch_add_pngs(output_batch *batch, const char (*names)[96],
-                                const canvas *const *images, int count, lab_diag *d);
-/* Writes every file atomically into dir (see the top of this header). */
-lab_error output_batch_commit(const output_batch *batch, const char *dir, lab_diag *d);
+/* Takes ownership of `image` (reset to empty, also on error); it is encoded as a PNG at
+ * commit, all images of the batch at once on several threads. */
+lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *image,
+                                 lab_diag *d);
+/* Writes every file into dir as described at the top of this header. */
+lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d);
 void output_batch_free(output_batch *batch);
 
 #endif

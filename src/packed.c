@@ -91,8 +91,8 @@ lab_error packed_mesh_build(const vec3 *positions, const vec3 *normals, int vert
     packed_report r = {0, 0.0, -1};
     int k = influences;
     if (k < 1 || k > PACKED_MAX_INFLUENCES || in_count < 1 || in_count > 64)
-        return diag_fail(d, LAB_ERR_JOINT_SLOT_RANGE, "packing", "K = %d, %d input influences", k,
-                         in_count);
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "packing", "K = %d (1 to %d), %d input influences (1 to 64)", k,
+                         PACKED_MAX_INFLUENCES, in_count);
     size_t n = (size_t)vertex_count;
     packed_mesh m = {vertex_count, k, 0, malloc(12 * n + 1), malloc(12 * n + 1),
                      malloc(2 * n * (size_t)k + 1), malloc(4 * n * (size_t)(k - 1) + 1)};

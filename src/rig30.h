@@ -1,5 +1,6 @@
-/* rig30.h - chapter 30's rigs on the 9x24 cylinder, with the analytic checks that do
- * not share code with the skinning path.
+/* rig30.h - chapter 30's rigs on the 9x24 cylinder: skeleton, weights, bind pose and
+ * one skinned pose. Their closed forms and measurements are in rig30_check.h, the
+ * article's hand control and invalid inputs in rig30_cases.h.
  *
  *   mesh        9 rings x 24 vertices, z from 0 to 2, radius 1, open ends
  *
@@ -26,7 +27,6 @@
 #include "mesh.h"
 #include "quat.h"
 #include "scene.h"
-#include "output.h"
 #include "skin.h"
 
 #define RIG30_RINGS 9
@@ -80,54 +80,17 @@ typedef struct {
     vec3 *positions;
 } rig30_pose;
 
-/* The full chain for any inputs: inverse binds from bind_world through the helper, then
- * skin_pose_run. The pose path and every invalid-input case go through here. */
-typedef struct {
-    const vec3 *points;
-    const skin_influence *influences;
-    int vertex_count;
-    const scene_node *joints;
-    const mat4 *bind_world;
-    skin_blend blend;                       /* LBS when zero-initialised */
-    const dualquat *joints_dq;              /* DQS: signed locals, or NULL (from matrices) */
-} rig30_inputs;
-lab_error rig30_run(const rig30_inputs *in, rig30_pose *out, lab_diag *d);
+/* The rig skinned with the given locals (and, for DQS, their signed dual quaternions,
+ * NULL to derive them from the matrices): scene_evaluate, the palette
+ * C_j = G_j B_j^-1 with the rig's inverse binds, then the blend (skin_pose_run).
+ * out->positions must be allocated by the caller. */
+lab_error rig30_pose_with(const rig30_rig *rig, const scene_node *joints, const dualquat *joints_dq,
+                          skin_blend blend, rig30_pose *out, lab_diag *d);
 
 /* The rig at angle theta (radians), skinned with `blend`; out->positions must be
  * allocated by the caller. */
 lab_error rig30_pose_at(const rig30_rig *rig, double theta, skin_blend blend, rig30_pose *out,
                         lab_diag *d);
-
-/* --- the independent analytic path ------------------------------------------------- */
-
-double rig30_radius_ratio(double child_weight, double theta);
-vec3 rig30_analytic_point(vec3 p, double w0, double w1, double theta);
-
-/* The DQS twist angle phi of a ring with child weight w (closed form above). */
-double rig30_dqs_twist_angle(double child_weight, double theta);
-/* The LBS twist angle psi of a ring with child weight w. */
-double rig30_lbs_twist_angle(double child_weight, double theta);
-
-typedef struct { double mean, min, max; } rig30_ring_radius;
-/* Distances from the z axis of the vertices of one ring of a cylinder layout. */
-rig30_ring_radius rig30_measure_ring(const vec3 *positions, int ring);
-
-/* The mean turn of a ring about the z axis from its bind position, in radians, from each
- * vertex's signed angle atan2(p x p', p . p') in the xy plane. NAN when the ring has
- * collapsed (a radius below 1e-9 has no direction). */
-double rig30_measure_ring_angle(const vec3 *bind, const vec3 *positions, int ring);
-
-typedef struct {
-    double max_position_error;   /* |p_skinned - p_analytic| over all vertices */
-    double max_radius_error;     /* | |p|_xy - analytic radius | over all vertices and rings */
-    double max_height_error;     /* |z_skinned - z_bind| */
-    double max_end_ring_error;   /* end rings against quat_rotate (w = 0 and w = 1) */
-} rig30_check;
-
-/* Compares a twist pose skinned with `method` with its closed form (LBS: the weighted
- * 2-D rotation; DQS: the rotation by phi, radius kept); errors accumulate into *acc. */
-void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
-                       rig30_check *acc);
 
 /* Replaces the rig's influences with `influences` after applying `policy` to a copy
  * (report filled, may be NULL). On error the rig keeps its own weights. */
@@ -137,64 +100,7 @@ lab_error rig30_set_influences(rig30_rig *rig, const skin_influence *influences,
 /* The bind normals of the cylinder: radial, (x, y, 0) / |(x, y)|. */
 void rig30_bind_normals(const rig30_rig *rig, vec3 *out);
 
-/* The true normal of the skinned surface p'(a, z) = sum_j w_j(a, z) C_j p(a, z), mapped by
- * `model`: the cross product of its two tangents, each carried by model's 3x3 part,
- *   dp'/da = sum_j (w_j C_j dp/da + dw_j/da C_j p),  dp'/dz = likewise with z,
- * with dp/da = (-y, x, 0), dp/dz = (0, 0, 1) exactly, and the weight gradient taken from
- * the weights of the neighbouring vertices (central differences, one-sided at the open
- * ends). This is the ground truth the normal methods are measured against; none of them
- * knows the weight gradient. */
-void rig30_true_normals(const rig30_rig *rig, const mat4 *palette, mat4 model, vec3 *out);
-
-/* The twist rig as one glTF 2.0 file (gltf_write): mesh, normals, four joint slots per
- * vertex (unused ones joint 0 with weight 0), the skin and inverse binds, the joints as TRS
- * nodes, and the child's twist keyed every 30 degrees from 0 to 180 over one second. LINEAR
- * slerp between keys about one axis is exact, so time t reproduces the angle 180 t. */
-lab_error rig30_export_gltf(const rig30_rig *rig, bytes *out, lab_diag *d);
-
-/* Skins one ring of RIG30_SEGMENTS vertices (radius 1, z = 1) with child weight w under
- * palette {I, Rz(theta)} (the twist's C_0, C_1; for DQS signed from the quaternion) and
- * returns the ring's mean radius: the measured points of the radius-against-weight plot. */
-lab_error rig30_sweep_ring_radius(skin_method method, double child_weight, double theta,
-                                  double *out_radius, lab_diag *d);
-
-/* What a bend does to the elbow, measured on the skinned positions. */
-typedef struct {
-    double inner_min_distance;   /* inner side (bind y < 0): min |p' - joint|; 1 at bind */
-    double outer_max_bulge;      /* outer side (bind y > 0): max dist(p', bones) - radius */
-    double ring_radius[RIG30_RINGS]; /* each ring's mean distance from its own centre */
-} rig30_bend_metrics;
-
-/* The bent axis is the two bones as segments: root (0,0,0)-(0,0,1), child from the joint
- * (0,0,1) along the child's rotated z axis for 1 unit. A ring's cross-section radius is
- * taken about its centroid, the point where the bent axis passes through it. */
-void rig30_measure_bend(const rig30_rig *rig, const rig30_pose *pose, rig30_bend_metrics *out);
-
-/* --- the article's hand control (matrix order and the inverse bind) ----------------- */
-
-typedef enum { HAND_CORRECT, HAND_NO_INVERSE_BIND, HAND_REVERSED_ORDER, HAND_ROWS } hand_row;
-typedef struct {
-    const char *name[HAND_ROWS];
-    vec3 computed[HAND_ROWS];   /* through skin_lbs_point with the palette of each variant */
-    vec3 article[HAND_ROWS];    /* the table in the article */
-    double error_vs_correct[HAND_ROWS];
-} rig30_hand_control;
-
-/* p = (1,1,0), B_1 = Ty(1), G_1 = Ty(1) Rz(90 deg), equal weights: C_1 = G_1 B_1^-1 gives
- * (0.5, 1.5, 0); G_1 alone gives (0, 1.5, 0); B_1^-1 G_1 gives (0, 1, 0). */
-lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d);
-
-/* --- invalid inputs: each one rejected by the real pipeline with its own rule ------- */
-
-typedef struct {
-    const char *name;
-    const char *category;
-    lab_error expected;
-} rig30_invalid_case;
-
-int rig30_invalid_case_count(void);
-const rig30_invalid_case *rig30_invalid_case_get(int i);
-/* Runs case i on a copy of the rig's inputs; returns what the pipeline said (d filled). */
-lab_error rig30_invalid_case_run(const rig30_rig *rig, int i, lab_diag *d);
+/* The bind normals of the cylinder: radial, (x, y, 0) / |(x, y)|. */
+void rig30_bind_normals(const rig30_rig *rig, vec3 *out);
 
 #endif

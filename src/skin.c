@@ -5,30 +5,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* Records an influence error with its vertex (and slot, when slot >= 0). */
-static lab_error fail_at_vertex(lab_diag *d, lab_error code, int v, int slot, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-static lab_error fail_at_vertex(lab_diag *d, lab_error code, int v, int slot, const char *fmt, ...)
-{
-    char where[128], value[256];
-    if (slot >= 0)
-        diag_where(where, sizeof where, "vertex %d slot %d", v, slot);
-    else
-        diag_where(where, sizeof where, "vertex %d", v);
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(value, sizeof value, fmt, args);
-    va_end(args);
-    diag_fail(d, code, where, "%s", value);
-    if (d)
-        d->vertex = v;
-    return code;
-}
+/* An influence error at vertex v (and slot, when slot >= 0). */
+#define fail_at_vertex(d, code, v, slot, ...)                                                  \
+    diag_fail_at_vertex(d, code, v,                                                            \
+                        (slot) >= 0 ? diag_where((char[64]){0}, 64, "vertex %d slot %d", v, slot) \
+                                    : NULL,                                                    \
+                        __VA_ARGS__)
 
 /* The rules every weight policy keeps: slots in range (also for zero weights), weights
  * finite and non-negative. */
@@ -64,7 +48,7 @@ static lab_error validate_influence(const skin_influence *in, int v, int joint_c
     double sum = weight_sum(in);
     if (!(fabs(sum - 1.0) <= SKIN_WEIGHT_TOLERANCE))
         return fail_at_vertex(d, LAB_ERR_WEIGHT_SUM, v, -1,
-                              "weights %.15g + %.15g sum to %.15g, not 1: at the bind pose every "
+                              "weights %.15g + %.15g sum to %.15g, not 1 within 1e-12: at the bind pose every "
                               "C_j = I, so this vertex would move to %.15g p with homogeneous "
                               "w = %.15g",
                               in->weight[0], in->weight[1], sum, sum, sum);
@@ -86,6 +70,30 @@ const char *skin_policy_name(skin_policy_kind kind)
 {
     static const char *const names[] = {"strict", "normalize", "fallback"};
     return (int)kind >= 0 && kind <= SKIN_POLICY_FALLBACK ? names[kind] : "?";
+}
+
+int skin_policy_parse(const char *text, int joint_count, skin_weight_policy *out, char *err,
+                      size_t size)
+{
+    *out = (skin_weight_policy){0};
+    if (!strcmp(text, "strict"))
+        return 0;
+    if (!strcmp(text, "normalize")) {
+        out->kind = SKIN_POLICY_NORMALIZE;
+        return 0;
+    }
+    if (!strncmp(text, "fallback=", 9)) {
+        char *end;
+        long j = strtol(text + 9, &end, 10);
+        if (end != text + 9 && *end == '\0' && j >= 0 && j < joint_count) {
+            *out = (skin_weight_policy){SKIN_POLICY_FALLBACK, (int)j, 0.0};
+            return 0;
+        }
+        snprintf(err, size, "%s: J must be a joint of the rig, 0 to %d", text, joint_count - 1);
+        return -1;
+    }
+    snprintf(err, size, "%s: expected strict, normalize or fallback=J", text);
+    return -1;
 }
 
 void skin_weight_report_free(skin_weight_report *r)

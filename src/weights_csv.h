@@ -11,10 +11,11 @@
 #ifndef WEIGHTS_CSV_H
 #define WEIGHTS_CSV_H
 
-#include "output.h"
+#include "bytes.h"
 #include "skin.h"
 
 #define WEIGHTS_CSV_HEADER "vertex,joint0,weight0,joint1,weight1"
+#define WEIGHTS_CSV_MAX_BYTES (16 << 20)   /* a larger weights file is refused */
 
 /* Parses text into out[0 <= v < vertex_count]. Errors name the line, the field and the
  * rule (LAB_ERR_WEIGHTS_FILE): wrong header, wrong field count, unreadable number,

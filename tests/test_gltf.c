@@ -11,10 +11,26 @@
 #include "cmocka_all.h"
 #include "gltf.h"
 #include "gltf_write.h"
+#include "evidence.h"
+#include "gltf_export.h"
 #include "rig30.h"
 #include "testutil.h"
 
-#define SIMPLE_SKIN SHARED_ASSETS_DIR "/SimpleSkin.gltf"
+#define SIMPLE_SKIN tu_simple_skin()
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LAB_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(LAB_ASAN)
+#include <sanitizer/lsan_interface.h>
+#define PAUSE_LEAK_CHECKS() __lsan_disable()
+#define RESUME_LEAK_CHECKS() __lsan_enable()
+#else
+#define PAUSE_LEAK_CHECKS() ((void)0)
+#define RESUME_LEAK_CHECKS() ((void)0)
+#endif
 
 /* Loads, validates, samples animation 0 at t and skins node `node`'s first primitive. */
 static lab_error skin_at(gltf_document *doc, int node, double t, skin_method method, vec3 *out, lab_diag *d)
@@ -34,6 +50,45 @@ static lab_error parse_text(const char *text, gltf_document *doc, lab_diag *d)
     if (e == LAB_OK)
         e = gltf_validate(doc, d);
     return e;
+}
+
+/* LINEAR translation and scale: each component interpolated on its own between the keys,
+ * clamped outside them. Keys at 1 s and 3 s: T from (0,0,0) to (2,4,6), S from (1,1,1)
+ * to (3,5,7). At 1.5 s, u = 1/4: T = (0.5, 1, 1.5), S = (1.5, 2, 2.5). */
+static void test_gltf_linear_translation_and_scale(void **state)
+{
+    (void)state;
+    const float data[14] = {1, 3, 0, 0, 0, 2, 4, 6, 1, 1, 1, 3, 5, 7};
+    bytes text = {0};
+    bytes_printf(&text,
+        "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[1],\"max\":[3]},"
+        "{\"bufferView\":0,\"byteOffset\":8,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
+        "{\"bufferView\":0,\"byteOffset\":32,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":56}],"
+        "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2,\"interpolation\":\"LINEAR\"}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}},"
+        "{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"scale\"}}]}],"
+        "\"buffers\":[{\"byteLength\":56,\"uri\":\"data:application/octet-stream;base64,");
+    base64_append(&text, (const uint8_t *)data, sizeof data); /* little-endian floats */
+    bytes_printf(&text, "\"}]}");
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(parse_text((const char *)text.data, &doc, &d), LAB_OK);
+    const double t[4] = {1.5, 2.0, 0.0, 9.0};
+    const vec3 translation[4] = {{0.5, 1, 1.5}, {1, 2, 3}, {0, 0, 0}, {2, 4, 6}};
+    const vec3 scale[4] = {{1.5, 2, 2.5}, {2, 3, 4}, {1, 1, 1}, {3, 5, 7}};
+    for (int k = 0; k < 4; k++) {
+        mat4 local;
+        assert_int_equal(gltf_sample_locals(&doc, 0, t[k], &local, &d), LAB_OK);
+        /* the point (1, 1, 1) goes to S (1, 1, 1) + T */
+        vec3 p = mat4_transform_point(local, vec3_make(1, 1, 1));
+        vec3 expected = vec3_add(scale[k], translation[k]);
+        assert_true(vec3_length(vec3_sub(p, expected)) < 1e-12);
+        assert_true(fabs(local.m[0][0] - scale[k].x) < 1e-12 && fabs(local.m[2][3] - translation[k].z) < 1e-12);
+    }
+    gltf_free(&doc);
+    bytes_free(&text);
 }
 
 /* ---- SimpleSkin by hand ------------------------------------------------------------------ */
@@ -74,8 +129,7 @@ static void check_simple_skin(gltf_document *doc)
 
 static void test_gltf_simple_skin_matches_the_joint_matrix_formula(void **state)
 {
-    if (tu_shared_asset_missing(SIMPLE_SKIN))
-        skip();
+    assert_non_null(SIMPLE_SKIN);
     (void)state;
     gltf_document doc;
     lab_diag d = {0};
@@ -91,8 +145,7 @@ static void test_gltf_simple_skin_matches_the_joint_matrix_formula(void **state)
 /* The same asset as .glb: buffer 0 moves into the BIN chunk. */
 static void test_gltf_glb_reads_like_gltf(void **state)
 {
-    if (tu_shared_asset_missing(SIMPLE_SKIN))
-        skip();
+    assert_non_null(SIMPLE_SKIN);
     (void)state;
     char *text = tu_read_file(SIMPLE_SKIN, NULL);
     cJSON *root = cJSON_Parse(text);
@@ -144,7 +197,7 @@ static int setup_export(void **state)
     exported *x = calloc(1, sizeof *x);
     bytes b = {0};
     if (!x || rig30_rig_build(&x->rig, RIG30_TWIST, NULL, NULL) != LAB_OK ||
-        rig30_export_gltf(&x->rig, &b, NULL) != LAB_OK)
+        gltf_export_rig30(&x->rig, &b, NULL) != LAB_OK)
         return -1;
     x->text = (char *)b.data;
     *state = x;
@@ -179,6 +232,36 @@ static void test_gltf_round_trip_equals_lab30(void **state)
             free(p.positions);
         }
     gltf_free(&doc);
+}
+
+/* Each cJSON allocation of the export made to fail in turn: the writer reports it (it
+ * once returned LAB_OK with a document missing "asset"), or, once the fault lies beyond
+ * the last allocation, writes exactly the normal bytes. A cJSON item whose parent failed
+ * to allocate cannot be attached and is lost (cJSON_AddItemTo* with a NULL parent does not
+ * free it); a program exits right after such a failure, so the leak checker is paused
+ * for this loop only. */
+static void test_gltf_export_reports_every_failed_allocation(void **state)
+{
+    exported *x = *state;
+    int failures = 0;
+    PAUSE_LEAK_CHECKS();
+    for (long k = 0;; k++) {
+        bytes b = {0};
+        lab_diag d = {0};
+        json_fail_allocation_after(k);
+        lab_error e = gltf_export_rig30(&x->rig, &b, &d);
+        json_fail_allocation_after(-1);
+        if (e == LAB_OK) {
+            assert_string_equal((char *)b.data, x->text);
+            bytes_free(&b);
+            break;
+        }
+        assert_int_equal(e, LAB_ERR_OUT_OF_MEMORY);
+        failures++;
+        bytes_free(&b);
+    }
+    RESUME_LEAK_CHECKS();
+    assert_true(failures > 50); /* the document has far more items than that */
 }
 
 /* Rebuilds the export with one change made through cJSON. */
@@ -505,8 +588,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gltf_simple_skin_matches_the_joint_matrix_formula),
         cmocka_unit_test(test_gltf_glb_reads_like_gltf),
+        cmocka_unit_test(test_gltf_linear_translation_and_scale),
         X(test_gltf_round_trip_equals_lab30),
         X(test_gltf_the_three_rules),
+        X(test_gltf_export_reports_every_failed_allocation),
         X(test_gltf_refuses_malformed_files),
         X(test_gltf_refuses_bad_skin_data),
         cmocka_unit_test(test_gltf_external_sparse_normalised_sets_step_cubic),

@@ -182,16 +182,8 @@ static void test_lab30_dqs_csv_and_plot(void **state)
 
 static void test_lab30_dqs_deterministic_and_committed(void **state)
 {
-    run_ctx *ctx = *state;
-    char second[64];
-    assert_non_null(tu_make_temp_dir(second, sizeof second));
-    assert_int_equal(run_lab(ctx, ctx->dir), 0);
-    assert_int_equal(run_lab(ctx, second), 0);
-    assert_null(tu_first_differing_output(ctx->dir, second, outputs, OUTPUT_COUNT));
-    tu_remove_tree(second);
-    const char *stale = tu_first_stale_output(ctx->dir, COMMITTED_OUT_DIR, outputs, OUTPUT_COUNT);
-    if (stale)
-        fail_msg("out/%s differs from a fresh run: run `make lab30-dqs` and commit out/", stale);
+    (void)state;
+    tu_check_deterministic_and_committed(LAB, NULL, NULL, outputs, OUTPUT_COUNT, "lab30-dqs");
 }
 
 int main(void)

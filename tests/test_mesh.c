@@ -19,8 +19,10 @@ static void check_counts(int rings, int segments)
     assert_int_equal(m.triangle_count, 2 * (rings - 1) * segments);
     assert_int_equal(st.unique_edges, rings * segments + 2 * (rings - 1) * segments);
     assert_int_equal(st.boundary_edges, 2 * segments);
-    mesh_edge *e = malloc(sizeof *e * 3 * (size_t)m.triangle_count);
-    assert_int_equal(mesh_unique_edges(m.triangles, m.triangle_count, e), st.unique_edges);
+    mesh_edge *e;
+    int edge_count;
+    assert_int_equal(mesh_unique_edges(m.triangles, m.triangle_count, &e, &edge_count, NULL), LAB_OK);
+    assert_int_equal(edge_count, st.unique_edges);
     for (int i = 1; i < st.unique_edges; i++) /* sorted and unique */
         assert_true(e[i - 1].a < e[i].a || (e[i - 1].a == e[i].a && e[i - 1].b < e[i].b));
     free(e);

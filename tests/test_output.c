@@ -1,6 +1,7 @@
 /* test_output.c - round-trip numbers, PNG encoding read back by stb_image, and the
  * all-or-nothing output batch. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "cmocka_all.h"
 #include "evidence.h"
 #include "output.h"
+#include "png_encode.h"
 #include "testutil.h"
 
 static void test_output_check_dir_rules(void **state)
@@ -38,11 +40,35 @@ static void test_output_batch_rejects_bad_names(void **state)
     output_batch b = {0};
     bytes x = {0};
     bytes_printf(&x, "hi");
-    assert_int_equal(output_batch_add(&b, "../escape.txt", &x, NULL), LAB_ERR_OUTPUT);
+    assert_int_equal(output_batch_add(&b, "../escape.txt", &x, NULL), LAB_ERR_INVALID_ARGUMENT);
     assert_null(x.data); /* ownership was taken even on refusal */
     bytes_printf(&x, "hi");
-    assert_int_equal(output_batch_add(&b, ".hidden", &x, NULL), LAB_ERR_OUTPUT);
+    assert_int_equal(output_batch_add(&b, ".hidden", &x, NULL), LAB_ERR_INVALID_ARGUMENT);
     assert_int_equal(b.count, 0);
+    bytes_printf(&x, "hi");
+    assert_int_equal(output_batch_add(&b, "a.txt", &x, NULL), LAB_OK);
+    bytes_printf(&x, "again");
+    assert_int_equal(output_batch_add(&b, "a.txt", &x, NULL), LAB_ERR_INVALID_ARGUMENT); /* twice */
+    assert_int_equal(b.count, 1);
+    output_batch_free(&b);
+}
+
+/* A buffer that ran out of memory while it was built is an out-of-memory error, not an
+ * output error (the flag was once read after the buffer had been cleared). */
+static void test_output_batch_reports_a_buffer_out_of_memory(void **state)
+{
+    (void)state;
+    output_batch b = {0};
+    bytes x = {0};
+    bytes_printf(&x, "partial");
+    x.failed = true; /* what bytes_append sets when realloc fails */
+    lab_diag d = {0};
+    assert_int_equal(output_batch_add(&b, "a.json", &x, &d), LAB_ERR_OUT_OF_MEMORY);
+    assert_int_equal(d.code, LAB_ERR_OUT_OF_MEMORY);
+    assert_string_equal(d.where, "a.json");
+    assert_null(x.data);
+    assert_int_equal(b.count, 0);
+    output_batch_free(&b);
 }
 
 static void test_output_format_double_round_trips(void **state)
@@ -138,6 +164,81 @@ static void test_output_batch_failure_keeps_earlier_outputs(void **state)
     tu_remove_tree(dir);
 }
 
+/* Fails the n-th rename of the commit's step 4 (counting from 0). */
+static int failing_rename(const char *from, const char *to, void *context)
+{
+    int *left = context;
+    if ((*left)-- == 0) {
+        errno = EXDEV;
+        return -1;
+    }
+    return rename(from, to);
+}
+
+/* Renaming fails midway, after two files are in place: those two get their old contents
+ * back, a file the old run did not have is removed, and nothing temporary is left. */
+static void test_output_batch_rolls_back_a_commit_that_fails_midway(void **state)
+{
+    (void)state;
+    char dir[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    output_batch old = {0};
+    add_text(&old, "a.txt", "old a\n");
+    add_text(&old, "c.txt", "old c\n");
+    assert_int_equal(output_batch_commit(&old, dir, NULL), LAB_OK);
+    output_batch_free(&old);
+    for (int fail_at = 0; fail_at < 3; fail_at++) {
+        output_batch b = {0};
+        add_text(&b, "a.txt", "new a\n");
+        add_text(&b, "b.txt", "new b\n"); /* not in the old run */
+        add_text(&b, "c.txt", "new c\n");
+        int left = fail_at;
+        b.rename_file = failing_rename;
+        b.rename_context = &left;
+        lab_diag d = {0};
+        assert_int_equal(output_batch_commit(&b, dir, &d), LAB_ERR_OUTPUT);
+        assert_non_null(strstr(d.value, "rolled back"));
+        char *a = tu_read_file(tu_path(dir, "a.txt"), NULL), *c = tu_read_file(tu_path(dir, "c.txt"), NULL);
+        assert_string_equal(a, "old a\n");
+        assert_string_equal(c, "old c\n");
+        free(a), free(c);
+        assert_false(tu_exists(tu_path(dir, "b.txt")));
+        assert_int_equal(tu_count_entries(dir), 2); /* no .tmp, no .old */
+        output_batch_free(&b);
+    }
+    tu_remove_tree(dir);
+}
+
+/* No fixed number of files: a batch holds as many as the program makes. */
+static void test_output_batch_takes_many_files_and_images(void **state)
+{
+    (void)state;
+    char dir[64], name[32];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    output_batch b = {0};
+    for (int i = 0; i < 40; i++) {
+        snprintf(name, sizeof name, "f%02d.txt", i);
+        add_text(&b, name, name);
+    }
+    canvas c;
+    assert_int_equal(canvas_init(&c, 5, 3, (rgb){10, 20, 30}, NULL), LAB_OK);
+    canvas_put(&c, 4, 0, (rgb){255, 0, 0});
+    canvas copy = {5, 3, malloc(45)};
+    memcpy(copy.rgb, c.rgb, 45);
+    assert_int_equal(output_batch_add_image(&b, "img.png", &c, NULL), LAB_OK);
+    assert_null(c.rgb); /* taken */
+    assert_int_equal(output_batch_commit(&b, dir, NULL), LAB_OK);
+    assert_int_equal(tu_count_entries(dir), 41);
+    tu_image img;
+    assert_true(tu_image_load(tu_path(dir, "img.png"), &img));
+    assert_int_equal(img.width, 5);
+    assert_memory_equal(img.rgb, copy.rgb, 45);
+    tu_image_free(&img);
+    canvas_free(&copy);
+    output_batch_free(&b);
+    tu_remove_tree(dir);
+}
+
 static void test_output_csv_and_json_helpers(void **state)
 {
     (void)state;
@@ -168,6 +269,9 @@ int main(void)
         cmocka_unit_test(test_output_png_decodes_to_the_same_pixels),
         cmocka_unit_test(test_output_batch_commits_every_file),
         cmocka_unit_test(test_output_batch_failure_keeps_earlier_outputs),
+        cmocka_unit_test(test_output_batch_reports_a_buffer_out_of_memory),
+        cmocka_unit_test(test_output_batch_rolls_back_a_commit_that_fails_midway),
+        cmocka_unit_test(test_output_batch_takes_many_files_and_images),
         cmocka_unit_test(test_output_csv_and_json_helpers),
     };
     return cmocka_run_group_tests_name("output", tests, NULL, NULL);

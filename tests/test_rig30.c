@@ -6,6 +6,8 @@
 
 #include "cmocka_all.h"
 #include "rig30.h"
+#include "rig30_cases.h"
+#include "rig30_check.h"
 
 static const double pi = 3.141592653589793;
 

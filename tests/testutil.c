@@ -2,8 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 
+#include "cmocka_all.h"
+
 #include <dirent.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,8 @@
 #include <unistd.h>
 
 #include <stb_image.h>
+
+#include "gltf_write.h"
 
 char *tu_make_temp_dir(char *buf, size_t size)
 {
@@ -216,6 +221,38 @@ const char *tu_first_stale_output(const char *dir, const char *committed_dir,
     return NULL;
 }
 
+/* program, the arguments, outdir, NULL: into argv (32 entries at most). */
+static int run_into(const char *program, const char *const *args, const char *outdir)
+{
+    char *argv[32] = {(char *)program};
+    int n = 1;
+    for (int i = 0; args && args[i] && n < 30; i++)
+        argv[n++] = (char *)args[i];
+    argv[n++] = (char *)outdir;
+    argv[n] = NULL;
+    return tu_run(argv, NULL, NULL);
+}
+
+void tu_check_deterministic_and_committed(const char *program, const char *const *args_a,
+                                          const char *const *args_b, const char *const *names,
+                                          int count, const char *make_target)
+{
+    char a[64], b[64];
+    assert_non_null(tu_make_temp_dir(a, sizeof a));
+    assert_non_null(tu_make_temp_dir(b, sizeof b));
+    assert_int_equal(run_into(program, args_a, a), 0);
+    assert_int_equal(run_into(program, args_b ? args_b : args_a, b), 0);
+    assert_int_equal(tu_count_entries(a), count); /* exactly the outputs, nothing left over */
+    const char *differs = tu_first_differing_output(a, b, names, count);
+    const char *stale = differs ? NULL : tu_first_stale_output(a, COMMITTED_OUT_DIR, names, count);
+    tu_remove_tree(a);
+    tu_remove_tree(b);
+    if (differs)
+        fail_msg("%s differs between two runs of %s", differs, program);
+    if (stale)
+        fail_msg("out/%s differs from a fresh run: run `make %s` and commit out/", stale, make_target);
+}
+
 const char *tu_first_differing_output(const char *dir_a, const char *dir_b,
                                       const char *const *names, int count)
 {
@@ -255,12 +292,117 @@ double tu_json_number(const cJSON *item)
 
 cJSON *tu_obj(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
 
-bool tu_shared_asset_missing(const char *path)
+/* Appends little-endian float32 / uint16 values (the glTF byte order). */
+static void put_floats(bytes *b, const float *v, int n)
 {
-    if (tu_exists(path))
-        return false;
-    const char *ci = getenv("CI");
-    fprintf(stderr, "%s is missing: %s\n", path,
-            ci && *ci ? "CI must have ../shared beside the clone" : "skipping the test that needs it");
-    return !(ci && *ci);
+    for (int i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &v[i], 4);
+        const unsigned char le[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
+                                     (unsigned char)(u >> 24)};
+        bytes_append(b, le, 4);
+    }
+}
+
+static void put_u16(bytes *b, const uint16_t *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const unsigned char le[2] = {(unsigned char)v[i], (unsigned char)(v[i] >> 8)};
+        bytes_append(b, le, 2);
+    }
+}
+
+static void put_buffer(bytes *json, const bytes *bin, bool last)
+{
+    bytes_printf(json, "    {\"uri\": \"data:application/gltf-buffer;base64,");
+    base64_append(json, bin->data, bin->len);
+    bytes_printf(json, "\", \"byteLength\": %zu}%s\n", bin->len, last ? "" : ",");
+}
+
+static char simple_skin_dir[64];
+static void remove_simple_skin(void) { tu_remove_tree(simple_skin_dir); }
+
+const char *tu_simple_skin(void)
+{
+    static char path[128];
+    if (path[0])
+        return path;
+    if (!tu_make_temp_dir(simple_skin_dir, sizeof simple_skin_dir))
+        return NULL;
+    snprintf(path, sizeof path, "%s/SimpleSkin.gltf", simple_skin_dir);
+    if (!tu_write_simple_skin(path)) {
+        path[0] = '\0';
+        return NULL;
+    }
+    atexit(remove_simple_skin);
+    return path;
+}
+
+bool tu_write_simple_skin(const char *path)
+{
+    /* The tutorial's numbers: two triangles per row of a 1 x 2 strip of 10 vertices... */
+    static const uint16_t indices[24] = {0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4,
+                                         4, 5, 7, 4, 7, 6, 6, 7, 9, 6, 9, 8};
+    static const float positions[30] = {0, 0, 0, 1, 0, 0, 0, 0.5f, 0, 1, 0.5f, 0, 0, 1, 0,
+                                        1, 1, 0, 0, 1.5f, 0, 1, 1.5f, 0, 0, 2, 0, 1, 2, 0};
+    /* ...joints (0, 1) everywhere and the weights of joint 1 rising by 1/4 a row... */
+    static const float weights[40] = {1, 0, 0, 0, 1, 0, 0, 0, 0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0, 0,
+                                      0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 0.25f, 0.75f, 0, 0,
+                                      0.25f, 0.75f, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0};
+    /* ...both inverse binds T(-0.5, -1, 0), column-major... */
+    static const float inverse_bind[32] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -0.5f, -1, 0, 1,
+                                           1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -0.5f, -1, 0, 1};
+    /* ...and joint 1 turning about z to +90 deg and back, then to -90 deg and back. */
+    static const float times[12] = {0, 0.5f, 1, 1.5f, 2, 2.5f, 3, 3.5f, 4, 4.5f, 5, 5.5f};
+    static const float z[12] = {0, 0.383f, 0.707f, 0.707f, 0.383f, 0, 0, -0.383f, -0.707f, -0.707f, -0.383f, 0};
+    static const float w[12] = {1, 0.924f, 0.707f, 0.707f, 0.924f, 1, 1, 0.924f, 0.707f, 0.707f, 0.924f, 1};
+    bytes geometry = {0}, skin = {0}, binds = {0}, animation = {0}, json = {0};
+    put_u16(&geometry, indices, 24);
+    put_floats(&geometry, positions, 30);
+    for (int v = 0; v < 10; v++) { /* joints and weights interleaved, 16 bytes apart */
+        static const uint16_t joints[4] = {0, 1, 0, 0};
+        put_u16(&skin, joints, 4);
+        bytes_append(&skin, (const unsigned char[8]){0}, 8);
+    }
+    for (int v = 0; v < 10; v++)
+        put_floats(&skin, &weights[4 * v], 4);
+    put_floats(&binds, inverse_bind, 32);
+    put_floats(&animation, times, 12);
+    for (int k = 0; k < 12; k++)
+        put_floats(&animation, (const float[4]){0, 0, z[k], w[k]}, 4);
+    bytes_printf(&json,
+        "{\n  \"asset\": {\"version\": \"2.0\"},\n  \"scenes\": [{\"nodes\": [0]}],\n"
+        "  \"nodes\": [{\"skin\": 0, \"mesh\": 0, \"children\": [1]},\n"
+        "            {\"children\": [2], \"translation\": [0.0, 1.0, 0.0]},\n"
+        "            {\"rotation\": [0.0, 0.0, 0.0, 1.0]}],\n"
+        "  \"meshes\": [{\"primitives\": [{\"attributes\": {\"POSITION\": 1, \"JOINTS_0\": 2, "
+        "\"WEIGHTS_0\": 3}, \"indices\": 0}]}],\n"
+        "  \"skins\": [{\"inverseBindMatrices\": 4, \"joints\": [1, 2]}],\n"
+        "  \"animations\": [{\"channels\": [{\"sampler\": 0, \"target\": {\"node\": 2, \"path\": \"rotation\"}}],\n"
+        "                  \"samplers\": [{\"input\": 5, \"interpolation\": \"LINEAR\", \"output\": 6}]}],\n"
+        "  \"bufferViews\": [\n"
+        "    {\"buffer\": 0, \"byteOffset\": 0, \"byteLength\": 48, \"target\": 34963},\n"
+        "    {\"buffer\": 0, \"byteOffset\": 48, \"byteLength\": 120, \"target\": 34962},\n"
+        "    {\"buffer\": 1, \"byteOffset\": 0, \"byteLength\": 320, \"byteStride\": 16},\n"
+        "    {\"buffer\": 2, \"byteOffset\": 0, \"byteLength\": 128},\n"
+        "    {\"buffer\": 3, \"byteOffset\": 0, \"byteLength\": 240}],\n"
+        "  \"accessors\": [\n"
+        "    {\"bufferView\": 0, \"componentType\": 5123, \"count\": 24, \"type\": \"SCALAR\", \"max\": [9], \"min\": [0]},\n"
+        "    {\"bufferView\": 1, \"componentType\": 5126, \"count\": 10, \"type\": \"VEC3\", "
+        "\"max\": [1.0, 2.0, 0.0], \"min\": [0.0, 0.0, 0.0]},\n"
+        "    {\"bufferView\": 2, \"componentType\": 5123, \"count\": 10, \"type\": \"VEC4\"},\n"
+        "    {\"bufferView\": 2, \"byteOffset\": 160, \"componentType\": 5126, \"count\": 10, \"type\": \"VEC4\"},\n"
+        "    {\"bufferView\": 3, \"componentType\": 5126, \"count\": 2, \"type\": \"MAT4\"},\n"
+        "    {\"bufferView\": 4, \"componentType\": 5126, \"count\": 12, \"type\": \"SCALAR\", "
+        "\"max\": [5.5], \"min\": [0.0]},\n"
+        "    {\"bufferView\": 4, \"byteOffset\": 48, \"componentType\": 5126, \"count\": 12, \"type\": \"VEC4\"}],\n"
+        "  \"buffers\": [\n");
+    put_buffer(&json, &geometry, false);
+    put_buffer(&json, &skin, false);
+    put_buffer(&json, &binds, false);
+    put_buffer(&json, &animation, true);
+    bytes_printf(&json, "  ]\n}\n");
+    bool ok = !json.failed && tu_write_file(path, (const char *)json.data);
+    bytes_free(&geometry), bytes_free(&skin), bytes_free(&binds), bytes_free(&animation), bytes_free(&json);
+    return ok;
 }

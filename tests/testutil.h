@@ -48,15 +48,31 @@ const char *tu_first_stale_output(const char *dir, const char *committed_dir,
 const char *tu_first_differing_output(const char *dir_a, const char *dir_b,
                                       const char *const *names, int count);
 
+/* The determinism and committed-output check every end-to-end suite makes: `program`
+ * runs with args_a (NULL-terminated) into one new directory and with args_b (NULL: the
+ * same) into another, OUTDIR last; both must exit 0 and write exactly `count` files, the
+ * same bytes in both runs, and the same as COMMITTED_OUT_DIR (PNGs pixel for pixel).
+ * Fails the test naming the file, and `make make_target` as the way to regenerate it. */
+void tu_check_deterministic_and_committed(const char *program, const char *const *args_a,
+                                          const char *const *args_b, const char *const *names,
+                                          int count, const char *make_target);
+
 /* Decoded RGB image (stbi_load with 3 channels); free with tu_image_free. */
 typedef struct { int width, height; unsigned char *rgb; } tu_image;
 bool tu_image_load(const char *path, tu_image *out);
 void tu_image_free(tu_image *img);
 
-/* The article's shared assets live beside the repository (../shared/assets), as they do in
- * CI. A clone without them skips the tests that need them, except under CI (CI=true),
- * where a missing asset fails. Returns true when the test must be skipped. */
-bool tu_shared_asset_missing(const char *path);
+/* Writes the Khronos glTF tutorial's "Simple Skin" asset (CC0) to path, built from the
+ * numbers the tutorial publishes: a 1 x 2 strip of 10 vertices and 8 triangles, joints
+ * (0, 1) with joint 1's weight rising 0, 1/4, 1/2, 3/4, 1 by row, both inverse binds
+ * T(-0.5, -1, 0), joint 1 at T(0, 1, 0) under its parent and a LINEAR rotation about z
+ * keyed every 0.5 s from 0 to 5.5 s (0, 45, 90, 90, 45, 0, 0, -45, -90, -90, -45, 0 deg,
+ * as the quaternions (0, 0, 0.383, 0.924) and (0, 0, 0.707, 0.707) store them). The buffers
+ * keep the tutorial's layout, joints and weights interleaved with a 16-byte stride. */
+bool tu_write_simple_skin(const char *path);
+/* The path of a SimpleSkin.gltf written once per test process into a temporary directory
+ * (removed at exit). */
+const char *tu_simple_skin(void);
 
 /* Parses a JSON file; NULL on failure. */
 cJSON *tu_json_load(const char *path);

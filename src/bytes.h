@@ -1,0 +1,48 @@
+/* bytes.h - growable byte buffers and the one number format every output uses.
+ *
+ * A `bytes` buffer is where every output is built in memory before it is written. It
+ * never fails loudly in the middle of a writer: an append that runs out of memory sets
+ * `failed`, later appends do nothing, and whoever hands the buffer on (output_batch_add,
+ * json_to_bytes) turns `failed` into LAB_ERR_OUT_OF_MEMORY. So a writer can append a
+ * hundred fields and check once.
+ */
+#ifndef BYTES_H
+#define BYTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    unsigned char *data;     /* len bytes, then a NUL (text buffers are C strings) */
+    size_t len, cap;
+    bool failed;             /* an append ran out of memory; later appends no-op */
+} bytes;
+
+void bytes_free(bytes *b);
+void bytes_append(bytes *b, const void *data, size_t len);
+void bytes_printf(bytes *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Why bytes_read_file gave up. */
+typedef enum {
+    BYTES_READ_OK = 0,
+    BYTES_READ_CANNOT_OPEN,      /* errno says why */
+    BYTES_READ_ERROR,            /* a read failed */
+    BYTES_READ_TOO_LARGE,        /* more than max_size bytes */
+    BYTES_READ_OUT_OF_MEMORY
+} bytes_read_result;
+
+/* Appends the whole file at path to out (NUL-terminated, so text can be used as a
+ * string), reading at most max_size bytes. */
+bytes_read_result bytes_read_file(const char *path, size_t max_size, bytes *out);
+/* "cannot open the file", "the file is larger than the limit", ...; never NULL. */
+const char *bytes_read_message(bytes_read_result r);
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as exactly x (round trip);
+ * "nan", "inf", "-inf" for non-finite x. buf needs 32 bytes. Returns buf. */
+char *format_double(char *buf, double x);
+
+#endif

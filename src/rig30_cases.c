@@ -1,0 +1,154 @@
+/* rig30_cases.c - the article's hand control and the invalid inputs, each run through
+ * the real pipeline (see rig30_cases.h). */
+#include "rig30_cases.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d)
+{
+    const double quarter = 0.5 * acos(-1.0);
+    const vec3 p = {1, 1, 0};
+    const skin_influence equal = {{0, 1}, {0.5, 0.5}};
+    mat4 bind1 = mat4_translate(0, 1, 0);
+    mat4 world1 = mat4_mul(mat4_translate(0, 1, 0), mat4_rotate_z(quarter));
+    mat4 inverse_bind1;
+    lab_error e = mat4_invert_translation(bind1, &inverse_bind1, "hand control B_1", d);
+    if (e != LAB_OK)
+        return e;
+    const mat4 child[HAND_ROWS] = {
+        [HAND_CORRECT] = mat4_mul(world1, inverse_bind1),
+        [HAND_NO_INVERSE_BIND] = world1,
+        [HAND_REVERSED_ORDER] = mat4_mul(inverse_bind1, world1),
+    };
+    static const char *const names[HAND_ROWS] = {"correct G1 B1^-1", "missing inverse bind G1",
+                                                 "reversed order B1^-1 G1"};
+    const vec3 article[HAND_ROWS] = {{0.5, 1.5, 0}, {0, 1.5, 0}, {0, 1, 0}};
+    for (int r = 0; r < HAND_ROWS; r++) {
+        mat4 palette[2] = {mat4_identity(), child[r]};
+        vec4 h = skin_lbs_point(p, &equal, palette);
+        out->name[r] = names[r];
+        out->computed[r] = vec3_make(h.x, h.y, h.z);
+        out->article[r] = article[r];
+    }
+    for (int r = 0; r < HAND_ROWS; r++)
+        out->error_vs_correct[r] =
+            vec3_length(vec3_sub(out->computed[r], out->computed[HAND_CORRECT]));
+    return LAB_OK;
+}
+
+/* A private copy of everything the pipeline reads, for one case to break. */
+typedef struct {
+    vec3 *points;
+    skin_influence *influences;
+    scene_node joints[RIG30_JOINTS];
+    mat4 bind_world[RIG30_JOINTS];
+} scratch_inputs;
+
+typedef void (*break_inputs)(scratch_inputs *s);
+
+static void slot_out_of_range(scratch_inputs *s) { s->influences[100].joint[1] = 2; }
+static void zero_weight_slot_out_of_range(scratch_inputs *s)
+{
+    s->influences[0] = (skin_influence){{0, 7}, {1.0, 0.0}};
+}
+static void negative_slot(scratch_inputs *s) { s->influences[30].joint[0] = -1; }
+static void negative_weight(scratch_inputs *s)
+{
+    s->influences[50] = (skin_influence){{0, 1}, {1.25, -0.25}};
+}
+static void sum_not_one(scratch_inputs *s)
+{
+    for (int k = 0; k < RIG30_SEGMENTS; k++)
+        s->influences[mesh_cylinder_index(RIG30_SEGMENTS, RIG30_MIDDLE_RING, k)] =
+            (skin_influence){{0, 1}, {0.4, 0.4}};
+}
+static void sum_just_beyond_tolerance(scratch_inputs *s) { s->influences[120].weight[1] += 2e-12; }
+static void nan_weight(scratch_inputs *s) { s->influences[70].weight[0] = NAN; }
+static void infinite_weight(scratch_inputs *s) { s->influences[80].weight[1] = INFINITY; }
+static void nan_point(scratch_inputs *s) { s->points[10].z = NAN; }
+static void infinite_point(scratch_inputs *s) { s->points[11].x = -INFINITY; }
+static void non_affine_local(scratch_inputs *s) { s->joints[1].local.m[3][2] = 0.5; }
+static void non_finite_local(scratch_inputs *s) { s->joints[1].local.m[0][3] = INFINITY; }
+static void huge_local(scratch_inputs *s) { s->joints[1].local.m[2][3] = 1e9; }
+static void rotated_bind(scratch_inputs *s)
+{
+    s->bind_world[1] = mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_z(0.5));
+}
+static void scaled_bind(scratch_inputs *s)
+{
+    s->bind_world[1] = mat4_mul(mat4_translate(0, 0, 2), mat4_scale(2, 2, 2));
+}
+static void parent_after_child(scratch_inputs *s)
+{
+    s->joints[0].parent = 1;
+    s->joints[1].parent = SCENE_NO_PARENT;
+}
+
+static const struct {
+    rig30_invalid_case info;
+    break_inputs apply;
+} cases[] = {
+    {{"joint slot out of range (joint 2 of 2)", "joint slot", LAB_ERR_JOINT_SLOT_RANGE}, slot_out_of_range},
+    {{"joint slot out of range with zero weight", "joint slot", LAB_ERR_JOINT_SLOT_RANGE},
+     zero_weight_slot_out_of_range},
+    {{"negative joint slot", "joint slot", LAB_ERR_JOINT_SLOT_RANGE}, negative_slot},
+    {{"negative weight (1.25, -0.25)", "weight", LAB_ERR_WEIGHT_NEGATIVE}, negative_weight},
+    {{"weights of ring 4 sum to 0.8 (0.4, 0.4)", "weight", LAB_ERR_WEIGHT_SUM}, sum_not_one},
+    {{"weights sum to 1 + 2e-12", "weight", LAB_ERR_WEIGHT_SUM}, sum_just_beyond_tolerance},
+    {{"NaN weight", "weight", LAB_ERR_WEIGHT_NOT_FINITE}, nan_weight},
+    {{"infinite weight", "weight", LAB_ERR_WEIGHT_NOT_FINITE}, infinite_weight},
+    {{"NaN coordinate in a bind vertex", "point", LAB_ERR_POINT_NOT_FINITE}, nan_point},
+    {{"infinite coordinate in a bind vertex", "point", LAB_ERR_POINT_NOT_FINITE}, infinite_point},
+    {{"non-affine local matrix (last row 0 0 0.5 1)", "matrix", LAB_ERR_MATRIX_NOT_AFFINE},
+     non_affine_local},
+    {{"non-finite local matrix", "matrix", LAB_ERR_MATRIX_NOT_FINITE}, non_finite_local},
+    {{"local matrix beyond the magnitude bound", "matrix", LAB_ERR_MATRIX_TOO_LARGE}, huge_local},
+    {{"bind transform with rotation", "bind transform", LAB_ERR_NOT_PURE_TRANSLATION}, rotated_bind},
+    {{"bind transform with scale", "bind transform", LAB_ERR_NOT_PURE_TRANSLATION}, scaled_bind},
+    {{"parent listed after its child", "skeleton", LAB_ERR_PARENT_ORDER}, parent_after_child},
+};
+enum { CASE_COUNT = sizeof cases / sizeof cases[0] };
+
+int rig30_invalid_case_count(void) { return CASE_COUNT; }
+
+const rig30_invalid_case *rig30_invalid_case_get(int i)
+{
+    return (i >= 0 && i < CASE_COUNT) ? &cases[i].info : NULL;
+}
+
+lab_error rig30_invalid_case_run(const rig30_rig *rig, int i, lab_diag *d)
+{
+    if (i < 0 || i >= CASE_COUNT)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "invalid-input case", "case %d of %d", i,
+                         CASE_COUNT);
+    int n = rig->bind.vertex_count;
+    scratch_inputs s = {malloc(sizeof *s.points * (size_t)n),
+                        malloc(sizeof *s.influences * (size_t)n), {{0}}, {{{{0}}}}};
+    vec3 *positions = malloc(sizeof *positions * (size_t)n);
+    mat4 inverse_bind[RIG30_JOINTS], world[RIG30_JOINTS], palette[RIG30_JOINTS];
+    lab_error e = LAB_OK;
+    if (!s.points || !s.influences || !positions)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "invalid-input case", "case %d, %d vertices", i, n);
+    if (e == LAB_OK) {
+        memcpy(s.points, rig->bind.vertices, sizeof *s.points * (size_t)n);
+        memcpy(s.influences, rig->influences, sizeof *s.influences * (size_t)n);
+        rig30_joints(rig->kind, 0.5 * acos(-1.0), s.joints);
+        memcpy(s.bind_world, rig->bind_world, sizeof s.bind_world);
+        cases[i].apply(&s);
+        /* the whole chain, from the (possibly broken) bind matrices on */
+        e = skin_inverse_binds(s.bind_world, RIG30_JOINTS, inverse_bind, d);
+    }
+    if (e == LAB_OK) {
+        skin_pose_job job = {.joints = s.joints, .joint_count = RIG30_JOINTS,
+                             .inverse_bind = inverse_bind, .bind_positions = s.points,
+                             .influences = s.influences, .vertex_count = n,
+                             .out_world = world, .out_palette = palette, .out_positions = positions};
+        e = skin_pose_run(&job, d);
+    }
+    free(s.points);
+    free(s.influences);
+    free(positions);
+    return e;
+}

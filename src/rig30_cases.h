@@ -1,0 +1,32 @@
+/* rig30_cases.h - the article's hand control (matrix order and the inverse bind) and the
+ * invalid inputs that the real pipeline must reject, each by its own rule.
+ */
+#ifndef RIG30_CASES_H
+#define RIG30_CASES_H
+
+#include "rig30.h"
+
+typedef enum { HAND_CORRECT, HAND_NO_INVERSE_BIND, HAND_REVERSED_ORDER, HAND_ROWS } hand_row;
+typedef struct {
+    const char *name[HAND_ROWS];
+    vec3 computed[HAND_ROWS];   /* through skin_lbs_point with the palette of each variant */
+    vec3 article[HAND_ROWS];    /* the table in the article */
+    double error_vs_correct[HAND_ROWS];
+} rig30_hand_control;
+
+/* p = (1,1,0), B_1 = Ty(1), G_1 = Ty(1) Rz(90 deg), equal weights: C_1 = G_1 B_1^-1 gives
+ * (0.5, 1.5, 0); G_1 alone gives (0, 1.5, 0); B_1^-1 G_1 gives (0, 1, 0). */
+lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d);
+
+typedef struct {
+    const char *name;
+    const char *category;
+    lab_error expected;
+} rig30_invalid_case;
+
+int rig30_invalid_case_count(void);
+const rig30_invalid_case *rig30_invalid_case_get(int i);
+/* Runs case i on a copy of the rig's inputs; returns what the pipeline said (d filled). */
+lab_error rig30_invalid_case_run(const rig30_rig *rig, int i, lab_diag *d);
+
+#endif

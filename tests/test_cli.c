@@ -1,0 +1,209 @@
+/* test_cli.c - the declared option table: every kind of value, every rule the parser
+ * enforces, the generated --help, the positional arguments and the OUTDIR check. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmocka_all.h"
+#include "testutil.h"
+
+/* The targets of one table, reset before each parse. */
+typedef struct {
+    double angles[4];
+    int angle_count;
+    double scale[3];
+    int threads, level;
+    bool flag, angles_given;
+    const char *file;
+    int custom;
+} targets;
+
+static int parse_even(const char *value, void *target, const void *context, char *err, size_t size)
+{
+    int n = atoi(value), limit = *(const int *)context;
+    if (n % 2 != 0 || n > limit) {
+        snprintf(err, size, "%s: an even number up to %d", value, limit);
+        return -1;
+    }
+    *(int *)target = n;
+    return 0;
+}
+
+static const char *const levels[] = {"low", "high", NULL};
+static const int even_limit = 10;
+
+/* Parses `args` (NULL-terminated, without the program name) with stderr silenced; the
+ * exit code or CLI_RUN, and the positional arguments in pos. */
+static int parse(targets *t, const char **pos, ...)
+{
+    *t = (targets){{1, 2}, 2, {1, 1, 1}, 2, 0, false, false, NULL, 0};
+    const cli_option table[] = {
+        {"--angles", CLI_DOUBLES, t->angles, .count = &t->angle_count, .min_count = 1,
+         .max_count = 4, .min = -90, .max = 90, .distinct = true, .value_name = "DEG[,DEG...]",
+         .help = "angles", .given = &t->angles_given},
+        {"--scale", CLI_DOUBLES, t->scale, .max_count = 3, .broadcast = true, .help = "scale"},
+        {"--threads", CLI_INT, &t->threads, .min = 1, .max = 8, .value_name = "N", .help = "threads"},
+        {"--level", CLI_CHOICE, &t->level, .choices = levels, .help = "level"},
+        {"--flag", CLI_FLAG, &t->flag, .help = "a flag\nover two lines"},
+        {"--file", CLI_STRING, &t->file, .value_name = "FILE", .help = "a file"},
+        {"--even", CLI_CUSTOM, &t->custom, .parse = parse_even, .context = &even_limit, .help = "even"},
+    };
+    const cli_program program = {"prog", "A test program.", table, 7, {"IN", "OUTDIR"}, 2, NULL};
+    char *argv[32] = {"prog"};
+    int argc = 1;
+    va_list ap;
+    va_start(ap, pos);
+    for (const char *a; (a = va_arg(ap, const char *)) != NULL && argc < 31;)
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *null = freopen("/dev/null", "w", stderr);
+    (void)null;
+    int code = cli_start(&program, argc, argv, pos);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    return code;
+}
+
+static void test_cli_parses_every_kind(void **state)
+{
+    (void)state;
+    targets t;
+    const char *pos[2] = {NULL, NULL};
+    assert_int_equal(parse(&t, pos, "--angles", "-90,0.5,90", "--scale", "2", "--threads", "8",
+                           "--level", "high", "--flag", "--file", "w.csv", "--even", "4", "in.gltf",
+                           "/tmp", NULL),
+                     CLI_RUN);
+    assert_int_equal(t.angle_count, 3);
+    assert_true(t.angles[0] == -90 && t.angles[1] == 0.5 && t.angles[2] == 90);
+    assert_true(t.angles_given);
+    assert_true(t.scale[0] == 2 && t.scale[1] == 2 && t.scale[2] == 2); /* one value fills all */
+    assert_int_equal(t.threads, 8);
+    assert_int_equal(t.level, 1);
+    assert_true(t.flag);
+    assert_string_equal(t.file, "w.csv");
+    assert_int_equal(t.custom, 4);
+    assert_string_equal(pos[0], "in.gltf");
+    assert_string_equal(pos[1], "/tmp");
+    /* defaults stay when an option is absent */
+    assert_int_equal(parse(&t, pos, "in", "/tmp", NULL), CLI_RUN);
+    assert_int_equal(t.angle_count, 2);
+    assert_false(t.angles_given);
+    assert_int_equal(parse(&t, pos, "--scale", "1,2,3", "in", "/tmp", NULL), CLI_RUN);
+    assert_true(t.scale[0] == 1 && t.scale[1] == 2 && t.scale[2] == 3);
+}
+
+/* Each rule of the table is a usage error (exit 2), never a silent clamp. */
+static void test_cli_refuses_what_the_table_forbids(void **state)
+{
+    (void)state;
+    targets t;
+    const char *pos[2];
+    const char *bad[][3] = {
+        {"--angles", "91", NULL},          /* outside [-90, 90] */
+        {"--angles", "1,2,1", NULL},       /* twice */
+        {"--angles", "1,2,3,4,5", NULL},   /* more than 4 */
+        {"--angles", "1,,2", NULL},        /* not a number */
+        {"--angles", "nan", NULL},         /* not finite */
+        {"--angles", "1e999", NULL},       /* overflows */
+        {"--scale", "1,2", NULL},          /* 1 or 3 */
+        {"--threads", "0", NULL},          /* below the range */
+        {"--threads", "2x", NULL},         /* not an integer */
+        {"--level", "medium", NULL},       /* not a choice */
+        {"--even", "3", NULL},             /* the custom rule */
+        {"--frobnicate", NULL, NULL},      /* unknown */
+        {"--threads", NULL, NULL},         /* value missing (then only one positional) */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int code = bad[i][1] ? parse(&t, pos, bad[i][0], bad[i][1], "in", "/tmp", NULL)
+                             : parse(&t, pos, bad[i][0], "in", "/tmp", NULL);
+        if (code != CLI_EXIT_USAGE)
+            fail_msg("%s %s gave %d, not 2", bad[i][0], bad[i][1] ? bad[i][1] : "", code);
+    }
+    assert_int_equal(parse(&t, pos, "in", NULL), CLI_EXIT_USAGE);               /* OUTDIR missing */
+    assert_int_equal(parse(&t, pos, "in", "/tmp", "extra", NULL), CLI_EXIT_USAGE); /* one too many */
+    assert_int_equal(parse(&t, pos, "in", "/nonexistent/dir", NULL), CLI_EXIT_OUTPUT);
+}
+
+/* --help is generated from the table: every option, its value name and its rule. */
+static void test_cli_help_is_generated_from_the_table(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_cli_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w+");
+    const cli_option table[] = {
+        {"--angles", CLI_DOUBLES, NULL, .min_count = 1, .max_count = 4, .min = -90, .max = 90,
+         .distinct = true, .value_name = "DEG[,DEG...]", .help = "angles"},
+        {"--level", CLI_CHOICE, NULL, .choices = levels, .help = "level"},
+        {"--threads", CLI_INT, NULL, .min = 1, .max = 8, .value_name = "N", .help = "threads"},
+    };
+    const cli_program program = {"prog", "A test program.", table, 3, {"OUTDIR"}, 1, "A note."};
+    cli_usage(&program, f);
+    rewind(f);
+    char text[2048] = {0};
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    unlink(path);
+    assert_true(n > 0);
+    assert_non_null(strstr(text, "usage: prog [--angles DEG[,DEG...]] [--level low|high] [--threads N] OUTDIR"));
+    assert_non_null(strstr(text, "(1 to 4 numbers, each in [-90, 90], none twice)"));
+    assert_non_null(strstr(text, "(an integer in [1, 8])"));
+    assert_non_null(strstr(text, "--help"));
+    assert_non_null(strstr(text, "A note."));
+    assert_non_null(strstr(text, "Exit codes: 0 ok, 1 data rejected, 2 usage, 3 output."));
+}
+
+/* The end of every main: a failed self-check writes nothing and exits 1; a build error
+ * exits 3; otherwise the batch is committed. */
+static void test_cli_finish_writes_nothing_after_a_failed_check(void **state)
+{
+    (void)state;
+    char dir[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    for (int round = 0; round < 3; round++) {
+        output_batch b = {0};
+        bytes x = {0};
+        bytes_printf(&x, "evidence\n");
+        assert_int_equal(output_batch_add(&b, "e.json", &x, NULL), LAB_OK);
+        lab_diag d = {0};
+        diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, "somewhere", "%s", "a test");
+        fflush(stderr);
+        int saved = dup(2);
+        FILE *null = freopen("/dev/null", "w", stderr);
+        (void)null;
+        int code = round == 0   ? cli_finish("prog", &b, LAB_OK, NULL, false, dir)
+                   : round == 1 ? cli_finish("prog", &b, LAB_ERR_OUT_OF_MEMORY, &d, true, dir)
+                                : cli_finish("prog", &b, LAB_OK, NULL, true, dir);
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        assert_int_equal(b.count, 0); /* freed in every case */
+        if (round < 2) {
+            assert_int_equal(code, round == 0 ? CLI_EXIT_REJECTED : CLI_EXIT_OUTPUT);
+            assert_int_equal(tu_count_entries(dir), 0);
+        } else {
+            assert_int_equal(code, CLI_EXIT_OK);
+            assert_int_equal(tu_count_entries(dir), 1);
+        }
+    }
+    tu_remove_tree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli_parses_every_kind),
+        cmocka_unit_test(test_cli_refuses_what_the_table_forbids),
+        cmocka_unit_test(test_cli_help_is_generated_from_the_table),
+        cmocka_unit_test(test_cli_finish_writes_nothing_after_a_failed_check),
+    };
+    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

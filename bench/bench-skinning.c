@@ -171,12 +171,12 @@ static void run_copy(void *arg)
     }
 }
 
-/* The double-precision chapter path: skin_deform with its two slots. */
-typedef struct { const vec3 *bind; const skin_influence *in; int n; const mat4 *palette; skin_blend blend; vec3 *out; } chapter_job;
+/* The double-precision chapter path: skin_deform with two influences a vertex. */
+typedef struct { const vec3 *bind; const skin_influences *in; const mat4 *palette; skin_blend blend; vec3 *out; } chapter_job;
 static void run_chapter(void *arg)
 {
     const chapter_job *j = arg;
-    if (skin_deform(j->bind, j->in, j->n, j->palette, JOINTS, j->blend, j->out, NULL) != LAB_OK)
+    if (skin_deform(j->bind, j->in, j->palette, JOINTS, j->blend, j->out, NULL) != LAB_OK)
         abort();
 }
 
@@ -255,26 +255,27 @@ static void bench_mesh(table *tb, const packed_mesh *m, const palette_matrix *pm
 static lab_error bench_chapter(table *tb, int n, const mat4 *m64, int min_runs, lab_diag *d)
 {
     vec3 *bind = malloc(sizeof *bind * (size_t)n), *out = malloc(sizeof *out * (size_t)n);
-    skin_influence *in = malloc(sizeof *in * (size_t)n);
-    if (!bind || !in || !out) {
-        free(bind), free(in), free(out);
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "chapter path", "%d vertices", n);
-    }
-    for (int v = 0; v < n; v++) {
+    skin_influences in;
+    lab_error e = skin_influences_init(&in, n, 2, d);
+    if (e == LAB_OK && (!bind || !out))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "chapter path", "%d vertices", n);
+    for (int v = 0; e == LAB_OK && v < n; v++) {
         bind[v] = vec3_make(2 * uniform() - 1, 2 * uniform() - 1, 2 * uniform() - 1);
         double w = 0.5 + 0.5 * uniform();
-        in[v] = (skin_influence){{(int)(uniform() * JOINTS), (int)(uniform() * JOINTS)}, {w, 1.0 - w}};
+        in.joint[2 * v] = (int)(uniform() * JOINTS), in.weight[2 * v] = w;
+        in.joint[2 * v + 1] = (int)(uniform() * JOINTS), in.weight[2 * v + 1] = 1.0 - w;
     }
-    for (int method = 0; method < 2; method++) {
-        chapter_job job = {bind, in, n, m64, {.method = method ? SKIN_DQS : SKIN_LBS}, out};
+    for (int method = 0; e == LAB_OK && method < 2; method++) {
+        chapter_job job = {bind, &in, m64, {.method = method ? SKIN_DQS : SKIN_LBS}, out};
         row *r = add_row(tb);
         *r = (row){.method = job.blend.method, .influences = 2, .normals = 0, .threads = 1,
-                   .vertices = n, .bytes_per_vertex = sizeof(vec3) * 2 + sizeof(skin_influence)};
+                   .vertices = n, .bytes_per_vertex = sizeof(vec3) * 2 + 2 * (sizeof(int) + sizeof(double))};
         snprintf(r->kernel, sizeof r->kernel, "chapter-double");
         r->t = measure(run_chapter, &job, min_runs);
     }
-    free(bind), free(in), free(out);
-    return LAB_OK;
+    free(bind), free(out);
+    skin_influences_free(&in);
+    return e;
 }
 
 /* ---- output ------------------------------------------------------------------------------- */

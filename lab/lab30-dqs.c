@@ -115,7 +115,7 @@ static void measure_twist(const results *r, pose_result *p)
 {
     const rig30_rig *rig = &r->rigs[RIG30_TWIST];
     for (int k = 0; k < RIG30_RINGS; k++) {
-        double w = rig30_child_weight(&rig->influences[mesh_cylinder_index(RIG30_SEGMENTS, k, 0)]);
+        double w = rig30_child_weight(&rig->influences, mesh_cylinder_index(RIG30_SEGMENTS, k, 0));
         bool dqs = p->method == SKIN_DQS;
         p->radius[k] = rig30_measure_ring(p->pose.positions, k).mean;
         p->radius_analytic[k] = RIG30_RADIUS * (dqs ? 1.0 : rig30_radius_ratio(w, p->pose.theta));
@@ -324,9 +324,10 @@ static lab_error choose_cameras(results *r, lab_diag *d)
     return LAB_OK;
 }
 
-static bool blended(const skin_influence *in)
+/* Vertex v lies in the blended band: neither bone alone moves it. */
+static bool blended(const rig30_rig *rig, int v)
 {
-    double w = rig30_child_weight(in);
+    double w = rig30_child_weight(&rig->influences, v);
     return w > 0.0 && w < 1.0;
 }
 
@@ -357,7 +358,7 @@ static lab_error draw_panel(const results *r, const pose_result *p, canvas *c, l
             mesh_edge edge = r->edges[i];
             middle[i] = edge.a / RIG30_SEGMENTS == RIG30_MIDDLE_RING &&
                         edge.b / RIG30_SEGMENTS == RIG30_MIDDLE_RING;
-            band[i] = blended(&rig->influences[edge.a]) && blended(&rig->influences[edge.b]);
+            band[i] = blended(rig, edge.a) && blended(rig, edge.b);
         }
         char line1[64], line2[64];
         panel_label(p, line1, line2, sizeof line1);
@@ -482,7 +483,7 @@ static cJSON *rigs_json(const results *r)
         const rig30_rig *rig = &r->rigs[kind];
         double w[RIG30_RINGS];
         for (int k = 0; k < RIG30_RINGS; k++)
-            w[k] = rig30_child_weight(&rig->influences[mesh_cylinder_index(RIG30_SEGMENTS, k, 0)]);
+            w[k] = rig30_child_weight(&rig->influences, mesh_cylinder_index(RIG30_SEGMENTS, k, 0));
         cJSON *j = cJSON_AddObjectToObject(o, rig30_kind_name((rig30_kind)kind));
         cJSON_AddStringToObject(j, "child_local", local[kind]);
         cJSON_AddStringToObject(j, "weights", profile[kind]);
@@ -578,7 +579,7 @@ static lab_error add_csv(const results *r, output_batch *b, lab_diag *d)
         const rig30_rig *rig = &r->rigs[p->rig];
         for (int k = 0; k < RIG30_RINGS; k++)
             ring_row(&csv, skin_method_name(p->method), rig30_kind_name(p->rig), p->angle_deg, k,
-                    rig30_child_weight(&rig->influences[mesh_cylinder_index(RIG30_SEGMENTS, k, 0)]),
+                    rig30_child_weight(&rig->influences, mesh_cylinder_index(RIG30_SEGMENTS, k, 0)),
                     p->radius[k], p->radius_analytic[k], p->angle[k], p->angle_analytic[k]);
     }
     for (int m = 0; m < 2; m++)
@@ -608,7 +609,7 @@ static bool print_twist(const results *r)
             continue;
         for (int k = 0; k < RIG30_RINGS; k++) {
             const rig30_rig *rig = &r->rigs[RIG30_TWIST];
-            double w = rig30_child_weight(&rig->influences[mesh_cylinder_index(RIG30_SEGMENTS, k, 0)]);
+            double w = rig30_child_weight(&rig->influences, mesh_cylinder_index(RIG30_SEGMENTS, k, 0));
             double dr = fabs(p->radius[k] - p->radius_analytic[k]);
             double da = fabs(p->angle[k] - p->angle_analytic[k]);
             bool row_ok = dr <= RIG30_CHECK_TOLERANCE && (isnan(p->angle[k]) || da <= 1e-9);

@@ -123,7 +123,7 @@ static void results_free(results *r)
 /* The weights of both rigs: their own profiles, or the file's, through the policy. */
 static lab_error load_weights(const options *o, results *r, lab_diag *d)
 {
-    skin_influence file[VERTS];
+    skin_influences file = {0};
     if (o->weights_file) {
         bytes b = {0};
         bytes_read_result read = bytes_read_file(o->weights_file, WEIGHTS_CSV_MAX_BYTES, &b);
@@ -133,31 +133,26 @@ static lab_error load_weights(const options *o, results *r, lab_diag *d)
                              read == BYTES_READ_OK ? "the file is empty" : bytes_read_message(read),
                              WEIGHTS_CSV_MAX_BYTES);
         }
-        lab_error e = weights_csv_parse((const char *)b.data, VERTS, file, d);
+        lab_error e = skin_influences_init(&file, VERTS, 2, d);
+        if (e == LAB_OK)
+            e = weights_csv_parse((const char *)b.data, &file, d);
         bytes_free(&b);
         if (e != LAB_OK) {
-            char where[sizeof d->where];
-            if (snprintf(where, sizeof where, "%s %s", o->weights_file, d->where) > 0)
-                memcpy(d->where, where, sizeof where);
+            diag_prefix_where(d, "%s", o->weights_file);
+            skin_influences_free(&file);
             return e;
         }
         r->weights_from_file = true;
     }
-    for (int kind = 0; kind < 2; kind++) {
+    lab_error e = LAB_OK;
+    for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
         rig30_rig *rig = &r->rigs[kind];
-        skin_weight_report report = {0};
-        lab_error e = rig30_set_influences(rig, o->weights_file ? file : rig->influences, o->policy,
-                                           kind == RIG30_TWIST ? &report : NULL, d);
-        if (e != LAB_OK)
-            return e;
-        if (kind == RIG30_TWIST)
-            r->weights = report;
-        if (o->weights_file)
-            break; /* one file: the bend rig gets the same weights below */
+        /* one file gives both rigs the same weights; otherwise each keeps its profile */
+        e = rig30_set_influences(rig, o->weights_file ? &file : &rig->influences, o->policy,
+                                 kind == RIG30_TWIST ? &r->weights : NULL, d);
     }
-    if (o->weights_file)
-        memcpy(r->rigs[RIG30_BEND].influences, r->rigs[RIG30_TWIST].influences, sizeof file);
-    return LAB_OK;
+    skin_influences_free(&file);
+    return e;
 }
 
 /* Positions: the rig's chain with the pose's child scale, then M_model. */
@@ -174,23 +169,6 @@ static lab_error skin_positions(const results *r, pose_result *p, lab_diag *d)
     return e;
 }
 
-/* Vertices whose weights equal those of all four neighbours: there the weight gradient
- * is zero, so the normal methods' only approximation is gone. */
-static void steady_vertices(const rig30_rig *rig, bool *out)
-{
-    const int S = RIG30_SEGMENTS;
-    for (int v = 0; v < VERTS; v++) {
-        int ring = v / S, seg = v % S;
-        double w = rig30_child_weight(&rig->influences[v]);
-        const int nb[4][2] = {{ring - 1, seg}, {ring + 1, seg}, {ring, (seg + 1) % S}, {ring, (seg + S - 1) % S}};
-        out[v] = true;
-        for (int k = 0; k < 4; k++)
-            if (nb[k][0] >= 0 && nb[k][0] < RIG30_RINGS &&
-                rig30_child_weight(&rig->influences[mesh_cylinder_index(S, nb[k][0], nb[k][1])]) != w)
-                out[v] = false;
-    }
-}
-
 /* Normals: each method in model space, then to world; the truth; the faces; the naive. */
 static lab_error skin_normals(const results *r, pose_result *p, lab_diag *d)
 {
@@ -199,7 +177,7 @@ static lab_error skin_normals(const results *r, pose_result *p, lab_diag *d)
     rig30_bind_normals(rig, bind);
     lab_error e = LAB_OK;
     for (int m = 0; e == LAB_OK && m < NORMALS_METHOD_COUNT; m++) {
-        e = normals_skin(bind, rig->influences, VERTS, p->pose.palette, RIG30_JOINTS,
+        e = normals_skin(bind, &rig->influences, p->pose.palette, RIG30_JOINTS,
                          (normals_method)m, model_space, d);
         if (e == LAB_OK)
             e = normals_to_world(model_space, VERTS, p->spec.model, p->normals[m], d);
@@ -213,7 +191,7 @@ static lab_error skin_normals(const results *r, pose_result *p, lab_diag *d)
     normals_from_faces(p->world_positions, VERTS, rig->bind.triangles, rig->bind.triangle_count,
                        p->faces);
     bool steady[VERTS];
-    steady_vertices(rig, steady);
+    rig30_steady_vertices(rig, steady);
     for (int m = 0; m < NORMALS_METHOD_COUNT; m++) {
         p->summary[m] = normals_compare(p->normals[m], p->truth, VERTS, p->error[m]);
         p->steady_max[m] = 0.0;
@@ -449,7 +427,8 @@ static lab_error add_evidence(const results *r, const options *o, output_batch *
                 csv_number(&csv, r->pose[i].error[m][v]);
                 bytes_append(&csv, "\n", 1);
             }
-    weights_csv_write(r->rigs[RIG30_TWIST].influences, VERTS, &weights);
+    if (e == LAB_OK)
+        e = weights_csv_write(&r->rigs[RIG30_TWIST].influences, &weights, d);
     if (e == LAB_OK)
         e = output_batch_add(b, "normals30.json", &json, d);
     if (e == LAB_OK)

@@ -110,17 +110,15 @@ static lab_error build_frame(const results *r, double theta, frame_palette *f, l
 static void reference_normals(const results *r, const frame_palette *f, skin_method method, vec3 *out)
 {
     if (method == SKIN_LBS) {
-        normals_skin(r->bind_normals, r->rig.influences, VERTS, f->skin, RIG30_JOINTS, NORMALS_RIGID,
-                     out, NULL);
+        normals_skin(r->bind_normals, &r->rig.influences, f->skin, RIG30_JOINTS, NORMALS_RIGID, out, NULL);
         return;
     }
-    for (int v = 0; v < VERTS; v++) {
-        const skin_influence *in = &r->rig.influences[v];
-        dualquat q[SKIN_SLOTS] = {f->dq[in->joint[0]], f->dq[in->joint[1]]}, unit;
-        int heavy = in->weight[1] > in->weight[0]; /* the pivot, as packing sorts them */
-        dualquat ordered[SKIN_SLOTS] = {q[heavy], q[1 - heavy]};
-        double w[SKIN_SLOTS] = {in->weight[heavy], in->weight[1 - heavy]};
-        dualquat_normalize(dualquat_blend(ordered, w, SKIN_SLOTS, true), &unit, "reference", NULL);
+    for (int v = 0; v < VERTS; v++) { /* heaviest first, as packing orders them: the same pivot */
+        int joint[2] = {r->rig.influences.joint[2 * v], r->rig.influences.joint[2 * v + 1]};
+        double weight[2] = {r->rig.influences.weight[2 * v], r->rig.influences.weight[2 * v + 1]};
+        dualquat unit;
+        skin_sort_heaviest_first(joint, weight, 2);
+        skin_dqs_blend(joint, weight, 2, f->dq, true, &unit, "reference", NULL);
         out[v] = quat_rotate(unit.real, r->bind_normals[v]);
     }
 }
@@ -131,8 +129,8 @@ static lab_error compare_pose(results *r, int pose, skin_method method, lab_diag
     const frame_palette *f = &r->frame[pose];
     vec3 ref_p[VERTS], ref_n[VERTS];
     skin_blend blend = {.method = method, .palette_dq = f->dq};
-    lab_error e = skin_deform(r->rig.bind.vertices, r->rig.influences, VERTS, f->skin, RIG30_JOINTS,
-                              blend, ref_p, d);
+    lab_error e = skin_deform(r->rig.bind.vertices, &r->rig.influences, f->skin, RIG30_JOINTS, blend,
+                              ref_p, d);
     float pos[3 * VERTS], nor[3 * VERTS];
     fastskin_job job = {&r->packed, f->pm, f->pd, RIG30_JOINTS, method, true, 1, SIMD_SCALAR, pos, nor};
     if (e == LAB_OK)
@@ -202,15 +200,8 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
     if (e != LAB_OK)
         return e;
     rig30_bind_normals(&r->rig, r->bind_normals);
-    int joints[2 * VERTS];
-    double weights[2 * VERTS];
-    for (int v = 0; v < VERTS; v++)
-        for (int s = 0; s < 2; s++) {
-            joints[2 * v + s] = r->rig.influences[v].joint[s];
-            weights[2 * v + s] = r->rig.influences[v].weight[s];
-        }
-    e = packed_mesh_build(r->rig.bind.vertices, r->bind_normals, VERTS, joints, weights, 2, K,
-                          &r->packed, &r->truncation, d);
+    e = packed_mesh_build(r->rig.bind.vertices, r->bind_normals, &r->rig.influences, K, &r->packed,
+                          &r->truncation, d);
     for (int pose = 0; e == LAB_OK && pose < POSES; pose++) {
         e = build_frame(r, deg_to_rad(pose_deg[pose]), &r->frame[pose], d);
         for (int m = 0; e == LAB_OK && m < 2; m++)

@@ -55,18 +55,14 @@ static lab_error build_mesh_and_weights(chapter30 *c, const options *o, lab_diag
         e = mesh_check(&rig->bind, RIG30_MIN_AREA, &rig->stats, d);
     if (e == LAB_OK)
         e = mesh_unique_edges(rig->bind.triangles, rig->bind.triangle_count, &c->edges, &c->edge_count, d);
-    if (e == LAB_OK && !(rig->influences = malloc(sizeof *rig->influences * (size_t)rig->bind.vertex_count)))
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "influences", "%d vertices", rig->bind.vertex_count);
-    if (e != LAB_OK)
-        return e;
-    rig30_weights(RIG30_TWIST, &rig->bind, rig->influences);
-    for (int s = 0; o->has_middle_weights && s < RIG30_SEGMENTS; s++) {
-        skin_influence *in = &rig->influences[mesh_cylinder_index(RIG30_SEGMENTS, RIG30_MIDDLE_RING, s)];
-        in->weight[0] = o->middle_weights[0];
-        in->weight[1] = o->middle_weights[1];
-    }
+    if (e == LAB_OK)
+        e = rig30_weights(RIG30_TWIST, &rig->bind, &rig->influences, d);
+    if (e == LAB_OK && o->has_middle_weights)
+        rig30_set_middle_ring(&rig->influences, o->middle_weights);
     /* w_j >= 0 and sum_j w_j = 1 within 1e-12, never normalised behind the student's back */
-    return skin_validate_influences(rig->influences, rig->bind.vertex_count, RIG30_JOINTS, d);
+    if (e == LAB_OK)
+        e = skin_validate_influences(&rig->influences, RIG30_JOINTS, d);
+    return e;
 }
 
 /* "Hierarchy evaluation and vertex blending are two steps": at theta = 0 the locals give
@@ -94,8 +90,8 @@ static lab_error skin_twist(const rig30_rig *rig, double theta, rig30_pose *p, l
         e = skin_palette(p->world, rig->inverse_bind, RIG30_JOINTS, p->palette, d);
     /* "Vertex blending": LBS, p~' = sum_j w_j C_j p~ */
     if (e == LAB_OK)
-        e = skin_deform(rig->bind.vertices, rig->influences, rig->bind.vertex_count, p->palette,
-                        RIG30_JOINTS, LBS, p->positions, d);
+        e = skin_deform(rig->bind.vertices, &rig->influences, p->palette, RIG30_JOINTS, LBS,
+                        p->positions, d);
     return e;
 }
 
@@ -129,7 +125,7 @@ static lab_error twist_pose(chapter30 *c, double theta_deg, lab_diag *d)
         return e;
     for (int ring = 0; ring < RIG30_RINGS; ring++) {
         p->ring[ring] = rig30_measure_ring(p->pose.positions, ring);
-        p->ring_weight[ring] = rig30_child_weight(&c->rig.influences[mesh_cylinder_index(RIG30_SEGMENTS, ring, 0)]);
+        p->ring_weight[ring] = rig30_child_weight(&c->rig.influences, mesh_cylinder_index(RIG30_SEGMENTS, ring, 0));
         p->ring_analytic[ring] = RIG30_RADIUS * rig30_radius_ratio(p->ring_weight[ring], p->pose.theta);
     }
     p->degenerate_triangles = mesh_count_degenerate(p->pose.positions, c->rig.bind.triangles,

@@ -87,6 +87,23 @@ lab_error diag_fail_at_vertex(lab_diag *d, lab_error code, int vertex, const cha
     return code;
 }
 
+void diag_prefix_where(lab_diag *d, const char *fmt, ...)
+{
+    if (d == NULL)
+        return;
+    char joined[2 * sizeof d->where];
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(joined, sizeof joined, fmt, args);
+    va_end(args);
+    if (n < 0)
+        return;
+    size_t used = strlen(joined);
+    snprintf(joined + used, sizeof joined - used, " %s", d->where);
+    joined[sizeof d->where - 1] = '\0'; /* keep what fits */
+    memcpy(d->where, joined, sizeof d->where);
+}
+
 char *diag_where(char *buf, size_t size, const char *fmt, ...)
 {
     va_list args;

@@ -82,6 +82,14 @@ lab_error diag_fail_at_vertex(lab_diag *d, lab_error code, int vertex, const cha
 #endif
     ;
 
+/* Puts a printf-formatted context in front of d->where ("mesh 0 primitive 1" before
+ * "vertex 7"), separated by a space; truncated to fit. d may be NULL. */
+void diag_prefix_where(lab_diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* snprintf into a lab_diag-sized `where` buffer; returns buf for use inline. */
 char *diag_where(char *buf, size_t size, const char *fmt, ...)
 #if defined(__GNUC__)

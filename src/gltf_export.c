@@ -20,11 +20,12 @@ lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d)
     if (e == LAB_OK)
         rig30_bind_normals(rig, normals);
     for (int v = 0; e == LAB_OK && v < n; v++) {
-        const skin_influence *in = &rig->influences[v];
+        const skin_influences *in = &rig->influences;
         for (int s = 0; s < 4; s++) {
-            bool used = s < SKIN_SLOTS && in->weight[s] > 0.0;
-            joints[v][s] = (uint16_t)(used ? in->joint[s] : 0);
-            weights[v][s] = used ? (float)in->weight[s] : 0.0f;
+            int k = v * in->per_vertex + s;
+            bool used = s < in->per_vertex && in->weight[k] > 0.0;
+            joints[v][s] = (uint16_t)(used ? in->joint[k] : 0);
+            weights[v][s] = used ? (float)in->weight[k] : 0.0f;
         }
     }
     const gltf_write_joint skeleton[RIG30_JOINTS] = {

@@ -168,43 +168,28 @@ static lab_error joint_matrices(const gltf_document *doc, const gltf_skin *s, co
     return LAB_OK;
 }
 
-/* One vertex: gather its influences (all sets), apply the weight policy, blend. */
-static lab_error skin_vertex(const double *j, const double *w, int n, vec3 p, const mat4 *jm, const dualquat *jq,
-                             skin_method method, skin_policy_kind policy, int v, vec3 *out, bool *normalized,
-                             lab_diag *d)
+/* The primitive's influences, K = 4 per JOINTS_n / WEIGHTS_n set, into a new *out. */
+static lab_error read_influences(const gltf_document *doc, const gltf_primitive *p, int n,
+                                 skin_influences *out, lab_diag *d)
 {
-    double sum = 0.0;
-    for (int k = 0; k < n; k++)
-        sum += w[k];
-    double tolerance = 2e-7 * n;
-    *normalized = false;
-    if (!(fabs(sum - 1.0) <= tolerance)) {
-        char where[64];
-        if (policy == SKIN_POLICY_STRICT || !(sum > SKIN_DEFAULT_EPS_W))
-            return diag_fail(d, policy == SKIN_POLICY_STRICT ? LAB_ERR_WEIGHT_SUM : LAB_ERR_WEIGHT_SUM_ZERO,
-                             diag_where(where, sizeof where, "vertex %d", v), "weights sum to %.9g (tolerance %g)", sum,
-                             tolerance);
-        *normalized = true;
-    }
-    if (method == SKIN_DQS) {
-        dualquat q[4 * GLTF_MAX_SETS], unit;
-        double wn[4 * GLTF_MAX_SETS];
-        for (int k = 0; k < n; k++) {
-            q[k] = jq[(int)j[k]];
-            wn[k] = w[k] / sum;
-        }
-        char where[64];
-        lab_error e = dualquat_normalize(dualquat_blend(q, wn, n, true), &unit,
-                                         diag_where(where, sizeof where, "vertex %d", v), d);
+    int k = 4 * p->sets;
+    lab_error e = skin_influences_init(out, n, k, d);
+    double *joints = malloc(sizeof(double) * 4 * (size_t)(n ? n : 1));
+    double *weights = malloc(sizeof(double) * 4 * (size_t)(n ? n : 1));
+    if (e == LAB_OK && (!joints || !weights))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d vertices", n);
+    for (int set = 0; e == LAB_OK && set < p->sets; set++) {
+        e = gltf_accessor_read(doc, p->joints[set], joints, d);
         if (e == LAB_OK)
-            *out = dualquat_transform_point(unit, p);
-        return e;
+            e = gltf_accessor_read(doc, p->weights[set], weights, d);
+        for (int v = 0; e == LAB_OK && v < n; v++)
+            for (int c = 0; c < 4; c++) {
+                out->joint[(size_t)v * k + 4 * set + c] = (int)joints[4 * v + c];
+                out->weight[(size_t)v * k + 4 * set + c] = weights[4 * v + c];
+            }
     }
-    vec4 acc = {0, 0, 0, 0};
-    for (int k = 0; k < n; k++)
-        acc = vec4_add(acc, vec4_scale(mat4_mul_vec4(jm[(int)j[k]], vec4_point(p)), w[k] / sum));
-    *out = vec3_make(acc.x, acc.y, acc.z);
-    return LAB_OK;
+    free(joints), free(weights);
+    return e;
 }
 
 lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
@@ -216,44 +201,38 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
         return gltf_fail_at(d, "(node)", "node %d is not a validated skinned mesh node", node);
     const gltf_primitive *p = &doc->meshes[nd->mesh].primitives[primitive];
     const gltf_skin *s = &doc->skins[nd->skin];
-    int n = doc->accessors[p->position].count, per = 4 * p->sets;
+    int n = doc->accessors[p->position].count;
     mat4 *jm = malloc(sizeof(mat4) * (size_t)s->joint_count);
-    dualquat *jq = malloc(sizeof(dualquat) * (size_t)s->joint_count);
-    double *pos = malloc(sizeof(double) * 3 * (size_t)n), *jw = malloc(sizeof(double) * 2 * (size_t)(per ? per : 1) * n);
-    lab_error e = (jm && jq && pos && jw) ? joint_matrices(doc, s, world, jm, d)
-                                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d vertices", n);
-    char where[64];
-    for (int k = 0; e == LAB_OK && method == SKIN_DQS && k < s->joint_count; k++)
-        e = dualquat_from_mat4(jm[k], &jq[k], diag_where(where, sizeof where, "joint matrix %d", k), d);
+    double *pos = malloc(sizeof(double) * 3 * (size_t)(n ? n : 1));
+    vec3 *bind = malloc(sizeof(vec3) * (size_t)(n ? n : 1));
+    skin_influences in = {0};
+    skin_weight_report report = {0};
+    lab_error e = (jm && pos && bind) ? joint_matrices(doc, s, world, jm, d)
+                                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d vertices", n);
     if (e == LAB_OK)
         e = gltf_accessor_read(doc, p->position, pos, d);
-    double *joints = jw, *weights = jw + (size_t)per * n;
-    for (int set = 0; e == LAB_OK && set < p->sets; set++) {
-        double *tj = malloc(sizeof(double) * 4 * (size_t)n), *tw = malloc(sizeof(double) * 4 * (size_t)n);
-        e = (tj && tw) ? gltf_accessor_read(doc, p->joints[set], tj, d) : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%s", "sets");
-        if (e == LAB_OK)
-            e = gltf_accessor_read(doc, p->weights[set], tw, d);
-        for (int v = 0; e == LAB_OK && v < n; v++)
-            for (int c = 0; c < 4; c++) {
-                joints[(size_t)v * per + 4 * set + c] = tj[4 * v + c];
-                weights[(size_t)v * per + 4 * set + c] = tw[4 * v + c];
-            }
-        free(tj), free(tw);
+    for (int v = 0; e == LAB_OK && v < n; v++)
+        bind[v] = vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+    if (e == LAB_OK && p->sets == 0) /* no influences: the mesh follows nothing */
+        memcpy(out_positions, bind, sizeof(vec3) * (size_t)n);
+    else if (e == LAB_OK)
+        e = read_influences(doc, p, n, &in, d);
+    /* the weight rule with the validator's tolerance, 2e-7 per weight; then every sum is
+     * made 1 in double precision for the one blend of skin.h */
+    skin_weight_policy rule = {.kind = policy, .tolerance = 2e-7 * 4 * p->sets};
+    if (e == LAB_OK && p->sets > 0) {
+        e = skin_apply_weight_policy(&in, s->joint_count, rule, &report, d);
+        if (e != LAB_OK) /* name the primitive, not only the vertex */
+            diag_prefix_where(d, "mesh %d primitive %d", nd->mesh, primitive);
     }
-    int count = 0;
-    for (int v = 0; e == LAB_OK && v < n; v++) {
-        bool norm;
-        vec3 pt = vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
-        if (per == 0) { /* no influences: the mesh follows nothing; keep the bind position */
-            out_positions[v] = pt;
-            continue;
-        }
-        e = skin_vertex(joints + (size_t)v * per, weights + (size_t)v * per, per, pt, jm, jq, method, policy, v,
-                        &out_positions[v], &norm, d);
-        count += norm;
+    if (e == LAB_OK && p->sets > 0) {
+        skin_renormalize(&in);
+        e = skin_deform(bind, &in, jm, s->joint_count, (skin_blend){.method = method}, out_positions, d);
     }
     if (normalized)
-        *normalized = count;
-    free(jm), free(jq), free(pos), free(jw);
+        *normalized = report.normalized_count;
+    skin_weight_report_free(&report);
+    skin_influences_free(&in);
+    free(jm), free(pos), free(bind);
     return e;
 }

@@ -2,6 +2,7 @@
 #include "normals.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 
 const char *normals_method_name(normals_method method)
@@ -20,12 +21,14 @@ const char *normals_method_formula(normals_method method)
     return (int)method >= 0 && method < NORMALS_METHOD_COUNT ? formulas[method] : "?";
 }
 
-/* sum_i w_i A_i over the vertex's influences, 3x3 parts only. */
-static mat4 blend_linear(const skin_influence *in, const mat4 *matrices)
+/* sum_i w_i A_i over vertex v's influences, 3x3 parts only. */
+static mat4 blend_linear(const skin_influences *in, int v, const mat4 *matrices)
 {
     mat4 sum = {{{0}}};
-    for (int s = 0; s < SKIN_SLOTS; s++)
-        sum = mat4_add(sum, mat4_scale_by(mat4_linear_part(matrices[in->joint[s]]), in->weight[s]));
+    const int *joint = in->joint + v * in->per_vertex;
+    const double *weight = in->weight + v * in->per_vertex;
+    for (int s = 0; s < in->per_vertex; s++)
+        sum = mat4_add(sum, mat4_scale_by(mat4_linear_part(matrices[joint[s]]), weight[s]));
     sum.m[3][3] = 1.0;
     return sum;
 }
@@ -44,18 +47,18 @@ static lab_error per_bone_inverse_transposes(const mat4 *palette, int joint_coun
 }
 
 /* One vertex's normal under `method`; inverse holds the per-bone inverse transposes. */
-static lab_error skin_one(vec3 n, const skin_influence *in, const mat4 *palette,
+static lab_error skin_one(vec3 n, const skin_influences *in, const mat4 *palette,
                           const mat4 *inverse, normals_method method, int v, vec3 *out, lab_diag *d)
 {
     if (method == NORMALS_RIGID) {
-        *out = vec3_normalize(mat4_transform_direction(blend_linear(in, palette), n));
+        *out = vec3_normalize(mat4_transform_direction(blend_linear(in, v, palette), n));
     } else if (method == NORMALS_PER_BONE_INVERSE_TRANSPOSE) {
-        *out = vec3_normalize(mat4_transform_direction(blend_linear(in, inverse), n));
+        *out = vec3_normalize(mat4_transform_direction(blend_linear(in, v, inverse), n));
     } else {
         mat4 it;
         char where[128];
         lab_error e = mat4_linear_inverse_transpose(
-            blend_linear(in, palette), &it,
+            blend_linear(in, v, palette), &it,
             diag_where(where, sizeof where, "vertex %d, L = sum w_i (S_i)3x3", v), d);
         if (e != LAB_OK) {
             if (d)
@@ -67,23 +70,24 @@ static lab_error skin_one(vec3 n, const skin_influence *in, const mat4 *palette,
     return LAB_OK;
 }
 
-lab_error normals_skin(const vec3 *normals, const skin_influence *influences, int count,
+lab_error normals_skin(const vec3 *normals, const skin_influences *influences,
                        const mat4 *palette, int joint_count, normals_method method, vec3 *out,
                        lab_diag *d)
 {
     char where[128];
-    mat4 inverse[64];
-    if (joint_count > 64)
-        return diag_fail(d, LAB_ERR_LIMIT, "normals", "%d joints, at most 64", joint_count);
-    lab_error e = skin_validate_points(normals, count, d);
+    int count = influences->vertex_count;
+    mat4 *inverse = malloc(sizeof *inverse * (size_t)(joint_count > 0 ? joint_count : 1));
+    lab_error e = inverse ? skin_validate_points(normals, count, d)
+                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "normals", "%d joints", joint_count);
     if (e == LAB_OK)
-        e = skin_validate_influences(influences, count, joint_count, d);
+        e = skin_validate_influences(influences, joint_count, d);
     for (int j = 0; e == LAB_OK && j < joint_count; j++)
         e = mat4_validate(palette[j], diag_where(where, sizeof where, "skin matrix C_%d", j), d);
     if (e == LAB_OK && method == NORMALS_PER_BONE_INVERSE_TRANSPOSE)
         e = per_bone_inverse_transposes(palette, joint_count, inverse, d);
     for (int v = 0; e == LAB_OK && v < count; v++)
-        e = skin_one(normals[v], &influences[v], palette, inverse, method, v, &out[v], d);
+        e = skin_one(normals[v], influences, palette, inverse, method, v, &out[v], d);
+    free(inverse);
     return e;
 }
 

@@ -28,9 +28,10 @@ typedef enum {
 const char *normals_method_name(normals_method method);   /* "rigid", "blended", "per-bone" */
 const char *normals_method_formula(normals_method method);
 
-/* Skins unit normals with `method`; out (caller-owned, count entries) holds unit normals.
- * Validates the influences (strict: apply a weight policy first) and the palette. */
-lab_error normals_skin(const vec3 *normals, const skin_influence *influences, int count,
+/* Skins the unit normals of influences->vertex_count vertices with `method`; out
+ * (caller-owned, one per vertex) holds unit normals. Validates the influences (strict:
+ * apply a weight policy first) and the palette. */
+lab_error normals_skin(const vec3 *normals, const skin_influences *influences,
                        const mat4 *palette, int joint_count, normals_method method, vec3 *out,
                        lab_diag *d);
 

@@ -28,32 +28,16 @@ float packed_implied_weight(const packed_mesh *m, int v)
     return 1.0f - sum;
 }
 
-/* One vertex's influences, heaviest first (ties: lower joint first, so it is stable). */
-typedef struct { int joint; double weight; } pair;
-
-static void sort_pairs(pair *p, int n)
-{
-    for (int i = 1; i < n; i++) { /* insertion sort: n <= 8 or so */
-        pair key = p[i];
-        int j = i - 1;
-        while (j >= 0 && (p[j].weight < key.weight ||
-                          (p[j].weight == key.weight && p[j].joint > key.joint))) {
-            p[j + 1] = p[j];
-            j--;
-        }
-        p[j + 1] = key;
-    }
-}
-
-static lab_error pack_vertex(const pair *sorted, int in_count, int k, int v, packed_mesh *m,
-                             packed_report *r, lab_diag *d)
+/* One vertex's influences, sorted heaviest first (skin_sort_heaviest_first), into k slots. */
+static lab_error pack_vertex(const int *joints, const double *weights, int in_count, int k, int v,
+                             packed_mesh *m, packed_report *r, lab_diag *d)
 {
     double kept = 0.0, dropped = 0.0;
     for (int i = 0; i < in_count; i++)
-        *(i < k ? &kept : &dropped) += sorted[i].weight;
+        *(i < k ? &kept : &dropped) += weights[i];
     if (dropped > 0.0) {
         r->truncated_vertices++;
-        double heaviest = sorted[k].weight; /* sorted: the first dropped is the largest */
+        double heaviest = weights[k]; /* sorted: the first dropped is the largest */
         if (heaviest > r->largest_dropped_weight) {
             r->largest_dropped_weight = heaviest;
             r->largest_dropped_vertex = v;
@@ -63,13 +47,13 @@ static lab_error pack_vertex(const pair *sorted, int in_count, int k, int v, pac
         return diag_fail(d, LAB_ERR_WEIGHT_SUM_ZERO, "packing", "vertex %d keeps no weight", v);
     int stored = k - 1;
     for (int i = 0; i < k; i++) {
-        int joint = i < in_count ? sorted[i].joint : 0; /* unused slots: joint 0, weight 0 */
+        int joint = i < in_count ? joints[i] : 0; /* unused slots: joint 0, weight 0 */
         if (joint < 0 || joint > UINT16_MAX)
             return diag_fail(d, LAB_ERR_JOINT_SLOT_RANGE, "packing", "vertex %d joint %d", v, joint);
         m->joint[(size_t)v * k + i] = (uint16_t)joint;
         m->max_joint = joint > m->max_joint ? joint : m->max_joint;
         if (i < stored)
-            m->weight[(size_t)v * stored + i] = (float)(i < in_count ? sorted[i].weight / kept : 0.0);
+            m->weight[(size_t)v * stored + i] = (float)(i < in_count ? weights[i] / kept : 0.0);
     }
     float implied = packed_implied_weight(m, v);
     if (implied < -PACKED_WEIGHT_TOLERANCE) {
@@ -83,33 +67,36 @@ static lab_error pack_vertex(const pair *sorted, int in_count, int k, int v, pac
     return LAB_OK;
 }
 
-lab_error packed_mesh_build(const vec3 *positions, const vec3 *normals, int vertex_count,
-                            const int *joints, const double *weights, int in_count, int influences,
-                            packed_mesh *out, packed_report *report, lab_diag *d)
+lab_error packed_mesh_build(const vec3 *positions, const vec3 *normals, const skin_influences *in,
+                            int influences, packed_mesh *out, packed_report *report, lab_diag *d)
 {
     *out = (packed_mesh){0};
+    int vertex_count = in->vertex_count, in_count = in->per_vertex;
+    const int *joints = in->joint;
+    const double *weights = in->weight;
     packed_report r = {0, 0.0, -1};
     int k = influences;
-    if (k < 1 || k > PACKED_MAX_INFLUENCES || in_count < 1 || in_count > 64)
-        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "packing", "K = %d (1 to %d), %d input influences (1 to 64)", k,
-                         PACKED_MAX_INFLUENCES, in_count);
+    if (k < 1 || k > PACKED_MAX_INFLUENCES || in_count < 1 || in_count > SKIN_MAX_INFLUENCES)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "packing", "K = %d (1 to %d), %d input influences (1 to %d)", k,
+                         PACKED_MAX_INFLUENCES, in_count, SKIN_MAX_INFLUENCES);
     size_t n = (size_t)vertex_count;
     packed_mesh m = {vertex_count, k, 0, malloc(12 * n + 1), malloc(12 * n + 1),
                      malloc(2 * n * (size_t)k + 1), malloc(4 * n * (size_t)(k - 1) + 1)};
     lab_error e = (m.position && m.normal && m.joint && m.weight)
                       ? LAB_OK
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "packing", "%d vertices", vertex_count);
-    pair p[64];
+    int sorted_joints[SKIN_MAX_INFLUENCES];
+    double sorted_weights[SKIN_MAX_INFLUENCES];
     for (int v = 0; e == LAB_OK && v < vertex_count; v++) {
         vec3 pos = positions[v], nor = normals ? normals[v] : vec3_make(0, 0, 0);
         const float pf[3] = {(float)pos.x, (float)pos.y, (float)pos.z};
         const float nf[3] = {(float)nor.x, (float)nor.y, (float)nor.z};
         memcpy(&m.position[3 * (size_t)v], pf, sizeof pf);
         memcpy(&m.normal[3 * (size_t)v], nf, sizeof nf);
-        for (int i = 0; i < in_count; i++)
-            p[i] = (pair){joints[(size_t)v * in_count + i], weights[(size_t)v * in_count + i]};
-        sort_pairs(p, in_count);
-        e = pack_vertex(p, in_count, k, v, &m, &r, d);
+        memcpy(sorted_joints, joints + (size_t)v * in_count, sizeof(int) * (size_t)in_count);
+        memcpy(sorted_weights, weights + (size_t)v * in_count, sizeof(double) * (size_t)in_count);
+        skin_sort_heaviest_first(sorted_joints, sorted_weights, in_count);
+        e = pack_vertex(sorted_joints, sorted_weights, in_count, k, v, &m, &r, d);
     }
     if (e != LAB_OK) {
         packed_mesh_free(&m);

@@ -17,6 +17,7 @@
 
 #include "dualquat.h"
 #include "linalg.h"
+#include "skin.h"
 
 #define PACKED_MAX_INFLUENCES 8
 /* A computed implied weight below -PACKED_WEIGHT_TOLERANCE is an error, not noise. */
@@ -40,12 +41,12 @@ typedef struct {
     int largest_dropped_vertex;     /* -1 when nothing was dropped */
 } packed_report;
 
-/* The lab's double-precision input, per vertex `in_count` (joint, weight) pairs at
- * joints[v * in_count + i], weights[v * in_count + i]; weights already validated
- * (finite, non-negative, summing to 1). Allocates *out; free with packed_mesh_free. */
-lab_error packed_mesh_build(const vec3 *positions, const vec3 *normals, int vertex_count,
-                            const int *joints, const double *weights, int in_count, int influences,
-                            packed_mesh *out, packed_report *report, lab_diag *d);
+/* Packs the lab's double-precision influences (any K of skin.h, already validated: finite,
+ * non-negative, summing to 1) into K = `influences` slots, heaviest first, truncating and
+ * renormalising where a vertex has more (report says where). Allocates *out; free with
+ * packed_mesh_free. */
+lab_error packed_mesh_build(const vec3 *positions, const vec3 *normals, const skin_influences *in,
+                            int influences, packed_mesh *out, packed_report *report, lab_diag *d);
 void packed_mesh_free(packed_mesh *m);
 size_t packed_bytes_per_vertex(int influences, int with_normals);
 

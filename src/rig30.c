@@ -38,28 +38,33 @@ static double band_weight(double z)
     return u * u * (3.0 - 2.0 * u);
 }
 
-void rig30_weights(rig30_kind kind, const mesh *m, skin_influence *out)
+lab_error rig30_weights(rig30_kind kind, const mesh *m, skin_influences *out, lab_diag *d)
 {
-    for (int v = 0; v < m->vertex_count; v++) {
+    lab_error e = skin_influences_init(out, m->vertex_count, RIG30_JOINTS, d);
+    for (int v = 0; e == LAB_OK && v < m->vertex_count; v++) {
         double z = m->vertices[v].z;
         double w1 = kind == RIG30_BEND ? band_weight(z) : z / RIG30_HEIGHT;
-        out[v] = (skin_influence){{0, 1}, {1.0 - w1, w1}};
+        out->joint[2 * v] = 0, out->weight[2 * v] = 1.0 - w1;
+        out->joint[2 * v + 1] = 1, out->weight[2 * v + 1] = w1;
+    }
+    return e;
+}
+
+void rig30_set_middle_ring(skin_influences *in, const double weights[2])
+{
+    for (int s = 0; s < RIG30_SEGMENTS; s++) {
+        int v = mesh_cylinder_index(RIG30_SEGMENTS, RIG30_MIDDLE_RING, s);
+        in->weight[2 * v] = weights[0];
+        in->weight[2 * v + 1] = weights[1];
     }
 }
 
-double rig30_child_weight(const skin_influence *influence)
-{
-    double w = 0.0;
-    for (int s = 0; s < SKIN_SLOTS; s++)
-        if (influence->joint[s] == 1)
-            w += influence->weight[s];
-    return w;
-}
+double rig30_child_weight(const skin_influences *in, int v) { return skin_joint_weight(in, v, 1); }
 
 void rig30_rig_free(rig30_rig *rig)
 {
     mesh_free(&rig->bind);
-    free(rig->influences);
+    skin_influences_free(&rig->influences);
     memset(rig, 0, sizeof *rig);
 }
 
@@ -72,19 +77,12 @@ lab_error rig30_rig_build(rig30_rig *rig, rig30_kind kind, const double *middle_
                                 &rig->bind, d);
     if (e == LAB_OK)
         e = mesh_check(&rig->bind, RIG30_MIN_AREA, &rig->stats, d);
-    if (e == LAB_OK && !(rig->influences = malloc(sizeof *rig->influences *
-                                                   (size_t)rig->bind.vertex_count)))
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "influences", "%d vertices", rig->bind.vertex_count);
-    if (e == LAB_OK) {
-        rig30_weights(kind, &rig->bind, rig->influences);
-        for (int s = 0; middle_weights && s < RIG30_SEGMENTS; s++) {
-            skin_influence *in =
-                &rig->influences[mesh_cylinder_index(RIG30_SEGMENTS, RIG30_MIDDLE_RING, s)];
-            in->weight[0] = middle_weights[0];
-            in->weight[1] = middle_weights[1];
-        }
-        e = skin_validate_influences(rig->influences, rig->bind.vertex_count, RIG30_JOINTS, d);
-    }
+    if (e == LAB_OK)
+        e = rig30_weights(kind, &rig->bind, &rig->influences, d);
+    if (e == LAB_OK && middle_weights)
+        rig30_set_middle_ring(&rig->influences, middle_weights);
+    if (e == LAB_OK)
+        e = skin_validate_influences(&rig->influences, RIG30_JOINTS, d);
     if (e == LAB_OK) {
         rig30_joints(kind, 0.0, rig->bind_joints);
         e = scene_evaluate(rig->bind_joints, RIG30_JOINTS, rig->bind_world, d);
@@ -105,8 +103,7 @@ lab_error rig30_pose_with(const rig30_rig *rig, const scene_node *joints, const 
         .joint_count = RIG30_JOINTS,
         .inverse_bind = rig->inverse_bind,
         .bind_positions = rig->bind.vertices,
-        .influences = rig->influences,
-        .vertex_count = rig->bind.vertex_count,
+        .influences = &rig->influences,
         .blend = blend,
         .local_dq = joints_dq,
         .out_world = out->world,
@@ -127,18 +124,22 @@ lab_error rig30_pose_at(const rig30_rig *rig, double theta, skin_blend blend, ri
     return rig30_pose_with(rig, joints, joints_dq, blend, out, d);
 }
 
-lab_error rig30_set_influences(rig30_rig *rig, const skin_influence *influences,
+lab_error rig30_set_influences(rig30_rig *rig, const skin_influences *influences,
                                skin_weight_policy policy, skin_weight_report *report, lab_diag *d)
 {
-    int n = rig->bind.vertex_count;
-    skin_influence *copy = malloc(sizeof *copy * (size_t)n);
-    if (!copy)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "influences", "%d vertices", n);
-    memcpy(copy, influences, sizeof *copy * (size_t)n);
-    lab_error e = skin_apply_weight_policy(copy, n, RIG30_JOINTS, policy, report, d);
+    if (influences->vertex_count != rig->bind.vertex_count)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "influences", "%d vertices for a rig of %d",
+                         influences->vertex_count, rig->bind.vertex_count);
+    skin_influences copy;
+    lab_error e = skin_influences_copy(influences, &copy, d);
     if (e == LAB_OK)
-        memcpy(rig->influences, copy, sizeof *copy * (size_t)n);
-    free(copy);
+        e = skin_apply_weight_policy(&copy, RIG30_JOINTS, policy, report, d);
+    if (e == LAB_OK) {
+        skin_influences_free(&rig->influences);
+        rig->influences = copy;
+    } else {
+        skin_influences_free(&copy);
+    }
     return e;
 }
 

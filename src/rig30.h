@@ -47,7 +47,7 @@ typedef struct {
     rig30_kind kind;
     mesh bind;                              /* bind pose = reference world (no mesh node) */
     mesh_stats stats;                       /* from chapter 12's checks on the bind mesh */
-    skin_influence *influences;             /* one per bind vertex */
+    skin_influences influences;             /* K = 2 per bind vertex: root, child */
     scene_node bind_joints[RIG30_JOINTS]; /* the locals at theta = 0 */
     mat4 bind_world[RIG30_JOINTS];        /* B_j = G_j(0) */
     mat4 inverse_bind[RIG30_JOINTS];      /* B_j^-1, from the pure-translation helper */
@@ -66,10 +66,13 @@ void rig30_joints(rig30_kind kind, double angle, scene_node out[RIG30_JOINTS]);
  * (axis-angle), as an animation system would store them: they keep the rotation's sign,
  * so a twist of 360 degrees has q_0 = -1 while its matrix is I. */
 void rig30_joint_dualquats(rig30_kind kind, double angle, dualquat out[RIG30_JOINTS]);
-/* The kind's weight profile (above): w_1 on slot 1 (joint 1), w_0 = 1 - w_1 on slot 0. */
-void rig30_weights(rig30_kind kind, const mesh *m, skin_influence *out);
+/* The kind's weight profile (above) into a new *out of K = 2: w_1 on slot 1 (joint 1),
+ * w_0 = 1 - w_1 on slot 0. */
+lab_error rig30_weights(rig30_kind kind, const mesh *m, skin_influences *out, lab_diag *d);
+/* The exercises' knob: every vertex of the middle ring (z = 1) gets weights (root, child). */
+void rig30_set_middle_ring(skin_influences *in, const double weights[2]);
 /* The weight a vertex gives the child joint (joint 1), whatever slot holds it. */
-double rig30_child_weight(const skin_influence *influence);
+double rig30_child_weight(const skin_influences *in, int v);
 
 /* Everything one pose of the rig produces. positions has rig->bind.vertex_count entries. */
 typedef struct {
@@ -94,7 +97,7 @@ lab_error rig30_pose_at(const rig30_rig *rig, double theta, skin_blend blend, ri
 
 /* Replaces the rig's influences with `influences` after applying `policy` to a copy
  * (report filled, may be NULL). On error the rig keeps its own weights. */
-lab_error rig30_set_influences(rig30_rig *rig, const skin_influence *influences,
+lab_error rig30_set_influences(rig30_rig *rig, const skin_influences *influences,
                                skin_weight_policy policy, skin_weight_report *report, lab_diag *d);
 
 /* The bind normals of the cylinder: radial, (x, y, 0) / |(x, y)|. */

@@ -10,7 +10,8 @@ lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d)
 {
     const double quarter = 0.5 * acos(-1.0);
     const vec3 p = {1, 1, 0};
-    const skin_influence equal = {{0, 1}, {0.5, 0.5}};
+    const int joint[2] = {0, 1};
+    const double equal[2] = {0.5, 0.5};
     mat4 bind1 = mat4_translate(0, 1, 0);
     mat4 world1 = mat4_mul(mat4_translate(0, 1, 0), mat4_rotate_z(quarter));
     mat4 inverse_bind1;
@@ -27,7 +28,7 @@ lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d)
     const vec3 article[HAND_ROWS] = {{0.5, 1.5, 0}, {0, 1.5, 0}, {0, 1, 0}};
     for (int r = 0; r < HAND_ROWS; r++) {
         mat4 palette[2] = {mat4_identity(), child[r]};
-        vec4 h = skin_lbs_point(p, &equal, palette);
+        vec4 h = skin_lbs_point(p, joint, equal, 2, palette);
         out->name[r] = names[r];
         out->computed[r] = vec3_make(h.x, h.y, h.z);
         out->article[r] = article[r];
@@ -41,32 +42,32 @@ lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d)
 /* A private copy of everything the pipeline reads, for one case to break. */
 typedef struct {
     vec3 *points;
-    skin_influence *influences;
+    skin_influences influences;   /* K = 2: vertex v's slot s at [2 v + s] */
     scene_node joints[RIG30_JOINTS];
     mat4 bind_world[RIG30_JOINTS];
 } scratch_inputs;
 
 typedef void (*break_inputs)(scratch_inputs *s);
 
-static void slot_out_of_range(scratch_inputs *s) { s->influences[100].joint[1] = 2; }
-static void zero_weight_slot_out_of_range(scratch_inputs *s)
+/* Vertex v's two influences become (j0, w0), (j1, w1). */
+static void set_vertex(scratch_inputs *s, int v, int j0, double w0, int j1, double w1)
 {
-    s->influences[0] = (skin_influence){{0, 7}, {1.0, 0.0}};
+    s->influences.joint[2 * v] = j0, s->influences.weight[2 * v] = w0;
+    s->influences.joint[2 * v + 1] = j1, s->influences.weight[2 * v + 1] = w1;
 }
-static void negative_slot(scratch_inputs *s) { s->influences[30].joint[0] = -1; }
-static void negative_weight(scratch_inputs *s)
-{
-    s->influences[50] = (skin_influence){{0, 1}, {1.25, -0.25}};
-}
+
+static void slot_out_of_range(scratch_inputs *s) { s->influences.joint[2 * 100 + 1] = 2; }
+static void zero_weight_slot_out_of_range(scratch_inputs *s) { set_vertex(s, 0, 0, 1.0, 7, 0.0); }
+static void negative_slot(scratch_inputs *s) { s->influences.joint[2 * 30] = -1; }
+static void negative_weight(scratch_inputs *s) { set_vertex(s, 50, 0, 1.25, 1, -0.25); }
 static void sum_not_one(scratch_inputs *s)
 {
-    for (int k = 0; k < RIG30_SEGMENTS; k++)
-        s->influences[mesh_cylinder_index(RIG30_SEGMENTS, RIG30_MIDDLE_RING, k)] =
-            (skin_influence){{0, 1}, {0.4, 0.4}};
+    const double w[2] = {0.4, 0.4};
+    rig30_set_middle_ring(&s->influences, w);
 }
-static void sum_just_beyond_tolerance(scratch_inputs *s) { s->influences[120].weight[1] += 2e-12; }
-static void nan_weight(scratch_inputs *s) { s->influences[70].weight[0] = NAN; }
-static void infinite_weight(scratch_inputs *s) { s->influences[80].weight[1] = INFINITY; }
+static void sum_just_beyond_tolerance(scratch_inputs *s) { s->influences.weight[2 * 120 + 1] += 2e-12; }
+static void nan_weight(scratch_inputs *s) { s->influences.weight[2 * 70] = NAN; }
+static void infinite_weight(scratch_inputs *s) { s->influences.weight[2 * 80 + 1] = INFINITY; }
 static void nan_point(scratch_inputs *s) { s->points[10].z = NAN; }
 static void infinite_point(scratch_inputs *s) { s->points[11].x = -INFINITY; }
 static void non_affine_local(scratch_inputs *s) { s->joints[1].local.m[3][2] = 0.5; }
@@ -124,16 +125,14 @@ lab_error rig30_invalid_case_run(const rig30_rig *rig, int i, lab_diag *d)
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "invalid-input case", "case %d of %d", i,
                          CASE_COUNT);
     int n = rig->bind.vertex_count;
-    scratch_inputs s = {malloc(sizeof *s.points * (size_t)n),
-                        malloc(sizeof *s.influences * (size_t)n), {{0}}, {{{{0}}}}};
+    scratch_inputs s = {.points = malloc(sizeof *s.points * (size_t)n)};
     vec3 *positions = malloc(sizeof *positions * (size_t)n);
     mat4 inverse_bind[RIG30_JOINTS], world[RIG30_JOINTS], palette[RIG30_JOINTS];
-    lab_error e = LAB_OK;
-    if (!s.points || !s.influences || !positions)
+    lab_error e = skin_influences_copy(&rig->influences, &s.influences, d);
+    if (e == LAB_OK && (!s.points || !positions))
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "invalid-input case", "case %d, %d vertices", i, n);
     if (e == LAB_OK) {
         memcpy(s.points, rig->bind.vertices, sizeof *s.points * (size_t)n);
-        memcpy(s.influences, rig->influences, sizeof *s.influences * (size_t)n);
         rig30_joints(rig->kind, 0.5 * acos(-1.0), s.joints);
         memcpy(s.bind_world, rig->bind_world, sizeof s.bind_world);
         cases[i].apply(&s);
@@ -143,12 +142,12 @@ lab_error rig30_invalid_case_run(const rig30_rig *rig, int i, lab_diag *d)
     if (e == LAB_OK) {
         skin_pose_job job = {.joints = s.joints, .joint_count = RIG30_JOINTS,
                              .inverse_bind = inverse_bind, .bind_positions = s.points,
-                             .influences = s.influences, .vertex_count = n,
+                             .influences = &s.influences,
                              .out_world = world, .out_palette = palette, .out_positions = positions};
         e = skin_pose_run(&job, d);
     }
     free(s.points);
-    free(s.influences);
+    skin_influences_free(&s.influences);
     free(positions);
     return e;
 }

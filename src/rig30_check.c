@@ -64,16 +64,6 @@ rig30_ring_radius rig30_measure_ring(const vec3 *positions, int ring)
     return r;
 }
 
-/* The weights of vertex v as (root, child), whatever slots hold them. */
-static void root_child_weights(const skin_influence *in, double *w0, double *w1)
-{
-    *w1 = rig30_child_weight(in);
-    *w0 = 0.0;
-    for (int s = 0; s < SKIN_SLOTS; s++)
-        if (in->joint[s] == 0)
-            *w0 += in->weight[s];
-}
-
 void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
                        rig30_check *acc)
 {
@@ -81,8 +71,8 @@ void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method
     quat top = quat_from_axis_angle(axis, pose->theta); /* chapter 29's rotation of w = 1 */
     for (int v = 0; v < rig->bind.vertex_count; v++) {
         vec3 p = rig->bind.vertices[v], q = pose->positions[v];
-        double w0, w1;
-        root_child_weights(&rig->influences[v], &w0, &w1);
+        /* the weights as (root, child), whatever slots hold them */
+        double w0 = skin_joint_weight(&rig->influences, v, 0), w1 = skin_joint_weight(&rig->influences, v, 1);
         bool dqs = method == SKIN_DQS;
         vec3 a = dqs ? dqs_twist_point(p, w1, pose->theta) : rig30_analytic_point(p, w0, w1, pose->theta);
         double r_expected = hypot(p.x, p.y) * (dqs ? 1.0 : rig30_radius_ratio(w1, pose->theta));
@@ -97,7 +87,7 @@ void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method
     /* the ring means too, so a pattern that averages out per vertex still shows */
     for (int ring = 0; ring < RIG30_RINGS; ring++) {
         int v = mesh_cylinder_index(RIG30_SEGMENTS, ring, 0);
-        double w1 = rig30_child_weight(&rig->influences[v]);
+        double w1 = rig30_child_weight(&rig->influences, v);
         double expected = RIG30_RADIUS * (method == SKIN_DQS ? 1.0 : rig30_radius_ratio(w1, pose->theta));
         double mean = rig30_measure_ring(pose->positions, ring).mean;
         acc->max_radius_error = fmax(acc->max_radius_error, fabs(mean - expected));
@@ -108,31 +98,24 @@ lab_error rig30_sweep_ring_radius(skin_method method, double child_weight, doubl
                                   double *out_radius, lab_diag *d)
 {
     vec3 bind[RIG30_SEGMENTS], skinned[RIG30_SEGMENTS];
-    skin_influence in[RIG30_SEGMENTS];
+    int joint[2 * RIG30_SEGMENTS];
+    double weight[2 * RIG30_SEGMENTS];
+    skin_influences in = {RIG30_SEGMENTS, 2, joint, weight};
     const double two_pi = 4.0 * acos(0.0);
     for (int s = 0; s < RIG30_SEGMENTS; s++) {
         bind[s] = vec3_make(cos(two_pi * s / RIG30_SEGMENTS), sin(two_pi * s / RIG30_SEGMENTS), 1.0);
-        in[s] = (skin_influence){{0, 1}, {1.0 - child_weight, child_weight}};
+        joint[2 * s] = 0, weight[2 * s] = 1.0 - child_weight;
+        joint[2 * s + 1] = 1, weight[2 * s + 1] = child_weight;
     }
     const mat4 palette[RIG30_JOINTS] = {mat4_identity(), mat4_rotate_z(theta)};
     const dualquat signed_dq[RIG30_JOINTS] = {
         dualquat_identity(),
         dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), theta), vec3_make(0, 0, 0))};
     skin_blend blend = {.method = method, .palette_dq = signed_dq};
-    lab_error e = skin_deform(bind, in, RIG30_SEGMENTS, palette, RIG30_JOINTS, blend, skinned, d);
+    lab_error e = skin_deform(bind, &in, palette, RIG30_JOINTS, blend, skinned, d);
     if (e == LAB_OK)
         *out_radius = rig30_measure_ring(skinned, 0).mean;
     return e;
-}
-
-/* The weight vertex v gives joint j. */
-static double joint_weight(const skin_influence *in, int j)
-{
-    double w = 0.0;
-    for (int s = 0; s < SKIN_SLOTS; s++)
-        if (in->joint[s] == j)
-            w += in->weight[s];
-    return w;
 }
 
 /* d w_j / da and d w_j / dz at (ring, segment) by differences of the neighbours' weights. */
@@ -140,15 +123,32 @@ static void weight_gradient(const rig30_rig *rig, int ring, int seg, int j, doub
                             double *dwdz)
 {
     const int S = RIG30_SEGMENTS;
-    const skin_influence *in = rig->influences;
+    const skin_influences *in = &rig->influences;
     double da = 2.0 * (4.0 * acos(0.0) / S); /* two segments apart, in radians */
-    *dwda = (joint_weight(&in[mesh_cylinder_index(S, ring, (seg + 1) % S)], j) -
-             joint_weight(&in[mesh_cylinder_index(S, ring, (seg + S - 1) % S)], j)) / da;
+    *dwda = (skin_joint_weight(in, mesh_cylinder_index(S, ring, (seg + 1) % S), j) -
+             skin_joint_weight(in, mesh_cylinder_index(S, ring, (seg + S - 1) % S), j)) / da;
     int lo = ring > 0 ? ring - 1 : ring, hi = ring + 1 < RIG30_RINGS ? ring + 1 : ring;
     double dz = rig->bind.vertices[mesh_cylinder_index(S, hi, seg)].z -
                 rig->bind.vertices[mesh_cylinder_index(S, lo, seg)].z;
-    *dwdz = (joint_weight(&in[mesh_cylinder_index(S, hi, seg)], j) -
-             joint_weight(&in[mesh_cylinder_index(S, lo, seg)], j)) / dz;
+    *dwdz = (skin_joint_weight(in, mesh_cylinder_index(S, hi, seg), j) -
+             skin_joint_weight(in, mesh_cylinder_index(S, lo, seg), j)) / dz;
+}
+
+/* Vertices whose weights equal those of all four neighbours: there the weight gradient
+ * is zero, so the normal methods' only approximation is gone. */
+void rig30_steady_vertices(const rig30_rig *rig, bool *out)
+{
+    const int S = RIG30_SEGMENTS;
+    for (int v = 0; v < rig->bind.vertex_count; v++) {
+        int ring = v / S, seg = v % S;
+        double w = rig30_child_weight(&rig->influences, v);
+        const int nb[4][2] = {{ring - 1, seg}, {ring + 1, seg}, {ring, (seg + 1) % S}, {ring, (seg + S - 1) % S}};
+        out[v] = true;
+        for (int k = 0; k < 4; k++)
+            if (nb[k][0] >= 0 && nb[k][0] < RIG30_RINGS &&
+                rig30_child_weight(&rig->influences, mesh_cylinder_index(S, nb[k][0], nb[k][1])) != w)
+                out[v] = false;
+    }
 }
 
 void rig30_true_normals(const rig30_rig *rig, const mat4 *palette, mat4 model, vec3 *out)
@@ -157,7 +157,7 @@ void rig30_true_normals(const rig30_rig *rig, const mat4 *palette, mat4 model, v
         int ring = v / RIG30_SEGMENTS, seg = v % RIG30_SEGMENTS;
         vec3 p = rig->bind.vertices[v], ta = {0, 0, 0}, tz = {0, 0, 0};
         for (int j = 0; j < RIG30_JOINTS; j++) {
-            double w = joint_weight(&rig->influences[v], j), dwda, dwdz;
+            double w = skin_joint_weight(&rig->influences, v, j), dwda, dwdz;
             weight_gradient(rig, ring, seg, j, &dwda, &dwdz);
             vec3 moved = mat4_transform_point(palette[j], p);
             ta = vec3_add(ta, vec3_add(vec3_scale(mat4_transform_direction(palette[j], vec3_make(-p.y, p.x, 0)), w),

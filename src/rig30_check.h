@@ -38,6 +38,10 @@ typedef struct {
 void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
                        rig30_check *acc);
 
+/* Vertices whose child weight equals that of all four neighbours on the cylinder: there
+ * the weight gradient is zero, so a normal method's only approximation is gone. */
+void rig30_steady_vertices(const rig30_rig *rig, bool *out);
+
 /* The true normal of the skinned surface p'(a, z) = sum_j w_j(a, z) C_j p(a, z), mapped by
  * `model`: the cross product of its two tangents, each carried by model's 3x3 part,
  *   dp'/da = sum_j (w_j C_j dp/da + dw_j/da C_j p),  dp'/dz = likewise with z,

@@ -38,11 +38,12 @@ cJSON *rig30_json_joints(const rig30_rig *rig)
 cJSON *rig30_json_influences(const rig30_rig *rig)
 {
     cJSON *a = cJSON_CreateArray();
-    for (int v = 0; v < rig->bind.vertex_count; v++) {
-        const skin_influence *in = &rig->influences[v];
+    const skin_influences *in = &rig->influences;
+    for (int v = 0; v < in->vertex_count; v++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToObject(o, "joints", cJSON_CreateIntArray(in->joint, SKIN_SLOTS));
-        cJSON_AddItemToObject(o, "weights", json_number_array(in->weight, SKIN_SLOTS));
+        int k = in->per_vertex;
+        cJSON_AddItemToObject(o, "joints", cJSON_CreateIntArray(in->joint + v * k, k));
+        cJSON_AddItemToObject(o, "weights", json_number_array(in->weight + v * k, k));
         cJSON_AddItemToArray(a, o);
     }
     return a;

@@ -1,4 +1,4 @@
-/* skin.h - skinning: influences, their strict validation, the palette and LBS.
+/* skin.h - skinning: influences, their strict validation, the palette and the blends.
  *
  * Chapter 30's formulas:
  *   skin matrix      C_j = G_j B_j^-1       (current world times inverse bind)
@@ -8,11 +8,15 @@
  *   p' = q^(p) with q^ = sum_j w_j q^_j / |sum_j w_j q_j0|   (see dualquat.h)
  * which needs rigid C_j and never shrinks a ring, but bulges at bends.
  *
- * Each vertex has SKIN_SLOTS influences (joint slot, weight). A slot indexes the palette
- * (the skin's joint list), not a scene node. Validation is strict: weights finite,
- * non-negative, summing to 1 within SKIN_WEIGHT_TOLERANCE, every slot in range even when
- * its weight is zero. Nothing is normalised behind the caller's back: a silent fix would
- * hide the export or indexing error that produced the bad data.
+ * One influence model for every program: each vertex has K influences (palette slot,
+ * weight), K given by the data: 2 in chapter 30, 4 in the engine format (packed.h), four
+ * per JOINTS_n / WEIGHTS_n set in glTF. A slot indexes the palette (the skin's joint
+ * list), not a scene node. Validation is strict: weights finite, non-negative, summing to
+ * 1 within SKIN_WEIGHT_TOLERANCE, every slot in range even when its weight is zero.
+ * Nothing is normalised behind the caller's back: a silent fix would hide the export or
+ * indexing error that produced the bad data. The one LBS blend and the one DQS blend below
+ * serve the chapter path, the glTF sampler and the palette lab's reference; the float
+ * kernels (fastskin.h) are their fast twin and are tested against them.
  */
 #ifndef SKIN_H
 #define SKIN_H
@@ -24,32 +28,48 @@
 #include "linalg.h"
 #include "scene.h"
 
-#define SKIN_SLOTS 2               /* chapter 30 uses exactly two influences per vertex */
+#define SKIN_MAX_INFLUENCES 32     /* K per vertex; glTF's eight JOINTS_n sets hold 32 */
 #define SKIN_WEIGHT_TOLERANCE 1e-12
 
+/* vertex_count vertices of K = per_vertex influences each: vertex v's k-th influence is
+ * (joint[v * K + k], weight[v * K + k]), 0 <= k < K. skin_influences_init allocates the
+ * arrays (free them with skin_influences_free); a caller may also point them at its own. */
 typedef struct {
-    int joint[SKIN_SLOTS];         /* palette slot, 0 <= joint < joint_count */
-    double weight[SKIN_SLOTS];
-} skin_influence;
+    int vertex_count;
+    int per_vertex;                /* K, 1 <= K <= SKIN_MAX_INFLUENCES */
+    int *joint;                    /* palette slots, 0 <= joint < joint_count */
+    double *weight;
+} skin_influences;
+
+/* Allocates vertex_count * per_vertex influences, all slot 0 with weight 0.
+ * LAB_ERR_LIMIT when per_vertex is outside 1..SKIN_MAX_INFLUENCES. */
+lab_error skin_influences_init(skin_influences *in, int vertex_count, int per_vertex, lab_diag *d);
+void skin_influences_free(skin_influences *in);
+/* A new copy of src (free with skin_influences_free). */
+lab_error skin_influences_copy(const skin_influences *src, skin_influences *out, lab_diag *d);
+/* The weight vertex v gives joint j, over all its slots (a joint may appear twice). */
+double skin_joint_weight(const skin_influences *in, int v, int joint);
 
 /* Strict validation of every influence; the first offence is reported with its vertex
  * (d->vertex), slot and value. For a bad sum W the message also says where the vertex
  * would go at the bind pose: W p, with homogeneous w = W. */
-lab_error skin_validate_influences(const skin_influence *influences, int vertex_count,
-                                   int joint_count, lab_diag *d);
+lab_error skin_validate_influences(const skin_influences *in, int joint_count, lab_diag *d);
 
 /* Weight policies: how validation treats a vertex whose weights do not sum to 1.
- *   strict     (chapter 30) any |W - 1| > 1e-12 is an error; nothing is changed
+ *   strict     (chapter 30) any |W - 1| > tolerance is an error; nothing is changed
  *   normalize  (the weights article) W > eps_w is divided out and reported; W <= eps_w
  *              is an error
  *   fallback   like normalize, but a vertex with W <= eps_w is bound fully to one joint
  * Non-finite or negative weights and out-of-range slots are errors under every policy.
- * The policy is the caller's choice, never a global. Zero-initialised means strict. */
+ * The policy is the caller's choice, never a global. Zero-initialised means strict with
+ * chapter 30's tolerance of 1e-12. */
 typedef enum { SKIN_POLICY_STRICT = 0, SKIN_POLICY_NORMALIZE, SKIN_POLICY_FALLBACK } skin_policy_kind;
 typedef struct {
     skin_policy_kind kind;
     int fallback_joint;            /* fallback: the palette slot a weightless vertex follows */
     double eps_w;                  /* 0 means SKIN_DEFAULT_EPS_W */
+    double tolerance;              /* |W - 1| accepted as it is; 0 means SKIN_WEIGHT_TOLERANCE
+                                    * (glTF uses the validator's 2e-7 per weight) */
 } skin_weight_policy;
 #define SKIN_DEFAULT_EPS_W 1e-6
 
@@ -70,11 +90,15 @@ typedef struct {
 } skin_weight_report;
 void skin_weight_report_free(skin_weight_report *r);
 
-/* Applies the policy to influences in place (strict changes nothing) and fills report
+/* Applies the policy to the influences in place (strict changes nothing) and fills report
  * (may be NULL). On error nothing is changed and d names the vertex and rule. */
-lab_error skin_apply_weight_policy(skin_influence *influences, int vertex_count, int joint_count,
-                                   skin_weight_policy policy, skin_weight_report *report,
-                                   lab_diag *d);
+lab_error skin_apply_weight_policy(skin_influences *in, int joint_count, skin_weight_policy policy,
+                                   skin_weight_report *report, lab_diag *d);
+
+/* Divides every vertex's weights by their sum W, which a policy has checked (W > 0):
+ * glTF stores weights as floats or normalised integers, whose sums are 1 only to their
+ * own precision, and the blends take weights that sum to 1 in double precision. */
+void skin_renormalize(skin_influences *in);
 
 /* Every coordinate finite. */
 lab_error skin_validate_points(const vec3 *points, int count, lab_diag *d);
@@ -88,9 +112,26 @@ lab_error skin_inverse_binds(const mat4 *bind_world, int joint_count, mat4 *out_
 lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_count,
                        mat4 *out_palette, lab_diag *d);
 
-/* The homogeneous LBS sum for one point, sum_j w_j C_j p~, without any checks: the
- * teaching path that shows what unnormalised weights do (w != 1). */
-vec4 skin_lbs_point(vec3 p, const skin_influence *influence, const mat4 *palette);
+/* The LBS blend of one vertex: the homogeneous sum sum_k w_k C_{joint_k} p~ over its k
+ * influences (`joint` and `weight` point at them), without any checks: the teaching path
+ * that also shows what unnormalised weights do (w != 1). */
+vec4 skin_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette);
+
+/* The DQS blend of one vertex: q^ = sum_k w_k q^_{joint_k} (with the hemisphere fix
+ * against the heaviest influence when asked), normalised, applied to p.
+ * LAB_ERR_DQ_ZERO_NORM when the blend's real part vanishes; d then names `where`. */
+lab_error skin_dqs_point(vec3 p, const int *joint, const double *weight, int k,
+                         const dualquat *palette, bool hemisphere_fix, vec3 *out,
+                         const char *where, lab_diag *d);
+
+/* The unit dual quaternion DQS blends for one vertex: skin_dqs_point without the point
+ * (a normal turns by its real part). */
+lab_error skin_dqs_blend(const int *joint, const double *weight, int k, const dualquat *palette,
+                         bool hemisphere_fix, dualquat *out_unit, const char *where, lab_diag *d);
+
+/* Orders one vertex's k influences heaviest first, ties by the lower joint: the order
+ * engines pack them in (packed.h), which makes slot 0 DQS's pivot. */
+void skin_sort_heaviest_first(int *joint, double *weight, int k);
 
 /* How to blend the palette. Zero-initialised means LBS. */
 typedef enum { SKIN_LBS = 0, SKIN_DQS } skin_method;
@@ -106,14 +147,13 @@ typedef struct {
 
 const char *skin_method_name(skin_method method); /* "LBS", "DQS" */
 
-/* Skins `vertex_count` points into out_positions (caller-owned, same count) with the
+/* Skins in->vertex_count points into out_positions (caller-owned, same count) with the
  * chosen method over the same influences and palette. Validates points, influences and
  * palette first (DQS also: every C_j rigid) and then writes nothing on error; a DQS blend
  * whose real part vanishes stops the loop with LAB_ERR_DQ_ZERO_NORM at that vertex
  * (out_positions then holds the vertices before it). */
-lab_error skin_deform(const vec3 *bind_positions, const skin_influence *influences,
-                      int vertex_count, const mat4 *palette, int joint_count, skin_blend blend,
-                      vec3 *out_positions, lab_diag *d);
+lab_error skin_deform(const vec3 *bind_positions, const skin_influences *in, const mat4 *palette,
+                      int joint_count, skin_blend blend, vec3 *out_positions, lab_diag *d);
 
 /* The dual-quaternion palette from the joints' own rotations: world Q_j = Q_parent L_j
  * along the hierarchy (parents from `joints`, validated like scene_evaluate), then
@@ -131,8 +171,7 @@ typedef struct {
     int joint_count;
     const mat4 *inverse_bind;        /* B_j^-1, joint_count of them */
     const vec3 *bind_positions;      /* the bind mesh, in the reference world */
-    const skin_influence *influences;
-    int vertex_count;
+    const skin_influences *influences; /* one vertex per bind position */
     skin_blend blend;                /* LBS when zero-initialised */
     const dualquat *local_dq;        /* DQS only, optional: L_j as dual quaternions */
     mat4 *out_world;                 /* G_j */

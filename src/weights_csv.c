@@ -68,8 +68,12 @@ static lab_error parse_row(const csv_line *line, long *ints, double *weights, la
     return LAB_OK;
 }
 
-lab_error weights_csv_parse(const char *text, int vertex_count, skin_influence *out, lab_diag *d)
+lab_error weights_csv_parse(const char *text, skin_influences *out, lab_diag *d)
 {
+    int vertex_count = out->vertex_count;
+    if (out->per_vertex != 2)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "weights file", "%d influences per vertex, the "
+                         "format holds 2", out->per_vertex);
     const char *cursor = text;
     csv_line line = {0};
     if (!next_line(&cursor, &line) || line.len != strlen(WEIGHTS_CSV_HEADER) ||
@@ -98,7 +102,9 @@ lab_error weights_csv_parse(const char *text, int vertex_count, skin_influence *
             seen[ints[0]] = 1;
             int j0 = ints[1] < INT_MIN ? INT_MIN : ints[1] > INT_MAX ? INT_MAX : (int)ints[1];
             int j1 = ints[2] < INT_MIN ? INT_MIN : ints[2] > INT_MAX ? INT_MAX : (int)ints[2];
-            out[ints[0]] = (skin_influence){{j0, j1}, {w[0], w[1]}};
+            int v = (int)ints[0];
+            out->joint[2 * v] = j0, out->weight[2 * v] = w[0];
+            out->joint[2 * v + 1] = j1, out->weight[2 * v + 1] = w[1];
         }
     }
     for (int v = 0; e == LAB_OK && v < vertex_count; v++)
@@ -111,13 +117,15 @@ lab_error weights_csv_parse(const char *text, int vertex_count, skin_influence *
     return e;
 }
 
-void weights_csv_write(const skin_influence *influences, int vertex_count, bytes *out)
+lab_error weights_csv_write(const skin_influences *in, bytes *out, lab_diag *d)
 {
+    if (in->per_vertex != 2)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "weights file", "%d influences per vertex, the "
+                         "format holds 2", in->per_vertex);
     bytes_printf(out, "%s\n", WEIGHTS_CSV_HEADER);
     char w0[32], w1[32];
-    for (int v = 0; v < vertex_count; v++) {
-        const skin_influence *in = &influences[v];
-        bytes_printf(out, "%d,%d,%s,%d,%s\n", v, in->joint[0], format_double(w0, in->weight[0]),
-                     in->joint[1], format_double(w1, in->weight[1]));
-    }
+    for (int v = 0; v < in->vertex_count; v++)
+        bytes_printf(out, "%d,%d,%s,%d,%s\n", v, in->joint[2 * v], format_double(w0, in->weight[2 * v]),
+                     in->joint[2 * v + 1], format_double(w1, in->weight[2 * v + 1]));
+    return LAB_OK;
 }

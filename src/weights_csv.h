@@ -17,12 +17,13 @@
 #define WEIGHTS_CSV_HEADER "vertex,joint0,weight0,joint1,weight1"
 #define WEIGHTS_CSV_MAX_BYTES (16 << 20)   /* a larger weights file is refused */
 
-/* Parses text into out[0 <= v < vertex_count]. Errors name the line, the field and the
- * rule (LAB_ERR_WEIGHTS_FILE): wrong header, wrong field count, unreadable number,
- * vertex out of range, a vertex given twice or missing. */
-lab_error weights_csv_parse(const char *text, int vertex_count, skin_influence *out, lab_diag *d);
+/* Parses text into out, whose vertex_count and K = 2 the caller has set (skin_influences_init).
+ * Errors name the line, the field and the rule (LAB_ERR_WEIGHTS_FILE): wrong header, wrong
+ * field count, unreadable number, vertex out of range, a vertex given twice or missing.
+ * The format holds two influences a vertex; other K are refused (LAB_ERR_INVALID_ARGUMENT). */
+lab_error weights_csv_parse(const char *text, skin_influences *out, lab_diag *d);
 
-/* The same format, written from influences (round-trips through weights_csv_parse). */
-void weights_csv_write(const skin_influence *influences, int vertex_count, bytes *out);
+/* The same format, written from influences of K = 2 (round-trips through weights_csv_parse). */
+lab_error weights_csv_write(const skin_influences *in, bytes *out, lab_diag *d);
 
 #endif

@@ -44,15 +44,15 @@ static void test_dualquat_skin_rejects_scaled_palette(void **state)
 {
     (void)state;
     mat4 palette[2] = {mat4_identity(), mat4_mul(mat4_translate(0, 0, 2), mat4_scale(1, 1, 1.5))};
-    skin_influence in = {{0, 1}, {0.5, 0.5}};
+    skin_influences in = {1, 2, (int[]){0, 1}, (double[]){0.5, 0.5}};
     vec3 p = {1, 0, 1}, out = {7, 7, 7};
     lab_diag d = {0};
-    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, (skin_blend){.method = SKIN_DQS}, &out, &d),
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){.method = SKIN_DQS}, &out, &d),
                      LAB_ERR_NOT_RIGID);
     assert_non_null(strstr(d.where, "joint 1"));
     assert_true(out.x == 7); /* nothing written */
     /* LBS takes the same palette: scale is fine for it */
-    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, (skin_blend){.method = SKIN_LBS}, &out, &d),
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){.method = SKIN_LBS}, &out, &d),
                      LAB_OK);
 }
 
@@ -66,25 +66,25 @@ static void test_dualquat_zero_norm_blend_is_an_error(void **state)
                              dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), 2 * pi),
                                                  vec3_make(0, 0, 0))};
     assert_true(signed_dq[1].real.w == -1.0);
-    skin_influence in = {{0, 1}, {0.5, 0.5}};
+    skin_influences in = {1, 2, (int[]){0, 1}, (double[]){0.5, 0.5}};
     vec3 p = {1, 0, 1}, out;
     lab_diag d = {0};
-    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, (skin_blend){SKIN_DQS, true, signed_dq},
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, true, signed_dq},
                                  &out, &d),
                      LAB_ERR_DQ_ZERO_NORM);
     assert_int_equal(d.vertex, 0);
     assert_true(strstr(d.value, "|q_0| = ") != NULL);
     /* with the fix the same blend is the identity */
-    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, (skin_blend){SKIN_DQS, false, signed_dq},
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, false, signed_dq},
                                  &out, &d),
                      LAB_OK);
     assert_true(dist(out, p) < 1e-12);
     /* from the matrices alone the sign is gone (Rz(360) = I): no cancellation either way */
-    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, (skin_blend){.method = SKIN_DQS, .skip_hemisphere_fix = true}, &out, &d),
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){.method = SKIN_DQS, .skip_hemisphere_fix = true}, &out, &d),
                      LAB_OK);
     /* a signed palette that is not the matrix palette is refused */
     signed_dq[1] = dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), 1.0), vec3_make(0, 0, 0));
-    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, (skin_blend){SKIN_DQS, false, signed_dq},
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, false, signed_dq},
                                  &out, &d),
                      LAB_ERR_DQ_MISMATCH);
     dualquat z = {{0, 0, 0, 0}, {0, 1, 0, 0}}, n;

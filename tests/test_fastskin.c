@@ -54,7 +54,7 @@ static void build(fixture *f, int n, int k)
                                        vec3_make(rnd(), rnd(), rnd()));
         f->skin[j] = dualquat_to_mat4(f->dq[j]);
     }
-    assert_int_equal(packed_mesh_build(f->pos, f->nor, n, f->joint, f->weight, k, k, &f->packed, NULL, NULL), LAB_OK);
+    assert_int_equal(packed_mesh_build(f->pos, f->nor, &(skin_influences){n, k, (int *)f->joint, (double *)f->weight}, k, &f->packed, NULL, NULL), LAB_OK);
     palette_from_mat4(f->skin, J, NULL, f->pm);
     palette_from_dualquats(f->dq, J, f->pd);
 }
@@ -198,7 +198,7 @@ static void test_fastskin_reports_a_vanishing_dqs_blend(void **state)
     const double weights[4] = {0.5, 0.5, 1.0, 0.0};
     vec3 pos[2] = {{1, 0, 0}, {2, 0, 0}};
     packed_mesh m;
-    assert_int_equal(packed_mesh_build(pos, NULL, 2, joints, weights, 2, 2, &m, NULL, NULL), LAB_OK);
+    assert_int_equal(packed_mesh_build(pos, NULL, &(skin_influences){2, 2, (int *)joints, (double *)weights}, 2, &m, NULL, NULL), LAB_OK);
     float out[6];
     for (int level = 0; level < SIMD_LEVEL_COUNT; level++) {
         if (!simd_level_available((simd_level)level))

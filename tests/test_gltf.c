@@ -139,6 +139,15 @@ static void test_gltf_simple_skin_matches_the_joint_matrix_formula(void **state)
     gltf_animation_range(&doc, 0, &start, &end);
     assert_true(start == 0.0 && end == 5.5);
     check_simple_skin(&doc);
+    /* a weight sum off by more than the validator's tolerance: refused, naming the mesh,
+     * the primitive and the vertex, with the one tolerance it applied */
+    float bad = 0.9f; /* vertex 0's first weight: buffer 1, byte 160 */
+    memcpy(doc.buffers[1].data + 160, &bad, sizeof bad);
+    vec3 out[10];
+    assert_int_equal(skin_at(&doc, 0, 0.0, SKIN_LBS, out, &d), LAB_ERR_WEIGHT_SUM);
+    assert_string_equal(d.where, "mesh 0 primitive 0 vertex 0");
+    assert_non_null(strstr(d.value, "not 1 within 8e-07"));
+    assert_null(strstr(lab_error_rule(d.code), "1e-12"));
     gltf_free(&doc);
 }
 

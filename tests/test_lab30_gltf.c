@@ -68,6 +68,35 @@ static void test_lab30_gltf_simple_skin(void **state)
         assert_true(tu_exists(tu_path(ctx->dir, outputs[i])));
 }
 
+/* One skin per node, a common export shape: 84 skinned primitives all reach the JSON (a
+ * fixed array once kept 64 and dropped the rest with exit 0). */
+static void test_lab30_gltf_keeps_every_skinned_primitive(void **state)
+{
+    run_ctx *ctx = *state;
+    char *text = tu_read_file(SIMPLE_SKIN, NULL);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    cJSON *nodes = obj(root, "nodes"), *scene = obj(cJSON_GetArrayItem(obj(root, "scenes"), 0), "nodes");
+    for (int k = 1; k < 84; k++) {
+        cJSON *node = cJSON_CreateObject();
+        cJSON_AddNumberToObject(node, "mesh", 0);
+        cJSON_AddNumberToObject(node, "skin", 0);
+        cJSON_AddItemToArray(scene, cJSON_CreateNumber(cJSON_GetArraySize(nodes)));
+        cJSON_AddItemToArray(nodes, node);
+    }
+    char *many = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    char asset[64];
+    assert_non_null(tu_make_temp_dir(asset, sizeof asset));
+    assert_true(tu_write_file(tu_path(asset, "many.gltf"), many));
+    free(many);
+    assert_int_equal(run_lab(ctx, "--time", "1", tu_path(asset, "many.gltf"), ctx->dir), 0);
+    cJSON *out = tu_json_load(tu_path(ctx->dir, "gltf30.json"));
+    assert_int_equal(cJSON_GetArraySize(obj(cJSON_GetArrayItem(obj(out, "times"), 0), "parts")), 84);
+    cJSON_Delete(out);
+    tu_remove_tree(asset);
+}
+
 /* The export passes the Khronos validator with no errors and no warnings. */
 static void test_lab30_gltf_export_passes_the_validator(void **state)
 {
@@ -124,6 +153,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_lab30_gltf_exit_codes),
         T(test_lab30_gltf_simple_skin),
+        T(test_lab30_gltf_keeps_every_skinned_primitive),
         T(test_lab30_gltf_export_passes_the_validator),
         T(test_lab30_gltf_round_trip),
         T(test_lab30_gltf_deterministic_and_committed),

@@ -15,19 +15,19 @@ static void test_normals_singular_blend_names_the_vertex(void **state)
     (void)state;
     /* two bones that flatten x, one by 0 and one by 0: L has a zero column at vertex 1 */
     mat4 palette[2] = {mat4_identity(), mat4_scale(0, 1, 1)};
-    skin_influence in[2] = {{{0, 1}, {0.5, 0.5}}, {{0, 1}, {0, 1}}};
+    skin_influences in = {2, 2, (int[]){0, 1, 0, 1}, (double[]){0.5, 0.5, 0, 1}};
     vec3 n[2] = {{1, 0, 0}, {1, 0, 0}}, out[2];
     lab_diag d = {0};
-    assert_int_equal(normals_skin(n, in, 2, palette, 2, NORMALS_BLENDED_INVERSE_TRANSPOSE, out, &d),
+    assert_int_equal(normals_skin(n, &in, palette, 2, NORMALS_BLENDED_INVERSE_TRANSPOSE, out, &d),
                      LAB_ERR_SINGULAR);
     assert_int_equal(d.vertex, 1);
     assert_non_null(strstr(d.where, "vertex 1"));
     /* per-bone needs every bone invertible: names the joint */
-    assert_int_equal(normals_skin(n, in, 2, palette, 2, NORMALS_PER_BONE_INVERSE_TRANSPOSE, out, &d),
+    assert_int_equal(normals_skin(n, &in, palette, 2, NORMALS_PER_BONE_INVERSE_TRANSPOSE, out, &d),
                      LAB_ERR_SINGULAR);
     assert_non_null(strstr(d.where, "joint 1"));
     /* the rigid approximation never inverts anything */
-    assert_int_equal(normals_skin(n, in, 2, palette, 2, NORMALS_RIGID, out, &d), LAB_OK);
+    assert_int_equal(normals_skin(n, &in, palette, 2, NORMALS_RIGID, out, &d), LAB_OK);
     assert_int_equal(normals_to_world(n, 2, mat4_scale(1, 0, 1), out, &d), LAB_ERR_SINGULAR);
     assert_non_null(strstr(d.where, "model matrix"));
 }
@@ -36,9 +36,9 @@ static void test_normals_refuse_unnormalised_weights(void **state)
 {
     (void)state;
     mat4 palette[2] = {mat4_identity(), mat4_identity()};
-    skin_influence in = {{0, 1}, {0.4, 0.4}};
+    skin_influences in = {1, 2, (int[]){0, 1}, (double[]){0.4, 0.4}};
     vec3 n = {1, 0, 0}, out;
-    assert_int_equal(normals_skin(&n, &in, 1, palette, 2, NORMALS_RIGID, &out, NULL), LAB_ERR_WEIGHT_SUM);
+    assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_RIGID, &out, NULL), LAB_ERR_WEIGHT_SUM);
 }
 
 /* ---- hand-computed results --------------------------------------------------------- */
@@ -70,12 +70,12 @@ static void test_normals_nonuniform_scale_breaks_rigid_not_blended(void **state)
     (void)state;
     mat4 palette[2] = {mat4_identity(), mat4_translate(0, 0, 2)};
     palette[1] = mat4_mul(palette[1], mat4_scale(2, 1, 1));
-    skin_influence in = {{0, 1}, {0, 1}};
+    skin_influences in = {1, 2, (int[]){0, 1}, (double[]){0, 1}};
     vec3 n = vec3_normalize(vec3_make(1, 1, 0)), rigid, blended, per_bone;
     vec3 truth = vec3_normalize(vec3_make(0.5, 1, 0));
-    assert_int_equal(normals_skin(&n, &in, 1, palette, 2, NORMALS_RIGID, &rigid, NULL), LAB_OK);
-    assert_int_equal(normals_skin(&n, &in, 1, palette, 2, NORMALS_BLENDED_INVERSE_TRANSPOSE, &blended, NULL), LAB_OK);
-    assert_int_equal(normals_skin(&n, &in, 1, palette, 2, NORMALS_PER_BONE_INVERSE_TRANSPOSE, &per_bone, NULL), LAB_OK);
+    assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_RIGID, &rigid, NULL), LAB_OK);
+    assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_BLENDED_INVERSE_TRANSPOSE, &blended, NULL), LAB_OK);
+    assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_PER_BONE_INVERSE_TRANSPOSE, &per_bone, NULL), LAB_OK);
     double expected = (atan(2.0) - atan(0.5)) * 180 / acos(-1.0);
     assert_true(fabs(deg(rigid, truth) - expected) < 1e-9);
     assert_true(fabs(expected - 36.869897645844) < 1e-9);
@@ -88,10 +88,10 @@ static void test_normals_blended_and_per_bone_are_different_approximations(void 
 {
     (void)state;
     mat4 palette[2] = {mat4_scale(1, 3, 1), mat4_mul(mat4_rotate_z(0.8), mat4_scale(2, 1, 1))};
-    skin_influence in = {{0, 1}, {0.5, 0.5}};
+    skin_influences in = {1, 2, (int[]){0, 1}, (double[]){0.5, 0.5}};
     vec3 n = vec3_normalize(vec3_make(1, 2, 0.5)), a, b;
-    assert_int_equal(normals_skin(&n, &in, 1, palette, 2, NORMALS_BLENDED_INVERSE_TRANSPOSE, &a, NULL), LAB_OK);
-    assert_int_equal(normals_skin(&n, &in, 1, palette, 2, NORMALS_PER_BONE_INVERSE_TRANSPOSE, &b, NULL), LAB_OK);
+    assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_BLENDED_INVERSE_TRANSPOSE, &a, NULL), LAB_OK);
+    assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_PER_BONE_INVERSE_TRANSPOSE, &b, NULL), LAB_OK);
     assert_true(deg(a, b) > 1.0);
     assert_true(fabs(vec3_length(a) - 1.0) < 1e-15 && fabs(vec3_length(b) - 1.0) < 1e-15);
 }
@@ -102,11 +102,11 @@ static void test_normals_ignore_translation(void **state)
 {
     (void)state;
     mat4 palette[2] = {mat4_translate(5, -3, 2), mat4_translate(-100, 7, 1)};
-    skin_influence in = {{0, 1}, {0.3, 0.7}};
+    skin_influences in = {1, 2, (int[]){0, 1}, (double[]){0.3, 0.7}};
     vec3 n = vec3_normalize(vec3_make(0.2, -0.4, 1));
     for (int m = 0; m < NORMALS_METHOD_COUNT; m++) {
         vec3 out;
-        assert_int_equal(normals_skin(&n, &in, 1, palette, 2, (normals_method)m, &out, NULL), LAB_OK);
+        assert_int_equal(normals_skin(&n, &in, palette, 2, (normals_method)m, &out, NULL), LAB_OK);
         assert_true(deg(out, n) < 1e-12);
     }
     vec3 w;

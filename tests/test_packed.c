@@ -15,7 +15,7 @@ static void test_packed_sorts_heaviest_first_and_implies_the_last(void **state)
     const double weights[4] = {0.1, 0.4, 0.3, 0.2};
     packed_mesh m;
     packed_report r;
-    assert_int_equal(packed_mesh_build(origin, NULL, 1, joints, weights, 4, 4, &m, &r, NULL), LAB_OK);
+    assert_int_equal(packed_mesh_build(origin, NULL, &(skin_influences){1, 4, (int *)joints, (double *)weights}, 4, &m, &r, NULL), LAB_OK);
     const uint16_t expect_j[4] = {9, 1, 5, 3};
     assert_memory_equal(m.joint, expect_j, sizeof expect_j);
     assert_true(m.weight[0] == 0.4f && m.weight[1] == 0.3f && m.weight[2] == 0.2f);
@@ -35,7 +35,7 @@ static void test_packed_truncates_and_reports(void **state)
     packed_mesh m;
     packed_report r;
     vec3 two[2] = {{0, 0, 0}, {1, 1, 1}};
-    assert_int_equal(packed_mesh_build(two, NULL, 2, joints, weights, 6, 4, &m, &r, NULL), LAB_OK);
+    assert_int_equal(packed_mesh_build(two, NULL, &(skin_influences){2, 6, (int *)joints, (double *)weights}, 4, &m, &r, NULL), LAB_OK);
     assert_int_equal(r.truncated_vertices, 1);
     assert_int_equal(r.largest_dropped_vertex, 0);
     assert_true(fabs(r.largest_dropped_weight - 0.06) < 1e-15);
@@ -44,7 +44,7 @@ static void test_packed_truncates_and_reports(void **state)
     assert_true(m.weight[3] == 1.0f && packed_implied_weight(&m, 1) == 0.0f); /* vertex 1 */
     packed_mesh_free(&m);
     /* fewer influences than slots: padded with weight 0 */
-    assert_int_equal(packed_mesh_build(two, NULL, 2, joints, weights, 6, 8, &m, &r, NULL), LAB_OK);
+    assert_int_equal(packed_mesh_build(two, NULL, &(skin_influences){2, 6, (int *)joints, (double *)weights}, 8, &m, &r, NULL), LAB_OK);
     assert_true(m.weight[5] == 0.04f && m.weight[6] == 0.0f);
     assert_int_equal(m.joint[6], 0);
     packed_mesh_free(&m);
@@ -61,11 +61,11 @@ static void test_packed_rejects_negative_implied_weight(void **state)
     vec3 two[2] = {{0, 0, 0}, {1, 1, 1}};
     /* the kept weights are renormalised, so only a vertex whose stored three exceed 1 after
      * renormalisation can fail: 0.5, 0.5, 0.5 of a sum of 1.5 is fine ... */
-    assert_int_equal(packed_mesh_build(two, NULL, 2, joints, weights, 4, 4, &m, NULL, &d), LAB_OK);
+    assert_int_equal(packed_mesh_build(two, NULL, &(skin_influences){2, 4, (int *)joints, (double *)weights}, 4, &m, NULL, &d), LAB_OK);
     packed_mesh_free(&m);
     /* ... but K = 4 from four weights where the fourth is negative input is not */
     const double bad[8] = {0.25, 0.25, 0.25, 0.25, 0.6, 0.6, 0.6, -0.8};
-    assert_int_equal(packed_mesh_build(two, NULL, 2, joints, bad, 4, 4, &m, NULL, &d), LAB_ERR_WEIGHT_NEGATIVE);
+    assert_int_equal(packed_mesh_build(two, NULL, &(skin_influences){2, 4, (int *)joints, (double *)bad}, 4, &m, NULL, &d), LAB_ERR_WEIGHT_NEGATIVE);
     assert_int_equal(d.vertex, 1);
     assert_non_null(strstr(d.value, "implied weight"));
     assert_null(m.position);

@@ -44,7 +44,7 @@ static void test_rig30_rejects_unnormalised_middle_weights(void **state)
     const double w[2] = {0.4, 0.4};
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, w, &d), LAB_ERR_WEIGHT_SUM);
     assert_int_equal(d.vertex / RIG30_SEGMENTS, RIG30_MIDDLE_RING);
-    assert_null(rig.influences);
+    assert_null(rig.influences.joint);
 }
 
 static void test_rig30_every_invalid_case_is_rejected_by_its_rule(void **state)
@@ -87,7 +87,7 @@ static void test_rig30_rig_matches_the_article(void **state)
     assert_true(mat4_max_abs_diff(rig->inverse_bind[1], mat4_translate(0, 0, -2)) == 0.0);
     /* w_1 = z/2: ring r has child weight r/8 */
     for (int ring = 0; ring < RIG30_RINGS; ring++)
-        assert_true(rig30_child_weight(&rig->influences[ring * RIG30_SEGMENTS]) == ring / 8.0);
+        assert_true(rig30_child_weight(&rig->influences, ring * RIG30_SEGMENTS) == ring / 8.0);
 }
 
 static void test_rig30_radius_formula_by_hand(void **state)
@@ -246,7 +246,7 @@ static void test_rig30_bend_weights_and_metrics(void **state)
     assert_int_equal(rig30_rig_build(&rig, RIG30_BEND, NULL, NULL), LAB_OK);
     const double expect[RIG30_RINGS] = {0, 0, 0, 0.15625, 0.5, 0.84375, 1, 1, 1}; /* 3u^2 - 2u^3 */
     for (int k = 0; k < RIG30_RINGS; k++)
-        assert_true(fabs(rig30_child_weight(&rig.influences[k * RIG30_SEGMENTS]) - expect[k]) < 1e-15);
+        assert_true(fabs(rig30_child_weight(&rig.influences, k * RIG30_SEGMENTS) - expect[k]) < 1e-15);
     assert_true(mat4_max_abs_diff(rig.inverse_bind[1], mat4_translate(0, 0, -1)) == 0.0);
     rig30_pose p = {.positions = malloc(sizeof(vec3) * 216)};
     rig30_bend_metrics lbs, dqs;
@@ -310,18 +310,19 @@ static void test_rig30_set_influences_applies_the_policy(void **state)
     (void)state;
     rig30_rig rig;
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
-    skin_influence in[216];
-    memcpy(in, rig.influences, sizeof in);
-    in[5] = (skin_influence){{0, 1}, {0.3, 0.3}};
+    skin_influences in;
+    assert_int_equal(skin_influences_copy(&rig.influences, &in, NULL), LAB_OK);
+    in.weight[2 * 5] = in.weight[2 * 5 + 1] = 0.3;
     lab_diag d = {0};
-    assert_int_equal(rig30_set_influences(&rig, in, (skin_weight_policy){0}, NULL, &d), LAB_ERR_WEIGHT_SUM);
-    assert_true(rig.influences[5].weight[0] == 1.0); /* unchanged on error */
+    assert_int_equal(rig30_set_influences(&rig, &in, (skin_weight_policy){0}, NULL, &d), LAB_ERR_WEIGHT_SUM);
+    assert_true(rig.influences.weight[2 * 5] == 1.0); /* unchanged on error */
     skin_weight_report r;
-    assert_int_equal(rig30_set_influences(&rig, in, (skin_weight_policy){SKIN_POLICY_NORMALIZE, 0, 0}, &r, &d),
+    assert_int_equal(rig30_set_influences(&rig, &in, (skin_weight_policy){.kind = SKIN_POLICY_NORMALIZE}, &r, &d),
                      LAB_OK);
-    assert_true(rig.influences[5].weight[0] == 0.5);
+    assert_true(rig.influences.weight[2 * 5] == 0.5);
     assert_int_equal(r.normalized_count, 1);
     skin_weight_report_free(&r);
+    skin_influences_free(&in);
     rig30_rig_free(&rig);
 }
 

@@ -10,56 +10,78 @@ static const skin_blend LBS = {.method = SKIN_LBS};
 
 static double dist(vec3 a, vec3 b) { return vec3_length(vec3_sub(a, b)); }
 
+/* n vertices of K influences over the caller's arrays (vertex v's at [v K .. v K + K)). */
+static skin_influences view(int n, int k, int *joint, double *weight)
+{
+    return (skin_influences){n, k, joint, weight};
+}
+
 /* ---- validity ---------------------------------------------------------------------- */
 
 static void test_skin_rejects_slot_out_of_range_even_with_zero_weight(void **state)
 {
     (void)state;
-    skin_influence in[2] = {{{0, 1}, {0.5, 0.5}}, {{0, 2}, {1.0, 0.0}}};
+    int joint[4] = {0, 1, 0, 2};
+    double weight[4] = {0.5, 0.5, 1.0, 0.0};
+    skin_influences in = view(2, 2, joint, weight);
     lab_diag d = {0};
-    assert_int_equal(skin_validate_influences(in, 2, 2, &d), LAB_ERR_JOINT_SLOT_RANGE);
+    assert_int_equal(skin_validate_influences(&in, 2, &d), LAB_ERR_JOINT_SLOT_RANGE);
     assert_int_equal(d.vertex, 1);
     assert_string_equal(d.where, "vertex 1 slot 1");
-    in[1].joint[1] = -1;
-    assert_int_equal(skin_validate_influences(in, 2, 2, NULL), LAB_ERR_JOINT_SLOT_RANGE);
+    joint[3] = -1;
+    assert_int_equal(skin_validate_influences(&in, 2, NULL), LAB_ERR_JOINT_SLOT_RANGE);
 }
 
 static void test_skin_rejects_bad_weights_each_with_its_rule(void **state)
 {
     (void)state;
-    skin_influence in = {{0, 1}, {1.25, -0.25}};
-    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_NEGATIVE);
-    in = (skin_influence){{0, 1}, {NAN, 1.0}};
-    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
-    in = (skin_influence){{0, 1}, {0.0, INFINITY}};
-    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
+    int joint[2] = {0, 1};
+    double weight[2] = {1.25, -0.25};
+    skin_influences in = view(1, 2, joint, weight);
+    assert_int_equal(skin_validate_influences(&in, 2, NULL), LAB_ERR_WEIGHT_NEGATIVE);
+    weight[0] = NAN, weight[1] = 1.0;
+    assert_int_equal(skin_validate_influences(&in, 2, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
+    weight[0] = 0.0, weight[1] = INFINITY;
+    assert_int_equal(skin_validate_influences(&in, 2, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
     lab_diag d = {0};
-    in = (skin_influence){{0, 1}, {0.4, 0.4}};
-    assert_int_equal(skin_validate_influences(&in, 1, 2, &d), LAB_ERR_WEIGHT_SUM);
-    assert_non_null(strstr(d.value, "sum to 0.8, not 1"));
+    weight[0] = 0.4, weight[1] = 0.4;
+    assert_int_equal(skin_validate_influences(&in, 2, &d), LAB_ERR_WEIGHT_SUM);
+    assert_non_null(strstr(d.value, "0.4 + 0.4 sum to 0.8, not 1 within 1e-12"));
     assert_non_null(strstr(d.value, "0.8 p with homogeneous w = 0.8"));
 }
 
 static void test_skin_weight_sum_tolerance_is_1e12(void **state)
 {
     (void)state;
-    skin_influence in = {{0, 1}, {0.25, 0.75 + 0.5e-12}};
-    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_OK);
-    in.weight[1] = 0.75 + 2e-12;
-    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_SUM);
-    in.weight[1] = 0.75 - 2e-12;
-    assert_int_equal(skin_validate_influences(&in, 1, 2, NULL), LAB_ERR_WEIGHT_SUM);
+    int joint[2] = {0, 1};
+    double weight[2] = {0.25, 0.75 + 0.5e-12};
+    skin_influences in = view(1, 2, joint, weight);
+    assert_int_equal(skin_validate_influences(&in, 2, NULL), LAB_OK);
+    weight[1] = 0.75 + 2e-12;
+    assert_int_equal(skin_validate_influences(&in, 2, NULL), LAB_ERR_WEIGHT_SUM);
+    weight[1] = 0.75 - 2e-12;
+    assert_int_equal(skin_validate_influences(&in, 2, NULL), LAB_ERR_WEIGHT_SUM);
+    /* a policy may carry another tolerance (glTF: the validator's 2e-7 per weight) */
+    weight[1] = 0.75 + 3e-7;
+    skin_weight_policy gltf = {.tolerance = 4e-7};
+    assert_int_equal(skin_apply_weight_policy(&in, 2, gltf, NULL, NULL), LAB_OK);
+    gltf.tolerance = 2e-7;
+    lab_diag d = {0};
+    assert_int_equal(skin_apply_weight_policy(&in, 2, gltf, NULL, &d), LAB_ERR_WEIGHT_SUM);
+    assert_non_null(strstr(d.value, "not 1 within 2e-07"));
 }
 
 static void test_skin_lbs_rejects_non_finite_point_and_writes_nothing(void **state)
 {
     (void)state;
     vec3 p[2] = {{1, 0, 0}, {0, NAN, 0}};
-    skin_influence in[2] = {{{0, 1}, {1, 0}}, {{0, 1}, {1, 0}}};
+    int joint[4] = {0, 1, 0, 1};
+    double weight[4] = {1, 0, 1, 0};
+    skin_influences in = view(2, 2, joint, weight);
     mat4 palette[2] = {mat4_identity(), mat4_identity()};
     vec3 out[2] = {{7, 7, 7}, {7, 7, 7}};
     lab_diag d = {0};
-    assert_int_equal(skin_deform(p, in, 2, palette, 2, LBS, out, &d), LAB_ERR_POINT_NOT_FINITE);
+    assert_int_equal(skin_deform(p, &in, palette, 2, LBS, out, &d), LAB_ERR_POINT_NOT_FINITE);
     assert_int_equal(d.vertex, 1);
     assert_true(out[0].x == 7 && out[1].x == 7);
 }
@@ -95,8 +117,8 @@ static void test_skin_palette_order_hand_control(void **state)
     assert_int_equal(skin_inverse_binds(bind, 2, inv, NULL), LAB_OK);
     assert_int_equal(skin_palette(world, inv, 2, palette, NULL), LAB_OK);
     vec3 p = {1, 1, 0}, out;
-    skin_influence in = {{0, 1}, {0.5, 0.5}};
-    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, LBS, &out, NULL), LAB_OK);
+    skin_influences in = view(1, 2, (int[]){0, 1}, (double[]){0.5, 0.5});
+    assert_int_equal(skin_deform(&p, &in, palette, 2, LBS, &out, NULL), LAB_OK);
     assert_true(dist(out, vec3_make(0.5, 1.5, 0)) < 1e-15);
     /* C_1 alone sends p to (0, 2, 0): the rotation is about the joint, not the origin */
     assert_true(dist(mat4_transform_point(palette[1], p), vec3_make(0, 2, 0)) < 1e-15);
@@ -116,8 +138,7 @@ static void test_skin_unnormalised_weights_scale_the_point(void **state)
 {
     (void)state;
     mat4 palette[2] = {mat4_identity(), mat4_identity()};
-    skin_influence in = {{0, 1}, {0.4, 0.4}};
-    vec4 h = skin_lbs_point(vec3_make(1, 2, 3), &in, palette);
+    vec4 h = skin_lbs_point(vec3_make(1, 2, 3), (const int[]){0, 1}, (const double[]){0.4, 0.4}, 2, palette);
     assert_true(fabs(h.x - 0.8) < 1e-15 && fabs(h.y - 1.6) < 1e-15 && fabs(h.z - 2.4) < 1e-15);
     assert_true(fabs(h.w - 0.8) < 1e-15);
 }
@@ -126,10 +147,11 @@ static void test_skin_swapping_slots_gives_same_result(void **state)
 {
     (void)state;
     mat4 palette[2] = {mat4_rotate_z(0.3), mat4_mul(mat4_translate(1, 2, 3), mat4_rotate_x(1.1))};
-    skin_influence a = {{0, 1}, {0.3, 0.7}}, b = {{1, 0}, {0.7, 0.3}};
+    skin_influences a = view(1, 2, (int[]){0, 1}, (double[]){0.3, 0.7});
+    skin_influences b = view(1, 2, (int[]){1, 0}, (double[]){0.7, 0.3});
     vec3 p = {0.2, -0.4, 1.5}, ra, rb;
-    assert_int_equal(skin_deform(&p, &a, 1, palette, 2, LBS, &ra, NULL), LAB_OK);
-    assert_int_equal(skin_deform(&p, &b, 1, palette, 2, LBS, &rb, NULL), LAB_OK);
+    assert_int_equal(skin_deform(&p, &a, palette, 2, LBS, &ra, NULL), LAB_OK);
+    assert_int_equal(skin_deform(&p, &b, palette, 2, LBS, &rb, NULL), LAB_OK);
     assert_true(dist(ra, rb) < 1e-15);
 }
 
@@ -138,9 +160,9 @@ static void test_skin_half_turn_collapses_equal_weights(void **state)
 {
     (void)state;
     mat4 palette[2] = {mat4_identity(), mat4_rotate_z(2 * quarter)};
-    skin_influence in = {{0, 1}, {0.5, 0.5}};
+    skin_influences in = view(1, 2, (int[]){0, 1}, (double[]){0.5, 0.5});
     vec3 p = {0.6, 0.8, 1.0}, out;
-    assert_int_equal(skin_deform(&p, &in, 1, palette, 2, LBS, &out, NULL), LAB_OK);
+    assert_int_equal(skin_deform(&p, &in, palette, 2, LBS, &out, NULL), LAB_OK);
     assert_true(hypot(out.x, out.y) < 1e-15);
     assert_true(out.z == 1.0);
 }
@@ -152,11 +174,11 @@ static void test_skin_pose_job_runs_the_chain(void **state)
                             {"child", 0, mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_z(quarter))}};
     mat4 inv[2] = {mat4_identity(), mat4_translate(0, 0, -2)};
     vec3 bind[1] = {{1, 0, 2}};
-    skin_influence in[1] = {{{0, 1}, {0, 1}}};
+    skin_influences in = view(1, 2, (int[]){0, 1}, (double[]){0, 1});
     mat4 world[2], palette[2];
     vec3 out[1];
     skin_pose_job job = {.joints = joints, .joint_count = 2, .inverse_bind = inv, .bind_positions = bind,
-                         .influences = in, .vertex_count = 1, .blend = LBS, .out_world = world,
+                         .influences = &in, .blend = LBS, .out_world = world,
                          .out_palette = palette, .out_positions = out};
     assert_int_equal(skin_pose_run(&job, NULL), LAB_OK);
     assert_true(dist(out[0], vec3_make(0, 1, 2)) < 1e-15);
@@ -168,41 +190,44 @@ static void test_skin_pose_job_runs_the_chain(void **state)
 /* ---- weight policies ---------------------------------------------------------------- */
 
 /* Three vertices: sums 1, 0.8 and 0. */
-static void crafted(skin_influence in[3])
+static skin_influences crafted(int joint[6], double weight[6])
 {
-    in[0] = (skin_influence){{0, 1}, {0.25, 0.75}};
-    in[1] = (skin_influence){{0, 1}, {0.4, 0.4}};
-    in[2] = (skin_influence){{0, 1}, {0.0, 0.0}};
+    const int j[6] = {0, 1, 0, 1, 0, 1};
+    const double w[6] = {0.25, 0.75, 0.4, 0.4, 0.0, 0.0};
+    memcpy(joint, j, sizeof j);
+    memcpy(weight, w, sizeof w);
+    return view(3, 2, joint, weight);
 }
 
 static void test_skin_policy_strict_rejects_and_changes_nothing(void **state)
 {
     (void)state;
-    skin_influence in[3];
-    crafted(in);
+    int joint[6];
+    double weight[6];
+    skin_influences in = crafted(joint, weight);
     lab_diag d = {0};
-    assert_int_equal(skin_apply_weight_policy(in, 3, 2, (skin_weight_policy){0}, NULL, &d),
-                     LAB_ERR_WEIGHT_SUM);
+    assert_int_equal(skin_apply_weight_policy(&in, 2, (skin_weight_policy){0}, NULL, &d), LAB_ERR_WEIGHT_SUM);
     assert_int_equal(d.vertex, 1);
-    assert_true(in[1].weight[0] == 0.4);
+    assert_true(weight[2] == 0.4);
 }
 
 static void test_skin_policy_normalize_divides_and_reports(void **state)
 {
     (void)state;
-    skin_influence in[3];
-    crafted(in);
-    skin_weight_policy normalize = {SKIN_POLICY_NORMALIZE, 0, 0.0};
+    int joint[6];
+    double weight[6];
+    skin_influences in = crafted(joint, weight);
+    skin_weight_policy normalize = {.kind = SKIN_POLICY_NORMALIZE};
     lab_diag d = {0};
     /* W = 0 cannot be normalised: rejected, and nothing changed */
-    assert_int_equal(skin_apply_weight_policy(in, 3, 2, normalize, NULL, &d), LAB_ERR_WEIGHT_SUM_ZERO);
+    assert_int_equal(skin_apply_weight_policy(&in, 2, normalize, NULL, &d), LAB_ERR_WEIGHT_SUM_ZERO);
     assert_int_equal(d.vertex, 2);
-    assert_true(in[1].weight[0] == 0.4);
-    in[2] = (skin_influence){{0, 1}, {0.5, 0.5}};
+    assert_true(weight[2] == 0.4);
+    weight[4] = weight[5] = 0.5;
     skin_weight_report r;
-    assert_int_equal(skin_apply_weight_policy(in, 3, 2, normalize, &r, &d), LAB_OK);
-    assert_true(in[1].weight[0] == 0.5 && in[1].weight[1] == 0.5);
-    assert_true(in[0].weight[1] == 0.75); /* untouched */
+    assert_int_equal(skin_apply_weight_policy(&in, 2, normalize, &r, &d), LAB_OK);
+    assert_true(weight[2] == 0.5 && weight[3] == 0.5);
+    assert_true(weight[1] == 0.75); /* untouched */
     assert_int_equal(r.normalized_count, 1);
     assert_int_equal(r.normalized_vertices[0], 1);
     assert_true(fabs(r.largest_deviation - 0.2) < 1e-15);
@@ -214,46 +239,97 @@ static void test_skin_policy_normalize_divides_and_reports(void **state)
 static void test_skin_policy_fallback_binds_weightless_vertex(void **state)
 {
     (void)state;
-    skin_influence in[3];
-    crafted(in);
+    int joint[6];
+    double weight[6];
+    skin_influences in = crafted(joint, weight);
     skin_weight_report r;
-    assert_int_equal(skin_apply_weight_policy(in, 3, 2, (skin_weight_policy){SKIN_POLICY_FALLBACK, 1, 0.0},
-                                              &r, NULL),
-                     LAB_OK);
+    skin_weight_policy fallback = {.kind = SKIN_POLICY_FALLBACK, .fallback_joint = 1};
+    assert_int_equal(skin_apply_weight_policy(&in, 2, fallback, &r, NULL), LAB_OK);
     assert_int_equal(r.fallback_count, 1);
     assert_int_equal(r.fallback_vertices[0], 2);
-    assert_int_equal(in[2].joint[0], 1);
-    assert_true(in[2].weight[0] == 1.0 && in[2].weight[1] == 0.0);
+    assert_int_equal(joint[4], 1);
+    assert_true(weight[4] == 1.0 && weight[5] == 0.0);
     assert_int_equal(r.normalized_count, 1); /* the 0.8 vertex is still normalised */
-    assert_int_equal(skin_validate_influences(in, 3, 2, NULL), LAB_OK);
+    assert_int_equal(skin_validate_influences(&in, 2, NULL), LAB_OK);
     skin_weight_report_free(&r);
     /* the fallback joint must exist */
-    crafted(in);
-    assert_int_equal(skin_apply_weight_policy(in, 3, 2, (skin_weight_policy){SKIN_POLICY_FALLBACK, 2, 0.0},
-                                              NULL, NULL),
-                     LAB_ERR_JOINT_SLOT_RANGE);
+    in = crafted(joint, weight);
+    fallback.fallback_joint = 2;
+    assert_int_equal(skin_apply_weight_policy(&in, 2, fallback, NULL, NULL), LAB_ERR_JOINT_SLOT_RANGE);
 }
 
 /* Every policy still refuses negative or non-finite weights and bad slots. */
 static void test_skin_policy_keeps_the_hard_rules(void **state)
 {
     (void)state;
-    const skin_weight_policy policies[2] = {{SKIN_POLICY_NORMALIZE, 0, 0.0}, {SKIN_POLICY_FALLBACK, 0, 0.0}};
+    const skin_weight_policy policies[2] = {{.kind = SKIN_POLICY_NORMALIZE}, {.kind = SKIN_POLICY_FALLBACK}};
     for (int k = 0; k < 2; k++) {
-        skin_influence neg = {{0, 1}, {1.5, -0.5}}, nan_w = {{0, 1}, {NAN, 1}}, slot = {{0, 5}, {1, 0}};
-        assert_int_equal(skin_apply_weight_policy(&neg, 1, 2, policies[k], NULL, NULL), LAB_ERR_WEIGHT_NEGATIVE);
-        assert_int_equal(skin_apply_weight_policy(&nan_w, 1, 2, policies[k], NULL, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
-        assert_int_equal(skin_apply_weight_policy(&slot, 1, 2, policies[k], NULL, NULL), LAB_ERR_JOINT_SLOT_RANGE);
+        skin_influences neg = view(1, 2, (int[]){0, 1}, (double[]){1.5, -0.5});
+        skin_influences nan_w = view(1, 2, (int[]){0, 1}, (double[]){NAN, 1});
+        skin_influences slot = view(1, 2, (int[]){0, 5}, (double[]){1, 0});
+        assert_int_equal(skin_apply_weight_policy(&neg, 2, policies[k], NULL, NULL), LAB_ERR_WEIGHT_NEGATIVE);
+        assert_int_equal(skin_apply_weight_policy(&nan_w, 2, policies[k], NULL, NULL), LAB_ERR_WEIGHT_NOT_FINITE);
+        assert_int_equal(skin_apply_weight_policy(&slot, 2, policies[k], NULL, NULL), LAB_ERR_JOINT_SLOT_RANGE);
     }
     /* eps_w is the caller's: W = 1e-3 passes with the default and fails above it */
-    skin_influence tiny = {{0, 1}, {0.0005, 0.0005}};
-    assert_int_equal(skin_apply_weight_policy(&tiny, 1, 2, (skin_weight_policy){SKIN_POLICY_NORMALIZE, 0, 1e-2},
+    double tiny_w[2] = {0.0005, 0.0005};
+    skin_influences tiny = view(1, 2, (int[]){0, 1}, tiny_w);
+    assert_int_equal(skin_apply_weight_policy(&tiny, 2, (skin_weight_policy){.kind = SKIN_POLICY_NORMALIZE, .eps_w = 1e-2},
                                               NULL, NULL),
                      LAB_ERR_WEIGHT_SUM_ZERO);
-    assert_int_equal(skin_apply_weight_policy(&tiny, 1, 2, (skin_weight_policy){SKIN_POLICY_NORMALIZE, 0, 0.0},
-                                              NULL, NULL),
+    assert_int_equal(skin_apply_weight_policy(&tiny, 2, (skin_weight_policy){.kind = SKIN_POLICY_NORMALIZE}, NULL, NULL),
                      LAB_OK);
-    assert_true(tiny.weight[0] == 0.5);
+    assert_true(tiny_w[0] == 0.5);
+}
+
+/* ---- any number of influences --------------------------------------------------------- */
+
+/* K = 4, one joint twice: LBS is sum_k w_k C_{j_k} p by hand, and DQS of three pure
+ * translations is the weighted translation (rigid blends of translations stay exact). */
+static void test_skin_blends_any_number_of_influences(void **state)
+{
+    (void)state;
+    mat4 palette[3] = {mat4_translate(1, 0, 0), mat4_translate(0, 2, 0), mat4_translate(0, 0, 4)};
+    int joint[4] = {0, 1, 2, 1};
+    double weight[4] = {0.5, 0.125, 0.25, 0.125};
+    skin_influences in = view(1, 4, joint, weight);
+    vec3 p = {1, 1, 1}, lbs, dqs;
+    assert_int_equal(skin_deform(&p, &in, palette, 3, LBS, &lbs, NULL), LAB_OK);
+    /* 0.5 (2,1,1) + 0.25 (1,3,1) + 0.25 (1,1,5) */
+    assert_true(dist(lbs, vec3_make(1.5, 1.5, 2)) < 1e-15);
+    assert_true(skin_joint_weight(&in, 0, 1) == 0.25);
+    assert_int_equal(skin_deform(&p, &in, palette, 3, (skin_blend){.method = SKIN_DQS}, &dqs, NULL), LAB_OK);
+    assert_true(dist(dqs, lbs) < 1e-15);
+    /* K has a documented limit, refused before anything is allocated */
+    skin_influences big;
+    lab_diag d = {0};
+    assert_int_equal(skin_influences_init(&big, 10, SKIN_MAX_INFLUENCES + 1, &d), LAB_ERR_LIMIT);
+    assert_null(big.joint);
+    assert_int_equal(skin_influences_init(&big, 10, 3, &d), LAB_OK);
+    assert_true(big.joint[29] == 0 && big.weight[29] == 0.0);
+    skin_influences copy;
+    big.weight[29] = 0.5;
+    assert_int_equal(skin_influences_copy(&big, &copy, NULL), LAB_OK);
+    assert_true(copy.weight[29] == 0.5 && copy.per_vertex == 3 && copy.vertex_count == 10);
+    skin_influences_free(&copy);
+    skin_influences_free(&big);
+}
+
+/* The order engines pack in, and glTF's renormalisation of float weights. */
+static void test_skin_sort_and_renormalize(void **state)
+{
+    (void)state;
+    int joint[4] = {3, 1, 2, 0};
+    double weight[4] = {0.1, 0.4, 0.1, 0.4};
+    skin_sort_heaviest_first(joint, weight, 4);
+    const int want_joint[4] = {0, 1, 2, 3};
+    const double want_weight[4] = {0.4, 0.4, 0.1, 0.1};
+    for (int k = 0; k < 4; k++)
+        assert_true(joint[k] == want_joint[k] && weight[k] == want_weight[k]);
+    double w[4] = {0.25f, 0.25f, 0.25f, 0.2500001f};
+    skin_influences in = view(1, 4, joint, w);
+    skin_renormalize(&in);
+    assert_true(fabs(w[0] + w[1] + w[2] + w[3] - 1.0) < 1e-15);
 }
 
 int main(void)
@@ -275,6 +351,8 @@ int main(void)
         cmocka_unit_test(test_skin_policy_normalize_divides_and_reports),
         cmocka_unit_test(test_skin_policy_fallback_binds_weightless_vertex),
         cmocka_unit_test(test_skin_policy_keeps_the_hard_rules),
+        cmocka_unit_test(test_skin_blends_any_number_of_influences),
+        cmocka_unit_test(test_skin_sort_and_renormalize),
     };
     return cmocka_run_group_tests_name("skin", tests, NULL, NULL);
 }

@@ -24,25 +24,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "camera.h"
 #include "cli.h"
-#include "evidence.h"
 #include "figure.h"
-#include "gltf.h"
-#include "output.h"
+#include "record30_gltf.h"
 
 #define LAB "lab30-gltf"
-#define MAX_TIMES 8
 #define PANEL_W 300
 #define PANEL_H 340
 #define LABEL_H 36
 
 static const rgb joint_color = {30, 80, 220}, bone_color = {220, 30, 30};
 
-/* ---- command line ------------------------------------------------------------------------- */
-
 typedef struct {
-    double times[MAX_TIMES];
+    double times[GLTF30_MAX_TIMES];
     int time_count;                  /* 0: start, quarter, half, end of the first animation */
     skin_method method;
     skin_policy_kind policy;
@@ -51,39 +45,8 @@ typedef struct {
 
 /* ---- the computation ------------------------------------------------------------------------- */
 
-/* One skinned primitive of one node. */
-typedef struct { int node, mesh, primitive, vertex_count; } skinned_part;
-
-typedef struct {
-    double t;
-    mat4 *world;                 /* every node */
-    vec3 **positions;            /* per part */
-    int normalized;              /* vertices whose weights were divided (normalize policy) */
-} time_result;
-
-typedef struct {
-    gltf_document doc;
-    skinned_part *parts;         /* every skinned primitive, part_count of them */
-    int part_count;
-    time_result at[MAX_TIMES];
-    int time_count;
-    double start, end;
-} results;
-
-static void results_free(results *r)
-{
-    for (int k = 0; k < r->time_count; k++) {
-        for (int p = 0; p < r->part_count; p++)
-            free(r->at[k].positions ? r->at[k].positions[p] : NULL);
-        free(r->at[k].positions);
-        free(r->at[k].world);
-    }
-    free(r->parts);
-    gltf_free(&r->doc);
-}
-
 /* Every primitive of every node that has both a mesh and a skin. */
-static lab_error find_parts(results *r, lab_diag *d)
+static lab_error find_parts(gltf30 *r, lab_diag *d)
 {
     int total = 0;
     for (int n = 0; n < r->doc.node_count; n++)
@@ -97,12 +60,12 @@ static lab_error find_parts(results *r, lab_diag *d)
             continue;
         for (int p = 0; p < r->doc.meshes[node->mesh].primitive_count; p++)
             r->parts[r->part_count++] =
-                (skinned_part){n, node->mesh, p, gltf_primitive_vertex_count(&r->doc, node->mesh, p)};
+                (gltf30_part){n, node->mesh, p, gltf_primitive_vertex_count(&r->doc, node->mesh, p)};
     }
     return LAB_OK;
 }
 
-static lab_error sample_time(results *r, const options *o, time_result *at, lab_diag *d)
+static lab_error sample_time(gltf30 *r, const options *o, gltf30_time *at, lab_diag *d)
 {
     int n = r->doc.node_count;
     mat4 *locals = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
@@ -124,8 +87,11 @@ static lab_error sample_time(results *r, const options *o, time_result *at, lab_
     return e;
 }
 
-static lab_error compute(const options *o, results *r, lab_diag *d)
+static lab_error compute(const options *o, gltf30 *r, lab_diag *d)
 {
+    r->asset = o->asset;
+    r->method = o->method;
+    r->policy = o->policy;
     lab_error e = gltf_load(o->asset, &r->doc, d);
     if (e == LAB_OK)
         e = gltf_validate(&r->doc, d);
@@ -150,7 +116,7 @@ static lab_error compute(const options *o, results *r, lab_diag *d)
 /* ---- the figure ------------------------------------------------------------------------------ */
 
 /* All skinned positions and joint origins over every time: the animated bounds. */
-static vec3 *animated_points(const results *r, int *count)
+static vec3 *animated_points(const gltf30 *r, int *count)
 {
     int n = 0;
     for (int p = 0; p < r->part_count; p++)
@@ -172,7 +138,7 @@ static vec3 *animated_points(const results *r, int *count)
 }
 
 /* Looks along the bounds' thinnest axis, tilted a little, with the longest axis up. */
-static lab_error fit_camera(const results *r, camera *cam, lab_diag *d)
+static lab_error fit_camera(const gltf30 *r, camera *cam, lab_diag *d)
 {
     int n;
     vec3 *pts = animated_points(r, &n);
@@ -205,7 +171,7 @@ static lab_error fit_camera(const results *r, camera *cam, lab_diag *d)
 
 /* The primitive's triangles as edges: indices, or consecutive triples without them.
  * *out (free() it) holds *edge_count edges. */
-static lab_error part_edges(const results *r, const skinned_part *part, mesh_edge **out,
+static lab_error part_edges(const gltf30 *r, const gltf30_part *part, mesh_edge **out,
                             int *edge_count, lab_diag *d)
 {
     const gltf_primitive *p = &r->doc.meshes[part->mesh].primitives[part->primitive];
@@ -225,7 +191,7 @@ static lab_error part_edges(const results *r, const skinned_part *part, mesh_edg
     return e;
 }
 
-static void draw_skeleton(canvas *c, const camera *cam, const results *r, const time_result *at)
+static void draw_skeleton(canvas *c, const camera *cam, const gltf30 *r, const gltf30_time *at)
 {
     for (int p = 0; p < r->part_count; p++) {
         const gltf_skin *s = &r->doc.skins[r->doc.nodes[r->parts[p].node].skin];
@@ -243,11 +209,11 @@ static void draw_skeleton(canvas *c, const camera *cam, const results *r, const 
     }
 }
 
-static lab_error add_figures(const results *r, output_batch *b, lab_diag *d)
+static lab_error add_figures(const gltf30 *r, output_batch *b, lab_diag *d)
 {
     camera cam;
     lab_error e = fit_camera(r, &cam, d);
-    canvas panels[MAX_TIMES] = {{0}}, fig = {0};
+    canvas panels[GLTF30_MAX_TIMES] = {{0}}, fig = {0};
     for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
         e = canvas_init(&panels[k], PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
         for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
@@ -281,50 +247,6 @@ static lab_error add_figures(const results *r, output_batch *b, lab_diag *d)
     return e;
 }
 
-/* ---- the evidence ------------------------------------------------------------------------------ */
-
-static cJSON *time_json(const results *r, const options *o, const time_result *at)
-{
-    cJSON *t = cJSON_CreateObject();
-    json_add_number(t, "time", at->t);
-    cJSON_AddNumberToObject(t, "normalized_vertices", at->normalized);
-    cJSON *parts = cJSON_AddArrayToObject(t, "parts");
-    for (int p = 0; p < r->part_count; p++) {
-        const skinned_part *part = &r->parts[p];
-        const gltf_skin *s = &r->doc.skins[r->doc.nodes[part->node].skin];
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddNumberToObject(j, "node", part->node);
-        cJSON_AddNumberToObject(j, "mesh", part->mesh);
-        cJSON_AddNumberToObject(j, "primitive", part->primitive);
-        cJSON *worlds = cJSON_AddArrayToObject(j, "joint_world");
-        for (int k = 0; k < s->joint_count; k++)
-            cJSON_AddItemToArray(worlds, json_mat4(at->world[s->joints[k]]));
-        cJSON_AddItemToObject(j, "positions", json_vec3_array(at->positions[p], part->vertex_count));
-        cJSON_AddItemToArray(parts, j);
-    }
-    (void)o;
-    return t;
-}
-
-static lab_error add_json(const results *r, const options *o, output_batch *b, lab_diag *d)
-{
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "lab", LAB);
-    cJSON_AddItemToObject(root, "conventions", json_conventions());
-    const char *slash = strrchr(o->asset, '/');
-    cJSON_AddStringToObject(root, "asset", slash ? slash + 1 : o->asset);
-    cJSON_AddStringToObject(root, "method", skin_method_name(o->method));
-    cJSON_AddStringToObject(root, "policy", skin_policy_name(o->policy));
-    cJSON_AddStringToObject(root, "space", "the joints' world space: the skinned mesh node's transform is ignored");
-    cJSON *range = cJSON_AddArrayToObject(root, "animation_range");
-    cJSON_AddItemToArray(range, json_number(r->start));
-    cJSON_AddItemToArray(range, json_number(r->end));
-    cJSON *times = cJSON_AddArrayToObject(root, "times");
-    for (int k = 0; k < r->time_count; k++)
-        cJSON_AddItemToArray(times, time_json(r, o, &r->at[k]));
-    return output_batch_add_json(b, "gltf30.json", root, d);
-}
-
 static int parse_options(int argc, char **argv, options *o, const char **args)
 {
     static const char *const methods[] = {"lbs", "dqs", NULL};        /* skin_method order */
@@ -333,7 +255,7 @@ static int parse_options(int argc, char **argv, options *o, const char **args)
     int method = SKIN_LBS, policy = SKIN_POLICY_STRICT;
     const cli_option table[] = {
         {"--time", CLI_DOUBLES, o->times, .count = &o->time_count, .min_count = 1,
-         .max_count = MAX_TIMES, .value_name = "T[,T...]",
+         .max_count = GLTF30_MAX_TIMES, .value_name = "T[,T...]",
          .help = "sample times in seconds (default: start, quarter, half and end\n"
                  "of the first animation)"},
         {"--method", CLI_CHOICE, &method, .choices = methods, .help = "lbs (default) or dqs"},
@@ -358,25 +280,17 @@ int main(int argc, char **argv)
     if (code != CLI_RUN)
         return code;
     lab_diag d = {0};
-    results *r = calloc(1, sizeof *r);
-    if (!r)
-        return CLI_EXIT_REJECTED;
-    lab_error e = compute(&opt, r, &d);
-    if (e != LAB_OK) {
-        results_free(r);
-        free(r);
-        return cli_fail(LAB, &d, CLI_EXIT_REJECTED);
-    }
+    gltf30 *r = calloc(1, sizeof *r);
+    lab_error e = r ? compute(&opt, r, &d) : diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, LAB, "%s", "results");
     output_batch batch = {0};
-    e = add_figures(r, &batch, &d);
     if (e == LAB_OK)
-        e = add_json(r, &opt, &batch, &d);
-    printf("%s: %d skinned primitive(s), animation %g..%g s, %s, policy %s\n", opt.asset, r->part_count,
-           r->start, r->end, skin_method_name(opt.method), skin_policy_name(opt.policy));
-    for (int k = 0; k < r->time_count; k++)
-        printf("  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t, r->at[k].normalized);
-    code = cli_finish(LAB, &batch, e, &d, true, args[1]);
-    results_free(r);
-    free(r);
+        e = add_figures(r, &batch, &d);
+    if (e == LAB_OK)
+        e = record30_gltf_add_evidence(r, &batch, &d);
+    if (e == LAB_OK)
+        record30_gltf_print_report(r, stdout);
+    code = e == LAB_OK ? cli_finish(LAB, &batch, e, &d, true, args[1]) : cli_fail(LAB, &d, cli_exit_code(e));
+    output_batch_free(&batch);
+    gltf30_free(r);
     return code;
 }

@@ -156,22 +156,13 @@ static lab_error invalid_inputs(chapter30 *c, lab_diag *d)
  * the panels compare at the same scale. */
 static lab_error choose_camera(chapter30 *c, lab_diag *d)
 {
-    int n = c->rig.bind.vertex_count, total = n * c->pose_count + 2;
-    vec3 *all = malloc(sizeof *all * (size_t)total);
-    if (!all)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "camera", "%d points", total);
+    const vec3 *sets[LAB30_MAX_POSES + 1] = {(const vec3[2]){axis_from, axis_to}};
+    int count[LAB30_MAX_POSES + 1] = {2};
     for (int i = 0; i < c->pose_count; i++)
-        memcpy(all + i * n, c->pose[i].pose.positions, sizeof *all * (size_t)n);
-    all[total - 2] = axis_from;
-    all[total - 1] = axis_to;
-    c->cam.view = camera_look_at(vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), vec3_make(0, 0, 1));
-    c->cam.viewport = (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H};
-    c->cam.projection = camera_fit_orthographic(c->cam.view, all, total, 0.04, c->cam.viewport);
-    free(all);
-    return LAB_OK;
+        sets[i + 1] = c->pose[i].pose.positions, count[i + 1] = c->rig.bind.vertex_count;
+    return figure_fit_camera(&c->cam, vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), sets, count,
+                             c->pose_count + 1, 0.04, (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
 }
-
-static bool on_middle_ring(int v) { return v / RIG30_SEGMENTS == RIG30_MIDDLE_RING; }
 
 /* The bind mesh's edges at the skinned positions; the middle ring in orange. */
 static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out, lab_diag *d)
@@ -180,8 +171,7 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
     lab_error e = middle ? canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d)
                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "panel", "%d edges", c->edge_count);
     if (e == LAB_OK) {
-        for (int i = 0; i < c->edge_count; i++)
-            middle[i] = on_middle_ring(c->edges[i].a) && on_middle_ring(c->edges[i].b);
+        rig30_edge_masks(&c->rig, c->edges, c->edge_count, middle, NULL);
         char line1[64], line2[64];
         snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
         snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[RIG30_MIDDLE_RING].mean);
@@ -196,18 +186,6 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
     return e;
 }
 
-/* "skinning30-theta090.png"; negative and fractional angles stay readable and unique. */
-static void panel_name(char *buf, size_t size, double theta_deg)
-{
-    char num[32];
-    if (theta_deg == floor(theta_deg))
-        snprintf(num, sizeof num, "%s%03d", theta_deg < 0 ? "-" : "", abs((int)theta_deg));
-    else
-        for (char *ch = format_double(num, theta_deg); *ch; ch++)
-            *ch = *ch == '.' ? 'p' : *ch;
-    snprintf(buf, size, "skinning30-theta%s.png", num);
-}
-
 static lab_error add_figures(const chapter30 *c, output_batch *b, lab_diag *d)
 {
     canvas panels[LAB30_MAX_POSES] = {{0}}, fig = {0};
@@ -220,8 +198,8 @@ static lab_error add_figures(const chapter30 *c, output_batch *b, lab_diag *d)
     if (e == LAB_OK)
         e = output_batch_add_image(b, "skinning30.png", &fig, d);
     for (int i = 0; i < c->pose_count; i++) {
-        char name[OUTPUT_MAX_NAME + 1];
-        panel_name(name, sizeof name, c->pose[i].theta_deg);
+        char name[OUTPUT_MAX_NAME + 1], angle[40]; /* "skinning30-theta090.png" */
+        snprintf(name, sizeof name, "skinning30-theta%s.png", figure_angle_tag(angle, sizeof angle, c->pose[i].theta_deg));
         if (e == LAB_OK)
             e = output_batch_add_image(b, name, &panels[i], d);
         canvas_free(&panels[i]);
@@ -262,39 +240,40 @@ int main(int argc, char **argv)
         return code;
     lab_diag d = {0};
     chapter30 *c = calloc(1, sizeof *c);
-    lab_error e = c ? build_mesh_and_weights(c, &opt, &d)
-                    : diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, LAB, "%s", "results");
-    if (c) { /* what the record mentions about this run */
-        c->has_middle_weights = opt.has_middle_weights;
-        c->gltf = opt.gltf;
-        memcpy(c->middle_weights, opt.middle_weights, sizeof c->middle_weights);
-    }
+    if (!c)
+        return cli_fail(LAB, &(lab_diag){LAB_ERR_OUT_OF_MEMORY, -1, LAB, "results"}, CLI_EXIT_OUTPUT);
+    c->has_middle_weights = opt.has_middle_weights; /* what the record says about this run */
+    c->gltf = opt.gltf;
+    memcpy(c->middle_weights, opt.middle_weights, sizeof c->middle_weights);
+
+    /* the mesh and its weights, then the skeleton's bind pose and inverse binds */
+    lab_error e = build_mesh_and_weights(c, &opt, &d);
     if (e == LAB_OK)
         e = bind_skeleton(&c->rig, &d);
+    /* the first numeric check: nothing moves at the bind pose; then the hand control */
     if (e == LAB_OK)
         e = bind_pose_check(c, &d);
     if (e == LAB_OK)
         e = rig30_hand_control_run(&c->hand, &d);
+    /* the twist: every pose through the chain, measured against the formula */
     for (int i = 0; e == LAB_OK && i < opt.pose_count; i++)
         e = twist_pose(c, opt.theta_deg[i], &d);
+    /* bad input, each refused by its own rule */
     if (e == LAB_OK)
         e = invalid_inputs(c, &d);
+    /* the figure and the evidence */
     if (e == LAB_OK)
         e = choose_camera(c, &d);
-    if (e != LAB_OK) {
-        if (c)
-            record30_locate_vertex(c, &d);
-        if (c)
-            chapter30_free(c);
-        return cli_fail(LAB, &d, e == LAB_ERR_OUT_OF_MEMORY ? CLI_EXIT_OUTPUT : CLI_EXIT_REJECTED);
-    }
-
     output_batch batch = {0};
-    e = add_figures(c, &batch, &d);
+    if (e == LAB_OK)
+        e = add_figures(c, &batch, &d);
     if (e == LAB_OK)
         e = record30_add_evidence(c, (const vec3[2]){axis_from, axis_to}, &batch, &d);
-    bool ok = record30_print_report(c, stdout);
-    code = cli_finish(LAB, &batch, e, &d, ok, outdir);
+    if (e != LAB_OK)
+        record30_locate_vertex(c, &d);
+    code = e == LAB_OK ? cli_finish(LAB, &batch, e, &d, record30_print_report(c, stdout), outdir)
+                       : cli_fail(LAB, &d, cli_exit_code(e));
+    output_batch_free(&batch);
     chapter30_free(c);
     return code;
 }

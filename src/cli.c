@@ -263,6 +263,11 @@ int cli_start(const cli_program *p, int argc, char **argv, const char **args)
     return CLI_RUN;
 }
 
+int cli_exit_code(lab_error e)
+{
+    return e == LAB_ERR_OUT_OF_MEMORY || e == LAB_ERR_OUTPUT ? CLI_EXIT_OUTPUT : CLI_EXIT_REJECTED;
+}
+
 int cli_fail(const char *name, const lab_diag *d, int exit_code)
 {
     char msg[700];

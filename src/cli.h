@@ -82,6 +82,10 @@ int cli_start(const cli_program *program, int argc, char **argv, const char **ar
 /* The generated usage text. */
 void cli_usage(const cli_program *program, FILE *to);
 
+/* The contract's exit code for an error that stopped the computation: 3 for an output or
+ * resource failure (out of memory, a write), 1 for rejected data. */
+int cli_exit_code(lab_error e);
+
 /* Prints "<name>: error: <rule>, <where>, <value>" to stderr and returns exit_code. */
 int cli_fail(const char *name, const lab_diag *d, int exit_code);
 

@@ -1,7 +1,11 @@
 /* figure.c - wireframe panels through the camera chain, composed into a figure. */
 #include "figure.h"
 
+#include "bytes.h"
+
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdio.h>
 
 static void draw_segment(canvas *c, const camera *cam, vec3 a, vec3 b, int dash, rgb color)
@@ -99,4 +103,37 @@ lab_error figure_compose(canvas *out, const canvas *panels, int count, int gap, 
                          lab_diag *d)
 {
     return figure_compose_grid(out, panels, count, count, gap, title, d);
+}
+
+char *figure_angle_tag(char *buf, size_t size, double deg)
+{
+    char num[32];
+    if (deg == floor(deg) && fabs(deg) < 1e9) {
+        snprintf(buf, size, "%s%03d", deg < 0 ? "-" : "", abs((int)deg));
+        return buf;
+    }
+    for (char *ch = format_double(num, deg); *ch; ch++)
+        *ch = *ch == '.' ? 'p' : *ch;
+    snprintf(buf, size, "%s", num);
+    return buf;
+}
+
+lab_error figure_fit_camera(camera *out, vec3 eye, vec3 target, const vec3 *const *sets,
+                            const int *set_count, int sets_n, double margin,
+                            camera_viewport_rect viewport, lab_diag *d)
+{
+    int total = 0;
+    for (int i = 0; i < sets_n; i++)
+        total += set_count[i];
+    vec3 *all = malloc(sizeof *all * (size_t)(total ? total : 1));
+    if (!all)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "camera", "%d points", total);
+    for (int i = 0, k = 0; i < sets_n; k += set_count[i], i++)
+        memcpy(all + k, sets[i], sizeof *all * (size_t)set_count[i]);
+    out->view = camera_look_at(eye, target, vec3_make(0, 0, 1));
+    out->viewport = viewport;
+    out->projection = total ? camera_fit_orthographic(out->view, all, total, margin, viewport)
+                            : camera_orthographic(-1, 1, -1, 1, 0.1, 10);
+    free(all);
+    return LAB_OK;
 }

@@ -10,6 +10,7 @@
 #define FIGURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "camera.h"
 #include "mesh.h"
@@ -54,5 +55,17 @@ lab_error figure_compose(canvas *out, const canvas *panels, int count, int gap, 
  * the largest panel. */
 lab_error figure_compose_grid(canvas *out, const canvas *panels, int count, int columns, int gap,
                               const char *title, lab_diag *d);
+
+/* One orthographic camera for several panels that must compare at the same scale: it
+ * looks from eye at target (+z up), and its window fits every point of every set (sets[i]
+ * holds set_count[i] points, e.g. one pose's positions) with `margin`, inside viewport.
+ * With no points at all, the window is [-1, 1]^2. */
+lab_error figure_fit_camera(camera *out, vec3 eye, vec3 target, const vec3 *const *sets,
+                            const int *set_count, int sets_n, double margin,
+                            camera_viewport_rect viewport, lab_diag *d);
+
+/* An angle for a file name: whole degrees as three digits ("090", "-045"), others in
+ * their shortest round-trip form with 'p' for the point ("12p5"). buf needs 40 bytes. */
+char *figure_angle_tag(char *buf, size_t size, double deg);
 
 #endif

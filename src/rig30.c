@@ -94,6 +94,19 @@ lab_error rig30_rig_build(rig30_rig *rig, rig30_kind kind, const double *middle_
     return e;
 }
 
+lab_error rig30_pose_alloc(const rig30_rig *rig, rig30_pose *out, lab_diag *d)
+{
+    *out = (rig30_pose){.positions = malloc(sizeof(vec3) * (size_t)rig->bind.vertex_count)};
+    return out->positions ? LAB_OK
+                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "pose", "%d vertices", rig->bind.vertex_count);
+}
+
+void rig30_pose_free(rig30_pose *p)
+{
+    free(p->positions);
+    p->positions = NULL;
+}
+
 lab_error rig30_pose_with(const rig30_rig *rig, const scene_node *joints, const dualquat *joints_dq,
                           skin_blend blend, rig30_pose *out, lab_diag *d)
 {

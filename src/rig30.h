@@ -83,6 +83,10 @@ typedef struct {
     vec3 *positions;
 } rig30_pose;
 
+/* out->positions for the rig's vertices (free with rig30_pose_free). */
+lab_error rig30_pose_alloc(const rig30_rig *rig, rig30_pose *out, lab_diag *d);
+void rig30_pose_free(rig30_pose *p);
+
 /* The rig skinned with the given locals (and, for DQS, their signed dual quaternions,
  * NULL to derive them from the matrices): scene_evaluate, the palette
  * C_j = G_j B_j^-1 with the rig's inverse binds, then the blend (skin_pose_run).

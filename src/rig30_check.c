@@ -118,6 +118,18 @@ lab_error rig30_sweep_ring_radius(skin_method method, double child_weight, doubl
     return e;
 }
 
+lab_error rig30_sweep_radius(skin_method method, double theta, int samples, double *out_measured,
+                             double *out_analytic, lab_diag *d)
+{
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < samples; k++) {
+        double w = (double)k / (samples - 1);
+        e = rig30_sweep_ring_radius(method, w, theta, &out_measured[k], d);
+        out_analytic[k] = method == SKIN_DQS ? 1.0 : rig30_radius_ratio(w, theta);
+    }
+    return e;
+}
+
 /* d w_j / da and d w_j / dz at (ring, segment) by differences of the neighbours' weights. */
 static void weight_gradient(const rig30_rig *rig, int ring, int seg, int j, double *dwda,
                             double *dwdz)
@@ -148,6 +160,50 @@ void rig30_steady_vertices(const rig30_rig *rig, bool *out)
             if (nb[k][0] >= 0 && nb[k][0] < RIG30_RINGS &&
                 rig30_child_weight(&rig->influences, mesh_cylinder_index(S, nb[k][0], nb[k][1])) != w)
                 out[v] = false;
+    }
+}
+
+double rig30_max_distance(const vec3 *a, const vec3 *b, int n)
+{
+    double m = 0.0;
+    for (int v = 0; v < n; v++)
+        m = fmax(m, vec3_length(vec3_sub(a[v], b[v])));
+    return m;
+}
+
+void rig30_measure_rings(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
+                         rig30_ring_table *out)
+{
+    bool dqs = method == SKIN_DQS;
+    rig30_bend_metrics bend;
+    if (rig->kind == RIG30_BEND)
+        rig30_measure_bend(rig, pose, &bend);
+    for (int k = 0; k < RIG30_RINGS; k++) {
+        double w = rig30_child_weight(&rig->influences, mesh_cylinder_index(RIG30_SEGMENTS, k, 0));
+        if (rig->kind == RIG30_BEND) {
+            out->radius[k] = bend.ring_radius[k];
+            out->radius_analytic[k] = dqs ? RIG30_RADIUS : NAN;
+            out->angle[k] = out->angle_analytic[k] = NAN;
+            continue;
+        }
+        out->radius[k] = rig30_measure_ring(pose->positions, k).mean;
+        out->radius_analytic[k] = RIG30_RADIUS * (dqs ? 1.0 : rig30_radius_ratio(w, pose->theta));
+        out->angle[k] = rig30_measure_ring_angle(rig->bind.vertices, pose->positions, k);
+        out->angle_analytic[k] = dqs ? rig30_dqs_twist_angle(w, pose->theta)
+                                     : rig30_lbs_twist_angle(w, pose->theta);
+    }
+}
+
+void rig30_edge_masks(const rig30_rig *rig, const mesh_edge *edges, int edge_count, bool *middle,
+                      bool *band)
+{
+    for (int i = 0; i < edge_count; i++) {
+        int a = edges[i].a, b = edges[i].b;
+        double wa = rig30_child_weight(&rig->influences, a), wb = rig30_child_weight(&rig->influences, b);
+        if (middle)
+            middle[i] = a / RIG30_SEGMENTS == RIG30_MIDDLE_RING && b / RIG30_SEGMENTS == RIG30_MIDDLE_RING;
+        if (band)
+            band[i] = wa > 0.0 && wa < 1.0 && wb > 0.0 && wb < 1.0;
     }
 }
 

@@ -38,6 +38,25 @@ typedef struct {
 void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
                        rig30_check *acc);
 
+/* max_v |a_v - b_v| over n points: how far one set of positions is from another. */
+double rig30_max_distance(const vec3 *a, const vec3 *b, int n);
+
+/* Every ring of a pose against the closed forms of `method`. Twist: the mean radius and
+ * turn beside r'/r (LBS) or 1 (DQS) and psi (LBS) or phi (DQS). Bend: each ring's radius
+ * about its centre (rig30_measure_bend) beside 1 for DQS, which keeps rings rigid, and NAN
+ * for LBS, which has no closed form there; no turn. */
+typedef struct {
+    double radius[RIG30_RINGS], radius_analytic[RIG30_RINGS];
+    double angle[RIG30_RINGS], angle_analytic[RIG30_RINGS];   /* radians; NAN where none */
+} rig30_ring_table;
+void rig30_measure_rings(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
+                         rig30_ring_table *out);
+
+/* Which edges to colour: both ends on the middle ring (z = 1), and both ends in the blended
+ * band (0 < w_1 < 1). Either output may be NULL; each holds edge_count flags. */
+void rig30_edge_masks(const rig30_rig *rig, const mesh_edge *edges, int edge_count, bool *middle,
+                      bool *band);
+
 /* Vertices whose child weight equals that of all four neighbours on the cylinder: there
  * the weight gradient is zero, so a normal method's only approximation is gone. */
 void rig30_steady_vertices(const rig30_rig *rig, bool *out);
@@ -56,6 +75,11 @@ void rig30_true_normals(const rig30_rig *rig, const mat4 *palette, mat4 model, v
  * returns the ring's mean radius: the measured points of the radius-against-weight plot. */
 lab_error rig30_sweep_ring_radius(skin_method method, double child_weight, double theta,
                                   double *out_radius, lab_diag *d);
+
+/* The plot's series: rig30_sweep_ring_radius at w = k / (samples - 1), 0 <= k < samples,
+ * into out_measured[k], and the closed form (LBS r'/r, DQS 1) into out_analytic[k]. */
+lab_error rig30_sweep_radius(skin_method method, double theta, int samples, double *out_measured,
+                             double *out_analytic, lab_diag *d);
 
 /* What a bend does to the elbow, measured on the skinned positions. */
 typedef struct {

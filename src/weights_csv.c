@@ -129,3 +129,22 @@ lab_error weights_csv_write(const skin_influences *in, bytes *out, lab_diag *d)
                      in->joint[2 * v + 1], format_double(w1, in->weight[2 * v + 1]));
     return LAB_OK;
 }
+
+lab_error weights_csv_load(const char *path, int vertex_count, skin_influences *out, lab_diag *d)
+{
+    bytes b = {0};
+    bytes_read_result read = bytes_read_file(path, WEIGHTS_CSV_MAX_BYTES, &b);
+    lab_error e = LAB_OK;
+    if (read != BYTES_READ_OK || b.len == 0)
+        e = diag_fail(d, LAB_ERR_WEIGHTS_FILE, path, "%s (at most %d bytes)",
+                      read == BYTES_READ_OK ? "the file is empty" : bytes_read_message(read),
+                      WEIGHTS_CSV_MAX_BYTES);
+    if (e == LAB_OK)
+        e = skin_influences_init(out, vertex_count, 2, d);
+    if (e == LAB_OK && (e = weights_csv_parse((const char *)b.data, out, d)) != LAB_OK) {
+        diag_prefix_where(d, "%s", path);
+        skin_influences_free(out);
+    }
+    bytes_free(&b);
+    return e;
+}

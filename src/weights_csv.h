@@ -23,6 +23,11 @@
  * The format holds two influences a vertex; other K are refused (LAB_ERR_INVALID_ARGUMENT). */
 lab_error weights_csv_parse(const char *text, skin_influences *out, lab_diag *d);
 
+/* Reads the file at path (at most WEIGHTS_CSV_MAX_BYTES) into a new *out of
+ * vertex_count x 2 influences (free with skin_influences_free). An unreadable, empty or
+ * oversized file is LAB_ERR_WEIGHTS_FILE saying which; a parse error names the file too. */
+lab_error weights_csv_load(const char *path, int vertex_count, skin_influences *out, lab_diag *d);
+
 /* The same format, written from influences of K = 2 (round-trips through weights_csv_parse). */
 lab_error weights_csv_write(const skin_influences *in, bytes *out, lab_diag *d);
 

@@ -1,0 +1,62 @@
+/* record30_dqs.h - what lab30-dqs (DQS beside LBS) computes, and how it is recorded: the
+ * JSON evidence, the ring CSV and the report. The computation stays in lab/lab30-dqs.c.
+ */
+#ifndef RECORD30_DQS_H
+#define RECORD30_DQS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "camera.h"
+#include "output.h"
+#include "rig30.h"
+#include "rig30_check.h"
+
+#define DQS30_MAX_ANGLES 4
+#define DQS30_SWEEP_SAMPLES 21               /* w = 0, 0.05, ..., 1 */
+#define DQS30_SWEEP_ANGLES 4
+extern const double dqs30_sweep_theta_deg[DQS30_SWEEP_ANGLES]; /* 60, 90, 120, 180 */
+extern const skin_method dqs30_methods[2];                     /* LBS, DQS */
+
+/* One skinned pose: a rig, a method, an angle, and what was measured on it. */
+typedef struct {
+    rig30_kind rig;
+    skin_method method;
+    double angle_deg;
+    rig30_pose pose;
+    rig30_ring_table rings;                                    /* against the closed forms */
+    rig30_check check;                                         /* twist */
+    rig30_bend_metrics bend;                                   /* bend */
+} dqs30_pose;
+
+typedef struct {
+    rig30_rig rigs[2];                     /* indexed by rig30_kind */
+    mesh_edge *edges;
+    int edge_count;
+    dqs30_pose pose[2 * 2 * DQS30_MAX_ANGLES];
+    int pose_count;
+    rig30_check twist_check[2];            /* per method, over all twist poses */
+    /* the short way round at 270 degrees, and a full turn without the fix */
+    double short_with_fix, short_without_fix, short_analytic; /* middle ring turn, radians */
+    lab_error full_turn_code;
+    lab_diag full_turn_diag;
+    double full_turn_with_fix_displacement;
+    double sign_difference;                /* q vs -q for the child, after the fix */
+    lab_error rigid_code;
+    lab_diag rigid_diag;
+    double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];           /* measured r'/r */
+    double sweep_analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];
+    camera cam[2];                                          /* per rig */
+} dqs30;
+
+
+/* Frees r and everything it holds (r may be NULL). */
+void dqs30_free(dqs30 *r);
+
+/* dqs30.json and dqs30-rings.csv. */
+lab_error record30_dqs_add_evidence(const dqs30 *r, output_batch *b, lab_diag *d);
+
+/* The report: each measured value beside its closed form; whether every check passed. */
+bool record30_dqs_print_report(const dqs30 *r, FILE *out);
+
+#endif

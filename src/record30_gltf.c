@@ -1,0 +1,76 @@
+/* record30_gltf.c - lab30-gltf's evidence and report (see record30_gltf.h). */
+#include "record30_gltf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence.h"
+
+void gltf30_free(gltf30 *r)
+{
+    if (!r)
+        return;
+    for (int k = 0; k < r->time_count; k++) {
+        for (int p = 0; p < r->part_count; p++)
+            free(r->at[k].positions ? r->at[k].positions[p] : NULL);
+        free(r->at[k].positions);
+        free(r->at[k].world);
+    }
+    free(r->parts);
+    gltf_free(&r->doc);
+    free(r);
+}
+
+
+/* ---- the evidence ------------------------------------------------------------------------------ */
+
+static cJSON *time_json(const gltf30 *r, const gltf30_time *at)
+{
+    cJSON *t = cJSON_CreateObject();
+    json_add_number(t, "time", at->t);
+    cJSON_AddNumberToObject(t, "normalized_vertices", at->normalized);
+    cJSON *parts = cJSON_AddArrayToObject(t, "parts");
+    for (int p = 0; p < r->part_count; p++) {
+        const gltf30_part *part = &r->parts[p];
+        const gltf_skin *s = &r->doc.skins[r->doc.nodes[part->node].skin];
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddNumberToObject(j, "node", part->node);
+        cJSON_AddNumberToObject(j, "mesh", part->mesh);
+        cJSON_AddNumberToObject(j, "primitive", part->primitive);
+        cJSON *worlds = cJSON_AddArrayToObject(j, "joint_world");
+        for (int k = 0; k < s->joint_count; k++)
+            cJSON_AddItemToArray(worlds, json_mat4(at->world[s->joints[k]]));
+        cJSON_AddItemToObject(j, "positions", json_vec3_array(at->positions[p], part->vertex_count));
+        cJSON_AddItemToArray(parts, j);
+    }
+    return t;
+}
+
+lab_error record30_gltf_add_evidence(const gltf30 *r, output_batch *b, lab_diag *d)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "lab", "lab30-gltf");
+    cJSON_AddItemToObject(root, "conventions", json_conventions());
+    const char *slash = strrchr(r->asset, '/');
+    cJSON_AddStringToObject(root, "asset", slash ? slash + 1 : r->asset);
+    cJSON_AddStringToObject(root, "method", skin_method_name(r->method));
+    cJSON_AddStringToObject(root, "policy", skin_policy_name(r->policy));
+    cJSON_AddStringToObject(root, "space", "the joints' world space: the skinned mesh node's transform is ignored");
+    cJSON *range = cJSON_AddArrayToObject(root, "animation_range");
+    cJSON_AddItemToArray(range, json_number(r->start));
+    cJSON_AddItemToArray(range, json_number(r->end));
+    cJSON *times = cJSON_AddArrayToObject(root, "times");
+    for (int k = 0; k < r->time_count; k++)
+        cJSON_AddItemToArray(times, time_json(r, &r->at[k]));
+    return output_batch_add_json(b, "gltf30.json", root, d);
+}
+
+
+void record30_gltf_print_report(const gltf30 *r, FILE *out)
+{
+    fprintf(out, "%s: %d skinned primitive(s), animation %g..%g s, %s, policy %s\n", r->asset,
+            r->part_count, r->start, r->end, skin_method_name(r->method), skin_policy_name(r->policy));
+    for (int k = 0; k < r->time_count; k++)
+        fprintf(out, "  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t,
+                r->at[k].normalized);
+}

@@ -1,0 +1,58 @@
+/* record30_palette.h - what lab30-palette (matrix palettes, packed float vertices, a
+ * crowd) computes, and how it is recorded: the JSON evidence, the layouts CSV and the
+ * report. The computation stays in lab/lab30-palette.c.
+ */
+#ifndef RECORD30_PALETTE_H
+#define RECORD30_PALETTE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "fastskin.h"
+#include "output.h"
+#include "packed.h"
+#include "rig30.h"
+
+#define PALETTE30_VERTS (RIG30_RINGS * RIG30_SEGMENTS)
+#define PALETTE30_POSES 5
+#define PALETTE30_COPIES 4                     /* instances per pose: 20 in the crowd */
+#define PALETTE30_INSTANCES (PALETTE30_POSES * PALETTE30_COPIES)
+#define PALETTE30_K 4                          /* the engine format: four influences */
+#define PALETTE30_TOLERANCE 1e-5               /* float32 against double on this unit-sized rig */
+extern const double palette30_pose_deg[PALETTE30_POSES]; /* 0, 45, 90, 135, 180 */
+
+typedef struct {
+    mat4 skin[RIG30_JOINTS];          /* K_j = G_j B_j^-1 in doubles */
+    dualquat dq[RIG30_JOINTS];        /* the same, signed, for DQS */
+    palette_matrix pm[RIG30_JOINTS];  /* the float palettes a frame uploads */
+    palette_dualquat pd[RIG30_JOINTS];
+} palette30_frame;
+
+typedef struct {
+    rig30_rig rig;
+    vec3 bind_normals[PALETTE30_VERTS];
+    packed_mesh packed;
+    packed_report truncation;
+    palette30_frame frame[PALETTE30_POSES];
+    double error[2][PALETTE30_POSES][2];        /* [method][pose][position, normal]: float vs double */
+    float crowd_model[PALETTE30_POSES][3 * PALETTE30_VERTS];   /* skinned once per pose (shared palette) */
+    mat4 world[PALETTE30_INSTANCES];
+    vec3 crowd_world[PALETTE30_INSTANCES][PALETTE30_VERTS];
+    double instancing_difference;     /* shared palette + own world vs merged palette */
+    double level_difference;          /* the chosen level against scalar */
+    mesh_edge *edges;
+    int edge_count;
+    int threads;                      /* the run's --threads and --simd */
+    simd_level level;
+} palette30;
+
+/* Frees r and everything it holds (r may be NULL). */
+void palette30_free(palette30 *r);
+
+/* palette30.json and palette30-layouts.csv. */
+lab_error record30_palette_add_evidence(const palette30 *r, output_batch *b, lab_diag *d);
+
+/* The report; whether every check passed. */
+bool record30_palette_print_report(const palette30 *r, FILE *out);
+
+#endif

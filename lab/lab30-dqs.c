@@ -7,8 +7,7 @@
  * (q and -q are the same rotation) makes DQS take the short way round; a blend whose real
  * part vanishes is an error, not NaN; DQS accepts rigid transforms only.
  *
- * Usage:  build/bin/lab30-dqs [--twist DEG[,DEG...]] [--bend DEG[,DEG...]]
- *                            [--child-scale S | SX,SY,SZ] OUTDIR
+ * Usage:  build/bin/lab30-dqs [--twist ...] [--bend ...] [--child-scale ...] OUTDIR (--help)
  *
  * Writes into OUTDIR (which must exist), all or nothing:
  *   dqs30.png                       rows LBS and DQS, one column per pose
@@ -37,13 +36,14 @@
 #define PANEL_H 360
 #define LABEL_H 56
 
-typedef struct {
-    double twist_deg[DQS30_MAX_ANGLES], bend_deg[DQS30_MAX_ANGLES];
-    int twist_count, bend_count;
-    double child_scale[3];        /* (1, 1, 1) unless --child-scale: DQS refuses anything else */
-} options;
-
 /* ---- the computation ------------------------------------------------------------------ */
+
+/* Chapter 30's two rigs, the twist and the elbow, and the cylinder's edges for the figure. */
+static lab_error build_rigs(void *state, lab_diag *d)
+{
+    dqs30 *r = state;
+    return rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
+}
 
 static lab_error run_pose(dqs30 *r, rig30_kind rig, skin_method method, double angle_deg,
                           lab_diag *d)
@@ -87,8 +87,9 @@ static lab_error dqs_twist(const dqs30 *r, double theta, bool fix, double *turn,
 
 /* 270 deg: the fix sends DQS the short way (-45 deg); without it the long way (+135).
  * 360 deg: without the fix the equal blend's real part vanishes; with it nothing moves. */
-static lab_error hemisphere_demonstrations(dqs30 *r, lab_diag *d)
+static lab_error hemisphere_demonstrations(void *state, lab_diag *d)
 {
+    dqs30 *r = state;
     double three_quarters = deg_to_rad(270), full = deg_to_rad(360), turn, moved;
     r->short_analytic = rig30_dqs_twist_angle(0.5, three_quarters);
     lab_error e = dqs_twist(r, three_quarters, true, &r->short_with_fix, &moved, d);
@@ -110,8 +111,9 @@ static lab_error dqs_with(const dqs30 *r, const scene_node *joints, const dualqu
 
 /* q and -q: negating the child's dual quaternion changes nothing after the fix. And DQS
  * refuses a child joint with scale, naming the joint and the scale. */
-static lab_error sign_and_rigidity(dqs30 *r, lab_diag *d)
+static lab_error sign_and_rigidity(void *state, lab_diag *d)
 {
+    dqs30 *r = state;
     double theta = deg_to_rad(150);
     scene_node joints[RIG30_JOINTS];
     dualquat dq[RIG30_JOINTS], flipped[RIG30_JOINTS];
@@ -140,13 +142,14 @@ static lab_error sign_and_rigidity(dqs30 *r, lab_diag *d)
 
 /* --child-scale: the child joint's local gets the scale, and DQS must refuse the pose
  * (LBS would skin it). The rejection is the program's answer: exit 1, nothing written. */
-static lab_error check_child_scale(const options *o, const dqs30 *r, lab_diag *d)
+static lab_error check_child_scale(void *state, lab_diag *d)
 {
-    const double *s = o->child_scale;
+    const dqs30 *r = state;
+    const double *s = r->child_scale;
     if (s[0] == 1.0 && s[1] == 1.0 && s[2] == 1.0)
         return LAB_OK;
     scene_node joints[RIG30_JOINTS];
-    rig30_joints(RIG30_TWIST, deg_to_rad(o->twist_count ? o->twist_deg[0] : 90.0), joints);
+    rig30_joints(RIG30_TWIST, deg_to_rad(r->twist_count ? r->twist_deg[0] : 90.0), joints);
     joints[1].local = mat4_mul(joints[1].local, mat4_scale(s[0], s[1], s[2]));
     rig30_pose p;
     lab_error e = rig30_pose_alloc(&r->rigs[RIG30_TWIST], &p, d);
@@ -159,8 +162,9 @@ static lab_error check_child_scale(const options *o, const dqs30 *r, lab_diag *d
 /* ---- the figures --------------------------------------------------------------------- */
 
 /* One camera per rig, fitted to every pose of that rig under both methods. */
-static lab_error choose_cameras(dqs30 *r, lab_diag *d)
+static lab_error choose_cameras(void *state, lab_diag *d)
 {
+    dqs30 *r = state;
     /* the twist as in lab30; the bend from the side (+x), so the elbow shows in profile */
     const vec3 eyes[2] = {{3.0, -5.0, 4.4}, {8.0, -0.3, 1.0}}, targets[2] = {{0, 0, 1}, {0, -0.3, 1.0}};
     lab_error e = LAB_OK;
@@ -192,21 +196,17 @@ static void panel_label(const dqs30_pose *p, char *line1, char *line2, size_t si
 
 static lab_error draw_panel(const dqs30 *r, const dqs30_pose *p, canvas *c, lab_diag *d)
 {
-    const rig30_rig *rig = &r->rigs[p->rig];
-    lab_error e = canvas_init(c, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
-    bool *middle = calloc((size_t)r->edge_count, sizeof *middle);
-    bool *band = calloc((size_t)r->edge_count, sizeof *band);
-    if (e == LAB_OK && (!middle || !band))
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "panel", "%d edges", r->edge_count);
+    bool *middle = NULL, *band = NULL;
+    lab_error e = rig30_edge_masks(&r->rigs[p->rig], r->edges, r->edge_count, &middle, &band, d);
+    if (e == LAB_OK)
+        e = canvas_init(c, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
     if (e == LAB_OK) {
-        rig30_edge_masks(rig, r->edges, r->edge_count, middle, band);
         char line1[64], line2[64];
         panel_label(p, line1, line2, sizeof line1);
         const char *label[2] = {line1, line2};
         figure_panel panel = {.positions = p->pose.positions, .edges = r->edges,
                               .edge_count = r->edge_count, .highlight = middle, .band = band,
-                              .axis_from = vec3_make(0, 0, 0), .axis_to = vec3_make(0, 0, 0),
-                              .label = label, .label_lines = 2};
+                              .label = label, .label_lines = 2}; /* no axis */
         figure_draw_panel(c, &r->cam[p->rig], &panel);
     }
     free(middle);
@@ -237,108 +237,94 @@ static lab_error draw_radius_plot(const dqs30 *r, canvas *c, lab_diag *d)
     return plot_draw(c, 960, 560, &spec, d);
 }
 
-/* "dqs30-lbs-twist090.png": method, rig, angle. */
-static void panel_name(char *buf, size_t size, const dqs30_pose *p)
+static lab_error add_figures(void *state, lab_diag *d)
 {
-    char angle[40];
-    snprintf(buf, size, "dqs30-%s-%s%s.png", p->method == SKIN_DQS ? "dqs" : "lbs",
-             rig30_kind_name(p->rig), figure_angle_tag(angle, sizeof angle, p->angle_deg));
-}
-
-static lab_error add_figures(const dqs30 *r, const options *o, output_batch *b, lab_diag *d)
-{
+    dqs30 *r = state;
     enum { MAX_PANELS = 2 * 2 * DQS30_MAX_ANGLES };
     canvas panels[MAX_PANELS] = {{0}}, fig = {0}, plot = {0};
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < r->pose_count; i++)
         e = draw_panel(r, &r->pose[i], &panels[i], d);
     if (e == LAB_OK)
-        e = figure_compose_grid(&fig, panels, r->pose_count, o->twist_count + o->bend_count, 12,
+        e = figure_compose_grid(&fig, panels, r->pose_count, r->twist_count + r->bend_count, 12,
                                 "Top: LBS, bottom: DQS. Orange: ring w = 1/2, teal: blended band",
                                 d);
     if (e == LAB_OK)
         e = draw_radius_plot(r, &plot, d);
     if (e == LAB_OK)
-        e = output_batch_add_image(b, "dqs30.png", &fig, d);
-    if (e == LAB_OK)
-        e = output_batch_add_image(b, "dqs30-radius.png", &plot, d);
-    for (int i = 0; i < r->pose_count; i++) {
-        char name[OUTPUT_MAX_NAME + 1];
-        panel_name(name, sizeof name, &r->pose[i]);
-        if (e == LAB_OK)
-            e = output_batch_add_image(b, name, &panels[i], d);
-        canvas_free(&panels[i]);
-    }
-    canvas_free(&fig);
+        e = output_batch_add_image(&r->out, "dqs30-radius.png", &plot, d);
     canvas_free(&plot);
-    return e;
+    output_name names[MAX_PANELS];
+    for (int i = 0; i < r->pose_count; i++) { /* "dqs30-lbs-twist090.png" */
+        char angle[40];
+        snprintf(names[i], sizeof names[i], "dqs30-%s-%s%s.png", r->pose[i].method == SKIN_DQS ? "dqs" : "lbs",
+                 rig30_kind_name(r->pose[i].rig), figure_angle_tag(angle, sizeof angle, r->pose[i].angle_deg));
+    }
+    return output_batch_add_figure(&r->out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
 }
 
 /* ---- main ---------------------------------------------------------------------------- */
 
-static int parse_options(int argc, char **argv, options *o, const char **outdir)
+/* Every pose of both rigs under both methods, in the figure's order: the LBS row, then
+ * the DQS row; in each, the twist poses, then the bends. */
+static lab_error run_poses(void *state, lab_diag *d)
 {
-    *o = (options){{90, 180, 270}, {90, 135}, 3, 2, {1, 1, 1}};
-    const cli_option table[] = {
-        {"--twist", CLI_DOUBLES, o->twist_deg, .count = &o->twist_count, .min_count = 1,
+    dqs30 *r = state;
+    lab_error e = LAB_OK;
+    for (int m = 0; e == LAB_OK && m < 2; m++) {
+        for (int i = 0; e == LAB_OK && i < r->twist_count; i++)
+            e = run_pose(r, RIG30_TWIST, dqs30_methods[m], r->twist_deg[i], d);
+        for (int i = 0; e == LAB_OK && i < r->bend_count; i++)
+            e = run_pose(r, RIG30_BEND, dqs30_methods[m], r->bend_deg[i], d);
+    }
+    return e;
+}
+
+/* r'/r against the child weight w at four twist angles: the plot's curves. */
+static lab_error radius_sweeps(void *state, lab_diag *d)
+{
+    dqs30 *r = state;
+    lab_error e = LAB_OK;
+    for (int m = 0; m < 2; m++)
+        for (int t = 0; e == LAB_OK && t < DQS30_SWEEP_ANGLES; t++)
+            e = rig30_sweep_radius(dqs30_methods[m], deg_to_rad(dqs30_sweep_theta_deg[t]), DQS30_SWEEP_SAMPLES,
+                                   r->sweep[m][t], r->sweep_analytic[m][t], d);
+    return e;
+}
+
+/* ---- main: the section's steps, in its order -------------------------------------------- */
+
+
+int main(int argc, char **argv)
+{
+    static dqs30 r = {.twist_deg = {90, 180, 270}, .bend_deg = {90, 135}, .twist_count = 3,
+                      .bend_count = 2, .child_scale = {1, 1, 1}};
+    const cli_option options[] = {
+        {"--twist", CLI_DOUBLES, r.twist_deg, .count = &r.twist_count, .min_count = 1,
          .max_count = DQS30_MAX_ANGLES, .min = -720, .max = 720, .distinct = true,
          .value_name = "DEG[,DEG...]", .help = "twist angles of chapter 30's rig (default 90,180,270)"},
-        {"--bend", CLI_DOUBLES, o->bend_deg, .count = &o->bend_count, .min_count = 1,
+        {"--bend", CLI_DOUBLES, r.bend_deg, .count = &r.bend_count, .min_count = 1,
          .max_count = DQS30_MAX_ANGLES, .min = -720, .max = 720, .distinct = true,
          .value_name = "DEG[,DEG...]", .help = "elbow bend angles about x (default 90,135)"},
-        {"--child-scale", CLI_DOUBLES, o->child_scale, .max_count = 3, .broadcast = true,
+        {"--child-scale", CLI_DOUBLES, r.child_scale, .max_count = 3, .broadcast = true,
          .value_name = "S|SX,SY,SZ",
          .help = "scale the child joint (one factor, or one per axis); DQS takes\n"
                  "rigid transforms only and rejects it (exit 1)"},
     };
     const cli_program program = {LAB, "Chapter 30, closing section: dual quaternion skinning beside LBS.",
-                                 table, 3, {"OUTDIR"}, 1, NULL};
-    return cli_start(&program, argc, argv, outdir);
-}
-
-int main(int argc, char **argv)
-{
-    options o;
-    const char *outdir;
-    int code = parse_options(argc, argv, &o, &outdir);
-    if (code != CLI_RUN)
-        return code;
-    lab_diag d = {0};
-    dqs30 *r = calloc(1, sizeof *r);
-    lab_error e = r ? rig30_rig_build(&r->rigs[RIG30_TWIST], RIG30_TWIST, NULL, &d)
-                    : diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, LAB, "%s", "results");
-    if (e == LAB_OK)
-        e = rig30_rig_build(&r->rigs[RIG30_BEND], RIG30_BEND, NULL, &d);
-    if (e == LAB_OK)
-        e = mesh_unique_edges(r->rigs[0].bind.triangles, r->rigs[0].bind.triangle_count, &r->edges,
-                              &r->edge_count, &d);
-    if (e == LAB_OK) /* --child-scale: DQS must refuse it */
-        e = check_child_scale(&o, r, &d);
-    /* the rows of the figure: LBS, then DQS; in each, the twist poses, then the bends */
-    for (int m = 0; e == LAB_OK && m < 2; m++) {
-        for (int i = 0; e == LAB_OK && i < o.twist_count; i++)
-            e = run_pose(r, RIG30_TWIST, dqs30_methods[m], o.twist_deg[i], &d);
-        for (int i = 0; e == LAB_OK && i < o.bend_count; i++)
-            e = run_pose(r, RIG30_BEND, dqs30_methods[m], o.bend_deg[i], &d);
-    }
-    if (e == LAB_OK) /* the short way round, and a full turn */
-        e = hemisphere_demonstrations(r, &d);
-    if (e == LAB_OK) /* q and -q, and rigid input only */
-        e = sign_and_rigidity(r, &d);
-    for (int m = 0; m < 2; m++) /* r'/r against w, for the plot */
-        for (int t = 0; e == LAB_OK && t < DQS30_SWEEP_ANGLES; t++)
-            e = rig30_sweep_radius(dqs30_methods[m], deg_to_rad(dqs30_sweep_theta_deg[t]), DQS30_SWEEP_SAMPLES,
-                                   r->sweep[m][t], r->sweep_analytic[m][t], &d);
-    if (e == LAB_OK)
-        e = choose_cameras(r, &d);
-    output_batch batch = {0};
-    if (e == LAB_OK)
-        e = add_figures(r, &o, &batch, &d);
-    if (e == LAB_OK)
-        e = record30_dqs_add_evidence(r, &batch, &d);
-    code = e == LAB_OK ? cli_finish(LAB, &batch, e, &d, record30_dqs_print_report(r, stdout), outdir)
-                       : cli_fail(LAB, &d, cli_exit_code(e));
-    output_batch_free(&batch);
-    dqs30_free(r);
-    return code;
+                                 options, 3, {"OUTDIR"}, 1, NULL};
+    static const cli_step steps[] = {
+        build_rigs,                /* the twist and the elbow */
+        check_child_scale,         /* DQS takes rigid transforms only */
+        run_poses,                 /* LBS and DQS on both rigs, against their closed forms */
+        hemisphere_demonstrations, /* the short way round, and a full turn */
+        sign_and_rigidity,         /* q and -q skin alike; a scaled joint is refused */
+        radius_sweeps,             /* r'/r against w */
+        choose_cameras,            /* the figures */
+        add_figures,
+        record30_dqs_evidence,
+    };
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_dqs_report, NULL,
+                                        record30_dqs_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

@@ -35,14 +35,6 @@
 
 static const rgb joint_color = {30, 80, 220}, bone_color = {220, 30, 30};
 
-typedef struct {
-    double times[GLTF30_MAX_TIMES];
-    int time_count;                  /* 0: start, quarter, half, end of the first animation */
-    skin_method method;
-    skin_policy_kind policy;
-    const char *asset;
-} options;
-
 /* ---- the computation ------------------------------------------------------------------------- */
 
 /* Every primitive of every node that has both a mesh and a skin. */
@@ -65,7 +57,7 @@ static lab_error find_parts(gltf30 *r, lab_diag *d)
     return LAB_OK;
 }
 
-static lab_error sample_time(gltf30 *r, const options *o, gltf30_time *at, lab_diag *d)
+static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
 {
     int n = r->doc.node_count;
     mat4 *locals = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
@@ -79,7 +71,8 @@ static lab_error sample_time(gltf30 *r, const options *o, gltf30_time *at, lab_d
         int count;
         at->positions[p] = malloc(sizeof(vec3) * (size_t)r->parts[p].vertex_count);
         e = at->positions[p] ? gltf_skin_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world,
-                                                   o->method, o->policy, at->positions[p], &count, d)
+                                                   (skin_method)r->method, (skin_policy_kind)r->policy,
+                                                   at->positions[p], &count, d)
                              : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "positions", "part %d", p);
         at->normalized += e == LAB_OK ? count : 0;
     }
@@ -87,28 +80,32 @@ static lab_error sample_time(gltf30 *r, const options *o, gltf30_time *at, lab_d
     return e;
 }
 
-static lab_error compute(const options *o, gltf30 *r, lab_diag *d)
+/* The asset: read, validated (every MUST the reader knows), its skinned primitives found. */
+static lab_error load_asset(void *state, lab_diag *d)
 {
-    r->asset = o->asset;
-    r->method = o->method;
-    r->policy = o->policy;
-    lab_error e = gltf_load(o->asset, &r->doc, d);
+    gltf30 *r = state;
+    lab_error e = gltf_load(r->args[0], &r->doc, d);
     if (e == LAB_OK)
         e = gltf_validate(&r->doc, d);
-    if (e != LAB_OK)
-        return e;
-    e = find_parts(r, d);
-    if (e != LAB_OK)
-        return e;
-    if (r->part_count == 0)
-        return diag_fail(d, LAB_ERR_GLTF, o->asset, "%s", "no node has both a mesh and a skin");
+    if (e == LAB_OK)
+        e = find_parts(r, d);
+    if (e == LAB_OK && r->part_count == 0)
+        e = diag_fail(d, LAB_ERR_GLTF, r->args[0], "%s", "no node has both a mesh and a skin");
+    return e;
+}
+
+/* Every sampled time: the animation's locals, the joints' world matrices, the skin. */
+static lab_error sample_times(void *state, lab_diag *d)
+{
+    gltf30 *r = state;
     gltf_animation_range(&r->doc, 0, &r->start, &r->end);
     double span = r->end - r->start;
     const double quarters[4] = {r->start, r->start + 0.25 * span, r->start + 0.5 * span, r->end};
-    r->time_count = o->time_count ? o->time_count : (span > 0 ? 4 : 1);
+    r->time_count = r->requested_count ? r->requested_count : (span > 0 ? 4 : 1);
+    lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
-        r->at[k].t = o->time_count ? o->times[k] : quarters[k];
-        e = sample_time(r, o, &r->at[k], d);
+        r->at[k].t = r->requested_count ? r->requested_times[k] : quarters[k];
+        e = sample_time(r, &r->at[k], d);
     }
     return e;
 }
@@ -209,8 +206,9 @@ static void draw_skeleton(canvas *c, const camera *cam, const gltf30 *r, const g
     }
 }
 
-static lab_error add_figures(const gltf30 *r, output_batch *b, lab_diag *d)
+static lab_error add_figures(void *state, lab_diag *d)
 {
+    gltf30 *r = state;
     camera cam;
     lab_error e = fit_camera(r, &cam, d);
     canvas panels[GLTF30_MAX_TIMES] = {{0}}, fig = {0};
@@ -234,63 +232,32 @@ static lab_error add_figures(const gltf30 *r, output_batch *b, lab_diag *d)
     }
     if (e == LAB_OK)
         e = figure_compose(&fig, panels, r->time_count, 12, "Skinned glTF: blue joints, red bones", d);
-    if (e == LAB_OK)
-        e = output_batch_add_image(b, "gltf30.png", &fig, d);
-    for (int k = 0; k < r->time_count; k++) {
-        char name[OUTPUT_MAX_NAME + 1];
-        snprintf(name, sizeof name, "gltf30-panel%d.png", k);
-        if (e == LAB_OK)
-            e = output_batch_add_image(b, name, &panels[k], d);
-        canvas_free(&panels[k]);
-    }
-    canvas_free(&fig);
-    return e;
+    output_name names[GLTF30_MAX_TIMES];
+    for (int k = 0; k < r->time_count; k++)
+        snprintf(names[k], sizeof names[k], "gltf30-panel%d.png", k);
+    return output_batch_add_figure(&r->out, e, "gltf30.png", &fig, panels, names, r->time_count, d);
 }
 
-static int parse_options(int argc, char **argv, options *o, const char **args)
+
+int main(int argc, char **argv)
 {
-    static const char *const methods[] = {"lbs", "dqs", NULL};        /* skin_method order */
+    static const char *const methods[] = {"lbs", "dqs", NULL};          /* skin_method order */
     static const char *const policies[] = {"strict", "normalize", NULL}; /* skin_policy_kind order */
-    *o = (options){{0}, 0, SKIN_LBS, SKIN_POLICY_STRICT, NULL};
-    int method = SKIN_LBS, policy = SKIN_POLICY_STRICT;
-    const cli_option table[] = {
-        {"--time", CLI_DOUBLES, o->times, .count = &o->time_count, .min_count = 1,
+    static gltf30 r = {.method = SKIN_LBS, .policy = SKIN_POLICY_STRICT};
+    const cli_option options[] = {
+        {"--time", CLI_DOUBLES, r.requested_times, .count = &r.requested_count, .min_count = 1,
          .max_count = GLTF30_MAX_TIMES, .value_name = "T[,T...]",
          .help = "sample times in seconds (default: start, quarter, half and end\n"
                  "of the first animation)"},
-        {"--method", CLI_CHOICE, &method, .choices = methods, .help = "lbs (default) or dqs"},
-        {"--policy", CLI_CHOICE, &policy, .choices = policies,
+        {"--method", CLI_CHOICE, &r.method, .choices = methods, .help = "lbs (default) or dqs"},
+        {"--policy", CLI_CHOICE, &r.policy, .choices = policies,
          .help = "strict (default) rejects weight sums off by more than 2e-7 per\n"
                  "weight; normalize divides them and counts the vertices"},
     };
     const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
-                                 table, 3, {"ASSET", "OUTDIR"}, 2, NULL};
-    int code = cli_start(&program, argc, argv, args);
-    o->method = (skin_method)method;
-    o->policy = (skin_policy_kind)policy;
-    o->asset = args[0];
-    return code;
-}
-
-int main(int argc, char **argv)
-{
-    options opt;
-    const char *args[2] = {NULL, NULL};
-    int code = parse_options(argc, argv, &opt, args);
-    if (code != CLI_RUN)
-        return code;
-    lab_diag d = {0};
-    gltf30 *r = calloc(1, sizeof *r);
-    lab_error e = r ? compute(&opt, r, &d) : diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, LAB, "%s", "results");
-    output_batch batch = {0};
-    if (e == LAB_OK)
-        e = add_figures(r, &batch, &d);
-    if (e == LAB_OK)
-        e = record30_gltf_add_evidence(r, &batch, &d);
-    if (e == LAB_OK)
-        record30_gltf_print_report(r, stdout);
-    code = e == LAB_OK ? cli_finish(LAB, &batch, e, &d, true, args[1]) : cli_fail(LAB, &d, cli_exit_code(e));
-    output_batch_free(&batch);
-    gltf30_free(r);
-    return code;
+                                 options, 3, {"ASSET", "OUTDIR"}, 2, NULL};
+    static const cli_step steps[] = {load_asset, sample_times, add_figures, record30_gltf_evidence};
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_gltf_report, NULL,
+                                        record30_gltf_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, r.args);
 }

@@ -60,22 +60,25 @@ static void normals30_specs(normals30_spec out[NORMALS30_POSES])
                                   mat4_scale(1, 2.5, 1))};
 }
 
-typedef struct {
-    skin_weight_policy policy;
-    const char *weights_file;
-} options;
-
 /* ---- the computation ---------------------------------------------------------------------- */
 
-/* The weights of both rigs: their own profiles, or the file's, through the policy. */
-static lab_error load_weights(const options *o, normals30 *r, lab_diag *d)
+/* Chapter 30's twist and elbow rigs, and the cylinder's edges for the figure. */
+static lab_error build_rigs(void *state, lab_diag *d)
 {
+    normals30 *r = state;
+    return rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
+}
+
+/* The weights of both rigs: their own profiles, or the file's, through the policy. */
+static lab_error load_weights(void *state, lab_diag *d)
+{
+    normals30 *r = state;
     skin_influences file = {0};
-    lab_error e = o->weights_file ? weights_csv_load(o->weights_file, NORMALS30_VERTS, &file, d) : LAB_OK;
+    lab_error e = r->weights_file ? weights_csv_load(r->weights_file, NORMALS30_VERTS, &file, d) : LAB_OK;
     for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
         rig30_rig *rig = &r->rigs[kind];
         /* one file gives both rigs the same weights; otherwise each keeps its profile */
-        e = rig30_set_influences(rig, o->weights_file ? &file : &rig->influences, o->policy,
+        e = rig30_set_influences(rig, r->weights_file ? &file : &rig->influences, r->policy,
                                  kind == RIG30_TWIST ? &r->weights : NULL, d);
     }
     skin_influences_free(&file);
@@ -137,21 +140,13 @@ static lab_error skin_normals(const normals30 *r, normals30_pose *p, lab_diag *d
     return LAB_OK;
 }
 
-static lab_error compute(const options *o, normals30 *r, lab_diag *d)
+/* The regression poses: each skinned, then its normals by every method. */
+static lab_error skin_poses(void *state, lab_diag *d)
 {
-    r->policy = o->policy;
-    r->weights_file = o->weights_file;
-    lab_error e = rig30_rig_build(&r->rigs[RIG30_TWIST], RIG30_TWIST, NULL, d);
-    if (e == LAB_OK)
-        e = rig30_rig_build(&r->rigs[RIG30_BEND], RIG30_BEND, NULL, d);
-    if (e == LAB_OK)
-        e = load_weights(o, r, d);
-    if (e != LAB_OK)
-        return e;
-    const mesh *m = &r->rigs[RIG30_TWIST].bind;
-    e = mesh_unique_edges(m->triangles, m->triangle_count, &r->edges, &r->edge_count, d);
+    normals30 *r = state;
     normals30_spec specs[NORMALS30_POSES];
     normals30_specs(specs);
+    lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < NORMALS30_POSES; i++) {
         normals30_pose *p = &r->pose[i];
         p->spec = specs[i];
@@ -168,7 +163,7 @@ static lab_error compute(const options *o, normals30 *r, lab_diag *d)
 
 /* Ortho: an oblique look fitted to the world positions and the normals' tips; perspective:
  * the same direction from a distance that frames the model in a 45 degree field of view. */
-static void choose_cameras(normals30_pose *p)
+static void choose_camera(normals30_pose *p)
 {
     vec3 pts[2 * NORMALS30_VERTS], centre = {0, 0, 0};
     for (int v = 0; v < NORMALS30_VERTS; v++) {
@@ -236,8 +231,11 @@ static void draw_perspective_panel(canvas *c, const normals30 *r, const normals3
     draw_label(c, p->spec.name, "whole chain, perspective");
 }
 
-static lab_error add_figures(const normals30 *r, output_batch *b, lab_diag *d)
+static lab_error add_figures(void *state, lab_diag *d)
 {
+    normals30 *r = state;
+    for (int i = 0; i < NORMALS30_POSES; i++)
+        choose_camera(&r->pose[i]);
     enum { PANELS = NORMALS30_POSES * VIEWS };
     canvas panels[PANELS] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
@@ -257,19 +255,11 @@ static lab_error add_figures(const normals30 *r, output_batch *b, lab_diag *d)
         e = figure_compose_grid(&fig, panels, PANELS, VIEWS, 12,
                                 "Normals: colour = angle to the true normal (0 green .. 20+ deg red)",
                                 d);
-    if (e == LAB_OK)
-        e = output_batch_add_image(b, "normals30.png", &fig, d);
-    for (int k = 0; k < PANELS; k++) {
-        char name[OUTPUT_MAX_NAME + 1];
-        int view = k % VIEWS;
-        snprintf(name, sizeof name, "normals30-%s-%s.png", r->pose[k / VIEWS].spec.name,
-                 view < NORMALS_METHOD_COUNT ? normals_method_name((normals_method)view) : "perspective");
-        if (e == LAB_OK)
-            e = output_batch_add_image(b, name, &panels[k], d);
-        canvas_free(&panels[k]);
-    }
-    canvas_free(&fig);
-    return e;
+    output_name names[PANELS];
+    for (int k = 0; k < PANELS; k++) /* "normals30-bind-rigid.png" */
+        snprintf(names[k], sizeof names[k], "normals30-%s-%s.png", r->pose[k / VIEWS].spec.name,
+                 k % VIEWS < NORMALS_METHOD_COUNT ? normals_method_name((normals_method)(k % VIEWS)) : "perspective");
+    return output_batch_add_figure(&r->out, e, "normals30.png", &fig, panels, names, PANELS, d);
 }
 
 /* ---- main ------------------------------------------------------------------------------------ */
@@ -280,46 +270,31 @@ static int parse_policy(const char *value, void *target, const void *context, ch
     return skin_policy_parse(value, RIG30_JOINTS, target, err, size);
 }
 
-static int parse_options(int argc, char **argv, options *o, const char **outdir)
+
+int main(int argc, char **argv)
 {
-    *o = (options){{0}, NULL};
-    const cli_option table[] = {
-        {"--policy", CLI_CUSTOM, &o->policy, .parse = parse_policy,
+    static normals30 r;
+    const cli_option options[] = {
+        {"--policy", CLI_CUSTOM, &r.policy, .parse = parse_policy,
          .value_name = "strict|normalize|fallback=J",
          .help = "how weights that do not sum to 1 are treated (default strict):\n"
                  "strict rejects them; normalize divides by the sum W and reports\n"
                  "it (W <= 1e-6 is rejected); fallback=J does the same but binds a\n"
                  "vertex with W <= 1e-6 fully to joint J (0 or 1)"},
-        {"--weights-file", CLI_STRING, &o->weights_file, .value_name = "FILE",
+        {"--weights-file", CLI_STRING, &r.weights_file, .value_name = "FILE",
          .help = "per-vertex weights, CSV " WEIGHTS_CSV_HEADER "\n"
                  "(normals30-weights.csv from a run is a template)"},
     };
-    const cli_program program = {LAB, "Weights, spaces and normals on chapter 30's rigs.", table, 2,
+    const cli_program program = {LAB, "Weights, spaces and normals on chapter 30's rigs.", options, 2,
                                  {"OUTDIR"}, 1, NULL};
-    return cli_start(&program, argc, argv, outdir);
-}
-
-int main(int argc, char **argv)
-{
-    options opt;
-    const char *outdir;
-    int code = parse_options(argc, argv, &opt, &outdir);
-    if (code != CLI_RUN)
-        return code;
-    lab_diag d = {0};
-
-    normals30 *r = calloc(1, sizeof *r);
-    lab_error e = r ? compute(&opt, r, &d) : diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, LAB, "%s", "results");
-    for (int i = 0; e == LAB_OK && i < NORMALS30_POSES; i++)
-        choose_cameras(&r->pose[i]);
-    output_batch batch = {0};
-    if (e == LAB_OK)
-        e = add_figures(r, &batch, &d);
-    if (e == LAB_OK)
-        e = record30_normals_add_evidence(r, &batch, &d);
-    code = e == LAB_OK ? cli_finish(LAB, &batch, e, &d, record30_normals_print_report(r, stdout), outdir)
-                       : cli_fail(LAB, &d, cli_exit_code(e));
-    output_batch_free(&batch);
-    normals30_free(r);
-    return code;
+    static const cli_step steps[] = {
+        build_rigs,   /* the twist and the elbow */
+        load_weights, /* their weights through the chosen policy (the weights article) */
+        skin_poses,   /* the space chain; three ways to skin a normal, against the truth */
+        add_figures,
+        record30_normals_evidence,
+    };
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_normals_report, NULL,
+                                        record30_normals_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

@@ -34,11 +34,6 @@
 
 #define LAB "lab30-palette"
 
-typedef struct {
-    int threads;
-    simd_level level;
-} options;
-
 /* ---- the computation ------------------------------------------------------------------------ */
 
 /* The palette of one frame, from the joints' locals (cached inverse binds). */
@@ -114,13 +109,14 @@ static mat4 instance_world(int i)
 
 /* The crowd: one skinning per pose with the chosen level and threads, then each instance's
  * own model-to-world; checked against scalar and against merged palettes. */
-static lab_error build_crowd(palette30 *r, const options *o, lab_diag *d)
+static lab_error build_crowd(void *state, lab_diag *d)
 {
+    palette30 *r = state;
     float fast[3 * PALETTE30_VERTS], merged[3 * PALETTE30_VERTS];
     lab_error e = LAB_OK;
     for (int pose = 0; e == LAB_OK && pose < PALETTE30_POSES; pose++) {
         fastskin_job job = {&r->packed, r->frame[pose].pm, NULL, RIG30_JOINTS, SKIN_LBS, false,
-                            o->threads, o->level, fast, NULL};
+                            r->threads, (simd_level)r->level, fast, NULL};
         e = fastskin_run(&job, d);
         for (int k = 0; e == LAB_OK && k < 3 * PALETTE30_VERTS; k++)
             r->level_difference = fmax(r->level_difference, fabs((double)fast[k] - r->crowd_model[pose][k]));
@@ -145,45 +141,50 @@ static lab_error build_crowd(palette30 *r, const options *o, lab_diag *d)
     return e;
 }
 
-static lab_error compute(const options *o, palette30 *r, lab_diag *d)
+/* The level must exist on this CPU; then the rig, packed as an engine packs it. */
+static lab_error pack_the_rig(void *state, lab_diag *d)
 {
-    r->threads = o->threads;
-    r->level = o->level;
-    if (!simd_level_available(o->level))
+    palette30 *r = state;
+    if (!simd_level_available((simd_level)r->level))
         return diag_fail(d, LAB_ERR_UNSUPPORTED, "--simd", "level %s is not available on this CPU",
-                         simd_level_name(o->level));
+                         simd_level_name((simd_level)r->level));
     lab_error e = rig30_rig_build(&r->rig, RIG30_TWIST, NULL, d);
+    if (e == LAB_OK)
+        e = mesh_unique_edges(r->rig.bind.triangles, r->rig.bind.triangle_count, &r->edges, &r->edge_count, d);
     if (e != LAB_OK)
         return e;
     rig30_bind_normals(&r->rig, r->bind_normals);
-    e = packed_mesh_build(r->rig.bind.vertices, r->bind_normals, &r->rig.influences, PALETTE30_K, &r->packed,
-                          &r->truncation, d);
+    return packed_mesh_build(r->rig.bind.vertices, r->bind_normals, &r->rig.influences, PALETTE30_K,
+                             &r->packed, &r->truncation, d);
+}
+
+/* Each pose's palette, and the packed float path against the double one. */
+static lab_error compare_poses(void *state, lab_diag *d)
+{
+    palette30 *r = state;
+    lab_error e = LAB_OK;
     for (int pose = 0; e == LAB_OK && pose < PALETTE30_POSES; pose++) {
         e = build_frame(r, deg_to_rad(palette30_pose_deg[pose]), &r->frame[pose], d);
         for (int m = 0; e == LAB_OK && m < 2; m++)
             e = compare_pose(r, pose, (skin_method)m, d);
     }
-    if (e == LAB_OK)
-        e = build_crowd(r, o, d);
-    const mesh *mesh = &r->rig.bind;
-    if (e == LAB_OK)
-        e = mesh_unique_edges(mesh->triangles, mesh->triangle_count, &r->edges, &r->edge_count, d);
     return e;
 }
 
 /* ---- the figure -------------------------------------------------------------------------- */
 
-static lab_error add_figure(const palette30 *r, output_batch *b, lab_diag *d)
+static lab_error add_figure(void *state, lab_diag *d)
 {
+    palette30 *r = state;
     canvas c = {0};
-    bool *middle = calloc((size_t)r->edge_count, sizeof *middle);
-    lab_error e = middle ? canvas_init(&c, 1100, 640, FIGURE_BACKGROUND, d)
-                         : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "figure", "%d edges", r->edge_count);
+    bool *middle = NULL;
+    lab_error e = rig30_edge_masks(&r->rig, r->edges, r->edge_count, &middle, NULL, d);
+    if (e == LAB_OK)
+        e = canvas_init(&c, 1100, 640, FIGURE_BACKGROUND, d);
     if (e != LAB_OK) {
         free(middle);
         return e;
     }
-    rig30_edge_masks(&r->rig, r->edges, r->edge_count, middle, NULL);
     /* a perspective from the front, above the crowd's near edge: near instances look larger */
     const vec3 eye = {6.4, -14.0, 13.0}, target = {6.6, 5.6, 0.6};
     camera cam = {.viewport = {0, 50, 1100, 590}};
@@ -198,45 +199,31 @@ static lab_error add_figure(const palette30 *r, output_batch *b, lab_diag *d)
     raster_text(&c, 10, 10, FIGURE_TEXT_SCALE,
                 "A crowd: 20 instances, 5 shared palettes (twist 0..180), own model-to-world", FIGURE_TEXT);
     free(middle);
-    return output_batch_add_image(b, "palette30.png", &c, d);
+    return output_batch_add_image(&r->out, "palette30.png", &c, d);
 }
 
-static int parse_options(int argc, char **argv, options *o, const char **outdir)
-{
-    static const char *const levels[] = {"scalar", "sse2", "avx2", NULL}; /* simd_level order */
-    *o = (options){2, simd_best_level()};
-    int level = (int)o->level;
-    const cli_option table[] = {
-        {"--threads", CLI_INT, &o->threads, .min = 1, .max = FASTSKIN_MAX_THREADS, .value_name = "N",
-         .help = "worker threads for the crowd (default 2)"},
-        {"--simd", CLI_CHOICE, &level, .choices = levels,
-         .help = "kernel level for the crowd (default: the best available)"},
-    };
-    const cli_program program = {LAB, "Matrix palettes: chapter 30's cylinder in the engine's packed float format.",
-                                 table, 2, {"OUTDIR"}, 1, NULL};
-    int code = cli_start(&program, argc, argv, outdir);
-    o->level = (simd_level)level;
-    return code;
-}
 
 int main(int argc, char **argv)
 {
-    options opt;
-    const char *outdir;
-    int code = parse_options(argc, argv, &opt, &outdir);
-    if (code != CLI_RUN)
-        return code;
-    lab_diag d = {0};
-    palette30 *r = calloc(1, sizeof *r);
-    lab_error e = r ? compute(&opt, r, &d) : diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, LAB, "%s", "results");
-    output_batch batch = {0};
-    if (e == LAB_OK)
-        e = add_figure(r, &batch, &d);
-    if (e == LAB_OK)
-        e = record30_palette_add_evidence(r, &batch, &d);
-    code = e == LAB_OK ? cli_finish(LAB, &batch, e, &d, record30_palette_print_report(r, stdout), outdir)
-                       : cli_fail(LAB, &d, cli_exit_code(e));
-    output_batch_free(&batch);
-    palette30_free(r);
-    return code;
+    static const char *const levels[] = {"scalar", "sse2", "avx2", NULL}; /* simd_level order */
+    static palette30 r = {.threads = 2};
+    r.level = (int)simd_best_level();
+    const cli_option options[] = {
+        {"--threads", CLI_INT, &r.threads, .min = 1, .max = FASTSKIN_MAX_THREADS, .value_name = "N",
+         .help = "worker threads for the crowd (default 2)"},
+        {"--simd", CLI_CHOICE, &r.level, .choices = levels,
+         .help = "kernel level for the crowd (default: the best available)"},
+    };
+    const cli_program program = {LAB, "Matrix palettes: chapter 30's cylinder in the engine's packed float format.",
+                                 options, 2, {"OUTDIR"}, 1, NULL};
+    static const cli_step steps[] = {
+        pack_the_rig,  /* the cylinder as engine vertices: 4 joints, 3 weights, floats */
+        compare_poses, /* the palette K_j = G_j B_j^-1 per frame; packed float vs double */
+        build_crowd,   /* 20 instances share 5 palettes: instancing vs merged palettes */
+        add_figure,
+        record30_palette_evidence,
+    };
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_palette_report, NULL,
+                                        record30_palette_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

@@ -26,28 +26,22 @@
 #include "cli.h"
 #include "figure.h"
 #include "record30.h"
+#include "rig30_check.h"
 
 #define LAB "lab30"
 #define PANEL_W 320
 #define PANEL_H 440
 #define LABEL_H 64
 
-typedef struct {
-    double theta_deg[LAB30_MAX_POSES];
-    int pose_count;
-    bool has_middle_weights, gltf;
-    double middle_weights[2];
-} options;
-
 static const skin_blend LBS = {.method = SKIN_LBS};
-static const vec3 axis_from = {0, 0, -0.3}, axis_to = {0, 0, RIG30_HEIGHT + 0.3};
 
 /* ---- the rig, step by step ------------------------------------------------------------ */
 
 /* "Mesh coordinates and joint coordinates": the bind mesh, chapter 12's checks on it, and
  * the weights w_1 = z/2 (child), w_0 = 1 - z/2 (root); --middle-weights replaces ring 4's. */
-static lab_error build_mesh_and_weights(chapter30 *c, const options *o, lab_diag *d)
+static lab_error build_mesh_and_weights(void *state, lab_diag *d)
 {
+    chapter30 *c = state;
     rig30_rig *rig = &c->rig;
     rig->kind = RIG30_TWIST;
     lab_error e = mesh_cylinder(RIG30_RINGS, RIG30_SEGMENTS, RIG30_RADIUS, RIG30_HEIGHT, &rig->bind, d);
@@ -57,8 +51,8 @@ static lab_error build_mesh_and_weights(chapter30 *c, const options *o, lab_diag
         e = mesh_unique_edges(rig->bind.triangles, rig->bind.triangle_count, &c->edges, &c->edge_count, d);
     if (e == LAB_OK)
         e = rig30_weights(RIG30_TWIST, &rig->bind, &rig->influences, d);
-    if (e == LAB_OK && o->has_middle_weights)
-        rig30_set_middle_ring(&rig->influences, o->middle_weights);
+    if (e == LAB_OK && c->has_middle_weights)
+        rig30_set_middle_ring(&rig->influences, c->middle_weights);
     /* w_j >= 0 and sum_j w_j = 1 within 1e-12, never normalised behind the student's back */
     if (e == LAB_OK)
         e = skin_validate_influences(&rig->influences, RIG30_JOINTS, d);
@@ -68,8 +62,9 @@ static lab_error build_mesh_and_weights(chapter30 *c, const options *o, lab_diag
 /* "Hierarchy evaluation and vertex blending are two steps": at theta = 0 the locals give
  * the bind pose, B_0 = G_0(0) = I and B_1 = G_1(0) = Tz(2); the inverse bind comes from
  * the helper that inverts pure translations only. */
-static lab_error bind_skeleton(rig30_rig *rig, lab_diag *d)
+static lab_error bind_skeleton(void *state, lab_diag *d)
 {
+    rig30_rig *rig = &((chapter30 *)state)->rig;
     rig30_joints(RIG30_TWIST, 0.0, rig->bind_joints);
     lab_error e = scene_evaluate(rig->bind_joints, RIG30_JOINTS, rig->bind_world, d);
     if (e == LAB_OK)
@@ -96,17 +91,23 @@ static lab_error skin_twist(const rig30_rig *rig, double theta, rig30_pose *p, l
 }
 
 /* "The bind pose is the first numeric check": every C_j = I, so no vertex may move. */
-static lab_error bind_pose_check(chapter30 *c, lab_diag *d)
+static lab_error bind_pose_check(void *state, lab_diag *d)
 {
-    int n = c->rig.bind.vertex_count;
-    rig30_pose bind = {.positions = malloc(sizeof(vec3) * (size_t)n)};
-    lab_error e = bind.positions ? skin_twist(&c->rig, 0.0, &bind, d)
-                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bind check", "%d vertices", n);
-    for (int v = 0; e == LAB_OK && v < n; v++)
-        c->bind_max_error = fmax(c->bind_max_error,
-                                 vec3_length(vec3_sub(bind.positions[v], c->rig.bind.vertices[v])));
-    free(bind.positions);
+    chapter30 *c = state;
+    rig30_pose bind;
+    lab_error e = rig30_pose_alloc(&c->rig, &bind, d);
+    if (e == LAB_OK)
+        e = skin_twist(&c->rig, 0.0, &bind, d);
+    if (e == LAB_OK) /* the largest |p' - p| over the 216 vertices */
+        c->bind_max_error = rig30_max_distance(bind.positions, c->rig.bind.vertices, c->rig.bind.vertex_count);
+    rig30_pose_free(&bind);
     return e;
+}
+
+/* The article's hand control: matrix order and the inverse bind on one point. */
+static lab_error hand_control(void *state, lab_diag *d)
+{
+    return rig30_hand_control_run(&((chapter30 *)state)->hand, d);
 }
 
 /* "The average of two rigid rotations is not rigid": skin one pose, measure every ring
@@ -116,11 +117,11 @@ static lab_error twist_pose(chapter30 *c, double theta_deg, lab_diag *d)
 {
     lab30_pose *p = &c->pose[c->pose_count];
     p->theta_deg = theta_deg;
-    p->pose.positions = malloc(sizeof(vec3) * (size_t)c->rig.bind.vertex_count);
-    if (!p->pose.positions)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "pose", "theta %g", theta_deg);
+    lab_error e = rig30_pose_alloc(&c->rig, &p->pose, d);
+    if (e != LAB_OK)
+        return e;
     c->pose_count++;
-    lab_error e = skin_twist(&c->rig, deg_to_rad(theta_deg), &p->pose, d);
+    e = skin_twist(&c->rig, deg_to_rad(theta_deg), &p->pose, d);
     if (e != LAB_OK)
         return e;
     for (int ring = 0; ring < RIG30_RINGS; ring++) {
@@ -135,9 +136,20 @@ static lab_error twist_pose(chapter30 *c, double theta_deg, lab_diag *d)
     return LAB_OK;
 }
 
-/* Each invalid input through the real pipeline: it must be refused by its own rule. */
-static lab_error invalid_inputs(chapter30 *c, lab_diag *d)
+/* Every pose the run asks for (--theta; the article's 0, 90 and 180 degrees by default). */
+static lab_error twist_poses(void *state, lab_diag *d)
 {
+    chapter30 *c = state;
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < c->theta_count; i++)
+        e = twist_pose(c, c->theta_deg[i], d);
+    return e;
+}
+
+/* Each invalid input through the real pipeline: it must be refused by its own rule. */
+static lab_error invalid_inputs(void *state, lab_diag *d)
+{
+    chapter30 *c = state;
     c->invalid_count = rig30_invalid_case_count();
     c->invalid_code = calloc((size_t)c->invalid_count, sizeof *c->invalid_code);
     c->invalid_diag = calloc((size_t)c->invalid_count, sizeof *c->invalid_diag);
@@ -154,9 +166,10 @@ static lab_error invalid_inputs(chapter30 *c, lab_diag *d)
 /* One camera for every panel: an oblique look at the middle of the cylinder, and one
  * orthographic window fitted to every pose's vertices and the axis, so nothing clips and
  * the panels compare at the same scale. */
-static lab_error choose_camera(chapter30 *c, lab_diag *d)
+static lab_error choose_camera(void *state, lab_diag *d)
 {
-    const vec3 *sets[LAB30_MAX_POSES + 1] = {(const vec3[2]){axis_from, axis_to}};
+    chapter30 *c = state;
+    const vec3 *sets[LAB30_MAX_POSES + 1] = {c->axis};
     int count[LAB30_MAX_POSES + 1] = {2};
     for (int i = 0; i < c->pose_count; i++)
         sets[i + 1] = c->pose[i].pose.positions, count[i + 1] = c->rig.bind.vertex_count;
@@ -167,18 +180,18 @@ static lab_error choose_camera(chapter30 *c, lab_diag *d)
 /* The bind mesh's edges at the skinned positions; the middle ring in orange. */
 static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out, lab_diag *d)
 {
-    bool *middle = calloc((size_t)c->edge_count, sizeof *middle);
-    lab_error e = middle ? canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d)
-                         : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "panel", "%d edges", c->edge_count);
+    bool *middle = NULL; /* the middle ring's edges, in orange */
+    lab_error e = rig30_edge_masks(&c->rig, c->edges, c->edge_count, &middle, NULL, d);
+    if (e == LAB_OK)
+        e = canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
     if (e == LAB_OK) {
-        rig30_edge_masks(&c->rig, c->edges, c->edge_count, middle, NULL);
         char line1[64], line2[64];
         snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
         snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[RIG30_MIDDLE_RING].mean);
         const char *label[2] = {line1, line2};
         figure_panel panel = {.positions = p->pose.positions, .edges = c->edges,
                               .edge_count = c->edge_count, .highlight = middle,
-                              .axis_from = axis_from, .axis_to = axis_to, .label = label,
+                              .axis_from = c->axis[0], .axis_to = c->axis[1], .label = label,
                               .label_lines = 2};
         figure_draw_panel(out, &c->cam, &panel);
     }
@@ -186,8 +199,9 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
     return e;
 }
 
-static lab_error add_figures(const chapter30 *c, output_batch *b, lab_diag *d)
+static lab_error add_figures(void *state, lab_diag *d)
 {
+    chapter30 *c = state;
     canvas panels[LAB30_MAX_POSES] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < c->pose_count; i++)
@@ -195,85 +209,51 @@ static lab_error add_figures(const chapter30 *c, output_batch *b, lab_diag *d)
     if (e == LAB_OK)
         e = figure_compose(&fig, panels, c->pose_count, 12,
                            "LBS twist of a 9x24 cylinder - orange: middle ring z = 1", d);
-    if (e == LAB_OK)
-        e = output_batch_add_image(b, "skinning30.png", &fig, d);
-    for (int i = 0; i < c->pose_count; i++) {
-        char name[OUTPUT_MAX_NAME + 1], angle[40]; /* "skinning30-theta090.png" */
-        snprintf(name, sizeof name, "skinning30-theta%s.png", figure_angle_tag(angle, sizeof angle, c->pose[i].theta_deg));
-        if (e == LAB_OK)
-            e = output_batch_add_image(b, name, &panels[i], d);
-        canvas_free(&panels[i]);
+    output_name names[LAB30_MAX_POSES];
+    for (int i = 0; i < c->pose_count; i++) { /* "skinning30-theta090.png" */
+        char angle[40];
+        snprintf(names[i], sizeof names[i], "skinning30-theta%s.png",
+                 figure_angle_tag(angle, sizeof angle, c->pose[i].theta_deg));
     }
-    canvas_free(&fig);
-    return e;
+    return output_batch_add_figure(&c->out, e, "skinning30.png", &fig, panels, names, c->pose_count, d);
 }
 
 /* ---- main: the article's order --------------------------------------------------------- */
 
-static int parse_options(int argc, char **argv, options *o, const char **outdir)
+/* ---- main: the article's steps, in its order ------------------------------------------- */
+
+
+int main(int argc, char **argv)
 {
-    *o = (options){{0, 90, 180}, 3, false, false, {0.5, 0.5}};
-    const cli_option table[] = {
-        {"--theta", CLI_DOUBLES, o->theta_deg, .count = &o->pose_count, .min_count = 1,
+    static chapter30 c = {.theta_deg = {0, 90, 180}, .theta_count = 3, .middle_weights = {0.5, 0.5},
+                          .axis = {{0, 0, -0.3}, {0, 0, RIG30_HEIGHT + 0.3}}};
+    const cli_option options[] = {
+        {"--theta", CLI_DOUBLES, c.theta_deg, .count = &c.theta_count, .min_count = 1,
          .max_count = LAB30_MAX_POSES, .min = -3600, .max = 3600, .distinct = true,
          .value_name = "DEG[,DEG...]",
          .help = "child-joint twist angles in degrees (default 0,90,180); one panel each"},
-        {"--middle-weights", CLI_DOUBLES, o->middle_weights, .min_count = 2, .max_count = 2,
-         .value_name = "W0,W1", .given = &o->has_middle_weights,
+        {"--middle-weights", CLI_DOUBLES, c.middle_weights, .min_count = 2, .max_count = 2,
+         .value_name = "W0,W1", .given = &c.has_middle_weights,
          .help = "(root, child) weights of the middle ring z = 1 (default 0.5,0.5);\n"
                  "they must sum to 1 within 1e-12"},
-        {"--gltf", CLI_FLAG, &o->gltf,
+        {"--gltf", CLI_FLAG, &c.gltf,
          .help = "also write skinning30.gltf: the rig, its skin and a 0..180 deg\n"
                  "twist animation, for any glTF viewer"},
     };
     const cli_program program = {LAB, "Chapter 30: linear blend skinning of a twisted 9x24 cylinder.",
-                                 table, 3, {"OUTDIR"}, 1, NULL};
-    return cli_start(&program, argc, argv, outdir);
-}
-
-int main(int argc, char **argv)
-{
-    options opt;
-    const char *outdir;
-    int code = parse_options(argc, argv, &opt, &outdir);
-    if (code != CLI_RUN)
-        return code;
-    lab_diag d = {0};
-    chapter30 *c = calloc(1, sizeof *c);
-    if (!c)
-        return cli_fail(LAB, &(lab_diag){LAB_ERR_OUT_OF_MEMORY, -1, LAB, "results"}, CLI_EXIT_OUTPUT);
-    c->has_middle_weights = opt.has_middle_weights; /* what the record says about this run */
-    c->gltf = opt.gltf;
-    memcpy(c->middle_weights, opt.middle_weights, sizeof c->middle_weights);
-
-    /* the mesh and its weights, then the skeleton's bind pose and inverse binds */
-    lab_error e = build_mesh_and_weights(c, &opt, &d);
-    if (e == LAB_OK)
-        e = bind_skeleton(&c->rig, &d);
-    /* the first numeric check: nothing moves at the bind pose; then the hand control */
-    if (e == LAB_OK)
-        e = bind_pose_check(c, &d);
-    if (e == LAB_OK)
-        e = rig30_hand_control_run(&c->hand, &d);
-    /* the twist: every pose through the chain, measured against the formula */
-    for (int i = 0; e == LAB_OK && i < opt.pose_count; i++)
-        e = twist_pose(c, opt.theta_deg[i], &d);
-    /* bad input, each refused by its own rule */
-    if (e == LAB_OK)
-        e = invalid_inputs(c, &d);
-    /* the figure and the evidence */
-    if (e == LAB_OK)
-        e = choose_camera(c, &d);
-    output_batch batch = {0};
-    if (e == LAB_OK)
-        e = add_figures(c, &batch, &d);
-    if (e == LAB_OK)
-        e = record30_add_evidence(c, (const vec3[2]){axis_from, axis_to}, &batch, &d);
-    if (e != LAB_OK)
-        record30_locate_vertex(c, &d);
-    code = e == LAB_OK ? cli_finish(LAB, &batch, e, &d, record30_print_report(c, stdout), outdir)
-                       : cli_fail(LAB, &d, cli_exit_code(e));
-    output_batch_free(&batch);
-    chapter30_free(c);
-    return code;
+                                 options, 3, {"OUTDIR"}, 1, NULL};
+    static const cli_step steps[] = {
+        build_mesh_and_weights, /* "Mesh coordinates and joint coordinates" */
+        bind_skeleton,          /* "Hierarchy evaluation": B_j = G_j(0), B_j^-1 */
+        bind_pose_check,        /* "The bind pose is the first numeric check" */
+        hand_control,           /* p = (1,1,0) through three matrix orders */
+        twist_poses,            /* "The average of two rigid rotations is not rigid" */
+        invalid_inputs,         /* each bad input refused by its own rule */
+        choose_camera,          /* the figure */
+        add_figures,
+        record30_evidence,      /* every number, as JSON and CSV */
+    };
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_report, record30_locate,
+                                        record30_release};
+    return cli_main(&program, argc, argv, &chapter, &c, &c.out, &c.outdir);
 }

@@ -263,6 +263,30 @@ int cli_start(const cli_program *p, int argc, char **argv, const char **args)
     return CLI_RUN;
 }
 
+int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
+             void *state, output_batch *batch, const char **args)
+{
+    int code = cli_start(program, argc, argv, args);
+    if (code != CLI_RUN)
+        return code;
+    lab_diag d = {0};
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < chapter->step_count; i++)
+        e = chapter->steps[i](state, &d);
+    if (e != LAB_OK && chapter->locate)
+        chapter->locate(state, &d);
+    if (e == LAB_OK) {
+        bool checks_ok = chapter->report ? chapter->report(state, stdout) : true;
+        code = cli_finish(program->name, batch, e, &d, checks_ok, args[program->positional_count - 1]);
+    } else {
+        code = cli_fail(program->name, &d, cli_exit_code(e));
+    }
+    output_batch_free(batch);
+    if (chapter->release)
+        chapter->release(state);
+    return code;
+}
+
 int cli_exit_code(lab_error e)
 {
     return e == LAB_ERR_OUT_OF_MEMORY || e == LAB_ERR_OUTPUT ? CLI_EXIT_OUTPUT : CLI_EXIT_REJECTED;

@@ -19,6 +19,14 @@
  * The last positional argument is OUTDIR. Every rule below is enforced before the program
  * computes anything; a broken one is a usage error (exit 2) naming the option, the value
  * and the rule.
+ *
+ * The rest of a main is the chapter: a list of steps in the article's order, run by
+ * cli_main on the program's own state (its results and its output batch), then the
+ * report and the all-or-nothing commit:
+ *
+ *     static const cli_step steps[] = {build_mesh, bind_skeleton, twist_poses, figures};
+ *     static const cli_chapter chapter = {steps, 4, report, locate, release};
+ *     return cli_main(&program, argc, argv, &chapter, &state, &state.out, state.args);
  */
 #ifndef CLI_H
 #define CLI_H
@@ -78,6 +86,27 @@ typedef struct {
  * "<name>: error: <what>" and the usage on stderr and returns 2; an OUTDIR that does not
  * exist or cannot be written gives the contract's message and 3. Otherwise CLI_RUN. */
 int cli_start(const cli_program *program, int argc, char **argv, const char **args);
+
+/* One step of a chapter, on the program's state (a pointer to its own struct). */
+typedef lab_error (*cli_step)(void *state, lab_diag *d);
+
+typedef struct {
+    const cli_step *steps;           /* in the article's order */
+    int step_count;
+    /* Prints the report; false when a self-check failed. NULL: a program without checks. */
+    bool (*report)(const void *state, FILE *out);
+    /* Names an error's place the way the chapter sees it (ring, segment). May be NULL. */
+    void (*locate)(const void *state, lab_diag *d);
+    /* Frees what the steps allocated in state. May be NULL. */
+    void (*release)(void *state);
+} cli_chapter;
+
+/* A whole main: cli_start; then the steps in order until one fails (its error is printed
+ * with the contract's exit code, cli_exit_code, and nothing is written); then the report;
+ * then cli_finish on `batch`. Releases the state in every case. args receives the
+ * positional arguments (OUTDIR last). */
+int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
+             void *state, output_batch *batch, const char **args);
 
 /* The generated usage text. */
 void cli_usage(const cli_program *program, FILE *to);

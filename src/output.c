@@ -82,6 +82,22 @@ lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *
     return e;
 }
 
+lab_error output_batch_add_figure(output_batch *batch, lab_error status, const char *figure_name,
+                                  canvas *figure, canvas *panels, output_name *names, int count,
+                                  lab_diag *d)
+{
+    lab_error e = status;
+    if (e == LAB_OK)
+        e = output_batch_add_image(batch, figure_name, figure, d);
+    for (int i = 0; i < count; i++) {
+        if (e == LAB_OK)
+            e = output_batch_add_image(batch, names[i], &panels[i], d);
+        canvas_free(&panels[i]);
+    }
+    canvas_free(figure);
+    return e;
+}
+
 /* Encodes every image still pending, all at once. */
 static lab_error encode_images(output_batch *batch, lab_diag *d)
 {

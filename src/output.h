@@ -48,6 +48,15 @@ lab_error output_batch_add(output_batch *batch, const char *name, bytes *content
  * commit, all images of the batch at once on several threads. */
 lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *image,
                                  lab_diag *d);
+/* A figure and each of its panels alone, after the step that drew them (status): takes
+ * ownership of *figure and panels[0 <= i < count] and frees them in every case; when
+ * status is LAB_OK adds the figure as figure_name and panel i as names[i]. Returns status
+ * or the first error of adding. */
+typedef char output_name[OUTPUT_MAX_NAME + 1];
+lab_error output_batch_add_figure(output_batch *batch, lab_error status, const char *figure_name,
+                                  canvas *figure, canvas *panels, output_name *names, int count,
+                                  lab_diag *d);
+
 /* Writes every file into dir as described at the top of this header. */
 lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d);
 void output_batch_free(output_batch *batch);

@@ -11,17 +11,18 @@
 #include "report.h"
 #include "rig30_json.h"
 
-void chapter30_free(chapter30 *c)
+void record30_release(void *state)
 {
+    chapter30 *c = state;
     for (int i = 0; i < c->pose_count; i++)
         free(c->pose[i].pose.positions);
     free(c->edges), free(c->invalid_code), free(c->invalid_diag);
     rig30_rig_free(&c->rig);
-    free(c);
 }
 
-void record30_locate_vertex(const chapter30 *c, lab_diag *d)
+void record30_locate(const void *state, lab_diag *d)
 {
+    const chapter30 *c = state;
     if (d->vertex < 0)
         return;
     int ring = d->vertex / RIG30_SEGMENTS, segment = d->vertex % RIG30_SEGMENTS;
@@ -117,9 +118,11 @@ static lab_error add_csv(const chapter30 *r, output_batch *b, lab_diag *d)
     return output_batch_add(b, "skinning30-radii.csv", &csv, d);
 }
 
-lab_error record30_add_evidence(const chapter30 *c, const vec3 axis[2], output_batch *b, lab_diag *d)
+lab_error record30_evidence(void *state, lab_diag *d)
 {
-    lab_error e = add_json(c, axis, b, d);
+    const chapter30 *c = state;
+    output_batch *b = &((chapter30 *)state)->out;
+    lab_error e = add_json(c, c->axis, b, d);
     if (e == LAB_OK)
         e = add_csv(c, b, d);
     bytes gltf = {0};
@@ -248,8 +251,9 @@ static bool print_degenerate_and_invalid(const chapter30 *r, FILE *out)
     return ok;
 }
 
-bool record30_print_report(const chapter30 *r, FILE *out)
+bool record30_report(const void *state, FILE *out)
 {
+    const chapter30 *r = state;
     fprintf(out, "Chapter 30: how bones drive a mesh - linear blend skinning of a twisted cylinder\n");
     bool ok = true;
     if (!r->has_middle_weights)

@@ -40,20 +40,31 @@ typedef struct {
     lab_error *invalid_code;
     lab_diag *invalid_diag;
     camera cam;                          /* the figure's */
-    bool has_middle_weights, gltf;       /* the run's options the record mentions */
+    vec3 axis[2];                        /* the dashed axis the figure draws */
+    /* the run's options */
+    double theta_deg[LAB30_MAX_POSES];   /* --theta: the poses to compute */
+    int theta_count;
+    bool has_middle_weights, gltf;       /* --middle-weights given; --gltf */
     double middle_weights[2];
+    /* what the run writes, and where */
+    output_batch out;
+    const char *outdir;
 } chapter30;
 
-void chapter30_free(chapter30 *c);
+/* Frees what the computation allocated in the chapter30 at state (a cli_chapter release). */
+void record30_release(void *state);
 
 /* skinning30.json, skinning30-radii.csv and, with c->gltf, skinning30.gltf. */
-lab_error record30_add_evidence(const chapter30 *c, const vec3 axis[2], output_batch *b, lab_diag *d);
+/* (a cli_step on a chapter30: adds to its `out`) */
+lab_error record30_evidence(void *state, lab_diag *d);
 
 /* The chapter's tables, each computed value beside its independent check; returns
  * whether every check passed. */
-bool record30_print_report(const chapter30 *c, FILE *out);
+/* (a cli_chapter report on a chapter30) */
+bool record30_report(const void *state, FILE *out);
 
 /* Names a vertex the way the student sees the cylinder: its ring and segment. */
-void record30_locate_vertex(const chapter30 *c, lab_diag *d);
+/* (a cli_chapter locate on a chapter30) */
+void record30_locate(const void *state, lab_diag *d);
 
 #endif

@@ -12,16 +12,14 @@
 const double dqs30_sweep_theta_deg[DQS30_SWEEP_ANGLES] = {60, 90, 120, 180};
 const skin_method dqs30_methods[2] = {SKIN_LBS, SKIN_DQS};
 
-void dqs30_free(dqs30 *r)
+void record30_dqs_release(void *state)
 {
-    if (!r)
-        return;
+    dqs30 *r = state;
     for (int i = 0; i < r->pose_count; i++)
         free(r->pose[i].pose.positions);
     free(r->edges);
     rig30_rig_free(&r->rigs[RIG30_TWIST]);
     rig30_rig_free(&r->rigs[RIG30_BEND]);
-    free(r);
 }
 
 
@@ -176,8 +174,10 @@ static lab_error add_csv(const dqs30 *r, output_batch *b, lab_diag *d)
     return output_batch_add(b, "dqs30-rings.csv", &csv, d);
 }
 
-lab_error record30_dqs_add_evidence(const dqs30 *r, output_batch *b, lab_diag *d)
+lab_error record30_dqs_evidence(void *state, lab_diag *d)
 {
+    dqs30 *r = state;
+    output_batch *b = &r->out;
     lab_error e = add_json(r, b, d);
     if (e == LAB_OK)
         e = add_csv(r, b, d);
@@ -298,8 +298,9 @@ static bool print_rigid_and_sweep(const dqs30 *r, FILE *out)
     return ok;
 }
 
-bool record30_dqs_print_report(const dqs30 *r, FILE *out)
+bool record30_dqs_report(const void *state, FILE *out)
 {
+    const dqs30 *r = state;
     fprintf(out, "Chapter 30, closing section: dual quaternion skinning (DQS) beside LBS\n");
     bool ok = print_twist(r, out);
     ok &= print_hemisphere(r, out);

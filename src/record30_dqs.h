@@ -47,16 +47,25 @@ typedef struct {
     double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];           /* measured r'/r */
     double sweep_analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];
     camera cam[2];                                          /* per rig */
+    /* the run's options */
+    double twist_deg[DQS30_MAX_ANGLES], bend_deg[DQS30_MAX_ANGLES];
+    int twist_count, bend_count;
+    double child_scale[3];        /* (1, 1, 1) unless --child-scale: DQS refuses anything else */
+    /* what the run writes, and where */
+    output_batch out;
+    const char *outdir;
 } dqs30;
 
 
-/* Frees r and everything it holds (r may be NULL). */
-void dqs30_free(dqs30 *r);
+/* Frees what the computation allocated in the dqs30 at state (a cli_chapter release). */
+void record30_dqs_release(void *state);
 
 /* dqs30.json and dqs30-rings.csv. */
-lab_error record30_dqs_add_evidence(const dqs30 *r, output_batch *b, lab_diag *d);
+/* (a cli_step on a dqs30: adds to its `out`) */
+lab_error record30_dqs_evidence(void *state, lab_diag *d);
 
 /* The report: each measured value beside its closed form; whether every check passed. */
-bool record30_dqs_print_report(const dqs30 *r, FILE *out);
+/* (a cli_chapter report on a dqs30) */
+bool record30_dqs_report(const void *state, FILE *out);
 
 #endif

@@ -6,10 +6,9 @@
 
 #include "evidence.h"
 
-void gltf30_free(gltf30 *r)
+void record30_gltf_release(void *state)
 {
-    if (!r)
-        return;
+    gltf30 *r = state;
     for (int k = 0; k < r->time_count; k++) {
         for (int p = 0; p < r->part_count; p++)
             free(r->at[k].positions ? r->at[k].positions[p] : NULL);
@@ -18,7 +17,6 @@ void gltf30_free(gltf30 *r)
     }
     free(r->parts);
     gltf_free(&r->doc);
-    free(r);
 }
 
 
@@ -46,15 +44,17 @@ static cJSON *time_json(const gltf30 *r, const gltf30_time *at)
     return t;
 }
 
-lab_error record30_gltf_add_evidence(const gltf30 *r, output_batch *b, lab_diag *d)
+lab_error record30_gltf_evidence(void *state, lab_diag *d)
 {
+    gltf30 *r = state;
+    output_batch *b = &r->out;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "lab", "lab30-gltf");
     cJSON_AddItemToObject(root, "conventions", json_conventions());
-    const char *slash = strrchr(r->asset, '/');
-    cJSON_AddStringToObject(root, "asset", slash ? slash + 1 : r->asset);
-    cJSON_AddStringToObject(root, "method", skin_method_name(r->method));
-    cJSON_AddStringToObject(root, "policy", skin_policy_name(r->policy));
+    const char *slash = strrchr(r->args[0], '/');
+    cJSON_AddStringToObject(root, "asset", slash ? slash + 1 : r->args[0]);
+    cJSON_AddStringToObject(root, "method", skin_method_name((skin_method)r->method));
+    cJSON_AddStringToObject(root, "policy", skin_policy_name((skin_policy_kind)r->policy));
     cJSON_AddStringToObject(root, "space", "the joints' world space: the skinned mesh node's transform is ignored");
     cJSON *range = cJSON_AddArrayToObject(root, "animation_range");
     cJSON_AddItemToArray(range, json_number(r->start));
@@ -66,11 +66,13 @@ lab_error record30_gltf_add_evidence(const gltf30 *r, output_batch *b, lab_diag 
 }
 
 
-void record30_gltf_print_report(const gltf30 *r, FILE *out)
+bool record30_gltf_report(const void *state, FILE *out)
 {
-    fprintf(out, "%s: %d skinned primitive(s), animation %g..%g s, %s, policy %s\n", r->asset,
-            r->part_count, r->start, r->end, skin_method_name(r->method), skin_policy_name(r->policy));
+    const gltf30 *r = state;
+    fprintf(out, "%s: %d skinned primitive(s), animation %g..%g s, %s, policy %s\n", r->args[0],
+            r->part_count, r->start, r->end, skin_method_name((skin_method)r->method), skin_policy_name((skin_policy_kind)r->policy));
     for (int k = 0; k < r->time_count; k++)
         fprintf(out, "  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t,
                 r->at[k].normalized);
+    return true; /* no self-checks: the asset's own numbers are the result */
 }

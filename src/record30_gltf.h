@@ -29,19 +29,25 @@ typedef struct {
     gltf30_time at[GLTF30_MAX_TIMES];
     int time_count;
     double start, end;
-    const char *asset;                /* the run's ASSET, --method and --policy */
-    skin_method method;
-    skin_policy_kind policy;
+    /* the run's options and arguments */
+    double requested_times[GLTF30_MAX_TIMES]; /* --time; none: the animation's quarters */
+    int requested_count;
+    int method;                       /* --method, a skin_method */
+    int policy;                       /* --policy, a skin_policy_kind */
+    const char *args[2];              /* ASSET, OUTDIR */
+    output_batch out;                 /* what the run writes */
 } gltf30;
 
-/* Frees r and everything it holds (r may be NULL). */
-void gltf30_free(gltf30 *r);
+/* Frees what the computation allocated in the gltf30 at state (a cli_chapter release). */
+void record30_gltf_release(void *state);
 
 /* gltf30.json: per time, per skinned primitive, the joints' world matrices and the
  * skinned positions. */
-lab_error record30_gltf_add_evidence(const gltf30 *r, output_batch *b, lab_diag *d);
+/* (a cli_step on a gltf30: adds to its `out`) */
+lab_error record30_gltf_evidence(void *state, lab_diag *d);
 
 /* One line for the asset, one per sampled time. */
-void record30_gltf_print_report(const gltf30 *r, FILE *out);
+/* (a cli_chapter report on a gltf30) */
+bool record30_gltf_report(const void *state, FILE *out);
 
 #endif

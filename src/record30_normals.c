@@ -10,17 +10,15 @@
 #include "rig30_json.h"
 #include "weights_csv.h"
 
-void normals30_free(normals30 *r)
+void record30_normals_release(void *state)
 {
-    if (!r)
-        return;
+    normals30 *r = state;
     for (int i = 0; i < NORMALS30_POSES; i++)
         free(r->pose[i].pose.positions);
     free(r->edges);
     skin_weight_report_free(&r->weights);
     rig30_rig_free(&r->rigs[RIG30_TWIST]);
     rig30_rig_free(&r->rigs[RIG30_BEND]);
-    free(r);
 }
 
 
@@ -87,8 +85,10 @@ static cJSON *weights_json(const normals30 *r)
     return j;
 }
 
-lab_error record30_normals_add_evidence(const normals30 *r, output_batch *b, lab_diag *d)
+lab_error record30_normals_evidence(void *state, lab_diag *d)
 {
+    normals30 *r = state;
+    output_batch *b = &r->out;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "lab", "lab30-normals");
     cJSON_AddItemToObject(root, "conventions", json_conventions());
@@ -183,8 +183,9 @@ static bool print_pose(const normals30_pose *p, int index, FILE *out)
     return true;
 }
 
-bool record30_normals_print_report(const normals30 *r, FILE *out)
+bool record30_normals_report(const void *state, FILE *out)
 {
+    const normals30 *r = state;
     fprintf(out, "Weights, spaces and normals: the chain to the screen and three ways to skin a normal\n");
     fprintf(out, "  truth: the normal of the skinned surface itself, from its two tangents with the\n"
            "  weight gradient included (rig30_true_normals); angles in degrees\n");

@@ -49,15 +49,19 @@ typedef struct {
     mesh_edge *edges;
     int edge_count;
     normals30_pose pose[NORMALS30_POSES];
+    output_batch out;                           /* what the run writes, and where */
+    const char *outdir;
 } normals30;
 
-/* Frees r and everything it holds (r may be NULL). */
-void normals30_free(normals30 *r);
+/* Frees what the computation allocated in the normals30 at state (a cli_chapter release). */
+void record30_normals_release(void *state);
 
 /* normals30.json, normals30-errors.csv and normals30-weights.csv. */
-lab_error record30_normals_add_evidence(const normals30 *r, output_batch *b, lab_diag *d);
+/* (a cli_step on a normals30: adds to its `out`) */
+lab_error record30_normals_evidence(void *state, lab_diag *d);
 
 /* The report, pose by pose; whether every check passed. */
-bool record30_normals_print_report(const normals30 *r, FILE *out);
+/* (a cli_chapter report on a normals30) */
+bool record30_normals_report(const void *state, FILE *out);
 
 #endif

@@ -10,14 +10,12 @@
 
 const double palette30_pose_deg[PALETTE30_POSES] = {0, 45, 90, 135, 180};
 
-void palette30_free(palette30 *r)
+void record30_palette_release(void *state)
 {
-    if (!r)
-        return;
+    palette30 *r = state;
     packed_mesh_free(&r->packed);
     rig30_rig_free(&r->rig);
     free(r->edges);
-    free(r);
 }
 
 
@@ -79,8 +77,10 @@ static cJSON *evidence_json(const palette30 *r)
     return root;
 }
 
-lab_error record30_palette_add_evidence(const palette30 *r, output_batch *b, lab_diag *d)
+lab_error record30_palette_evidence(void *state, lab_diag *d)
 {
+    palette30 *r = state;
+    output_batch *b = &r->out;
     cJSON *root = evidence_json(r);
     bytes json = {0}, csv = {0};
     lab_error e = json_to_bytes(root, &json, d);
@@ -99,8 +99,9 @@ lab_error record30_palette_add_evidence(const palette30 *r, output_batch *b, lab
 
 /* ---- the report ---------------------------------------------------------------------------- */
 
-bool record30_palette_print_report(const palette30 *r, FILE *out)
+bool record30_palette_report(const void *state, FILE *out)
 {
+    const palette30 *r = state;
     bool ok = true;
     fprintf(out, "Matrix palettes as engines use them: the cylinder through packed float32 vertices\n");
     report_heading(out, "1. Layouts: bytes per vertex");
@@ -121,7 +122,7 @@ bool record30_palette_print_report(const palette30 *r, FILE *out)
     report_heading(out, "3. The crowd: instancing against merged palettes, and the kernel level");
     ok &= report_bound(out, "shared palette + own world vs W K_j", r->instancing_difference, PALETTE30_TOLERANCE);
     char label[64];
-    snprintf(label, sizeof label, "%s, %d threads vs scalar", simd_level_name(r->level), r->threads);
+    snprintf(label, sizeof label, "%s, %d threads vs scalar", simd_level_name((simd_level)r->level), r->threads);
     ok &= report_bound(out, label, r->level_difference, PALETTE30_TOLERANCE);
     fprintf(out, "  %d instances share %d palettes (%d x %zu bytes per frame instead of %d x %zu)\n", PALETTE30_INSTANCES,
            PALETTE30_POSES, PALETTE30_POSES, RIG30_JOINTS * sizeof(palette_matrix), PALETTE30_INSTANCES, RIG30_JOINTS * sizeof(palette_matrix));

@@ -42,17 +42,21 @@ typedef struct {
     double level_difference;          /* the chosen level against scalar */
     mesh_edge *edges;
     int edge_count;
-    int threads;                      /* the run's --threads and --simd */
-    simd_level level;
+    int threads;                      /* the run's --threads */
+    int level;                        /* the run's --simd, a simd_level */
+    output_batch out;                 /* what the run writes, and where */
+    const char *outdir;
 } palette30;
 
-/* Frees r and everything it holds (r may be NULL). */
-void palette30_free(palette30 *r);
+/* Frees what the computation allocated in the palette30 at state (a cli_chapter release). */
+void record30_palette_release(void *state);
 
 /* palette30.json and palette30-layouts.csv. */
-lab_error record30_palette_add_evidence(const palette30 *r, output_batch *b, lab_diag *d);
+/* (a cli_step on a palette30: adds to its `out`) */
+lab_error record30_palette_evidence(void *state, lab_diag *d);
 
 /* The report; whether every check passed. */
-bool record30_palette_print_report(const palette30 *r, FILE *out);
+/* (a cli_chapter report on a palette30) */
+bool record30_palette_report(const void *state, FILE *out);
 
 #endif

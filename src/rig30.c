@@ -94,6 +94,16 @@ lab_error rig30_rig_build(rig30_rig *rig, rig30_kind kind, const double *middle_
     return e;
 }
 
+lab_error rig30_build_both(rig30_rig rigs[2], mesh_edge **edges, int *edge_count, lab_diag *d)
+{
+    lab_error e = rig30_rig_build(&rigs[RIG30_TWIST], RIG30_TWIST, NULL, d);
+    if (e == LAB_OK)
+        e = rig30_rig_build(&rigs[RIG30_BEND], RIG30_BEND, NULL, d);
+    if (e == LAB_OK)
+        e = mesh_unique_edges(rigs[0].bind.triangles, rigs[0].bind.triangle_count, edges, edge_count, d);
+    return e;
+}
+
 lab_error rig30_pose_alloc(const rig30_rig *rig, rig30_pose *out, lab_diag *d)
 {
     *out = (rig30_pose){.positions = malloc(sizeof(vec3) * (size_t)rig->bind.vertex_count)};

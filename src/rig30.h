@@ -59,6 +59,9 @@ typedef struct {
 lab_error rig30_rig_build(rig30_rig *rig, rig30_kind kind, const double *middle_weights,
                           lab_diag *d);
 void rig30_rig_free(rig30_rig *rig);
+/* Both rigs, rigs[RIG30_TWIST] and rigs[RIG30_BEND], and the unique edges of the cylinder
+ * they share, for the figures (*edges is new; free() it). */
+lab_error rig30_build_both(rig30_rig rigs[2], mesh_edge **edges, int *edge_count, lab_diag *d);
 
 /* Twist: L_0 = I, L_1 = Tz(2) Rz(angle). Bend: L_0 = I, L_1 = Tz(1) Rx(angle). */
 void rig30_joints(rig30_kind kind, double angle, scene_node out[RIG30_JOINTS]);

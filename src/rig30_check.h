@@ -52,10 +52,10 @@ typedef struct {
 void rig30_measure_rings(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
                          rig30_ring_table *out);
 
-/* Which edges to colour: both ends on the middle ring (z = 1), and both ends in the blended
- * band (0 < w_1 < 1). Either output may be NULL; each holds edge_count flags. */
-void rig30_edge_masks(const rig30_rig *rig, const mesh_edge *edges, int edge_count, bool *middle,
-                      bool *band);
+/* Which edges to colour, as new arrays of edge_count flags (free() them): both ends on the
+ * middle ring (z = 1), and both ends in the blended band (0 < w_1 < 1). band may be NULL. */
+lab_error rig30_edge_masks(const rig30_rig *rig, const mesh_edge *edges, int edge_count,
+                           bool **middle, bool **band, lab_diag *d);
 
 /* Vertices whose child weight equals that of all four neighbours on the cylinder: there
  * the weight gradient is zero, so a normal method's only approximation is gone. */

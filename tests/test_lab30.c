@@ -24,15 +24,6 @@ typedef tu_run_dir run_ctx;
 /* Runs lab30 with the NULL-terminated arguments and returns its exit code. */
 #define run_lab(ctx, ...) tu_run_program(LAB30, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 
-static cJSON *obj(const cJSON *o, const char *key)
-{
-    cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!item)
-        fail_msg("JSON has no key %s", key);
-    return item;
-}
-
-static double num(const cJSON *o, const char *key) { return tu_json_number(obj(o, key)); }
 
 /* ---- the command-line contract --------------------------------------------------- */
 
@@ -109,22 +100,22 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
         assert_true(tu_exists(tu_path(ctx->dir, outputs[i])));
     cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     assert_non_null(root);
-    cJSON *mesh = obj(root, "mesh");
-    assert_int_equal(cJSON_GetArraySize(obj(mesh, "vertices")), 216);
-    assert_int_equal(cJSON_GetArraySize(obj(mesh, "triangles")), 384);
-    assert_true(num(mesh, "unique_edges") == 600 && num(mesh, "boundary_edges") == 48);
-    assert_int_equal(cJSON_GetArraySize(obj(root, "influences")), 216);
-    cJSON *poses = obj(root, "poses");
+    cJSON *mesh = tu_json_get(root, "mesh");
+    assert_int_equal(cJSON_GetArraySize(tu_json_get(mesh, "vertices")), 216);
+    assert_int_equal(cJSON_GetArraySize(tu_json_get(mesh, "triangles")), 384);
+    assert_true(tu_json_num(mesh, "unique_edges") == 600 && tu_json_num(mesh, "boundary_edges") == 48);
+    assert_int_equal(cJSON_GetArraySize(tu_json_get(root, "influences")), 216);
+    cJSON *poses = tu_json_get(root, "poses");
     assert_int_equal(cJSON_GetArraySize(poses), 3);
     const double theta[3] = {0, 90, 180}, pi = 3.141592653589793;
     const int degenerate[3] = {0, 0, 48};
     for (int i = 0; i < 3; i++) {
         cJSON *p = cJSON_GetArrayItem(poses, i);
-        assert_true(num(p, "theta_deg") == theta[i]);
-        assert_int_equal((int)num(p, "degenerate_triangles"), degenerate[i]);
+        assert_true(tu_json_num(p, "theta_deg") == theta[i]);
+        assert_int_equal((int)tu_json_num(p, "degenerate_triangles"), degenerate[i]);
         /* the middle ring's radius from the positions themselves, by this test's own
          * arithmetic, against the article's formula with w = 1/2: |cos(theta/2)| */
-        cJSON *pos = obj(p, "positions");
+        cJSON *pos = tu_json_get(p, "positions");
         double expect = fabs(cos(theta[i] * pi / 360.0));
         for (int s = 0; s < 24; s++) {
             cJSON *q = cJSON_GetArrayItem(pos, 4 * 24 + s);
@@ -132,30 +123,30 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
             assert_true(fabs(r - expect) < 1e-12);
             assert_true(cJSON_GetArrayItem(q, 2)->valuedouble == 1.0);
         }
-        assert_true(fabs(num(p, "middle_ring_radius") - expect) < 1e-12);
+        assert_true(fabs(tu_json_num(p, "middle_ring_radius") - expect) < 1e-12);
     }
-    cJSON *checks = obj(root, "checks");
-    assert_true(num(checks, "bind_max_error") < 1e-12);
-    cJSON *analytic = obj(checks, "analytic");
-    assert_true(num(analytic, "max_position_error") < 1e-12);
-    assert_true(num(analytic, "max_radius_error") < 1e-12);
-    assert_true(num(analytic, "max_height_error") < 1e-12);
-    assert_true(num(obj(checks, "quaternion_end_rings"), "max_difference") < 1e-12);
-    cJSON *hand = obj(checks, "hand_control");
-    assert_true(fabs(num(obj(hand, "missing_inverse_bind"), "error_vs_correct") - 0.5) < 1e-12);
-    assert_true(fabs(num(obj(hand, "reversed_order"), "error_vs_correct") - sqrt(0.5)) < 1e-12);
-    cJSON *invalid = obj(checks, "invalid_inputs");
+    cJSON *checks = tu_json_get(root, "checks");
+    assert_true(tu_json_num(checks, "bind_max_error") < 1e-12);
+    cJSON *analytic = tu_json_get(checks, "analytic");
+    assert_true(tu_json_num(analytic, "max_position_error") < 1e-12);
+    assert_true(tu_json_num(analytic, "max_radius_error") < 1e-12);
+    assert_true(tu_json_num(analytic, "max_height_error") < 1e-12);
+    assert_true(tu_json_num(tu_json_get(checks, "quaternion_end_rings"), "max_difference") < 1e-12);
+    cJSON *hand = tu_json_get(checks, "hand_control");
+    assert_true(fabs(tu_json_num(tu_json_get(hand, "missing_inverse_bind"), "error_vs_correct") - 0.5) < 1e-12);
+    assert_true(fabs(tu_json_num(tu_json_get(hand, "reversed_order"), "error_vs_correct") - sqrt(0.5)) < 1e-12);
+    cJSON *invalid = tu_json_get(checks, "invalid_inputs");
     assert_true(cJSON_GetArraySize(invalid) >= 11);
     cJSON *c;
     cJSON_ArrayForEach(c, invalid)
     {
-        assert_true(cJSON_IsTrue(obj(c, "rejected")));
-        assert_true(strlen(cJSON_GetStringValue(obj(c, "message"))) > 20);
+        assert_true(cJSON_IsTrue(tu_json_get(c, "rejected")));
+        assert_true(strlen(cJSON_GetStringValue(tu_json_get(c, "message"))) > 20);
     }
     /* the skin matrices obey C_j = G_j B_j^-1, recomputed here from the JSON */
     cJSON *p90 = cJSON_GetArrayItem(poses, 1);
-    cJSON *g1 = cJSON_GetArrayItem(obj(p90, "world"), 1), *c1 = cJSON_GetArrayItem(obj(p90, "skin"), 1);
-    cJSON *inv1 = obj(cJSON_GetArrayItem(obj(root, "joints"), 1), "inverse_bind");
+    cJSON *g1 = cJSON_GetArrayItem(tu_json_get(p90, "world"), 1), *c1 = cJSON_GetArrayItem(tu_json_get(p90, "skin"), 1);
+    cJSON *inv1 = tu_json_get(cJSON_GetArrayItem(tu_json_get(root, "joints"), 1), "inverse_bind");
     for (int r = 0; r < 4; r++)
         for (int k = 0; k < 4; k++) {
             double s = 0;
@@ -181,15 +172,15 @@ static void test_lab30_exercises(void **state)
     assert_int_equal(run_lab(ctx, "--theta", "120", ctx->dir), 0);
     assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta120.png")));
     cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
-    cJSON *p = cJSON_GetArrayItem(obj(root, "poses"), 0);
-    assert_true(fabs(num(p, "middle_ring_radius") - 0.5) < 1e-12);
+    cJSON *p = cJSON_GetArrayItem(tu_json_get(root, "poses"), 0);
+    assert_true(fabs(tu_json_num(p, "middle_ring_radius") - 0.5) < 1e-12);
     cJSON_Delete(root);
     assert_int_equal(
         run_lab(ctx, "--theta", "120", "--middle-weights", "0.75,0.25", ctx->dir), 0);
     root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
-    p = cJSON_GetArrayItem(obj(root, "poses"), 0);
-    assert_true(fabs(num(p, "middle_ring_radius") - sqrt(7.0) / 4.0) < 1e-12);
-    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(obj(p, "ring_radius_analytic"), 4)) -
+    p = cJSON_GetArrayItem(tu_json_get(root, "poses"), 0);
+    assert_true(fabs(tu_json_num(p, "middle_ring_radius") - sqrt(7.0) / 4.0) < 1e-12);
+    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(tu_json_get(p, "ring_radius_analytic"), 4)) -
                      sqrt(7.0) / 4.0) < 1e-12);
     cJSON_Delete(root);
     assert_true(tu_file_contains(ctx->out_path, "0.661437827766148"));
@@ -204,14 +195,14 @@ typedef struct { double view[4][4], proj[4][4]; int vp[4]; } json_camera;
 
 static void load_camera(const cJSON *root, json_camera *cam)
 {
-    cJSON *c = obj(root, "camera");
+    cJSON *c = tu_json_get(root, "camera");
     for (int r = 0; r < 4; r++)
         for (int k = 0; k < 4; k++) {
-            cam->view[r][k] = cJSON_GetArrayItem(cJSON_GetArrayItem(obj(c, "view"), r), k)->valuedouble;
-            cam->proj[r][k] = cJSON_GetArrayItem(cJSON_GetArrayItem(obj(c, "projection"), r), k)->valuedouble;
+            cam->view[r][k] = cJSON_GetArrayItem(cJSON_GetArrayItem(tu_json_get(c, "view"), r), k)->valuedouble;
+            cam->proj[r][k] = cJSON_GetArrayItem(cJSON_GetArrayItem(tu_json_get(c, "projection"), r), k)->valuedouble;
         }
     for (int i = 0; i < 4; i++)
-        cam->vp[i] = cJSON_GetArrayItem(obj(c, "viewport"), i)->valueint;
+        cam->vp[i] = cJSON_GetArrayItem(tu_json_get(c, "viewport"), i)->valueint;
 }
 
 /* This test's own chain: clip = P V p, divide, viewport with NDC +y at the top. */

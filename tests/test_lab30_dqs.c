@@ -25,15 +25,6 @@ typedef tu_run_dir run_ctx;
 #define setup_dir tu_run_dir_setup
 #define teardown_dir tu_run_dir_teardown
 
-static cJSON *obj(const cJSON *o, const char *key)
-{
-    cJSON *item = tu_obj(o, key);
-    if (!item)
-        fail_msg("JSON has no key %s", key);
-    return item;
-}
-
-static double num(const cJSON *o, const char *key) { return tu_json_number(obj(o, key)); }
 static double at(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i)->valuedouble; }
 
 static void test_lab30_dqs_usage_and_output_errors(void **state)
@@ -86,17 +77,17 @@ static void test_lab30_dqs_twist_evidence(void **state)
         assert_true(tu_exists(tu_path(ctx->dir, outputs[i])));
     cJSON *root = tu_json_load(tu_path(ctx->dir, "dqs30.json"));
     assert_non_null(root);
-    cJSON *poses = obj(root, "poses"), *p;
+    cJSON *poses = tu_json_get(root, "poses"), *p;
     assert_int_equal(cJSON_GetArraySize(poses), 10);
     int twists = 0;
     cJSON_ArrayForEach(p, poses)
     {
-        if (strcmp(cJSON_GetStringValue(obj(p, "rig")), "twist"))
+        if (strcmp(cJSON_GetStringValue(tu_json_get(p, "rig")), "twist"))
             continue;
         twists++;
-        bool dqs = !strcmp(cJSON_GetStringValue(obj(p, "method")), "DQS");
-        double theta = num(p, "angle_deg") * 3.141592653589793 / 180;
-        cJSON *pos = obj(p, "positions");
+        bool dqs = !strcmp(cJSON_GetStringValue(tu_json_get(p, "method")), "DQS");
+        double theta = tu_json_num(p, "angle_deg") * 3.141592653589793 / 180;
+        cJSON *pos = tu_json_get(p, "positions");
         for (int ring = 0; ring < 9; ring++) {
             double w = ring / 8.0, s = sin(theta / 2);
             double expect = dqs ? 1.0 : sqrt(1 - 4 * w * (1 - w) * s * s);
@@ -107,17 +98,17 @@ static void test_lab30_dqs_twist_evidence(void **state)
         }
     }
     assert_int_equal(twists, 6);
-    cJSON *checks = obj(root, "checks");
-    assert_true(num(obj(checks, "dqs_twist"), "max_position_error") < 1e-12);
-    assert_true(num(obj(checks, "lbs_twist"), "max_position_error") < 1e-12);
-    cJSON *shortway = obj(checks, "short_way_270");
-    assert_true(fabs(num(shortway, "middle_turn_with_fix_deg") + 45) < 1e-9);
-    assert_true(fabs(num(shortway, "middle_turn_without_fix_deg") - 135) < 1e-9);
-    cJSON *full = obj(obj(checks, "full_turn_360"), "without_fix");
-    assert_true(cJSON_IsTrue(obj(full, "rejected")));
-    assert_non_null(strstr(cJSON_GetStringValue(obj(full, "message")), "vertex 96"));
-    assert_true(cJSON_IsTrue(obj(obj(checks, "rigid_only"), "rejected")));
-    assert_true(num(checks, "sign_q_vs_minus_q_max_difference") < 1e-12);
+    cJSON *checks = tu_json_get(root, "checks");
+    assert_true(tu_json_num(tu_json_get(checks, "dqs_twist"), "max_position_error") < 1e-12);
+    assert_true(tu_json_num(tu_json_get(checks, "lbs_twist"), "max_position_error") < 1e-12);
+    cJSON *shortway = tu_json_get(checks, "short_way_270");
+    assert_true(fabs(tu_json_num(shortway, "middle_turn_with_fix_deg") + 45) < 1e-9);
+    assert_true(fabs(tu_json_num(shortway, "middle_turn_without_fix_deg") - 135) < 1e-9);
+    cJSON *full = tu_json_get(tu_json_get(checks, "full_turn_360"), "without_fix");
+    assert_true(cJSON_IsTrue(tu_json_get(full, "rejected")));
+    assert_non_null(strstr(cJSON_GetStringValue(tu_json_get(full, "message")), "vertex 96"));
+    assert_true(cJSON_IsTrue(tu_json_get(tu_json_get(checks, "rigid_only"), "rejected")));
+    assert_true(tu_json_num(checks, "sign_q_vs_minus_q_max_difference") < 1e-12);
     cJSON_Delete(root);
 }
 
@@ -127,17 +118,17 @@ static void test_lab30_dqs_bend_evidence(void **state)
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, "--twist", "90", "--bend", "60,90,120", ctx->dir), 0);
     cJSON *root = tu_json_load(tu_path(ctx->dir, "dqs30.json"));
-    cJSON *poses = obj(root, "poses"), *p;
+    cJSON *poses = tu_json_get(root, "poses"), *p;
     double inner[2][3] = {{0}}, bulge[2][3] = {{0}};
     int seen = 0;
     cJSON_ArrayForEach(p, poses)
     {
-        if (strcmp(cJSON_GetStringValue(obj(p, "rig")), "bend"))
+        if (strcmp(cJSON_GetStringValue(tu_json_get(p, "rig")), "bend"))
             continue;
-        int m = !strcmp(cJSON_GetStringValue(obj(p, "method")), "DQS");
-        int k = (int)(num(p, "angle_deg") / 30) - 2;
-        inner[m][k] = num(obj(p, "bend"), "inner_min_distance");
-        bulge[m][k] = num(obj(p, "bend"), "outer_max_bulge");
+        int m = !strcmp(cJSON_GetStringValue(tu_json_get(p, "method")), "DQS");
+        int k = (int)(tu_json_num(p, "angle_deg") / 30) - 2;
+        inner[m][k] = tu_json_num(tu_json_get(p, "bend"), "inner_min_distance");
+        bulge[m][k] = tu_json_num(tu_json_get(p, "bend"), "outer_max_bulge");
         seen++;
     }
     assert_int_equal(seen, 6);

@@ -20,14 +20,6 @@ static const char *const outputs[] = {"gltf30.png", "gltf30-panel0.png", "gltf30
                                       "gltf30-panel2.png", "gltf30-panel3.png", "gltf30.json"};
 enum { OUTPUT_COUNT = 6 };
 
-static cJSON *obj(const cJSON *o, const char *key)
-{
-    cJSON *item = tu_obj(o, key);
-    if (!item)
-        fail_msg("JSON has no key %s", key);
-    return item;
-}
-
 static double coord(const cJSON *positions, int v, int c)
 {
     return cJSON_GetArrayItem(cJSON_GetArrayItem(positions, v), c)->valuedouble;
@@ -59,8 +51,8 @@ static void test_lab30_gltf_simple_skin(void **state)
     run_ctx *ctx = *state;
     assert_int_equal(run_lab(ctx, "--time", "1", SIMPLE_SKIN, ctx->dir), 0);
     cJSON *root = tu_json_load(tu_path(ctx->dir, "gltf30.json"));
-    cJSON *part = cJSON_GetArrayItem(obj(cJSON_GetArrayItem(obj(root, "times"), 0), "parts"), 0);
-    cJSON *pos = obj(part, "positions");
+    cJSON *part = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(root, "times"), 0), "parts"), 0);
+    cJSON *pos = tu_json_get(part, "positions");
     assert_true(fabs(coord(pos, 8, 0) + 1) < 1e-6 && fabs(coord(pos, 8, 1) - 0.5) < 1e-6);
     cJSON_Delete(root);
     assert_int_equal(run_lab(ctx, SIMPLE_SKIN, ctx->dir), 0); /* default: four times */
@@ -76,7 +68,7 @@ static void test_lab30_gltf_keeps_every_skinned_primitive(void **state)
     char *text = tu_read_file(SIMPLE_SKIN, NULL);
     cJSON *root = cJSON_Parse(text);
     free(text);
-    cJSON *nodes = obj(root, "nodes"), *scene = obj(cJSON_GetArrayItem(obj(root, "scenes"), 0), "nodes");
+    cJSON *nodes = tu_json_get(root, "nodes"), *scene = tu_json_get(cJSON_GetArrayItem(tu_json_get(root, "scenes"), 0), "nodes");
     for (int k = 1; k < 84; k++) {
         cJSON *node = cJSON_CreateObject();
         cJSON_AddNumberToObject(node, "mesh", 0);
@@ -92,7 +84,7 @@ static void test_lab30_gltf_keeps_every_skinned_primitive(void **state)
     free(many);
     assert_int_equal(run_lab(ctx, "--time", "1", tu_path(asset, "many.gltf"), ctx->dir), 0);
     cJSON *out = tu_json_load(tu_path(ctx->dir, "gltf30.json"));
-    assert_int_equal(cJSON_GetArraySize(obj(cJSON_GetArrayItem(obj(out, "times"), 0), "parts")), 84);
+    assert_int_equal(cJSON_GetArraySize(tu_json_get(cJSON_GetArrayItem(tu_json_get(out, "times"), 0), "parts")), 84);
     cJSON_Delete(out);
     tu_remove_tree(asset);
 }
@@ -122,8 +114,8 @@ static void test_lab30_gltf_round_trip(void **state)
     cJSON *lab30 = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     cJSON *gltf = tu_json_load(tu_path(out2, "gltf30.json"));
     for (int k = 0; k < 3; k++) {
-        cJSON *a = obj(cJSON_GetArrayItem(obj(lab30, "poses"), k), "positions");
-        cJSON *b = obj(cJSON_GetArrayItem(obj(cJSON_GetArrayItem(obj(gltf, "times"), k), "parts"), 0), "positions");
+        cJSON *a = tu_json_get(cJSON_GetArrayItem(tu_json_get(lab30, "poses"), k), "positions");
+        cJSON *b = tu_json_get(cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(gltf, "times"), k), "parts"), 0), "positions");
         assert_int_equal(cJSON_GetArraySize(a), cJSON_GetArraySize(b));
         for (int v = 0; v < cJSON_GetArraySize(a); v++)
             for (int c = 0; c < 3; c++)

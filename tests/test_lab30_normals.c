@@ -30,27 +30,18 @@ static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COU
     return n;
 }
 
-static cJSON *obj(const cJSON *o, const char *key)
-{
-    cJSON *item = tu_obj(o, key);
-    if (!item)
-        fail_msg("JSON has no key %s", key);
-    return item;
-}
-
-static double num(const cJSON *o, const char *key) { return tu_json_number(obj(o, key)); }
 
 static cJSON *pose(const cJSON *root, const char *name)
 {
     cJSON *p;
-    cJSON_ArrayForEach(p, obj(root, "poses")) if (!strcmp(cJSON_GetStringValue(obj(p, "pose")), name)) return p;
+    cJSON_ArrayForEach(p, tu_json_get(root, "poses")) if (!strcmp(cJSON_GetStringValue(tu_json_get(p, "pose")), name)) return p;
     fail_msg("no pose %s", name);
     return NULL;
 }
 
 static double method_error(const cJSON *p, const char *method, const char *key)
 {
-    return num(obj(obj(obj(p, "methods"), method), "error"), key);
+    return tu_json_num(tu_json_get(tu_json_get(tu_json_get(p, "methods"), method), "error"), key);
 }
 
 static void test_lab30_normals_usage_and_output_errors(void **state)
@@ -105,12 +96,12 @@ static void test_lab30_normals_policies_on_an_edited_file(void **state)
     assert_int_equal(run_lab(ctx, "--policy", "fallback=1", "--weights-file", edited, ctx->dir), 0);
     assert_true(tu_file_contains(ctx->out_path, "bound to the fallback joint: vertices 0"));
     cJSON *root = tu_json_load(tu_path(ctx->dir, "normals30.json"));
-    cJSON *w = obj(root, "weights");
-    assert_string_equal(cJSON_GetStringValue(obj(w, "policy")), "fallback");
-    assert_int_equal((int)num(w, "normalized_count"), 1);
-    assert_int_equal(cJSON_GetArrayItem(obj(w, "normalized_vertices"), 0)->valueint, 96);
-    assert_int_equal(cJSON_GetArrayItem(obj(w, "fallback_vertices"), 0)->valueint, 0);
-    assert_true(fabs(num(w, "largest_deviation") - 1.0) < 1e-15);
+    cJSON *w = tu_json_get(root, "weights");
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(w, "policy")), "fallback");
+    assert_int_equal((int)tu_json_num(w, "normalized_count"), 1);
+    assert_int_equal(cJSON_GetArrayItem(tu_json_get(w, "normalized_vertices"), 0)->valueint, 96);
+    assert_int_equal(cJSON_GetArrayItem(tu_json_get(w, "fallback_vertices"), 0)->valueint, 0);
+    assert_true(fabs(tu_json_num(w, "largest_deviation") - 1.0) < 1e-15);
     cJSON_Delete(root);
     char *weights = tu_read_file(tu_path(ctx->dir, "normals30-weights.csv"), NULL);
     assert_non_null(strstr(weights, "\n0,1,1,1,0\n"));    /* bound to joint 1 */
@@ -140,14 +131,14 @@ static void test_lab30_normals_evidence(void **state)
         assert_true(method_error(bind, views[m], "max_deg") < 1e-9);
     /* non-uniform child scale: where the weights are steady, blended is exact and rigid is
      * off by atan(2) - atan(1/2) = 36.87 deg at the 45 degree normals */
-    cJSON *scaled = obj(pose(root, "child-scale"), "methods");
-    assert_true(fabs(num(obj(scaled, "rigid"), "steady_max_error_deg") - 36.869897645844) < 1e-6);
-    assert_true(num(obj(scaled, "blended"), "steady_max_error_deg") < 1e-9);
+    cJSON *scaled = tu_json_get(pose(root, "child-scale"), "methods");
+    assert_true(fabs(tu_json_num(tu_json_get(scaled, "rigid"), "steady_max_error_deg") - 36.869897645844) < 1e-6);
+    assert_true(tu_json_num(tu_json_get(scaled, "blended"), "steady_max_error_deg") < 1e-9);
     /* the model matrix: world normals stay perpendicular to the world ring (this test's
      * own chord between neighbours), and using M itself is worse */
     cJSON *model = pose(root, "model-scale");
-    cJSON *pos = obj(model, "world_positions");
-    cJSON *n = obj(obj(obj(model, "methods"), "blended"), "normals");
+    cJSON *pos = tu_json_get(model, "world_positions");
+    cJSON *n = tu_json_get(tu_json_get(tu_json_get(model, "methods"), "blended"), "normals");
     for (int s = 0; s < 24; s++) {
         int v = 8 * 24 + s, a = 8 * 24 + (s + 1) % 24, b = 8 * 24 + (s + 23) % 24; /* top ring */
         double chord[3], dot = 0, len = 0;
@@ -160,7 +151,7 @@ static void test_lab30_normals_evidence(void **state)
             dot += chord[k] * cJSON_GetArrayItem(cJSON_GetArrayItem(n, v), k)->valuedouble;
         assert_true(fabs(dot) / sqrt(len) < 1e-12);
     }
-    assert_true(num(obj(model, "blended_with_model_3x3_error"), "mean_deg") >
+    assert_true(tu_json_num(tu_json_get(model, "blended_with_model_3x3_error"), "mean_deg") >
                 2 * method_error(model, "blended", "mean_deg"));
     cJSON_Delete(root);
     char *csv = tu_read_file(tu_path(ctx->dir, "normals30-errors.csv"), NULL);

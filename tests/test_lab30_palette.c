@@ -19,14 +19,6 @@ typedef tu_run_dir run_ctx;
 static const char *const outputs[] = {"palette30.png", "palette30.json", "palette30-layouts.csv"};
 enum { OUTPUT_COUNT = 3 };
 
-static cJSON *obj(const cJSON *o, const char *key)
-{
-    cJSON *item = tu_obj(o, key);
-    if (!item)
-        fail_msg("JSON has no key %s", key);
-    return item;
-}
-
 static void test_lab30_palette_exit_codes(void **state)
 {
     run_ctx *ctx = *state;
@@ -51,21 +43,21 @@ static void test_lab30_palette_evidence(void **state)
     assert_int_equal(run_lab(ctx, ctx->dir), 0);
     cJSON *root = tu_json_load(tu_path(ctx->dir, "palette30.json"));
     assert_non_null(root);
-    assert_int_equal(obj(obj(root, "packed_vertex"), "bytes_per_vertex")->valueint, 44);
-    assert_int_equal(obj(obj(root, "palette"), "matrix_bytes")->valueint, 48);
+    assert_int_equal(tu_json_get(tu_json_get(root, "packed_vertex"), "bytes_per_vertex")->valueint, 44);
+    assert_int_equal(tu_json_get(tu_json_get(root, "palette"), "matrix_bytes")->valueint, 48);
     cJSON *e;
     int rows = 0;
-    cJSON_ArrayForEach(e, obj(root, "errors"))
+    cJSON_ArrayForEach(e, tu_json_get(root, "errors"))
     {
-        assert_true(obj(e, "max_position_error")->valuedouble < 1e-5);
-        assert_true(obj(e, "max_normal_error")->valuedouble < 1e-5);
+        assert_true(tu_json_get(e, "max_position_error")->valuedouble < 1e-5);
+        assert_true(tu_json_get(e, "max_normal_error")->valuedouble < 1e-5);
         rows++;
     }
     assert_int_equal(rows, 10);
-    assert_int_equal(obj(obj(root, "truncation"), "truncated_vertices")->valueint, 0);
-    cJSON *inst = obj(root, "instancing");
-    assert_int_equal(obj(inst, "instances")->valueint, 20);
-    assert_true(obj(inst, "max_difference_vs_merged_palette")->valuedouble < 1e-5);
+    assert_int_equal(tu_json_get(tu_json_get(root, "truncation"), "truncated_vertices")->valueint, 0);
+    cJSON *inst = tu_json_get(root, "instancing");
+    assert_int_equal(tu_json_get(inst, "instances")->valueint, 20);
+    assert_true(tu_json_get(inst, "max_difference_vs_merged_palette")->valuedouble < 1e-5);
     cJSON_Delete(root);
     assert_true(tu_file_contains(tu_path(ctx->dir, "palette30-layouts.csv"), "packed, 4 influences,"));
     tu_image img;

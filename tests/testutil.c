@@ -292,6 +292,16 @@ double tu_json_number(const cJSON *item)
 
 cJSON *tu_obj(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
 
+cJSON *tu_json_get(const cJSON *o, const char *key)
+{
+    cJSON *item = tu_obj(o, key);
+    if (!item)
+        fail_msg("JSON has no key %s", key);
+    return item;
+}
+
+double tu_json_num(const cJSON *o, const char *key) { return tu_json_number(tu_json_get(o, key)); }
+
 /* Appends little-endian float32 / uint16 values (the glTF byte order). */
 static void put_floats(bytes *b, const float *v, int n)
 {

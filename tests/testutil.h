@@ -78,6 +78,10 @@ const char *tu_simple_skin(void);
 cJSON *tu_json_load(const char *path);
 /* o[key], or NULL. */
 cJSON *tu_obj(const cJSON *o, const char *key);
+/* o[key]; fails the test, naming the key, when it is missing. */
+cJSON *tu_json_get(const cJSON *o, const char *key);
+/* The number at o[key] (the test fails when the key is missing). */
+double tu_json_num(const cJSON *o, const char *key);
 double tu_json_number(const cJSON *item);
 
 #endif

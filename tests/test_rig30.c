@@ -69,6 +69,11 @@ static void test_rig30_every_invalid_case_is_rejected_by_its_rule(void **state)
             fail_msg("case %d (%s): got %s", i, c->name, lab_error_rule(e));
         assert_true(strlen(d.where) > 0 && strlen(d.value) > 0);
     }
+    /* a case that does not exist is the caller's mistake, not an out-of-memory error */
+    lab_diag d = {0};
+    assert_int_equal(rig30_invalid_case_run(rig, n, &d), LAB_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rig30_invalid_case_run(rig, -1, &d), LAB_ERR_INVALID_ARGUMENT);
+    assert_null(rig30_invalid_case_get(n));
     /* the untouched inputs do pass the same pipeline */
     rig30_pose p = pose_at(rig, 0.5 * pi);
     free(p.positions);

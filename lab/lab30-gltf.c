@@ -230,8 +230,12 @@ static lab_error add_figures(void *state, lab_diag *d)
         snprintf(label, sizeof label, "t = %g s", r->at[k].t);
         raster_text(&panels[k], 8, 8, FIGURE_TEXT_SCALE, label, FIGURE_TEXT);
     }
+    char title[160]; /* the asset, its animation and the colours */
+    const char *slash = strrchr(r->args[0], '/');
+    snprintf(title, sizeof title, "%.60s, animation %g..%g s: blue joints, red bones", slash ? slash + 1 : r->args[0],
+             r->start, r->end);
     if (e == LAB_OK)
-        e = figure_compose(&fig, panels, r->time_count, 12, "Skinned glTF: blue joints, red bones", d);
+        e = figure_compose(&fig, panels, r->time_count, 12, title, d);
     output_name names[GLTF30_MAX_TIMES];
     for (int k = 0; k < r->time_count; k++)
         snprintf(names[k], sizeof names[k], "gltf30-panel%d.png", k);

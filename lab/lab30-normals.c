@@ -228,7 +228,12 @@ static void draw_perspective_panel(canvas *c, const normals30 *r, const normals3
     const vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     const rgb colors[3] = {{220, 0, 0}, {0, 160, 0}, {0, 0, 220}};
     figure_draw_lines(c, &p->perspective, origin, axes, colors, 3);
-    draw_label(c, p->spec.name, "whole chain, perspective");
+    for (int a = 0; a < 3; a++) { /* each axis named at its tip, kept inside the panel */
+        vec3 tip = camera_project(&p->perspective, axes[a]);
+        int x = (int)fmin(fmax(tip.x + 3, 0), c->width - 12), y = (int)fmin(fmax(tip.y - 6, 0), c->height - 16);
+        raster_text(c, x, y, FIGURE_TEXT_SCALE, (const char *[]){"x", "y", "z"}[a], colors[a]);
+    }
+    draw_label(c, p->spec.name, "perspective view");
 }
 
 static lab_error add_figures(void *state, lab_diag *d)

@@ -198,6 +198,13 @@ static lab_error add_figure(void *state, lab_diag *d)
     }
     raster_text(&c, 10, 10, FIGURE_TEXT_SCALE,
                 "A crowd: 20 instances, 5 shared palettes (twist 0..180), own model-to-world", FIGURE_TEXT);
+    for (int col = 0; col < PALETTE30_POSES; col++) { /* each column shares one palette: name it */
+        char label[32];
+        snprintf(label, sizeof label, "twist %g", palette30_pose_deg[col]);
+        vec3 top = camera_project(&cam, vec3_make(3.2 * col, 3.6 * (PALETTE30_COPIES - 1), 2.4));
+        int x = (int)top.x - raster_text_width(label, FIGURE_TEXT_SCALE) / 2;
+        raster_text(&c, x < 0 ? 0 : x, (int)fmax(top.y - 40, 40), FIGURE_TEXT_SCALE, label, FIGURE_TEXT);
+    }
     free(middle);
     return output_batch_add_image(&r->out, "palette30.png", &c, d);
 }

@@ -30,8 +30,8 @@
 
 #define LAB "lab30"
 #define PANEL_W 320
-#define PANEL_H 440
-#define LABEL_H 64
+#define PANEL_H 468
+#define LABEL_H 92                       /* three label lines */
 
 static const skin_blend LBS = {.method = SKIN_LBS};
 
@@ -131,6 +131,17 @@ static lab_error twist_pose(chapter30 *c, double theta_deg, lab_diag *d)
     }
     p->degenerate_triangles = mesh_count_degenerate(p->pose.positions, c->rig.bind.triangles,
                                                     c->rig.bind.triangle_count, RIG30_MIN_AREA);
+    /* Why the ring shrinks: M = w_0 C_0 + w_1 C_1 is not rigid; its singular values say
+     * how much it squashes each direction (1, 0, 0 at 180 degrees: the ring's plane is gone) */
+    int v = mesh_cylinder_index(RIG30_SEGMENTS, RIG30_MIDDLE_RING, 0), k = c->rig.influences.per_vertex;
+    p->middle_weights[0] = skin_joint_weight(&c->rig.influences, v, 0);
+    p->middle_weights[1] = skin_joint_weight(&c->rig.influences, v, 1);
+    p->middle_blend = skin_blend_matrix(c->rig.influences.joint + v * k, c->rig.influences.weight + v * k, k,
+                                        p->pose.palette);
+    p->middle_det = mat4_linear_det(p->middle_blend);
+    mat4_linear_singular_values(p->middle_blend, p->middle_singular);
+    double ratio = rig30_radius_ratio(p->middle_weights[1], p->pose.theta);
+    p->middle_singular_analytic[0] = 1.0, p->middle_singular_analytic[1] = p->middle_singular_analytic[2] = ratio;
     rig30_check_twist(&c->rig, &p->pose, SKIN_LBS, &p->check);
     rig30_check_twist(&c->rig, &p->pose, SKIN_LBS, &c->analytic);
     return LAB_OK;
@@ -185,14 +196,17 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
     if (e == LAB_OK)
         e = canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
     if (e == LAB_OK) {
-        char line1[64], line2[64];
+        char line1[64], line2[64], line3[64];
         snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
         snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[RIG30_MIDDLE_RING].mean);
-        const char *label[2] = {line1, line2};
+        /* the blended matrix's singular values: how much it squashes the ring's plane */
+        snprintf(line3, sizeof line3, "sv(M) %.3g %.3g %.3g", p->middle_singular[0], p->middle_singular[1],
+                 p->middle_singular[2]);
+        const char *label[3] = {line1, line2, line3};
         figure_panel panel = {.positions = p->pose.positions, .edges = c->edges,
                               .edge_count = c->edge_count, .highlight = middle,
                               .axis_from = c->axis[0], .axis_to = c->axis[1], .label = label,
-                              .label_lines = 2};
+                              .label_lines = 3};
         figure_draw_panel(out, &c->cam, &panel);
     }
     free(middle);

@@ -87,7 +87,8 @@ lab_error figure_compose_grid(canvas *out, const canvas *panels, int count, int 
     columns = columns < 1 ? 1 : columns > count ? count : columns;
     int rows = (count + columns - 1) / columns;
     int title_h = title ? raster_text_height(title, FIGURE_TEXT_SCALE) + gap : 0;
-    lab_error e = canvas_init(out, gap + columns * (cell_w + gap),
+    int width = gap + columns * (cell_w + gap), title_w = title ? 2 * gap + raster_text_width(title, FIGURE_TEXT_SCALE) : 0;
+    lab_error e = canvas_init(out, width > title_w ? width : title_w, /* the title always fits */
                               gap + title_h + rows * (cell_h + gap), FIGURE_BACKGROUND, d);
     if (e != LAB_OK)
         return e;

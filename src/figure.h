@@ -23,7 +23,7 @@
 #define FIGURE_BAND ((rgb){0, 150, 136})         /* teal: a blended band of edges */
 #define FIGURE_TEXT ((rgb){0, 0, 0})
 #define FIGURE_TEXT_SCALE 2                      /* stb_easy_font units -> pixels */
-#define FIGURE_MARKER_HALF 1                     /* highlighted vertices: 3x3 squares */
+#define FIGURE_MARKER_HALF 2                     /* highlighted vertices: 5x5 squares */
 
 typedef struct {
     const vec3 *positions;        /* deformed positions, one per bind vertex */

@@ -144,6 +144,59 @@ mat4 mat4_linear_part(mat4 a)
 /* Column k of the 3x3 part. */
 static vec3 column(mat4 a, int k) { return vec3_make(a.m[0][k], a.m[1][k], a.m[2][k]); }
 
+mat4 mat4_transpose(mat4 a)
+{
+    mat4 t;
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            t.m[r][c] = a.m[c][r];
+    return t;
+}
+
+double mat4_linear_det(mat4 a) { return vec3_dot(column(a, 0), vec3_cross(column(a, 1), column(a, 2))); }
+
+void mat4_linear_singular_values(mat4 a, double out[3])
+{
+    double s[3][3]; /* S = A^T A, symmetric, turned diagonal by Jacobi rotations */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            s[i][j] = vec3_dot(column(a, i), column(a, j));
+    for (int sweep = 0; sweep < 50; sweep++) {
+        double off = fabs(s[0][1]) + fabs(s[0][2]) + fabs(s[1][2]);
+        if (off == 0.0)
+            break;
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                if (s[p][q] == 0.0)
+                    continue;
+                /* the rotation in the (p, q) plane that zeroes s[p][q] */
+                double theta = (s[q][q] - s[p][p]) / (2.0 * s[p][q]);
+                double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                double c = 1.0 / sqrt(t * t + 1.0), sn = t * c;
+                for (int k = 0; k < 3; k++) { /* columns p, q */
+                    double kp = s[k][p], kq = s[k][q];
+                    s[k][p] = c * kp - sn * kq;
+                    s[k][q] = sn * kp + c * kq;
+                }
+                for (int k = 0; k < 3; k++) { /* rows p, q */
+                    double pk = s[p][k], qk = s[q][k];
+                    s[p][k] = c * pk - sn * qk;
+                    s[q][k] = sn * pk + c * qk;
+                }
+                s[p][q] = s[q][p] = 0.0;
+            }
+    }
+    for (int i = 0; i < 3; i++)
+        out[i] = sqrt(fmax(s[i][i], 0.0)); /* rounding may leave -1e-17 */
+    for (int i = 0; i < 2; i++) /* largest first */
+        for (int j = 0; j < 2 - i; j++)
+            if (out[j] < out[j + 1]) {
+                double tmp = out[j];
+                out[j] = out[j + 1];
+                out[j + 1] = tmp;
+            }
+}
+
 lab_error mat4_linear_inverse_transpose(mat4 a, mat4 *out, const char *where, lab_diag *d)
 {
     vec3 c0 = column(a, 0), c1 = column(a, 1), c2 = column(a, 2);

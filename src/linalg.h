@@ -61,6 +61,12 @@ double mat4_max_abs_diff(mat4 a, mat4 b);       /* largest |a - b| over the elem
 
 vec3 mat4_transform_direction(mat4 a, vec3 v);  /* the 3x3 part only: no translation */
 mat4 mat4_linear_part(mat4 a);                  /* the 3x3 part, translation dropped */
+mat4 mat4_transpose(mat4 a);
+double mat4_linear_det(mat4 a);                 /* determinant of the 3x3 part */
+/* The singular values of the 3x3 part, largest first: the square roots of the eigenvalues
+ * of A^T A, found by cyclic Jacobi rotations (a symmetric 3x3 converges to 1e-15 in a few
+ * sweeps). A rigid A has 1, 1, 1; a blend that flattens a direction has a 0. */
+void mat4_linear_singular_values(mat4 a, double out[3]);
 /* The inverse transpose of the 3x3 part, (A^-1)^T = cof(A) / det(A), translation zero:
  * the matrix that carries normals so they stay perpendicular to transformed tangents.
  * Refuses (LAB_ERR_SINGULAR) when |det| <= 1e-12 times the cube of the largest column

@@ -2,6 +2,7 @@
 #include "raster.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@ lab_error canvas_init(canvas *c, int width, int height, rgb background, lab_diag
 {
     *c = (canvas){0};
     if (width <= 0 || height <= 0)
-        return diag_fail(d, LAB_ERR_OUTPUT, "canvas", "size %d x %d", width, height);
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "canvas", "size %d x %d", width, height);
     c->rgb = malloc((size_t)width * (size_t)height * 3);
     if (!c->rgb)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "canvas", "size %d x %d", width, height);
@@ -156,16 +157,25 @@ void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color)
  * 4 colour bytes); we fill each quad as a rectangle scaled by an integer factor. */
 typedef struct { float x, y, z; unsigned char color[4]; } easy_font_vertex;
 
+/* Counts a label that is cut off or missing. */
+static void text_outside(canvas *c, const char *text)
+{
+    if (c->text_outside++ == 0)
+        snprintf(c->first_outside, sizeof c->first_outside, "%s", text);
+}
+
 void raster_text(canvas *c, int x, int y, int scale, const char *text, rgb color)
 {
+    if (x < 0 || y < 0 || x + raster_text_width(text, scale) > c->width ||
+        y + raster_text_height(text, scale) > c->height)
+        text_outside(c, text);
     size_t len = strlen(text);
     size_t room = 300 * (len + 1); /* stb_easy_font: ~270 bytes per character at most */
     easy_font_vertex *v = malloc(room);
-    if (!v)
-        return;
     char *copy = malloc(len + 1); /* stb_easy_font_print takes a non-const pointer */
-    if (!copy) {
-        free(v);
+    if (!v || !copy) {
+        text_outside(c, text); /* not drawn at all */
+        free(v), free(copy);
         return;
     }
     memcpy(copy, text, len + 1);

@@ -18,6 +18,8 @@ typedef struct { unsigned char r, g, b; } rgb;
 typedef struct {
     int width, height;       /* 0 <= x < width, 0 <= y < height */
     unsigned char *rgb;      /* width * height * 3 bytes, top row first */
+    int text_outside;        /* labels whose box left the canvas, or that could not be drawn */
+    char first_outside[48];  /* the first of them, for the message */
 } canvas;
 
 /* Allocates a canvas filled with `background`. */
@@ -41,7 +43,9 @@ void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int d
                     rgb color);
 /* [x0, x0 + w) x [y0, y0 + h). */
 void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color);
-/* ASCII text with its top-left corner at (x, y), each font unit `scale` pixels. */
+/* ASCII text with its top-left corner at (x, y), each font unit `scale` pixels. A label
+ * whose box does not fit inside the canvas is drawn clipped and counted in text_outside
+ * (output_batch_add_image refuses such a figure: a label must never be cut off). */
 void raster_text(canvas *c, int x, int y, int scale, const char *text, rgb color);
 int raster_text_width(const char *text, int scale);
 int raster_text_height(const char *text, int scale);

@@ -25,6 +25,12 @@ typedef struct {
     double ring_weight[RIG30_RINGS];     /* child weight of the ring */
     int degenerate_triangles;
     rig30_check check;
+    /* "The average of two rigid rotations is not rigid": the middle ring's blended matrix */
+    double middle_weights[2];            /* (w_0, w_1) of the ring */
+    mat4 middle_blend;                   /* M = w_0 C_0 + w_1 C_1 */
+    double middle_det;                   /* det of M's 3x3 part */
+    double middle_singular[3];           /* M's singular values, largest first */
+    double middle_singular_analytic[3];  /* 1, r'/r, r'/r */
 } lab30_pose;
 
 typedef struct {

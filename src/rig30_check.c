@@ -54,14 +54,18 @@ double rig30_measure_ring_angle(const vec3 *bind, const vec3 *positions, int rin
 
 rig30_ring_radius rig30_measure_ring(const vec3 *positions, int ring)
 {
-    rig30_ring_radius r = {0.0, INFINITY, 0.0};
+    rig30_ring_radius r = {0.0, INFINITY, 0.0, {0}};
+    double sum = 0.0; /* summed first, divided once */
     for (int s = 0; s < RIG30_SEGMENTS; s++) {
         vec3 p = positions[mesh_cylinder_index(RIG30_SEGMENTS, ring, s)];
         double dist = hypot(p.x, p.y);
-        r.mean += dist / RIG30_SEGMENTS;
+        r.vertex[s] = dist;
+        sum += dist;
         r.min = fmin(r.min, dist);
         r.max = fmax(r.max, dist);
     }
+    /* the true mean lies in [min, max]; a last-bit rounding outside it is clamped back */
+    r.mean = fmin(fmax(sum / RIG30_SEGMENTS, r.min), r.max);
     return r;
 }
 
@@ -91,7 +95,7 @@ void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method
         double w1 = rig30_child_weight(&rig->influences, v);
         double expected = RIG30_RADIUS * (method == SKIN_DQS ? 1.0 : rig30_radius_ratio(w1, pose->theta));
         double mean = rig30_measure_ring(pose->positions, ring).mean;
-        acc->max_radius_error = fmax(acc->max_radius_error, fabs(mean - expected));
+        acc->max_mean_radius_error = fmax(acc->max_mean_radius_error, fabs(mean - expected));
     }
 }
 

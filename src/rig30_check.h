@@ -17,8 +17,12 @@ double rig30_dqs_twist_angle(double child_weight, double theta);
 /* The LBS twist angle psi of a ring with child weight w. */
 double rig30_lbs_twist_angle(double child_weight, double theta);
 
-typedef struct { double mean, min, max; } rig30_ring_radius;
-/* Distances from the z axis of the vertices of one ring of a cylinder layout. */
+typedef struct {
+    double mean, min, max;
+    double vertex[RIG30_SEGMENTS];   /* each vertex's own, segment 0 first */
+} rig30_ring_radius;
+/* Distances from the z axis of the vertices of one ring of a cylinder layout: each one,
+ * and their mean (summed, then divided once; never outside [min, max]). */
 rig30_ring_radius rig30_measure_ring(const vec3 *positions, int ring);
 
 /* The mean turn of a ring about the z axis from its bind position, in radians, from each
@@ -28,7 +32,8 @@ double rig30_measure_ring_angle(const vec3 *bind, const vec3 *positions, int rin
 
 typedef struct {
     double max_position_error;   /* |p_skinned - p_analytic| over all vertices */
-    double max_radius_error;     /* | |p|_xy - analytic radius | over all vertices and rings */
+    double max_radius_error;     /* | |p|_xy - analytic radius | over all vertices */
+    double max_mean_radius_error; /* | ring mean - analytic radius | over all rings */
     double max_height_error;     /* |z_skinned - z_bind| */
     double max_end_ring_error;   /* end rings against quat_rotate (w = 0 and w = 1) */
 } rig30_check;

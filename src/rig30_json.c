@@ -54,6 +54,7 @@ cJSON *rig30_json_check(const rig30_check *c)
     cJSON *o = cJSON_CreateObject();
     json_add_number(o, "max_position_error", c->max_position_error);
     json_add_number(o, "max_radius_error", c->max_radius_error);
+    json_add_number(o, "max_mean_radius_error", c->max_mean_radius_error);
     json_add_number(o, "max_height_error", c->max_height_error);
     json_add_number(o, "max_end_ring_error", c->max_end_ring_error);
     return o;

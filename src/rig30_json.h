@@ -19,7 +19,8 @@ cJSON *rig30_json_mesh(const rig30_rig *rig);
 cJSON *rig30_json_joints(const rig30_rig *rig);
 /* [{joints, weights}], one per vertex */
 cJSON *rig30_json_influences(const rig30_rig *rig);
-/* {max_position_error, max_radius_error, max_height_error, max_end_ring_error} */
+/* {max_position_error, max_radius_error (per vertex), max_mean_radius_error (ring means),
+ *  max_height_error, max_end_ring_error} */
 cJSON *rig30_json_check(const rig30_check *c);
 /* {point, bind_child, world_child, weights, correct, missing_inverse_bind, reversed_order} */
 cJSON *rig30_json_hand_control(const rig30_hand_control *h);

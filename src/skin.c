@@ -290,6 +290,14 @@ vec4 skin_lbs_point(vec3 p, const int *joint, const double *weight, int k, const
     return sum;
 }
 
+mat4 skin_blend_matrix(const int *joint, const double *weight, int k, const mat4 *palette)
+{
+    mat4 m = {{{0}}};
+    for (int s = 0; s < k; s++)
+        m = mat4_add(m, mat4_scale_by(palette[joint[s]], weight[s]));
+    return m;
+}
+
 const char *skin_method_name(skin_method method) { return method == SKIN_DQS ? "DQS" : "LBS"; }
 
 lab_error skin_dqs_blend(const int *joint, const double *weight, int k, const dualquat *palette,

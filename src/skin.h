@@ -117,6 +117,11 @@ lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_co
  * that also shows what unnormalised weights do (w != 1). */
 vec4 skin_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette);
 
+/* The matrix LBS applies to one vertex, M = sum_k w_k C_{joint_k}: skin_lbs_point is M p~.
+ * The chapter's explanation of the collapse: a weighted sum of rigid matrices is in
+ * general not rigid (see mat4_linear_singular_values). */
+mat4 skin_blend_matrix(const int *joint, const double *weight, int k, const mat4 *palette);
+
 /* The DQS blend of one vertex: q^ = sum_k w_k q^_{joint_k} (with the hemisphere fix
  * against the heaviest influence when asked), normalised, applied to p.
  * LAB_ERR_DQ_ZERO_NORM when the blend's real part vanishes; d then names `where`. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
+#include "figure.h"
 #include "testutil.h"
 
 #define LAB30 LAB_BIN_DIR "/lab30"
@@ -166,6 +167,50 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
 }
 
 /* Exercises 1 and 2 from the command line. */
+/* The article's explanation, as numbers: the middle ring's blended matrix at 0, 90 and
+ * 180 degrees (singular values 1 1 1, 1 r r, 1 0 0); the article's radii are one vertex's,
+ * and every radius row keeps min <= mean <= max. */
+static void test_lab30_blended_matrix_and_honest_radii(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
+    const double expect[3][3] = {{1, 1, 1}, {1, sqrt(0.5), sqrt(0.5)}, {1, 0, 0}};
+    for (int i = 0; i < 3; i++) {
+        cJSON *p = cJSON_GetArrayItem(tu_json_get(root, "poses"), i);
+        cJSON *blend = tu_json_get(p, "middle_ring_blend");
+        for (int s = 0; s < 3; s++)
+            assert_true(fabs(tu_json_number(cJSON_GetArrayItem(tu_json_get(blend, "singular_values"), s)) -
+                             expect[i][s]) < 1e-15);
+        double det = tu_json_num(blend, "det");
+        assert_true(fabs(det - expect[i][1] * expect[i][2]) < 1e-15);
+        /* M^T M is not I once the pose turns: its (0, 0) entry is r'^2 */
+        double mtm00 = tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(tu_json_get(blend, "MtM"), 0), 0));
+        assert_true(fabs(mtm00 - expect[i][1] * expect[i][1]) < 1e-15);
+        /* segment 0 of the middle ring is the value the article printed */
+        cJSON *ring4 = cJSON_GetArrayItem(tu_json_get(p, "ring_radius_per_vertex"), 4);
+        const double article[3] = {1, 0.707106781186548, 6.12323399573677e-17};
+        const double last_digit[3] = {0, 5e-16, 5e-31}; /* half a unit of the last printed digit */
+        assert_true(fabs(tu_json_number(cJSON_GetArrayItem(ring4, 0)) - article[i]) <= last_digit[i]);
+    }
+    cJSON_Delete(root);
+    /* the CSV: min <= mean <= max on every row */
+    char *csv = tu_read_file(tu_path(ctx->dir, "skinning30-radii.csv"), NULL);
+    assert_non_null(csv);
+    int rows = 0;
+    for (char *line = strchr(csv, '\n') + 1; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        double f[9];
+        assert_int_equal(sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &f[0], &f[1], &f[2], &f[3], &f[4],
+                                &f[5], &f[6], &f[7], &f[8]), 9);
+        assert_true(f[5] <= f[4] && f[4] <= f[6]); /* radius_min <= radius_mean <= radius_max */
+        rows++;
+    }
+    assert_int_equal(rows, 27);
+    free(csv);
+    assert_true(tu_file_contains(ctx->out_path, "segment 0 vs article"));
+    assert_false(tu_file_contains(ctx->out_path, "(article: 48"));
+}
+
 static void test_lab30_exercises(void **state)
 {
     run_ctx *ctx = *state;
@@ -184,6 +229,17 @@ static void test_lab30_exercises(void **state)
                      sqrt(7.0) / 4.0) < 1e-12);
     cJSON_Delete(root);
     assert_true(tu_file_contains(ctx->out_path, "0.661437827766148"));
+    /* the blended matrix explains it: singular values 1 and twice sqrt(7)/4 */
+    root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
+    cJSON *sv = tu_json_get(tu_json_get(cJSON_GetArrayItem(tu_json_get(root, "poses"), 0), "middle_ring_blend"),
+                            "singular_values");
+    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(sv, 0)) - 1.0) < 1e-12);
+    for (int s = 1; s < 3; s++)
+        assert_true(fabs(tu_json_number(cJSON_GetArrayItem(sv, s)) - sqrt(7.0) / 4.0) < 1e-12);
+    cJSON_Delete(root);
+    /* every line of the report is about this run: no comparison with the article's poses */
+    assert_false(tu_file_contains(ctx->out_path, "article saw 0,"));
+    assert_false(tu_file_contains(ctx->out_path, "segment 0 vs article"));
     assert_int_equal(run_lab(ctx, "--theta", "-45,22.5", ctx->dir), 0);
     assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta-045.png")));
     assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta22p5.png")));
@@ -246,12 +302,13 @@ static void test_lab30_figure_shows_ring_and_collapse(void **state)
             if (is_orange(&img, x, y))
                 ox0 = x < ox0 ? x : ox0, ox1 = x > ox1 ? x : ox1, oy0 = y < oy0 ? y : oy0,
                 oy1 = y > oy1 ? y : oy1;
-    assert_true(fabs(ox0 - ex0) <= 2.5 && fabs(ox1 + 1 - ex1) <= 2.5);
-    assert_true(fabs(oy0 - ey0) <= 2.5 && fabs(oy1 + 1 - ey1) <= 2.5);
+    const double reach = FIGURE_MARKER_HALF + 1.5; /* a vertex's marker square, and a pixel */
+    assert_true(fabs(ox0 - ex0) <= reach && fabs(ox1 + 1 - ex1) <= reach);
+    assert_true(fabs(oy0 - ey0) <= reach && fabs(oy1 + 1 - ey1) <= reach);
     assert_true(ex1 - ex0 > 100 && ey1 - ey0 > 20); /* an ellipse, not a line: oblique view */
     tu_image_free(&img);
 
-    /* theta = 180: every orange pixel lies on the axis's projection, within two pixels */
+    /* theta = 180: every orange pixel lies on the axis's projection, within a marker */
     assert_true(tu_image_load(tu_path(ctx->dir, "skinning30-theta180.png"), &img));
     double a[3] = {0, 0, 0}, b[3] = {0, 0, 2}, ax, ay, bx, by;
     project(&cam, a, &ax, &ay);
@@ -262,7 +319,7 @@ static void test_lab30_figure_shows_ring_and_collapse(void **state)
             if (is_orange(&img, x, y)) {
                 double px = x + 0.5 - ax, py = y + 0.5 - ay, dx = bx - ax, dy = by - ay;
                 double d = fabs(px * dy - py * dx) / hypot(dx, dy);
-                assert_true(d <= 2.0);
+                assert_true(d <= FIGURE_MARKER_HALF * sqrt(2.0) + 1.0);
                 count++;
             }
     assert_true(count > 0);
@@ -304,6 +361,7 @@ int main(void)
         T(test_lab30_a_report_that_cannot_be_written_is_an_error),
         T(test_lab30_rejected_weights_lose_nothing),
         T(test_lab30_json_counts_radii_and_checks),
+        T(test_lab30_blended_matrix_and_honest_radii),
         T(test_lab30_exercises),
         T(test_lab30_figure_shows_ring_and_collapse),
         T(test_lab30_deterministic_and_committed),

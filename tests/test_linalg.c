@@ -96,6 +96,34 @@ static void test_linalg_vector_helpers(void **state)
 
 /* Column vectors and "B acts first": T(R p) differs from R(T p) for p = (1,1,0) when the
  * translation is along y and the rotation about z (the article's control). */
+/* det and singular values by hand: a rotation has 1 1 1; R diag(3, 2, 0.5) R' has 3 2 0.5
+ * whatever the rotations; a shear [[1, 1], [0, 1]] has the golden ratio and its inverse. */
+static void test_linalg_det_and_singular_values(void **state)
+{
+    (void)state;
+    double sv[3];
+    mat4 r = mat4_mul(mat4_rotate_x(0.3), mat4_rotate_z(1.1));
+    mat4_linear_singular_values(r, sv);
+    for (int i = 0; i < 3; i++)
+        assert_true(fabs(sv[i] - 1.0) < 1e-15);
+    assert_true(fabs(mat4_linear_det(r) - 1.0) < 1e-15);
+    mat4 a = mat4_mul(mat4_mul(mat4_rotate_y(0.7), mat4_scale(0.5, 3, 2)), mat4_rotate_z(-0.4));
+    mat4_linear_singular_values(a, sv);
+    assert_true(fabs(sv[0] - 3) < 1e-14 && fabs(sv[1] - 2) < 1e-14 && fabs(sv[2] - 0.5) < 1e-14);
+    assert_true(fabs(mat4_linear_det(a) - 3.0) < 1e-14);
+    mat4 shear = mat4_identity();
+    shear.m[0][1] = 1;
+    mat4_linear_singular_values(shear, sv);
+    const double phi = (1 + sqrt(5.0)) / 2;
+    assert_true(fabs(sv[0] - phi) < 1e-15 && fabs(sv[1] - 1) < 1e-15 && fabs(sv[2] - 1 / phi) < 1e-15);
+    /* a flattened direction: a zero singular value, det 0; translation plays no part */
+    mat4 flat = mat4_mul(mat4_translate(4, 5, 6), mat4_scale(1, 1, 0));
+    mat4_linear_singular_values(flat, sv);
+    assert_true(sv[2] == 0.0 && mat4_linear_det(flat) == 0.0);
+    mat4 t = mat4_transpose(shear);
+    assert_true(t.m[1][0] == 1 && t.m[0][1] == 0);
+}
+
 static void test_linalg_mul_order_right_acts_first(void **state)
 {
     (void)state;
@@ -138,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_linalg_mul_matches_hand_product),
         cmocka_unit_test(test_linalg_invert_translation_inverts),
         cmocka_unit_test(test_linalg_vector_helpers),
+        cmocka_unit_test(test_linalg_det_and_singular_values),
         cmocka_unit_test(test_linalg_mul_order_right_acts_first),
         cmocka_unit_test(test_linalg_rotations_are_right_handed),
         cmocka_unit_test(test_linalg_storage_is_row_major),

@@ -223,7 +223,7 @@ static void test_output_batch_takes_many_files_and_images(void **state)
     canvas c;
     assert_int_equal(canvas_init(&c, 5, 3, (rgb){10, 20, 30}, NULL), LAB_OK);
     canvas_put(&c, 4, 0, (rgb){255, 0, 0});
-    canvas copy = {5, 3, malloc(45)};
+    canvas copy = {.width = 5, .height = 3, .rgb = malloc(45)};
     memcpy(copy.rgb, c.rgb, 45);
     assert_int_equal(output_batch_add_image(&b, "img.png", &c, NULL), LAB_OK);
     assert_null(c.rgb); /* taken */

@@ -5,6 +5,7 @@
 
 #include "camera.h"
 #include "cmocka_all.h"
+#include "output.h"
 #include "raster.h"
 
 static const rgb white = {255, 255, 255}, ink = {10, 20, 30};
@@ -138,6 +139,26 @@ static void test_raster_dashed_line_pattern(void **state)
     canvas_free(&c);
 }
 
+/* A label that runs past the canvas is counted, and such a figure cannot be written. */
+static void test_raster_text_that_does_not_fit_is_counted(void **state)
+{
+    (void)state;
+    canvas c;
+    assert_int_equal(canvas_init(&c, 100, 40, (rgb){255, 255, 255}, NULL), LAB_OK);
+    raster_text(&c, 2, 2, 2, "fits", (rgb){0, 0, 0});
+    assert_int_equal(c.text_outside, 0);
+    raster_text(&c, 2, 2, 2, "perspective view", (rgb){0, 0, 0}); /* 16 characters, 2 px units */
+    raster_text(&c, 2, 30, 2, "low", (rgb){0, 0, 0});               /* below the bottom */
+    assert_int_equal(c.text_outside, 2);
+    assert_string_equal(c.first_outside, "perspective view");
+    output_batch b = {0};
+    lab_diag d = {0};
+    assert_int_equal(output_batch_add_image(&b, "f.png", &c, &d), LAB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(d.value, "perspective view"));
+    assert_null(c.rgb); /* taken and freed */
+    output_batch_free(&b);
+}
+
 static void test_raster_text_draws_inside_its_box(void **state)
 {
     (void)state;
@@ -167,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_raster_clipping_keeps_inside_pixels),
         cmocka_unit_test(test_raster_segment_survives_huge_and_nonfinite),
         cmocka_unit_test(test_raster_dashed_line_pattern),
+        cmocka_unit_test(test_raster_text_that_does_not_fit_is_counted),
         cmocka_unit_test(test_raster_text_draws_inside_its_box),
     };
     return cmocka_run_group_tests_name("raster", tests, NULL, NULL);

@@ -315,6 +315,20 @@ static void test_skin_blends_any_number_of_influences(void **state)
     skin_influences_free(&big);
 }
 
+/* M = sum w C applied to p is the LBS point: the matrix the chapter's explanation uses. */
+static void test_skin_blend_matrix_is_what_lbs_applies(void **state)
+{
+    (void)state;
+    mat4 palette[3] = {mat4_rotate_z(0.3), mat4_mul(mat4_translate(1, 2, 3), mat4_rotate_x(1.1)), mat4_scale(2, 1, 1)};
+    const int joint[3] = {0, 1, 2};
+    const double weight[3] = {0.2, 0.5, 0.3};
+    vec3 p = {0.4, -1.2, 0.7};
+    mat4 m = skin_blend_matrix(joint, weight, 3, palette);
+    vec4 h = skin_lbs_point(p, joint, weight, 3, palette);
+    vec3 q = mat4_transform_point(m, p);
+    assert_true(dist(q, vec3_make(h.x, h.y, h.z)) < 1e-15);
+}
+
 /* The order engines pack in, and glTF's renormalisation of float weights. */
 static void test_skin_sort_and_renormalize(void **state)
 {
@@ -353,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_skin_policy_keeps_the_hard_rules),
         cmocka_unit_test(test_skin_blends_any_number_of_influences),
         cmocka_unit_test(test_skin_sort_and_renormalize),
+        cmocka_unit_test(test_skin_blend_matrix_is_what_lbs_applies),
     };
     return cmocka_run_group_tests_name("skin", tests, NULL, NULL);
 }

@@ -7,13 +7,12 @@
  * Usage:  build/bin/lab30 [--theta DEG[,DEG...]] [--middle-weights W0,W1] [--gltf] OUTDIR
  *
  * Writes into OUTDIR (which must exist), all or nothing:
- *   skinning30.png                 the figure, one panel per pose
- *   skinning30-thetaNNN.png        each panel alone
- *   skinning30.json                the scene and every check (schema in design.md)
- *   skinning30-radii.csv           the radius table: every pose, every ring
+ *   skinning30.png, -thetaNNN.png  the figure, one panel per pose, and each panel alone
+ *   skinning30-hand.png            the hand control (section 4) in the xy plane
+ *   skinning30-weights.png         the bind mesh coloured by the child weight
+ *   skinning30.json, -radii.csv    the scene and every check; the radius table
  *   skinning30.gltf                with --gltf: the rig and a twist animation
  * and prints the chapter's tables on stdout, each value beside its independent check.
- *
  * Conventions: right-handed, column vectors, row-major storage, radians inside (degrees
  * on the command line and in labels); see src/linalg.h. Exit codes: 0 success, 1 data
  * rejected (or a self-check failed), 2 usage, 3 output directory or write failure.
@@ -104,10 +103,18 @@ static lab_error bind_pose_check(void *state, lab_diag *d)
     return e;
 }
 
-/* The article's hand control: matrix order and the inverse bind on one point. */
+/* The article's hand control: matrix order and the inverse bind on one point, and why the
+ * cylinder alone cannot catch a reversed order (Tz(2) and Rz(theta) commute). */
 static lab_error hand_control(void *state, lab_diag *d)
 {
-    return rig30_hand_control_run(&((chapter30 *)state)->hand, d);
+    chapter30 *c = state;
+    lab_error e = rig30_hand_control_run(&c->hand, d);
+    for (int i = 0; e == LAB_OK && i < c->theta_count; i++) {
+        double difference;
+        e = rig30_reversed_order_on_cylinder(&c->rig, deg_to_rad(c->theta_deg[i]), &difference, d);
+        c->hand.cylinder_reversed_difference = fmax(c->hand.cylinder_reversed_difference, difference);
+    }
+    return e;
 }
 
 /* "The average of two rigid rotations is not rigid": skin one pose, measure every ring
@@ -213,6 +220,65 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
     return e;
 }
 
+/* Section 4 drawn in the xy plane: p, its two candidates C_0 p = p and C_1 p, their blend
+ * (the midpoint), and where the two wrong orders put it. 100 pixels a unit. */
+static lab_error draw_hand_control(const rig30_hand_control *h, canvas *out, lab_diag *d)
+{
+    lab_error e = canvas_init(out, 420, 380, FIGURE_BACKGROUND, d);
+    if (e != LAB_OK)
+        return e;
+    const rgb grey = {150, 150, 150}, blue = {40, 90, 200}, green = {0, 140, 60}, red = {200, 30, 30};
+#define PX(x) (170.0 + 100.0 * (x)) /* the plane's (x, y) in pixels */
+#define PY(y) (330.0 - 100.0 * (y))
+    raster_segment(out, PX(-1.6), PY(0), PX(2.4), PY(0), 0, 0, grey); /* the axes */
+    raster_segment(out, PX(0), PY(-0.4), PX(0), PY(2.6), 0, 0, grey);
+    raster_segment(out, PX(h->point.x), PY(h->point.y), PX(h->child_moves_it.x), PY(h->child_moves_it.y), 6, 4, blue);
+    const struct { vec3 at; rgb color; const char *label; bool left; } marks[] = {
+        {h->point, FIGURE_TEXT, "p = C0 p", false},
+        {h->in_bind_frame, grey, "B1^-1 p", false},
+        {h->child_moves_it, blue, "C1 p", false},
+        {h->computed[HAND_CORRECT], green, "G1 B1^-1: blend", false},
+        {h->computed[HAND_NO_INVERSE_BIND], red, "G1 alone", true},
+        {h->computed[HAND_REVERSED_ORDER], red, "B1^-1 G1", true},
+    };
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        int x = (int)PX(marks[i].at.x), y = (int)PY(marks[i].at.y);
+        raster_fill_rect(out, x - 3, y - 3, 7, 7, marks[i].color);
+        int left = x - 8 - raster_text_width(marks[i].label, FIGURE_TEXT_SCALE), right = x + 8;
+        raster_text(out, marks[i].left ? left : right, y - 8 - 14 * (marks[i].at.y == 0), FIGURE_TEXT_SCALE,
+                    marks[i].label, marks[i].color); /* above the x axis where it lies on it */
+    }
+    raster_text(out, 8, 8, FIGURE_TEXT_SCALE, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", FIGURE_TEXT);
+    return LAB_OK;
+}
+
+/* The weights on the bind mesh: each edge coloured by its ends' child weight w_1 = z/2. */
+static lab_error draw_weights(const chapter30 *c, canvas *out, lab_diag *d)
+{
+    int n = c->edge_count;
+    vec3 *a = malloc(sizeof *a * (size_t)(n ? n : 1)), *b = malloc(sizeof *b * (size_t)(n ? n : 1));
+    rgb *color = malloc(sizeof *color * (size_t)(n ? n : 1));
+    lab_error e = a && b && color ? canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d)
+                                  : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "weights panel", "%d edges", n);
+    for (int i = 0; e == LAB_OK && i < n; i++) {
+        a[i] = c->rig.bind.vertices[c->edges[i].a], b[i] = c->rig.bind.vertices[c->edges[i].b];
+        double w = 0.5 * (rig30_child_weight(&c->rig.influences, c->edges[i].a) +
+                          rig30_child_weight(&c->rig.influences, c->edges[i].b));
+        color[i] = figure_error_color(w, 1.0);
+    }
+    if (e == LAB_OK) {
+        figure_draw_lines(out, &c->cam, a, b, color, n);
+        raster_text(out, 8, 8, FIGURE_TEXT_SCALE, "child weight w1 = z/2", FIGURE_TEXT);
+        for (int k = 0; k < 20; k++) /* the colour bar: w1 from 0 to 1 */
+            raster_fill_rect(out, 40 + 12 * k, 40, 12, 14, figure_error_color((k + 0.5) / 20.0, 1.0));
+        raster_text(out, 8, 62, FIGURE_TEXT_SCALE, "0 root", FIGURE_TEXT);
+        raster_text(out, PANEL_W - 8 - raster_text_width("1 child", FIGURE_TEXT_SCALE), 62, FIGURE_TEXT_SCALE,
+                    "1 child", FIGURE_TEXT);
+    }
+    free(a), free(b), free(color);
+    return e;
+}
+
 static lab_error add_figures(void *state, lab_diag *d)
 {
     chapter30 *c = state;
@@ -229,7 +295,18 @@ static lab_error add_figures(void *state, lab_diag *d)
         snprintf(names[i], sizeof names[i], "skinning30-theta%s.png",
                  figure_angle_tag(angle, sizeof angle, c->pose[i].theta_deg));
     }
-    return output_batch_add_figure(&c->out, e, "skinning30.png", &fig, panels, names, c->pose_count, d);
+    e = output_batch_add_figure(&c->out, e, "skinning30.png", &fig, panels, names, c->pose_count, d);
+    canvas hand = {0}, weights = {0};
+    if (e == LAB_OK)
+        e = draw_hand_control(&c->hand, &hand, d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&c->out, "skinning30-hand.png", &hand, d);
+    if (e == LAB_OK)
+        e = draw_weights(c, &weights, d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&c->out, "skinning30-weights.png", &weights, d);
+    canvas_free(&hand), canvas_free(&weights);
+    return e;
 }
 
 /* ---- main: the article's order --------------------------------------------------------- */

@@ -207,6 +207,18 @@ static bool print_bind_and_hand(const chapter30 *r, FILE *out)
         fprintf(out, "  %-26s (%8.5f, %8.5f, %8.5f)   %-18s %.4f  %s\n", r->hand.name[k], c.x, c.y,
                 c.z, article, r->hand.error_vs_correct[k], row_ok ? "ok" : "FAIL");
     }
+    const rig30_hand_control *h = &r->hand;
+    fprintf(out, "  on the way: B_1^-1 p = (%.5f, %.5f, %.5f) (the article: (1, 0, 0)), C_1 p = (%.5f, %.5f, %.5f) "
+                 "(the article: (0, 2, 0))\n", h->in_bind_frame.x, h->in_bind_frame.y, h->in_bind_frame.z,
+            h->child_moves_it.x, h->child_moves_it.y, h->child_moves_it.z);
+    ok &= vec3_length(vec3_sub(h->in_bind_frame, vec3_make(1, 0, 0))) <= RIG30_CHECK_TOLERANCE &&
+          vec3_length(vec3_sub(h->child_moves_it, vec3_make(0, 2, 0))) <= RIG30_CHECK_TOLERANCE;
+    fprintf(out, "  GEA writes row vectors: p^T C_1^T = (%.5f, %.5f, %.5f), the same point as C_1 p "
+                 "(|difference| %g)\n", h->row_vector.x, h->row_vector.y, h->row_vector.z, h->row_column_difference);
+    ok &= h->row_column_difference <= RIG30_CHECK_TOLERANCE;
+    fprintf(out, "  the cylinder cannot catch a reversed order: B^-1 G skins it to within %g of G B^-1\n"
+                 "  (Tz(2) and Rz(theta) commute); the hand control above catches it: %.4f\n",
+            h->cylinder_reversed_difference, h->error_vs_correct[HAND_REVERSED_ORDER]);
     return ok;
 }
 

@@ -36,7 +36,45 @@ lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d)
     for (int r = 0; r < HAND_ROWS; r++)
         out->error_vs_correct[r] =
             vec3_length(vec3_sub(out->computed[r], out->computed[HAND_CORRECT]));
+    out->point = p;
+    out->in_bind_frame = mat4_transform_point(inverse_bind1, p);
+    out->child_moves_it = mat4_transform_point(child[HAND_CORRECT], p);
+    /* row vector times the transpose: (p^T K)_j = sum_i p_i K[i][j], K = C_1^T */
+    mat4 k = mat4_transpose(child[HAND_CORRECT]);
+    const double row[4] = {p.x, p.y, p.z, 1.0};
+    double product[4] = {0, 0, 0, 0};
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++)
+            product[j] += row[i] * k.m[i][j];
+    out->row_vector = vec3_make(product[0], product[1], product[2]);
+    out->row_column_difference = vec3_length(vec3_sub(out->row_vector, out->child_moves_it));
     return LAB_OK;
+}
+
+lab_error rig30_reversed_order_on_cylinder(const rig30_rig *rig, double theta, double *out,
+                                           lab_diag *d)
+{
+    int n = rig->bind.vertex_count;
+    rig30_pose right, reversed;
+    lab_error e = rig30_pose_alloc(rig, &right, d);
+    if (e == LAB_OK)
+        e = rig30_pose_alloc(rig, &reversed, d);
+    else
+        reversed.positions = NULL;
+    if (e == LAB_OK)
+        e = rig30_pose_at(rig, theta, (skin_blend){.method = SKIN_LBS}, &right, d);
+    mat4 palette[RIG30_JOINTS];
+    for (int j = 0; e == LAB_OK && j < RIG30_JOINTS; j++) /* B^-1 G: G acts first */
+        palette[j] = mat4_mul(rig->inverse_bind[j], right.world[j]);
+    if (e == LAB_OK)
+        e = skin_deform(rig->bind.vertices, &rig->influences, palette, RIG30_JOINTS,
+                        (skin_blend){.method = SKIN_LBS}, reversed.positions, d);
+    *out = 0.0;
+    for (int v = 0; e == LAB_OK && v < n; v++)
+        *out = fmax(*out, vec3_length(vec3_sub(right.positions[v], reversed.positions[v])));
+    rig30_pose_free(&right);
+    rig30_pose_free(&reversed);
+    return e;
 }
 
 /* A private copy of everything the pipeline reads, for one case to break. */

@@ -12,11 +12,26 @@ typedef struct {
     vec3 computed[HAND_ROWS];   /* through skin_lbs_point with the palette of each variant */
     vec3 article[HAND_ROWS];    /* the table in the article */
     double error_vs_correct[HAND_ROWS];
+    vec3 point;                 /* p = (1, 1, 0) */
+    vec3 in_bind_frame;         /* B_1^-1 p = (1, 0, 0): p in the joint's bind frame */
+    vec3 child_moves_it;        /* C_1 p = (0, 2, 0): about the joint, not the origin */
+    /* GEA's row vectors: p^T C_1^T, a separate loop over the transposed matrix; it equals
+     * the column product C_1 p (difference below) */
+    vec3 row_vector;
+    double row_column_difference;
+    /* The cylinder cannot catch the reversed order: Tz(2) and Rz(theta) commute, so
+     * B^-1 G = G B^-1 there; the largest |p'| difference over the poses given */
+    double cylinder_reversed_difference;
 } rig30_hand_control;
 
 /* p = (1,1,0), B_1 = Ty(1), G_1 = Ty(1) Rz(90 deg), equal weights: C_1 = G_1 B_1^-1 gives
  * (0.5, 1.5, 0); G_1 alone gives (0, 1.5, 0); B_1^-1 G_1 gives (0, 1, 0). */
 lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d);
+
+/* The same reversed order on the twist rig at `theta`: every vertex skinned with
+ * C_1 = B_1^-1 G_1 instead of G_1 B_1^-1; the largest distance from the right result. */
+lab_error rig30_reversed_order_on_cylinder(const rig30_rig *rig, double theta, double *out,
+                                           lab_diag *d);
 
 typedef struct {
     const char *name;

@@ -78,6 +78,11 @@ cJSON *rig30_json_hand_control(const rig30_hand_control *h)
         json_add_number(row, "error_vs_correct", h->error_vs_correct[k]);
         cJSON_AddItemToObject(o, keys[k], row);
     }
+    cJSON_AddItemToObject(o, "in_bind_frame", json_vec3(h->in_bind_frame));
+    cJSON_AddItemToObject(o, "child_moves_it", json_vec3(h->child_moves_it));
+    cJSON_AddItemToObject(o, "row_vector_pT_CT", json_vec3(h->row_vector));
+    json_add_number(o, "row_column_difference", h->row_column_difference);
+    json_add_number(o, "reversed_order_on_cylinder", h->cylinder_reversed_difference);
     return o;
 }
 

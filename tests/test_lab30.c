@@ -15,7 +15,8 @@
 static const unsigned char orange[3] = {255, 140, 0};
 static const char *const outputs[] = {"skinning30.png", "skinning30-theta000.png",
                                       "skinning30-theta090.png", "skinning30-theta180.png",
-                                      "skinning30.json", "skinning30-radii.csv"};
+                                      "skinning30.json", "skinning30-radii.csv", "skinning30-hand.png",
+                                      "skinning30-weights.png"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 typedef tu_run_dir run_ctx;
@@ -211,6 +212,42 @@ static void test_lab30_blended_matrix_and_honest_radii(void **state)
     assert_false(tu_file_contains(ctx->out_path, "(article: 48"));
 }
 
+/* Section 4 shown, not only asserted: the hand-control panel puts each point where the
+ * computation put it (100 pixels a unit, origin at (170, 330)), in its colour; the JSON
+ * says the cylinder cannot tell the orders apart and the hand control can; the weights
+ * panel's colour bar runs from green (root) to red (child). */
+static void test_lab30_hand_control_and_weights_panels(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    tu_image img;
+    assert_true(tu_image_load(tu_path(ctx->dir, "skinning30-hand.png"), &img));
+    const struct { double x, y; unsigned char r, g, b; } marks[] = {
+        {0.5, 1.5, 0, 140, 60}, /* the correct blend, green */
+        {0, 1.5, 200, 30, 30},  /* G1 alone, red */
+        {0, 1, 200, 30, 30},    /* B1^-1 G1, red */
+        {0, 2, 40, 90, 200},    /* C1 p, blue */
+    };
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        const unsigned char *px = &img.rgb[3 * ((int)(330 - 100 * marks[i].y) * img.width + (int)(170 + 100 * marks[i].x))];
+        assert_true(px[0] == marks[i].r && px[1] == marks[i].g && px[2] == marks[i].b);
+    }
+    tu_image_free(&img);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
+    cJSON *hand = tu_json_get(tu_json_get(root, "checks"), "hand_control");
+    assert_true(tu_json_num(hand, "reversed_order_on_cylinder") == 0.0);
+    assert_true(fabs(tu_json_num(tu_json_get(hand, "reversed_order"), "error_vs_correct") - sqrt(0.5)) < 1e-12);
+    assert_true(tu_json_num(hand, "row_column_difference") < 1e-15);
+    cJSON *local = tu_json_get(hand, "in_bind_frame");
+    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(local, 0)) - 1) < 1e-15 &&
+                fabs(tu_json_number(cJSON_GetArrayItem(local, 1))) < 1e-15);
+    cJSON_Delete(root);
+    assert_true(tu_image_load(tu_path(ctx->dir, "skinning30-weights.png"), &img));
+    const unsigned char *lo = &img.rgb[3 * (47 * img.width + 41)], *hi = &img.rgb[3 * (47 * img.width + 40 + 12 * 19 + 6)];
+    assert_true(lo[1] > lo[0] && hi[0] > hi[1]); /* green at w1 = 0, red at w1 = 1 */
+    tu_image_free(&img);
+}
+
 static void test_lab30_exercises(void **state)
 {
     run_ctx *ctx = *state;
@@ -362,6 +399,7 @@ int main(void)
         T(test_lab30_rejected_weights_lose_nothing),
         T(test_lab30_json_counts_radii_and_checks),
         T(test_lab30_blended_matrix_and_honest_radii),
+        T(test_lab30_hand_control_and_weights_panels),
         T(test_lab30_exercises),
         T(test_lab30_figure_shows_ring_and_collapse),
         T(test_lab30_deterministic_and_committed),

@@ -13,8 +13,8 @@
  *   dqs30.png                       rows LBS and DQS, one column per pose
  *   dqs30-<method>-<rig>NNN.png     each panel alone (method lbs|dqs, rig twist|bend)
  *   dqs30-radius.png                r'/r against the child weight w, LBS and DQS
- *   dqs30.json                      positions, ring radii and angles, analytic values,
- *                                   bend metrics, the short way, the checks
+ *   dqs30-chord.png                 two bones at +-90 deg: LBS on the chord, DQS on the circle
+ *   dqs30.json                      positions, rings, closed forms, bends, the checks
  *   dqs30-rings.csv                 method,rig,pose_deg,ring,weight,radius,... per ring
  *
  * Conventions as in lab30 (src/linalg.h). Exit codes: 0 success, 1 data rejected or a
@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diagram.h"
 #include "figure.h"
 #include "plot.h"
 #include "record30_dqs.h"
@@ -35,6 +36,7 @@
 #define PANEL_W 260
 #define PANEL_H 360
 #define LABEL_H 56
+#define DQS ((skin_blend){.method = SKIN_DQS})
 
 /* ---- the computation ------------------------------------------------------------------ */
 
@@ -102,18 +104,12 @@ static lab_error hemisphere_demonstrations(void *state, lab_diag *d)
     return e;
 }
 
-/* The twist rig with explicit locals (and signed dual quaternions, or NULL) under DQS. */
-static lab_error dqs_with(const dqs30 *r, const scene_node *joints, const dualquat *joints_dq,
-                          rig30_pose *out, lab_diag *d)
-{
-    return rig30_pose_with(&r->rigs[RIG30_TWIST], joints, joints_dq, (skin_blend){.method = SKIN_DQS}, out, d);
-}
-
 /* q and -q: negating the child's dual quaternion changes nothing after the fix. And DQS
  * refuses a child joint with scale, naming the joint and the scale. */
 static lab_error sign_and_rigidity(void *state, lab_diag *d)
 {
     dqs30 *r = state;
+    const rig30_rig *twist = &r->rigs[RIG30_TWIST];
     double theta = deg_to_rad(150);
     scene_node joints[RIG30_JOINTS];
     dualquat dq[RIG30_JOINTS], flipped[RIG30_JOINTS];
@@ -122,21 +118,20 @@ static lab_error sign_and_rigidity(void *state, lab_diag *d)
     memcpy(flipped, dq, sizeof dq);
     flipped[1] = dualquat_scale(dq[1], -1.0);
     rig30_pose a = {0}, b = {0};
-    lab_error e = rig30_pose_alloc(&r->rigs[RIG30_TWIST], &a, d);
+    lab_error e = rig30_pose_alloc(twist, &a, d);
     if (e == LAB_OK)
-        e = rig30_pose_alloc(&r->rigs[RIG30_TWIST], &b, d);
+        e = rig30_pose_alloc(twist, &b, d);
     if (e == LAB_OK)
-        e = dqs_with(r, joints, dq, &a, d);
+        e = rig30_pose_with(twist, joints, dq, DQS, &a, d);
     if (e == LAB_OK)
-        e = dqs_with(r, joints, flipped, &b, d);
+        e = rig30_pose_with(twist, joints, flipped, DQS, &b, d);
     if (e == LAB_OK) {
-        r->sign_difference = rig30_max_distance(a.positions, b.positions, r->rigs[RIG30_TWIST].bind.vertex_count);
+        r->sign_difference = rig30_max_distance(a.positions, b.positions, twist->bind.vertex_count);
         /* scale 2 along the child's x: fine for LBS, refused by DQS */
         joints[1].local = mat4_mul(joints[1].local, mat4_scale(2, 1, 1));
-        r->rigid_code = dqs_with(r, joints, NULL, &a, &r->rigid_diag);
+        r->rigid_code = rig30_pose_with(twist, joints, NULL, DQS, &a, &r->rigid_diag);
     }
-    rig30_pose_free(&a);
-    rig30_pose_free(&b);
+    rig30_pose_free(&a), rig30_pose_free(&b);
     return e;
 }
 
@@ -154,9 +149,16 @@ static lab_error check_child_scale(void *state, lab_diag *d)
     rig30_pose p;
     lab_error e = rig30_pose_alloc(&r->rigs[RIG30_TWIST], &p, d);
     if (e == LAB_OK)
-        e = dqs_with(r, joints, NULL, &p, d);
+        e = rig30_pose_with(&r->rigs[RIG30_TWIST], joints, NULL, DQS, &p, d);
     rig30_pose_free(&p);
     return e;
+}
+
+/* The LBS-versus-DQS text's picture: two bones at +90 and -90 degrees, half weight each. */
+static lab_error chord_sketch(void *state, lab_diag *d)
+{
+    dqs30 *r = state;
+    return rig30_chord_run(&r->chord, d);
 }
 
 /* ---- the figures --------------------------------------------------------------------- */
@@ -209,15 +211,14 @@ static lab_error draw_panel(const dqs30 *r, const dqs30_pose *p, canvas *c, lab_
                               .label = label, .label_lines = 2}; /* no axis */
         figure_draw_panel(c, &r->cam[p->rig], &panel);
     }
-    free(middle);
-    free(band);
+    free(middle), free(band);
     return e;
 }
 
 static lab_error draw_radius_plot(const dqs30 *r, canvas *c, lab_diag *d)
 {
-    static const rgb colors[DQS30_SWEEP_ANGLES] = {{0, 114, 178}, {0, 158, 115}, {213, 94, 0}, {204, 121, 167}};
-    static const rgb dqs_color = {40, 40, 40};
+    static const rgb colors[DQS30_SWEEP_ANGLES] = {{0, 114, 178}, {0, 158, 115}, {213, 94, 0}, {204, 121, 167}},
+                     dqs_color = {40, 40, 40};
     double w[DQS30_SWEEP_SAMPLES];
     for (int k = 0; k < DQS30_SWEEP_SAMPLES; k++)
         w[k] = (double)k / (DQS30_SWEEP_SAMPLES - 1);
@@ -237,12 +238,31 @@ static lab_error draw_radius_plot(const dqs30 *r, canvas *c, lab_diag *d)
     return plot_draw(c, 960, 560, &spec, d);
 }
 
+static lab_error draw_chord(const rig30_chord *s, canvas *c, lab_diag *d)
+{
+    diagram g;
+    lab_error e = diagram_init(&g, c, 560, 420, 260, 255, 130,
+                               "Bones at +90 and -90 deg, w = 1/2:\nLBS averages M1 v and M2 v;\nr: distance from the centre", d);
+    if (e != LAB_OK)
+        return e;
+    diagram_circle(&g, 0, 0, 1, DIAGRAM_GREY);
+    diagram_segment(&g, s->by_first.x, s->by_first.y, s->by_second.x, s->by_second.y, 6, DIAGRAM_BLUE);
+    diagram_point(&g, s->by_first.x, s->by_first.y, DIAGRAM_BLUE, false, "M1 v");
+    diagram_point(&g, s->by_second.x, s->by_second.y, DIAGRAM_BLUE, false, "M2 v");
+    diagram_point(&g, s->lbs.x, s->lbs.y, DIAGRAM_RED, true, "LBS: r = %.3g", s->lbs_distance);
+    diagram_point(&g, s->dqs.x, s->dqs.y, DIAGRAM_GREEN, false, "v, DQS: r = %.3g", s->dqs_distance);
+    return LAB_OK;
+}
+
 static lab_error add_figures(void *state, lab_diag *d)
 {
     dqs30 *r = state;
     enum { MAX_PANELS = 2 * 2 * DQS30_MAX_ANGLES };
-    canvas panels[MAX_PANELS] = {{0}}, fig = {0}, plot = {0};
-    lab_error e = LAB_OK;
+    canvas panels[MAX_PANELS] = {{0}}, fig = {0}, plot = {0}, chord = {0};
+    lab_error e = draw_chord(&r->chord, &chord, d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&r->out, "dqs30-chord.png", &chord, d);
+    canvas_free(&chord);
     for (int i = 0; e == LAB_OK && i < r->pose_count; i++)
         e = draw_panel(r, &r->pose[i], &panels[i], d);
     if (e == LAB_OK)
@@ -262,8 +282,6 @@ static lab_error add_figures(void *state, lab_diag *d)
     }
     return output_batch_add_figure(&r->out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
 }
-
-/* ---- main ---------------------------------------------------------------------------- */
 
 /* Every pose of both rigs under both methods, in the figure's order: the LBS row, then
  * the DQS row; in each, the twist poses, then the bends. */
@@ -294,7 +312,6 @@ static lab_error radius_sweeps(void *state, lab_diag *d)
 
 /* ---- main: the section's steps, in its order -------------------------------------------- */
 
-
 int main(int argc, char **argv)
 {
     static dqs30 r = {.twist_deg = {90, 180, 270}, .bend_deg = {90, 135}, .twist_count = 3,
@@ -320,6 +337,7 @@ int main(int argc, char **argv)
         hemisphere_demonstrations, /* the short way round, and a full turn */
         sign_and_rigidity,         /* q and -q skin alike; a scaled joint is refused */
         radius_sweeps,             /* r'/r against w */
+        chord_sketch,              /* the companion text's two bones at +-90 deg */
         choose_cameras,            /* the figures */
         add_figures,
         record30_dqs_evidence,

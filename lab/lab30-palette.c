@@ -15,6 +15,8 @@
  *   palette30.json           layouts and bytes per vertex, palette sizes, the packed path's
  *                            errors against the double path, the truncation report
  *   palette30-layouts.csv    memory per vertex for the layouts considered
+ *   palette30-candidates.png RTR4's flowchart for one elbow vertex: its candidate positions
+ *                            C_j p, their weighted sum (LBS), and where DQS puts it
  *
  * The evidence is computed on the portable scalar path, so it is the same on every
  * machine; --simd picks the level for the crowd, and the report checks it against scalar.
@@ -27,6 +29,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diagram.h"
 #include "figure.h"
 #include "normals.h"
 #include "record30_palette.h"
@@ -171,14 +174,52 @@ static lab_error compare_poses(void *state, lab_diag *d)
     return e;
 }
 
-/* ---- the figure -------------------------------------------------------------------------- */
+/* RTR4's flowchart for one vertex: the palette takes it to n candidate positions C_j p,
+ * then the weights blend them. One bend-rig vertex on the inner side, weights 2/3 and 1/3,
+ * the elbow at 90 degrees. */
+static lab_error candidate_positions(void *state, lab_diag *d)
+{
+    palette30 *r = state;
+    return rig30_candidates_run(deg_to_rad(90), &r->candidates, d);
+}
 
-static lab_error add_figure(void *state, lab_diag *d)
+/* ---- the figures ------------------------------------------------------------------------- */
+
+/* The candidates in the bend's plane: horizontal y, vertical z. */
+static lab_error draw_candidates(const rig30_candidates *s, canvas *c, lab_diag *d)
+{
+    diagram g;
+    lab_error e = diagram_init(&g, c, 640, 460, 400, 420, 150,
+                               "One elbow vertex at 90 deg (y right, z up):\n"
+                               "LBS = 2/3 C0 p + 1/3 C1 p, on the dashed chord;\n"
+                               "grey circle: p's distance to the elbow", d);
+    if (e != LAB_OK)
+        return e;
+    vec3 p = s->p, c0 = s->candidate[0], c1 = s->candidate[1], joint = s->joint, tip = s->child_tip;
+    diagram_segment(&g, 0, 0, joint.y, joint.z, 0, FIGURE_EDGE); /* the two bones */
+    diagram_segment(&g, joint.y, joint.z, tip.y, tip.z, 0, FIGURE_EDGE);
+    diagram_segment(&g, joint.y, joint.z, 0, 2 * joint.z, 4, DIAGRAM_GREY); /* the child at bind */
+    diagram_segment(&g, c0.y, c0.z, c1.y, c1.z, 6, DIAGRAM_BLUE); /* LBS lies on it */
+    diagram_circle(&g, joint.y, joint.z, vec3_length(vec3_sub(p, joint)), DIAGRAM_GREY); /* p's distance */
+    diagram_point(&g, p.y, p.z, FIGURE_TEXT, true, "p = C0 p (w %.3g)", s->weight[0]);
+    diagram_point(&g, c1.y, c1.z, DIAGRAM_BLUE, false, "C1 p (w %.3g)", s->weight[1]);
+    diagram_point(&g, s->lbs.y, s->lbs.z, DIAGRAM_RED, false, "LBS");
+    diagram_point(&g, s->dqs.y, s->dqs.z, DIAGRAM_GREEN, true, "DQS");
+    diagram_point(&g, joint.y, joint.z, FIGURE_EDGE, false, "elbow");
+    return LAB_OK;
+}
+
+static lab_error add_figures(void *state, lab_diag *d)
 {
     palette30 *r = state;
     canvas c = {0};
     bool *middle = NULL;
-    lab_error e = rig30_edge_masks(&r->rig, r->edges, r->edge_count, &middle, NULL, d);
+    lab_error e = draw_candidates(&r->candidates, &c, d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&r->out, "palette30-candidates.png", &c, d);
+    canvas_free(&c);
+    if (e == LAB_OK)
+        e = rig30_edge_masks(&r->rig, r->edges, r->edge_count, &middle, NULL, d);
     if (e == LAB_OK)
         e = canvas_init(&c, 1100, 640, FIGURE_BACKGROUND, d);
     if (e != LAB_OK) {
@@ -227,7 +268,8 @@ int main(int argc, char **argv)
         pack_the_rig,  /* the cylinder as engine vertices: 4 joints, 3 weights, floats */
         compare_poses, /* the palette K_j = G_j B_j^-1 per frame; packed float vs double */
         build_crowd,   /* 20 instances share 5 palettes: instancing vs merged palettes */
-        add_figure,
+        candidate_positions, /* RTR4's flowchart: one vertex's candidates C_j p, then their blend */
+        add_figures,
         record30_palette_evidence,
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_palette_report, NULL,

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "diagram.h"
 #include "figure.h"
 #include "record30.h"
 #include "rig30_check.h"
@@ -224,31 +225,21 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
  * (the midpoint), and where the two wrong orders put it. 100 pixels a unit. */
 static lab_error draw_hand_control(const rig30_hand_control *h, canvas *out, lab_diag *d)
 {
-    lab_error e = canvas_init(out, 420, 380, FIGURE_BACKGROUND, d);
+    diagram g;
+    lab_error e = diagram_init(&g, out, 420, 380, 170, 330, 100,
+                               "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", d);
     if (e != LAB_OK)
         return e;
-    const rgb grey = {150, 150, 150}, blue = {40, 90, 200}, green = {0, 140, 60}, red = {200, 30, 30};
-#define PX(x) (170.0 + 100.0 * (x)) /* the plane's (x, y) in pixels */
-#define PY(y) (330.0 - 100.0 * (y))
-    raster_segment(out, PX(-1.6), PY(0), PX(2.4), PY(0), 0, 0, grey); /* the axes */
-    raster_segment(out, PX(0), PY(-0.4), PX(0), PY(2.6), 0, 0, grey);
-    raster_segment(out, PX(h->point.x), PY(h->point.y), PX(h->child_moves_it.x), PY(h->child_moves_it.y), 6, 4, blue);
-    const struct { vec3 at; rgb color; const char *label; bool left; } marks[] = {
-        {h->point, FIGURE_TEXT, "p = C0 p", false},
-        {h->in_bind_frame, grey, "B1^-1 p", false},
-        {h->child_moves_it, blue, "C1 p", false},
-        {h->computed[HAND_CORRECT], green, "G1 B1^-1: blend", false},
-        {h->computed[HAND_NO_INVERSE_BIND], red, "G1 alone", true},
-        {h->computed[HAND_REVERSED_ORDER], red, "B1^-1 G1", true},
-    };
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-        int x = (int)PX(marks[i].at.x), y = (int)PY(marks[i].at.y);
-        raster_fill_rect(out, x - 3, y - 3, 7, 7, marks[i].color);
-        int left = x - 8 - raster_text_width(marks[i].label, FIGURE_TEXT_SCALE), right = x + 8;
-        raster_text(out, marks[i].left ? left : right, y - 8 - 14 * (marks[i].at.y == 0), FIGURE_TEXT_SCALE,
-                    marks[i].label, marks[i].color); /* above the x axis where it lies on it */
-    }
-    raster_text(out, 8, 8, FIGURE_TEXT_SCALE, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", FIGURE_TEXT);
+    diagram_segment(&g, -1.6, 0, 2.4, 0, 0, DIAGRAM_GREY); /* the axes */
+    diagram_segment(&g, 0, -0.4, 0, 2.6, 0, DIAGRAM_GREY);
+    diagram_segment(&g, h->point.x, h->point.y, h->child_moves_it.x, h->child_moves_it.y, 6, DIAGRAM_BLUE);
+    diagram_point(&g, h->point.x, h->point.y, FIGURE_TEXT, false, "p = C0 p");
+    diagram_point(&g, h->in_bind_frame.x, h->in_bind_frame.y, DIAGRAM_GREY, false, "B1^-1 p");
+    diagram_point(&g, h->child_moves_it.x, h->child_moves_it.y, DIAGRAM_BLUE, false, "C1 p");
+    const vec3 *at = h->computed;
+    diagram_point(&g, at[HAND_CORRECT].x, at[HAND_CORRECT].y, DIAGRAM_GREEN, false, "G1 B1^-1: blend");
+    diagram_point(&g, at[HAND_NO_INVERSE_BIND].x, at[HAND_NO_INVERSE_BIND].y, DIAGRAM_RED, true, "G1 alone");
+    diagram_point(&g, at[HAND_REVERSED_ORDER].x, at[HAND_REVERSED_ORDER].y, DIAGRAM_RED, true, "B1^-1 G1");
     return LAB_OK;
 }
 
@@ -309,10 +300,7 @@ static lab_error add_figures(void *state, lab_diag *d)
     return e;
 }
 
-/* ---- main: the article's order --------------------------------------------------------- */
-
 /* ---- main: the article's steps, in its order ------------------------------------------- */
-
 
 int main(int argc, char **argv)
 {

@@ -135,6 +135,16 @@ static lab_error add_json(const dqs30 *r, output_batch *b, lab_diag *d)
         cJSON_AddItemToArray(poses, pose_json(r, &r->pose[i]));
     cJSON_AddItemToObject(root, "checks", checks_json(r));
     cJSON_AddItemToObject(root, "sweep", sweep_json(r));
+    cJSON *chord = cJSON_AddObjectToObject(root, "chord_sketch");
+    cJSON_AddStringToObject(chord, "setup", "v = (1, 0, 0); bones turn +90 and -90 deg about z; w = 1/2 each");
+    cJSON_AddItemToObject(chord, "v", json_vec3(r->chord.v));
+    cJSON_AddItemToObject(chord, "M1_v", json_vec3(r->chord.by_first));
+    cJSON_AddItemToObject(chord, "M2_v", json_vec3(r->chord.by_second));
+    cJSON_AddItemToObject(chord, "lbs", json_vec3(r->chord.lbs));
+    cJSON_AddItemToObject(chord, "dqs", json_vec3(r->chord.dqs));
+    json_add_number(chord, "lbs_distance_from_centre", r->chord.lbs_distance);
+    json_add_number(chord, "lbs_distance_analytic", r->chord.lbs_distance_analytic);
+    json_add_number(chord, "dqs_distance_from_centre", r->chord.dqs_distance);
     cJSON *cams = cJSON_AddObjectToObject(root, "cameras");
     cJSON_AddItemToObject(cams, "twist", json_camera(&r->cam[RIG30_TWIST]));
     cJSON_AddItemToObject(cams, "bend", json_camera(&r->cam[RIG30_BEND]));
@@ -298,6 +308,20 @@ static bool print_rigid_and_sweep(const dqs30 *r, FILE *out)
     return ok;
 }
 
+static bool print_chord(const dqs30 *r, FILE *out)
+{
+    const rig30_chord *c = &r->chord;
+    report_heading(out, "6. The LBS-versus-DQS text's picture (dqs30-chord.png): bones at +90 and -90 deg");
+    fprintf(out, "  v = (1, 0, 0), w = 1/2 each: M1 v = (%.3g, %.3g, %.3g), M2 v = (%.3g, %.3g, %.3g).\n"
+           "  LBS lands on the chord's midpoint; DQS blends the two rotations and stays on the circle.\n"
+           "  (The closed form |cos 90 deg| is 0; in doubles cos(pi/2) is 6.12e-17.)\n",
+           c->by_first.x, c->by_first.y, c->by_first.z, c->by_second.x, c->by_second.y, c->by_second.z);
+    bool ok = report_compare(out, "LBS distance from the centre", c->lbs_distance, c->lbs_distance_analytic,
+                             RIG30_CHECK_TOLERANCE);
+    ok &= report_compare(out, "DQS distance from the centre", c->dqs_distance, 1.0, RIG30_CHECK_TOLERANCE);
+    return ok;
+}
+
 bool record30_dqs_report(const void *state, FILE *out)
 {
     const dqs30 *r = state;
@@ -306,6 +330,7 @@ bool record30_dqs_report(const void *state, FILE *out)
     ok &= print_hemisphere(r, out);
     print_bend(r, out);
     ok &= print_rigid_and_sweep(r, out);
+    ok &= print_chord(r, out);
     fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
     return ok;
 }

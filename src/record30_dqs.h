@@ -10,6 +10,7 @@
 #include "camera.h"
 #include "output.h"
 #include "rig30.h"
+#include "rig30_cases.h"
 #include "rig30_check.h"
 
 #define DQS30_MAX_ANGLES 4
@@ -46,6 +47,7 @@ typedef struct {
     lab_diag rigid_diag;
     double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];           /* measured r'/r */
     double sweep_analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];
+    rig30_chord chord;                     /* the LBS-versus-DQS text's two bones at +-90 deg */
     camera cam[2];                                          /* per rig */
     /* the run's options */
     double twist_deg[DQS30_MAX_ANGLES], bend_deg[DQS30_MAX_ANGLES];

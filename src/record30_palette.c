@@ -55,6 +55,17 @@ static cJSON *evidence_json(const palette30 *r)
     cJSON_AddNumberToObject(pal, "matrix_bytes", sizeof(palette_matrix));
     cJSON_AddNumberToObject(pal, "dualquat_bytes", sizeof(palette_dualquat));
     cJSON_AddNumberToObject(pal, "bytes_per_frame", RIG30_JOINTS * (double)sizeof(palette_matrix));
+    const rig30_candidates *c = &r->candidates;
+    cJSON *cand = cJSON_AddObjectToObject(root, "candidates_sketch");
+    json_add_number(cand, "bend_deg", rad_to_deg(c->angle));
+    cJSON_AddItemToObject(cand, "p", json_vec3(c->p));
+    cJSON_AddItemToObject(cand, "weights", json_number_array(c->weight, 2));
+    cJSON *list = cJSON_AddArrayToObject(cand, "candidates");
+    for (int j = 0; j < 2; j++)
+        cJSON_AddItemToArray(list, json_vec3(c->candidate[j]));
+    cJSON_AddItemToObject(cand, "lbs", json_vec3(c->lbs));
+    cJSON_AddItemToObject(cand, "dqs", json_vec3(c->dqs));
+    cJSON_AddItemToObject(cand, "elbow", json_vec3(c->joint));
     cJSON *errors = cJSON_AddArrayToObject(root, "errors");
     for (int m = 0; m < 2; m++)
         for (int p = 0; p < PALETTE30_POSES; p++) {
@@ -99,6 +110,30 @@ lab_error record30_palette_evidence(void *state, lab_diag *d)
 
 /* ---- the report ---------------------------------------------------------------------------- */
 
+static void print_point(FILE *out, const char *label, vec3 p)
+{
+    fprintf(out, "  %-34s (%.15g, %.15g, %.15g)\n", label, p.x, p.y, p.z);
+}
+
+static bool print_candidates(const rig30_candidates *c, FILE *out)
+{
+    report_heading(out, "4. RTR4's flowchart for one vertex (palette30-candidates.png)");
+    fprintf(out, "  The bend rig at %g deg; vertex p on the inner side, weights %.6g (root), %.6g (child).\n"
+            "  The palette takes p to one candidate position per joint, C_j p; LBS is their weighted sum.\n",
+            rad_to_deg(c->angle), c->weight[0], c->weight[1]);
+    print_point(out, "p", c->p);
+    print_point(out, "candidate C_0 p", c->candidate[0]);
+    print_point(out, "candidate C_1 p", c->candidate[1]);
+    print_point(out, "LBS (sum_j w_j C_j p)", c->lbs);
+    print_point(out, "DQS", c->dqs);
+    double hand = vec3_length(vec3_sub(c->lbs, c->lbs_by_hand));
+    bool ok = report_bound(out, "|LBS - 2/3 C_0 p - 1/3 C_1 p|", hand, PALETTE30_TOLERANCE);
+    fprintf(out, "  distance from the elbow: p %.6f, LBS %.6f, DQS %.6f (DQS keeps it)\n",
+            vec3_length(vec3_sub(c->p, c->joint)), vec3_length(vec3_sub(c->lbs, c->joint)),
+            vec3_length(vec3_sub(c->dqs, c->joint)));
+    return ok;
+}
+
 bool record30_palette_report(const void *state, FILE *out)
 {
     const palette30 *r = state;
@@ -126,6 +161,7 @@ bool record30_palette_report(const void *state, FILE *out)
     ok &= report_bound(out, label, r->level_difference, PALETTE30_TOLERANCE);
     fprintf(out, "  %d instances share %d palettes (%d x %zu bytes per frame instead of %d x %zu)\n", PALETTE30_INSTANCES,
            PALETTE30_POSES, PALETTE30_POSES, RIG30_JOINTS * sizeof(palette_matrix), PALETTE30_INSTANCES, RIG30_JOINTS * sizeof(palette_matrix));
+    ok &= print_candidates(&r->candidates, out);
     fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
     return ok;
 }

@@ -12,6 +12,7 @@
 #include "output.h"
 #include "packed.h"
 #include "rig30.h"
+#include "rig30_cases.h"
 
 #define PALETTE30_VERTS (RIG30_RINGS * RIG30_SEGMENTS)
 #define PALETTE30_POSES 5
@@ -40,6 +41,7 @@ typedef struct {
     vec3 crowd_world[PALETTE30_INSTANCES][PALETTE30_VERTS];
     double instancing_difference;     /* shared palette + own world vs merged palette */
     double level_difference;          /* the chosen level against scalar */
+    rig30_candidates candidates;      /* RTR4's flowchart for one bend-rig vertex */
     mesh_edge *edges;
     int edge_count;
     int threads;                      /* the run's --threads */

@@ -77,6 +77,59 @@ lab_error rig30_reversed_order_on_cylinder(const rig30_rig *rig, double theta, d
     return e;
 }
 
+lab_error rig30_chord_run(rig30_chord *out, lab_diag *d)
+{
+    const double quarter = 0.5 * acos(-1.0);
+    const int joint[2] = {0, 1};
+    const double weight[2] = {0.5, 0.5};
+    const mat4 palette[2] = {mat4_rotate_z(quarter), mat4_rotate_z(-quarter)};
+    const vec3 z = {0, 0, 1}, none = {0, 0, 0};
+    const dualquat signed_dq[2] = {dualquat_from_rigid(quat_from_axis_angle(z, quarter), none),
+                                   dualquat_from_rigid(quat_from_axis_angle(z, -quarter), none)};
+    out->v = vec3_make(1, 0, 0);
+    out->by_first = mat4_transform_point(palette[0], out->v);
+    out->by_second = mat4_transform_point(palette[1], out->v);
+    vec4 h = skin_lbs_point(out->v, joint, weight, 2, palette);
+    out->lbs = vec3_make(h.x, h.y, h.z);
+    lab_error e = skin_dqs_point(out->v, joint, weight, 2, signed_dq, true, &out->dqs, "chord sketch", d);
+    out->lbs_distance = vec3_length(out->lbs);
+    out->dqs_distance = vec3_length(out->dqs);
+    out->lbs_distance_analytic = fabs(cos(quarter)); /* half the 180 degrees between the bones */
+    return e;
+}
+
+lab_error rig30_candidates_run(double angle, rig30_candidates *out, lab_diag *d)
+{
+    scene_node joints[RIG30_JOINTS];
+    mat4 world[RIG30_JOINTS], bind[RIG30_JOINTS], inverse_bind[RIG30_JOINTS], palette[RIG30_JOINTS];
+    dualquat palette_dq[RIG30_JOINTS];
+    rig30_joints(RIG30_BEND, 0.0, joints);
+    lab_error e = scene_evaluate(joints, RIG30_JOINTS, bind, d);
+    if (e == LAB_OK)
+        e = skin_inverse_binds(bind, RIG30_JOINTS, inverse_bind, d);
+    rig30_joints(RIG30_BEND, angle, joints);
+    if (e == LAB_OK)
+        e = scene_evaluate(joints, RIG30_JOINTS, world, d);
+    if (e == LAB_OK)
+        e = skin_palette(world, inverse_bind, RIG30_JOINTS, palette, d);
+    for (int j = 0; e == LAB_OK && j < RIG30_JOINTS; j++)
+        e = dualquat_from_mat4(palette[j], &palette_dq[j], "candidates sketch", d);
+    const int joint[2] = {0, 1};
+    *out = (rig30_candidates){.angle = angle, .p = vec3_make(0, -1, 1.25), .weight = {2.0 / 3.0, 1.0 / 3.0}};
+    for (int j = 0; e == LAB_OK && j < RIG30_JOINTS; j++) /* the flowchart's n candidate positions */
+        out->candidate[j] = mat4_transform_point(palette[j], out->p);
+    if (e == LAB_OK) {
+        vec4 h = skin_lbs_point(out->p, joint, out->weight, 2, palette);
+        out->lbs = vec3_make(h.x, h.y, h.z);
+        out->lbs_by_hand = vec3_add(vec3_scale(out->candidate[0], out->weight[0]),
+                                    vec3_scale(out->candidate[1], out->weight[1]));
+        out->joint = mat4_transform_point(world[1], vec3_make(0, 0, 0));
+        out->child_tip = mat4_transform_point(world[1], vec3_make(0, 0, 1));
+        e = skin_dqs_point(out->p, joint, out->weight, 2, palette_dq, true, &out->dqs, "candidates sketch", d);
+    }
+    return e;
+}
+
 /* A private copy of everything the pipeline reads, for one case to break. */
 typedef struct {
     vec3 *points;

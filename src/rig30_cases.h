@@ -33,6 +33,31 @@ lab_error rig30_hand_control_run(rig30_hand_control *out, lab_diag *d);
 lab_error rig30_reversed_order_on_cylinder(const rig30_rig *rig, double theta, double *out,
                                            lab_diag *d);
 
+/* --- the companion texts' sketches, computed by the shared blends ---------------------- */
+
+/* The LBS-versus-DQS text's picture: v = (1, 0, 0) turned by two bones about z, +90 and
+ * -90 degrees, half weight each. LBS lands on the midpoint of the chord between M1 v and
+ * M2 v, here the centre (|cos 90| = 0: the bones are 180 degrees apart); DQS blends the
+ * rotations and stays on the circle. */
+typedef struct {
+    vec3 v, by_first, by_second;              /* v, M1 v, M2 v */
+    vec3 lbs, dqs;
+    double lbs_distance, dqs_distance;        /* from the centre */
+    double lbs_distance_analytic;             /* |cos((90 - (-90)) / 2)| = 0 */
+} rig30_chord;
+lab_error rig30_chord_run(rig30_chord *out, lab_diag *d);
+
+/* The vertex-blending text's flowchart for one vertex of the bend rig, p = (0, -1, 1.25)
+ * on the inner side, with RTR4's elbow weights (2/3, 1/3) at a bend of `angle`: its two
+ * candidate positions C_j p, their weighted sum (LBS, also computed by hand from the
+ * candidates), and where DQS puts it. */
+typedef struct {
+    double angle;
+    vec3 p, candidate[2], lbs, lbs_by_hand, dqs, joint, child_tip;
+    double weight[2];
+} rig30_candidates;
+lab_error rig30_candidates_run(double angle, rig30_candidates *out, lab_diag *d);
+
 typedef struct {
     const char *name;
     const char *category;

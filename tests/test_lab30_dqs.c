@@ -14,7 +14,7 @@
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 
 static const char *const outputs[] = {
-    "dqs30.png", "dqs30-radius.png", "dqs30.json", "dqs30-rings.csv",
+    "dqs30.png", "dqs30-radius.png", "dqs30-chord.png", "dqs30.json", "dqs30-rings.csv",
     "dqs30-lbs-twist090.png", "dqs30-lbs-twist180.png", "dqs30-lbs-twist270.png",
     "dqs30-lbs-bend090.png", "dqs30-lbs-bend135.png", "dqs30-dqs-twist090.png",
     "dqs30-dqs-twist180.png", "dqs30-dqs-twist270.png", "dqs30-dqs-bend090.png",
@@ -171,6 +171,33 @@ static void test_lab30_dqs_csv_and_plot(void **state)
     tu_image_free(&img);
 }
 
+/* The LBS-versus-DQS text's picture: with this test's own arithmetic, M1 v = (0, 1, 0)
+ * and M2 v = (0, -1, 0), so LBS's half-and-half lands on the centre, and DQS (the half
+ * of +90 and -90 degrees is no turn) leaves v where it was, on the unit circle. */
+static void test_lab30_dqs_chord_sketch(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "dqs30.json"));
+    cJSON *chord = tu_json_get(root, "chord_sketch");
+    const double m1[3] = {0, 1, 0}, m2[3] = {0, -1, 0}, v[3] = {1, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        assert_true(fabs(at(tu_json_get(chord, "M1_v"), i) - m1[i]) < 1e-15);
+        assert_true(fabs(at(tu_json_get(chord, "M2_v"), i) - m2[i]) < 1e-15);
+        assert_true(fabs(at(tu_json_get(chord, "lbs"), i) - 0.5 * (m1[i] + m2[i])) < 1e-15);
+        assert_true(fabs(at(tu_json_get(chord, "dqs"), i) - v[i]) < 1e-15);
+    }
+    assert_true(tu_json_num(chord, "lbs_distance_from_centre") < 1e-15);
+    assert_true(fabs(tu_json_num(chord, "dqs_distance_from_centre") - 1.0) < 1e-15);
+    cJSON_Delete(root);
+    assert_true(tu_file_contains(ctx->out_path, "LBS distance from the centre"));
+    tu_image img; /* the chord is drawn: the LBS marker (red) and the DQS marker (green) */
+    assert_true(tu_image_load(tu_path(ctx->dir, "dqs30-chord.png"), &img));
+    assert_true(tu_image_count_color(&img, 200, 30, 30) > 49); /* the LBS marker (7x7) and its label */
+    assert_true(tu_image_count_color(&img, 0, 140, 60) > 49);  /* the DQS marker and its label */
+    tu_image_free(&img);
+}
+
 static void test_lab30_dqs_deterministic_and_committed(void **state)
 {
     (void)state;
@@ -186,6 +213,7 @@ int main(void)
         T(test_lab30_dqs_twist_evidence),
         T(test_lab30_dqs_bend_evidence),
         T(test_lab30_dqs_csv_and_plot),
+        T(test_lab30_dqs_chord_sketch),
         T(test_lab30_dqs_deterministic_and_committed),
     };
 #undef T

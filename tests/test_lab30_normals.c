@@ -163,14 +163,6 @@ static void test_lab30_normals_evidence(void **state)
     free(csv);
 }
 
-static int count_rgb(const tu_image *img, unsigned char r, unsigned char g, unsigned char b)
-{
-    int n = 0;
-    for (int i = 0; i < img->width * img->height; i++)
-        n += img->rgb[3 * i] == r && img->rgb[3 * i + 1] == g && img->rgb[3 * i + 2] == b;
-    return n;
-}
-
 /* The colour scale: exact normals are green (0,170,0); 20 degrees and more are red (220,0,0). */
 static void test_lab30_normals_panels(void **state)
 {
@@ -179,10 +171,10 @@ static void test_lab30_normals_panels(void **state)
     tu_image bind, scaled;
     assert_true(tu_image_load(tu_path(ctx->dir, "normals30-bind-rigid.png"), &bind));
     assert_true(tu_image_load(tu_path(ctx->dir, "normals30-child-scale-rigid.png"), &scaled));
-    assert_true(count_rgb(&bind, 0, 170, 0) > 200);
+    assert_true(tu_image_count_color(&bind, 0, 170, 0) > 200);
     int bar = 1 * 8; /* the colour bar's red end: one column of 8 pixels */
-    assert_int_equal(count_rgb(&bind, 220, 0, 0), bar);
-    assert_true(count_rgb(&scaled, 220, 0, 0) > bar + 100);
+    assert_int_equal(tu_image_count_color(&bind, 220, 0, 0), bar);
+    assert_true(tu_image_count_color(&scaled, 220, 0, 0) > bar + 100);
     tu_image_free(&bind);
     tu_image_free(&scaled);
 }

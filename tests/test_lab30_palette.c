@@ -16,8 +16,9 @@
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 typedef tu_run_dir run_ctx;
 
-static const char *const outputs[] = {"palette30.png", "palette30.json", "palette30-layouts.csv"};
-enum { OUTPUT_COUNT = 3 };
+static const char *const outputs[] = {"palette30.png", "palette30-candidates.png", "palette30.json",
+                                     "palette30-layouts.csv"};
+enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 static void test_lab30_palette_exit_codes(void **state)
 {
@@ -62,10 +63,41 @@ static void test_lab30_palette_evidence(void **state)
     assert_true(tu_file_contains(tu_path(ctx->dir, "palette30-layouts.csv"), "packed, 4 influences,"));
     tu_image img;
     assert_true(tu_image_load(tu_path(ctx->dir, "palette30.png"), &img));
-    int orange = 0;
-    for (int i = 0; i < img.width * img.height; i++)
-        orange += img.rgb[3 * i] == 255 && img.rgb[3 * i + 1] == 140 && img.rgb[3 * i + 2] == 0;
-    assert_true(orange > 500); /* twenty middle rings */
+    assert_true(tu_image_count_color(&img, 255, 140, 0) > 500); /* twenty middle rings */
+    tu_image_free(&img);
+}
+
+static double at(const cJSON *a, int i) { return cJSON_GetArrayItem(a, i)->valuedouble; }
+
+/* RTR4's flowchart for one elbow vertex, by this test's own arithmetic: the root leaves
+ * p = (0, -1, 1.25) alone; the child turns it by 90 degrees about x through the elbow
+ * (0, 0, 1): (y, z) - (0, 1) = (-1, 0.25) goes to (-0.25, -1), so C_1 p = (0, -0.25, 0).
+ * LBS is 2/3 C_0 p + 1/3 C_1 p; DQS keeps p's distance from the elbow, LBS does not. */
+static void test_lab30_palette_candidates(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "palette30.json"));
+    cJSON *s = tu_json_get(root, "candidates_sketch");
+    const double p[3] = {0, -1, 1.25}, c1[3] = {0, -0.25, 0}, elbow[3] = {0, 0, 1};
+    cJSON *cand = tu_json_get(s, "candidates");
+    double lbs_r = 0, dqs_r = 0, p_r = 0;
+    for (int i = 0; i < 3; i++) {
+        assert_true(fabs(at(cJSON_GetArrayItem(cand, 0), i) - p[i]) < 1e-15);
+        assert_true(fabs(at(cJSON_GetArrayItem(cand, 1), i) - c1[i]) < 1e-15);
+        assert_true(fabs(at(tu_json_get(s, "lbs"), i) - (2.0 / 3.0 * p[i] + 1.0 / 3.0 * c1[i])) < 1e-15);
+        lbs_r += pow(at(tu_json_get(s, "lbs"), i) - elbow[i], 2);
+        dqs_r += pow(at(tu_json_get(s, "dqs"), i) - elbow[i], 2);
+        p_r += pow(p[i] - elbow[i], 2);
+    }
+    assert_true(fabs(sqrt(dqs_r) - sqrt(p_r)) < 1e-12);
+    assert_true(sqrt(lbs_r) < sqrt(p_r) - 0.2); /* 0.768 against 1.031 */
+    cJSON_Delete(root);
+    assert_true(tu_file_contains(ctx->out_path, "|LBS - 2/3 C_0 p - 1/3 C_1 p|"));
+    tu_image img; /* both candidates (blue), LBS (red) and DQS (green) are marked */
+    assert_true(tu_image_load(tu_path(ctx->dir, "palette30-candidates.png"), &img));
+    assert_true(tu_image_count_color(&img, 40, 90, 200) > 49 && tu_image_count_color(&img, 200, 30, 30) > 49 &&
+                tu_image_count_color(&img, 0, 140, 60) > 49);
     tu_image_free(&img);
 }
 
@@ -101,6 +133,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_lab30_palette_exit_codes),
         T(test_lab30_palette_evidence),
+        T(test_lab30_palette_candidates),
         T(test_lab30_palette_deterministic_and_committed),
         T(test_bench_skinning_smoke),
     };

@@ -275,6 +275,14 @@ void tu_image_free(tu_image *img)
     img->rgb = NULL;
 }
 
+int tu_image_count_color(const tu_image *img, unsigned char r, unsigned char g, unsigned char b)
+{
+    int n = 0;
+    for (int i = 0; i < img->width * img->height; i++)
+        n += img->rgb[3 * i] == r && img->rgb[3 * i + 1] == g && img->rgb[3 * i + 2] == b;
+    return n;
+}
+
 cJSON *tu_json_load(const char *path)
 {
     char *text = tu_read_file(path, NULL);

@@ -61,6 +61,8 @@ void tu_check_deterministic_and_committed(const char *program, const char *const
 typedef struct { int width, height; unsigned char *rgb; } tu_image;
 bool tu_image_load(const char *path, tu_image *out);
 void tu_image_free(tu_image *img);
+/* Pixels of exactly (r, g, b). */
+int tu_image_count_color(const tu_image *img, unsigned char r, unsigned char g, unsigned char b);
 
 /* Writes the Khronos glTF tutorial's "Simple Skin" asset (CC0) to path, built from the
  * numbers the tutorial publishes: a 1 x 2 strip of 10 vertices and 8 triangles, joints

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmocka_all.h"
 #include "figure.h"
@@ -282,6 +283,41 @@ static void test_lab30_exercises(void **state)
     assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta22p5.png")));
 }
 
+/* The README's exercise commands write into the student's scratch directory `ex`, never
+ * into out/: each is run here as printed, with `ex` a directory of this test, and must
+ * exit as the README says (the weights that do not sum to 1 exit 1). */
+static void test_lab30_readme_exercises_keep_out_intact(void **state)
+{
+    run_ctx *ctx = *state;
+    char *readme = tu_read_file("README.md", NULL) /* tests run in the source tree */;
+    assert_non_null(readme);
+    char *section = strstr(readme, "\n## The exercises"), *end = section ? strstr(section + 1, "\n## ") : NULL;
+    assert_non_null(end);
+    *end = '\0';
+    assert_non_null(strstr(section, "\nmkdir -p ex\n"));
+    char scratch[512];
+    snprintf(scratch, sizeof scratch, "%s/ex", ctx->dir);
+    assert_int_equal(mkdir(scratch, 0777), 0);
+    int commands = 0;
+    for (char *line = strstr(section, "\nbuild/bin/lab30 "); line; line = strstr(line + 1, "\nbuild/bin/lab30 ")) {
+        char text[256], *argv[16] = {LAB30};
+        int argc = 1;
+        size_t n = strcspn(line + 1, "\n");
+        assert_true(n < sizeof text);
+        memcpy(text, line + 1, n), text[n] = '\0';
+        bool bad_weights = strstr(text, "0.4,0.4") != NULL;
+        strtok(text, " "); /* build/bin/lab30 */
+        for (char *arg = strtok(NULL, " "); arg && argc < 15; arg = strtok(NULL, " "))
+            argv[argc++] = arg;
+        assert_string_equal(argv[argc - 1], "ex"); /* the scratch directory, never out */
+        argv[argc - 1] = scratch, argv[argc] = NULL;
+        assert_int_equal(tu_run(argv, ctx->out_path, ctx->err_path), bad_weights ? 1 : 0);
+        commands++;
+    }
+    assert_int_equal(commands, 3);
+    free(readme);
+}
+
 /* ---- the figure -------------------------------------------------------------------- */
 
 typedef struct { double view[4][4], proj[4][4]; int vp[4]; } json_camera;
@@ -401,6 +437,7 @@ int main(void)
         T(test_lab30_blended_matrix_and_honest_radii),
         T(test_lab30_hand_control_and_weights_panels),
         T(test_lab30_exercises),
+        T(test_lab30_readme_exercises_keep_out_intact),
         T(test_lab30_figure_shows_ring_and_collapse),
         T(test_lab30_deterministic_and_committed),
     };

@@ -55,22 +55,9 @@ const char *lab_error_rule(lab_error code)
     return rules[code];
 }
 
-lab_error diag_fail(lab_diag *d, lab_error code, const char *where, const char *value_fmt, ...)
-{
-    if (d == NULL)
-        return code;
-    d->code = code;
-    d->vertex = -1;
-    snprintf(d->where, sizeof d->where, "%s", where);
-    va_list args;
-    va_start(args, value_fmt);
-    vsnprintf(d->value, sizeof d->value, value_fmt, args);
-    va_end(args);
-    return code;
-}
-
-lab_error diag_fail_at_vertex(lab_diag *d, lab_error code, int vertex, const char *where,
-                              const char *value_fmt, ...)
+/* The one place a failure is recorded: code, vertex (or -1), where, formatted value. */
+static lab_error record(lab_diag *d, lab_error code, int vertex, const char *where, const char *value_fmt,
+                        va_list args)
 {
     if (d == NULL)
         return code;
@@ -80,9 +67,25 @@ lab_error diag_fail_at_vertex(lab_diag *d, lab_error code, int vertex, const cha
         snprintf(d->where, sizeof d->where, "%s", where);
     else
         snprintf(d->where, sizeof d->where, "vertex %d", vertex);
+    vsnprintf(d->value, sizeof d->value, value_fmt, args);
+    return code;
+}
+
+lab_error diag_fail(lab_diag *d, lab_error code, const char *where, const char *value_fmt, ...)
+{
     va_list args;
     va_start(args, value_fmt);
-    vsnprintf(d->value, sizeof d->value, value_fmt, args);
+    record(d, code, -1, where ? where : "", value_fmt, args);
+    va_end(args);
+    return code;
+}
+
+lab_error diag_fail_at_vertex(lab_diag *d, lab_error code, int vertex, const char *where,
+                              const char *value_fmt, ...)
+{
+    va_list args;
+    va_start(args, value_fmt);
+    record(d, code, vertex, where, value_fmt, args);
     va_end(args);
     return code;
 }

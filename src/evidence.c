@@ -101,6 +101,14 @@ cJSON *json_add_number(cJSON *obj, const char *key, double x)
     return item;
 }
 
+cJSON *json_evidence_root(const char *lab)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "lab", lab);
+    cJSON_AddItemToObject(root, "conventions", json_conventions());
+    return root;
+}
+
 cJSON *json_conventions(void)
 {
     cJSON *c = cJSON_CreateObject();

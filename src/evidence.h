@@ -25,6 +25,8 @@ cJSON *json_number_array(const double *values, int count);
 cJSON *json_add_number(cJSON *obj, const char *key, double x);
 /* The conventions block every lab's JSON opens with (design.md). */
 cJSON *json_conventions(void);
+/* A lab's evidence document as it opens: {"lab": lab, "conventions": {...}}. */
+cJSON *json_evidence_root(const char *lab);
 /* Prints root (formatted, ending in a newline) into out. LAB_ERR_OUT_OF_MEMORY when any
  * cJSON allocation of this thread failed since the previous call (a document built with a
  * failed allocation lacks an item: it is never written). */

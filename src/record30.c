@@ -103,9 +103,7 @@ static cJSON *checks_json(const chapter30 *r)
 
 static lab_error add_json(const chapter30 *r, const vec3 axis[2], output_batch *b, lab_diag *d)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "lab", "lab30");
-    cJSON_AddItemToObject(root, "conventions", json_conventions());
+    cJSON *root = json_evidence_root("lab30");
     cJSON_AddItemToObject(root, "mesh", rig30_json_mesh(&r->rig));
     cJSON_AddItemToObject(root, "joints", rig30_json_joints(&r->rig));
     cJSON_AddItemToObject(root, "influences", rig30_json_influences(&r->rig));

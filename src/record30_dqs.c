@@ -119,9 +119,7 @@ static cJSON *sweep_json(const dqs30 *r)
 
 static lab_error add_json(const dqs30 *r, output_batch *b, lab_diag *d)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "lab", "lab30-dqs");
-    cJSON_AddItemToObject(root, "conventions", json_conventions());
+    cJSON *root = json_evidence_root("lab30-dqs");
     cJSON *mesh = cJSON_AddObjectToObject(root, "mesh");
     cJSON_AddNumberToObject(mesh, "rings", RIG30_RINGS);
     cJSON_AddNumberToObject(mesh, "segments", RIG30_SEGMENTS);

@@ -48,9 +48,7 @@ lab_error record30_gltf_evidence(void *state, lab_diag *d)
 {
     gltf30 *r = state;
     output_batch *b = &r->out;
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "lab", "lab30-gltf");
-    cJSON_AddItemToObject(root, "conventions", json_conventions());
+    cJSON *root = json_evidence_root("lab30-gltf");
     const char *slash = strrchr(r->args[0], '/');
     cJSON_AddStringToObject(root, "asset", slash ? slash + 1 : r->args[0]);
     cJSON_AddStringToObject(root, "method", skin_method_name((skin_method)r->method));

@@ -89,9 +89,7 @@ lab_error record30_normals_evidence(void *state, lab_diag *d)
 {
     normals30 *r = state;
     output_batch *b = &r->out;
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "lab", "lab30-normals");
-    cJSON_AddItemToObject(root, "conventions", json_conventions());
+    cJSON *root = json_evidence_root("lab30-normals");
     cJSON_AddItemToObject(root, "weights", weights_json(r));
     cJSON *poses = cJSON_AddArrayToObject(root, "poses");
     for (int i = 0; i < NORMALS30_POSES; i++)

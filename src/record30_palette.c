@@ -35,9 +35,7 @@ enum { LAYOUTS = sizeof layouts / sizeof layouts[0] };
 
 static cJSON *evidence_json(const palette30 *r)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "lab", "lab30-palette");
-    cJSON_AddItemToObject(root, "conventions", json_conventions());
+    cJSON *root = json_evidence_root("lab30-palette");
     cJSON *packed = cJSON_AddObjectToObject(root, "packed_vertex");
     cJSON_AddNumberToObject(packed, "influences", PALETTE30_K);
     cJSON_AddNumberToObject(packed, "bytes_per_vertex", (double)packed_bytes_per_vertex(PALETTE30_K, 1));

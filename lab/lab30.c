@@ -223,24 +223,21 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
 
 /* Section 4 drawn in the xy plane: p, its two candidates C_0 p = p and C_1 p, their blend
  * (the midpoint), and where the two wrong orders put it. 100 pixels a unit. */
-static lab_error draw_hand_control(const rig30_hand_control *h, canvas *out, lab_diag *d)
+static void draw_hand_control(const rig30_hand_control *h, const diagram *g)
 {
-    diagram g;
-    lab_error e = diagram_init(&g, out, 420, 380, 170, 330, 100,
-                               "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", d);
-    if (e != LAB_OK)
-        return e;
-    diagram_segment(&g, -1.6, 0, 2.4, 0, 0, DIAGRAM_GREY); /* the axes */
-    diagram_segment(&g, 0, -0.4, 0, 2.6, 0, DIAGRAM_GREY);
-    diagram_segment(&g, h->point.x, h->point.y, h->child_moves_it.x, h->child_moves_it.y, 6, DIAGRAM_BLUE);
-    diagram_point(&g, h->point.x, h->point.y, FIGURE_TEXT, false, "p = C0 p");
-    diagram_point(&g, h->in_bind_frame.x, h->in_bind_frame.y, DIAGRAM_GREY, false, "B1^-1 p");
-    diagram_point(&g, h->child_moves_it.x, h->child_moves_it.y, DIAGRAM_BLUE, false, "C1 p");
-    const vec3 *at = h->computed;
-    diagram_point(&g, at[HAND_CORRECT].x, at[HAND_CORRECT].y, DIAGRAM_GREEN, false, "G1 B1^-1: blend");
-    diagram_point(&g, at[HAND_NO_INVERSE_BIND].x, at[HAND_NO_INVERSE_BIND].y, DIAGRAM_RED, true, "G1 alone");
-    diagram_point(&g, at[HAND_REVERSED_ORDER].x, at[HAND_REVERSED_ORDER].y, DIAGRAM_RED, true, "B1^-1 G1");
-    return LAB_OK;
+    diagram_segment(g, -1.6, 0, 2.4, 0, 0, DIAGRAM_GREY); /* the axes */
+    diagram_segment(g, 0, -0.4, 0, 2.6, 0, DIAGRAM_GREY);
+    diagram_segment(g, h->point.x, h->point.y, h->child_moves_it.x, h->child_moves_it.y, 6, DIAGRAM_BLUE);
+    const struct { vec3 at; rgb color; bool left; const char *label; } marks[] = {
+        {h->point, FIGURE_TEXT, false, "p = C0 p"},
+        {h->in_bind_frame, DIAGRAM_GREY, false, "B1^-1 p"},
+        {h->child_moves_it, DIAGRAM_BLUE, false, "C1 p"},
+        {h->computed[HAND_CORRECT], DIAGRAM_GREEN, false, "G1 B1^-1: blend"},
+        {h->computed[HAND_NO_INVERSE_BIND], DIAGRAM_RED, true, "G1 alone"},
+        {h->computed[HAND_REVERSED_ORDER], DIAGRAM_RED, true, "B1^-1 G1"},
+    };
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        diagram_point(g, marks[i].at.x, marks[i].at.y, marks[i].color, marks[i].left, "%s", marks[i].label);
 }
 
 /* The weights on the bind mesh: each edge coloured by its ends' child weight w_1 = z/2. */
@@ -288,8 +285,11 @@ static lab_error add_figures(void *state, lab_diag *d)
     }
     e = output_batch_add_figure(&c->out, e, "skinning30.png", &fig, panels, names, c->pose_count, d);
     canvas hand = {0}, weights = {0};
+    diagram plane;
     if (e == LAB_OK)
-        e = draw_hand_control(&c->hand, &hand, d);
+        e = diagram_init(&plane, &hand, 420, 380, 170, 330, 100, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", d);
+    if (e == LAB_OK)
+        draw_hand_control(&c->hand, &plane);
     if (e == LAB_OK)
         e = output_batch_add_image(&c->out, "skinning30-hand.png", &hand, d);
     if (e == LAB_OK)

@@ -66,7 +66,7 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
     lab_error e = (locals && at->world && at->positions) ? gltf_sample_locals(&r->doc, 0, at->t, locals, d)
                                                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "nodes", "%d", n);
     if (e == LAB_OK)
-        gltf_world_matrices(&r->doc, locals, at->world);
+        e = gltf_world_matrices(&r->doc, locals, at->world, d);
     for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
         int count;
         at->positions[p] = malloc(sizeof(vec3) * (size_t)r->parts[p].vertex_count);

@@ -44,6 +44,8 @@ typedef enum {
     LAB_ERR_DQ_MISMATCH,
     /* assets */
     LAB_ERR_GLTF,
+    /* computed values */
+    LAB_ERR_NOT_FINITE,
     /* resources, limits, calls and output */
     LAB_ERR_LIMIT,
     LAB_ERR_UNSUPPORTED,

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* cJSON reports a failed allocation only through the NULL of the one call that made it;
@@ -41,11 +42,14 @@ void json_fail_allocation_after(long n)
     failed_allocations = 0;
 }
 
+/* The marker of a non-finite number, found again by json_to_bytes. */
+#define NOT_FINITE_MARKER "not-finite"
+
 cJSON *json_number(double x)
 {
     char buf[32];
     if (!isfinite(x))
-        return cJSON_CreateNull();
+        return cJSON_CreateRaw(NOT_FINITE_MARKER);
     /* cJSON's own printer may drop the 17th digit; a raw item keeps our exact text. */
     return cJSON_CreateRaw(format_double(buf, x));
 }
@@ -80,6 +84,19 @@ cJSON *json_mat4_array(const mat4 *matrices, int count)
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < count; i++)
         cJSON_AddItemToArray(a, json_mat4(matrices[i]));
+    return a;
+}
+
+cJSON *json_number_or_null(double x)
+{
+    return isnan(x) ? cJSON_CreateNull() : json_number(x);
+}
+
+cJSON *json_number_or_null_array(const double *values, int count)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < count; i++)
+        cJSON_AddItemToArray(a, json_number_or_null(values[i]));
     return a;
 }
 
@@ -120,6 +137,25 @@ cJSON *json_conventions(void)
     return c;
 }
 
+/* The JSON pointer of the first non-finite marker below item (at `path`), or false. */
+static bool find_not_finite(const cJSON *item, char *path, size_t size)
+{
+    if (cJSON_IsRaw(item) && item->valuestring && !strcmp(item->valuestring, NOT_FINITE_MARKER))
+        return true;
+    size_t len = strlen(path);
+    int index = 0;
+    for (const cJSON *c = item->child; c; c = c->next, index++) {
+        if (cJSON_IsObject(item))
+            snprintf(path + len, size - len, "/%s", c->string ? c->string : "");
+        else
+            snprintf(path + len, size - len, "/%d", index);
+        if (find_not_finite(c, path, size))
+            return true;
+    }
+    path[len] = '\0';
+    return false;
+}
+
 lab_error json_to_bytes(const cJSON *root, bytes *out, lab_diag *d)
 {
     long failed = failed_allocations;
@@ -127,6 +163,10 @@ lab_error json_to_bytes(const cJSON *root, bytes *out, lab_diag *d)
     if (failed > 0 || !root)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "JSON document",
                          "%ld allocations failed while it was built", failed);
+    char path[512] = "";
+    if (find_not_finite(root, path, sizeof path))
+        return diag_fail(d, LAB_ERR_NOT_FINITE, "JSON document", "the value at %s is NaN or infinite",
+                         path[0] ? path : "/");
     char *text = cJSON_Print(root);
     failed_allocations = 0;
     if (!text)

@@ -2,7 +2,13 @@
  *
  * Numbers are written in their shortest round-trip form (format_double), so a reader gets
  * back exactly the double the program computed; matrices are 4 rows of 4 numbers
- * (row-major, as in the code), points are [x, y, z]. Non-finite numbers become null.
+ * (row-major, as in the code), points are [x, y, z].
+ *
+ * Every number must be finite. A NaN or an infinity given to json_number (and so to
+ * every helper here) is kept as a marker, and json_to_bytes refuses the document with
+ * LAB_ERR_NOT_FINITE naming the marker's JSON pointer: a computation that overflowed is
+ * never written as null. Where a value is undefined by design (a ring that collapsed has
+ * no angle; the bend has no closed form), say so with json_number_or_null.
  */
 #ifndef EVIDENCE_H
 #define EVIDENCE_H
@@ -16,6 +22,9 @@
 #include "output.h"
 
 cJSON *json_number(double x);
+/* x, or null where x is NaN by design (an undefined value, documented at the call). */
+cJSON *json_number_or_null(double x);
+cJSON *json_number_or_null_array(const double *values, int count);
 cJSON *json_vec3(vec3 p);
 cJSON *json_mat4(mat4 m);
 cJSON *json_vec3_array(const vec3 *points, int count);

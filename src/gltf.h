@@ -111,8 +111,10 @@ void gltf_animation_range(const gltf_document *doc, int animation, double *start
  * clamped to the sampler's range). out[i] = local matrix of node i. */
 lab_error gltf_sample_locals(const gltf_document *doc, int animation, double t, mat4 *out, lab_diag *d);
 
-/* World matrices from locals along the hierarchy (parents first, from each root). */
-void gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4 *out_world);
+/* World matrices from locals along the hierarchy: G_i = G_parent L_i, each node once
+ * (linear in the nodes, however deep). A world matrix that overflows (finite locals whose
+ * product is not, e.g. scale 1e300 on two nested nodes) is refused naming the node. */
+lab_error gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4 *out_world, lab_diag *d);
 
 /* The skinned positions of one primitive of a skinned mesh node: joint matrices
  * J_j = G(skin.joints[j]) IBM_j, then LBS (sum w J p) or DQS over all the vertex's

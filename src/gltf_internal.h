@@ -18,4 +18,7 @@ size_t gltf_component_size(int type);
 /* Bytes of one element of an accessor (components times component size). */
 size_t gltf_element_size(const gltf_accessor *a);
 
+/* The index of the first non-finite value of values[0..n), or -1. */
+int gltf_first_not_finite(const double *values, size_t n);
+
 #endif

@@ -274,6 +274,11 @@ static lab_error parse_accessor(const cJSON *j, int i, gltf_accessor *a, lab_dia
     if (n == 0)
         return gltf_fail_at(d, at, "type must be SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3 or MAT4");
     const cJSON *norm = cJSON_GetObjectItemCaseSensitive(j, "normalized");
+    if (cJSON_IsTrue(norm) && (type == 5126 || type == 5125)) {
+        char sub[96];
+        snprintf(sub, sizeof sub, "%s/normalized", at);
+        return gltf_fail_at(d, sub, "must not be true for componentType %ld (FLOAT or UNSIGNED_INT)", type);
+    }
     *a = (gltf_accessor){(int)view, (size_t)offset, (int)type, n, cJSON_IsTrue(norm), (int)count,
                          0, -1, 0, 0, -1, 0};
     const cJSON *sparse = cJSON_GetObjectItemCaseSensitive(j, "sparse");
@@ -328,7 +333,18 @@ static lab_error parse_node(const cJSON *j, int i, gltf_node *n, lab_diag *d)
     n->translation = vec3_make(t[0], t[1], t[2]);
     n->scale = vec3_make(s[0], s[1], s[2]);
     n->rotation = quat_normalize((quat){r[3], r[0], r[1], r[2]}); /* glTF: x, y, z, w */
+    double length = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    char sub[96];
+    snprintf(sub, sizeof sub, "%s/rotation", at);
+    if (e == LAB_OK && isfinite(length) && !(length > 1e-6)) /* non-finite: validation names it */
+        e = gltf_fail_at(d, sub, "length %g: a rotation must be a unit quaternion", length);
     n->has_matrix = cJSON_GetObjectItemCaseSensitive(j, "matrix") != NULL;
+    static const char *const trs_keys[3] = {"translation", "rotation", "scale"};
+    for (int k = 0; e == LAB_OK && n->has_matrix && k < 3; k++)
+        if (cJSON_GetObjectItemCaseSensitive(j, trs_keys[k])) {
+            snprintf(sub, sizeof sub, "%s/%s", at, trs_keys[k]);
+            e = gltf_fail_at(d, sub, "a node with a matrix must not also have translation, rotation or scale");
+        }
     if (e == LAB_OK && n->has_matrix && (e = get_numbers(j, "matrix", 16, NULL, m, at, d)) == LAB_OK)
         for (int c = 0; c < 4; c++)
             for (int row = 0; row < 4; row++)

@@ -127,15 +127,34 @@ lab_error gltf_sample_locals(const gltf_document *doc, int animation, double t, 
     return e;
 }
 
-void gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4 *out_world)
+lab_error gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4 *out_world, lab_diag *d)
 {
-    /* validated: parents form a forest, so walking up from each node ends at a root */
-    for (int i = 0; i < doc->node_count; i++) {
-        mat4 m = locals[i];
-        for (int p = doc->nodes[i].parent; p >= 0; p = doc->nodes[p].parent)
-            m = mat4_mul(locals[p], m);
-        out_world[i] = m;
+    if (!doc->validated)
+        return gltf_fail_at(d, "(document)", "world matrices before validation");
+    /* validated: parents form a forest. A node is done once its world is known; an
+     * undone node waits on the stack until its parent is done. */
+    bool *done = calloc((size_t)doc->node_count + 1, sizeof *done);
+    int *stack = malloc(sizeof(int) * ((size_t)doc->node_count + 1));
+    lab_error e = done && stack ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(nodes)", "%d", doc->node_count);
+    for (int i = 0; e == LAB_OK && i < doc->node_count; i++) {
+        int top = 0;
+        for (int p = i; p >= 0 && !done[p]; p = doc->nodes[p].parent)
+            stack[top++] = p;
+        while (top > 0) {
+            int n = stack[--top], parent = doc->nodes[n].parent;
+            out_world[n] = parent >= 0 ? mat4_mul(out_world[parent], locals[n]) : locals[n];
+            done[n] = true;
+        }
     }
+    for (int i = 0; e == LAB_OK && i < doc->node_count; i++)
+        if (gltf_first_not_finite(&out_world[i].m[0][0], 16) >= 0) {
+            char at[64];
+            snprintf(at, sizeof at, "/nodes/%d", i);
+            e = diag_fail(d, LAB_ERR_NOT_FINITE, at, "%s", "its world matrix (the product of its ancestors' "
+                          "transforms and its own) overflows");
+        }
+    free(done), free(stack);
+    return e;
 }
 
 /* ---- skinning ---------------------------------------------------------------------------------- */
@@ -229,6 +248,13 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
         skin_renormalize(&in);
         e = skin_deform(bind, &in, jm, s->joint_count, (skin_blend){.method = method}, out_positions, d);
     }
+    for (int v = 0; e == LAB_OK && v < n; v++) /* finite joints and inverse binds may still overflow */
+        if (!vec3_is_finite(out_positions[v])) {
+            char at[96];
+            snprintf(at, sizeof at, "mesh %d primitive %d vertex %d", nd->mesh, primitive, v);
+            e = diag_fail(d, LAB_ERR_NOT_FINITE, at, "skinned position (%g, %g, %g): a joint matrix overflows",
+                          out_positions[v].x, out_positions[v].y, out_positions[v].z);
+        }
     if (normalized)
         *normalized = report.normalized_count;
     skin_weight_report_free(&report);

@@ -12,6 +12,35 @@
 
 /* ---- validation --------------------------------------------------------------------------- */
 
+int gltf_first_not_finite(const double *values, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(values[i]))
+            return (int)i;
+    return -1;
+}
+
+/* Reads accessor a (count x components doubles) into a new *out; refuses a non-finite
+ * element, naming it, at pointer `at`. */
+static lab_error read_finite(const gltf_document *doc, int a, const char *at, double **out, lab_diag *d)
+{
+    const gltf_accessor *acc = &doc->accessors[a];
+    size_t n = (size_t)acc->count * (size_t)acc->components;
+    *out = malloc(sizeof(double) * (n ? n : 1));
+    if (!*out)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%zu values", n);
+    lab_error e = gltf_accessor_read(doc, a, *out, d);
+    int bad = e == LAB_OK ? gltf_first_not_finite(*out, n) : -1;
+    if (bad >= 0)
+        e = gltf_fail_at(d, at, "element %d component %d of accessor %d is %g: values must be finite",
+                         bad / acc->components, bad % acc->components, a, (*out)[bad]);
+    if (e != LAB_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return e;
+}
+
 /* [offset, offset + size) inside view v's bytes. */
 static bool view_holds(const gltf_document *doc, int v, size_t offset, size_t size)
 {
@@ -104,6 +133,16 @@ static lab_error validate_nodes(gltf_document *doc, lab_diag *d)
         doc->nodes[i].parent = -1;
     for (int i = 0; i < doc->node_count; i++) {
         gltf_node *n = &doc->nodes[i];
+        const double trs[10] = {n->translation.x, n->translation.y, n->translation.z, n->rotation.w,
+                                n->rotation.x, n->rotation.y, n->rotation.z, n->scale.x, n->scale.y, n->scale.z};
+        int bad = gltf_first_not_finite(trs, 10);
+        snprintf(at, sizeof at, "/nodes/%d/%s", i, bad < 3 ? "translation" : bad < 7 ? "rotation" : "scale");
+        if (bad >= 0)
+            return gltf_fail_at(d, at, "value %g: values must be finite", trs[bad]);
+        snprintf(at, sizeof at, "/nodes/%d/matrix", i);
+        bad = n->has_matrix ? gltf_first_not_finite(&n->matrix.m[0][0], 16) : -1;
+        if (bad >= 0)
+            return gltf_fail_at(d, at, "element %d is %g: values must be finite", bad, (&n->matrix.m[0][0])[bad]);
         snprintf(at, sizeof at, "/nodes/%d", i);
         if (n->mesh >= doc->mesh_count || n->skin >= doc->skin_count)
             return gltf_fail_at(d, at, "mesh %d of %d or skin %d of %d", n->mesh, doc->mesh_count, n->skin,
@@ -118,15 +157,26 @@ static lab_error validate_nodes(gltf_document *doc, lab_diag *d)
             doc->nodes[c].parent = i;
         }
     }
-    for (int i = 0; i < doc->node_count; i++) { /* a parent chain longer than the node count loops */
-        int steps = 0;
-        for (int p = doc->nodes[i].parent; p >= 0; p = doc->nodes[p].parent)
-            if (++steps > doc->node_count) {
-                snprintf(at, sizeof at, "/nodes/%d", i);
-                return gltf_fail_at(d, at, "the node hierarchy has a cycle through this node");
-            }
+    /* Every node has one parent at most, so a walk up from each node either reaches a
+     * node already known to end at a root, or comes back to itself: a cycle. Each node is
+     * walked once (linear in the nodes, however deep the chains). */
+    unsigned char *state = calloc((size_t)doc->node_count + 1, 1); /* 0 new, 1 on this walk, 2 ends at a root */
+    if (!state)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/nodes", "%d nodes", doc->node_count);
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < doc->node_count; i++) {
+        int p = i;
+        while (p >= 0 && state[p] == 0)
+            state[p] = 1, p = doc->nodes[p].parent;
+        if (p >= 0 && state[p] == 1) {
+            snprintf(at, sizeof at, "/nodes/%d", p);
+            e = gltf_fail_at(d, at, "the node hierarchy has a cycle through this node");
+        }
+        for (int q = i; q >= 0 && state[q] == 1; q = doc->nodes[q].parent)
+            state[q] = 2;
     }
-    return LAB_OK;
+    free(state);
+    return e;
 }
 
 static lab_error check_accessor(const gltf_document *doc, int a, const int *types, int type_count,
@@ -156,6 +206,23 @@ static lab_error validate_skins(const gltf_document *doc, lab_diag *d)
                 snprintf(at, sizeof at, "/skins/%d/joints/%d", i, k);
                 return gltf_fail_at(d, at, "node %d of %d", s->joints[k], doc->node_count);
             }
+        int *slot = malloc(sizeof(int) * ((size_t)doc->node_count + 1)); /* node -> its first joint slot */
+        if (!slot)
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/skins", "%d nodes", doc->node_count);
+        for (int n = 0; n < doc->node_count; n++)
+            slot[n] = -1;
+        int twice = -1;
+        for (int k = 0; twice < 0 && k < s->joint_count; k++)
+            if (slot[s->joints[k]] >= 0)
+                twice = k;
+            else
+                slot[s->joints[k]] = k;
+        int first = twice >= 0 ? slot[s->joints[twice]] : -1;
+        free(slot);
+        if (twice >= 0) {
+            snprintf(at, sizeof at, "/skins/%d/joints/%d", i, twice);
+            return gltf_fail_at(d, at, "node %d is already joint %d: joints must be unique", s->joints[twice], first);
+        }
         snprintf(at, sizeof at, "/skins/%d/skeleton", i);
         if (s->skeleton >= doc->node_count)
             return gltf_fail_at(d, at, "node %d of %d", s->skeleton, doc->node_count);
@@ -167,10 +234,8 @@ static lab_error validate_skins(const gltf_document *doc, lab_diag *d)
             return gltf_fail_at(d, at, "%d matrices for %d joints", doc->accessors[s->inverse_bind].count, s->joint_count);
         if (e != LAB_OK)
             return e;
-        double *m = malloc(sizeof(double) * 16 * (size_t)doc->accessors[s->inverse_bind].count);
-        if (!m)
-            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "matrices");
-        e = gltf_accessor_read(doc, s->inverse_bind, m, d);
+        double *m = NULL;
+        e = read_finite(doc, s->inverse_bind, at, &m, d);
         for (int k = 0; e == LAB_OK && k < s->joint_count; k++) {
             const double *c = m + 16 * k; /* column-major: the last row is c[3], c[7], c[11], c[15] */
             if (!(fabs(c[3]) <= 1e-6 && fabs(c[7]) <= 1e-6 && fabs(c[11]) <= 1e-6 && fabs(c[15] - 1) <= 1e-6))
@@ -225,13 +290,23 @@ static lab_error validate_primitive(const gltf_document *doc, const gltf_primiti
     if (e != LAB_OK)
         return e;
     int vertices = doc->accessors[p->position].count;
+    double *position = NULL;
+    e = read_finite(doc, p->position, sub, &position, d);
+    free(position);
+    if (e != LAB_OK)
+        return e;
     for (int s = 0; s < p->sets; s++) {
         snprintf(sub, sizeof sub, "%s/attributes/JOINTS_%d", at, s);
         e = check_accessor(doc, p->joints[s], JOINT_TYPES, 2, 4, sub, d);
+        if (e == LAB_OK && doc->accessors[p->joints[s]].normalized)
+            e = gltf_fail_at(d, sub, "accessor %d is normalized: joint indices must not be", p->joints[s]);
         if (e == LAB_OK && doc->accessors[p->joints[s]].count != vertices)
             e = gltf_fail_at(d, sub, "count %d, POSITION has %d", doc->accessors[p->joints[s]].count, vertices);
         snprintf(sub, sizeof sub, "%s/attributes/WEIGHTS_%d", at, s);
         if (e == LAB_OK) e = check_accessor(doc, p->weights[s], WEIGHT_TYPES, 3, 4, sub, d);
+        if (e == LAB_OK && doc->accessors[p->weights[s]].component_type != 5126 && !doc->accessors[p->weights[s]].normalized)
+            e = gltf_fail_at(d, sub, "accessor %d holds integers that are not normalized: integer weights must be",
+                             p->weights[s]);
         if (e == LAB_OK && doc->accessors[p->weights[s]].count != vertices)
             e = gltf_fail_at(d, sub, "count %d, POSITION has %d", doc->accessors[p->weights[s]].count, vertices);
         if (e != LAB_OK)
@@ -309,9 +384,25 @@ static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
             int keys = doc->accessors[s->input].count, per = s->interpolation == GLTF_CUBICSPLINE ? 3 : 1;
             const gltf_accessor *out = &doc->accessors[s->output];
             int want = c->path == GLTF_ROTATION ? 4 : 3;
-            if (out->components != want || out->count != keys * per || (out->component_type != 5126 && c->path != GLTF_ROTATION))
+            if (out->components != want || out->count != keys * per)
                 return gltf_fail_at(d, at, "output accessor %d: %d elements of %d components, want %d of %d", s->output,
                                out->count, out->components, keys * per, want);
+            /* translation and scale are floats; a rotation is a float or a normalised
+             * signed or unsigned byte or short (glTF 2.0, 3.11) */
+            bool rotation_type = out->component_type == 5126 ||
+                                 (out->component_type >= 5120 && out->component_type <= 5123 && out->normalized);
+            if (c->path == GLTF_ROTATION ? !rotation_type : out->component_type != 5126)
+                return gltf_fail_at(d, at, "output accessor %d has componentType %d%s, not allowed for this path",
+                                    s->output, out->component_type, out->normalized ? " (normalized)" : "");
+            snprintf(at, sizeof at, "/animations/%d/channels/%d/target/node", i, k);
+            if (doc->nodes[c->node].has_matrix)
+                return gltf_fail_at(d, at, "node %d has a matrix: a node targeted by an animation must use TRS", c->node);
+            snprintf(at, sizeof at, "/animations/%d/samplers/%d/output", i, c->sampler);
+            double *values = NULL;
+            lab_error e = read_finite(doc, s->output, at, &values, d);
+            free(values);
+            if (e != LAB_OK)
+                return e;
         }
     }
     return LAB_OK;

@@ -25,12 +25,13 @@ void record30_dqs_release(void *state)
 
 /* ---- the evidence -------------------------------------------------------------------- */
 
+/* Ring angles in degrees; null for a ring that collapsed onto the axis (no angle). */
 static cJSON *degrees_array(const double *radians, int n)
 {
     double deg[RIG30_RINGS];
     for (int k = 0; k < n; k++)
         deg[k] = rad_to_deg(radians[k]);
-    return json_number_array(deg, n);
+    return json_number_or_null_array(deg, n);
 }
 
 static cJSON *pose_json(const dqs30 *r, const dqs30_pose *p)
@@ -44,7 +45,8 @@ static cJSON *pose_json(const dqs30 *r, const dqs30_pose *p)
     cJSON_AddItemToObject(o, "positions",
                           json_vec3_array(p->pose.positions, r->rigs[p->rig].bind.vertex_count));
     cJSON_AddItemToObject(o, "ring_radius", json_number_array(p->rings.radius, RIG30_RINGS));
-    cJSON_AddItemToObject(o, "ring_radius_analytic", json_number_array(p->rings.radius_analytic, RIG30_RINGS));
+    /* null for the bend: no closed form */
+    cJSON_AddItemToObject(o, "ring_radius_analytic", json_number_or_null_array(p->rings.radius_analytic, RIG30_RINGS));
     if (p->rig == RIG30_TWIST) {
         cJSON_AddItemToObject(o, "ring_angle_deg", degrees_array(p->rings.angle, RIG30_RINGS));
         cJSON_AddItemToObject(o, "ring_angle_analytic_deg", degrees_array(p->rings.angle_analytic, RIG30_RINGS));

@@ -15,8 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (gltf_validate(&doc, NULL) == LAB_OK && doc.node_count < 4096) {
         mat4 *locals = malloc(sizeof(mat4) * (size_t)(doc.node_count + 1));
         mat4 *world = malloc(sizeof(mat4) * (size_t)(doc.node_count + 1));
-        if (locals && world && gltf_sample_locals(&doc, 0, 0.37, locals, NULL) == LAB_OK) {
-            gltf_world_matrices(&doc, locals, world);
+        if (locals && world && gltf_sample_locals(&doc, 0, 0.37, locals, NULL) == LAB_OK &&
+            gltf_world_matrices(&doc, locals, world, NULL) == LAB_OK) {
             for (int n = 0; n < doc.node_count; n++) {
                 if (doc.nodes[n].mesh < 0 || doc.nodes[n].skin < 0)
                     continue;

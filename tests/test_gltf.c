@@ -37,10 +37,10 @@ static lab_error skin_at(gltf_document *doc, int node, double t, skin_method met
 {
     mat4 locals[16], world[16];
     lab_error e = gltf_sample_locals(doc, 0, t, locals, d);
-    if (e == LAB_OK) {
-        gltf_world_matrices(doc, locals, world);
+    if (e == LAB_OK)
+        e = gltf_world_matrices(doc, locals, world, d);
+    if (e == LAB_OK)
         e = gltf_skin_primitive(doc, node, 0, world, method, SKIN_POLICY_STRICT, out, NULL, d);
-    }
     return e;
 }
 
@@ -50,6 +50,47 @@ static lab_error parse_text(const char *text, gltf_document *doc, lab_diag *d)
     if (e == LAB_OK)
         e = gltf_validate(doc, d);
     return e;
+}
+
+/* A chain of 20,000 nodes, each a step of 1 along z below its parent, listed leaf first
+ * (the worst order for a walk up from every node): every world matrix is right, each node
+ * evaluated once (the evaluation is linear; a walk per node was quadratic and took seconds),
+ * and a cycle anywhere in such a chain is still found. */
+static void test_gltf_deep_chain_of_nodes(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    bytes text = {0};
+    bytes_printf(&text, "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [");
+    for (int i = 0; i < N; i++) /* node i's child is node i - 1: node N - 1 is the root */
+        i == 0 ? bytes_printf(&text, "{\"translation\": [0, 0, 1]}")
+               : bytes_printf(&text, ", {\"translation\": [0, 0, 1], \"children\": [%d]}", i - 1);
+    bytes_printf(&text, "]}");
+    assert_false(text.failed);
+    gltf_document doc = {0};
+    lab_diag d = {0};
+    assert_int_equal(parse_text((const char *)text.data, &doc, &d), LAB_OK);
+    mat4 *locals = malloc(sizeof(mat4) * N), *world = malloc(sizeof(mat4) * N);
+    assert_int_equal(gltf_sample_locals(&doc, -1, 0.0, locals, &d), LAB_OK);
+    assert_int_equal(gltf_world_matrices(&doc, locals, world, &d), LAB_OK);
+    for (int i = 0; i < N; i++) /* node i lies N - i steps down from the root's origin */
+        assert_true(world[i].m[2][3] == (double)(N - i));
+    gltf_free(&doc);
+    free(locals), free(world);
+    /* the leaf taking the root as its child closes a loop through all N nodes */
+    bytes looped = {0};
+    const char *first = strchr((char *)text.data, '}') + 2; /* past the asset object */
+    first = strchr(first, '}'); /* the end of node 0's translation object */
+    bytes_append(&looped, text.data, (size_t)(first - (const char *)text.data));
+    bytes_printf(&looped, ", \"children\": [%d]%s", N - 1, first);
+    bytes_free(&text);
+    text = looped;
+    assert_int_equal(parse_text((const char *)text.data, &doc, &d), LAB_ERR_GLTF);
+    char msg[700];
+    diag_format(&d, msg, sizeof msg);
+    assert_non_null(strstr(msg, "cycle"));
+    gltf_free(&doc);
+    bytes_free(&text);
 }
 
 /* LINEAR translation and scale: each component interpolated on its own between the keys,
@@ -470,7 +511,7 @@ static void test_gltf_refuses_bad_skin_data(void **state)
     vec3 out[216];
     mat4 locals[3], world[3];
     assert_int_equal(gltf_sample_locals(&doc, 0, 0.0, locals, NULL), LAB_OK);
-    gltf_world_matrices(&doc, locals, world);
+    assert_int_equal(gltf_world_matrices(&doc, locals, world, NULL), LAB_OK);
     assert_int_equal(gltf_skin_primitive(&doc, 2, 0, world, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, &d), LAB_ERR_WEIGHT_SUM);
     int normalized = 0;
     assert_int_equal(gltf_skin_primitive(&doc, 2, 0, world, SKIN_LBS, SKIN_POLICY_NORMALIZE, out, &normalized, &d), LAB_OK);
@@ -579,7 +620,7 @@ static void test_gltf_external_sparse_normalised_sets_step_cubic(void **state)
     assert_true(fabs(locals[3].m[1][3] - 4.0 * (3 * 0.0625 - 2 * 0.015625)) < 1e-12);
     /* the matrix node: column-major in the file, translation (1, 2, 3) */
     assert_true(locals[1].m[0][3] == 1 && locals[1].m[1][3] == 2 && locals[1].m[2][3] == 3);
-    gltf_world_matrices(&doc, locals, world);
+    assert_int_equal(gltf_world_matrices(&doc, locals, world, NULL), LAB_OK);
     /* eight slots over two sets, no inverse binds (identity): slots index skin.joints =
      * nodes 1..8; at t = 0.5 node 1 sits at (1, 2, 3), node 2 at the STEP's (0, 0, 0),
      * node 3 at (0, y, 0), each with weight 0.2 (five slots of 0.2, three of 0) */
@@ -598,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_gltf_simple_skin_matches_the_joint_matrix_formula),
         cmocka_unit_test(test_gltf_glb_reads_like_gltf),
         cmocka_unit_test(test_gltf_linear_translation_and_scale),
+        cmocka_unit_test(test_gltf_deep_chain_of_nodes),
         X(test_gltf_round_trip_equals_lab30),
         X(test_gltf_the_three_rules),
         X(test_gltf_export_reports_every_failed_allocation),

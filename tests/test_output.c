@@ -239,6 +239,34 @@ static void test_output_batch_takes_many_files_and_images(void **state)
     tu_remove_tree(dir);
 }
 
+/* A NaN or infinity that reaches the JSON writer is refused, naming its JSON pointer;
+ * a value undefined by design is written as null only through json_number_or_null. */
+static void test_output_json_refuses_non_finite_numbers(void **state)
+{
+    (void)state;
+    lab_diag d = {0};
+    bytes text = {0};
+    cJSON *root = json_evidence_root("test");
+    cJSON *poses = cJSON_AddArrayToObject(root, "poses");
+    cJSON *pose = cJSON_CreateObject();
+    cJSON_AddItemToArray(poses, cJSON_CreateObject());
+    cJSON_AddItemToArray(poses, pose);
+    json_add_number(pose, "radius", 1.0);
+    cJSON_AddItemToObject(pose, "angle", json_number_or_null(NAN)); /* undefined: null */
+    assert_int_equal(json_to_bytes(root, &text, &d), LAB_OK);
+    assert_non_null(strstr((char *)text.data, "null"));
+    bytes_free(&text);
+    const vec3 overflow = {1, INFINITY, 0};
+    cJSON_AddItemToObject(pose, "position", json_vec3(overflow));
+    assert_int_equal(json_to_bytes(root, &text, &d), LAB_ERR_NOT_FINITE);
+    char msg[700];
+    diag_format(&d, msg, sizeof msg);
+    assert_non_null(strstr(msg, "/poses/1/position/1"));
+    assert_true(text.len == 0);
+    bytes_free(&text);
+    cJSON_Delete(root);
+}
+
 static void test_output_csv_and_json_helpers(void **state)
 {
     (void)state;
@@ -273,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_output_batch_rolls_back_a_commit_that_fails_midway),
         cmocka_unit_test(test_output_batch_takes_many_files_and_images),
         cmocka_unit_test(test_output_csv_and_json_helpers),
+        cmocka_unit_test(test_output_json_refuses_non_finite_numbers),
     };
     return cmocka_run_group_tests_name("output", tests, NULL, NULL);
 }

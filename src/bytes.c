@@ -1,11 +1,16 @@
 /* bytes.c - growable buffers and round-trip number formatting (see bytes.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "bytes.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void bytes_free(bytes *b)
 {
@@ -58,24 +63,33 @@ void bytes_printf(bytes *b, const char *fmt, ...)
 
 bytes_read_result bytes_read_file(const char *path, size_t max_size, bytes *out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
         return BYTES_READ_CANNOT_OPEN;
+    struct stat st;
+    bytes_read_result r = fstat(fd, &st) != 0    ? BYTES_READ_ERROR
+                          : !S_ISREG(st.st_mode) ? BYTES_READ_NOT_REGULAR
+                          : (unsigned long long)st.st_size > max_size ? BYTES_READ_TOO_LARGE
+                                                                       : BYTES_READ_OK;
     char chunk[1 << 16];
-    bytes_read_result r = BYTES_READ_OK;
     size_t start = out->len;
-    for (size_t got; r == BYTES_READ_OK && (got = fread(chunk, 1, sizeof chunk, f)) > 0;) {
-        bytes_append(out, chunk, got);
+    while (r == BYTES_READ_OK) { /* the size may change while we read: the limit holds anyway */
+        ssize_t got = read(fd, chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            r = got < 0 ? BYTES_READ_ERROR : r;
+            break;
+        }
+        bytes_append(out, chunk, (size_t)got);
         r = out->failed ? BYTES_READ_OUT_OF_MEMORY
             : out->len - start > max_size ? BYTES_READ_TOO_LARGE : BYTES_READ_OK;
     }
-    if (r == BYTES_READ_OK && ferror(f))
-        r = BYTES_READ_ERROR;
     if (r == BYTES_READ_OK)
         bytes_append(out, "", 0); /* an empty file is still a C string */
     if (r == BYTES_READ_OK && out->failed)
         r = BYTES_READ_OUT_OF_MEMORY;
-    fclose(f);
+    close(fd);
     return r;
 }
 
@@ -83,8 +97,9 @@ const char *bytes_read_message(bytes_read_result r)
 {
     static const char *const text[] = {"read", "cannot open the file", "reading the file failed",
                                        "the file is larger than the limit",
-                                       "out of memory while reading the file"};
-    return (int)r >= 0 && r <= BYTES_READ_OUT_OF_MEMORY ? text[r] : "?";
+                                       "out of memory while reading the file",
+                                       "not a regular file (a FIFO, a device or a directory)"};
+    return (int)r >= 0 && r <= BYTES_READ_NOT_REGULAR ? text[r] : "?";
 }
 
 char *format_double(char *buf, double x)

@@ -32,11 +32,14 @@ typedef enum {
     BYTES_READ_CANNOT_OPEN,      /* errno says why */
     BYTES_READ_ERROR,            /* a read failed */
     BYTES_READ_TOO_LARGE,        /* more than max_size bytes */
-    BYTES_READ_OUT_OF_MEMORY
+    BYTES_READ_OUT_OF_MEMORY,
+    BYTES_READ_NOT_REGULAR       /* a FIFO, a device, a directory, ... */
 } bytes_read_result;
 
 /* Appends the whole file at path to out (NUL-terminated, so text can be used as a
- * string), reading at most max_size bytes. */
+ * string), reading at most max_size bytes. Only a regular file is read: the path is
+ * opened without blocking (a FIFO cannot hang the program) and checked with fstat, and
+ * a file whose size already exceeds max_size is refused before anything is read. */
 bytes_read_result bytes_read_file(const char *path, size_t max_size, bytes *out);
 /* "cannot open the file", "the file is larger than the limit", ...; never NULL. */
 const char *bytes_read_message(bytes_read_result r);

@@ -1,7 +1,7 @@
 /* gltf_parse.c - the glTF reader, part 1: the JSON's shapes into a gltf_document, and
  * the buffers decoded (data URIs, external files, the GLB's BIN chunk). Every error names
  * the JSON pointer of the offending element (see gltf.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "gltf_internal.h"
 #include "bytes.h"
 
@@ -157,6 +157,39 @@ static bytes_read_result read_whole_file(const char *path, uint8_t **out, size_t
     return r;
 }
 
+/* An external buffer: a regular file inside the asset's directory (after resolving
+ * symbolic links), read up to its byteLength plus the 3 bytes of padding to a multiple of
+ * 4, never more. */
+static lab_error read_external(const char *name, const char *base_dir, size_t length, const char *pointer,
+                               gltf_buffer *out, lab_diag *d)
+{
+    if (!base_dir || name[0] == '/' || strchr(name, ':'))
+        return gltf_fail_at(d, pointer, "external buffer \"%.60s\" must be a relative path", name);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", base_dir, name);
+    char *dir = realpath(base_dir, NULL), *file = realpath(path, NULL);
+    size_t n = dir ? strlen(dir) : 0;
+    lab_error e = LAB_OK;
+    if (!dir || !file)
+        e = gltf_fail_at(d, pointer, "external buffer \"%.60s\": cannot open the file", name);
+    else if (strncmp(file, dir, n) != 0 || file[n] != '/')
+        e = gltf_fail_at(d, pointer, "external buffer \"%.60s\" resolves to %.80s, outside the asset's directory %.80s",
+                         name, file, dir);
+    bytes b = {0};
+    bytes_read_result r = e == LAB_OK ? bytes_read_file(file, length + 3, &b) : BYTES_READ_OK;
+    if (e == LAB_OK && r != BYTES_READ_OK)
+        e = gltf_fail_at(d, pointer, "external buffer \"%.60s\": %s (byteLength %zu, at most 3 bytes of padding)",
+                         name, bytes_read_message(r), length);
+    if (e == LAB_OK) {
+        out->data = b.data;
+        out->size = b.len;
+    } else {
+        bytes_free(&b);
+    }
+    free(dir), free(file);
+    return e;
+}
+
 /* A buffer's bytes: data URI, external file beside the asset, or the GLB's BIN chunk. */
 static lab_error load_buffer(const cJSON *b, int i, const char *base_dir, const uint8_t *bin,
                              size_t bin_size, gltf_buffer *out, lab_diag *d)
@@ -181,19 +214,22 @@ static lab_error load_buffer(const cJSON *b, int i, const char *base_dir, const 
     } else if (!cJSON_IsString(uri)) {
         return gltf_fail_at(d, pointer, "must be a string");
     } else if (!strncmp(uri->valuestring, "data:", 5)) {
-        const char *comma = strstr(uri->valuestring, ";base64,");
-        if (!comma || !base64_decode(comma + 8, &out->data, &out->size))
+        /* a buffer's data URI has one of glTF's two buffer media types (2.0, 3.6.1.1) */
+        static const char *const media[2] = {"data:application/octet-stream;base64,",
+                                             "data:application/gltf-buffer;base64,"};
+        const char *payload = NULL;
+        for (int k = 0; k < 2 && !payload; k++)
+            if (!strncmp(uri->valuestring, media[k], strlen(media[k])))
+                payload = uri->valuestring + strlen(media[k]);
+        if (!payload)
+            return gltf_fail_at(d, pointer, "data URI \"%.40s...\" is not base64 of application/octet-stream "
+                                "or application/gltf-buffer", uri->valuestring);
+        if (!base64_decode(payload, &out->data, &out->size))
             return gltf_fail_at(d, pointer, "data URI is not valid base64");
     } else {
-        const char *name = uri->valuestring;
-        if (!base_dir || name[0] == '/' || strstr(name, "..") || strchr(name, ':'))
-            return gltf_fail_at(d, pointer, "external buffer \"%.60s\" must be a plain relative path", name);
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", base_dir, name);
-        bytes_read_result r = read_whole_file(path, &out->data, &out->size);
-        if (r != BYTES_READ_OK)
-            return gltf_fail_at(d, pointer, "external buffer \"%.60s\": %s (at most %u bytes)", name,
-                                bytes_read_message(r), GLTF_MAX_FILE);
+        e = read_external(uri->valuestring, base_dir, (size_t)length, pointer, out, d);
+        if (e != LAB_OK)
+            return e;
     }
     if (out->size < (size_t)length)
         return gltf_fail_at(d, at, "byteLength %ld but only %zu bytes are there", length, out->size);
@@ -492,6 +528,31 @@ static lab_error parse_animation(const cJSON *j, int i, gltf_animation *a, lab_d
             e = parse(el_, i_, &(out)[i_], d);                                                   \
     } while (0)
 
+/* The scenes are not drawn here, but their node indices and the default scene must exist. */
+static lab_error check_scenes(const cJSON *root, int node_count, lab_diag *d)
+{
+    const cJSON *scenes;
+    int count = 0;
+    lab_error e = get_array(root, "scenes", &scenes, &count, d);
+    long scene = 0;
+    if (e == LAB_OK)
+        e = get_int(root, "scene", 0, count > 0 ? count - 1 : -1, false, 0, &scene, "", d);
+    int i = 0;
+    for (const cJSON *s = scenes ? scenes->child : NULL; e == LAB_OK && s; s = s->next, i++) {
+        char at[64];
+        snprintf(at, sizeof at, "/scenes/%d", i);
+        int *nodes = NULL, n = 0;
+        e = parse_int_list(s, "nodes", &nodes, &n, at, d);
+        for (int k = 0; e == LAB_OK && k < n; k++)
+            if (nodes[k] >= node_count) {
+                snprintf(at, sizeof at, "/scenes/%d/nodes/%d", i, k);
+                e = gltf_fail_at(d, at, "node %d of %d", nodes[k], node_count);
+            }
+        free(nodes);
+    }
+    return e;
+}
+
 static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8_t *bin,
                             size_t bin_size, gltf_document *doc, lab_diag *d)
 {
@@ -500,6 +561,11 @@ static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
     if (!cJSON_IsString(version) || strncmp(version->valuestring, "2.", 2) != 0)
         return gltf_fail_at(d, "/asset/version", "must be a string \"2.x\"");
+    const cJSON *required = cJSON_GetObjectItemCaseSensitive(root, "extensionsRequired");
+    const cJSON *first = cJSON_IsArray(required) ? required->child : NULL;
+    if (first) /* an asset that needs an extension cannot be read without it */
+        return gltf_fail_at(d, "/extensionsRequired/0", "extension \"%.60s\" is required, and this reader supports none",
+                            cJSON_IsString(first) ? first->valuestring : "?");
     const cJSON *buffers;
     e = get_array(root, "buffers", &buffers, &doc->buffer_count, d);
     if (e == LAB_OK && !(doc->buffers = alloc_array((size_t)doc->buffer_count, sizeof *doc->buffers)))
@@ -513,6 +579,8 @@ static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8
     PARSE_ALL(root, "skins", doc->skins, doc->skin_count, parse_skin);
     PARSE_ALL(root, "meshes", doc->meshes, doc->mesh_count, parse_mesh);
     PARSE_ALL(root, "animations", doc->animations, doc->animation_count, parse_animation);
+    if (e == LAB_OK)
+        e = check_scenes(root, doc->node_count, d);
     return e;
 }
 
@@ -528,7 +596,10 @@ static lab_error split_glb(const uint8_t *data, size_t size, const uint8_t **jso
         return gltf_fail_at(d, "(glb header)", "version %u, length %u of %zu bytes", h[1], h[2], size);
     size = h[2];
     if (h[4] != 0x4E4F534Au || h[3] > size - 20)
-        return gltf_fail_at(d, "(glb JSON chunk)", "missing or longer than the file");
+        return gltf_fail_at(d, "(glb JSON chunk)", "byte 12: chunk type 0x%08x, length %u: missing or longer than the file",
+                            h[4], h[3]);
+    if (h[3] % 4 != 0) /* chunks are padded to 4 bytes (2.0, 4.4.3.1) */
+        return gltf_fail_at(d, "(glb JSON chunk)", "byte 12: length %u is not a multiple of 4", h[3]);
     *json = data + 20;
     *json_size = h[3];
     *bin = NULL;
@@ -539,7 +610,9 @@ static lab_error split_glb(const uint8_t *data, size_t size, const uint8_t **jso
         memcpy(c, data + next, sizeof c);
         if (c[1] == 0x004E4942u) {
             if (c[0] > size - next - 8)
-                return gltf_fail_at(d, "(glb BIN chunk)", "%u bytes but the file ends first", c[0]);
+                return gltf_fail_at(d, "(glb BIN chunk)", "byte %zu: %u bytes but the file ends first", next, c[0]);
+            if (c[0] % 4 != 0)
+                return gltf_fail_at(d, "(glb BIN chunk)", "byte %zu: length %u is not a multiple of 4", next, c[0]);
             *bin = data + next + 8;
             *bin_size = c[0];
         }
@@ -558,10 +631,34 @@ lab_error gltf_parse(const uint8_t *data, size_t size, const char *base_dir, glt
         if (e != LAB_OK)
             return e;
     }
-    cJSON *root = cJSON_ParseWithLength((const char *)json, json_size);
-    if (!cJSON_IsObject(root)) {
+    size_t start = 0; /* JSON may start with whitespace; a GLB starts with its magic */
+    while (start < json_size && strchr(" \t\r\n", json[start]) && json[start])
+        start++;
+    if (json == data && start < json_size && json[start] != '{') {
+        uint32_t magic = 0;
+        memcpy(&magic, data, size < 4 ? size : 4);
+        return gltf_fail_at(d, "(document)", "byte 0: neither JSON (byte %zu is 0x%02x, not '{') nor GLB "
+                            "(magic 0x%08x, not 'glTF')", start, json[start], magic);
+    }
+    const uint8_t *nul = memchr(json, 0, json_size); /* JSON text holds no NUL, not even as whitespace */
+    if (nul)
+        return gltf_fail_at(d, "(document)", "byte %zu of the JSON: a NUL character", (size_t)(nul - json));
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts((const char *)json, json_size, &end, false);
+    if (!root) {
+        const char *where = cJSON_GetErrorPtr();
+        size_t offset = where && where >= (const char *)json ? (size_t)(where - (const char *)json) : 0;
+        return gltf_fail_at(d, "(document)", "byte %zu of the JSON: a syntax error, the text ends early, or "
+                            "arrays and objects nest deeper than %d", offset, CJSON_NESTING_LIMIT);
+    }
+    while (end && (size_t)(end - (const char *)json) < json_size && strchr(" \t\r\n", *end))
+        end++;
+    if (!cJSON_IsObject(root) || (end && (size_t)(end - (const char *)json) < json_size)) {
+        size_t offset = end ? (size_t)(end - (const char *)json) : 0;
         cJSON_Delete(root);
-        return gltf_fail_at(d, "(document)", "not a JSON object");
+        return gltf_fail_at(d, "(document)", cJSON_IsObject(root) ? "byte %zu of the JSON: text after the document"
+                                                                   : "byte %zu of the JSON: not a JSON object",
+                            cJSON_IsObject(root) ? offset : start);
     }
     lab_error e = parse_json(root, base_dir, bin, bin_size, out, d);
     cJSON_Delete(root);

@@ -196,6 +196,29 @@ static lab_error check_accessor(const gltf_document *doc, int a, const int *type
 
 static const int FLOAT_ONLY[1] = {5126};
 
+/* The first joint slot whose node is neither skin.skeleton nor below it; -1 when there
+ * is none, -2 out of memory. Each node is walked once (linear, however deep). */
+static int joint_outside(const gltf_document *doc, const gltf_skin *s)
+{
+    unsigned char *below = calloc((size_t)doc->node_count + 1, 1); /* 0 unknown, 1 below the skeleton, 2 not */
+    if (!below)
+        return -2;
+    below[s->skeleton] = 1;
+    int outside = -1;
+    for (int k = 0; outside < 0 && k < s->joint_count; k++) {
+        int p = s->joints[k];
+        while (p >= 0 && below[p] == 0)
+            p = doc->nodes[p].parent;
+        unsigned char answer = p >= 0 ? below[p] : 2;
+        for (int q = s->joints[k]; q >= 0 && below[q] == 0; q = doc->nodes[q].parent)
+            below[q] = answer;
+        if (answer == 2)
+            outside = k;
+    }
+    free(below);
+    return outside;
+}
+
 static lab_error validate_skins(const gltf_document *doc, lab_diag *d)
 {
     char at[96];
@@ -226,6 +249,12 @@ static lab_error validate_skins(const gltf_document *doc, lab_diag *d)
         snprintf(at, sizeof at, "/skins/%d/skeleton", i);
         if (s->skeleton >= doc->node_count)
             return gltf_fail_at(d, at, "node %d of %d", s->skeleton, doc->node_count);
+        int outside = s->skeleton >= 0 ? joint_outside(doc, s) : -1;
+        if (outside == -2)
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%d nodes", doc->node_count);
+        if (outside >= 0)
+            return gltf_fail_at(d, at, "node %d is not an ancestor of joint %d (node %d): the skeleton must be a "
+                                "common root of the joints", s->skeleton, outside, s->joints[outside]);
         if (s->inverse_bind < 0)
             continue; /* identity matrices (5.28.1) */
         snprintf(at, sizeof at, "/skins/%d/inverseBindMatrices", i);

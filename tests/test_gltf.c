@@ -204,7 +204,7 @@ static void test_gltf_glb_reads_like_gltf(void **state)
     const char *uri = cJSON_GetObjectItem(b0, "uri")->valuestring;
     const char *comma = strchr(uri, ',') + 1;
     /* decode buffer 0 with the reader itself: parse a one-buffer document */
-    static const char prefix[] = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":168,\"uri\":\"data:;base64,";
+    static const char prefix[] = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":168,\"uri\":\"data:application/octet-stream;base64,";
     size_t n = strlen(prefix) + strlen(comma) + 8;
     char *one = malloc(n);
     snprintf(one, n, "%s%s\"}]}", prefix, comma);
@@ -459,7 +459,7 @@ static char *patch_float(const char *text, int accessor, int element, int compon
     /* decode through a one-buffer document, as the reader does */
     size_t n = strlen(data) + 128;
     char *one = malloc(n);
-    snprintf(one, n, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%d,\"uri\":\"data:;base64,%s\"}]}",
+    snprintf(one, n, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%d,\"uri\":\"data:application/octet-stream;base64,%s\"}]}",
              cJSON_GetObjectItem(buf, "byteLength")->valueint, data);
     gltf_document tmp;
     assert_int_equal(gltf_parse((const uint8_t *)one, strlen(one), NULL, &tmp, NULL), LAB_OK);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmocka_all.h"
 #include "testutil.h"
@@ -66,6 +67,9 @@ typedef struct {
     cJSON *doc;
     uint8_t *buffer;   /* the decoded buffer 0 */
     size_t size;
+    const char *dir;   /* where the case's files go */
+    char *raw;         /* when a case sets it: the file's bytes instead of the printed doc */
+    size_t raw_size;
 } asset;
 
 static cJSON *at(cJSON *root, const char *a, int i)
@@ -129,6 +133,104 @@ static void weight_negative(asset *s)
 }
 static void times_decrease(asset *s) { set_float(s, TIMES_OFFSET + 4 * 3, 0.0f); }
 static void unknown_component_type(asset *s) { set_number(at(s->doc, "accessors", 4), "componentType", 5124); }
+static void data_uri_media_type(asset *s) { cJSON_AddStringToObject(s->doc, "x-uri", "text/plain"); }
+static void extension_required(asset *s) { set_raw(s->doc, "extensionsRequired", "[\"KHR_draco_mesh_compression\"]"); }
+static void scene_node_out_of_range(asset *s) { set_raw(at(s->doc, "scenes", 0), "nodes", "[0, 7]"); }
+static void scene_out_of_range(asset *s) { set_number(s->doc, "scene", 3); }
+static void skeleton_not_a_root(asset *s) { set_number(at(s->doc, "skins", 0), "skeleton", 2); }
+
+/* 8. the document itself: what the message must locate is a byte */
+static void set_text(asset *s, const char *text, size_t n)
+{
+    s->raw = malloc(n + 1);
+    memcpy(s->raw, text, n);
+    s->raw_size = n;
+}
+static char *printed(asset *s) { return cJSON_Print(s->doc); }
+static void nul_in_whitespace(asset *s)
+{
+    char *t = printed(s);
+    t[1] = '\0'; /* the whitespace after the opening brace */
+    set_text(s, t, strlen(t + 2) + 2);
+    free(t);
+}
+static void truncated(asset *s)
+{
+    char *t = printed(s);
+    set_text(s, t, strlen(t) / 2);
+    free(t);
+}
+static void deep_nesting(asset *s)
+{
+    enum { DEPTH = 100000 };
+    char *t = malloc(2 * DEPTH + 16);
+    strcpy(t, "{\"a\": ");
+    memset(t + 6, '[', DEPTH), memset(t + 6 + DEPTH, ']', DEPTH);
+    strcpy(t + 6 + 2 * DEPTH, "}");
+    set_text(s, t, strlen(t));
+    free(t);
+}
+static void text_after(asset *s)
+{
+    char *t = printed(s);
+    size_t n = strlen(t);
+    t = realloc(t, n + 3);
+    strcpy(t + n, "{}");
+    set_text(s, t, n + 2);
+    free(t);
+}
+static void bad_magic(asset *s) { set_text(s, "gltF\2\0\0\0\24\0\0\0JSON\0\0\0\0\0\0\0\0", 24); }
+/* A GLB whose JSON chunk length is not a multiple of 4 (the padding left out). */
+static void unpadded_glb(asset *s)
+{
+    char *t = printed(s);
+    uint32_t json = (uint32_t)strlen(t) | 1u, total = 12 + 8 + json; /* odd: never a multiple of 4 */
+    char *g = calloc(total, 1);
+    const uint32_t header[5] = {0x46546C67u, 2, total, json, 0x4E4F534Au};
+    memcpy(g, header, sizeof header);
+    memcpy(g + 20, t, strlen(t));
+    memset(g + 20 + strlen(t), ' ', json - strlen(t));
+    set_text(s, g, total);
+    free(g), free(t);
+}
+
+/* 6. external buffers: regular files inside the asset's directory, of bounded size */
+static void external(asset *s, const char *name)
+{
+    cJSON_ReplaceItemInObjectCaseSensitive(at(s->doc, "buffers", 0), "uri", cJSON_CreateString(name));
+}
+static const char *in_dir(asset *s, const char *name) { return tu_path(s->dir, name); }
+static void external_fifo(asset *s)
+{
+    assert_int_equal(mkfifo(in_dir(s, "fifo.bin"), 0600), 0);
+    external(s, "fifo.bin");
+}
+static void external_symlink_out(asset *s)
+{
+    assert_int_equal(symlink("/etc/passwd", in_dir(s, "passwd.bin")), 0);
+    external(s, "passwd.bin");
+}
+static void external_dev_zero(asset *s)
+{
+    assert_int_equal(symlink("/dev/zero", in_dir(s, "zero.bin")), 0);
+    external(s, "zero.bin");
+}
+static void external_parent(asset *s) /* a real file, one directory up */
+{
+    assert_true(tu_write_file(in_dir(s, "../outside.bin"), "0123456789"));
+    external(s, "../outside.bin");
+}
+static void external_missing(asset *s) { external(s, "missing.bin"); }
+static void external_too_large(asset *s)
+{
+    FILE *f = fopen(in_dir(s, "large.bin"), "wb");
+    assert_non_null(f);
+    fwrite(s->buffer, 1, s->size, f);
+    for (int k = 0; k < 100; k++)
+        fputc(0, f);
+    fclose(f);
+    external(s, "large.bin");
+}
 
 typedef struct {
     const char *name;
@@ -162,6 +264,23 @@ static const malformed_case cases[] = {
     {"negative weight", weight_negative, "vertex 100"},
     {"animation times decrease", times_decrease, "/animations/0/samplers/0/input"},
     {"componentType INT (5124) for indices", unknown_component_type, "/accessors/4"},
+    {"data URI of media type text/plain", data_uri_media_type, "/buffers/0/uri"},
+    {"an extension required", extension_required, "/extensionsRequired/0"},
+    {"scene node out of range", scene_node_out_of_range, "/scenes/0/nodes/1"},
+    {"default scene out of range", scene_out_of_range, "/scene"},
+    {"skeleton not a common root of the joints", skeleton_not_a_root, "/skins/0/skeleton"},
+    {"NUL in the JSON's whitespace", nul_in_whitespace, "byte 1 of the JSON"},
+    {"truncated JSON", truncated, "(document), byte "},
+    {"100,000 nested arrays", deep_nesting, "(document), byte "},
+    {"text after the document", text_after, "text after the document"},
+    {"bad GLB magic", bad_magic, "magic 0x46746c67"},
+    {"GLB JSON chunk without its padding", unpadded_glb, "(glb JSON chunk), byte 12"},
+    {"external buffer: a FIFO", external_fifo, "not a regular file"},
+    {"external buffer: a symlink to /etc/passwd", external_symlink_out, "outside the asset's directory"},
+    {"external buffer: a symlink to /dev/zero", external_dev_zero, "outside the asset's directory"},
+    {"external buffer: ../outside.bin", external_parent, "outside the asset's directory"},
+    {"external buffer: missing", external_missing, "cannot open the file"},
+    {"external buffer: 100 bytes past byteLength", external_too_large, "larger than the limit"},
 };
 enum { CASE_COUNT = sizeof cases / sizeof cases[0] };
 
@@ -170,7 +289,7 @@ static const char *write_case(const malformed_case *c, const char *dir)
 {
     char *text = tu_read_file(BASE, NULL);
     assert_non_null(text);
-    asset s = {cJSON_Parse(text), NULL, 0};
+    asset s = {cJSON_Parse(text), NULL, 0, dir, NULL, 0};
     free(text);
     assert_non_null(s.doc);
     cJSON *buffer = at(s.doc, "buffers", 0);
@@ -181,12 +300,26 @@ static const char *write_case(const malformed_case *c, const char *dir)
     s.size = decode(uri + strlen(URI_PREFIX), s.buffer);
     assert_int_equal(s.size, 12940);
     c->broken(&s);
-    char *new_uri = encode(s.buffer, s.size);
-    cJSON_ReplaceItemInObjectCaseSensitive(buffer, "uri", cJSON_CreateString(new_uri));
-    char *out = cJSON_Print(s.doc);
+    /* the (possibly changed) buffer back into its data URI, unless the case moved it out */
+    const char *media = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s.doc, "x-uri"));
+    const char *now = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(buffer, "uri"));
+    char *new_uri = !strncmp(now, URI_PREFIX, strlen(URI_PREFIX)) ? encode(s.buffer, s.size) : NULL;
+    if (new_uri && media) { /* the same bytes under another media type */
+        char *other = malloc(strlen(new_uri) + 64);
+        sprintf(other, "data:%s;base64,%s", media, strchr(new_uri, ',') + 1);
+        free(new_uri);
+        new_uri = other;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(s.doc, "x-uri");
+    if (new_uri)
+        cJSON_ReplaceItemInObjectCaseSensitive(buffer, "uri", cJSON_CreateString(new_uri));
+    char *out = s.raw ? NULL : cJSON_Print(s.doc);
     const char *path = tu_path(dir, "case.gltf");
-    assert_true(tu_write_file(path, out));
-    free(out), free(new_uri), free(s.buffer);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(s.raw ? s.raw : out, 1, s.raw ? s.raw_size : strlen(out), f), s.raw ? s.raw_size : strlen(out));
+    assert_int_equal(fclose(f), 0);
+    free(out), free(new_uri), free(s.buffer), free(s.raw);
     cJSON_Delete(s.doc);
     return path;
 }
@@ -202,11 +335,11 @@ static void test_gltf_malformed_cases(void **state)
 {
     tu_run_dir *ctx = *state;
     char in[128], out[128];
-    snprintf(in, sizeof in, "%s/in", ctx->dir);
-    assert_int_equal(mkdir(in, 0777), 0);
     int failed = 0;
-    for (int i = 0; i < CASE_COUNT; i++) {
-        snprintf(out, sizeof out, "%s/out%02d", ctx->dir, i + 1); /* an OUTDIR of its own */
+    for (int i = 0; i < CASE_COUNT; i++) { /* an asset directory and an OUTDIR of its own */
+        snprintf(in, sizeof in, "%s/in%02d", ctx->dir, i + 1);
+        snprintf(out, sizeof out, "%s/out%02d", ctx->dir, i + 1);
+        assert_int_equal(mkdir(in, 0777), 0);
         assert_int_equal(mkdir(out, 0777), 0);
         const char *path = write_case(&cases[i], in);
         int rc = tu_run_program(LAB, ctx->out_path, ctx->err_path, path, out, (char *)NULL);

@@ -144,6 +144,7 @@ int tu_run(char *const argv[], const char *stdout_path, const char *stderr_path)
     if (pid == 0) {
         redirect(stdout_path, STDOUT_FILENO);
         redirect(stderr_path, STDERR_FILENO);
+        alarm(TU_RUN_SECONDS); /* kept across execv: a program that hangs dies, the suite goes on */
         execv(argv[0], argv);
         _exit(127);
     }

@@ -28,7 +28,10 @@ int tu_run_dir_setup(void **state);
 int tu_run_dir_teardown(void **state);
 
 /* Runs argv[0] with argv, stdout and stderr captured into the given files (may be NULL
- * for /dev/null). Returns the exit status, or -1 when it did not exit normally. */
+ * for /dev/null). Returns the exit status, or -1 when it did not exit normally. A program
+ * still running after TU_RUN_SECONDS is killed (SIGALRM): a hang fails its test instead
+ * of stopping the suite. */
+#define TU_RUN_SECONDS 300
 int tu_run(char *const argv[], const char *stdout_path, const char *stderr_path);
 
 /* Runs `program` with the NULL-terminated arguments after err_path; like tu_run. */

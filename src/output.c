@@ -2,8 +2,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,13 +134,22 @@ static lab_error encode_images(output_batch *batch, lab_diag *d)
 }
 
 /* dir/NAME, or dir/.NAME.PID.tag for a temporary or a kept old file. */
-static void join_path(char *buf, size_t size, const char *dir, const char *name, const char *tag)
+/* dir/name, or dir/.name.PID.tag for a temporary (tag "tmp") or a kept old file ("old")
+ * of the process pid. */
+static void join_path_of(char *buf, size_t size, const char *dir, const char *name, const char *tag, long pid)
 {
     if (tag)
-        snprintf(buf, size, "%s/.%s.%ld.%s", dir, name, (long)getpid(), tag);
+        snprintf(buf, size, "%s/.%s.%ld.%s", dir, name, pid, tag);
     else
         snprintf(buf, size, "%s/%s", dir, name);
 }
+
+static void join_path(char *buf, size_t size, const char *dir, const char *name, const char *tag)
+{
+    join_path_of(buf, size, dir, name, tag, (long)getpid());
+}
+
+#define JOURNAL_PREFIX ".output-journal."
 
 static int write_file(const char *path, const bytes *b)
 {
@@ -196,10 +207,92 @@ static void roll_back(const output_batch *batch, const char *dir, const bool *ha
     }
 }
 
+/* ---- a run killed while it committed ------------------------------------------------------ */
+
+/* Whether process pid is gone (so its hidden files are left over, not in use). */
+static bool process_gone(long pid)
+{
+    return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* The journal a commit writes before its first rename: one line per file, "1 NAME" when
+ * the file existed before (its old contents are kept as .NAME.PID.old), "0 NAME" when
+ * it did not. It is removed the moment the last rename succeeded (the commit point). */
+static int write_journal(const output_batch *batch, const char *dir, const bool *had_old)
+{
+    bytes text = {0};
+    for (int i = 0; i < batch->count; i++)
+        bytes_printf(&text, "%d %s\n", had_old[i] ? 1 : 0, batch->files[i].name);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
+    int rc = text.failed ? -1 : write_file(path, &text);
+    bytes_free(&text);
+    return rc;
+}
+
+/* Undoes the commit of a process killed before its commit point: every file it renamed
+ * into place gets its old contents back, or goes when it had none. */
+static void undo_journal(const char *dir, const char *journal, long pid)
+{
+    bytes text = {0};
+    if (bytes_read_file(journal, 1u << 20, &text) == BYTES_READ_OK) {
+        char final[4200], old[4200];
+        for (char *line = (char *)text.data; line && *line;) {
+            char *end = strchr(line, '\n');
+            if (end)
+                *end = '\0';
+            if ((line[0] == '0' || line[0] == '1') && line[1] == ' ' && plain_name(line + 2)) {
+                join_path_of(final, sizeof final, dir, line + 2, NULL, pid);
+                join_path_of(old, sizeof old, dir, line + 2, "old", pid);
+                if (line[0] == '1')
+                    rename(old, final); /* fails harmlessly when that rename had not happened */
+                else
+                    unlink(final);      /* the new file, when it was renamed into place */
+            }
+            line = end ? end + 1 : NULL;
+        }
+    }
+    bytes_free(&text);
+    unlink(journal);
+}
+
+/* The leftovers of commits whose processes are gone: their journals are undone first, then
+ * their temporaries and kept old files are removed. Another live run's files are left
+ * alone. */
+static void recover_killed_runs(const char *dir)
+{
+    for (int pass = 0; pass < 2; pass++) { /* journals, then the rest */
+        DIR *d = opendir(dir);
+        if (!d)
+            return;
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            const char *n = e->d_name;
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", dir, n);
+            if (pass == 0 && !strncmp(n, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX))) {
+                long pid = strtol(n + strlen(JOURNAL_PREFIX), NULL, 10);
+                if (process_gone(pid))
+                    undo_journal(dir, path, pid);
+                continue;
+            }
+            const char *dot = strrchr(n, '.'), *pid_at = NULL;
+            if (pass != 1 || n[0] != '.' || !dot || (strcmp(dot, ".tmp") && strcmp(dot, ".old")))
+                continue;
+            for (const char *p = dot - 1; p > n && *p >= '0' && *p <= '9'; p--)
+                pid_at = p;
+            if (pid_at && pid_at[-1] == '.' && process_gone(strtol(pid_at, NULL, 10)))
+                unlink(path);
+        }
+        closedir(d);
+    }
+}
+
 lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
 {
     char tmp[4200], final[4200], old[4200];
     lab_error e = output_check_dir(dir, d);
+    if (e == LAB_OK)
+        recover_killed_runs(dir);
     if (e == LAB_OK)
         e = encode_images(batch, d);
     if (e != LAB_OK)
@@ -233,6 +326,10 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
             e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[kept].name,
                           "keeping the old file as %s failed: %s", old, strerror(errno));
     }
+    char journal[4200];
+    snprintf(journal, sizeof journal, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
+    if (e == LAB_OK && write_journal(batch, dir, had_old) != 0)
+        e = diag_fail(d, LAB_ERR_OUTPUT, journal, "writing the commit's journal failed: %s", strerror(errno));
     for (int i = 0; e == LAB_OK && i < n; i++) { /* 4. into place */
         join_path(tmp, sizeof tmp, dir, batch->files[i].name, "tmp");
         join_path(final, sizeof final, dir, batch->files[i].name, NULL);
@@ -243,6 +340,7 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
             roll_back(batch, dir, had_old, i);
         }
     }
+    unlink(journal); /* the commit point: from here the new run stands (or was rolled back) */
     if (e != LAB_OK)
         remove_tagged(batch, dir, "tmp", 0, written);
     remove_tagged(batch, dir, "old", 0, kept); /* 5. */

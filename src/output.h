@@ -5,13 +5,26 @@
  *   1. the PNGs are encoded (png_encode_all) and every file is written to a temporary
  *      `.NAME.PID.tmp` inside OUTDIR and synced;
  *   2. a target that rename() could not replace (a directory in the way) is refused;
- *   3. each existing target is kept as a hard link `.NAME.PID.old`;
- *   4. the temporaries are renamed into place, one by one;
+ *   3. each existing target is kept as a hard link `.NAME.PID.old`, and a journal
+ *      `.output-journal.PID` lists every file and whether it had an old version;
+ *   4. the temporaries are renamed into place, one by one; then the journal is removed
+ *      (the commit point);
  *   5. the `.old` links are removed.
  * A failure in steps 1-3 leaves OUTDIR as it was. A failure in step 4 (a refused rename)
  * rolls back: the files already renamed get their old contents back (or are removed when
- * there was none), so OUTDIR again holds the previous run's outputs. Same inputs, same
- * bytes: nothing here reads the clock or iterates in an unspecified order.
+ * there was none), so OUTDIR again holds the previous run's outputs.
+ *
+ * A run killed on the way (SIGKILL, power loss) cannot roll back; the next commit into
+ * the same OUTDIR does it first: a journal whose process is gone is undone (files it
+ * renamed get their old contents back, its new files go), and the temporaries and old
+ * links of gone processes are removed. What a reader of OUTDIR can rely on: after a run
+ * that exited, OUTDIR holds one run's outputs, whole: the new ones (exit 0) or the
+ * previous ones (any other exit). While a commit is renaming, or after a kill until the
+ * next run, a reader can see some new files beside old ones; the renames take
+ * milliseconds, and each file on its own is always whole (rename is atomic).
+ *
+ * Same inputs, same bytes: nothing here reads the clock or iterates in an unspecified
+ * order (the recovery's directory scan only removes and restores files).
  */
 #ifndef OUTPUT_H
 #define OUTPUT_H

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <stb_image.h>
 
@@ -209,6 +212,63 @@ static void test_output_batch_rolls_back_a_commit_that_fails_midway(void **state
     tu_remove_tree(dir);
 }
 
+/* A rename hook that lets `*left` renames through, then kills its own process (SIGKILL:
+ * no handler, no cleanup), as a power cut or an OOM killer would in the middle of step 4. */
+static int killed_rename(const char *from, const char *to, void *context)
+{
+    int *left = context;
+    if ((*left)-- == 0)
+        raise(SIGKILL);
+    return rename(from, to);
+}
+
+/* A run killed while renaming leaves a mix of two runs and hidden files; the next commit
+ * into the directory first restores the killed run's previous outputs (its journal names
+ * them), removes the files that run added and every leftover temporary, then commits. */
+static void test_output_batch_recovers_from_a_run_killed_midway(void **state)
+{
+    (void)state;
+    char dir[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    for (int kill_at = 0; kill_at < 3; kill_at++) {
+        output_batch old = {0};
+        add_text(&old, "a.txt", "old a\n");
+        add_text(&old, "c.txt", "old c\n");
+        assert_int_equal(output_batch_commit(&old, dir, NULL), LAB_OK);
+        output_batch_free(&old);
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) { /* the run that gets killed */
+            output_batch b = {0};
+            add_text(&b, "a.txt", "new a\n");
+            add_text(&b, "b.txt", "new b\n"); /* not in the old run */
+            add_text(&b, "c.txt", "new c\n");
+            int left = kill_at;
+            b.rename_file = killed_rename;
+            b.rename_context = &left;
+            output_batch_commit(&b, dir, NULL);
+            _exit(0); /* not reached */
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        assert_true(tu_count_entries(dir) > 2); /* leftovers: temporaries, old links, the journal */
+        output_batch next = {0}; /* the next run, with an unrelated file */
+        add_text(&next, "d.txt", "d\n");
+        assert_int_equal(output_batch_commit(&next, dir, NULL), LAB_OK);
+        output_batch_free(&next);
+        char *a = tu_read_file(tu_path(dir, "a.txt"), NULL), *c = tu_read_file(tu_path(dir, "c.txt"), NULL);
+        assert_string_equal(a, "old a\n");
+        assert_string_equal(c, "old c\n");
+        free(a), free(c);
+        assert_false(tu_exists(tu_path(dir, "b.txt")));
+        assert_int_equal(tu_count_entries(dir), 3); /* a, c, d: nothing hidden is left */
+        unlink(tu_path(dir, "d.txt"));
+    }
+    tu_remove_tree(dir);
+}
+
 /* No fixed number of files: a batch holds as many as the program makes. */
 static void test_output_batch_takes_many_files_and_images(void **state)
 {
@@ -299,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_output_batch_failure_keeps_earlier_outputs),
         cmocka_unit_test(test_output_batch_reports_a_buffer_out_of_memory),
         cmocka_unit_test(test_output_batch_rolls_back_a_commit_that_fails_midway),
+        cmocka_unit_test(test_output_batch_recovers_from_a_run_killed_midway),
         cmocka_unit_test(test_output_batch_takes_many_files_and_images),
         cmocka_unit_test(test_output_csv_and_json_helpers),
         cmocka_unit_test(test_output_json_refuses_non_finite_numbers),

@@ -85,6 +85,7 @@ static lab_error load_asset(void *state, lab_diag *d)
 {
     gltf30 *r = state;
     lab_error e = gltf_load(r->args[0], &r->doc, d);
+    r->doc.limits = r->limits; /* --max-vertices, --max-nodes, --max-joints */
     if (e == LAB_OK)
         e = gltf_validate(&r->doc, d);
     if (e == LAB_OK)
@@ -242,7 +243,6 @@ static lab_error add_figures(void *state, lab_diag *d)
     return output_batch_add_figure(&r->out, e, "gltf30.png", &fig, panels, names, r->time_count, d);
 }
 
-
 int main(int argc, char **argv)
 {
     static const char *const methods[] = {"lbs", "dqs", NULL};          /* skin_method order */
@@ -257,9 +257,15 @@ int main(int argc, char **argv)
         {"--policy", CLI_CHOICE, &r.policy, .choices = policies,
          .help = "strict (default) rejects weight sums off by more than 2e-7 per\n"
                  "weight; normalize divides them and counts the vertices"},
+        {"--max-vertices", CLI_INT, &r.limits.max_vertices, .min = 1, .max = 1 << 26, .value_name = "N",
+         .help = "refuse a primitive of more vertices (default 1048576)"},
+        {"--max-nodes", CLI_INT, &r.limits.max_nodes, .min = 1, .max = 1 << 24, .value_name = "N",
+         .help = "refuse an asset of more nodes (default 65536)"},
+        {"--max-joints", CLI_INT, &r.limits.max_joints, .min = 1, .max = 1 << 20, .value_name = "N",
+         .help = "refuse a skin of more joints (default 4096)"},
     };
     const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
-                                 options, 3, {"ASSET", "OUTDIR"}, 2, NULL};
+                                 options, 6, {"ASSET", "OUTDIR"}, 2, NULL};
     static const cli_step steps[] = {load_asset, sample_times, add_figures, record30_gltf_evidence};
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_gltf_report, NULL,
                                         record30_gltf_release};

@@ -46,7 +46,7 @@ static void print_rule(FILE *to, const cli_option *o, int indent)
             fprintf(to, ", each in [%g, %g]", o->min, o->max);
         fprintf(to, "%s)\n", o->distinct ? ", none twice" : "");
     } else if (o->kind == CLI_INT) {
-        fprintf(to, "%*s(an integer in [%g, %g])\n", indent, "", o->min, o->max);
+        fprintf(to, "%*s(an integer in [%.0f, %.0f])\n", indent, "", o->min, o->max);
     }
 }
 
@@ -170,7 +170,7 @@ static int set_value(const cli_option *o, const char *value, char *err, size_t s
         errno = 0;
         long n = strtol(value, &end, 10);
         if (end == value || *end != '\0' || errno == ERANGE || !(n >= o->min && n <= o->max)) {
-            snprintf(err, size, "%s %s: expected an integer in [%g, %g]", o->name, value, o->min, o->max);
+            snprintf(err, size, "%s %s: expected an integer in [%.0f, %.0f]", o->name, value, o->min, o->max);
             return -1;
         }
         *(int *)o->target = (int)n;

@@ -76,7 +76,23 @@ typedef struct {
     int channel_count;
 } gltf_animation;
 
+/* What one asset may ask for, checked by gltf_validate before anything is allocated for
+ * it, so that the work and memory of a run are bounded by these numbers and the file's
+ * size (GLTF_MAX_FILE), not by a count a few bytes of JSON can claim. A field left 0 takes
+ * its default. lab30-gltf raises them with --max-vertices, --max-nodes and --max-joints. */
 typedef struct {
+    int max_vertices;          /* POSITION elements of one primitive; default 1,048,576 */
+    int max_nodes;             /* nodes of the asset; default 65,536 */
+    int max_joints;            /* joints of one skin; default 4,096 */
+} gltf_limits;
+#define GLTF_DEFAULT_MAX_VERTICES (1 << 20)
+#define GLTF_DEFAULT_MAX_NODES (1 << 16)
+#define GLTF_DEFAULT_MAX_JOINTS (1 << 12)
+/* Any accessor's element count is bounded by 8 x max_vertices (indices: about 6 per vertex). */
+#define GLTF_ELEMENTS_PER_VERTEX 8
+
+typedef struct {
+    gltf_limits limits;        /* zeros (the defaults) after parsing; set before gltf_validate */
     gltf_buffer *buffers;      int buffer_count;
     gltf_view *views;          int view_count;
     gltf_accessor *accessors;  int accessor_count;

@@ -91,6 +91,17 @@ static lab_error validate_sparse(const gltf_document *doc, const gltf_accessor *
     return LAB_OK;
 }
 
+static int limit(int set, int fallback) { return set > 0 ? set : fallback; }
+
+/* A LAB_ERR_LIMIT at pointer/key naming the limit and the option that raises it. */
+static lab_error over_limit(lab_diag *d, const char *pointer, const char *key, long value, const char *what,
+                            long max, const char *option)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s/%s", pointer, key);
+    return diag_fail(d, LAB_ERR_LIMIT, at, "%ld %s (%ld); %s raises the limit", value, what, max, option);
+}
+
 static lab_error validate_accessors(const gltf_document *doc, lab_diag *d)
 {
     char at[64];
@@ -100,8 +111,10 @@ static lab_error validate_accessors(const gltf_document *doc, lab_diag *d)
         size_t csize = gltf_component_size(a->component_type), esize = gltf_element_size(a);
         if (a->components > 4 && csize != 4)
             return gltf_fail_at(d, at, "matrix accessors of 1- or 2-byte components are not supported");
-        if (a->view < 0 && a->count > (1 << 24))
-            return gltf_fail_at(d, at, "%d elements without a bufferView: at most %d", a->count, 1 << 24);
+        long max_elements = (long)GLTF_ELEMENTS_PER_VERTEX * limit(doc->limits.max_vertices, GLTF_DEFAULT_MAX_VERTICES);
+        if (a->count > max_elements)
+            return over_limit(d, at, "count", a->count, "elements, more than 8 x the vertex limit", max_elements,
+                              "--max-vertices");
         if (a->view >= 0) {
             if (a->view >= doc->view_count)
                 return gltf_fail_at(d, at, "bufferView %d of %d", a->view, doc->view_count);
@@ -129,6 +142,9 @@ static lab_error validate_accessors(const gltf_document *doc, lab_diag *d)
 static lab_error validate_nodes(gltf_document *doc, lab_diag *d)
 {
     char at[96];
+    int max_nodes = limit(doc->limits.max_nodes, GLTF_DEFAULT_MAX_NODES);
+    if (doc->node_count > max_nodes)
+        return over_limit(d, "", "nodes", doc->node_count, "nodes, more than the limit", max_nodes, "--max-nodes");
     for (int i = 0; i < doc->node_count; i++)
         doc->nodes[i].parent = -1;
     for (int i = 0; i < doc->node_count; i++) {
@@ -222,8 +238,13 @@ static int joint_outside(const gltf_document *doc, const gltf_skin *s)
 static lab_error validate_skins(const gltf_document *doc, lab_diag *d)
 {
     char at[96];
+    int max_joints = limit(doc->limits.max_joints, GLTF_DEFAULT_MAX_JOINTS);
     for (int i = 0; i < doc->skin_count; i++) {
         const gltf_skin *s = &doc->skins[i];
+        snprintf(at, sizeof at, "/skins/%d", i);
+        if (s->joint_count > max_joints)
+            return over_limit(d, at, "joints", s->joint_count, "joints, more than the limit", max_joints,
+                              "--max-joints");
         for (int k = 0; k < s->joint_count; k++)
             if (s->joints[k] >= doc->node_count) {
                 snprintf(at, sizeof at, "/skins/%d/joints/%d", i, k);
@@ -319,6 +340,12 @@ static lab_error validate_primitive(const gltf_document *doc, const gltf_primiti
     if (e != LAB_OK)
         return e;
     int vertices = doc->accessors[p->position].count;
+    int max_vertices = limit(doc->limits.max_vertices, GLTF_DEFAULT_MAX_VERTICES);
+    char accessor[48];
+    snprintf(accessor, sizeof accessor, "/accessors/%d", p->position);
+    if (vertices > max_vertices) /* named where the count is: on the POSITION accessor */
+        return over_limit(d, accessor, "count", vertices, "vertices (POSITION), more than the limit", max_vertices,
+                          "--max-vertices");
     double *position = NULL;
     e = read_finite(doc, p->position, sub, &position, d);
     free(position);

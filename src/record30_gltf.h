@@ -34,6 +34,7 @@ typedef struct {
     int requested_count;
     int method;                       /* --method, a skin_method */
     int policy;                       /* --policy, a skin_policy_kind */
+    gltf_limits limits;               /* --max-vertices, --max-nodes, --max-joints (0: default) */
     const char *args[2];              /* ASSET, OUTDIR */
     output_batch out;                 /* what the run writes */
 } gltf30;

@@ -139,6 +139,31 @@ static void scene_node_out_of_range(asset *s) { set_raw(at(s->doc, "scenes", 0),
 static void scene_out_of_range(asset *s) { set_number(s->doc, "scene", 3); }
 static void skeleton_not_a_root(asset *s) { set_number(at(s->doc, "skins", 0), "skeleton", 2); }
 
+/* 2. cost bounded by the input: counts beyond the documented limits are refused first */
+static void zero_filled_positions(asset *s) /* no bufferView: zeros, 2^24 of them */
+{
+    cJSON_DeleteItemFromObjectCaseSensitive(at(s->doc, "accessors", 0), "bufferView");
+    set_number(at(s->doc, "accessors", 0), "count", 1 << 24);
+}
+static void positions_over_the_limit(asset *s)
+{
+    cJSON_DeleteItemFromObjectCaseSensitive(at(s->doc, "accessors", 0), "bufferView");
+    set_number(at(s->doc, "accessors", 0), "count", (1 << 20) + 1);
+}
+static void too_many_nodes(asset *s)
+{
+    cJSON *nodes = cJSON_GetObjectItemCaseSensitive(s->doc, "nodes");
+    while (cJSON_GetArraySize(nodes) <= 1 << 16)
+        cJSON_AddItemToArray(nodes, cJSON_CreateObject());
+}
+static void too_many_joints(asset *s)
+{
+    cJSON *joints = cJSON_CreateArray();
+    for (int k = 0; k <= 1 << 12; k++)
+        cJSON_AddItemToArray(joints, cJSON_CreateNumber(k % 2));
+    cJSON_ReplaceItemInObjectCaseSensitive(at(s->doc, "skins", 0), "joints", joints);
+}
+
 /* 8. the document itself: what the message must locate is a byte */
 static void set_text(asset *s, const char *text, size_t n)
 {
@@ -264,6 +289,10 @@ static const malformed_case cases[] = {
     {"negative weight", weight_negative, "vertex 100"},
     {"animation times decrease", times_decrease, "/animations/0/samplers/0/input"},
     {"componentType INT (5124) for indices", unknown_component_type, "/accessors/4"},
+    {"2^24 zero-filled positions", zero_filled_positions, "/accessors/0/count"},
+    {"2^20 + 1 positions", positions_over_the_limit, "--max-vertices"},
+    {"65,537 nodes", too_many_nodes, "/nodes"},
+    {"4,097 joints", too_many_joints, "/skins/0/joints"},
     {"data URI of media type text/plain", data_uri_media_type, "/buffers/0/uri"},
     {"an extension required", extension_required, "/extensionsRequired/0"},
     {"scene node out of range", scene_node_out_of_range, "/scenes/0/nodes/1"},
@@ -356,12 +385,37 @@ static void test_gltf_malformed_cases(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* The limits are options: the export's 216 vertices pass a limit of 216 and fail one of
+ * 215, naming the accessor and the option; the same for nodes (3) and joints (2). */
+static void test_gltf_limits_are_options(void **state)
+{
+    tu_run_dir *ctx = *state;
+    const struct { const char *option, *ok, *refused, *place; } limits[] = {
+        {"--max-vertices", "216", "215", "/accessors/0/count"},
+        {"--max-nodes", "3", "2", "/nodes"},
+        {"--max-joints", "2", "1", "/skins/0/joints"},
+    };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, limits[i].option, limits[i].ok, BASE,
+                                        ctx->dir, (char *)NULL), 0);
+        char out[128];
+        snprintf(out, sizeof out, "%s/refused%d", ctx->dir, i);
+        assert_int_equal(mkdir(out, 0777), 0);
+        assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, limits[i].option, limits[i].refused,
+                                        BASE, out, (char *)NULL), 1);
+        assert_true(tu_file_contains(ctx->err_path, limits[i].place));
+        assert_true(tu_file_contains(ctx->err_path, limits[i].option));
+        assert_int_equal(tu_count_entries(out), 0);
+    }
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
     const struct CMUnitTest tests[] = {
         T(test_gltf_malformed_base_is_accepted),
         T(test_gltf_malformed_cases),
+        T(test_gltf_limits_are_options),
     };
 #undef T
     return cmocka_run_group_tests_name("lab30-gltf on malformed assets", tests, NULL, NULL);

@@ -3,9 +3,80 @@
 #include "png_encode.h"
 
 #include <pthread.h>
+#include <setjmp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+/* stb_image_write's allocations, ours: stb asserts that a realloc succeeded, and uses
+ * some mallocs without checking them, so an allocation that fails must not return to it.
+ * Instead it ends the encoding with longjmp back to png_encode, which frees every block
+ * stb still held (each block is on a per-thread list) and reports LAB_ERR_OUT_OF_MEMORY.
+ * The implementation is compiled here, static to this file, from the Debian package's
+ * header (libstb-dev), with these allocators. */
+typedef union block {
+    struct { union block *prev, *next; } link;
+    max_align_t align;
+} block;
+
+static _Thread_local block *held;          /* the blocks stb holds, most recent first */
+static _Thread_local jmp_buf *on_failure;
+
+static void *hold(block *b)
+{
+    b->link.prev = NULL;
+    b->link.next = held;
+    if (held)
+        held->link.prev = b;
+    held = b;
+    return b + 1;
+}
+
+static void release(block *b)
+{
+    if (b->link.prev)
+        b->link.prev->link.next = b->link.next;
+    else
+        held = b->link.next;
+    if (b->link.next)
+        b->link.next->link.prev = b->link.prev;
+}
+
+static void *encode_malloc(size_t n)
+{
+    block *b = malloc(sizeof *b + n);
+    if (!b)
+        longjmp(*on_failure, 1);
+    return hold(b);
+}
+
+static void encode_free(void *p)
+{
+    if (p) {
+        release((block *)p - 1);
+        free((block *)p - 1);
+    }
+}
+
+static void *encode_realloc(void *p, size_t n)
+{
+    if (!p)
+        return encode_malloc(n);
+    block *b = (block *)p - 1;
+    release(b);
+    block *grown = realloc(b, sizeof *b + n);
+    if (!grown) {
+        hold(b); /* still stb's, freed with the rest */
+        longjmp(*on_failure, 1);
+    }
+    return hold(grown);
+}
+
+#define STBIW_MALLOC(n) encode_malloc(n)
+#define STBIW_REALLOC(p, n) encode_realloc(p, n)
+#define STBIW_FREE(p) encode_free(p)
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb_image_write.h>
 
 static void png_sink(void *context, void *data, int size)
@@ -15,8 +86,21 @@ static void png_sink(void *context, void *data, int size)
 
 lab_error png_encode(const canvas *c, bytes *out, lab_diag *d)
 {
-    if (!stbi_write_png_to_func(png_sink, out, c->width, c->height, 3, c->rgb, c->width * 3) ||
-        out->failed)
+    jmp_buf failed;
+    volatile int ok = 0;
+    held = NULL;
+    on_failure = &failed;
+    if (setjmp(failed) == 0) {
+        ok = stbi_write_png_to_func(png_sink, out, c->width, c->height, 3, c->rgb, c->width * 3);
+    } else { /* an allocation failed inside stb: free what it held */
+        while (held) {
+            block *b = held;
+            release(b);
+            free(b);
+        }
+    }
+    on_failure = NULL;
+    if (!ok || out->failed)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "%d x %d image", c->width,
                          c->height);
     return LAB_OK;

@@ -1,0 +1,153 @@
+/* test_allocation_failures.c - end to end: every program with one allocation made to fail.
+ *
+ * tests/failmalloc.c, preloaded (LD_PRELOAD), counts a program's allocations and fails the
+ * one numbered FAIL_AT. For each program this suite counts the allocations of a normal
+ * run, then fails the first 24 one at a time and 40 more spread evenly over the rest of
+ * the run. Every such run must either exit 0 having written exactly the normal outputs
+ * (the committed out/, byte for byte, PNGs pixel for pixel), or exit 1 or 3 having
+ * written nothing. A crash, an abort or a partial output fails the test.
+ *
+ * The shim interposes on the allocator only where the program takes malloc from the C
+ * library; a sanitizer build links its own allocator into the program, the shim then
+ * counts nothing, and the suite says so and skips (CI runs it in the plain build). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+typedef struct {
+    const char *program;
+    const char *input;           /* an argument before OUTDIR, or NULL */
+} program_run;
+
+static const program_run programs[] = {
+    {LAB_BIN_DIR "/lab30", NULL},
+    {LAB_BIN_DIR "/lab30-dqs", NULL},
+    {LAB_BIN_DIR "/lab30-normals", NULL},
+    {LAB_BIN_DIR "/lab30-palette", NULL},
+    {LAB_BIN_DIR "/lab30-gltf", COMMITTED_OUT_DIR "/skinning30.gltf"},
+};
+enum { PROGRAM_COUNT = sizeof programs / sizeof programs[0], FIRST = 24, SPREAD = 40 };
+
+static int run_with(const program_run *p, const char *dir, const char *err_path)
+{
+    char *argv[4] = {(char *)p->program};
+    int n = 1;
+    if (p->input)
+        argv[n++] = (char *)p->input;
+    argv[n++] = (char *)dir;
+    argv[n] = NULL;
+    return tu_run(argv, NULL, err_path);
+}
+
+/* Whether every file in dir equals its committed twin in out/ (PNGs by their pixels). */
+static bool same_as_committed(const char *dir, int *files)
+{
+    DIR *d = opendir(dir);
+    bool same = d != NULL;
+    *files = 0;
+    for (struct dirent *e; same && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char committed[512];
+        snprintf(committed, sizeof committed, "%s/%s", COMMITTED_OUT_DIR, e->d_name);
+        const char *fresh = tu_path(dir, e->d_name);
+        size_t n = strlen(e->d_name);
+        same = n > 4 && !strcmp(e->d_name + n - 4, ".png") ? tu_same_pixels(fresh, committed)
+                                                             : tu_same_bytes(fresh, committed);
+        if (!same)
+            fprintf(stderr, "  %s differs from %s\n", fresh, committed);
+        (*files)++;
+    }
+    if (d)
+        closedir(d);
+    return same;
+}
+
+static void empty_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            unlink(tu_path(dir, e->d_name));
+    if (d)
+        closedir(d);
+}
+
+/* Built with AddressSanitizer: the programs bring its allocator (the shim cannot reach it;
+ * with gcc's shared runtime, preloading anything before it is an error). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
+static void test_allocation_failures_lose_nothing(void **state)
+{
+    tu_run_dir *ctx = *state;
+#ifdef SANITIZED
+    fprintf(stderr, "skipped: a sanitizer build brings its own allocator; the plain build runs this\n");
+    skip();
+#endif
+    char *shim = realpath(FAILMALLOC, NULL);
+    assert_non_null(shim);
+    const char *count_file = ctx->out_path; /* the programs' stdout goes to /dev/null here */
+    setenv("LD_PRELOAD", shim, 1);
+    int failures = 0;
+    for (int i = 0; i < PROGRAM_COUNT; i++) {
+        const program_run *p = &programs[i];
+        setenv("COUNT_FILE", count_file, 1);
+        unsetenv("FAIL_AT");
+        assert_int_equal(run_with(p, ctx->dir, ctx->err_path), 0);
+        unsetenv("COUNT_FILE");
+        int normal_files = 0;
+        assert_true(same_as_committed(ctx->dir, &normal_files));
+        empty_dir(ctx->dir);
+        char *text = tu_read_file(count_file, NULL);
+        long total = text ? atol(text) : 0;
+        free(text);
+        if (total == 0) { /* the program brings its own allocator (a sanitizer build) */
+            unsetenv("LD_PRELOAD");
+            free(shim);
+            skip();
+        }
+        for (int k = 0; k < FIRST + SPREAD; k++) {
+            long n = k < FIRST ? k + 1 : FIRST + 1 + (total - FIRST - 1) * (k - FIRST) / (SPREAD - 1);
+            char value[32];
+            snprintf(value, sizeof value, "%ld", n);
+            setenv("FAIL_AT", value, 1);
+            int rc = run_with(p, ctx->dir, ctx->err_path), files = 0;
+            bool ok = rc == 0 ? same_as_committed(ctx->dir, &files) && files == normal_files
+                              : (rc == 1 || rc == 3) && tu_count_entries(ctx->dir) == 0;
+            if (!ok) {
+                char *msg = tu_read_file(ctx->err_path, NULL);
+                fprintf(stderr, "%s, allocation %ld of %ld failed: exit %d, %d files\n  %s\n", p->program, n, total,
+                        rc, tu_count_entries(ctx->dir), msg ? msg : "");
+                free(msg);
+                failures++;
+            }
+            empty_dir(ctx->dir);
+        }
+    }
+    unsetenv("FAIL_AT");
+    unsetenv("LD_PRELOAD");
+    free(shim);
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_allocation_failures_lose_nothing, tu_run_dir_setup,
+                                        tu_run_dir_teardown),
+    };
+    return cmocka_run_group_tests_name("one failed allocation, every program", tests, NULL, NULL);
+}

@@ -109,18 +109,29 @@ bench: $(BENCH)
 	@mkdir -p out/bench
 	$(BENCH) out/bench
 
-# libFuzzer on the glTF reader (clang): FUZZ_SECONDS of random mutations of the seed
-# corpus (the tutorial's SimpleSkin and the chapter's own export).
+# libFuzzer on lab30-gltf's whole pipeline in memory (clang): FUZZ_SECONDS of mutations of
+# the seed corpus: the tutorial's SimpleSkin, the chapter's own export (inline and with an
+# external buffer), and every case of test_gltf_malformed, each behind an options byte
+# (see tests/fuzz_gltf.c), with a dictionary of glTF's keys (tests/fuzz_gltf.dict).
 FUZZ_SECONDS ?= 60
 FUZZ := build/fuzz/fuzz-gltf
-fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/tests/make-simple-skin
-	@mkdir -p build/fuzz/corpus
+fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-simple-skin \
+      $(BUILD)/tests/test_gltf_malformed
+	@mkdir -p build/fuzz/corpus build/fuzz/assets
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
 	    $(DEPS_CFLAGS) $(LIB_SRC) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
-	cp build/fuzz/skinning30.gltf build/fuzz/corpus/
-	$(BUILD)/tests/make-simple-skin build/fuzz/corpus/SimpleSkin.gltf
-	$(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=262144 -print_final_stats=1 build/fuzz/corpus
+	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
+	{ printf '\000'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-lbs.gltf
+	{ printf '\035'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-dqs.gltf
+	{ printf '\036'; cat build/fuzz/SimpleSkin.gltf; } > build/fuzz/corpus/SimpleSkin.gltf
+	sed -n 's/.*"uri":[[:space:]]*"data:application\/octet-stream;base64,\([^"]*\)".*/\1/p' build/fuzz/skinning30.gltf \
+	    | base64 -d > build/fuzz/assets/skinning30.bin
+	{ printf '\000'; sed 's/"uri":[[:space:]]*"data:[^"]*"/"uri": "skinning30.bin"/' build/fuzz/skinning30.gltf; } \
+	    > build/fuzz/corpus/skinning30-external.gltf
+	MALFORMED_SEEDS_DIR=build/fuzz $(BUILD)/tests/test_gltf_malformed > /dev/null 2>&1
+	FUZZ_ASSET_DIR=build/fuzz/assets $(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
+	    -dict=tests/fuzz_gltf.dict -print_final_stats=1 build/fuzz/corpus
 
 clean:
 	rm -rf build

@@ -353,6 +353,25 @@ static const char *write_case(const malformed_case *c, const char *dir)
     return path;
 }
 
+/* With MALFORMED_SEEDS_DIR set (make fuzz sets it), each case also becomes a seed of the
+ * fuzzer's corpus, DIR/corpus/malformed-NN.gltf, its first byte the fuzzer's options
+ * (see fuzz_gltf.c), so that the fuzzer starts from every rule this suite knows. */
+static void keep_as_seed(const char *path, int i)
+{
+    const char *seeds = getenv("MALFORMED_SEEDS_DIR");
+    if (!seeds)
+        return;
+    size_t n = 0;
+    char *text = tu_read_file(path, &n), seed[512];
+    snprintf(seed, sizeof seed, "%s/corpus/malformed-%02d.gltf", seeds, i + 1);
+    FILE *f = fopen(seed, "wb");
+    assert_non_null(f);
+    fputc((i * 37) & 0x7f, f); /* options vary over the cases */
+    fwrite(text, 1, n, f);
+    assert_int_equal(fclose(f), 0);
+    free(text);
+}
+
 /* The base export itself is accepted: the cases break one thing each, nothing else. */
 static void test_gltf_malformed_base_is_accepted(void **state)
 {
@@ -371,6 +390,7 @@ static void test_gltf_malformed_cases(void **state)
         assert_int_equal(mkdir(in, 0777), 0);
         assert_int_equal(mkdir(out, 0777), 0);
         const char *path = write_case(&cases[i], in);
+        keep_as_seed(path, i);
         int rc = tu_run_program(LAB, ctx->out_path, ctx->err_path, path, out, (char *)NULL);
         bool named = tu_file_contains(ctx->err_path, cases[i].place);
         int left = tu_count_entries(out);

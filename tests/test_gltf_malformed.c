@@ -25,7 +25,7 @@
 /* The export's layout (see src/gltf_export.c): accessors 0 POSITION, 1 NORMAL, 2 JOINTS_0,
  * 3 WEIGHTS_0, 4 indices, 5 inverse binds, 6 animation times, 7 rotations; one buffer,
  * bufferView k holds accessor k. */
-enum { POSITION_OFFSET = 0, WEIGHTS_OFFSET = 6912, IBM_OFFSET = 12672, TIMES_OFFSET = 12800,
+enum { POSITION_OFFSET = 0, JOINTS_OFFSET = 5184, WEIGHTS_OFFSET = 6912, INDICES_OFFSET = 10368, IBM_OFFSET = 12672, TIMES_OFFSET = 12800,
        ROTATIONS_OFFSET = 12828 };
 
 /* ---- base64, both ways (the test's own, for the buffer's data URI) -------------------- */
@@ -78,6 +78,7 @@ static cJSON *at(cJSON *root, const char *a, int i)
 }
 
 static void set_float(asset *s, size_t offset, float x) { memcpy(s->buffer + offset, &x, sizeof x); }
+static void set_u16(asset *s, size_t offset, uint16_t x) { memcpy(s->buffer + offset, &x, sizeof x); }
 static void set_number(cJSON *obj, const char *key, double x)
 {
     cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
@@ -138,6 +139,33 @@ static void extension_required(asset *s) { set_raw(s->doc, "extensionsRequired",
 static void scene_node_out_of_range(asset *s) { set_raw(at(s->doc, "scenes", 0), "nodes", "[0, 7]"); }
 static void scene_out_of_range(asset *s) { set_number(s->doc, "scene", 3); }
 static void skeleton_not_a_root(asset *s) { set_number(at(s->doc, "skins", 0), "skeleton", 2); }
+
+/* more rules that held before, one per place the reader checks */
+static void view_out_of_range(asset *s) { set_number(at(s->doc, "accessors", 0), "bufferView", 99); }
+static void stride_not_multiple_of_4(asset *s) { set_number(at(s->doc, "bufferViews", 0), "byteStride", 14); }
+static void stride_below_element(asset *s) { set_number(at(s->doc, "bufferViews", 0), "byteStride", 8); }
+static void misaligned_offset(asset *s) { set_number(at(s->doc, "accessors", 0), "byteOffset", 2); }
+static void joints_count_mismatch(asset *s) { set_number(at(s->doc, "accessors", 2), "count", 100); }
+static void joints_wrong_type(asset *s) { cJSON_ReplaceItemInObjectCaseSensitive(at(s->doc, "accessors", 2), "type", cJSON_CreateString("VEC3")); }
+static void index_past_vertices(asset *s) { set_u16(s, INDICES_OFFSET + 2 * 7, 999); }
+static void too_few_inverse_binds(asset *s) { set_number(at(s->doc, "accessors", 5), "count", 1); }
+static void inverse_binds_wrong_type(asset *s) { cJSON_ReplaceItemInObjectCaseSensitive(at(s->doc, "accessors", 5), "type", cJSON_CreateString("VEC4")); }
+static void sampler_input_out_of_range(asset *s)
+{
+    set_number(at(at(s->doc, "animations", 0), "samplers", 0), "input", 99);
+}
+static void channel_node_out_of_range(asset *s)
+{
+    cJSON *channel = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(at(s->doc, "animations", 0), "channels"), 0);
+    set_number(cJSON_GetObjectItemCaseSensitive(channel, "target"), "node", 9);
+}
+static void output_count_mismatch(asset *s) { set_number(at(s->doc, "accessors", 7), "count", 6); }
+static void second_parent(asset *s) { set_raw(at(s->doc, "nodes", 2), "children", "[1]"); }
+static void version_1(asset *s) { cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(s->doc, "asset"), "version", cJSON_CreateString("1.0")); }
+static void joint_outside_skin(asset *s) { set_u16(s, JOINTS_OFFSET + 8 * 3, 5); }
+static void weight_nan(asset *s) { set_float(s, WEIGHTS_OFFSET + 16 * 7 + 4, NAN); }
+static void buffer_longer_than_data(asset *s) { set_number(at(s->doc, "buffers", 0), "byteLength", 20000); }
+static void bad_base64(asset *s) { cJSON_AddStringToObject(s->doc, "x-uri", "application/octet-stream;x=!"); }
 
 /* 2. cost bounded by the input: counts beyond the documented limits are refused first */
 static void zero_filled_positions(asset *s) /* no bufferView: zeros, 2^24 of them */
@@ -289,6 +317,24 @@ static const malformed_case cases[] = {
     {"negative weight", weight_negative, "vertex 100"},
     {"animation times decrease", times_decrease, "/animations/0/samplers/0/input"},
     {"componentType INT (5124) for indices", unknown_component_type, "/accessors/4"},
+    {"bufferView index out of range", view_out_of_range, "/accessors/0"},
+    {"byteStride 14", stride_not_multiple_of_4, "/bufferViews/0"},
+    {"byteStride smaller than an element", stride_below_element, "/accessors/0"},
+    {"byteOffset not aligned", misaligned_offset, "/accessors/0"},
+    {"JOINTS_0 count differs from POSITION", joints_count_mismatch, "/meshes/0/primitives/0/attributes/JOINTS_0"},
+    {"JOINTS_0 of type VEC3", joints_wrong_type, "/meshes/0/primitives/0/attributes/JOINTS_0"},
+    {"an index past the vertices", index_past_vertices, "/meshes/0/primitives/0/indices"},
+    {"fewer inverse binds than joints", too_few_inverse_binds, "/skins/0/inverseBindMatrices"},
+    {"inverse binds of type VEC4", inverse_binds_wrong_type, "/skins/0/inverseBindMatrices"},
+    {"sampler input out of range", sampler_input_out_of_range, "/animations/0/samplers/0/input"},
+    {"channel node out of range", channel_node_out_of_range, "/animations/0/channels/0"},
+    {"output count differs from the keys", output_count_mismatch, "/animations/0/channels/0"},
+    {"a node with two parents", second_parent, "/nodes/2/children/0"},
+    {"asset version 1.0", version_1, "/asset/version"},
+    {"joint index outside skin.joints", joint_outside_skin, "vertex 3"},
+    {"NaN weight", weight_nan, "vertex 7"},
+    {"byteLength beyond the data", buffer_longer_than_data, "/buffers/0"},
+    {"data URI with a parameter", bad_base64, "/buffers/0/uri"},
     {"2^24 zero-filled positions", zero_filled_positions, "/accessors/0/count"},
     {"2^20 + 1 positions", positions_over_the_limit, "--max-vertices"},
     {"65,537 nodes", too_many_nodes, "/nodes"},

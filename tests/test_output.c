@@ -178,35 +178,56 @@ static int failing_rename(const char *from, const char *to, void *context)
     return rename(from, to);
 }
 
-/* Renaming fails midway, after two files are in place: those two get their old contents
+/* The two runs of the rollback tests: the previous one (a and c) committed into dir, and
+ * the next one (new a, b which the previous run did not have, new c) whose renames go
+ * through `hook`. */
+static void commit_previous_run(const char *dir)
+{
+    output_batch old = {0};
+    add_text(&old, "a.txt", "old a\n");
+    add_text(&old, "c.txt", "old c\n");
+    assert_int_equal(output_batch_commit(&old, dir, NULL), LAB_OK);
+    output_batch_free(&old);
+}
+
+static void next_run(output_batch *b, int (*hook)(const char *, const char *, void *), int *left)
+{
+    *b = (output_batch){0};
+    add_text(b, "a.txt", "new a\n");
+    add_text(b, "b.txt", "new b\n");
+    add_text(b, "c.txt", "new c\n");
+    b->rename_file = hook;
+    b->rename_context = left;
+}
+
+/* dir holds the previous run again: a and c with their old contents, no b, and then
+ * `others` files more, nothing hidden. */
+static void assert_previous_run(const char *dir, int others)
+{
+    char *a = tu_read_file(tu_path(dir, "a.txt"), NULL), *c = tu_read_file(tu_path(dir, "c.txt"), NULL);
+    assert_string_equal(a, "old a\n");
+    assert_string_equal(c, "old c\n");
+    free(a), free(c);
+    assert_false(tu_exists(tu_path(dir, "b.txt")));
+    assert_int_equal(tu_count_entries(dir), 2 + others); /* no .tmp, no .old, no journal */
+}
+
+/* Renaming fails midway, after 0, 1 or 2 files are in place: those get their old contents
  * back, a file the old run did not have is removed, and nothing temporary is left. */
 static void test_output_batch_rolls_back_a_commit_that_fails_midway(void **state)
 {
     (void)state;
     char dir[64];
     assert_non_null(tu_make_temp_dir(dir, sizeof dir));
-    output_batch old = {0};
-    add_text(&old, "a.txt", "old a\n");
-    add_text(&old, "c.txt", "old c\n");
-    assert_int_equal(output_batch_commit(&old, dir, NULL), LAB_OK);
-    output_batch_free(&old);
+    commit_previous_run(dir);
     for (int fail_at = 0; fail_at < 3; fail_at++) {
-        output_batch b = {0};
-        add_text(&b, "a.txt", "new a\n");
-        add_text(&b, "b.txt", "new b\n"); /* not in the old run */
-        add_text(&b, "c.txt", "new c\n");
+        output_batch b;
         int left = fail_at;
-        b.rename_file = failing_rename;
-        b.rename_context = &left;
+        next_run(&b, failing_rename, &left);
         lab_diag d = {0};
         assert_int_equal(output_batch_commit(&b, dir, &d), LAB_ERR_OUTPUT);
         assert_non_null(strstr(d.value, "rolled back"));
-        char *a = tu_read_file(tu_path(dir, "a.txt"), NULL), *c = tu_read_file(tu_path(dir, "c.txt"), NULL);
-        assert_string_equal(a, "old a\n");
-        assert_string_equal(c, "old c\n");
-        free(a), free(c);
-        assert_false(tu_exists(tu_path(dir, "b.txt")));
-        assert_int_equal(tu_count_entries(dir), 2); /* no .tmp, no .old */
+        assert_previous_run(dir, 0);
         output_batch_free(&b);
     }
     tu_remove_tree(dir);
@@ -231,22 +252,14 @@ static void test_output_batch_recovers_from_a_run_killed_midway(void **state)
     char dir[64];
     assert_non_null(tu_make_temp_dir(dir, sizeof dir));
     for (int kill_at = 0; kill_at < 3; kill_at++) {
-        output_batch old = {0};
-        add_text(&old, "a.txt", "old a\n");
-        add_text(&old, "c.txt", "old c\n");
-        assert_int_equal(output_batch_commit(&old, dir, NULL), LAB_OK);
-        output_batch_free(&old);
+        commit_previous_run(dir);
         fflush(NULL);
         pid_t pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) { /* the run that gets killed */
-            output_batch b = {0};
-            add_text(&b, "a.txt", "new a\n");
-            add_text(&b, "b.txt", "new b\n"); /* not in the old run */
-            add_text(&b, "c.txt", "new c\n");
+            output_batch b;
             int left = kill_at;
-            b.rename_file = killed_rename;
-            b.rename_context = &left;
+            next_run(&b, killed_rename, &left);
             output_batch_commit(&b, dir, NULL);
             _exit(0); /* not reached */
         }
@@ -258,12 +271,7 @@ static void test_output_batch_recovers_from_a_run_killed_midway(void **state)
         add_text(&next, "d.txt", "d\n");
         assert_int_equal(output_batch_commit(&next, dir, NULL), LAB_OK);
         output_batch_free(&next);
-        char *a = tu_read_file(tu_path(dir, "a.txt"), NULL), *c = tu_read_file(tu_path(dir, "c.txt"), NULL);
-        assert_string_equal(a, "old a\n");
-        assert_string_equal(c, "old c\n");
-        free(a), free(c);
-        assert_false(tu_exists(tu_path(dir, "b.txt")));
-        assert_int_equal(tu_count_entries(dir), 3); /* a, c, d: nothing hidden is left */
+        assert_previous_run(dir, 1);
         unlink(tu_path(dir, "d.txt"));
     }
     tu_remove_tree(dir);

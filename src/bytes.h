@@ -16,6 +16,8 @@ typedef struct {
     unsigned char *data;     /* len bytes, then a NUL (text buffers are C strings) */
     size_t len, cap;
     bool failed;             /* an append ran out of memory; later appends no-op */
+    size_t not_finite_line;  /* CSV: the line of the first NaN or infinity given to
+                                csv_number (1-based; 0: none); such a file is refused */
 } bytes;
 
 void bytes_free(bytes *b);

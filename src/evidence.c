@@ -184,18 +184,32 @@ void csv_number(bytes *out, double x)
     if (isfinite(x)) {
         format_double(buf, x);
         bytes_append(out, buf, strlen(buf));
+    } else if (out->not_finite_line == 0) {
+        size_t line = 1;
+        for (size_t i = 0; i < out->len; i++)
+            line += out->data[i] == '\n';
+        out->not_finite_line = line;
     }
 }
 
-void csv_row(bytes *out, const double *fields, int count)
+void csv_number_or_empty(bytes *out, double x)
+{
+    if (!isnan(x))
+        csv_number(out, x);
+}
+
+static void row(bytes *out, const double *fields, int count, void (*field)(bytes *, double))
 {
     for (int f = 0; f < count; f++) {
         if (f)
             bytes_append(out, ",", 1);
-        csv_number(out, fields[f]);
+        field(out, fields[f]);
     }
     bytes_append(out, "\n", 1);
 }
+
+void csv_row(bytes *out, const double *fields, int count) { row(out, fields, count, csv_number); }
+void csv_row_or_empty(bytes *out, const double *fields, int count) { row(out, fields, count, csv_number_or_empty); }
 
 cJSON *json_camera(const camera *c)
 {

@@ -52,9 +52,16 @@ cJSON *json_rejection(lab_error code, lab_error expected, const lab_diag *d);
 /* json_to_bytes(root) added to the batch under `name`; deletes root in every case. */
 lab_error output_batch_add_json(output_batch *batch, const char *name, cJSON *root, lab_diag *d);
 
-/* A CSV number field: format_double, or empty for non-finite values. */
+/* A CSV number field: format_double. Every number must be finite: a NaN or infinity
+ * writes nothing and records its line in out->not_finite_line, and output_batch_add
+ * refuses the file naming that line. */
 void csv_number(bytes *out, double x);
-/* One CSV record of numbers: csv_number fields separated by ',', then '\n'. */
+/* The same, but a NaN is an empty field: a value undefined by design (documented at the
+ * call); an infinity is still refused. */
+void csv_number_or_empty(bytes *out, double x);
+/* One CSV record of numbers: csv_number fields separated by ',', then '\n'; and the
+ * same with csv_number_or_empty. */
 void csv_row(bytes *out, const double *fields, int count);
+void csv_row_or_empty(bytes *out, const double *fields, int count);
 
 #endif

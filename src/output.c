@@ -62,7 +62,9 @@ lab_error output_batch_add(output_batch *batch, const char *name, bytes *content
     output_file *f = NULL;
     lab_error e = content->failed ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, name, "%zu bytes built",
                                               content->len)
-                                  : new_file(batch, name, &f, d);
+                  : content->not_finite_line ? diag_fail(d, LAB_ERR_NOT_FINITE, name, "line %zu holds a NaN or "
+                                                         "an infinity", content->not_finite_line)
+                                             : new_file(batch, name, &f, d);
     if (e == LAB_OK)
         f->content = *content;
     else

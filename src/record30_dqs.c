@@ -159,7 +159,8 @@ static void ring_row(bytes *csv, const char *method, const char *rig, double pos
                              fabs(radius - radius_analytic), rad_to_deg(angle),
                              rad_to_deg(angle_analytic), rad_to_deg(fabs(angle - angle_analytic))};
     bytes_printf(csv, "%s,%s,", method, rig);
-    csv_row(csv, fields, (int)(sizeof fields / sizeof fields[0])); /* NAN stays empty */
+    /* empty where undefined: no closed form for the bend, no angle for a collapsed ring */
+    csv_row_or_empty(csv, fields, (int)(sizeof fields / sizeof fields[0]));
 }
 
 static lab_error add_csv(const dqs30 *r, output_batch *b, lab_diag *d)

@@ -341,9 +341,19 @@ static void test_output_csv_and_json_helpers(void **state)
     bytes csv = {0};
     csv_number(&csv, 0.25);
     bytes_append(&csv, ",", 1);
-    csv_number(&csv, NAN); /* empty field */
-    assert_string_equal((char *)csv.data, "0.25,");
-    bytes_free(&csv);
+    csv_number_or_empty(&csv, NAN); /* undefined by design: an empty field */
+    bytes_append(&csv, "\n", 1);
+    assert_string_equal((char *)csv.data, "0.25,\n");
+    assert_int_equal(csv.not_finite_line, 0);
+    const double second[2] = {1.0, INFINITY}; /* a computation that overflowed */
+    csv_row_or_empty(&csv, second, 2);
+    assert_int_equal(csv.not_finite_line, 2);
+    output_batch b = {0};
+    lab_diag d = {0};
+    assert_int_equal(output_batch_add(&b, "table.csv", &csv, &d), LAB_ERR_NOT_FINITE);
+    assert_non_null(strstr(d.value, "line 2"));
+    assert_int_equal(b.count, 0);
+    output_batch_free(&b);
     mat4 m = mat4_translate(1, 2, 3);
     cJSON *j = json_mat4(m);
     assert_int_equal(cJSON_GetArraySize(j), 4);

@@ -2,82 +2,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include "png_encode.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <pthread.h>
-#include <setjmp.h>
-#include <stddef.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-/* stb_image_write's allocations, ours: stb asserts that a realloc succeeded, and uses
- * some mallocs without checking them, so an allocation that fails must not return to it.
- * Instead it ends the encoding with longjmp back to png_encode, which frees every block
- * stb still held (each block is on a per-thread list) and reports LAB_ERR_OUT_OF_MEMORY.
- * The implementation is compiled here, static to this file, from the Debian package's
- * header (libstb-dev), with these allocators. */
-typedef union block {
-    struct { union block *prev, *next; } link;
-    max_align_t align;
-} block;
-
-static _Thread_local block *held;          /* the blocks stb holds, most recent first */
-static _Thread_local jmp_buf *on_failure;
-
-static void *hold(block *b)
-{
-    b->link.prev = NULL;
-    b->link.next = held;
-    if (held)
-        held->link.prev = b;
-    held = b;
-    return b + 1;
-}
-
-static void release(block *b)
-{
-    if (b->link.prev)
-        b->link.prev->link.next = b->link.next;
-    else
-        held = b->link.next;
-    if (b->link.next)
-        b->link.next->link.prev = b->link.prev;
-}
-
-static void *encode_malloc(size_t n)
-{
-    block *b = malloc(sizeof *b + n);
-    if (!b)
-        longjmp(*on_failure, 1);
-    return hold(b);
-}
-
-static void encode_free(void *p)
-{
-    if (p) {
-        release((block *)p - 1);
-        free((block *)p - 1);
-    }
-}
-
-static void *encode_realloc(void *p, size_t n)
-{
-    if (!p)
-        return encode_malloc(n);
-    block *b = (block *)p - 1;
-    release(b);
-    block *grown = realloc(b, sizeof *b + n);
-    if (!grown) {
-        hold(b); /* still stb's, freed with the rest */
-        longjmp(*on_failure, 1);
-    }
-    return hold(grown);
-}
-
-#define STBIW_MALLOC(n) encode_malloc(n)
-#define STBIW_REALLOC(p, n) encode_realloc(p, n)
-#define STBIW_FREE(p) encode_free(p)
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb_image_write.h>
+#include <stb_image_write.h> /* linked from Debian's libstb */
 
 static void png_sink(void *context, void *data, int size)
 {
@@ -86,21 +19,8 @@ static void png_sink(void *context, void *data, int size)
 
 lab_error png_encode(const canvas *c, bytes *out, lab_diag *d)
 {
-    jmp_buf failed;
-    volatile int ok = 0;
-    held = NULL;
-    on_failure = &failed;
-    if (setjmp(failed) == 0) {
-        ok = stbi_write_png_to_func(png_sink, out, c->width, c->height, 3, c->rgb, c->width * 3);
-    } else { /* an allocation failed inside stb: free what it held */
-        while (held) {
-            block *b = held;
-            release(b);
-            free(b);
-        }
-    }
-    on_failure = NULL;
-    if (!ok || out->failed)
+    if (!stbi_write_png_to_func(png_sink, out, c->width, c->height, 3, c->rgb, c->width * 3) ||
+        out->failed)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "%d x %d image", c->width,
                          c->height);
     return LAB_OK;
@@ -132,7 +52,8 @@ static void *encode_from_queue(void *arg)
 
 static long pixels_of(const canvas *c) { return (long)c->width * c->height; }
 
-lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d)
+/* The encoding on this process's threads (png_encode_all runs it in a child). */
+static lab_error encode_here(const canvas *const *images, int count, bytes *out, lab_diag *d)
 {
     enum { MAX_WORKERS = 4 };
     if (count <= 0)
@@ -171,4 +92,79 @@ lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab
                           images[i]->width, images[i]->height);
     free(result), free(order);
     return e;
+}
+
+static bool write_all(int fd, const void *data, size_t n)
+{
+    for (const char *p = data; n > 0;) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w, n -= (size_t)w;
+    }
+    return true;
+}
+
+static bool read_all(int fd, void *data, size_t n)
+{
+    for (char *p = data; n > 0;) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        p += r, n -= (size_t)r;
+    }
+    return true;
+}
+
+/* libstb's encoder asserts (aborts) when an allocation fails inside it, and its allocator
+ * cannot be replaced in the shared library. So the encoding runs in a child process that
+ * sends each PNG back through a pipe: if the child dies, this process is intact and
+ * reports the failure as an error, with nothing written. */
+lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d)
+{
+    if (count <= 0)
+        return LAB_OK;
+    int fd[2];
+    if (pipe(fd) != 0)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "no pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]), close(fd[1]);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "no process: %s", strerror(errno));
+    }
+    if (pid == 0) { /* the child: encode, send every image's length and bytes */
+        close(fd[0]);
+        bool ok = encode_here(images, count, out, NULL) == LAB_OK;
+        for (int i = 0; ok && i < count; i++)
+            ok = write_all(fd[1], &out[i].len, sizeof out[i].len) && write_all(fd[1], out[i].data, out[i].len);
+        _exit(ok ? 0 : 1);
+    }
+    close(fd[1]);
+    bool ok = true;
+    for (int i = 0; ok && i < count; i++) {
+        size_t n = 0;
+        ok = read_all(fd[0], &n, sizeof n);
+        unsigned char *chunk = ok ? malloc(n ? n : 1) : NULL;
+        ok = chunk && read_all(fd[0], chunk, n);
+        if (ok)
+            bytes_append(&out[i], chunk, n);
+        ok = ok && !out[i].failed;
+        free(chunk);
+    }
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return LAB_OK;
+    for (int i = 0; i < count; i++)
+        bytes_free(&out[i]);
+    return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder",
+                     "the encoding of %d images failed (%s): most likely out of memory", count,
+                     WIFSIGNALED(status) ? "the encoder aborted" : "its result was incomplete");
 }

@@ -15,8 +15,9 @@
 /* Appends the PNG of c to out. LAB_ERR_OUT_OF_MEMORY when the encoder or out ran out. */
 lab_error png_encode(const canvas *c, bytes *out, lab_diag *d);
 
-/* out[0 <= i < count] receives the PNG of images[i]. On error d names the first image
- * that failed (1-based, with its size). */
+/* out[0 <= i < count] receives the PNG of images[i]. The encoding runs in a child process
+ * (libstb aborts when an allocation fails inside it): a child that fails or dies is
+ * LAB_ERR_OUT_OF_MEMORY, and out holds nothing. Call it before writing any output. */
 lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d);
 
 #endif

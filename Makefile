@@ -70,7 +70,7 @@ $(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(LIB)
 
 # The end-to-end suites find the chapter programs and the committed out/ through these.
 $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
-    -DFAILMALLOC='"$(BUILD)/tests/libfailmalloc.so"' -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
+    -DFAULTSHIM='"$(BUILD)/tests/libfaultshim.so"' -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
@@ -95,13 +95,14 @@ $(VALIDATOR):
 
 labs: $(LABS)
 
-# A shim test_allocation_failures preloads: it fails the Nth allocation of a program.
-FAILMALLOC := $(BUILD)/tests/libfailmalloc.so
-$(FAILMALLOC): tests/failmalloc.c
+# A shim test_faults preloads: it fails the Nth allocation or rename of a program, or kills
+# it at its Nth rename.
+FAULTSHIM := $(BUILD)/tests/libfaultshim.so
+$(FAULTSHIM): tests/faultshim.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -shared -fPIC $< -o $@
 
-test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(VALIDATOR) $(FAILMALLOC)
+test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(VALIDATOR) $(FAULTSHIM)
 	sh tests/run-all.sh $(TEST_BINS)
 
 # Timings of this machine: out/bench/skinning.csv and .png (minutes; never part of make test).

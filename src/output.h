@@ -20,8 +20,10 @@
  * links of gone processes are removed. What a reader of OUTDIR can rely on: after a run
  * that exited, OUTDIR holds one run's outputs, whole: the new ones (exit 0) or the
  * previous ones (any other exit). While a commit is renaming, or after a kill until the
- * next run, a reader can see some new files beside old ones; the renames take
- * milliseconds, and each file on its own is always whole (rename is atomic).
+ * next run, a reader can see some new files beside old ones, and whenever it can, a
+ * journal is in OUTDIR; each file on its own is always whole (rename is atomic). The outputs stay
+ * plain files in OUTDIR, not links into a directory switched in one step, because out/ is
+ * committed to git and several programs write into it at once (README, "contract").
  *
  * Same inputs, same bytes: nothing here reads the clock or iterates in an unspecified
  * order (the recovery's directory scan only removes and restores files).

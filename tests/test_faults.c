@@ -1,15 +1,22 @@
-/* test_allocation_failures.c - end to end: every program with one allocation made to fail.
+/* test_faults.c - end to end: the programs under the faults design.md lists, injected by
+ * tests/faultshim.c (preloaded with LD_PRELOAD).
  *
- * tests/failmalloc.c, preloaded (LD_PRELOAD), counts a program's allocations and fails the
- * one numbered FAIL_AT. For each program this suite counts the allocations of a normal
+ * One failed allocation: for each program the suite counts the allocations of a normal
  * run, then fails the first 24 one at a time and 40 more spread evenly over the rest of
  * the run. Every such run must either exit 0 having written exactly the normal outputs
  * (the committed out/, byte for byte, PNGs pixel for pixel), or exit 1 or 3 having
  * written nothing. A crash, an abort or a partial output fails the test.
  *
+ * A refused rename and a killed commit: over a complete first run, lab30 runs again with
+ * other weights (the issue's `chattr +i` case), its Nth rename refused, or killed just
+ * before it, for every N of the commit. A refused rename must exit 3 with the first run's
+ * files intact and nothing hidden left; after a kill, the next commit into the directory
+ * (another program's) must restore the first run and remove the leftovers.
+ *
  * The shim interposes on the allocator only where the program takes malloc from the C
- * library; a sanitizer build links its own allocator into the program, the shim then
- * counts nothing, and the suite says so and skips (CI runs it in the plain build). */
+ * library; a sanitizer build links its own allocator into the program (and with gcc's
+ * shared runtime, preloading anything before it is an error), so the suite says so and
+ * skips there (CI runs it in the plain build). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <stdio.h>
@@ -35,10 +42,23 @@ static const program_run programs[] = {
 };
 enum { PROGRAM_COUNT = sizeof programs / sizeof programs[0], FIRST = 24, SPREAD = 40 };
 
+static int run_with_options(const program_run *p, const char *option, const char *dir, const char *err_path);
+
 static int run_with(const program_run *p, const char *dir, const char *err_path)
 {
-    char *argv[4] = {(char *)p->program};
+    return run_with_options(p, NULL, dir, err_path);
+}
+
+/* The same, with one option and its value (option NULL: none) before the input. */
+static int run_with_options(const program_run *p, const char *option, const char *dir, const char *err_path)
+{
+    char *argv[6] = {(char *)p->program};
     int n = 1;
+    if (option) {
+        const char *value = option + strlen(option) + 1; /* "--name\0value" */
+        argv[n++] = (char *)option;
+        argv[n++] = (char *)value;
+    }
     if (p->input)
         argv[n++] = (char *)p->input;
     argv[n++] = (char *)dir;
@@ -97,7 +117,7 @@ static void test_allocation_failures_lose_nothing(void **state)
     fprintf(stderr, "skipped: a sanitizer build brings its own allocator; the plain build runs this\n");
     skip();
 #endif
-    char *shim = realpath(FAILMALLOC, NULL);
+    char *shim = realpath(FAULTSHIM, NULL);
     assert_non_null(shim);
     const char *count_file = ctx->out_path; /* the programs' stdout goes to /dev/null here */
     setenv("LD_PRELOAD", shim, 1);
@@ -143,11 +163,84 @@ static void test_allocation_failures_lose_nothing(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* The entries of dir whose names start with '.', other than "." and "..". */
+static int hidden_entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void test_refused_and_killed_renames_lose_nothing(void **state)
+{
+    tu_run_dir *ctx = *state;
+#ifdef SANITIZED
+    fprintf(stderr, "skipped: a sanitizer build cannot take the preloaded shim; the plain build runs this\n");
+    skip();
+#endif
+    char *shim = realpath(FAULTSHIM, NULL);
+    assert_non_null(shim);
+    const program_run *lab30 = &programs[0], *other = &programs[1];
+    static const char weights[] = "--middle-weights\0" "0.75,0.25"; /* other bytes than out/ */
+    setenv("LD_PRELOAD", shim, 1);
+    setenv("COUNT_FILE", ctx->out_path, 1);
+    assert_int_equal(run_with_options(lab30, weights, ctx->dir, ctx->err_path), 0);
+    unsetenv("COUNT_FILE");
+    char *text = tu_read_file(ctx->out_path, NULL);
+    long allocations = 0, renames = 0;
+    assert_true(text && sscanf(text, "%ld %ld", &allocations, &renames) == 2);
+    free(text);
+    assert_true(renames >= 8); /* one per file */
+    empty_dir(ctx->dir);
+    int other_files = 0;
+    unsetenv("LD_PRELOAD");
+    assert_int_equal(run_with(other, ctx->dir, ctx->err_path), 0);
+    assert_true(same_as_committed(ctx->dir, &other_files));
+    empty_dir(ctx->dir);
+    int failures = 0;
+    for (int mode = 0; mode < 2; mode++)
+        for (long n = 1; n <= renames; n++) {
+            unsetenv("LD_PRELOAD");
+            int files = 0, first_files = 0;
+            assert_int_equal(run_with(lab30, ctx->dir, ctx->err_path), 0); /* the first run */
+            assert_true(same_as_committed(ctx->dir, &first_files));
+            char value[32];
+            snprintf(value, sizeof value, "%ld", n);
+            setenv("LD_PRELOAD", shim, 1);
+            setenv(mode == 0 ? "FAIL_RENAME_AT" : "KILL_AT_RENAME", value, 1);
+            int rc = run_with_options(lab30, weights, ctx->dir, ctx->err_path);
+            unsetenv("FAIL_RENAME_AT");
+            unsetenv("KILL_AT_RENAME");
+            unsetenv("LD_PRELOAD");
+            bool ok = mode == 0 ? rc == 3 : rc == -1; /* refused: exit 3; killed: no exit */
+            if (mode == 1 && ok) /* the next commit, another program's, recovers first */
+                ok = run_with(other, ctx->dir, ctx->err_path) == 0;
+            ok = ok && same_as_committed(ctx->dir, &files) && hidden_entries(ctx->dir) == 0;
+            ok = ok && files == first_files + (mode == 1 ? other_files : 0);
+            if (!ok) {
+                char *msg = tu_read_file(ctx->err_path, NULL);
+                fprintf(stderr, "lab30, rename %ld of %ld %s: exit %d, %d files, %d hidden\n  %s\n", n, renames,
+                        mode == 0 ? "refused" : "killed", rc, files, hidden_entries(ctx->dir), msg ? msg : "");
+                free(msg);
+                failures++;
+            }
+            empty_dir(ctx->dir);
+        }
+    free(shim);
+    assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_allocation_failures_lose_nothing, tu_run_dir_setup,
                                         tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_refused_and_killed_renames_lose_nothing, tu_run_dir_setup,
+                                        tu_run_dir_teardown),
     };
-    return cmocka_run_group_tests_name("one failed allocation, every program", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("faults, every program", tests, NULL, NULL);
 }

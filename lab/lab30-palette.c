@@ -53,6 +53,7 @@ static lab_error build_frame(const palette30 *r, double theta, palette30_frame *
     if (e == LAB_OK)
         e = skin_palette_dualquats(joints, local, RIG30_JOINTS, r->rig.inverse_bind, f->dq, d);
     palette_from_mat4(f->skin, RIG30_JOINTS, NULL, f->pm);
+    palette_columns_from_matrices(f->pm, RIG30_JOINTS, f->pc);
     palette_from_dualquats(f->dq, RIG30_JOINTS, f->pd);
     return e;
 }
@@ -84,7 +85,7 @@ static lab_error compare_pose(palette30 *r, int pose, skin_method method, lab_di
     lab_error e = skin_deform(r->rig.bind.vertices, &r->rig.influences, f->skin, RIG30_JOINTS, blend,
                               ref_p, d);
     float pos[3 * PALETTE30_VERTS], nor[3 * PALETTE30_VERTS];
-    fastskin_job job = {&r->packed, f->pm, f->pd, RIG30_JOINTS, method, true, 1, SIMD_SCALAR, pos, nor};
+    fastskin_job job = {&r->packed, f->pc, f->pd, RIG30_JOINTS, method, FASTSKIN_UNIT_NORMALS, 1, SIMD_SCALAR, pos, nor, NULL};
     if (e == LAB_OK)
         e = fastskin_run(&job, d);
     if (e != LAB_OK)
@@ -116,10 +117,11 @@ static lab_error build_crowd(void *state, lab_diag *d)
 {
     palette30 *r = state;
     float fast[3 * PALETTE30_VERTS], merged[3 * PALETTE30_VERTS];
-    lab_error e = LAB_OK;
+    fastskin_pool *pool = NULL; /* threads started once for the whole crowd */
+    lab_error e = fastskin_pool_create(r->threads - 1, &pool, d);
     for (int pose = 0; e == LAB_OK && pose < PALETTE30_POSES; pose++) {
-        fastskin_job job = {&r->packed, r->frame[pose].pm, NULL, RIG30_JOINTS, SKIN_LBS, false,
-                            r->threads, (simd_level)r->level, fast, NULL};
+        fastskin_job job = {&r->packed, r->frame[pose].pc, NULL, RIG30_JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS,
+                            r->threads, (simd_level)r->level, fast, NULL, pool};
         e = fastskin_run(&job, d);
         for (int k = 0; e == LAB_OK && k < 3 * PALETTE30_VERTS; k++)
             r->level_difference = fmax(r->level_difference, fabs((double)fast[k] - r->crowd_model[pose][k]));
@@ -131,8 +133,11 @@ static lab_error build_crowd(void *state, lab_diag *d)
                 r->crowd_world[i][v] = mat4_transform_point(r->world[i], vec3_make(p[0], p[1], p[2]));
             }
             palette_matrix pm[RIG30_JOINTS];
+            palette_columns pc[RIG30_JOINTS];
             palette_from_mat4(r->frame[pose].skin, RIG30_JOINTS, &r->world[i], pm);
-            fastskin_job m = {&r->packed, pm, NULL, RIG30_JOINTS, SKIN_LBS, false, 1, SIMD_SCALAR, merged, NULL};
+            palette_columns_from_matrices(pm, RIG30_JOINTS, pc);
+            fastskin_job m = {&r->packed, pc, NULL, RIG30_JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, SIMD_SCALAR,
+                              merged, NULL, NULL};
             e = fastskin_run(&m, d);
             for (int v = 0; e == LAB_OK && v < PALETTE30_VERTS; v++)
                 r->instancing_difference = fmax(
@@ -141,6 +146,7 @@ static lab_error build_crowd(void *state, lab_diag *d)
                                          vec3_make(merged[3 * v], merged[3 * v + 1], merged[3 * v + 2]))));
         }
     }
+    fastskin_pool_destroy(pool);
     return e;
 }
 

@@ -2,14 +2,16 @@
  *
  * Every kernel skins the vertex range [begin, end) and has the same shape: read the
  * vertex's K weights (the last one implied), blend the palette entries of its K joints,
- * apply the blend to the position (and normal). The SIMD paths differ only in how many
- * floats one instruction touches.
+ * apply the blend to the position (and normal). The SIMD paths differ in how many floats
+ * one instruction touches, and in what is decided before the vertex loop.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "fastskin.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -20,20 +22,24 @@
 #endif
 
 #define DQ_MIN_NORM 1e-9f
+/* Inlined at every call, so that a call with constant arguments (K, the normals choice,
+ * the vertex format) compiles to a loop specialised for them. */
+#define SPECIALISED static inline __attribute__((always_inline))
 
 /* ---- shared per-vertex pieces ------------------------------------------------------- */
 
-/* The K weights of vertex v, the implied last one included. */
-static void vertex_weights(const packed_mesh *m, int v, float *w)
+SPECIALISED int joint_at(const packed_mesh *m, size_t v, int k, int i, packed_joint_format jf)
 {
-    int stored = m->influences - 1;
-    const float *src = m->weight + (size_t)v * stored;
-    float sum = 0.0f;
-    for (int i = 0; i < stored; i++) {
-        w[i] = src[i];
-        sum += src[i];
-    }
-    w[stored] = 1.0f - sum;
+    size_t at = v * (size_t)k + (size_t)i;
+    return jf == PACKED_JOINT_U8 ? m->joint8[at] : m->joint[at];
+}
+
+/* The position as the palette takes it: floats, or the quantised integers (the palette
+ * then holds the dequantisation, palette_columns_dequantize). */
+SPECIALISED void position_at(const packed_mesh *m, size_t v, bool quantized, float *p)
+{
+    for (int c = 0; c < 3; c++)
+        p[c] = quantized ? (float)m->position16[3 * v + c] : m->position[3 * v + c];
 }
 
 static void normalize3(float *v)
@@ -96,23 +102,25 @@ static int lbs_scalar(const fastskin_job *job, int begin, int end)
     const packed_mesh *m = job->mesh;
     const int k = m->influences;
     for (int v = begin; v < end; v++) {
-        float w[PACKED_MAX_INFLUENCES], b[12] = {0};
-        vertex_weights(m, v, w);
-        for (int i = 0; i < k; i++) {
-            const float *src = &job->matrices[m->joint[(size_t)v * k + i]].m[0][0];
-            for (int c = 0; c < 12; c++)
-                b[c] += w[i] * src[c];
+        float w[PACKED_MAX_INFLUENCES], b[4][4] = {{0}}, p[3];
+        packed_vertex_weights(m, v, w);
+        for (int i = 0; i < k; i++) { /* the blended matrix, column by column */
+            const palette_columns *src = &job->columns[joint_at(m, (size_t)v, k, i, m->joint_format)];
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 3; r++)
+                    b[c][r] += w[i] * src->c[c][r];
         }
-        const float *p = m->position + 3 * (size_t)v;
+        position_at(m, (size_t)v, m->position16 != NULL, p);
         float *o = job->out_position + 3 * (size_t)v;
         for (int r = 0; r < 3; r++)
-            o[r] = b[4 * r] * p[0] + b[4 * r + 1] * p[1] + b[4 * r + 2] * p[2] + b[4 * r + 3];
-        if (job->normals) {
+            o[r] = b[0][r] * p[0] + b[1][r] * p[1] + b[2][r] * p[2] + b[3][r];
+        if (job->normals != FASTSKIN_NO_NORMALS) {
             const float *n = m->normal + 3 * (size_t)v;
             float *on = job->out_normal + 3 * (size_t)v;
             for (int r = 0; r < 3; r++)
-                on[r] = b[4 * r] * n[0] + b[4 * r + 1] * n[1] + b[4 * r + 2] * n[2];
-            normalize3(on);
+                on[r] = b[0][r] * n[0] + b[1][r] * n[1] + b[2][r] * n[2];
+            if (job->normals == FASTSKIN_UNIT_NORMALS)
+                normalize3(on);
         }
     }
     return -1;
@@ -125,10 +133,10 @@ static int dqs_scalar(const fastskin_job *job, int begin, int end)
     int failed = -1;
     for (int v = begin; v < end; v++) {
         float w[PACKED_MAX_INFLUENCES], b[8] = {0};
-        vertex_weights(m, v, w);
-        const float *pivot = job->dualquats[m->joint[(size_t)v * k]].real;
+        packed_vertex_weights(m, v, w);
+        const float *pivot = job->dualquats[joint_at(m, (size_t)v, k, 0, m->joint_format)].real;
         for (int i = 0; i < k; i++) {
-            const palette_dualquat *q = &job->dualquats[m->joint[(size_t)v * k + i]];
+            const palette_dualquat *q = &job->dualquats[joint_at(m, (size_t)v, k, i, m->joint_format)];
             float dot = q->real[0] * pivot[0] + q->real[1] * pivot[1] + q->real[2] * pivot[2] +
                         q->real[3] * pivot[3];
             float s = dot < 0.0f ? -w[i] : w[i]; /* the hemisphere fix; slot 0 is the pivot */
@@ -146,16 +154,19 @@ static int dqs_scalar(const fastskin_job *job, int begin, int end)
     return failed;
 }
 
-#if FASTSKIN_X86
-/* ---- SSE2: one 3x4 row or one quaternion per register ----------------------------------- */
+/* A range kernel specialised for the common K: `body(job, v, K)` for each vertex, with K a
+ * constant in the cases 1, 2, 4 and 8, so that the influence loop unrolls. */
+#define FOR_EACH_K(k, CALL)                                                                     \
+    switch (k) {                                                                                \
+    case 1: CALL(1); break;                                                                     \
+    case 2: CALL(2); break;                                                                     \
+    case 4: CALL(4); break;                                                                     \
+    case 8: CALL(8); break;                                                                     \
+    default: CALL(k);                                                                           \
+    }
 
-/* (dot(r0, p), dot(r1, p), dot(r2, p), *) for rows r0..r2 and p = (x, y, z, 1 or 0). */
-static inline __m128 rows_times_sse2(__m128 r0, __m128 r1, __m128 r2, __m128 p)
-{
-    __m128 a = _mm_mul_ps(r0, p), b = _mm_mul_ps(r1, p), c = _mm_mul_ps(r2, p), z = _mm_setzero_ps();
-    _MM_TRANSPOSE4_PS(a, b, c, z);
-    return _mm_add_ps(_mm_add_ps(a, b), _mm_add_ps(c, z));
-}
+#if FASTSKIN_X86
+/* ---- SSE2: one column or one quaternion per register ------------------------------------ */
 
 /* Stores lanes x, y, z of (x, y, z, *) straight to memory: going through a stack copy
  * and memcpy made the load after the 16-byte store miss store forwarding. */
@@ -165,31 +176,49 @@ static inline void store3(float *dst, __m128 v)
     _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
 }
 
-static int lbs_sse2(const fastskin_job *job, int begin, int end)
+SPECIALISED void lbs_sse2_vertex(const fastskin_job *job, int v, const int k, const fastskin_normals normals)
 {
     const packed_mesh *m = job->mesh;
-    const int k = m->influences;
-    for (int v = begin; v < end; v++) {
-        float w[PACKED_MAX_INFLUENCES];
-        vertex_weights(m, v, w);
-        __m128 r0 = _mm_setzero_ps(), r1 = r0, r2 = r0;
-        for (int i = 0; i < k; i++) {
-            const float *src = &job->matrices[m->joint[(size_t)v * k + i]].m[0][0];
-            __m128 wi = _mm_set1_ps(w[i]);
-            r0 = _mm_add_ps(r0, _mm_mul_ps(wi, _mm_loadu_ps(src)));
-            r1 = _mm_add_ps(r1, _mm_mul_ps(wi, _mm_loadu_ps(src + 4)));
-            r2 = _mm_add_ps(r2, _mm_mul_ps(wi, _mm_loadu_ps(src + 8)));
-        }
-        const float *p = m->position + 3 * (size_t)v;
-        store3(job->out_position + 3 * (size_t)v,
-               rows_times_sse2(r0, r1, r2, _mm_setr_ps(p[0], p[1], p[2], 1.0f)));
-        if (job->normals) {
-            const float *n = m->normal + 3 * (size_t)v;
-            float *on = job->out_normal + 3 * (size_t)v;
-            store3(on, rows_times_sse2(r0, r1, r2, _mm_setr_ps(n[0], n[1], n[2], 0.0f)));
-            normalize3(on);
-        }
+    float w[PACKED_MAX_INFLUENCES], p[3];
+    packed_vertex_weights(m, v, w);
+    __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+    for (int i = 0; i < k; i++) {
+        const float *src = job->columns[joint_at(m, (size_t)v, k, i, m->joint_format)].c[0];
+        __m128 wi = _mm_set1_ps(w[i]);
+        c0 = _mm_add_ps(c0, _mm_mul_ps(wi, _mm_loadu_ps(src)));
+        c1 = _mm_add_ps(c1, _mm_mul_ps(wi, _mm_loadu_ps(src + 4)));
+        c2 = _mm_add_ps(c2, _mm_mul_ps(wi, _mm_loadu_ps(src + 8)));
+        c3 = _mm_add_ps(c3, _mm_mul_ps(wi, _mm_loadu_ps(src + 12)));
     }
+    position_at(m, (size_t)v, m->position16 != NULL, p);
+    __m128 o = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(p[0])), _mm_mul_ps(c1, _mm_set1_ps(p[1]))),
+                          _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(p[2])), c3));
+    store3(job->out_position + 3 * (size_t)v, o);
+    if (normals != FASTSKIN_NO_NORMALS) {
+        const float *n = m->normal + 3 * (size_t)v;
+        float *on = job->out_normal + 3 * (size_t)v;
+        store3(on, _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(n[0])), _mm_mul_ps(c1, _mm_set1_ps(n[1]))),
+                              _mm_mul_ps(c2, _mm_set1_ps(n[2]))));
+        if (normals == FASTSKIN_UNIT_NORMALS)
+            normalize3(on);
+    }
+}
+
+SPECIALISED void lbs_sse2_loop(const fastskin_job *job, int begin, int end, const fastskin_normals normals)
+{
+#define SSE2_LOOP(K) for (int v = begin; v < end; v++) lbs_sse2_vertex(job, v, K, normals)
+    FOR_EACH_K(job->mesh->influences, SSE2_LOOP)
+#undef SSE2_LOOP
+}
+
+static int lbs_sse2(const fastskin_job *job, int begin, int end)
+{
+    if (job->normals == FASTSKIN_NO_NORMALS)
+        lbs_sse2_loop(job, begin, end, FASTSKIN_NO_NORMALS);
+    else if (job->normals == FASTSKIN_RAW_NORMALS)
+        lbs_sse2_loop(job, begin, end, FASTSKIN_RAW_NORMALS);
+    else
+        lbs_sse2_loop(job, begin, end, FASTSKIN_UNIT_NORMALS);
     return -1;
 }
 
@@ -200,11 +229,11 @@ static int dqs_sse2(const fastskin_job *job, int begin, int end)
     int failed = -1;
     for (int v = begin; v < end; v++) {
         float w[PACKED_MAX_INFLUENCES], b[8];
-        vertex_weights(m, v, w);
-        __m128 pivot = _mm_loadu_ps(job->dualquats[m->joint[(size_t)v * k]].real);
+        packed_vertex_weights(m, v, w);
+        __m128 pivot = _mm_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, 0, m->joint_format)].real);
         __m128 real = _mm_setzero_ps(), dual = real;
         for (int i = 0; i < k; i++) {
-            const palette_dualquat *q = &job->dualquats[m->joint[(size_t)v * k + i]];
+            const palette_dualquat *q = &job->dualquats[joint_at(m, (size_t)v, k, i, m->joint_format)];
             __m128 qr = _mm_loadu_ps(q->real), prod = _mm_mul_ps(qr, pivot);
             prod = _mm_add_ps(prod, _mm_shuffle_ps(prod, prod, _MM_SHUFFLE(1, 0, 3, 2)));
             prod = _mm_add_ss(prod, _mm_shuffle_ps(prod, prod, _MM_SHUFFLE(2, 3, 0, 1)));
@@ -223,54 +252,151 @@ static int dqs_sse2(const fastskin_job *job, int begin, int end)
     return failed;
 }
 
-/* ---- AVX2 + FMA: rows 0-1 of a 3x4 matrix, or a whole dual quaternion, per register ---- */
+/* ---- AVX2 + FMA: two columns, or a whole dual quaternion, per register ------------------- */
 
 #define AVX2_TARGET __attribute__((target("avx2,fma")))
 
-AVX2_TARGET static inline __m128 rows_times_avx2(__m256 r01, __m128 r2, __m128 p)
+/* The weight of slot i as eight equal lanes: broadcast straight from memory for float
+ * weights (a load, no shuffle), converted from the integer units otherwise. */
+AVX2_TARGET SPECIALISED __m256 weight_avx2(const packed_mesh *m, size_t at, packed_weight_format wf)
 {
-    __m256 t = _mm256_mul_ps(r01, _mm256_set_m128(p, p));
-    __m128 h1 = _mm_hadd_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
-    __m128 u = _mm_mul_ps(r2, p);
-    __m128 h2 = _mm_hadd_ps(u, u);
-    return _mm_hadd_ps(h1, h2); /* (x, y, z, z) */
+    if (wf == PACKED_WEIGHT_FLOAT)
+        return _mm256_broadcast_ss(m->weight + at);
+    if (wf == PACKED_WEIGHT_UNORM16)
+        return _mm256_set1_ps((float)m->weight16[at] * (1.0f / 65535.0f));
+    return _mm256_set1_ps((float)m->weight8[at] * (1.0f / 255.0f));
 }
 
-/* One vertex with K known at compile time, so the influence loop unrolls. */
-AVX2_TARGET static inline void lbs_avx2_vertex(const fastskin_job *job, int v, const int k)
+/* The implied last weight: 1 minus the stored ones as a vector for float weights; for the
+ * UNORM formats computed in integers (packed_vertex_weights), so the K weights sum to 1. */
+AVX2_TARGET SPECIALISED __m256 implied_avx2(const packed_mesh *m, size_t at, int stored, __m256 sum,
+                                            packed_weight_format wf)
+{
+    if (wf == PACKED_WEIGHT_FLOAT)
+        return _mm256_sub_ps(_mm256_set1_ps(1.0f), sum);
+    unsigned rest = wf == PACKED_WEIGHT_UNORM16 ? 65535u : 255u;
+    for (int i = 0; i < stored; i++)
+        rest -= wf == PACKED_WEIGHT_UNORM16 ? m->weight16[at + i] : m->weight8[at + i];
+    return _mm256_set1_ps((float)rest * (wf == PACKED_WEIGHT_UNORM16 ? 1.0f / 65535.0f : 1.0f / 255.0f));
+}
+
+/* x, y, z of a stored vector, each in all four lanes. */
+AVX2_TARGET SPECIALISED void broadcast3(const float *p, __m128 *x, __m128 *y, __m128 *z)
+{
+    *x = _mm_broadcast_ss(p);
+    *y = _mm_broadcast_ss(p + 1);
+    *z = _mm_broadcast_ss(p + 2);
+}
+
+/* One vertex, every argument after v a compile-time constant at its call. `last`: the
+ * range's last vertex, stored with exactly 12 bytes; the others store 16 (one aligned-free
+ * vector store), the 4th float landing on the next vertex's x, which is written next. */
+AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, const int k,
+                                             const fastskin_normals normals, const packed_joint_format jf,
+                                             const packed_weight_format wf, const bool quantized, const bool last)
 {
     const packed_mesh *m = job->mesh;
-    const uint16_t *joint = m->joint + (size_t)v * k;
-    const float *stored = m->weight + (size_t)v * (k - 1);
-    __m256 r01 = _mm256_setzero_ps();
-    __m128 r2 = _mm_setzero_ps();
-    float implied = 1.0f;
-    for (int i = 0; i < k; i++) {
-        float wi = i + 1 < k ? stored[i] : implied;
-        implied -= i + 1 < k ? stored[i] : 0.0f;
-        const float *src = &job->matrices[joint[i]].m[0][0];
-        r01 = _mm256_fmadd_ps(_mm256_set1_ps(wi), _mm256_loadu_ps(src), r01);
-        r2 = _mm_fmadd_ps(_mm_set1_ps(wi), _mm_loadu_ps(src + 8), r2);
+    const size_t vs = (size_t)v, at = vs * (size_t)(k - 1);
+    const float *columns = job->columns[0].c[0];
+    __m256 c01, c23; /* columns 0-1 and 2-3 of the blended matrix */
+    if (k == 1) {
+        const float *src = columns + 16 * (size_t)joint_at(m, vs, 1, 0, jf);
+        c01 = _mm256_loadu_ps(src);
+        c23 = _mm256_loadu_ps(src + 8);
+    } else {
+        __m256 sum = _mm256_setzero_ps();
+        c01 = c23 = sum;
+        for (int i = 0; i + 1 < k; i++) {
+            __m256 wi = weight_avx2(m, at + (size_t)i, wf);
+            const float *src = columns + 16 * (size_t)joint_at(m, vs, k, i, jf);
+            sum = _mm256_add_ps(sum, wi);
+            c01 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src), c01);
+            c23 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src + 8), c23);
+        }
+        __m256 wl = implied_avx2(m, at, k - 1, sum, wf);
+        const float *src = columns + 16 * (size_t)joint_at(m, vs, k, k - 1, jf);
+        c01 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src), c01);
+        c23 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src + 8), c23);
     }
-    const float *p = m->position + 3 * (size_t)v;
-    store3(job->out_position + 3 * (size_t)v,
-           rows_times_avx2(r01, r2, _mm_setr_ps(p[0], p[1], p[2], 1.0f)));
-    if (job->normals) {
-        const float *n = m->normal + 3 * (size_t)v;
-        float *on = job->out_normal + 3 * (size_t)v;
-        store3(on, rows_times_avx2(r01, r2, _mm_setr_ps(n[0], n[1], n[2], 0.0f)));
-        normalize3(on);
+    __m128 c0 = _mm256_castps256_ps128(c01), c1 = _mm256_extractf128_ps(c01, 1);
+    __m128 c2 = _mm256_castps256_ps128(c23), c3 = _mm256_extractf128_ps(c23, 1);
+    __m128 x, y, z;
+    if (quantized) {
+        const uint16_t *q = m->position16 + 3 * vs;
+        x = _mm_set1_ps((float)q[0]), y = _mm_set1_ps((float)q[1]), z = _mm_set1_ps((float)q[2]);
+    } else {
+        broadcast3(m->position + 3 * vs, &x, &y, &z);
     }
+    /* p' = c0 x + c1 y + c2 z + c3 */
+    __m128 o = _mm_fmadd_ps(c0, x, _mm_fmadd_ps(c1, y, _mm_fmadd_ps(c2, z, c3)));
+    float *out = job->out_position + 3 * vs;
+    if (last)
+        store3(out, o);
+    else
+        _mm_storeu_ps(out, o);
+    if (normals == FASTSKIN_NO_NORMALS)
+        return;
+    broadcast3(m->normal + 3 * vs, &x, &y, &z);
+    /* n' = c0 nx + c1 ny + c2 nz */
+    __m128 n = _mm_fmadd_ps(c0, x, _mm_fmadd_ps(c1, y, _mm_mul_ps(c2, z)));
+    if (normals == FASTSKIN_UNIT_NORMALS) {
+        __m128 len = _mm_sqrt_ps(_mm_dp_ps(n, n, 0x7F));
+        n = _mm_blendv_ps(n, _mm_div_ps(n, len), _mm_cmpgt_ps(len, _mm_setzero_ps()));
+    }
+    out = job->out_normal + 3 * vs;
+    if (last)
+        store3(out, n);
+    else
+        _mm_storeu_ps(out, n);
+}
+
+AVX2_TARGET SPECIALISED void lbs_avx2_loop(const fastskin_job *job, int begin, int end,
+                                           const fastskin_normals normals, const packed_joint_format jf,
+                                           const packed_weight_format wf, const bool quantized)
+{
+#define AVX2_LOOP(K)                                                                            \
+    do {                                                                                        \
+        for (int v = begin; v + 1 < end; v++)                                                   \
+            lbs_avx2_vertex(job, v, K, normals, jf, wf, quantized, false);                      \
+        lbs_avx2_vertex(job, end - 1, K, normals, jf, wf, quantized, true);                     \
+    } while (0)
+    FOR_EACH_K(job->mesh->influences, AVX2_LOOP)
+#undef AVX2_LOOP
+}
+
+/* The vertex format, then the normals choice, as constants. */
+AVX2_TARGET SPECIALISED void lbs_avx2_format(const fastskin_job *job, int begin, int end,
+                                             const packed_joint_format jf, const packed_weight_format wf)
+{
+    if (job->mesh->position16)
+        lbs_avx2_loop(job, begin, end, FASTSKIN_NO_NORMALS, jf, wf, true); /* validated: no normals */
+    else if (job->normals == FASTSKIN_NO_NORMALS)
+        lbs_avx2_loop(job, begin, end, FASTSKIN_NO_NORMALS, jf, wf, false);
+    else if (job->normals == FASTSKIN_RAW_NORMALS)
+        lbs_avx2_loop(job, begin, end, FASTSKIN_RAW_NORMALS, jf, wf, false);
+    else
+        lbs_avx2_loop(job, begin, end, FASTSKIN_UNIT_NORMALS, jf, wf, false);
 }
 
 AVX2_TARGET static int lbs_avx2(const fastskin_job *job, int begin, int end)
 {
-    switch (job->mesh->influences) { /* the common K unrolled, the rest generic */
-    case 1: for (int v = begin; v < end; v++) lbs_avx2_vertex(job, v, 1); break;
-    case 2: for (int v = begin; v < end; v++) lbs_avx2_vertex(job, v, 2); break;
-    case 4: for (int v = begin; v < end; v++) lbs_avx2_vertex(job, v, 4); break;
-    case 8: for (int v = begin; v < end; v++) lbs_avx2_vertex(job, v, 8); break;
-    default: for (int v = begin; v < end; v++) lbs_avx2_vertex(job, v, job->mesh->influences);
+    const packed_mesh *m = job->mesh;
+    if (begin >= end)
+        return -1;
+    if (m->joint_format == PACKED_JOINT_U16) {
+        if (m->weight_format == PACKED_WEIGHT_FLOAT)
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_FLOAT);
+        else if (m->weight_format == PACKED_WEIGHT_UNORM16)
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_UNORM16);
+        else
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_UNORM8);
+    } else {
+        if (m->weight_format == PACKED_WEIGHT_FLOAT)
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_FLOAT);
+        else if (m->weight_format == PACKED_WEIGHT_UNORM16)
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM16);
+        else
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM8);
     }
     return -1;
 }
@@ -309,30 +435,27 @@ AVX2_TARGET static inline void store_point(float *dst, __m128 v)
     store3(dst, _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 2, 1)));
 }
 
-AVX2_TARGET static inline bool dqs_avx2_vertex(const fastskin_job *job, int v, const int k)
+AVX2_TARGET SPECIALISED bool dqs_avx2_vertex(const fastskin_job *job, int v, const int k, const bool normals)
 {
     const packed_mesh *m = job->mesh;
-    const uint16_t *joint = m->joint + (size_t)v * k;
-    const float *stored = m->weight + (size_t)v * (k - 1);
     const __m128 sign_bit = _mm_set1_ps(-0.0f);
-    __m256 pivot = _mm256_loadu_ps(job->dualquats[joint[0]].real); /* real, dual */
-    float implied = 1.0f - (k > 1 ? stored[0] : 0.0f);
-    __m256 sum = _mm256_mul_ps(_mm256_set1_ps(k > 1 ? stored[0] : 1.0f), pivot);
+    float w[PACKED_MAX_INFLUENCES];
+    packed_vertex_weights(m, v, w);
+    __m256 pivot = _mm256_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, 0, m->joint_format)].real);
+    __m256 sum = _mm256_mul_ps(_mm256_set1_ps(w[0]), pivot);
     for (int i = 1; i < k; i++) { /* slot 0 is the pivot: its own sign needs no test */
-        float wi = i + 1 < k ? stored[i] : implied;
-        implied -= i + 1 < k ? stored[i] : 0.0f;
-        __m256 q = _mm256_loadu_ps(job->dualquats[joint[i]].real);
+        __m256 q = _mm256_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, i, m->joint_format)].real);
         /* the hemisphere fix without a branch: w takes the sign of q_0 . pivot_0 */
         __m128 dot = _mm_dp_ps(_mm256_castps256_ps128(q), _mm256_castps256_ps128(pivot), 0xFF);
-        __m128 w = _mm_xor_ps(_mm_set1_ps(wi), _mm_and_ps(dot, sign_bit));
-        sum = _mm256_fmadd_ps(_mm256_set_m128(w, w), q, sum);
+        __m128 wi = _mm_xor_ps(_mm_set1_ps(w[i]), _mm_and_ps(dot, sign_bit));
+        sum = _mm256_fmadd_ps(_mm256_set_m128(wi, wi), q, sum);
     }
     __m128 real = _mm256_castps256_ps128(sum), dual = _mm256_extractf128_ps(sum, 1);
     __m128 norm2 = _mm_dp_ps(real, real, 0xFF);
     const float *p = m->position + 3 * (size_t)v, *n = m->normal + 3 * (size_t)v;
     if (!(_mm_cvtss_f32(norm2) > DQ_MIN_NORM * DQ_MIN_NORM)) {
         memcpy(job->out_position + 3 * (size_t)v, p, 3 * sizeof(float));
-        if (job->normals)
+        if (normals)
             memcpy(job->out_normal + 3 * (size_t)v, n, 3 * sizeof(float));
         return false;
     }
@@ -340,28 +463,27 @@ AVX2_TARGET static inline bool dqs_avx2_vertex(const fastskin_job *job, int v, c
      * and outputs must not) */
     __m128 inv_norm2 = _mm_div_ps(_mm_set1_ps(1.0f), norm2);
     store_point(job->out_position + 3 * (size_t)v, dq_apply_avx2(real, dual, inv_norm2, load_point(p), true));
-    if (job->normals)
+    if (normals)
         store_point(job->out_normal + 3 * (size_t)v,
                     dq_apply_avx2(real, dual, inv_norm2, load_point(n), false));
     return true;
 }
 
-AVX2_TARGET static int dqs_avx2(const fastskin_job *job, int begin, int end)
+AVX2_TARGET SPECIALISED int dqs_avx2_loop(const fastskin_job *job, int begin, int end, const bool normals)
 {
     int failed = -1;
-    for (int v = begin; v < end; v++) {
-        bool ok;
-        switch (job->mesh->influences) {
-        case 1: ok = dqs_avx2_vertex(job, v, 1); break;
-        case 2: ok = dqs_avx2_vertex(job, v, 2); break;
-        case 4: ok = dqs_avx2_vertex(job, v, 4); break;
-        case 8: ok = dqs_avx2_vertex(job, v, 8); break;
-        default: ok = dqs_avx2_vertex(job, v, job->mesh->influences);
-        }
-        if (!ok && failed < 0)
+#define DQS_LOOP(K)                                                                             \
+    for (int v = begin; v < end; v++)                                                           \
+        if (!dqs_avx2_vertex(job, v, K, normals) && failed < 0)                                 \
             failed = v;
-    }
+    FOR_EACH_K(job->mesh->influences, DQS_LOOP)
+#undef DQS_LOOP
     return failed;
+}
+
+AVX2_TARGET static int dqs_avx2(const fastskin_job *job, int begin, int end)
+{
+    return job->normals ? dqs_avx2_loop(job, begin, end, true) : dqs_avx2_loop(job, begin, end, false);
 }
 #endif /* FASTSKIN_X86 */
 
@@ -415,22 +537,34 @@ lab_error fastskin_validate(const fastskin_job *job, lab_diag *d)
     int threads = job->threads ? job->threads : 1;
     if (!m)
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s", "no mesh");
+    if (threads < 1 || threads > FASTSKIN_MAX_THREADS)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%d threads, 1 to %d", threads,
+                         FASTSKIN_MAX_THREADS);
+    if (threads > 1 && (!job->pool || fastskin_pool_workers(job->pool) < threads - 1))
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job",
+                         "%d threads need a pool of at least %d workers (fastskin_pool_create), it has %d",
+                         threads, threads - 1, job->pool ? fastskin_pool_workers(job->pool) : 0);
     if (m->count == 0)
         return LAB_OK;
     if (job->joint_count <= m->max_joint)
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin palette",
                          "%d entries, the mesh uses joint %d", job->joint_count, m->max_joint);
-    if ((job->method == SKIN_DQS ? (const void *)job->dualquats : (const void *)job->matrices) == NULL ||
+    if ((job->method == SKIN_DQS ? (const void *)job->dualquats : (const void *)job->columns) == NULL ||
         !job->out_position || (job->normals && (!job->out_normal || !m->normal)))
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s", "a palette or an output is missing");
-    if (threads < 1 || threads > FASTSKIN_MAX_THREADS)
-        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%d threads, 1 to %d", threads,
-                         FASTSKIN_MAX_THREADS);
+    if ((unsigned)job->normals > FASTSKIN_RAW_NORMALS)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "normals choice %d", (int)job->normals);
+    if (m->position16 && (job->method == SKIN_DQS || job->normals))
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s",
+                         "quantised positions are for LBS positions only (their dequantisation is folded "
+                         "into the matrix palette)");
     if (!simd_level_available(job->level))
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "SIMD level %s is not available here",
                          simd_level_name(job->level));
     return LAB_OK;
 }
+
+/* ---- the persistent pool ---------------------------------------------------------------- */
 
 typedef struct {
     const fastskin_job *job;
@@ -438,11 +572,140 @@ typedef struct {
     int begin, end, failed;
 } range_task;
 
-static void *run_range(void *arg)
+static void run_range(void *ctx, int part)
 {
-    range_task *t = arg;
+    range_task *t = (range_task *)ctx + part;
     t->failed = t->kernel(t->job, t->begin, t->end);
-    return NULL;
+}
+
+/* How long a waiting thread polls before it sleeps: about 50 us of pause instructions,
+ * enough to bridge back-to-back frames without a system call, short enough that an idle
+ * pool costs nothing. */
+#define POOL_SPINS 20000
+
+static inline void pool_pause(void)
+{
+#if FASTSKIN_X86
+    _mm_pause();
+#endif
+}
+
+struct fastskin_pool {
+    int workers;
+    pthread_t *thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    atomic_uint generation;    /* bumped (under lock) for each job */
+    atomic_int pending;        /* workers still running the current job */
+    atomic_bool quit;
+    void (*fn)(void *ctx, int part); /* the current job: part 1 + i is worker i's */
+    void *ctx;
+    int parts;
+};
+
+typedef struct { fastskin_pool *pool; int index; } worker_arg;
+
+static void *pool_worker(void *arg)
+{
+    fastskin_pool *p = ((worker_arg *)arg)->pool;
+    const int index = ((worker_arg *)arg)->index;
+    free(arg);
+    unsigned seen = 0;
+    for (;;) {
+        for (int spin = 0; spin < POOL_SPINS && atomic_load(&p->generation) == seen && !atomic_load(&p->quit); spin++)
+            pool_pause();
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load(&p->generation) == seen && !atomic_load(&p->quit))
+            pthread_cond_wait(&p->wake, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+        if (atomic_load(&p->quit))
+            return NULL;
+        seen = atomic_load(&p->generation);
+        if (1 + index < p->parts) {
+            p->fn(p->ctx, 1 + index);
+            if (atomic_fetch_sub(&p->pending, 1) == 1) {
+                pthread_mutex_lock(&p->lock);
+                pthread_cond_signal(&p->done);
+                pthread_mutex_unlock(&p->lock);
+            }
+        }
+    }
+}
+
+int fastskin_pool_workers(const fastskin_pool *pool) { return pool ? pool->workers : 0; }
+
+void fastskin_pool_destroy(fastskin_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    atomic_store(&p->quit, true);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->workers; i++)
+        pthread_join(p->thread[i], NULL);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->lock);
+    free(p->thread);
+    free(p);
+}
+
+lab_error fastskin_pool_create(int workers, fastskin_pool **out, lab_diag *d)
+{
+    *out = NULL;
+    if (workers < 0 || workers > FASTSKIN_MAX_THREADS - 1)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin pool", "%d workers, 0 to %d", workers,
+                         FASTSKIN_MAX_THREADS - 1);
+    fastskin_pool *p = calloc(1, sizeof *p);
+    if (!p || !(p->thread = calloc((size_t)workers + 1, sizeof *p->thread))) {
+        free(p);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fastskin pool", "%d workers", workers);
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->done, NULL);
+    atomic_init(&p->generation, 0u);
+    atomic_init(&p->pending, 0);
+    atomic_init(&p->quit, false);
+    for (; p->workers < workers; p->workers++) {
+        worker_arg *arg = malloc(sizeof *arg);
+        if (arg)
+            *arg = (worker_arg){p, p->workers};
+        if (!arg || pthread_create(&p->thread[p->workers], NULL, pool_worker, arg) != 0) {
+            int p_started = p->workers;
+            free(arg);
+            fastskin_pool_destroy(p);
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fastskin pool", "starting worker %d of %d failed",
+                             p_started + 1, workers);
+        }
+    }
+    *out = p;
+    return LAB_OK;
+}
+
+void fastskin_pool_run(fastskin_pool *p, int parts, void (*fn)(void *ctx, int part), void *ctx)
+{
+    if (parts <= 1 || !p) {
+        for (int part = 0; part < parts; part++) /* validated callers never pass parts > 1 here */
+            fn(ctx, part);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->fn = fn;
+    p->ctx = ctx;
+    p->parts = parts;
+    atomic_store(&p->pending, parts - 1);
+    atomic_fetch_add(&p->generation, 1u);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    fn(ctx, 0);
+    for (int spin = 0; spin < POOL_SPINS && atomic_load(&p->pending) > 0; spin++)
+        pool_pause();
+    pthread_mutex_lock(&p->lock);
+    while (atomic_load(&p->pending) > 0)
+        pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
 }
 
 lab_error fastskin_run(const fastskin_job *job, lab_diag *d)
@@ -452,21 +715,11 @@ lab_error fastskin_run(const fastskin_job *job, lab_diag *d)
         return e;
     int threads = job->threads ? job->threads : 1, n = job->mesh->count;
     range_task task[FASTSKIN_MAX_THREADS];
-    pthread_t thread[FASTSKIN_MAX_THREADS];
-    bool started[FASTSKIN_MAX_THREADS] = {false};
     range_kernel kernel = kernel_for(job->level, job->method);
     for (int t = 0; t < threads; t++) /* contiguous ranges; the split never changes a result */
         task[t] = (range_task){job, kernel, (int)((long long)n * t / threads),
                                (int)((long long)n * (t + 1) / threads), -1};
-    for (int t = 1; t < threads; t++)
-        started[t] = pthread_create(&thread[t], NULL, run_range, &task[t]) == 0;
-    run_range(&task[0]);
-    for (int t = 1; t < threads; t++) {
-        if (started[t])
-            pthread_join(thread[t], NULL);
-        else
-            run_range(&task[t]); /* a thread that could not start: its range runs here */
-    }
+    fastskin_pool_run(job->pool, threads, run_range, task);
     for (int t = 0; t < threads; t++)
         if (task[t].failed >= 0) {
             char where[64];

@@ -26,6 +26,7 @@ typedef struct {
     mat4 skin[RIG30_JOINTS];          /* K_j = G_j B_j^-1 in doubles */
     dualquat dq[RIG30_JOINTS];        /* the same, signed, for DQS */
     palette_matrix pm[RIG30_JOINTS];  /* the float palettes a frame uploads */
+    palette_columns pc[RIG30_JOINTS]; /* pm in the CPU kernels' column layout */
     palette_dualquat pd[RIG30_JOINTS];
 } palette30_frame;
 

@@ -1,6 +1,7 @@
 /* test_fastskin.c - the fast kernels against the double-precision chapter path: every
- * influence count, method, SIMD level available here and thread count, odd sizes;
- * instancing; validation; vanishing DQS blends. */
+ * influence count, method, SIMD level available here, normals choice and thread count, odd
+ * sizes; the compressed vertex against its own decoding; instancing; the pool; validation;
+ * vanishing DQS blends. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ typedef struct {
     dualquat dq[J];
     packed_mesh packed;
     palette_matrix pm[J];
+    palette_columns pc[J];
     palette_dualquat pd[J];
 } fixture;
 
@@ -56,6 +58,7 @@ static void build(fixture *f, int n, int k)
     }
     assert_int_equal(packed_mesh_build(f->pos, f->nor, &(skin_influences){n, k, (int *)f->joint, (double *)f->weight}, k, &f->packed, NULL, NULL), LAB_OK);
     palette_from_mat4(f->skin, J, NULL, f->pm);
+    palette_columns_from_matrices(f->pm, J, f->pc);
     palette_from_dualquats(f->dq, J, f->pd);
 }
 
@@ -67,7 +70,7 @@ static void release(fixture *f)
 
 /* The reference in doubles, written out here: LBS blends the matrices; DQS blends the dual
  * quaternions with the heaviest influence as the pivot, as packing sorted them. */
-static vec3 reference(const fixture *f, int v, skin_method method, vec3 p, bool point)
+static vec3 reference(const fixture *f, int v, skin_method method, vec3 p, bool point, bool unit)
 {
     int order[8];
     for (int i = 0; i < f->k; i++)
@@ -83,7 +86,9 @@ static vec3 reference(const fixture *f, int v, skin_method method, vec3 p, bool 
         mat4 m = {{{0}}};
         for (int i = 0; i < f->k; i++)
             m = mat4_add(m, mat4_scale_by(f->skin[f->joint[v * f->k + i]], f->weight[v * f->k + i]));
-        return point ? mat4_transform_point(m, p) : vec3_normalize(mat4_transform_direction(m, p));
+        if (point)
+            return mat4_transform_point(m, p);
+        return unit ? vec3_normalize(mat4_transform_direction(m, p)) : mat4_transform_direction(m, p);
     }
     dualquat q[8];
     double w[8];
@@ -98,11 +103,12 @@ static vec3 reference(const fixture *f, int v, skin_method method, vec3 p, bool 
     return quat_rotate(u.real, p);
 }
 
-static double max_error(const fixture *f, skin_method method, const float *out, const vec3 *in, bool point)
+static double max_error(const fixture *f, skin_method method, const float *out, const vec3 *in, bool point,
+                        bool unit)
 {
     double worst = 0;
     for (int v = 0; v < f->n; v++) {
-        vec3 r = reference(f, v, method, in[v], point);
+        vec3 r = reference(f, v, method, in[v], point, unit);
         vec3 o = vec3_make(out[3 * v], out[3 * v + 1], out[3 * v + 2]);
         worst = fmax(worst, vec3_length(vec3_sub(r, o)));
     }
@@ -113,32 +119,125 @@ static void test_fastskin_matches_the_double_path_everywhere(void **state)
 {
     (void)state;
     const int ks[4] = {1, 2, 4, 8}, threads[4] = {1, 2, 3, 7};
+    fastskin_pool *pool;
+    assert_int_equal(fastskin_pool_create(6, &pool, NULL), LAB_OK); /* one pool for every job */
     for (int ki = 0; ki < 4; ki++) {
         fixture f;
         build(&f, 257, ks[ki]); /* odd: ranges do not divide evenly */
-        float *p = malloc(12 * f.n), *nn = malloc(12 * f.n), *p1 = malloc(12 * f.n);
+        float *p = malloc(12 * f.n), *nn = malloc(12 * f.n), *p1 = malloc(12 * f.n), *p0 = malloc(12 * f.n);
         for (int method = 0; method < 2; method++)
             for (int level = 0; level < SIMD_LEVEL_COUNT; level++) {
                 if (!simd_level_available((simd_level)level))
                     continue;
-                for (int ti = 0; ti < 4; ti++) {
-                    fastskin_job job = {&f.packed, f.pm, f.pd, J, method ? SKIN_DQS : SKIN_LBS, true,
-                                        threads[ti], (simd_level)level, p, nn};
-                    assert_int_equal(fastskin_run(&job, NULL), LAB_OK);
-                    double ep = max_error(&f, job.method, p, f.pos, true);
-                    double en = max_error(&f, job.method, nn, f.nor, false);
-                    if (!(ep < 2e-5 && en < 2e-5))
-                        fail_msg("K=%d %s %s %d threads: position error %g, normal error %g", ks[ki],
-                                 skin_method_name(job.method), simd_level_name(job.level), threads[ti], ep, en);
-                    if (ti == 0)
-                        memcpy(p1, p, 12 * f.n);
-                    else /* deterministic: the thread count changes no bit */
-                        assert_memory_equal(p1, p, 12 * f.n);
-                }
+                for (int normals = FASTSKIN_NO_NORMALS; normals <= FASTSKIN_RAW_NORMALS; normals++)
+                    for (int ti = 0; ti < 4; ti++) {
+                        memset(nn, 0xFF, 12 * f.n); /* NaN: a normal left unwritten shows */
+                        fastskin_job job = {&f.packed, f.pc, f.pd, J, method ? SKIN_DQS : SKIN_LBS,
+                                            (fastskin_normals)normals, threads[ti], (simd_level)level, p, nn, pool};
+                        assert_int_equal(fastskin_run(&job, NULL), LAB_OK);
+                        double ep = max_error(&f, job.method, p, f.pos, true, true);
+                        double en = normals ? max_error(&f, job.method, nn, f.nor, false,
+                                                        normals == FASTSKIN_UNIT_NORMALS)
+                                            : 0.0;
+                        if (!(ep < 2e-5 && en < 2e-5))
+                            fail_msg("K=%d %s %s normals %d, %d threads: position error %g, normal error %g", ks[ki],
+                                     skin_method_name(job.method), simd_level_name(job.level), normals, threads[ti],
+                                     ep, en);
+                        if (normals == FASTSKIN_NO_NORMALS && ti == 0)
+                            memcpy(p0, p, 12 * f.n);
+                        else /* the normals choice changes no position bit */
+                            assert_memory_equal(p0, p, 12 * f.n);
+                        if (ti == 0)
+                            memcpy(p1, nn, 12 * f.n);
+                        else if (normals) /* deterministic: the thread count changes no bit */
+                            assert_memory_equal(p1, nn, 12 * f.n);
+                    }
             }
-        free(p), free(nn), free(p1);
+        free(p), free(nn), free(p1), free(p0);
         release(&f);
     }
+    fastskin_pool_destroy(pool);
+}
+
+/* The compressed vertex, decoded here on its own: weights from their integer units (the
+ * implied one as U minus the rest), positions as offset + scale q; the kernels must agree
+ * with a double blend of exactly that data, and the data with the float mesh within one
+ * unit of each weight. */
+static void test_fastskin_compressed_vertex(void **state)
+{
+    (void)state;
+    static const packed_weight_format formats[3] = {PACKED_WEIGHT_FLOAT, PACKED_WEIGHT_UNORM16, PACKED_WEIGHT_UNORM8};
+    fixture f;
+    build(&f, 301, 4);
+    float *p = malloc(12 * f.n), *nn = malloc(12 * f.n);
+    for (int jf = 0; jf < 2; jf++)
+        for (int wi = 0; wi < 3; wi++)
+            for (int quantized = 0; quantized < 2; quantized++) {
+                packed_mesh c;
+                packed_compress_report r;
+                assert_int_equal(packed_mesh_compress(&f.packed, (packed_joint_format)jf, formats[wi], quantized, &c,
+                                                      &r, NULL),
+                                 LAB_OK);
+                const double unit_count = formats[wi] == PACKED_WEIGHT_UNORM16 ? 65535.0 : 255.0;
+                palette_columns pc[J];
+                if (quantized)
+                    palette_columns_dequantize(f.pc, J, &c, pc);
+                else
+                    memcpy(pc, f.pc, sizeof pc);
+                assert_int_equal(packed_mesh_bytes_per_vertex(&c, 0),
+                                 (quantized ? 6 : 12) + 4 * (jf ? 1 : 2) + 3 * (wi == 0 ? 4 : wi == 1 ? 2 : 1));
+                double worst_weight = 0.0;
+                for (int v = 0; v < f.n; v++) {
+                    double w[4], sum_units = 0.0;
+                    for (int i = 0; i < 3; i++) {
+                        size_t at = (size_t)v * 3 + i;
+                        w[i] = wi == 0 ? c.weight[at] : wi == 1 ? c.weight16[at] / 65535.0 : c.weight8[at] / 255.0;
+                        sum_units += wi == 0 ? 0.0 : w[i] * unit_count;
+                    }
+                    w[3] = wi == 0 ? 1.0 - (double)(c.weight[3 * v] + c.weight[3 * v + 1] + c.weight[3 * v + 2])
+                                   : (unit_count - floor(sum_units + 0.5)) / unit_count;
+                    assert_true(w[3] >= 0.0); /* the units of the stored weights never exceed U */
+                    float exact[4];
+                    packed_vertex_weights(&f.packed, v, exact);
+                    for (int i = 0; i < 4; i++)
+                        worst_weight = fmax(worst_weight, fabs(w[i] - exact[i]));
+                    mat4 m = {{{0}}};
+                    for (int i = 0; i < 4; i++) {
+                        int j = jf ? c.joint8[4 * v + i] : c.joint[4 * v + i];
+                        assert_int_equal(j, f.packed.joint[4 * v + i]);
+                        m = mat4_add(m, mat4_scale_by(f.skin[j], w[i]));
+                    }
+                    vec3 bind = quantized ? vec3_make(c.position_offset[0] + (double)c.position_scale[0] * c.position16[3 * v],
+                                                      c.position_offset[1] + (double)c.position_scale[1] * c.position16[3 * v + 1],
+                                                      c.position_offset[2] + (double)c.position_scale[2] * c.position16[3 * v + 2])
+                                          : vec3_make(c.position[3 * v], c.position[3 * v + 1], c.position[3 * v + 2]);
+                    f.pos[v] = bind;
+                    f.nor[v] = mat4_transform_point(m, bind); /* the expected skinned point, kept here */
+                }
+                if (wi > 0) { /* largest remainder: within one unit, as reported */
+                    assert_true(worst_weight <= 1.0 / unit_count + 1e-7);
+                    assert_true(fabs(r.largest_weight_error - worst_weight) < 1e-6);
+                }
+                if (quantized) /* half a step per axis at most */
+                    assert_true(r.largest_position_error > 0.0 && r.largest_position_error < 0.5 * 4.0 / 65535.0 * 1.74);
+                for (int level = 0; level < SIMD_LEVEL_COUNT; level++) {
+                    if (!simd_level_available((simd_level)level))
+                        continue;
+                    fastskin_job job = {&c, pc, f.pd, J, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, (simd_level)level, p, NULL, NULL};
+                    assert_int_equal(fastskin_run(&job, NULL), LAB_OK);
+                    double worst = 0.0;
+                    for (int v = 0; v < f.n; v++)
+                        worst = fmax(worst, vec3_length(vec3_sub(f.nor[v], vec3_make(p[3 * v], p[3 * v + 1], p[3 * v + 2]))));
+                    if (!(worst < 2e-5))
+                        fail_msg("joints %s, weights %d, quantised %d, %s: error %g", jf ? "u8" : "u16", wi, quantized,
+                                 simd_level_name(job.level), worst);
+                    job.method = SKIN_DQS; /* the quantised positions are LBS's only */
+                    assert_int_equal(fastskin_run(&job, NULL), quantized ? LAB_ERR_INVALID_ARGUMENT : LAB_OK);
+                }
+                packed_mesh_free(&c);
+            }
+    free(p), free(nn);
+    release(&f);
 }
 
 /* Instancing: one shared palette plus each instance's model-to-world equals a palette
@@ -150,10 +249,12 @@ static void test_fastskin_instancing_equals_merged_palette(void **state)
     build(&f, 33, 4);
     mat4 world = mat4_mul(mat4_translate(5, -2, 1), mat4_rotate_y(0.7));
     palette_matrix merged[J];
+    palette_columns columns[J];
     palette_from_mat4(f.skin, J, &world, merged);
+    palette_columns_from_matrices(merged, J, columns);
     float shared[99], own[99];
-    fastskin_job a = {&f.packed, f.pm, NULL, J, SKIN_LBS, false, 1, simd_best_level(), shared, NULL};
-    fastskin_job b = {&f.packed, merged, NULL, J, SKIN_LBS, false, 1, simd_best_level(), own, NULL};
+    fastskin_job a = {&f.packed, f.pc, NULL, J, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, simd_best_level(), shared, NULL, NULL};
+    fastskin_job b = {&f.packed, columns, NULL, J, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, simd_best_level(), own, NULL, NULL};
     assert_int_equal(fastskin_run(&a, NULL), LAB_OK);
     assert_int_equal(fastskin_run(&b, NULL), LAB_OK);
     for (int v = 0; v < f.n; v++) {
@@ -170,21 +271,38 @@ static void test_fastskin_validates_the_job(void **state)
     build(&f, 10, 2);
     float out[30];
     lab_diag d = {0};
-    fastskin_job job = {&f.packed, f.pm, f.pd, f.packed.max_joint, SKIN_LBS, false, 1, SIMD_SCALAR, out, NULL};
+    fastskin_job job = {&f.packed, f.pc, f.pd, f.packed.max_joint, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, SIMD_SCALAR, out, NULL, NULL};
     /* a misused job is the caller's bug, never reported as bad data or an output error */
     assert_int_equal(fastskin_run(&job, &d), LAB_ERR_INVALID_ARGUMENT); /* palette too short */
     job.joint_count = J;
     job.threads = FASTSKIN_MAX_THREADS + 1;
     assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_INVALID_ARGUMENT);
-    job.threads = 1;
-    job.normals = true; /* no normal output */
+    job.threads = 3; /* more threads than the pool's workers + 1 */
+    fastskin_pool *pool;
+    assert_int_equal(fastskin_pool_create(1, &pool, NULL), LAB_OK);
+    assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_INVALID_ARGUMENT); /* no pool */
+    job.pool = pool;
     assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_INVALID_ARGUMENT);
-    job.normals = false;
+    assert_non_null(strstr(d.value, "at least 2 workers"));
+    job.threads = 2;
+    assert_int_equal(fastskin_validate(&job, &d), LAB_OK);
+    fastskin_pool_destroy(pool);
+    job.pool = NULL;
+    job.threads = 1;
+    job.normals = FASTSKIN_UNIT_NORMALS; /* no normal output */
+    assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_INVALID_ARGUMENT);
+    job.normals = FASTSKIN_NO_NORMALS;
+    packed_mesh narrow; /* joint 300 does not fit 8 bits */
+    f.packed.max_joint = 300;
+    assert_int_equal(packed_mesh_compress(&f.packed, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM8, false, &narrow, NULL, &d),
+                     LAB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(d.value, "300"));
+    f.packed.max_joint = J - 1;
     job.method = SKIN_DQS;
     job.dualquats = NULL;
     assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_INVALID_ARGUMENT);
     packed_mesh empty = {0};
-    fastskin_job none = {&empty, NULL, NULL, 0, SKIN_LBS, false, 1, SIMD_SCALAR, NULL, NULL};
+    fastskin_job none = {&empty, NULL, NULL, 0, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, SIMD_SCALAR, NULL, NULL, NULL};
     assert_int_equal(fastskin_run(&none, &d), LAB_OK); /* an empty mesh is not an error */
     release(&f);
 }
@@ -204,7 +322,7 @@ static void test_fastskin_reports_a_vanishing_dqs_blend(void **state)
         if (!simd_level_available((simd_level)level))
             continue;
         palette_dualquat opposite[2] = {{{0, 1, 0, 0}, {0, 0, 0, 0}}, {{0, -1, 0, 0}, {0, 0, 0, 0}}};
-        fastskin_job job = {&m, NULL, opposite, 2, SKIN_DQS, false, 1, (simd_level)level, out, NULL};
+        fastskin_job job = {&m, NULL, opposite, 2, SKIN_DQS, FASTSKIN_NO_NORMALS, 1, (simd_level)level, out, NULL, NULL};
         lab_diag d = {0};
         assert_int_equal(fastskin_run(&job, &d), LAB_OK);
         assert_true(fabsf(out[0] - 1.0f) < 1e-6f && fabsf(out[1]) < 1e-6f); /* turned 180 about x */
@@ -221,6 +339,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fastskin_matches_the_double_path_everywhere),
+        cmocka_unit_test(test_fastskin_compressed_vertex),
         cmocka_unit_test(test_fastskin_instancing_equals_merged_palette),
         cmocka_unit_test(test_fastskin_validates_the_job),
         cmocka_unit_test(test_fastskin_reports_a_vanishing_dqs_blend),

@@ -110,15 +110,24 @@ static void empty_dir(const char *dir)
 #endif
 #endif
 
-static void test_allocation_failures_lose_nothing(void **state)
+/* The shim's absolute path (for LD_PRELOAD); in a sanitizer build the test says why it
+ * skips, and skips. */
+static char *shim_or_skip(void)
 {
-    tu_run_dir *ctx = *state;
 #ifdef SANITIZED
-    fprintf(stderr, "skipped: a sanitizer build brings its own allocator; the plain build runs this\n");
+    fprintf(stderr, "skipped: a sanitizer build brings its own allocator and cannot take the preloaded shim; "
+                    "the plain build runs this\n");
     skip();
 #endif
     char *shim = realpath(FAULTSHIM, NULL);
     assert_non_null(shim);
+    return shim;
+}
+
+static void test_allocation_failures_lose_nothing(void **state)
+{
+    tu_run_dir *ctx = *state;
+    char *shim = shim_or_skip();
     const char *count_file = ctx->out_path; /* the programs' stdout goes to /dev/null here */
     setenv("LD_PRELOAD", shim, 1);
     int failures = 0;
@@ -178,12 +187,7 @@ static int hidden_entries(const char *dir)
 static void test_refused_and_killed_renames_lose_nothing(void **state)
 {
     tu_run_dir *ctx = *state;
-#ifdef SANITIZED
-    fprintf(stderr, "skipped: a sanitizer build cannot take the preloaded shim; the plain build runs this\n");
-    skip();
-#endif
-    char *shim = realpath(FAULTSHIM, NULL);
-    assert_non_null(shim);
+    char *shim = shim_or_skip();
     const program_run *lab30 = &programs[0], *other = &programs[1];
     static const char weights[] = "--middle-weights\0" "0.75,0.25"; /* other bytes than out/ */
     setenv("LD_PRELOAD", shim, 1);

@@ -117,14 +117,81 @@ static void test_bench_skinning_smoke(void **state)
     char *csv = tu_read_file(tu_path(ctx->dir, "skinning.csv"), NULL);
     assert_non_null(csv);
     assert_true(!strncmp(csv, "kernel,method,influences,normals,threads,vertices,ns_per_vertex,", 64));
-    assert_non_null(strstr(csv, "\nscalar,LBS,4,0,1,1000,"));
-    assert_non_null(strstr(csv, "\nchapter-double,DQS,2,0,1,10000,"));
+    assert_non_null(strstr(csv, "\nscalar,LBS,4,none,1,1000,"));
+    assert_non_null(strstr(csv, "\nscalar,LBS,4,raw,1,1000,"));
+    assert_non_null(strstr(csv, "\nchapter-double,DQS,2,none,1,10000,"));
+    assert_non_null(strstr(csv, "triad_gb_per_s,triad_fraction,"));
+    if (simd_level_available(SIMD_AVX2)) /* the reference kernel and the compressed vertex */
+        assert_true(strstr(csv, "\navx2-rows,LBS,4,none,1,10000,") && strstr(csv, "\navx2-u8-unorm8-q16-2t,LBS,4,none,2,"));
     free(csv);
+    /* the compressed vertex's accuracy: exact sums keep every weight within one unit */
+    char *accuracy = tu_read_file(tu_path(ctx->dir, "compression.csv"), NULL);
+    assert_non_null(accuracy);
+    assert_non_null(strstr(accuracy, "\ncylinder,u16-float (44-byte),32,0,0,0\n"));
+    assert_non_null(strstr(accuracy, "\nrandom64,u8-unorm8-q16,13,"));
+    free(accuracy);
     assert_true(tu_file_contains(ctx->out_path, "Targets"));
     tu_image img;
     assert_true(tu_image_load(tu_path(ctx->dir, "skinning.png"), &img));
     tu_image_free(&img);
     assert_int_equal(tu_run_program(BENCH, ctx->out_path, ctx->err_path, (char *)NULL), 2);
+}
+
+/* The CSV row of `key` ("kernel,method,K,normals,threads,vertices,"), its fields after the
+ * key in f[0 ..]; false when there is none. */
+static bool csv_fields(const char *csv, const char *key, double *f, int count)
+{
+    char line[128];
+    snprintf(line, sizeof line, "\n%s", key);
+    const char *at = strstr(csv, line);
+    if (!at)
+        return false;
+    at += strlen(line);
+    for (int i = 0; i < count; i++) {
+        char *end;
+        f[i] = strtod(at, &end);
+        if (*end != ',' && *end != '\n')
+            return false;
+        at = end + 1;
+    }
+    return true;
+}
+
+/* The README's benchmark table is one run's: every number in it is the committed
+ * out/bench/skinning.csv's, rounded as printed. */
+static void test_readme_bench_table_is_the_committed_run(void **state)
+{
+    (void)state;
+    static const struct { const char *label, *kernel, *method, *normals; } rows[] = {
+        {"scalar (plain loop)", "scalar", "LBS", "none"},
+        {"sse2", "sse2", "LBS", "none"},
+        {"avx2-rows (the kernel before)", "avx2-rows", "LBS", "none"},
+        {"avx2", "avx2", "LBS", "none"},
+        {"avx2, 2 threads", "avx2-2t", "LBS", "none"},
+        {"avx2, raw normals", "avx2", "LBS", "raw"},
+        {"avx2, unit normals", "avx2", "LBS", "unit"},
+        {"avx2, u8 + UNORM8 (31 B moved)", "avx2-u8-unorm8", "LBS", "none"},
+        {"avx2, u8 + UNORM8 + u16 positions (25 B)", "avx2-u8-unorm8-q16", "LBS", "none"},
+        {"DQS avx2", "avx2", "DQS", "none"},
+    };
+    char *readme = tu_read_file("README.md", NULL), *csv = tu_read_file(COMMITTED_OUT_DIR "/bench/skinning.csv", NULL);
+    assert_true(readme && csv);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double small[8], mid[8], big[8];
+        char key[96], expect[400];
+        int threads = strstr(rows[i].kernel, "-2t") ? 2 : 1;
+        snprintf(key, sizeof key, "%s,%s,4,%s,%d,", rows[i].kernel, rows[i].method, rows[i].normals, threads);
+        char k1[128], k2[128], k3[128];
+        snprintf(k1, sizeof k1, "%s10000,", key), snprintf(k2, sizeof k2, "%s1000000,", key);
+        snprintf(k3, sizeof k3, "%s4000000,", key);
+        assert_true(csv_fields(csv, k1, small, 8) && csv_fields(csv, k2, mid, 8) && csv_fields(csv, k3, big, 8));
+        /* fields: ns, fastest, slowest, vertices/s, bytes, GB/s, triad GB/s, fraction */
+        snprintf(expect, sizeof expect, "| %s | %.2f | %.2f (%.2f\xe2\x80\x93%.2f) | %.2f | %.2f | %.2f | %.0f%% |", rows[i].label,
+                 small[0], mid[0], mid[1], mid[2], big[0], big[5], big[6], 100 * big[7]);
+        if (!strstr(readme, expect))
+            fail_msg("README has no row \"%s\"", expect);
+    }
+    free(readme), free(csv);
 }
 
 int main(void)
@@ -136,6 +203,7 @@ int main(void)
         T(test_lab30_palette_candidates),
         T(test_lab30_palette_deterministic_and_committed),
         T(test_bench_skinning_smoke),
+        cmocka_unit_test(test_readme_bench_table_is_the_committed_run),
     };
 #undef T
     return cmocka_run_group_tests_name("lab30-palette end to end", tests, NULL, NULL);

@@ -617,12 +617,17 @@ static void *pool_worker(void *arg)
         pthread_mutex_lock(&p->lock);
         while (atomic_load(&p->generation) == seen && !atomic_load(&p->quit))
             pthread_cond_wait(&p->wake, &p->lock);
+        /* the job as one snapshot, under the lock it was posted under: a worker with no part
+         * in it may wake late, when the next job is being posted */
+        seen = atomic_load(&p->generation);
+        void (*fn)(void *, int) = p->fn;
+        void *ctx = p->ctx;
+        int parts = p->parts;
         pthread_mutex_unlock(&p->lock);
         if (atomic_load(&p->quit))
             return NULL;
-        seen = atomic_load(&p->generation);
-        if (1 + index < p->parts) {
-            p->fn(p->ctx, 1 + index);
+        if (1 + index < parts) {
+            fn(ctx, 1 + index);
             if (atomic_fetch_sub(&p->pending, 1) == 1) {
                 pthread_mutex_lock(&p->lock);
                 pthread_cond_signal(&p->done);

@@ -3,7 +3,9 @@
  * path (skin_deform), the avx2 kernel this project had before its column-palette rewrite
  * (kept below as "avx2-rows", the reference the new kernel is measured against), and the
  * roofline: a triad a[i] = b[i] + s c[i] over as many bytes as the row moves (reads and
- * writes), at one and two threads, giving this machine's bandwidth for that working set.
+ * writes), at one and two threads, giving this machine's bandwidth for that working set;
+ * and "avx2-loads-only", the new kernel's memory operations without its arithmetic, the
+ * floor its own loads put under it.
  *
  * Usage:  build/bin/bench-skinning [--smoke] OUTDIR
  *   writes OUTDIR/skinning.csv, OUTDIR/compression.csv and OUTDIR/skinning.png and
@@ -191,6 +193,32 @@ AVX2_TARGET static void run_reference(void *arg)
         }
     }
 }
+
+/* The avx2 kernel's memory operations alone, K = 4, positions only: per vertex the four
+ * joint indices, the eight 32-byte palette halves, the three weight and three coordinate
+ * broadcasts, and one 16-byte store, with no arithmetic (an empty asm statement keeps each
+ * loaded register alive). Its time is the floor the kernel's own loads put under it. */
+static inline void keep(__m256 v) { __asm__ volatile("" : : "x"(v)); }
+
+AVX2_TARGET static void run_loads_only(void *arg)
+{
+    const fastskin_job *job = arg;
+    const packed_mesh *m = job->mesh;
+    const float *columns = job->columns[0].c[0];
+    for (int v = 0; v < m->count; v++) {
+        const size_t vs = (size_t)v;
+        for (int i = 0; i < 4; i++) {
+            const float *src = columns + 16 * (size_t)m->joint[vs * 4 + (size_t)i];
+            keep(_mm256_loadu_ps(src));
+            keep(_mm256_loadu_ps(src + 8));
+        }
+        for (int i = 0; i < 3; i++) {
+            keep(_mm256_broadcast_ss(m->weight + vs * 3 + (size_t)i));
+            keep(_mm256_castps128_ps256(_mm_broadcast_ss(m->position + vs * 3 + (size_t)i)));
+        }
+        _mm_storeu_ps(job->out_position + 3 * vs, _mm_setzero_ps());
+    }
+}
 #endif
 
 /* ---- the roofline: a triad over the same bytes -------------------------------------------- */
@@ -354,6 +382,11 @@ static void bench_mesh(bench *b, const packed_mesh *m)
                 fastskin_job as = {m, NULL, NULL, JOINTS, SKIN_LBS, (fastskin_normals)normals, 1, SIMD_AVX2,
                                    NULL, NULL, NULL};
                 time_row(b, "avx2-rows", &as, run_reference, &ref, moved_bytes(m, as.normals));
+                if (normals == FASTSKIN_NO_NORMALS) {
+                    fastskin_job loads = {m, b->pc, NULL, JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, SIMD_AVX2,
+                                          b->out_p, NULL, NULL};
+                    time_row(b, "avx2-loads-only", &loads, run_loads_only, &loads, moved_bytes(m, loads.normals));
+                }
             }
 #endif
         }

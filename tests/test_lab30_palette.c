@@ -167,6 +167,7 @@ static void test_readme_bench_table_is_the_committed_run(void **state)
         {"sse2", "sse2", "LBS", "none"},
         {"avx2-rows (the kernel before)", "avx2-rows", "LBS", "none"},
         {"avx2", "avx2", "LBS", "none"},
+        {"avx2-loads-only (its loads and store, no arithmetic)", "avx2-loads-only", "LBS", "none"},
         {"avx2, 2 threads", "avx2-2t", "LBS", "none"},
         {"avx2, raw normals", "avx2", "LBS", "raw"},
         {"avx2, unit normals", "avx2", "LBS", "unit"},

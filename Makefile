@@ -19,10 +19,11 @@ ifeq ($(SANITIZE),1)
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette
+SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette lab30-gpu
 LABS      := $(SIMPLE_LABS) lab30-gltf
 LIB_SRC   := $(wildcard src/*.c)
-LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o)
+SHADERS   := $(wildcard shaders/*.glsl shaders/*.frag)
+LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o) $(BUILD)/obj/gen/shaders.o
 LIB       := $(BUILD)/libskinlab.a
 LAB_BINS  := $(LABS:%=$(BUILD)/bin/%)
 TEST_SRC  := $(wildcard tests/test_*.c)
@@ -60,9 +61,20 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# The GLSL sources of shaders/, embedded into the library (scripts/embed-shaders.sh).
+$(BUILD)/gen/shaders.c: $(SHADERS) scripts/embed-shaders.sh
+	sh scripts/embed-shaders.sh $@ $(SHADERS)
+
+$(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# Only what talks to the GPU links EGL and GLES.
+$(BUILD)/bin/lab30-gpu $(BUILD)/bin/bench-gpu $(BUILD)/tests/test_gpu: EXTRA_LIBS = $(GPU_LIBS)
+
 $(BUILD)/bin/%: $(BUILD)/obj/lab/%.o $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
+	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) -o $@
 
 $(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(LIB)
 	@mkdir -p $(@D)
@@ -74,7 +86,7 @@ $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(TEST_LIBS) -o $@
+	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) $(TEST_LIBS) -o $@
 
 $(SIMPLE_LABS): %: $(BUILD)/bin/%
 	$(BUILD)/bin/$@ out
@@ -120,7 +132,7 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
       $(BUILD)/tests/test_gltf_malformed
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
-	    $(DEPS_CFLAGS) $(LIB_SRC) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
+	    $(DEPS_CFLAGS) $(filter-out src/gpu%,$(LIB_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
 	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
 	{ printf '\000'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-lbs.gltf

@@ -32,6 +32,7 @@
 #include "output.h"
 #include "plot.h"
 #include "rig30.h"
+#include "rig_random.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -45,22 +46,12 @@ enum { INFLUENCE_COUNTS = 4 };
 
 /* ---- deterministic data ------------------------------------------------------------------- */
 
-static unsigned long long lcg_state = 12345;
-static double uniform(void) /* [0, 1) */
-{
-    lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(lcg_state >> 11) / 9007199254740992.0;
-}
+static rig_random_lcg lcg = {12345};
+static double uniform(void) { return rig_random_uniform(&lcg); } /* [0, 1) */
 
 static void make_palette(palette_matrix *m, palette_dualquat *q, mat4 *m64, dualquat *q64)
 {
-    for (int j = 0; j < JOINTS; j++) {
-        vec3 axis = vec3_make(uniform() - 0.5, uniform() - 0.5, uniform() - 0.5);
-        dualquat dq = dualquat_from_rigid(quat_from_axis_angle(axis, 2.0 * (uniform() - 0.5)),
-                                          vec3_make(uniform(), uniform(), uniform()));
-        q64[j] = dq;
-        m64[j] = dualquat_to_mat4(dq);
-    }
+    rig_random_palette(&lcg, JOINTS, m64, q64);
     palette_from_mat4(m64, JOINTS, NULL, m);
     palette_from_dualquats(q64, JOINTS, q);
 }
@@ -422,7 +413,8 @@ static lab_error bench_chapter(table *tb, int n, const mat4 *m64, int min_runs, 
     if (e == LAB_OK && (!bind || !out))
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "chapter path", "%d vertices", n);
     for (int v = 0; e == LAB_OK && v < n; v++) {
-        bind[v] = vec3_make(2 * uniform() - 1, 2 * uniform() - 1, 2 * uniform() - 1);
+        double x = 2 * uniform() - 1, y = 2 * uniform() - 1, z = 2 * uniform() - 1; /* in this order */
+        bind[v] = vec3_make(x, y, z);
         double w = 0.5 + 0.5 * uniform();
         in.joint[2 * v] = (int)(uniform() * JOINTS), in.weight[2 * v] = w;
         in.joint[2 * v + 1] = (int)(uniform() * JOINTS), in.weight[2 * v + 1] = 1.0 - w;

@@ -5,7 +5,7 @@
 set -eu
 out=${1:?usage: ensure-deps.sh OUT.mk}
 # pkg-config module name -> the Debian package that ships it
-modules="stb:libstb-dev libcjson:libcjson-dev cmocka:libcmocka-dev"
+modules="stb:libstb-dev libcjson:libcjson-dev cmocka:libcmocka-dev egl:libegl-dev glesv2:libgles-dev"
 
 missing=""
 have_pkg_config=yes
@@ -16,6 +16,11 @@ for m in $modules; do
         missing="$missing ${m#*:}"
     fi
 done
+
+# The GPU lab's runtime: Mesa's EGL vendor library and its DRI drivers (llvmpipe runs the
+# shaders on the CPU where there is no GPU). They ship no pkg-config module.
+[ -e /usr/share/glvnd/egl_vendor.d/50_mesa.json ] || missing="$missing libegl-mesa0"
+ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$missing libgl1-mesa-dri"
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -39,8 +44,9 @@ mkdir -p "$(dirname "$out")"
 # never trips on their unused static helpers (stb_easy_font is header-only).
 stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
 {
-    echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson)"
+    echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson egl glesv2)"
     echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lm"
+    echo "GPU_LIBS := $(pkg-config --libs egl glesv2)"
     echo "TEST_LIBS := $(pkg-config --libs cmocka)"
 } > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -41,6 +41,7 @@ static const char *const rules[] = {
     [LAB_ERR_NOT_FINITE] = "every number a program computes must be finite before it is written",
     [LAB_ERR_LIMIT] = "the input exceeds a documented limit of this program",
     [LAB_ERR_UNSUPPORTED] = "the run asks for a feature this machine does not have",
+    [LAB_ERR_GPU] = "the GPU driver refused: a shader did not compile or link, or a GL call failed",
     [LAB_ERR_INVALID_ARGUMENT] =
         "a library function was called outside its contract (a bug in the caller, not bad data)",
     [LAB_ERR_OUT_OF_MEMORY] = "out of memory",

@@ -49,6 +49,7 @@ typedef enum {
     /* resources, limits, calls and output */
     LAB_ERR_LIMIT,
     LAB_ERR_UNSUPPORTED,
+    LAB_ERR_GPU,
     LAB_ERR_INVALID_ARGUMENT,
     LAB_ERR_OUT_OF_MEMORY,
     LAB_ERR_OUTPUT,

@@ -2,9 +2,10 @@
 #
 #   make lab30    build build/bin/lab30 and regenerate chapter 30's figures into out/
 #   make labs     build and run every chapter program into out/ (lab30-dqs, lab30-normals,
-#                 lab30-palette, lab30-gltf: each also on its own)
+#                 lab30-palette, lab30-gpu, lab30-gltf: each also on its own)
 #   make test     build everything and run every test suite (cmocka)
-#   make bench    measure CPU skinning here: out/bench/skinning.csv and skinning.png
+#   make bench    measure CPU and GPU skinning here: out/bench/skinning.csv, skinning.png,
+#                 compression.csv and gpu.csv
 #   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
 #   make clean    remove build/
 #
@@ -30,6 +31,7 @@ TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_UTIL := $(BUILD)/obj/tests/testutil.o
 BENCH     := $(BUILD)/bin/bench-skinning
+BENCH_GPU := $(BUILD)/bin/bench-gpu
 
 # Package flags come from pkg-config, written once by scripts/ensure-deps.sh, which also
 # installs the Debian packages when they are missing (as root) or prints the apt-get line.
@@ -43,7 +45,7 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 
 .PHONY: all labs test bench fuzz gltf-validator clean help $(LABS)
 .SECONDARY:
-all: $(LAB_BINS) $(TEST_BINS) $(BENCH)
+all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU)
 
 help:
 	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
@@ -80,6 +82,10 @@ $(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
 
+$(BENCH_GPU): $(BUILD)/obj/bench/bench-gpu.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(GPU_LIBS) -o $@
+
 # The end-to-end suites find the chapter programs and the committed out/ through these.
 $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
     -DFAULTSHIM='"$(BUILD)/tests/libfaultshim.so"' -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
@@ -114,13 +120,14 @@ $(FAULTSHIM): tests/faultshim.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -shared -fPIC $< -o $@
 
-test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(VALIDATOR) $(FAULTSHIM)
+test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(VALIDATOR) $(FAULTSHIM)
 	sh tests/run-all.sh $(TEST_BINS)
 
 # Timings of this machine: out/bench/skinning.csv and .png (minutes; never part of make test).
-bench: $(BENCH)
+bench: $(BENCH) $(BENCH_GPU)
 	@mkdir -p out/bench
 	$(BENCH) out/bench
+	$(BENCH_GPU) out/bench
 
 # libFuzzer on lab30-gltf's whole pipeline in memory (clang): FUZZ_SECONDS of mutations of
 # the seed corpus: the tutorial's SimpleSkin, the chapter's own export (inline and with an
@@ -150,4 +157,5 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(LAB_BINS:$(BUILD)/bin/%=$(BUILD)/obj/lab/%.d) $(BUILD)/obj/bench/bench-skinning.d \
+         $(BUILD)/obj/bench/bench-gpu.d \
          $(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/obj/tests/%.d) $(TEST_UTIL:.o=.d)

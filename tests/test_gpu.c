@@ -285,6 +285,54 @@ static void test_lab30_gpu_failures_write_nothing(void **state)
     tu_run_dir_teardown((void **)&ctx);
 }
 
+/* The GPU benchmark is no test; this only checks that it runs and writes its rows. */
+static void test_bench_gpu_smoke(void **state)
+{
+    fixture_or_skip(state);
+    tu_run_dir *ctx;
+    assert_int_equal(tu_run_dir_setup((void **)&ctx), 0);
+    assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-gpu", ctx->out_path, ctx->err_path, "--smoke", ctx->dir,
+                                    (char *)NULL),
+                     0);
+    char *csv = tu_read_file(tu_path(ctx->dir, "gpu.csv"), NULL);
+    assert_non_null(csv);
+    assert_true(!strncmp(csv, "renderer,kernel,method,vertices,upload_us,run_us,readback_us,", 61));
+    static const char *const kernels[] = {",gpu-uniform,LBS,1000,", ",gpu-texture,DQS,1000,", ",gpu-compute,LBS,1000,",
+                                          ",cpu-"};
+    for (int i = 0; i < 4; i++)
+        assert_non_null(strstr(csv, kernels[i]));
+    free(csv);
+    assert_true(tu_file_contains(ctx->out_path, "renderer: "));
+    tu_run_dir_teardown((void **)&ctx);
+}
+
+/* The README's GPU table is one committed run: every row of out/bench/gpu.csv is in it,
+ * rounded as printed. Needs no GPU. */
+static void test_readme_gpu_table_is_the_committed_run(void **state)
+{
+    (void)state;
+    char *readme = tu_read_file("README.md", NULL), *csv = tu_read_file(COMMITTED_OUT_DIR "/bench/gpu.csv", NULL);
+    assert_true(readme && csv);
+    int rows = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        char kernel[32], method[8], expect[256];
+        int vertices;
+        double f[5];
+        const char *at = strstr(line + 1, "\","); /* after the quoted renderer */
+        assert_non_null(at);
+        assert_int_equal(sscanf(at + 2, "%31[^,],%7[^,],%d,%lf,%lf,%lf,%lf,%lf", kernel, method, &vertices, &f[0], &f[1],
+                                &f[2], &f[3], &f[4]),
+                         8);
+        snprintf(expect, sizeof expect, "| %s | %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f |", kernel, method, vertices, f[0],
+                 f[1], f[2], f[3], f[4]);
+        if (!strstr(readme, expect))
+            fail_msg("README has no row \"%s\"", expect);
+        rows++;
+    }
+    assert_int_equal(rows, 3 * 2 * 5); /* 3 sizes, 2 methods, 3 GPU paths and 2 CPU rows */
+    free(readme), free(csv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +342,8 @@ int main(void)
         cmocka_unit_test(test_gpu_shader_errors_carry_the_info_log),
         cmocka_unit_test(test_lab30_gpu_end_to_end),
         cmocka_unit_test(test_lab30_gpu_failures_write_nothing),
+        cmocka_unit_test(test_bench_gpu_smoke),
+        cmocka_unit_test(test_readme_gpu_table_is_the_committed_run),
     };
     return cmocka_run_group_tests_name("GPU skinning", tests, open_gpu, close_gpu);
 }

@@ -177,6 +177,22 @@ void gpu_close(gpu_context *g)
 
 const gpu_info *gpu_get_info(const gpu_context *gpu) { return &gpu->info; }
 
+/* Whether a shader compiled (program: linked); when not, the driver's info log in `log`
+ * on one line, for the one-line error message. */
+static bool built(GLuint object, bool program, char *log, GLsizei size)
+{
+    GLint ok = GL_FALSE;
+    (program ? glGetProgramiv : glGetShaderiv)(object, program ? GL_LINK_STATUS : GL_COMPILE_STATUS, &ok);
+    if (ok)
+        return true;
+    log[0] = '\0';
+    (program ? glGetProgramInfoLog : glGetShaderInfoLog)(object, size, NULL, log);
+    for (char *c = log; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    return false;
+}
+
 /* One stage, or 0 with the driver's info log in d. */
 static GLuint compile_stage(GLenum type, const char *program_name, gpu_source source, lab_diag *d)
 {
@@ -193,14 +209,8 @@ static GLuint compile_stage(GLenum type, const char *program_name, gpu_source so
         diag_fail(d, LAB_ERR_GPU, program_name, "glCreateShader(%s) failed", stage);
         return 0;
     }
-    GLint ok = GL_FALSE;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[200] = "";
-        glGetShaderInfoLog(shader, sizeof log, NULL, log);
-        for (char *c = log; *c; c++)
-            if (*c == '\n')
-                *c = ' ';
+    char log[200];
+    if (!built(shader, false, log, sizeof log)) {
         char where[192];
         diag_fail(d, LAB_ERR_GPU, diag_where(where, sizeof where, "%s, %s shader", program_name, stage),
                   "does not compile: %s", log);
@@ -242,14 +252,8 @@ lab_error gpu_program_build(gpu_context *gpu, const char *name, gpu_source verte
     DRIVER_ALLOCATIONS_TRACKED();
     for (int i = 0; i < count; i++)
         glDeleteShader(stages[i]); /* flagged: freed with the program */
-    GLint ok = GL_FALSE;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[200] = "";
-        glGetProgramInfoLog(p, sizeof log, NULL, log);
-        for (char *c = log; *c; c++)
-            if (*c == '\n')
-                *c = ' ';
+    char log[200];
+    if (!built(p, true, log, sizeof log)) {
         glDeleteProgram(p);
         return diag_fail(d, LAB_ERR_GPU, name, "does not link: %s", log);
     }

@@ -189,7 +189,7 @@ AVX2_TARGET static void run_reference(void *arg)
  * joint indices, the eight 32-byte palette halves, the three weight and three coordinate
  * broadcasts, and one 16-byte store, with no arithmetic (an empty asm statement keeps each
  * loaded register alive). Its time is the floor the kernel's own loads put under it. */
-static inline void keep(__m256 v) { __asm__ volatile("" : : "x"(v)); }
+AVX2_TARGET static inline void keep(__m256 v) { __asm__ volatile("" : : "x"(v)); }
 
 AVX2_TARGET static void run_loads_only(void *arg)
 {

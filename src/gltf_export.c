@@ -8,9 +8,29 @@
 
 #include "gltf_write.h"
 
+double gltf_export_nlerp_deviation(double step, double radius)
+{
+    double worst = 0.0;
+    for (int i = 0; i <= 1000; i++) { /* t in [0, 1], both keys included */
+        double t = i / 1000.0;
+        double nlerp = 2.0 * atan2(t * sin(step / 2), (1 - t) + t * cos(step / 2));
+        worst = fmax(worst, 2.0 * radius * sin(fabs(nlerp - step * t) / 2));
+    }
+    return worst;
+}
+
+int gltf_export_key_segments(double total_angle, double radius, double tolerance)
+{
+    int segments = 1;
+    while (segments < GLTF_EXPORT_MAX_KEYS - 1 &&
+           !(gltf_export_nlerp_deviation(total_angle / segments, radius) < tolerance))
+        segments++;
+    return segments;
+}
+
 lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d)
 {
-    enum { KEYS = 7 };
+    const int segments = gltf_export_key_segments(acos(-1.0), 1.0, GLTF_EXPORT_NLERP_TOLERANCE), keys = segments + 1;
     int n = rig->bind.vertex_count;
     vec3 *normals = malloc(sizeof *normals * (size_t)n);
     uint16_t (*joints)[4] = malloc(sizeof *joints * (size_t)n);
@@ -32,17 +52,23 @@ lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d)
         {"root", -1, {0, 0, 0}, quat_identity()},
         {"child", 0, {0, 0, RIG30_HEIGHT}, quat_identity()},
     };
-    double times[KEYS];
-    quat rotations[KEYS];
-    for (int k = 0; k < KEYS; k++) {
-        times[k] = (double)k / (KEYS - 1);
-        rotations[k] = quat_from_axis_angle(vec3_make(0, 0, 1), acos(-1.0) * k / (KEYS - 1));
+    double times[GLTF_EXPORT_MAX_KEYS];
+    quat rotations[GLTF_EXPORT_MAX_KEYS];
+    for (int k = 0; k < keys; k++) {
+        times[k] = (double)k / segments;
+        rotations[k] = quat_from_axis_angle(vec3_make(0, 0, 1), acos(-1.0) * k / segments);
     }
     gltf_write_input in = {&rig->bind, normals, (const uint16_t(*)[4])joints, (const float(*)[4])weights,
-                           skeleton, RIG30_JOINTS, rig->inverse_bind, 1, times, rotations, KEYS,
-                           "skinning lab, lab30 --gltf"};
+                           skeleton, RIG30_JOINTS, rig->inverse_bind, 1, times, rotations, keys,
+                           "skinning lab, lab30 --gltf", GLTF_EXPORT_RIG_NAME, gltf_export_z_up_to_y_up(),
+                           "cylinder skin", "twist", "child_end", 1, {0, 0, GLTF_EXPORT_END_LENGTH}};
     if (e == LAB_OK)
         e = gltf_write(&in, out, d);
     free(normals), free(joints), free(weights);
     return e;
+}
+
+quat gltf_export_z_up_to_y_up(void)
+{
+    return quat_from_axis_angle(vec3_make(1, 0, 0), -acos(-1.0) / 2); /* +z -> +y, +y -> -z */
 }

@@ -138,27 +138,37 @@ static cJSON *mesh_json(builder *b, const gltf_write_input *in)
     return meshes;
 }
 
-/* Joint nodes first (0 .. J-1), then the mesh node J. */
+static cJSON *trs_node(const char *name, vec3 translation, quat rotation)
+{
+    cJSON *node = cJSON_CreateObject();
+    cJSON_AddStringToObject(node, "name", name);
+    float t[3] = {(float)translation.x, (float)translation.y, (float)translation.z};
+    float r[4] = {(float)rotation.x, (float)rotation.y, (float)rotation.z, (float)rotation.w};
+    if (t[0] != 0 || t[1] != 0 || t[2] != 0)
+        cJSON_AddItemToObject(node, "translation", float_array(t, 3));
+    if (r[3] != 1)
+        cJSON_AddItemToObject(node, "rotation", float_array(r, 4));
+    return node;
+}
+
+/* Joint nodes first (0 .. J-1), then the mesh node J, the rig's root J+1 and the end
+ * node J+2 (gltf_write.h). */
 static cJSON *nodes_json(const gltf_write_input *in)
 {
     cJSON *nodes = cJSON_CreateArray();
+    const int end = in->joint_count + 2;
     for (int j = 0; j < in->joint_count; j++) {
         const gltf_write_joint *s = &in->skeleton[j];
-        cJSON *node = cJSON_CreateObject();
-        cJSON_AddStringToObject(node, "name", s->name);
-        float t[3] = {(float)s->translation.x, (float)s->translation.y, (float)s->translation.z};
-        float r[4] = {(float)s->rotation.x, (float)s->rotation.y, (float)s->rotation.z, (float)s->rotation.w};
-        if (t[0] != 0 || t[1] != 0 || t[2] != 0)
-            cJSON_AddItemToObject(node, "translation", float_array(t, 3));
-        if (r[3] != 1)
-            cJSON_AddItemToObject(node, "rotation", float_array(r, 4));
+        cJSON *node = trs_node(s->name, s->translation, s->rotation);
         cJSON *children = NULL;
-        for (int c = j + 1; c < in->joint_count; c++)
-            if (in->skeleton[c].parent == j) {
-                if (!children)
-                    children = cJSON_AddArrayToObject(node, "children");
-                cJSON_AddItemToArray(children, cJSON_CreateNumber(c));
-            }
+        for (int c = j + 1; c <= in->joint_count; c++) {
+            bool child = c < in->joint_count ? in->skeleton[c].parent == j : in->end_name && in->end_parent == j;
+            if (!child)
+                continue;
+            if (!children)
+                children = cJSON_AddArrayToObject(node, "children");
+            cJSON_AddItemToArray(children, cJSON_CreateNumber(c < in->joint_count ? c : end));
+        }
         cJSON_AddItemToArray(nodes, node);
     }
     cJSON *mesh_node = cJSON_CreateObject();
@@ -166,6 +176,14 @@ static cJSON *nodes_json(const gltf_write_input *in)
     cJSON_AddNumberToObject(mesh_node, "mesh", 0);
     cJSON_AddNumberToObject(mesh_node, "skin", 0);
     cJSON_AddItemToArray(nodes, mesh_node);
+    cJSON *root = trs_node(in->rig_name, vec3_make(0, 0, 0), in->rig_rotation);
+    cJSON *roots = cJSON_AddArrayToObject(root, "children");
+    for (int j = 0; j < in->joint_count; j++)
+        if (in->skeleton[j].parent < 0)
+            cJSON_AddItemToArray(roots, cJSON_CreateNumber(j));
+    cJSON_AddItemToArray(nodes, root);
+    if (in->end_name)
+        cJSON_AddItemToArray(nodes, trs_node(in->end_name, in->end_translation, quat_identity()));
     return nodes;
 }
 
@@ -175,6 +193,7 @@ static cJSON *skin_json(builder *b, const gltf_write_input *in)
     for (int j = 0; j < in->joint_count; j++)
         column_major(in->inverse_bind[j], &ibm[16 * j]);
     cJSON *skin = cJSON_CreateObject();
+    cJSON_AddStringToObject(skin, "name", in->skin_name);
     cJSON_AddNumberToObject(skin, "inverseBindMatrices", add_floats(b, ibm, in->joint_count, 16, "MAT4", 0, false));
     cJSON *joints = cJSON_AddArrayToObject(skin, "joints");
     for (int j = 0; j < in->joint_count; j++)
@@ -205,7 +224,7 @@ static cJSON *animation_json(builder *b, const gltf_write_input *in)
     cJSON_AddStringToObject(target, "path", "rotation");
     cJSON_AddItemToObject(channel, "target", target);
     cJSON *anim = cJSON_CreateObject();
-    cJSON_AddStringToObject(anim, "name", "twist");
+    cJSON_AddStringToObject(anim, "name", in->animation_name);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(anim, "channels"), channel);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(anim, "samplers"), sampler);
     cJSON *anims = cJSON_CreateArray();
@@ -225,10 +244,8 @@ lab_error gltf_write(const gltf_write_input *in, bytes *out, lab_diag *d)
     cJSON_AddStringToObject(asset, "generator", in->generator);
     cJSON_AddNumberToObject(root, "scene", 0);
     cJSON *scene = cJSON_CreateObject(), *roots = cJSON_AddArrayToObject(scene, "nodes");
-    for (int j = 0; j < in->joint_count; j++)
-        if (in->skeleton[j].parent < 0)
-            cJSON_AddItemToArray(roots, cJSON_CreateNumber(j));
-    cJSON_AddItemToArray(roots, cJSON_CreateNumber(in->joint_count));
+    cJSON_AddItemToArray(roots, cJSON_CreateNumber(in->joint_count + 1)); /* the rig's root */
+    cJSON_AddItemToArray(roots, cJSON_CreateNumber(in->joint_count));     /* the mesh */
     cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "scenes"), scene);
     cJSON_AddItemToObject(root, "nodes", nodes_json(in));
     cJSON_AddItemToObject(root, "meshes", mesh_json(&b, in));

@@ -7,6 +7,12 @@
  * the specification recommends), the skin with its inverse bind matrices, the joint
  * hierarchy as TRS nodes, a root-level mesh node without a transform (glTF ignores the
  * skinned mesh node's transform), and a LINEAR rotation animation of one joint.
+ *
+ * Node order: the joints 0 .. J-1, the mesh node J, then the rig's root node J+1 (the
+ * parent of every root joint, holding the frame conversion, e.g. the chapter's z-up to
+ * glTF's +Y up: a skinned mesh follows its joints' world matrices, so the conversion must
+ * sit above the skeleton, not on the mesh node), then an optional end node J+2 under one
+ * joint: not a joint, it only gives viewers that draw bones a tail for the leaf joint.
  */
 #ifndef GLTF_WRITE_H
 #define GLTF_WRITE_H
@@ -39,6 +45,13 @@ typedef struct {
     const quat *key_rotations;
     int key_count;
     const char *generator;
+    const char *rig_name;               /* the root node above the skeleton */
+    quat rig_rotation;                  /* its rotation: the frame conversion */
+    const char *skin_name;
+    const char *animation_name;
+    const char *end_name;               /* NULL: no end node */
+    int end_parent;                     /* the joint it hangs under */
+    vec3 end_translation;               /* in that joint's frame */
 } gltf_write_input;
 
 /* The base64 of data (RFC 4648, with padding) appended to out. */

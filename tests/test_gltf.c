@@ -263,7 +263,15 @@ static int teardown_export(void **state)
     return 0;
 }
 
-/* Export, import, skin at theta = 0, 90, 180 (t = 0, 0.5, 1): lab30's positions. */
+static cJSON *at_path(cJSON *root, const char *array, int index) { return cJSON_GetArrayItem(cJSON_GetObjectItem(root, array), index); }
+
+/* The export's frame conversion, by the test's own arithmetic: the chapter's z up is
+ * glTF's +Y up, a chapter point (x, y, z) is seen at (x, z, -y) (gltf_export.h); and back. */
+static vec3 to_gltf_frame(vec3 p) { return vec3_make(p.x, p.z, -p.y); }
+static vec3 to_chapter_frame(vec3 q) { return vec3_make(q.x, -q.z, q.y); }
+
+/* Export, import, skin at theta = 0, 90, 180 (t = 0, 0.5, 1): lab30's positions, seen in
+ * glTF's frame. */
 static void test_gltf_round_trip_equals_lab30(void **state)
 {
     exported *x = *state;
@@ -278,9 +286,58 @@ static void test_gltf_round_trip_equals_lab30(void **state)
             assert_int_equal(skin_at(&doc, 2, t[k], (skin_method)m, out, &d), LAB_OK);
             assert_int_equal(rig30_pose_at(&x->rig, t[k] * acos(-1.0), (skin_blend){.method = (skin_method)m}, &p, NULL), LAB_OK);
             for (int v = 0; v < 216; v++)
-                assert_true(vec3_length(vec3_sub(out[v], p.positions[v])) < 1e-5);
+                assert_true(vec3_length(vec3_sub(out[v], to_gltf_frame(p.positions[v]))) < 1e-5);
             free(p.positions);
         }
+    gltf_free(&doc);
+}
+
+/* The export as a viewer opens it: the rig's root above the skeleton turns the chapter's
+ * z up to +Y up, the skin, the animation and the root have names, the leaf joint has an
+ * end node, and the keys are close enough that a viewer blending each quaternion
+ * component linearly (then renormalising) stays within 1e-4 of glTF's slerp on the
+ * cylinder (radius 1): checked here on the exported keys with the test's own quaternion
+ * arithmetic, a point turned by both. */
+static void test_gltf_export_as_a_viewer_opens_it(void **state)
+{
+    exported *x = *state;
+    cJSON *root = cJSON_Parse(x->text);
+    cJSON *rig = at_path(root, "nodes", 3), *end = at_path(root, "nodes", 4);
+    assert_string_equal(cJSON_GetObjectItem(rig, "name")->valuestring, "chapter30 rig (z up to +Y up)");
+    assert_string_equal(cJSON_GetObjectItem(at_path(root, "skins", 0), "name")->valuestring, "cylinder skin");
+    assert_string_equal(cJSON_GetObjectItem(at_path(root, "animations", 0), "name")->valuestring, "twist");
+    assert_string_equal(cJSON_GetObjectItem(end, "name")->valuestring, "child_end");
+    assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(at_path(root, "nodes", 1), "children"), 0)->valueint, 4);
+    cJSON_Delete(root);
+    gltf_document doc;
+    assert_int_equal(parse_text(x->text, &doc, NULL), LAB_OK);
+    /* upright: at t = 0 the skinned cylinder spans y in [0, 2] and z in [-1, 1] */
+    vec3 out[216];
+    assert_int_equal(skin_at(&doc, 2, 0.0, SKIN_LBS, out, NULL), LAB_OK);
+    double ymin = 1e9, ymax = -1e9, zmax = -1e9;
+    for (int v = 0; v < 216; v++)
+        ymin = fmin(ymin, out[v].y), ymax = fmax(ymax, out[v].y), zmax = fmax(zmax, out[v].z);
+    assert_true(fabs(ymin) < 1e-6 && fabs(ymax - 2) < 1e-6 && fabs(zmax - 1) < 1e-6);
+    /* the keys: rotations about z (x, y, z, w), turned point (1, 0, 0) */
+    const gltf_sampler *sampler = &doc.animations[0].samplers[0];
+    int keys = doc.accessors[sampler->output].count;
+    double *q = malloc(sizeof(double) * 4 * (size_t)keys);
+    assert_int_equal(gltf_accessor_read(&doc, sampler->output, q, NULL), LAB_OK);
+    double worst = 0.0;
+    for (int k = 0; k + 1 < keys; k++)
+        for (int i = 0; i <= 200; i++) {
+            double t = i / 200.0, a0 = 2 * atan2(q[4 * k + 2], q[4 * k + 3]), a1 = 2 * atan2(q[4 * k + 6], q[4 * k + 7]);
+            double slerp = a0 + t * (a1 - a0); /* one axis: slerp turns the angle linearly */
+            double z = (1 - t) * q[4 * k + 2] + t * q[4 * k + 6], w = (1 - t) * q[4 * k + 3] + t * q[4 * k + 7];
+            double nlerp = 2 * atan2(z / hypot(z, w), w / hypot(z, w));
+            worst = fmax(worst, hypot(cos(slerp) - cos(nlerp), sin(slerp) - sin(nlerp)));
+        }
+    free(q);
+    assert_true(worst < 1e-4);
+    assert_true(keys == gltf_export_key_segments(acos(-1.0), 1.0, 1e-4) + 1);
+    /* and the spacing is the coarsest that does: 30-degree keys gave 5.8e-4 */
+    assert_true(gltf_export_nlerp_deviation(acos(-1.0) / (keys - 2), 1.0) >= 1e-4);
+    assert_true(fabs(gltf_export_nlerp_deviation(acos(-1.0) / 6, 1.0) - 5.775e-4) < 1e-6);
     gltf_free(&doc);
 }
 
@@ -324,7 +381,6 @@ static char *mutate(const char *text, void (*change)(cJSON *root))
     return out;
 }
 
-static cJSON *at_path(cJSON *root, const char *array, int index) { return cJSON_GetArrayItem(cJSON_GetObjectItem(root, array), index); }
 
 static void drop_inverse_binds(cJSON *root) { cJSON_DeleteItemFromObject(at_path(root, "skins", 0), "inverseBindMatrices"); }
 static void move_mesh_node(cJSON *root)
@@ -350,6 +406,8 @@ static void test_gltf_the_three_rules(void **state)
     assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
     assert_int_equal(skin_at(&doc, 2, 0.0, SKIN_LBS, out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++)
+        out[v] = to_chapter_frame(out[v]);
+    for (int v = 0; v < 216; v++)
         assert_true(fabs(out[v].z - (bind[v].z + 2 * (bind[v].z / 2))) < 1e-5);
     gltf_free(&doc);
     free(text);
@@ -358,7 +416,7 @@ static void test_gltf_the_three_rules(void **state)
     assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
     assert_int_equal(skin_at(&doc, 2, 0.0, SKIN_LBS, out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++)
-        assert_true(vec3_length(vec3_sub(out[v], bind[v])) < 1e-5);
+        assert_true(vec3_length(vec3_sub(to_chapter_frame(out[v]), bind[v])) < 1e-5);
     gltf_free(&doc);
     free(text);
     /* JOINTS index skin.joints: swapping the list swaps the nodes the slots mean, so
@@ -366,6 +424,8 @@ static void test_gltf_the_three_rules(void **state)
     text = mutate(x->text, swap_skin_joints);
     assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
     assert_int_equal(skin_at(&doc, 2, 0.0, SKIN_LBS, out, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++)
+        out[v] = to_chapter_frame(out[v]);
     for (int v = 0; v < 216; v++) {
         double w1 = bind[v].z / 2;
         assert_true(fabs(out[v].z - (bind[v].z + 2 * (1 - w1) - 2 * w1)) < 1e-5);
@@ -400,7 +460,7 @@ static void bad_base64(cJSON *r)
 static void view_out_of_range(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "accessors", 1), "bufferView", cJSON_CreateNumber(99)); }
 static void count_too_big(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "accessors", 0), "count", cJSON_CreateNumber(5000)); }
 static void view_past_buffer(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "bufferViews", 2), "byteLength", cJSON_CreateNumber(1e6)); }
-static void node_cycle(cJSON *r) { cJSON_AddItemToObject(at_path(r, "nodes", 1), "children", cJSON_CreateIntArray((const int[]){0}, 1)); }
+static void node_cycle(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "nodes", 1), "children", cJSON_CreateIntArray((const int[]){0}, 1)); }
 static void self_child(cJSON *r) { cJSON_AddItemToObject(at_path(r, "nodes", 2), "children", cJSON_CreateIntArray((const int[]){2}, 1)); }
 static void mesh_index(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "nodes", 2), "mesh", cJSON_CreateNumber(3)); }
 static void one_joint(cJSON *r) { cJSON_DeleteItemFromArray(cJSON_GetObjectItem(at_path(r, "skins", 0), "joints"), 1); }
@@ -641,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_gltf_linear_translation_and_scale),
         cmocka_unit_test(test_gltf_deep_chain_of_nodes),
         X(test_gltf_round_trip_equals_lab30),
+        X(test_gltf_export_as_a_viewer_opens_it),
         X(test_gltf_the_three_rules),
         X(test_gltf_export_reports_every_failed_allocation),
         X(test_gltf_refuses_malformed_files),

@@ -207,7 +207,10 @@ AVX2_TARGET static void run_loads_only(void *arg)
             keep(_mm256_broadcast_ss(m->weight + vs * 3 + (size_t)i));
             keep(_mm256_castps128_ps256(_mm_broadcast_ss(m->position + vs * 3 + (size_t)i)));
         }
-        _mm_storeu_ps(job->out_position + 3 * vs, _mm_setzero_ps());
+        if (v + 1 < m->count) /* as the kernel: 16 bytes, the last vertex 12 */
+            _mm_storeu_ps(job->out_position + 3 * vs, _mm_setzero_ps());
+        else
+            store3(job->out_position + 3 * vs, _mm_setzero_ps());
     }
 }
 #endif

@@ -63,17 +63,25 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
     mat4 *locals = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
     at->world = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
     at->positions = calloc((size_t)(r->part_count ? r->part_count : 1), sizeof(vec3 *));
-    lab_error e = (locals && at->world && at->positions) ? gltf_sample_locals(&r->doc, 0, at->t, locals, d)
-                                                         : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "nodes", "%d", n);
+    at->morph_weights = calloc((size_t)(r->part_count ? r->part_count : 1), sizeof(double *));
+    lab_error e = (locals && at->world && at->positions && at->morph_weights)
+                      ? gltf_sample_locals(&r->doc, 0, at->t, locals, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "nodes", "%d", n);
     if (e == LAB_OK)
         e = gltf_world_matrices(&r->doc, locals, at->world, d);
     for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
-        int count;
-        at->positions[p] = malloc(sizeof(vec3) * (size_t)r->parts[p].vertex_count);
-        e = at->positions[p] ? gltf_skin_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world,
-                                                   (skin_method)r->method, (skin_policy_kind)r->policy,
-                                                   at->positions[p], &count, d)
-                             : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "positions", "part %d", p);
+        int count, targets = gltf_node_target_count(&r->doc, r->parts[p].node);
+        if (targets > 0) { /* the morph weights first: the targets move the bind pose */
+            at->morph_weights[p] = malloc(sizeof(double) * (size_t)targets);
+            e = at->morph_weights[p] ? gltf_sample_morph_weights(&r->doc, 0, at->t, r->parts[p].node, at->morph_weights[p], d)
+                                     : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "morph weights", "part %d", p);
+        }
+        at->positions[p] = e == LAB_OK ? malloc(sizeof(vec3) * (size_t)r->parts[p].vertex_count) : NULL;
+        if (e == LAB_OK)
+            e = at->positions[p] ? gltf_skin_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world,
+                                                       at->morph_weights[p], (skin_method)r->method,
+                                                       (skin_policy_kind)r->policy, at->positions[p], &count, d)
+                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "positions", "part %d", p);
         at->normalized += e == LAB_OK ? count : 0;
     }
     free(locals);

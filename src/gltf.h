@@ -47,6 +47,8 @@ typedef struct {
 
 typedef struct {
     int parent;                          /* -1 for a root (derived from children) */
+    double *weights;                     /* morph weights overriding its mesh's; NULL: none */
+    int weight_count;
     int mesh, skin;                      /* -1 when absent */
     int *children, child_count;
     bool has_matrix;
@@ -57,13 +59,24 @@ typedef struct {
 
 typedef struct { int *joints, joint_count, inverse_bind, skeleton; } gltf_skin; /* -1: absent */
 
+/* A morph target: per-vertex deltas added to the base before skinning. */
+typedef struct { int position, normal; } gltf_target; /* accessors; -1 when absent */
+
 typedef struct {
     int position, indices;               /* accessors; indices -1 when absent */
+    int normal;                          /* the NORMAL accessor, -1 when absent */
+    gltf_target *targets;                /* target_count of them, any number */
+    int target_count;
     int joints[GLTF_MAX_SETS], weights[GLTF_MAX_SETS];
     int sets;                            /* JOINTS_0 .. JOINTS_{sets-1} */
 } gltf_primitive;
 
-typedef struct { gltf_primitive *primitives; int primitive_count; } gltf_mesh;
+typedef struct {
+    gltf_primitive *primitives;
+    int primitive_count;
+    double *weights;                     /* default morph weights; NULL: all zero */
+    int weight_count;
+} gltf_mesh;
 
 typedef enum { GLTF_STEP, GLTF_LINEAR, GLTF_CUBICSPLINE } gltf_interpolation;
 typedef enum { GLTF_TRANSLATION, GLTF_ROTATION, GLTF_SCALE, GLTF_MORPH_WEIGHTS } gltf_path;
@@ -132,15 +145,36 @@ lab_error gltf_sample_locals(const gltf_document *doc, int animation, double t, 
  * product is not, e.g. scale 1e300 on two nested nodes) is refused naming the node. */
 lab_error gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4 *out_world, lab_diag *d);
 
-/* The skinned positions of one primitive of a skinned mesh node: joint matrices
- * J_j = G(skin.joints[j]) IBM_j, then LBS (sum w J p) or DQS over all the vertex's
- * influences. Weight sums follow the policy: strict rejects |W - 1| > 2e-7 per weight
+/* The skinned positions of one primitive of a skinned mesh node: its morph targets first
+ * (morph_weights, the mesh's target count of them; NULL: none applied), as the
+ * specification orders them, then joint matrices J_j = G(skin.joints[j]) IBM_j and LBS
+ * (sum w J p) or DQS over all the vertex's influences. Weight sums follow the policy: strict rejects |W - 1| > 2e-7 per weight
  * component (the validator's tolerance), normalize divides and counts the vertices.
  * out_positions has the primitive's POSITION count; *normalized (may be NULL) counts the
  * vertices whose weights were divided by their sum. */
 lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
-                              skin_method method, skin_policy_kind policy, vec3 *out_positions,
-                              int *normalized, lab_diag *d);
+                              const double *morph_weights, skin_method method, skin_policy_kind policy,
+                              vec3 *out_positions, int *normalized, lab_diag *d);
+
+/* ---- morph targets (glTF 2.0, 3.7.2.2) --------------------------------------------------
+ * Every primitive of a mesh has the same number of targets; each target's POSITION and
+ * NORMAL deltas are float VEC3 with the POSITION's count (a mismatch is refused, named by
+ * its JSON pointer). The weights: node.weights, else mesh.weights, else zeros, each as
+ * long as the targets; an animation channel with path "weights" replaces them over time
+ * (STEP, LINEAR or CUBICSPLINE; its output holds keys x targets values, x3 for
+ * CUBICSPLINE). Weights may lie outside [0, 1]: that rule is for skin weights only. */
+
+/* The morph targets of node's mesh (0 when it has none or no mesh). */
+int gltf_node_target_count(const gltf_document *doc, int node);
+/* The node's morph weights at time t of the animation (-1: none), gltf_node_target_count
+ * of them, into out. */
+lab_error gltf_sample_morph_weights(const gltf_document *doc, int animation, double t, int node, double *out,
+                                    lab_diag *d);
+/* A primitive's morphed bind data: POSITION + sum w_k dPOSITION_k into positions, and
+ * NORMAL + sum w_k dNORMAL_k into normals (may be NULL; the primitive must have NORMAL).
+ * weights has the mesh's target count, or is NULL for the base alone. */
+lab_error gltf_morph_primitive(const gltf_document *doc, int mesh, int primitive, const double *weights,
+                               vec3 *positions, vec3 *normals, lab_diag *d);
 
 /* Vertex count of a primitive's POSITION accessor. */
 int gltf_primitive_vertex_count(const gltf_document *doc, int mesh, int primitive);

@@ -326,29 +326,58 @@ static lab_error parse_accessor(const cJSON *j, int i, gltf_accessor *a, lab_dia
     return LAB_OK;
 }
 
-static lab_error parse_int_list(const cJSON *obj, const char *key, int **out, int *count, const char *at,
-                                lab_diag *d)
+/* An optional array of finite numbers under key (NULL and 0 when absent); non_empty: an
+ * empty array is refused. */
+static lab_error parse_numbers_any(const cJSON *obj, const char *key, bool non_empty, double **out, int *count,
+                                   const char *pointer, lab_diag *d)
 {
-    char pointer[160];
-    snprintf(pointer, sizeof pointer, "%s/%s", at, key);
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
     *count = 0;
     *out = NULL;
     if (!a)
         return LAB_OK;
-    if (!cJSON_IsArray(a))
-        return gltf_fail_at(d, pointer, "must be an array of indices");
+    if (!cJSON_IsArray(a) || (non_empty && cJSON_GetArraySize(a) == 0))
+        return gltf_fail_at(d, pointer, "must be a%s array of numbers", non_empty ? " non-empty" : "n");
     *count = cJSON_GetArraySize(a);
-    if (!(*out = alloc_array((size_t)*count, sizeof(int))))
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, pointer, "%d indices", *count);
+    if (!(*out = alloc_array((size_t)*count, sizeof(double))))
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, pointer, "%d numbers", *count);
     int k = 0;
     for (const cJSON *e = a->child; e; e = e->next, k++) {
-        if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 ||
-            e->valuedouble > (1 << 30))
-            return gltf_fail_at(d, pointer, "element %d is not an index", k);
-        (*out)[k] = (int)e->valuedouble;
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+            return gltf_fail_at(d, pointer, "element %d is not a finite number", k);
+        (*out)[k] = e->valuedouble;
     }
     return LAB_OK;
+}
+
+/* An optional array of indices (children, joints). */
+static lab_error parse_int_list(const cJSON *obj, const char *key, int **out, int *count, const char *at,
+                                lab_diag *d)
+{
+    char pointer[160];
+    snprintf(pointer, sizeof pointer, "%s/%s", at, key);
+    double *values = NULL;
+    *out = NULL;
+    lab_error e = parse_numbers_any(obj, key, false, &values, count, pointer, d);
+    if (e == LAB_OK && values && !(*out = alloc_array((size_t)*count, sizeof(int))))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, pointer, "%d indices", *count);
+    for (int k = 0; e == LAB_OK && values && k < *count; k++) {
+        if (values[k] != floor(values[k]) || values[k] < 0 || values[k] > (1 << 30))
+            e = gltf_fail_at(d, pointer, "element %d is not an index", k);
+        else
+            (*out)[k] = (int)values[k];
+    }
+    free(values);
+    return e;
+}
+
+/* An optional non-empty array of finite numbers (morph weights). */
+static lab_error parse_number_list(const cJSON *obj, const char *key, double **out, int *count, const char *at,
+                                   lab_diag *d)
+{
+    char pointer[160];
+    snprintf(pointer, sizeof pointer, "%s/%s", at, key);
+    return parse_numbers_any(obj, key, true, out, count, pointer, d);
 }
 
 static lab_error parse_node(const cJSON *j, int i, gltf_node *n, lab_diag *d)
@@ -387,6 +416,8 @@ static lab_error parse_node(const cJSON *j, int i, gltf_node *n, lab_diag *d)
                 n->matrix.m[row][c] = m[4 * c + row]; /* column-major -> row-major */
     if (e == LAB_OK)
         e = parse_int_list(j, "children", &n->children, &n->child_count, at, d);
+    if (e == LAB_OK)
+        e = parse_number_list(j, "weights", &n->weights, &n->weight_count, at, d);
     return e;
 }
 
@@ -405,7 +436,8 @@ static lab_error parse_skin(const cJSON *j, int i, gltf_skin *s, lab_diag *d)
     return e;
 }
 
-/* The attributes a skinning reader needs: POSITION, JOINTS_n, WEIGHTS_n. */
+/* The attributes a skinning reader needs: POSITION, NORMAL, JOINTS_n, WEIGHTS_n; and the
+ * morph targets (their POSITION and NORMAL deltas). */
 static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive *p, lab_diag *d)
 {
     long idx = 0, v = 0;
@@ -418,7 +450,32 @@ static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive 
     if (e == LAB_OK) e = get_int(attr, "POSITION", 0, 1L << 30, true, 0, &v, sub, d);
     if (e != LAB_OK)
         return e;
-    *p = (gltf_primitive){.position = (int)v, .indices = (int)idx};
+    long normal = -1;
+    e = get_int(attr, "NORMAL", 0, 1L << 30, false, -1, &normal, sub, d);
+    if (e != LAB_OK)
+        return e;
+    *p = (gltf_primitive){.position = (int)v, .indices = (int)idx, .normal = (int)normal};
+    const cJSON *targets = cJSON_GetObjectItemCaseSensitive(j, "targets");
+    snprintf(sub, sizeof sub, "%s/targets", at);
+    if (targets && (!cJSON_IsArray(targets) || cJSON_GetArraySize(targets) == 0))
+        return gltf_fail_at(d, sub, "must be a non-empty array of objects");
+    p->target_count = targets ? cJSON_GetArraySize(targets) : 0;
+    if (p->target_count && !(p->targets = alloc_array((size_t)p->target_count, sizeof *p->targets)))
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, sub, "%d targets", p->target_count);
+    int t = 0;
+    for (const cJSON *target = targets ? targets->child : NULL; target; target = target->next, t++) {
+        char tat[160];
+        long tp = -1, tn = -1;
+        snprintf(tat, sizeof tat, "%s/targets/%d", at, t);
+        e = cJSON_IsObject(target) ? get_int(target, "POSITION", 0, 1L << 30, false, -1, &tp, tat, d)
+                                   : gltf_fail_at(d, tat, "must be an object");
+        if (e == LAB_OK)
+            e = get_int(target, "NORMAL", 0, 1L << 30, false, -1, &tn, tat, d);
+        if (e != LAB_OK)
+            return e;
+        p->targets[t] = (gltf_target){(int)tp, (int)tn};
+    }
+    snprintf(sub, sizeof sub, "%s/attributes", at);
     for (int s = 0; s < GLTF_MAX_SETS; s++) {
         char jk[16], wk[16];
         long jv = 0, wv = 0;
@@ -457,7 +514,7 @@ static lab_error parse_mesh(const cJSON *j, int i, gltf_mesh *m, lab_diag *d)
         if (e != LAB_OK)
             return e;
     }
-    return LAB_OK;
+    return parse_number_list(j, "weights", &m->weights, &m->weight_count, at, d);
 }
 
 static lab_error parse_animation(const cJSON *j, int i, gltf_animation *a, lab_diag *d)
@@ -692,11 +749,15 @@ void gltf_free(gltf_document *doc)
     for (int i = 0; i < doc->buffer_count; i++)
         free(doc->buffers ? doc->buffers[i].data : NULL);
     for (int i = 0; doc->nodes && i < doc->node_count; i++)
-        free(doc->nodes[i].children);
+        free(doc->nodes[i].children), free(doc->nodes[i].weights);
     for (int i = 0; doc->skins && i < doc->skin_count; i++)
         free(doc->skins[i].joints);
-    for (int i = 0; doc->meshes && i < doc->mesh_count; i++)
+    for (int i = 0; doc->meshes && i < doc->mesh_count; i++) {
+        for (int k = 0; doc->meshes[i].primitives && k < doc->meshes[i].primitive_count; k++)
+            free(doc->meshes[i].primitives[k].targets);
         free(doc->meshes[i].primitives);
+        free(doc->meshes[i].weights);
+    }
     for (int i = 0; doc->animations && i < doc->animation_count; i++) {
         free(doc->animations[i].samplers);
         free(doc->animations[i].channels);

@@ -101,6 +101,72 @@ static lab_error apply_channel(const gltf_document *doc, const gltf_animation *a
     return e;
 }
 
+int gltf_node_target_count(const gltf_document *doc, int node)
+{
+    int mesh = node >= 0 && node < doc->node_count ? doc->nodes[node].mesh : -1;
+    return mesh >= 0 ? doc->meshes[mesh].primitives[0].target_count : 0;
+}
+
+lab_error gltf_sample_morph_weights(const gltf_document *doc, int animation, double t, int node, double *out,
+                                    lab_diag *d)
+{
+    if (!doc->validated)
+        return gltf_fail_at(d, "(document)", "sampled before validation");
+    int n = gltf_node_target_count(doc, node);
+    const gltf_node *nd = &doc->nodes[node];
+    const double *defaults = nd->weights ? nd->weights : n ? doc->meshes[nd->mesh].weights : NULL;
+    for (int k = 0; k < n; k++)
+        out[k] = defaults ? defaults[k] : 0.0;
+    if (n == 0 || animation < 0 || animation >= doc->animation_count)
+        return LAB_OK;
+    const gltf_animation *a = &doc->animations[animation];
+    lab_error e = LAB_OK;
+    for (int c = 0; e == LAB_OK && c < a->channel_count; c++) {
+        const gltf_channel *ch = &a->channels[c];
+        if (ch->path != GLTF_MORPH_WEIGHTS || ch->node != node)
+            continue;
+        const gltf_sampler *s = &a->samplers[ch->sampler];
+        int keys = doc->accessors[s->input].count;
+        double *times = malloc(sizeof(double) * (size_t)keys);
+        double *values = malloc(sizeof(double) * (size_t)doc->accessors[s->output].count);
+        e = times && values ? gltf_accessor_read(doc, s->input, times, d)
+                            : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(animation)", "%d keys", keys);
+        if (e == LAB_OK)
+            e = gltf_accessor_read(doc, s->output, values, d);
+        if (e == LAB_OK) /* each key holds n weights: sampled as one n-vector */
+            sample(times, keys, values, n, s->interpolation, false, t, out);
+        free(times), free(values);
+    }
+    return e;
+}
+
+lab_error gltf_morph_primitive(const gltf_document *doc, int mesh, int primitive, const double *weights,
+                               vec3 *positions, vec3 *normals, lab_diag *d)
+{
+    const gltf_primitive *p = &doc->meshes[mesh].primitives[primitive];
+    if (normals && p->normal < 0)
+        return gltf_fail_at(d, "(primitive)", "mesh %d primitive %d has no NORMAL", mesh, primitive);
+    int n = doc->accessors[p->position].count;
+    double *base = malloc(sizeof(double) * 3 * (size_t)(n ? n : 1)), *delta = malloc(sizeof(double) * 3 * (size_t)(n ? n : 1));
+    lab_error e = base && delta ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(morph)", "%d vertices", n);
+    for (int k = 0; e == LAB_OK && k < (normals ? 2 : 1); k++) {
+        vec3 *out = k == 0 ? positions : normals;
+        e = gltf_accessor_read(doc, k == 0 ? p->position : p->normal, base, d);
+        for (int t = 0; e == LAB_OK && weights && t < p->target_count; t++) {
+            int a = k == 0 ? p->targets[t].position : p->targets[t].normal;
+            if (a < 0 || weights[t] == 0.0)
+                continue;
+            e = gltf_accessor_read(doc, a, delta, d);
+            for (int i = 0; e == LAB_OK && i < 3 * n; i++)
+                base[i] += weights[t] * delta[i]; /* the base plus each weighted delta */
+        }
+        for (int v = 0; e == LAB_OK && v < n; v++)
+            out[v] = vec3_make(base[3 * v], base[3 * v + 1], base[3 * v + 2]);
+    }
+    free(base), free(delta);
+    return e;
+}
+
 lab_error gltf_sample_locals(const gltf_document *doc, int animation, double t, mat4 *out, lab_diag *d)
 {
     if (!doc->validated)
@@ -212,8 +278,8 @@ static lab_error read_influences(const gltf_document *doc, const gltf_primitive 
 }
 
 lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
-                              skin_method method, skin_policy_kind policy, vec3 *out_positions,
-                              int *normalized, lab_diag *d)
+                              const double *morph_weights, skin_method method, skin_policy_kind policy,
+                              vec3 *out_positions, int *normalized, lab_diag *d)
 {
     const gltf_node *nd = &doc->nodes[node];
     if (!doc->validated || nd->mesh < 0 || nd->skin < 0)
@@ -222,16 +288,13 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
     const gltf_skin *s = &doc->skins[nd->skin];
     int n = doc->accessors[p->position].count;
     mat4 *jm = malloc(sizeof(mat4) * (size_t)s->joint_count);
-    double *pos = malloc(sizeof(double) * 3 * (size_t)(n ? n : 1));
     vec3 *bind = malloc(sizeof(vec3) * (size_t)(n ? n : 1));
     skin_influences in = {0};
     skin_weight_report report = {0};
-    lab_error e = (jm && pos && bind) ? joint_matrices(doc, s, world, jm, d)
+    lab_error e = (jm && bind) ? joint_matrices(doc, s, world, jm, d)
                                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d vertices", n);
-    if (e == LAB_OK)
-        e = gltf_accessor_read(doc, p->position, pos, d);
-    for (int v = 0; e == LAB_OK && v < n; v++)
-        bind[v] = vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+    if (e == LAB_OK) /* morph targets first, then the skin (glTF 2.0, 3.7.2.2) */
+        e = gltf_morph_primitive(doc, nd->mesh, primitive, morph_weights, bind, NULL, d);
     if (e == LAB_OK && p->sets == 0) /* no influences: the mesh follows nothing */
         memcpy(out_positions, bind, sizeof(vec3) * (size_t)n);
     else if (e == LAB_OK)
@@ -259,6 +322,6 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
         *normalized = report.normalized_count;
     skin_weight_report_free(&report);
     skin_influences_free(&in);
-    free(jm), free(pos), free(bind);
+    free(jm), free(bind);
     return e;
 }

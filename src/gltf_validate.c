@@ -351,6 +351,27 @@ static lab_error validate_primitive(const gltf_document *doc, const gltf_primiti
     free(position);
     if (e != LAB_OK)
         return e;
+    /* NORMAL, and each morph target's deltas: float VEC3, one per vertex, finite */
+    for (int t = -1; t < p->target_count; t++)
+        for (int k = 0; k < 2; k++) {
+            int a = t < 0 ? (k == 0 ? -1 : p->normal) : (k == 0 ? p->targets[t].position : p->targets[t].normal);
+            if (a < 0)
+                continue;
+            if (t < 0)
+                snprintf(sub, sizeof sub, "%s/attributes/NORMAL", at);
+            else
+                snprintf(sub, sizeof sub, "%s/targets/%d/%s", at, t, k == 0 ? "POSITION" : "NORMAL");
+            e = check_accessor(doc, a, FLOAT_ONLY, 1, 3, sub, d);
+            if (e == LAB_OK && doc->accessors[a].count != vertices)
+                e = gltf_fail_at(d, sub, "count %d, POSITION has %d: %s", doc->accessors[a].count, vertices,
+                                 t < 0 ? "one normal a vertex" : "a morph target holds one delta a vertex");
+            double *values = NULL;
+            if (e == LAB_OK)
+                e = read_finite(doc, a, sub, &values, d);
+            free(values);
+            if (e != LAB_OK)
+                return e;
+        }
     for (int s = 0; s < p->sets; s++) {
         snprintf(sub, sizeof sub, "%s/attributes/JOINTS_%d", at, s);
         e = check_accessor(doc, p->joints[s], JOINT_TYPES, 2, 4, sub, d);
@@ -398,10 +419,25 @@ static lab_error validate_meshes(const gltf_document *doc, lab_diag *d)
         for (int k = 0; k < m->primitive_count; k++) {
             snprintf(at, sizeof at, "/meshes/%d/primitives/%d", node->mesh, k);
             lab_error e = validate_primitive(doc, &m->primitives[k], node->skin >= 0 ? &doc->skins[node->skin] : NULL, at, d);
+            if (e == LAB_OK && m->primitives[k].target_count != m->primitives[0].target_count)
+                e = gltf_fail_at(d, at, "%d morph targets, primitive 0 has %d: every primitive of a mesh has as many",
+                                 m->primitives[k].target_count, m->primitives[0].target_count);
             if (e != LAB_OK)
                 return e;
         }
+        int targets = m->primitives[0].target_count;
+        snprintf(at, sizeof at, "/meshes/%d/weights", node->mesh);
+        if (m->weights && m->weight_count != targets)
+            return gltf_fail_at(d, at, "%d weights, the mesh has %d morph targets", m->weight_count, targets);
+        snprintf(at, sizeof at, "/nodes/%d/weights", n);
+        if (node->weights && node->weight_count != targets)
+            return gltf_fail_at(d, at, "%d weights, its mesh has %d morph targets", node->weight_count, targets);
     }
+    for (int n = 0; n < doc->node_count; n++)
+        if (doc->nodes[n].weights && doc->nodes[n].mesh < 0) {
+            snprintf(at, sizeof at, "/nodes/%d/weights", n);
+            return gltf_fail_at(d, at, "%s", "morph weights on a node without a mesh");
+        }
     return LAB_OK;
 }
 
@@ -434,24 +470,27 @@ static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
             if (c->sampler >= a->sampler_count || c->node >= doc->node_count)
                 return gltf_fail_at(d, at, "sampler %d of %d or node %d of %d", c->sampler, a->sampler_count,
                                c->node, doc->node_count);
-            if (c->path == GLTF_MORPH_WEIGHTS)
-                continue; /* morph targets are not part of this lab: the channel is ignored */
             const gltf_sampler *s = &a->samplers[c->sampler];
             int keys = doc->accessors[s->input].count, per = s->interpolation == GLTF_CUBICSPLINE ? 3 : 1;
             const gltf_accessor *out = &doc->accessors[s->output];
-            int want = c->path == GLTF_ROTATION ? 4 : 3;
-            if (out->components != want || out->count != keys * per)
+            /* weights: one scalar a morph target a key (x3 for CUBICSPLINE's tangents) */
+            int targets = c->path == GLTF_MORPH_WEIGHTS ? gltf_node_target_count(doc, c->node) : 1;
+            if (c->path == GLTF_MORPH_WEIGHTS && targets == 0)
+                return gltf_fail_at(d, at, "path weights on node %d, which has no morph targets", c->node);
+            int want = c->path == GLTF_ROTATION ? 4 : c->path == GLTF_MORPH_WEIGHTS ? 1 : 3;
+            if (out->components != want || out->count != keys * per * targets)
                 return gltf_fail_at(d, at, "output accessor %d: %d elements of %d components, want %d of %d", s->output,
-                               out->count, out->components, keys * per, want);
-            /* translation and scale are floats; a rotation is a float or a normalised
-             * signed or unsigned byte or short (glTF 2.0, 3.11) */
-            bool rotation_type = out->component_type == 5126 ||
-                                 (out->component_type >= 5120 && out->component_type <= 5123 && out->normalized);
-            if (c->path == GLTF_ROTATION ? !rotation_type : out->component_type != 5126)
+                               out->count, out->components, keys * per * targets, want);
+            /* translation and scale are floats; a rotation or a weight is a float or a
+             * normalised signed or unsigned byte or short (glTF 2.0, 3.11) */
+            bool normalized_type = out->component_type == 5126 ||
+                                   (out->component_type >= 5120 && out->component_type <= 5123 && out->normalized);
+            if (c->path == GLTF_ROTATION || c->path == GLTF_MORPH_WEIGHTS ? !normalized_type
+                                                                          : out->component_type != 5126)
                 return gltf_fail_at(d, at, "output accessor %d has componentType %d%s, not allowed for this path",
                                     s->output, out->component_type, out->normalized ? " (normalized)" : "");
             snprintf(at, sizeof at, "/animations/%d/channels/%d/target/node", i, k);
-            if (doc->nodes[c->node].has_matrix)
+            if (doc->nodes[c->node].has_matrix && c->path != GLTF_MORPH_WEIGHTS)
                 return gltf_fail_at(d, at, "node %d has a matrix: a node targeted by an animation must use TRS", c->node);
             snprintf(at, sizeof at, "/animations/%d/samplers/%d/output", i, c->sampler);
             double *values = NULL;

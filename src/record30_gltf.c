@@ -10,9 +10,12 @@ void record30_gltf_release(void *state)
 {
     gltf30 *r = state;
     for (int k = 0; k < r->time_count; k++) {
-        for (int p = 0; p < r->part_count; p++)
+        for (int p = 0; p < r->part_count; p++) {
             free(r->at[k].positions ? r->at[k].positions[p] : NULL);
+            free(r->at[k].morph_weights ? r->at[k].morph_weights[p] : NULL);
+        }
         free(r->at[k].positions);
+        free(r->at[k].morph_weights);
         free(r->at[k].world);
     }
     free(r->parts);
@@ -38,6 +41,9 @@ static cJSON *time_json(const gltf30 *r, const gltf30_time *at)
         cJSON *worlds = cJSON_AddArrayToObject(j, "joint_world");
         for (int k = 0; k < s->joint_count; k++)
             cJSON_AddItemToArray(worlds, json_mat4(at->world[s->joints[k]]));
+        if (at->morph_weights[p]) /* applied before skinning */
+            cJSON_AddItemToObject(j, "morph_weights", json_number_array(at->morph_weights[p],
+                                                                        gltf_node_target_count(&r->doc, part->node)));
         cJSON_AddItemToObject(j, "positions", json_vec3_array(at->positions[p], part->vertex_count));
         cJSON_AddItemToArray(parts, j);
     }

@@ -19,6 +19,7 @@ typedef struct {
     double t;
     mat4 *world;                 /* every node */
     vec3 **positions;            /* per part */
+    double **morph_weights;      /* per part: its node's morph weights, NULL without targets */
     int normalized;              /* vertices whose weights were divided (normalize policy) */
 } gltf30_time;
 

@@ -32,8 +32,12 @@ static void skin_at(const gltf_document *doc, double t, skin_method method, skin
             continue;
         for (int p = 0; ok && p < doc->meshes[doc->nodes[n].mesh].primitive_count; p++) {
             int count = gltf_primitive_vertex_count(doc, doc->nodes[n].mesh, p), normalized = 0;
+            int targets = gltf_node_target_count(doc, n);
             vec3 *out = malloc(sizeof(vec3) * (size_t)(count ? count : 1));
-            ok = out && gltf_skin_primitive(doc, n, p, world, method, policy, out, &normalized, NULL) == LAB_OK;
+            double *weights = malloc(sizeof(double) * (size_t)(targets ? targets : 1));
+            ok = out && weights && gltf_sample_morph_weights(doc, 0, t, n, weights, NULL) == LAB_OK &&
+                 gltf_skin_primitive(doc, n, p, world, weights, method, policy, out, &normalized, NULL) == LAB_OK;
+            free(weights);
             if (ok)
                 cJSON_AddItemToArray(parts, json_vec3_array(out, count));
             free(out);

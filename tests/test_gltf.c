@@ -40,7 +40,7 @@ static lab_error skin_at(gltf_document *doc, int node, double t, skin_method met
     if (e == LAB_OK)
         e = gltf_world_matrices(doc, locals, world, d);
     if (e == LAB_OK)
-        e = gltf_skin_primitive(doc, node, 0, world, method, SKIN_POLICY_STRICT, out, NULL, d);
+        e = gltf_skin_primitive(doc, node, 0, world, NULL, method, SKIN_POLICY_STRICT, out, NULL, d);
     return e;
 }
 
@@ -569,12 +569,12 @@ static void test_gltf_refuses_bad_skin_data(void **state)
     lab_diag d = {0};
     assert_int_equal(parse_text(text, &doc, &d), LAB_OK);
     vec3 out[216];
-    mat4 locals[3], world[3];
+    mat4 locals[8], world[8];
     assert_int_equal(gltf_sample_locals(&doc, 0, 0.0, locals, NULL), LAB_OK);
     assert_int_equal(gltf_world_matrices(&doc, locals, world, NULL), LAB_OK);
-    assert_int_equal(gltf_skin_primitive(&doc, 2, 0, world, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, &d), LAB_ERR_WEIGHT_SUM);
+    assert_int_equal(gltf_skin_primitive(&doc, 2, 0, world, NULL, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, &d), LAB_ERR_WEIGHT_SUM);
     int normalized = 0;
-    assert_int_equal(gltf_skin_primitive(&doc, 2, 0, world, SKIN_LBS, SKIN_POLICY_NORMALIZE, out, &normalized, &d), LAB_OK);
+    assert_int_equal(gltf_skin_primitive(&doc, 2, 0, world, NULL, SKIN_LBS, SKIN_POLICY_NORMALIZE, out, &normalized, &d), LAB_OK);
     assert_int_equal(normalized, 1);
     gltf_free(&doc);
     free(text);
@@ -685,11 +685,225 @@ static void test_gltf_external_sparse_normalised_sets_step_cubic(void **state)
      * nodes 1..8; at t = 0.5 node 1 sits at (1, 2, 3), node 2 at the STEP's (0, 0, 0),
      * node 3 at (0, y, 0), each with weight 0.2 (five slots of 0.2, three of 0) */
     vec3 out[4];
-    assert_int_equal(gltf_skin_primitive(&doc, 0, 0, world, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, &d), LAB_OK);
+    assert_int_equal(gltf_skin_primitive(&doc, 0, 0, world, NULL, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, &d), LAB_OK);
     vec3 expect = vec3_make(0.2 * 1, 0.2 * 2 + 0.2 * locals[3].m[1][3], 0.2 * 3);
     assert_true(vec3_length(vec3_sub(out[0], expect)) < 1e-6);
     gltf_free(&doc);
     tu_remove_tree(dir);
+}
+
+/* ---- morph targets -------------------------------------------------------------------------- */
+
+/* Appends floats as a new buffer (a data URI) with one bufferView; returns the view. */
+static int add_float_view(cJSON *root, const float *data, size_t floats)
+{
+    bytes uri = {0};
+    bytes_printf(&uri, "data:application/octet-stream;base64,");
+    base64_append(&uri, (const uint8_t *)data, 4 * floats);
+    cJSON *buffers = cJSON_GetObjectItem(root, "buffers"), *views = cJSON_GetObjectItem(root, "bufferViews");
+    cJSON *b = cJSON_CreateObject(), *v = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "byteLength", (double)(4 * floats));
+    cJSON_AddStringToObject(b, "uri", (char *)uri.data);
+    cJSON_AddItemToArray(buffers, b);
+    cJSON_AddNumberToObject(v, "buffer", cJSON_GetArraySize(buffers) - 1);
+    cJSON_AddNumberToObject(v, "byteLength", (double)(4 * floats));
+    cJSON_AddItemToArray(views, v);
+    bytes_free(&uri);
+    return cJSON_GetArraySize(views) - 1;
+}
+
+/* A float accessor over a whole view; returns its index. */
+static int add_float_accessor(cJSON *root, const float *data, int count, int components, bool bounds)
+{
+    static const char *const types[5] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
+    cJSON *accessors = cJSON_GetObjectItem(root, "accessors"), *a = cJSON_CreateObject();
+    cJSON_AddNumberToObject(a, "bufferView", add_float_view(root, data, (size_t)count * components));
+    cJSON_AddNumberToObject(a, "componentType", 5126);
+    cJSON_AddNumberToObject(a, "count", count);
+    cJSON_AddStringToObject(a, "type", types[components]);
+    if (bounds) { /* animation inputs carry min and max */
+        cJSON_AddItemToObject(a, "min", cJSON_CreateDoubleArray((const double[]){data[0]}, 1));
+        cJSON_AddItemToObject(a, "max", cJSON_CreateDoubleArray((const double[]){data[count - 1]}, 1));
+    }
+    cJSON_AddItemToArray(accessors, a);
+    return cJSON_GetArraySize(accessors) - 1;
+}
+
+/* The export with two morph targets on its cylinder and no twist: target 0 moves each
+ * vertex by (0.1 x, 0.2 y, 0) and its normal by (0, 0, 0.5), target 1 by (0, 0, 0.3 + 0.01 v);
+ * mesh.weights {0.5, -0.25}. `weights` (NULL: none) replaces the animation by one weights
+ * channel on the mesh node: keys at 0 and 1 with `values` (2 a key, x3 for CUBICSPLINE). */
+static char *morph_asset(const exported *x, const char *interpolation, const float *values, int value_count,
+                         void (*change)(cJSON *))
+{
+    cJSON *root = cJSON_Parse(x->text);
+    static float d0[3 * 216], d1[3 * 216], dn[3 * 216];
+    for (int v = 0; v < 216; v++) {
+        vec3 p = x->rig.bind.vertices[v];
+        d0[3 * v] = (float)(0.1 * p.x), d0[3 * v + 1] = (float)(0.2 * p.y), d0[3 * v + 2] = 0;
+        d1[3 * v] = 0, d1[3 * v + 1] = 0, d1[3 * v + 2] = (float)(0.3 + 0.01 * v);
+        dn[3 * v] = 0, dn[3 * v + 1] = 0, dn[3 * v + 2] = 0.5f;
+    }
+    cJSON *prim = cJSON_GetArrayItem(cJSON_GetObjectItem(at_path(root, "meshes", 0), "primitives"), 0);
+    cJSON *targets = cJSON_AddArrayToObject(prim, "targets"), *t0 = cJSON_CreateObject(), *t1 = cJSON_CreateObject();
+    cJSON_AddNumberToObject(t0, "POSITION", add_float_accessor(root, d0, 216, 3, false));
+    cJSON_AddNumberToObject(t0, "NORMAL", add_float_accessor(root, dn, 216, 3, false));
+    cJSON_AddNumberToObject(t1, "POSITION", add_float_accessor(root, d1, 216, 3, false));
+    cJSON_AddItemToArray(targets, t0);
+    cJSON_AddItemToArray(targets, t1);
+    cJSON_AddItemToObject(at_path(root, "meshes", 0), "weights", cJSON_CreateDoubleArray((const double[]){0.5, -0.25}, 2));
+    cJSON_DeleteItemFromObject(root, "animations");
+    if (interpolation) {
+        static const float times[2] = {0, 1};
+        cJSON *sampler = cJSON_CreateObject(), *channel = cJSON_CreateObject(), *target = cJSON_CreateObject();
+        cJSON_AddNumberToObject(sampler, "input", add_float_accessor(root, times, 2, 1, true));
+        cJSON_AddNumberToObject(sampler, "output", add_float_accessor(root, values, value_count, 1, false));
+        cJSON_AddStringToObject(sampler, "interpolation", interpolation);
+        cJSON_AddNumberToObject(channel, "sampler", 0);
+        cJSON_AddNumberToObject(target, "node", 2);
+        cJSON_AddStringToObject(target, "path", "weights");
+        cJSON_AddItemToObject(channel, "target", target);
+        cJSON *anim = cJSON_CreateObject();
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(anim, "samplers"), sampler);
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(anim, "channels"), channel);
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "animations"), anim);
+    }
+    if (change)
+        change(root);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+/* The skinned cylinder with weights w: at rest both joints carry only the frame conversion,
+ * so each vertex is to_gltf_frame(p + w0 d0 + w1 d1), computed here on its own. */
+static void expect_morphed(const exported *x, gltf_document *doc, double t, double w0, double w1)
+{
+    double w[2];
+    assert_int_equal(gltf_node_target_count(doc, 2), 2);
+    assert_int_equal(gltf_sample_morph_weights(doc, 0, t, 2, w, NULL), LAB_OK);
+    if (!(fabs(w[0] - w0) < 1e-6 && fabs(w[1] - w1) < 1e-6))
+        fail_msg("t = %g: weights (%g, %g), expected (%g, %g)", t, w[0], w[1], w0, w1);
+    mat4 locals[8], world[8];
+    vec3 out[216];
+    assert_int_equal(gltf_sample_locals(doc, 0, t, locals, NULL), LAB_OK);
+    assert_int_equal(gltf_world_matrices(doc, locals, world, NULL), LAB_OK);
+    assert_int_equal(gltf_skin_primitive(doc, 2, 0, world, w, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++) {
+        vec3 p = x->rig.bind.vertices[v];
+        vec3 morphed = vec3_make(p.x + w0 * 0.1f * (float)p.x, p.y + w0 * (float)(0.2 * p.y), p.z + w1 * (float)(0.3 + 0.01 * v));
+        assert_true(vec3_length(vec3_sub(out[v], to_gltf_frame(morphed))) < 1e-5);
+    }
+}
+
+static void node_weights(cJSON *root) { cJSON_AddItemToObject(at_path(root, "nodes", 2), "weights", cJSON_CreateDoubleArray((const double[]){1.5, 2.0}, 2)); }
+
+/* glTF's order: the morph targets move the bind pose, then the skin moves the result; the
+ * weights come from node.weights, else mesh.weights, else an animation; any value is a
+ * weight (outside [0, 1] too); STEP, LINEAR and CUBICSPLINE sample them. */
+static void test_gltf_morph_targets_before_the_skin(void **state)
+{
+    exported *x = *state;
+    gltf_document doc;
+    char *text = morph_asset(x, NULL, NULL, 0, NULL); /* mesh.weights {0.5, -0.25} */
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    expect_morphed(x, &doc, 0.0, 0.5, -0.25);
+    vec3 p[216], n[216], base[216]; /* the NORMAL deltas: 0.5 of (0, 0, 0.5) */
+    const double w[2] = {0.5, -0.25};
+    assert_int_equal(gltf_morph_primitive(&doc, 0, 0, w, p, n, NULL), LAB_OK);
+    assert_int_equal(gltf_morph_primitive(&doc, 0, 0, NULL, p, base, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++)
+        assert_true(vec3_length(vec3_sub(n[v], vec3_add(base[v], vec3_make(0, 0, 0.25)))) < 1e-7);
+    gltf_free(&doc);
+    free(text);
+    text = morph_asset(x, NULL, NULL, 0, node_weights); /* node.weights {1.5, 2} win */
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    expect_morphed(x, &doc, 0.0, 1.5, 2.0);
+    gltf_free(&doc);
+    free(text);
+    static const float linear[4] = {0, 0, 1, -1}; /* keys (0, 0) and (1, -1) */
+    text = morph_asset(x, "LINEAR", linear, 4, NULL);
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    expect_morphed(x, &doc, 0.25, 0.25, -0.25);
+    expect_morphed(x, &doc, 2.0, 1.0, -1.0); /* past the last key: the last */
+    gltf_free(&doc);
+    free(text);
+    text = morph_asset(x, "STEP", linear, 4, NULL);
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    expect_morphed(x, &doc, 0.75, 0.0, 0.0);
+    gltf_free(&doc);
+    free(text);
+    /* CUBICSPLINE: per key in-tangents (2), values (2), out-tangents (2); at t = 0.5 the
+     * Hermite basis is (1/2, 1/8, 1/2, -1/8): w = 1/8 * out_0 + 1/2 * v_1 - 1/8 * in_1 */
+    static const float cubic[12] = {0, 0, 0, 0, 2, 0, /* key 0: in, value, out */
+                                    0, 4, 1, 1, 0, 0}; /* key 1 */
+    text = morph_asset(x, "CUBICSPLINE", cubic, 12, NULL);
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    expect_morphed(x, &doc, 0.5, 0.125 * 2 + 0.5 * 1 - 0.125 * 0, 0.125 * 0 + 0.5 * 1 - 0.125 * 4);
+    gltf_free(&doc);
+    free(text);
+}
+
+/* lab30-gltf end to end on the LINEAR asset: the weights it records and the positions. */
+static void test_lab30_gltf_applies_morph_targets(void **state)
+{
+    exported *x = *state;
+    static const float linear[4] = {0, 0, 1, -1};
+    char *text = morph_asset(x, "LINEAR", linear, 4, NULL);
+    char dir[64], out[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    assert_non_null(tu_make_temp_dir(out, sizeof out));
+    char asset[128];
+    snprintf(asset, sizeof asset, "%s/morph.gltf", dir);
+    assert_true(tu_write_file(asset, text));
+    free(text);
+    assert_int_equal(tu_run_program(LAB_BIN_DIR "/lab30-gltf", NULL, NULL, "--time", "0.25", asset, out, (char *)NULL), 0);
+    cJSON *json = tu_json_load(tu_path(out, "gltf30.json"));
+    assert_non_null(json);
+    cJSON *part = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(json, "times"), 0), "parts"), 0);
+    cJSON *w = tu_json_get(part, "morph_weights");
+    assert_int_equal(cJSON_GetArraySize(w), 2);
+    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(w, 0)) - 0.25) < 1e-12);
+    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(w, 1)) + 0.25) < 1e-12);
+    cJSON *positions = tu_json_get(part, "positions");
+    for (int v = 0; v < 216; v++) {
+        vec3 p = x->rig.bind.vertices[v];
+        vec3 expect = to_gltf_frame(vec3_make(p.x + 0.25 * 0.1f * (float)p.x, p.y + 0.25 * (float)(0.2 * p.y),
+                                              p.z - 0.25 * (float)(0.3 + 0.01 * v)));
+        cJSON *q = cJSON_GetArrayItem(positions, v);
+        vec3 got = vec3_make(tu_json_number(cJSON_GetArrayItem(q, 0)), tu_json_number(cJSON_GetArrayItem(q, 1)),
+                             tu_json_number(cJSON_GetArrayItem(q, 2)));
+        assert_true(vec3_length(vec3_sub(got, expect)) < 1e-5);
+    }
+    cJSON_Delete(json);
+    tu_remove_tree(dir);
+    tu_remove_tree(out);
+}
+
+static void target_count_short(cJSON *r)
+{
+    cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(at_path(r, "meshes", 0), "primitives"), 0), "targets"), 1);
+    cJSON_ReplaceItemInObject(at_path(r, "accessors", cJSON_GetObjectItem(t, "POSITION")->valueint), "count", cJSON_CreateNumber(215));
+}
+static void mesh_weights_three(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "meshes", 0), "weights", cJSON_CreateDoubleArray((const double[]){1, 2, 3}, 3)); }
+static void joint_weights(cJSON *r) { cJSON_AddItemToObject(at_path(r, "nodes", 0), "weights", cJSON_CreateDoubleArray((const double[]){1, 2}, 2)); }
+
+/* What does not fit is refused, named by its JSON pointer. */
+static void test_gltf_morph_targets_refused_where_wrong(void **state)
+{
+    exported *x = *state;
+    static const float three_keys_short[3] = {0, 0, 1}; /* 2 keys x 2 targets need 4 */
+    const struct { const char *interpolation; const float *values; int count; void (*change)(cJSON *); const char *pointer; } cases[] = {
+        {NULL, NULL, 0, target_count_short, "/meshes/0/primitives/0/targets/1/POSITION"},
+        {NULL, NULL, 0, mesh_weights_three, "/meshes/0/weights"},
+        {NULL, NULL, 0, joint_weights, "/nodes/0/weights"},
+        {"LINEAR", three_keys_short, 3, NULL, "/animations/0/channels/0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = morph_asset(x, cases[i].interpolation, cases[i].values, cases[i].count, cases[i].change);
+        expect_refused(text, LAB_ERR_GLTF, cases[i].pointer);
+        free(text);
+    }
 }
 
 int main(void)
@@ -706,6 +920,9 @@ int main(void)
         X(test_gltf_export_reports_every_failed_allocation),
         X(test_gltf_refuses_malformed_files),
         X(test_gltf_refuses_bad_skin_data),
+        X(test_gltf_morph_targets_before_the_skin),
+        X(test_gltf_morph_targets_refused_where_wrong),
+        X(test_lab30_gltf_applies_morph_targets),
         cmocka_unit_test(test_gltf_external_sparse_normalised_sets_step_cubic),
     };
 #undef X

@@ -48,7 +48,7 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU)
 
 help:
-	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CONFIG): scripts/ensure-deps.sh
 	sh scripts/ensure-deps.sh $@
@@ -139,7 +139,7 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
       $(BUILD)/tests/test_gltf_malformed
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
-	    $(DEPS_CFLAGS) $(filter-out src/gpu%,$(LIB_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
+	    $(DEPS_CFLAGS) $(filter-out src/gpu% src/record30_gpu.c,$(LIB_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
 	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
 	{ printf '\000'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-lbs.gltf

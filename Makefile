@@ -20,7 +20,7 @@ ifeq ($(SANITIZE),1)
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette lab30-gpu
+SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette lab30-gpu lab30-fixes
 LABS      := $(SIMPLE_LABS) lab30-gltf
 LIB_SRC   := $(wildcard src/*.c)
 SHADERS   := $(wildcard shaders/*.glsl shaders/*.frag)

@@ -112,19 +112,7 @@ static lab_error case_palette(const gpu30 *r, const gpu30_case *c, mat4 *skin, d
         memcpy(dq, g->dq, sizeof(dualquat) * (size_t)g->joint_count);
         return LAB_OK;
     }
-    const rig30_rig *rig = &r->rigs[c->rig];
-    double theta = deg_to_rad(c->angle_deg);
-    scene_node joints[RIG30_JOINTS];
-    dualquat local[RIG30_JOINTS];
-    mat4 world[RIG30_JOINTS];
-    rig30_joints(rig->kind, theta, joints);
-    rig30_joint_dualquats(rig->kind, theta, local);
-    lab_error e = scene_evaluate(joints, RIG30_JOINTS, world, d);
-    if (e == LAB_OK) /* C_j = G_j B_j^-1 */
-        e = skin_palette(world, rig->inverse_bind, RIG30_JOINTS, skin, d);
-    if (e == LAB_OK)
-        e = skin_palette_dualquats(joints, local, RIG30_JOINTS, rig->inverse_bind, dq, d);
-    return e;
+    return rig30_palettes(&r->rigs[c->rig], deg_to_rad(c->angle_deg), skin, dq, d);
 }
 
 /* The angle between two normals, by atan2 (exact near 0). */

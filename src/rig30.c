@@ -136,6 +136,21 @@ lab_error rig30_pose_with(const rig30_rig *rig, const scene_node *joints, const 
     return skin_pose_run(&job, d);
 }
 
+lab_error rig30_palettes(const rig30_rig *rig, double theta, mat4 *skin, dualquat *dq, lab_diag *d)
+{
+    scene_node joints[RIG30_JOINTS];
+    dualquat local[RIG30_JOINTS];
+    mat4 world[RIG30_JOINTS];
+    rig30_joints(rig->kind, theta, joints);
+    rig30_joint_dualquats(rig->kind, theta, local);
+    lab_error e = scene_evaluate(joints, RIG30_JOINTS, world, d);
+    if (e == LAB_OK) /* C_j = G_j B_j^-1 */
+        e = skin_palette(world, rig->inverse_bind, RIG30_JOINTS, skin, d);
+    if (e == LAB_OK && dq)
+        e = skin_palette_dualquats(joints, local, RIG30_JOINTS, rig->inverse_bind, dq, d);
+    return e;
+}
+
 lab_error rig30_pose_at(const rig30_rig *rig, double theta, skin_blend blend, rig30_pose *out,
                         lab_diag *d)
 {

@@ -97,6 +97,10 @@ void rig30_pose_free(rig30_pose *p);
 lab_error rig30_pose_with(const rig30_rig *rig, const scene_node *joints, const dualquat *joints_dq,
                           skin_blend blend, rig30_pose *out, lab_diag *d);
 
+/* The rig's palettes at angle theta: C_j = G_j B_j^-1 as matrices, and (dq not NULL) as
+ * dual quaternions that keep the rotation's sign (skin_palette_dualquats). */
+lab_error rig30_palettes(const rig30_rig *rig, double theta, mat4 *skin, dualquat *dq, lab_diag *d);
+
 /* The rig at angle theta (radians), skinned with `blend`; out->positions must be
  * allocated by the caller. */
 lab_error rig30_pose_at(const rig30_rig *rig, double theta, skin_blend blend, rig30_pose *out,

@@ -1,5 +1,5 @@
 /* test_programs.c - end to end, the contract every program keeps (design.md), checked on
- * all eight at once: the report on stdout is an output, so a stdout that cannot take it (a
+ * all nine at once: the report on stdout is an output, so a stdout that cannot take it (a
  * full disk: /dev/full) makes the run exit 3 having written nothing; --help too. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -22,6 +22,7 @@ static const program_run programs[] = {
     {LAB_BIN_DIR "/lab30-palette", NULL, NULL},
     {LAB_BIN_DIR "/lab30-gltf", COMMITTED_OUT_DIR "/skinning30.gltf", NULL},
     {LAB_BIN_DIR "/bench-skinning", NULL, "--smoke"},
+    {LAB_BIN_DIR "/lab30-fixes", NULL, NULL},
     {LAB_BIN_DIR "/lab30-gpu", NULL, NULL},
     {LAB_BIN_DIR "/bench-gpu", NULL, "--smoke"},
 };

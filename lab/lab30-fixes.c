@@ -1,0 +1,277 @@
+/* lab30-fixes.c - Beyond LBS and DQS: the fixes production rigs use for the candy wrapper,
+ * side by side on chapter 30's rigs (the vertex-blending text 001 on extra joints and on
+ * skinning combined with morph targets; chapter 30's closing remark on more bones).
+ *
+ * Concepts: twist joints that share the twist, so each pair of neighbours differs by less
+ * (the chapter's formula, pair by pair); a corrective shape, a morph target applied before
+ * skinning and driven by the pose, trained to undo the collapse at one pose, and what no
+ * such shape can undo (a singular blended matrix); centres of rotation, which blend the
+ * rotation as a quaternion and take the translation from LBS of a per-vertex centre. DQS
+ * (lab30-dqs) for reference. Each is checked against a closed form where one exists.
+ *
+ * Usage:  build/bin/lab30-fixes OUTDIR
+ *
+ * Writes into OUTDIR (which must exist), all or nothing:
+ *   fixes30.png          methods by poses: the twist at 90, 180, 210 and the bend at 90,
+ *                        135, each panel labelled with its middle radius or inner
+ *                        distance and bulge
+ *   fixes30-radius.png   the narrowest ring's r'/r against the twist angle for every method
+ *   fixes30.json, .csv   per pose and method: radius (mean, min, max), inner distance,
+ *                        bulge, volume against the bind mesh, deviation from the closed form
+ *
+ * Exit codes: 0 success, 1 a check failed, 2 usage, 3 output.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "figure.h"
+#include "plot.h"
+#include "record30_fixes.h"
+#include "rig30_check.h"
+
+#define LAB "lab30-fixes"
+#define PANEL_W 260
+#define PANEL_H 320
+#define LABEL_H 66
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Both rigs; the corrective shape trained at 180 degrees; each rig's centres of rotation. */
+static lab_error build_the_rigs(void *state, lab_diag *d)
+{
+    fixes30 *r = state;
+    lab_error e = rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
+    if (e != LAB_OK)
+        return e;
+    int n = r->rigs[RIG30_TWIST].bind.vertex_count;
+    r->deltas = malloc(sizeof(vec3) * (size_t)n);
+    r->centres[0] = malloc(sizeof(vec3) * (size_t)n), r->centres[1] = malloc(sizeof(vec3) * (size_t)n);
+    if (!r->deltas || !r->centres[0] || !r->centres[1])
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
+    fixes30_corrective_deltas(&r->rigs[RIG30_TWIST], r->deltas);
+    double t0 = seconds();
+    for (int k = 0; k < 2; k++) {
+        fixes30_cor_centres(&r->rigs[k], r->centres[k]);
+        r->cor_evaluations += (long)r->rigs[k].bind.vertex_count * r->rigs[k].bind.triangle_count;
+    }
+    r->cor_seconds = seconds() - t0;
+    r->bind_volume = fixes30_volume(&r->rigs[RIG30_TWIST], r->rigs[RIG30_TWIST].bind.vertices);
+    return LAB_OK;
+}
+
+/* One method at one pose: its positions, measured. */
+static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
+{
+    const rig30_rig *rig = &r->rigs[w->rig];
+    const int n = rig->bind.vertex_count;
+    const double theta = deg_to_rad(w->angle_deg);
+    rig30_pose pose = {0};
+    lab_error e = rig30_pose_alloc(rig, &pose, d);
+    w->positions = malloc(sizeof(vec3) * (size_t)n);
+    if (e == LAB_OK && !w->positions)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
+    skin_method method = w->method == FIXES30_DQS ? SKIN_DQS : SKIN_LBS;
+    if (e == LAB_OK) /* the pose's joints and palette, and LBS or DQS itself */
+        e = rig30_pose_at(rig, theta, (skin_blend){.method = method}, &pose, d);
+    w->closed_error = NAN;
+    if (e == LAB_OK) {
+        switch (w->method) {
+        case FIXES30_TWIST1:
+        case FIXES30_TWIST3:
+            e = fixes30_twist_joints(rig, w->method == FIXES30_TWIST1 ? 1 : 3, theta, w->positions, &w->closed_error, d);
+            break;
+        case FIXES30_CORRECTIVE:
+            e = fixes30_corrective(rig, r->deltas, theta, w->positions, d);
+            break;
+        case FIXES30_COR:
+            e = fixes30_cor(rig, r->centres[w->rig], theta, w->positions, d);
+            break;
+        default:
+            memcpy(w->positions, pose.positions, sizeof(vec3) * (size_t)n);
+        }
+    }
+    if (e == LAB_OK && w->rig == RIG30_TWIST) {
+        rig30_ring_radius ring = rig30_measure_ring(w->positions, RIG30_MIDDLE_RING);
+        w->radius_mean = ring.mean, w->radius_min = ring.min, w->radius_max = ring.max;
+        w->narrowest = INFINITY;
+        for (int k = 0; k < RIG30_RINGS; k++)
+            w->narrowest = fmin(w->narrowest, rig30_measure_ring(w->positions, k).mean);
+        w->inner = w->bulge = NAN;
+        double worst = 0.0; /* the closed forms: LBS r'/r; DQS and CoR keep radius 1 */
+        for (int v = 0; v < n; v++) {
+            double radius = hypot(w->positions[v].x, w->positions[v].y), child = rig30_child_weight(&rig->influences, v);
+            if (w->method == FIXES30_LBS)
+                worst = fmax(worst, fabs(radius - RIG30_RADIUS * rig30_radius_ratio(child, theta)));
+            else if (w->method == FIXES30_DQS || w->method == FIXES30_COR)
+                worst = fmax(worst, fabs(radius - RIG30_RADIUS));
+            else if (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180 && fabs(child - 0.5) > 1e-12)
+                worst = fmax(worst, fabs(radius - RIG30_RADIUS)); /* the trained pose, off the middle ring */
+        }
+        bool closed = w->method == FIXES30_LBS || w->method == FIXES30_DQS || w->method == FIXES30_COR ||
+                      (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180);
+        if (closed)
+            w->closed_error = worst;
+        if (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180)
+            r->middle_at_trained = ring.mean;
+    } else if (e == LAB_OK) {
+        rig30_bend_metrics bend;
+        pose.positions = w->positions; /* measured about the pose's own joints */
+        rig30_measure_bend(rig, &pose, &bend);
+        pose.positions = NULL;
+        w->inner = bend.inner_min_distance, w->bulge = bend.outer_max_bulge;
+        w->radius_mean = w->radius_min = w->radius_max = w->narrowest = NAN;
+    }
+    if (e == LAB_OK)
+        w->volume_ratio = fixes30_volume(rig, w->positions) / r->bind_volume;
+    rig30_pose_free(&pose);
+    return e;
+}
+
+/* Every pose of both rigs through every method that applies there. */
+static lab_error skin_every_pose(void *state, lab_diag *d)
+{
+    fixes30 *r = state;
+    lab_error e = LAB_OK;
+    for (int p = 0; e == LAB_OK && p < FIXES30_POSES; p++)
+        for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++) {
+            bool twist = p < FIXES30_TWIST_POSES;
+            fixes30_row *w = &r->rows[r->row_count++];
+            *w = (fixes30_row){.rig = twist ? RIG30_TWIST : RIG30_BEND,
+                               .angle_deg = twist ? fixes30_twist_deg[p] : fixes30_bend_deg[p - FIXES30_TWIST_POSES],
+                               .method = (fixes30_method)m,
+                               /* twist joints and the corrective shape are trained on the twist */
+                               .applies = twist || (m != FIXES30_TWIST1 && m != FIXES30_TWIST3 && m != FIXES30_CORRECTIVE)};
+            if (w->applies)
+                e = skin_one(r, w, d);
+        }
+    return e;
+}
+
+/* ---- the figures -------------------------------------------------------------------------- */
+
+static const fixes30_row *row_at(const fixes30 *r, rig30_kind rig, double deg, int m)
+{
+    for (int i = 0; i < r->row_count; i++)
+        if (r->rows[i].rig == rig && r->rows[i].angle_deg == deg && (int)r->rows[i].method == m)
+            return &r->rows[i];
+    return NULL;
+}
+
+static lab_error draw_grid(fixes30 *r, lab_diag *d)
+{
+    enum { COLUMNS = 5 };
+    static const struct { rig30_kind rig; double deg; } cols[COLUMNS] = {
+        {RIG30_TWIST, 90}, {RIG30_TWIST, 180}, {RIG30_TWIST, 210}, {RIG30_BEND, 90}, {RIG30_BEND, 135}};
+    camera cams[2];
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < 2; k++) { /* one camera per rig over all its panels */
+        const vec3 *sets[COLUMNS * FIXES30_METHODS];
+        int count[COLUMNS * FIXES30_METHODS], n = 0;
+        for (int c = 0; c < COLUMNS; c++)
+            for (int m = 0; m < FIXES30_METHODS; m++) {
+                const fixes30_row *w = row_at(r, cols[c].rig, cols[c].deg, m);
+                if ((int)cols[c].rig == k && w->applies)
+                    sets[n] = w->positions, count[n++] = r->rigs[k].bind.vertex_count;
+            }
+        const vec3 eye = k == 0 ? vec3_make(3.0, -5.0, 4.4) : vec3_make(8.0, -0.3, 1.0);
+        const vec3 target = k == 0 ? vec3_make(0, 0, 1) : vec3_make(0, -0.3, 1.0);
+        e = figure_fit_camera(&cams[k], eye, target, sets, count, n, 0.04,
+                              (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
+    }
+    canvas panels[COLUMNS * FIXES30_METHODS] = {{0}};
+    bool *middle[2] = {NULL, NULL};
+    for (int k = 0; e == LAB_OK && k < 2; k++)
+        e = rig30_edge_masks(&r->rigs[k], r->edges, r->edge_count, &middle[k], NULL, d);
+    for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)
+        for (int c = 0; e == LAB_OK && c < COLUMNS; c++) {
+            const fixes30_row *w = row_at(r, cols[c].rig, cols[c].deg, m);
+            canvas *panel = &panels[m * COLUMNS + c];
+            e = canvas_init(panel, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
+            char line1[64], line2[64], line3[64];
+            snprintf(line1, sizeof line1, "%s", fixes30_method_name((fixes30_method)m));
+            snprintf(line2, sizeof line2, "%s %g deg", rig30_kind_name(w->rig), w->angle_deg);
+            if (!w->applies)
+                snprintf(line3, sizeof line3, "n/a: a twist fix");
+            else if (w->rig == RIG30_TWIST)
+                snprintf(line3, sizeof line3, "r mid %.3f min %.3f", w->radius_mean, w->narrowest);
+            else
+                snprintf(line3, sizeof line3, "inner %.3f bulge %.3f", w->inner, w->bulge);
+            const char *label[3] = {line1, line2, line3};
+            figure_panel fp = {.positions = w->applies ? w->positions : NULL, .edges = r->edges,
+                               .edge_count = w->applies ? r->edge_count : 0, .highlight = middle[w->rig],
+                               .label = label, .label_lines = 3};
+            if (e == LAB_OK)
+                figure_draw_panel(panel, &cams[w->rig], &fp);
+        }
+    free(middle[0]), free(middle[1]);
+    canvas fig = {0};
+    if (e == LAB_OK)
+        e = figure_compose_grid(&fig, panels, COLUMNS * FIXES30_METHODS, COLUMNS, 8,
+                                "Fixes for the candy wrapper: methods by poses (twist 90, 180, 210; bend 90, 135)", d);
+    for (int i = 0; i < COLUMNS * FIXES30_METHODS; i++)
+        canvas_free(&panels[i]);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&r->out, "fixes30.png", &fig, d);
+    canvas_free(&fig);
+    return e;
+}
+
+static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
+{
+    static const rgb colors[FIXES30_METHODS] = {{40, 40, 40}, {0, 114, 178}, {0, 158, 115}, {213, 94, 0},
+                                                {204, 121, 167}, {230, 159, 0}};
+    static const int dashes[FIXES30_METHODS] = {0, 0, 0, 6, 8, 4}; /* the corrective dashed: it lies on LBS */
+    double x[FIXES30_METHODS][FIXES30_TWIST_POSES], y[FIXES30_METHODS][FIXES30_TWIST_POSES];
+    plot_series s[FIXES30_METHODS];
+    for (int m = 0; m < FIXES30_METHODS; m++) {
+        for (int p = 0; p < FIXES30_TWIST_POSES; p++) {
+            x[m][p] = fixes30_twist_deg[p];
+            y[m][p] = row_at(r, RIG30_TWIST, fixes30_twist_deg[p], m)->narrowest;
+        }
+        s[m] = (plot_series){x[m], y[m], FIXES30_TWIST_POSES, colors[m], dashes[m], 2, fixes30_method_name((fixes30_method)m)};
+    }
+    plot_series lbs = s[FIXES30_LBS]; /* LBS drawn last, so the corrective's dashes show on it */
+    memmove(&s[0], &s[1], sizeof s[0] * (FIXES30_METHODS - 1));
+    s[FIXES30_METHODS - 1] = lbs;
+    plot_spec spec = {"The twist: the narrowest ring's r'/r", "twist (deg)", "r'/r", 0, 210, 30, 0, 1.5, 0.25,
+                      s, FIXES30_METHODS, false};
+    canvas c = {0};
+    lab_error e = plot_draw(&c, 1000, 560, &spec, d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&r->out, "fixes30-radius.png", &c, d);
+    canvas_free(&c);
+    return e;
+}
+
+static lab_error draw_the_figures(void *state, lab_diag *d)
+{
+    fixes30 *r = state;
+    lab_error e = draw_grid(r, d);
+    return e == LAB_OK ? draw_radius_plot(r, d) : e;
+}
+
+int main(int argc, char **argv)
+{
+    static fixes30 r;
+    const cli_program program = {LAB, "Fixes for the candy wrapper: twist joints, a corrective shape, DQS, centres of rotation.",
+                                 NULL, 0, {"OUTDIR"}, 1, NULL};
+    static const cli_step steps[] = {
+        build_the_rigs,    /* the two rigs; the corrective shape trained at 180; the centres */
+        skin_every_pose,   /* every method at every pose, measured */
+        draw_the_figures,
+        record30_fixes_evidence,
+    };
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_fixes_report, NULL,
+                                        record30_fixes_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
+}

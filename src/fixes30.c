@@ -1,0 +1,179 @@
+/* fixes30.c - twist joints, a corrective shape, centres of rotation (see fixes30.h). */
+#include "fixes30.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rig30_check.h"
+#include "scene.h"
+
+/* ---- twist joints --------------------------------------------------------------------- */
+
+lab_error fixes30_twist_joints(const rig30_rig *twist, int k, double theta, vec3 *out, double *closed_error,
+                               lab_diag *d)
+{
+    if (k < 0 || k > FIXES30_MAX_HELPERS)
+        return diag_fail(d, LAB_ERR_LIMIT, "twist joints", "%d helpers, 0 to %d", k, FIXES30_MAX_HELPERS);
+    const int joints = k + 2, n = twist->bind.vertex_count;
+    const double step = RIG30_HEIGHT / (k + 1), share = theta / (k + 1);
+    scene_node chain[FIXES30_MAX_HELPERS + 2];
+    mat4 world[FIXES30_MAX_HELPERS + 2], bind_world[FIXES30_MAX_HELPERS + 2], inverse_bind[FIXES30_MAX_HELPERS + 2],
+        palette[FIXES30_MAX_HELPERS + 2];
+    /* the chain at rest (the bind pose) and at theta: L_i = Tz(step) Rz(share) below the root */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < joints; i++)
+            chain[i] = (scene_node){"twist joint", i - 1,
+                                    i == 0 ? mat4_identity()
+                                           : mat4_mul(mat4_translate(0, 0, step), mat4_rotate_z(pass ? share : 0.0))};
+        lab_error e = scene_evaluate(chain, joints, pass ? world : bind_world, d);
+        if (e != LAB_OK)
+            return e;
+    }
+    for (int i = 0; i < joints; i++) /* B_i = Tz(z_i), a pure translation */
+        inverse_bind[i] = mat4_translate(0, 0, -step * i);
+    lab_error e = skin_palette(world, inverse_bind, joints, palette, d); /* C_i = G_i B_i^-1 */
+    skin_influences in;
+    if (e == LAB_OK)
+        e = skin_influences_init(&in, n, 2, d);
+    if (e != LAB_OK)
+        return e;
+    for (int v = 0; v < n; v++) { /* linear between the segment's two joints */
+        double u = twist->bind.vertices[v].z / step; /* in segments: 0 .. k + 1 */
+        int s = (int)floor(u);
+        s = s < 0 ? 0 : s > k ? k : s;
+        double w = fmin(fmax(u - s, 0.0), 1.0); /* rounding must not push a weight below 0 */
+        in.joint[2 * v] = s, in.weight[2 * v] = 1.0 - w;
+        in.joint[2 * v + 1] = s + 1, in.weight[2 * v + 1] = w;
+    }
+    e = skin_deform(twist->bind.vertices, &in, palette, joints, (skin_blend){.method = SKIN_LBS}, out, d);
+    double worst = 0.0;
+    for (int v = 0; e == LAB_OK && v < n; v++) { /* the chapter's formula, pair by pair */
+        double r = hypot(out[v].x, out[v].y);
+        worst = fmax(worst, fabs(r - RIG30_RADIUS * rig30_radius_ratio(in.weight[2 * v + 1], share)));
+    }
+    if (closed_error)
+        *closed_error = worst;
+    skin_influences_free(&in);
+    return e;
+}
+
+/* ---- the corrective shape ---------------------------------------------------------------- */
+
+void fixes30_corrective_deltas(const rig30_rig *twist, vec3 *deltas)
+{
+    const double pi = acos(-1.0);
+    for (int v = 0; v < twist->bind.vertex_count; v++) {
+        vec3 p = twist->bind.vertices[v];
+        double w1 = rig30_child_weight(&twist->influences, v), w0 = 1.0 - w1, scale = w0 - w1;
+        /* M(pi) = diag(w0 - w1, w0 - w1, 1): the xy part scales by w0 - w1 */
+        if (fabs(scale) < 1e-12) { /* the middle ring: singular, nothing to reach it with */
+            deltas[v] = vec3_make(0, 0, 0);
+            continue;
+        }
+        double a = w1 * pi, tx = p.x * cos(a) - p.y * sin(a), ty = p.x * sin(a) + p.y * cos(a);
+        deltas[v] = vec3_make(tx / scale - p.x, ty / scale - p.y, 0.0);
+    }
+}
+
+lab_error fixes30_corrective(const rig30_rig *twist, const vec3 *deltas, double theta, vec3 *out, lab_diag *d)
+{
+    const int n = twist->bind.vertex_count;
+    const double s = theta / acos(-1.0); /* the driver: 1 at the trained pose, beyond it more */
+    vec3 *morphed = malloc(sizeof(vec3) * (size_t)n);
+    mat4 palette[RIG30_JOINTS];
+    lab_error e = morphed ? rig30_palettes(twist, theta, palette, NULL, d)
+                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective shape", "%d vertices", n);
+    for (int v = 0; e == LAB_OK && v < n; v++) /* the morph target first, then the skin */
+        morphed[v] = vec3_add(twist->bind.vertices[v], vec3_scale(deltas[v], s));
+    if (e == LAB_OK)
+        e = skin_deform(morphed, &twist->influences, palette, RIG30_JOINTS, (skin_blend){.method = SKIN_LBS}, out, d);
+    free(morphed);
+    return e;
+}
+
+/* ---- centres of rotation ----------------------------------------------------------------- */
+
+/* The paper's weight similarity of two 2-joint weight vectors: one pair (j, k) = (0, 1). */
+static double similarity(const double *wp, const double *wv)
+{
+    double cross = wp[0] * wv[1] - wp[1] * wv[0];
+    return wp[0] * wp[1] * wv[0] * wv[1] * exp(-cross * cross / (FIXES30_COR_SIGMA * FIXES30_COR_SIGMA));
+}
+
+void fixes30_cor_centres(const rig30_rig *rig, vec3 *centres)
+{
+    const mesh *m = &rig->bind;
+    for (int i = 0; i < m->vertex_count; i++) {
+        double wi[2] = {1.0 - rig30_child_weight(&rig->influences, i), rig30_child_weight(&rig->influences, i)};
+        vec3 sum = vec3_make(0, 0, 0);
+        double total = 0.0;
+        for (int t = 0; t < m->triangle_count; t++) { /* every triangle for every vertex: O(V T) */
+            const int *v = m->triangles[t].v;
+            vec3 a = m->vertices[v[0]], b = m->vertices[v[1]], c = m->vertices[v[2]];
+            double wt[2] = {0, 0};
+            for (int k = 0; k < 3; k++) {
+                double w1 = rig30_child_weight(&rig->influences, v[k]);
+                wt[0] += (1.0 - w1) / 3, wt[1] += w1 / 3;
+            }
+            double area = 0.5 * vec3_length(vec3_cross(vec3_sub(b, a), vec3_sub(c, a)));
+            double weight = similarity(wi, wt) * area;
+            sum = vec3_add(sum, vec3_scale(vec3_scale(vec3_add(vec3_add(a, b), c), 1.0 / 3), weight));
+            total += weight;
+        }
+        centres[i] = total > 0.0 ? vec3_scale(sum, 1.0 / total) : m->vertices[i];
+    }
+}
+
+lab_error fixes30_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d)
+{
+    mat4 palette[RIG30_JOINTS];
+    dualquat dq[RIG30_JOINTS];
+    lab_error e = rig30_palettes(rig, theta, palette, dq, d);
+    const skin_influences *in = &rig->influences;
+    for (int v = 0; e == LAB_OK && v < rig->bind.vertex_count; v++) {
+        const int *joint = in->joint + (size_t)v * in->per_vertex;
+        const double *weight = in->weight + (size_t)v * in->per_vertex;
+        int pivot = 0; /* the heaviest influence: the hemisphere's reference */
+        for (int k = 1; k < in->per_vertex; k++)
+            pivot = weight[k] > weight[pivot] ? k : pivot;
+        quat q = {0, 0, 0, 0};
+        for (int k = 0; k < in->per_vertex; k++) {
+            quat r = dq[joint[k]].real;
+            double s = quat_dot(r, dq[joint[pivot]].real) < 0 ? -weight[k] : weight[k];
+            q.w += s * r.w, q.x += s * r.x, q.y += s * r.y, q.z += s * r.z;
+        }
+        q = quat_normalize(q);
+        vec4 lbs = skin_lbs_point(centres[v], joint, weight, in->per_vertex, palette); /* LBS of the centre */
+        /* p' = R (p - p*) + LBS(p*) */
+        out[v] = vec3_add(quat_rotate(q, vec3_sub(rig->bind.vertices[v], centres[v])), vec3_make(lbs.x, lbs.y, lbs.z));
+    }
+    return e;
+}
+
+/* ---- volume ------------------------------------------------------------------------------ */
+
+double fixes30_volume(const rig30_rig *rig, const vec3 *positions)
+{
+    const mesh *m = &rig->bind;
+    double volume = 0.0;
+    for (int t = 0; t < m->triangle_count; t++) {
+        const int *v = m->triangles[t].v;
+        volume += vec3_dot(positions[v[0]], vec3_cross(positions[v[1]], positions[v[2]])) / 6.0;
+    }
+    /* the two ends closed by fans to their rings' centroids, facing outwards (the bottom
+     * ring down, the top ring up: opposite windings) */
+    for (int end = 0; end < 2; end++) {
+        int ring = end == 0 ? 0 : RIG30_RINGS - 1;
+        vec3 centre = vec3_make(0, 0, 0);
+        for (int s = 0; s < RIG30_SEGMENTS; s++)
+            centre = vec3_add(centre, positions[ring * RIG30_SEGMENTS + s]);
+        centre = vec3_scale(centre, 1.0 / RIG30_SEGMENTS);
+        for (int s = 0; s < RIG30_SEGMENTS; s++) {
+            vec3 a = positions[ring * RIG30_SEGMENTS + s], b = positions[ring * RIG30_SEGMENTS + (s + 1) % RIG30_SEGMENTS];
+            double fan = vec3_dot(centre, vec3_cross(a, b)) / 6.0;
+            volume += end == 0 ? -fan : fan;
+        }
+    }
+    return fabs(volume);
+}

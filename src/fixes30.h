@@ -1,0 +1,60 @@
+/* fixes30.h - the production fixes for LBS's collapse, on chapter 30's cylinder
+ * (lab30-fixes): twist joints, a corrective shape, and centres of rotation. DQS, the
+ * fourth, is skin.h's. Each is written so that a closed form or an independent measure
+ * can check it (rig30_check.h).
+ *
+ * Twist joints. k helper joints between the root and the child share the twist: joint i
+ * (0 .. k+1) sits at z_i = 2i/(k+1) and turns by i/(k+1) of it; a vertex at height z
+ * blends its segment's two joints linearly, w_{i+1} = (z - z_i)(k+1)/2. The chapter's
+ * formula applies to each neighbouring pair, which differ by theta/(k+1): the radius at
+ * child weight w of the pair is rig30_radius_ratio(w, theta/(k+1)).
+ *
+ * A corrective shape (pose-space deformation). One morph target, per-vertex deltas d in
+ * the bind pose, applied before skinning as glTF orders it, p' = M(theta)(p + s d), its
+ * weight driven by the twist, s = theta / pi. The deltas are trained at the trained pose
+ * pi: where M(pi) = w0 I + w1 Rz(pi) is invertible (w0 != w1), p + d = M(pi)^-1 t with t
+ * the vertex turned by w1 pi, so the trained pose has radius 1 exactly; where w0 = w1 (the
+ * middle ring) M(pi) is singular (det 0, lab30's section 5b) and no delta before skinning
+ * can move the vertex off the axis: d = 0 there, and the report says so.
+ *
+ * Centres of rotation (Le and Hodgins, "Real-time Skeletal Skinning with Optimized Centers
+ * of Rotation", SIGGRAPH 2016). Each vertex i gets a centre p*_i, the area-weighted mean
+ * of the bind triangles' centroids, each weighted by how similar the triangle's (mean)
+ * weights are to the vertex's:
+ *   s(w_p, w_v) = sum_{j<k} w_pj w_pk w_vj w_vk exp(-(w_pj w_vk - w_pk w_vj)^2 / sigma^2),
+ * sigma = 0.1; a vertex with no similar triangle (one influence) keeps p* = p. Skinning:
+ * the rotation R is the blended, normalised quaternion (hemisphere fix, the heaviest as
+ * pivot), the translation LBS of the centre: p' = R (p - p*) + sum_j w_j C_j p*. The
+ * precomputation visits every triangle for every vertex: O(V T), 216 x 384 here; the paper
+ * precomputes on the GPU and, for large meshes, clusters similar weights first.
+ */
+#ifndef FIXES30_H
+#define FIXES30_H
+
+#include "rig30.h"
+
+#define FIXES30_MAX_HELPERS 7
+#define FIXES30_COR_SIGMA 0.1
+
+/* The twist rig with k helper joints (0 <= k <= FIXES30_MAX_HELPERS) skinned by LBS at
+ * twist theta: scene_evaluate over the chain, the palette C_i = G_i B_i^-1, skin_deform.
+ * out has the cylinder's vertex count. *closed_error (may be NULL) receives the largest
+ * |radius - rig30_radius_ratio(w, theta/(k+1))| over the vertices. */
+lab_error fixes30_twist_joints(const rig30_rig *twist, int k, double theta, vec3 *out, double *closed_error,
+                               lab_diag *d);
+
+/* The corrective shape's deltas, trained at theta = pi on the twist rig (see above). */
+void fixes30_corrective_deltas(const rig30_rig *twist, vec3 *deltas);
+/* LBS of p + (theta / pi) d on the twist rig at theta. */
+lab_error fixes30_corrective(const rig30_rig *twist, const vec3 *deltas, double theta, vec3 *out, lab_diag *d);
+
+/* Every vertex's centre of rotation (see above). */
+void fixes30_cor_centres(const rig30_rig *rig, vec3 *centres);
+/* The rig at theta skinned with centres of rotation. */
+lab_error fixes30_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d);
+
+/* The signed volume of the cylinder at `positions`, its two open ends closed by fans to
+ * their rings' centroids: sum over triangles of p0 . (p1 x p2) / 6. */
+double fixes30_volume(const rig30_rig *rig, const vec3 *positions);
+
+#endif

@@ -1,0 +1,63 @@
+/* record30_fixes.h - lab30-fixes's state, evidence (fixes30.json, fixes30.csv) and report. */
+#ifndef RECORD30_FIXES_H
+#define RECORD30_FIXES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "fixes30.h"
+#include "output.h"
+
+typedef enum {
+    FIXES30_LBS = 0,        /* the chapter's two joints: the baseline */
+    FIXES30_TWIST1,         /* LBS with 1 twist joint */
+    FIXES30_TWIST3,         /* LBS with 3 twist joints */
+    FIXES30_CORRECTIVE,     /* LBS plus a corrective shape trained at 180 degrees */
+    FIXES30_DQS,            /* dual quaternions (lab30-dqs) */
+    FIXES30_COR,            /* centres of rotation (Le and Hodgins 2016) */
+    FIXES30_METHODS
+} fixes30_method;
+const char *fixes30_method_name(fixes30_method m);
+
+#define FIXES30_TWIST_POSES 8  /* 0, 30, ..., 180, and 210 beyond the trained pose */
+#define FIXES30_BEND_POSES 2   /* 90, 135 */
+#define FIXES30_POSES (FIXES30_TWIST_POSES + FIXES30_BEND_POSES)
+#define FIXES30_TOLERANCE 1e-12
+extern const double fixes30_twist_deg[FIXES30_TWIST_POSES];
+extern const double fixes30_bend_deg[FIXES30_BEND_POSES];
+
+typedef struct {
+    rig30_kind rig;
+    double angle_deg;
+    fixes30_method method;
+    bool applies;            /* twist joints and the corrective shape are twist fixes */
+    vec3 *positions;
+    double radius_mean, radius_min, radius_max; /* twist: the middle ring's */
+    double narrowest;        /* twist: the smallest mean radius of any ring (twist joints
+                                move the narrowest ring off the middle) */
+    double inner, bulge;     /* bend: rig30_measure_bend's */
+    double volume_ratio;     /* against the bind mesh, ends closed */
+    double closed_error;     /* largest deviation from the method's closed form; NAN: none */
+} fixes30_row;
+
+typedef struct {
+    const char *outdir;
+    output_batch out;
+    rig30_rig rigs[2];
+    mesh_edge *edges;
+    int edge_count;
+    vec3 *deltas;            /* the corrective shape */
+    vec3 *centres[2];        /* each rig's centres of rotation */
+    long cor_evaluations;    /* similarity evaluations of the precomputation */
+    double cor_seconds;      /* its time (report only: a time is not evidence) */
+    double bind_volume;
+    fixes30_row rows[FIXES30_POSES * FIXES30_METHODS];
+    int row_count;
+    double middle_at_trained; /* the corrective shape's middle ring at 180: singular */
+} fixes30;
+
+lab_error record30_fixes_evidence(void *state, lab_diag *d);
+bool record30_fixes_report(const void *state, FILE *out);
+void record30_fixes_release(void *state);
+
+#endif

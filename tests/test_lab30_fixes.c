@@ -1,0 +1,159 @@
+/* test_lab30_fixes.c - the fixes (src/fixes30.h) by the test's own arithmetic, and
+ * build/bin/lab30-fixes end to end: exit codes, the evidence re-read with cJSON against
+ * closed forms, the acceptance bounds, determinism and the committed out/. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "fixes30.h"
+#include "rig30_check.h"
+#include "testutil.h"
+
+#define LAB LAB_BIN_DIR "/lab30-fixes"
+#define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
+
+static const char *const outputs[] = {"fixes30.png", "fixes30-radius.png", "fixes30.json", "fixes30.csv"};
+enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
+
+/* k twist joints at 180 degrees: every vertex's radius is the chapter's formula for its
+ * pair, which differs by 180 / (k + 1); the narrowest ring, in the middle of a pair,
+ * cos(90 / (k + 1)) degrees, written out here; k = 0 is the chapter's LBS. */
+static void test_fixes_twist_joints_closed_form(void **state)
+{
+    (void)state;
+    rig30_rig rig;
+    assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
+    vec3 out[216];
+    rig30_pose chapter = {0};
+    assert_int_equal(rig30_pose_alloc(&rig, &chapter, NULL), LAB_OK);
+    for (int k = 0; k <= 3; k++) {
+        double error = -1;
+        assert_int_equal(fixes30_twist_joints(&rig, k, acos(-1.0), out, &error, NULL), LAB_OK);
+        assert_true(error >= 0 && error < 1e-12);
+        double narrowest = 1e9;
+        for (int ring = 0; ring < RIG30_RINGS; ring++)
+            narrowest = fmin(narrowest, rig30_measure_ring(out, ring).mean);
+        assert_true(fabs(narrowest - cos(acos(-1.0) / 2 / (k + 1))) < 1e-12);
+        if (k == 0) { /* the chapter's own LBS */
+            assert_int_equal(rig30_pose_at(&rig, acos(-1.0), (skin_blend){.method = SKIN_LBS}, &chapter, NULL), LAB_OK);
+            assert_true(rig30_max_distance(out, chapter.positions, 216) < 1e-12);
+        }
+    }
+    assert_int_equal(fixes30_twist_joints(&rig, FIXES30_MAX_HELPERS + 1, 1.0, out, NULL, NULL), LAB_ERR_LIMIT);
+    rig30_pose_free(&chapter);
+    rig30_rig_free(&rig);
+}
+
+/* The corrective shape: at 180 degrees radius 1 off the middle ring and the vertex turned
+ * by w1 pi; on the middle ring nothing (w0 = w1: M singular); the delta is zero there. */
+static void test_fixes_corrective_shape(void **state)
+{
+    (void)state;
+    rig30_rig rig;
+    assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
+    vec3 deltas[216], out[216];
+    fixes30_corrective_deltas(&rig, deltas);
+    assert_int_equal(fixes30_corrective(&rig, deltas, acos(-1.0), out, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++) {
+        vec3 p = rig.bind.vertices[v];
+        double w1 = p.z / 2, a = w1 * acos(-1.0);
+        if (fabs(w1 - 0.5) < 1e-12) {
+            assert_true(vec3_length(deltas[v]) == 0.0);
+            assert_true(hypot(out[v].x, out[v].y) < 1e-12); /* collapsed, whatever the shape */
+            continue;
+        }
+        vec3 turned = vec3_make(p.x * cos(a) - p.y * sin(a), p.x * sin(a) + p.y * cos(a), p.z);
+        assert_true(vec3_length(vec3_sub(out[v], turned)) < 1e-12);
+    }
+    /* at 0 the driver is 0: the bind pose */
+    assert_int_equal(fixes30_corrective(&rig, deltas, 0.0, out, NULL), LAB_OK);
+    assert_true(rig30_max_distance(out, rig.bind.vertices, 216) < 1e-15);
+    rig30_rig_free(&rig);
+}
+
+/* Centres of rotation: on the twist rig every centre lies on the axis (the triangles of a
+ * ring band are symmetric about it), so CoR keeps every radius; a vertex of one influence
+ * keeps itself as its centre. The volume of the closed bind cylinder: a 24-gon of radius 1,
+ * area 12 sin(15 deg), times the height 2. */
+static void test_fixes_centres_and_volume(void **state)
+{
+    (void)state;
+    rig30_rig rig;
+    assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
+    vec3 centres[216], out[216];
+    fixes30_cor_centres(&rig, centres);
+    for (int v = 0; v < 216; v++) {
+        double w1 = rig30_child_weight(&rig.influences, v);
+        if (w1 == 0.0 || w1 == 1.0)
+            assert_true(vec3_length(vec3_sub(centres[v], rig.bind.vertices[v])) == 0.0);
+        else
+            assert_true(hypot(centres[v].x, centres[v].y) < 1e-12);
+    }
+    assert_int_equal(fixes30_cor(&rig, centres, acos(-1.0), out, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++)
+        assert_true(fabs(hypot(out[v].x, out[v].y) - 1.0) < 1e-12);
+    assert_true(fabs(fixes30_volume(&rig, rig.bind.vertices) - 2 * 12 * sin(acos(-1.0) / 12)) < 1e-12);
+    rig30_rig_free(&rig);
+}
+
+static const cJSON *row(const cJSON *root, const char *rig, double deg, const char *method)
+{
+    const cJSON *r;
+    cJSON_ArrayForEach(r, tu_json_get(root, "rows"))
+    if (!strcmp(tu_json_get(r, "rig")->valuestring, rig) && tu_json_num(r, "angle_deg") == deg &&
+        !strcmp(tu_json_get(r, "method")->valuestring, method))
+        return r;
+    fail_msg("no row %s %g %s", rig, deg, method);
+    return NULL;
+}
+
+/* The acceptance, re-read from the evidence. */
+static void test_lab30_fixes_evidence(void **state)
+{
+    tu_run_dir *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--help"), 0);
+    assert_int_equal(run_lab(ctx, "--twist", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "missing")), 3);
+    assert_int_equal(tu_count_entries(ctx->dir), 0);
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    assert_true(tu_file_contains(ctx->out_path, "All checks passed."));
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "fixes30.json"));
+    assert_non_null(root);
+    static const double twist[8] = {0, 30, 60, 90, 120, 150, 180, 210};
+    for (int p = 0; p < 8; p++)
+        for (int k = 1; k <= 3; k += 2)
+            assert_true(tu_json_num(row(root, "twist", twist[p], k == 1 ? "LBS + 1 twist joint" : "LBS + 3 twist joints"),
+                                    "closed_form_error") < 1e-12);
+    assert_true(tu_json_num(row(root, "twist", 180, "LBS + corrective"), "closed_form_error") < 1e-12);
+    assert_true(tu_json_num(row(root, "twist", 180, "LBS"), "radius_mean") < 1e-9); /* the collapse */
+    assert_true(tu_json_num(row(root, "twist", 180, "CoR"), "radius_mean") > 0.99);
+    double cor = tu_json_num(row(root, "bend", 90, "CoR"), "bulge"), dqs = tu_json_num(row(root, "bend", 90, "DQS"), "bulge");
+    assert_true(cor < dqs);
+    assert_true(fabs(dqs - 0.0307) < 1e-3); /* lab30-dqs's bulge on the 90-degree bend */
+    assert_true(tu_json_num(row(root, "twist", 0, "DQS"), "volume_ratio") == 1.0);
+    cJSON_Delete(root);
+}
+
+static void test_lab30_fixes_deterministic_and_committed(void **state)
+{
+    (void)state;
+    const char *args[] = {NULL};
+    tu_check_deterministic_and_committed(LAB, args, NULL, outputs, OUTPUT_COUNT, "lab30-fixes");
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixes_twist_joints_closed_form),
+        cmocka_unit_test(test_fixes_corrective_shape),
+        cmocka_unit_test(test_fixes_centres_and_volume),
+        T(test_lab30_fixes_evidence),
+        cmocka_unit_test(test_lab30_fixes_deterministic_and_committed),
+    };
+#undef T
+    return cmocka_run_group_tests_name("lab30-fixes", tests, NULL, NULL);
+}

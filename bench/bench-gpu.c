@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "evidence.h"
@@ -22,17 +21,11 @@
 #include "gpu_skin.h"
 #include "output.h"
 #include "rig_random.h"
+#include "timer.h"
 
 #define LAB "bench-gpu"
 #define JOINTS 64
 #define MAX_RUNS 31
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int compare_double(const void *a, const void *b)
 {
@@ -76,9 +69,9 @@ static lab_error bench_gpu(bench *b, gpu_path path, skin_method method, lab_diag
     gpu_skin_job job = {b->mesh, path, method, b->pm, b->pd, JOINTS, b->p, b->n};
     gpu_timing t;
     lab_error e = gpu_skin_run(b->skinner, &job, &t, d);
-    double up[MAX_RUNS], run[MAX_RUNS], back[MAX_RUNS], start = now();
+    double up[MAX_RUNS], run[MAX_RUNS], back[MAX_RUNS], start = timer_seconds();
     int runs = 0;
-    while (e == LAB_OK && runs < MAX_RUNS && (runs < b->min_runs || now() - start < 0.3)) {
+    while (e == LAB_OK && runs < MAX_RUNS && (runs < b->min_runs || timer_seconds() - start < 0.3)) {
         e = gpu_skin_run(b->skinner, &job, &t, d);
         up[runs] = t.upload, run[runs] = t.run, back[runs] = t.readback;
         runs++;
@@ -98,12 +91,12 @@ static lab_error bench_cpu(bench *b, int threads, skin_method method, lab_diag *
     fastskin_job job = {b->m, b->pc, b->pd, JOINTS, method, FASTSKIN_UNIT_NORMALS, threads, simd_best_level(),
                         b->p, b->n, b->pool};
     lab_error e = fastskin_run(&job, d);
-    double run[MAX_RUNS], start = now();
+    double run[MAX_RUNS], start = timer_seconds();
     int runs = 0;
-    while (e == LAB_OK && runs < MAX_RUNS && (runs < b->min_runs || now() - start < 0.3)) {
-        double t0 = now();
+    while (e == LAB_OK && runs < MAX_RUNS && (runs < b->min_runs || timer_seconds() - start < 0.3)) {
+        double t0 = timer_seconds();
         e = fastskin_run(&job, d);
-        run[runs++] = now() - t0;
+        run[runs++] = timer_seconds() - t0;
     }
     if (e == LAB_OK) {
         char name[32];

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "evidence.h"
@@ -33,6 +32,7 @@
 #include "plot.h"
 #include "rig30.h"
 #include "rig_random.h"
+#include "timer.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -91,13 +91,6 @@ static bool make_mesh(int n, int k, packed_mesh *m)
 
 /* ---- timing ------------------------------------------------------------------------------- */
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 typedef struct { double median, fastest, slowest; } timing;
 
 typedef void (*bench_fn)(void *arg);
@@ -113,13 +106,13 @@ static timing measure(bench_fn fn, void *arg, int min_runs)
 {
     double t[31];
     int runs = 0;
-    double start = now();
+    double start = timer_seconds();
     fn(arg);
     do {
-        double t0 = now();
+        double t0 = timer_seconds();
         fn(arg);
-        t[runs++] = now() - t0;
-    } while (runs < 31 && (runs < min_runs || now() - start < 0.15));
+        t[runs++] = timer_seconds() - t0;
+    } while (runs < 31 && (runs < min_runs || timer_seconds() - start < 0.15));
     qsort(t, (size_t)runs, sizeof t[0], compare_double);
     return (timing){t[runs / 2], t[0], t[runs - 1]};
 }

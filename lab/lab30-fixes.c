@@ -26,25 +26,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "figure.h"
 #include "plot.h"
 #include "record30_fixes.h"
 #include "rig30_check.h"
+#include "timer.h"
 
 #define LAB "lab30-fixes"
 #define PANEL_W 260
 #define PANEL_H 320
 #define LABEL_H 66
-
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Both rigs; the corrective shape trained at 180 degrees; each rig's centres of rotation. */
 static lab_error build_the_rigs(void *state, lab_diag *d)
@@ -59,12 +52,12 @@ static lab_error build_the_rigs(void *state, lab_diag *d)
     if (!r->deltas || !r->centres[0] || !r->centres[1])
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
     fixes30_corrective_deltas(&r->rigs[RIG30_TWIST], r->deltas);
-    double t0 = seconds();
+    double t0 = timer_seconds();
     for (int k = 0; k < 2; k++) {
         fixes30_cor_centres(&r->rigs[k], r->centres[k]);
         r->cor_evaluations += (long)r->rigs[k].bind.vertex_count * r->rigs[k].bind.triangle_count;
     }
-    r->cor_seconds = seconds() - t0;
+    r->cor_seconds = timer_seconds() - t0;
     r->bind_volume = fixes30_volume(&r->rigs[RIG30_TWIST], r->rigs[RIG30_TWIST].bind.vertices);
     return LAB_OK;
 }

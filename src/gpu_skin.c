@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gpu_shaders.h"
+#include "timer.h"
 
 #define WORK_GROUP 64        /* local_size_x of skin_compute.glsl */
 #define SSBO_BINDINGS 7      /* skin_compute.glsl binds 0 .. 6 */
@@ -60,13 +60,6 @@ struct gpu_mesh {
     int count, max_joint, part_count, joint_budget;
     mesh_part *parts;
 };
-
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int gpu_uniform_joints(const gpu_skinner *s, skin_method method)
 {
@@ -564,20 +557,20 @@ lab_error gpu_skin_run(gpu_skinner *s, const gpu_skin_job *job, gpu_timing *timi
      * before each draw, as a split model does */
     for (int q = 0; e == LAB_OK && q < g->part_count; q++) {
         int width = 0;
-        double t0 = seconds();
+        double t0 = timer_seconds();
         e = upload_palette(s, job, &g->parts[q], scratch, &width, d);
         glFinish();
-        double t1 = seconds();
+        double t1 = timer_seconds();
         if (e == LAB_OK)
             e = draw_part(s, p, job, &g->parts[q], width, d);
         glFinish();
         t.upload += t1 - t0;
-        t.run += seconds() - t1;
+        t.run += timer_seconds() - t1;
     }
-    double t2 = seconds();
+    double t2 = timer_seconds();
     for (int q = 0; e == LAB_OK && q < g->part_count; q++)
         e = read_part(job, &g->parts[q], d);
-    t.readback = seconds() - t2;
+    t.readback = timer_seconds() - t2;
     free(scratch);
     if (timing)
         *timing = t;

@@ -118,9 +118,10 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
             r->middle_at_trained = ring.mean;
     } else if (e == LAB_OK) {
         rig30_bend_metrics bend;
-        pose.positions = w->positions; /* measured about the pose's own joints */
+        vec3 *own = pose.positions; /* measured about the pose's own joints */
+        pose.positions = w->positions;
         rig30_measure_bend(rig, &pose, &bend);
-        pose.positions = NULL;
+        pose.positions = own;
         w->inner = bend.inner_min_distance, w->bulge = bend.outer_max_bulge;
         w->radius_mean = w->radius_min = w->radius_max = w->narrowest = NAN;
     }

@@ -18,6 +18,9 @@
  *   fixes30-radius.png   the narrowest ring's r'/r against the twist angle for every method
  *   fixes30.json, .csv   per pose and method: radius (mean, min, max), inner distance,
  *                        bulge, volume against the bind mesh, deviation from the closed form
+ *   fixes30-corrective.gltf  the twist with the corrective shape as a glTF morph target, its
+ *                        weight keyed with the twist; read back here at t = 0.5 and compared
+ *                        with the double path
  *
  * Exit codes: 0 success, 1 a check failed, 2 usage, 3 output.
  */
@@ -29,6 +32,8 @@
 
 #include "cli.h"
 #include "figure.h"
+#include "gltf.h"
+#include "gltf_export.h"
 #include "plot.h"
 #include "record30_fixes.h"
 #include "rig30_check.h"
@@ -47,11 +52,17 @@ static lab_error build_the_rigs(void *state, lab_diag *d)
     if (e != LAB_OK)
         return e;
     int n = r->rigs[RIG30_TWIST].bind.vertex_count;
-    r->deltas = malloc(sizeof(vec3) * (size_t)n);
-    r->centres[0] = malloc(sizeof(vec3) * (size_t)n), r->centres[1] = malloc(sizeof(vec3) * (size_t)n);
-    if (!r->deltas || !r->centres[0] || !r->centres[1])
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
-    fixes30_corrective_deltas(&r->rigs[RIG30_TWIST], r->deltas);
+    for (int k = 0; k < 2; k++) {
+        r->deltas[k] = malloc(sizeof(vec3) * (size_t)n), r->unreachable[k] = malloc(sizeof(bool) * (size_t)n);
+        r->centres[k] = malloc(sizeof(vec3) * (size_t)n);
+        if (!r->deltas[k] || !r->unreachable[k] || !r->centres[k])
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
+        e = fixes30_corrective_deltas(&r->rigs[k], r->deltas[k], r->unreachable[k], d); /* trained once */
+        if (e != LAB_OK)
+            return e;
+        for (int v = 0; v < n; v++)
+            r->unreachable_count += r->unreachable[k][v];
+    }
     double t0 = timer_seconds();
     for (int k = 0; k < 2; k++) {
         fixes30_cor_centres(&r->rigs[k], r->centres[k]);
@@ -84,7 +95,7 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
             e = fixes30_twist_joints(rig, w->method == FIXES30_TWIST1 ? 1 : 3, theta, w->positions, &w->closed_error, d);
             break;
         case FIXES30_CORRECTIVE:
-            e = fixes30_corrective(rig, r->deltas, theta, w->positions, d);
+            e = fixes30_corrective(rig, r->deltas[w->rig], theta, w->positions, d);
             break;
         case FIXES30_COR:
             e = fixes30_cor(rig, r->centres[w->rig], theta, w->positions, d);
@@ -107,8 +118,8 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
                 worst = fmax(worst, fabs(radius - RIG30_RADIUS * rig30_radius_ratio(child, theta)));
             else if (w->method == FIXES30_DQS || w->method == FIXES30_COR)
                 worst = fmax(worst, fabs(radius - RIG30_RADIUS));
-            else if (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180 && fabs(child - 0.5) > 1e-12)
-                worst = fmax(worst, fabs(radius - RIG30_RADIUS)); /* the trained pose, off the middle ring */
+            else if (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180 && !r->unreachable[RIG30_TWIST][v])
+                worst = fmax(worst, fabs(radius - RIG30_RADIUS)); /* the trained pose: radius 1 off the middle */
         }
         bool closed = w->method == FIXES30_LBS || w->method == FIXES30_DQS || w->method == FIXES30_COR ||
                       (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180);
@@ -124,6 +135,13 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
         pose.positions = own;
         w->inner = bend.inner_min_distance, w->bulge = bend.outer_max_bulge;
         w->radius_mean = w->radius_min = w->radius_max = w->narrowest = NAN;
+    }
+    if (e == LAB_OK && w->method == FIXES30_CORRECTIVE && theta == fixes30_trained_angle(w->rig)) {
+        double worst = 0.0; /* the trained pose reaches the training target where it can */
+        for (int v = 0; e == LAB_OK && v < n; v++)
+            if (!r->unreachable[w->rig][v])
+                worst = fmax(worst, vec3_length(vec3_sub(w->positions[v], fixes30_corrective_target(rig, v, d))));
+        w->closed_error = worst;
     }
     if (e == LAB_OK)
         w->volume_ratio = fixes30_volume(rig, w->positions) / r->bind_volume;
@@ -143,8 +161,8 @@ static lab_error skin_every_pose(void *state, lab_diag *d)
             *w = (fixes30_row){.rig = twist ? RIG30_TWIST : RIG30_BEND,
                                .angle_deg = twist ? fixes30_twist_deg[p] : fixes30_bend_deg[p - FIXES30_TWIST_POSES],
                                .method = (fixes30_method)m,
-                               /* twist joints and the corrective shape are trained on the twist */
-                               .applies = twist || (m != FIXES30_TWIST1 && m != FIXES30_TWIST3 && m != FIXES30_CORRECTIVE)};
+                               /* twist joints share a twist: a bend has none */
+                               .applies = twist || (m != FIXES30_TWIST1 && m != FIXES30_TWIST3)};
             if (w->applies)
                 e = skin_one(r, w, d);
         }
@@ -195,7 +213,7 @@ static lab_error draw_grid(fixes30 *r, lab_diag *d)
             snprintf(line1, sizeof line1, "%s", fixes30_method_name((fixes30_method)m));
             snprintf(line2, sizeof line2, "%s %g deg", rig30_kind_name(w->rig), w->angle_deg);
             if (!w->applies)
-                snprintf(line3, sizeof line3, "n/a: a twist fix");
+                snprintf(line3, sizeof line3, "n/a: no twist to share");
             else if (w->rig == RIG30_TWIST)
                 snprintf(line3, sizeof line3, "r mid %.3f min %.3f", w->radius_mean, w->narrowest);
             else
@@ -247,6 +265,48 @@ static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
     return e;
 }
 
+/* The corrective shape as a glTF morph target; then read back by our own glTF reader, as
+ * lab30-gltf reads it, and skinned at t = 0.5 (90 degrees, weight 0.5) against the double
+ * path, seen in glTF's frame (x, z, -y). */
+static lab_error export_the_corrective(void *state, lab_diag *d)
+{
+    fixes30 *r = state;
+    const rig30_rig *twist = &r->rigs[RIG30_TWIST];
+    bytes text = {0};
+    gltf_document doc = {0};
+    const int n = twist->bind.vertex_count;
+    vec3 *expect = malloc(sizeof(vec3) * (size_t)n), *got = malloc(sizeof(vec3) * (size_t)n);
+    mat4 locals[8], world[8];
+    double weight = 0.0;
+    lab_error e = expect && got ? gltf_export_rig30_corrective(twist, r->deltas[RIG30_TWIST], &text, d)
+                                : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective export", "%d vertices", n);
+    if (e == LAB_OK)
+        e = gltf_parse(text.data, text.len, NULL, &doc, d);
+    if (e == LAB_OK)
+        e = gltf_validate(&doc, d);
+    if (e == LAB_OK && doc.node_count > 8)
+        e = diag_fail(d, LAB_ERR_LIMIT, "corrective export", "%d nodes", doc.node_count);
+    if (e == LAB_OK)
+        e = gltf_sample_locals(&doc, 0, 0.5, locals, d);
+    if (e == LAB_OK)
+        e = gltf_world_matrices(&doc, locals, world, d);
+    if (e == LAB_OK)
+        e = gltf_sample_morph_weights(&doc, 0, 0.5, RIG30_JOINTS, &weight, d);
+    if (e == LAB_OK)
+        e = gltf_skin_primitive(&doc, RIG30_JOINTS, 0, world, &weight, SKIN_LBS, SKIN_POLICY_STRICT, got, NULL, d);
+    if (e == LAB_OK)
+        e = fixes30_corrective(twist, r->deltas[RIG30_TWIST], acos(-1.0) / 2, expect, d);
+    for (int v = 0; e == LAB_OK && v < n; v++)
+        r->export_error = fmax(r->export_error,
+                               vec3_length(vec3_sub(got[v], vec3_make(expect[v].x, expect[v].z, -expect[v].y))));
+    if (e == LAB_OK)
+        e = output_batch_add(&r->out, "fixes30-corrective.gltf", &text, d);
+    bytes_free(&text);
+    gltf_free(&doc);
+    free(expect), free(got);
+    return e;
+}
+
 static lab_error draw_the_figures(void *state, lab_diag *d)
 {
     fixes30 *r = state;
@@ -262,6 +322,7 @@ int main(int argc, char **argv)
     static const cli_step steps[] = {
         build_the_rigs,    /* the two rigs; the corrective shape trained at 180; the centres */
         skin_every_pose,   /* every method at every pose, measured */
+        export_the_corrective, /* the corrective shape as a glTF morph target, read back */
         draw_the_figures,
         record30_fixes_evidence,
     };

@@ -60,34 +60,57 @@ lab_error fixes30_twist_joints(const rig30_rig *twist, int k, double theta, vec3
 
 /* ---- the corrective shape ---------------------------------------------------------------- */
 
-void fixes30_corrective_deltas(const rig30_rig *twist, vec3 *deltas)
+double fixes30_trained_angle(rig30_kind kind) { return kind == RIG30_TWIST ? acos(-1.0) : acos(-1.0) / 2; }
+
+vec3 fixes30_corrective_target(const rig30_rig *rig, int v, lab_diag *d)
 {
-    const double pi = acos(-1.0);
-    for (int v = 0; v < twist->bind.vertex_count; v++) {
-        vec3 p = twist->bind.vertices[v];
-        double w1 = rig30_child_weight(&twist->influences, v), w0 = 1.0 - w1, scale = w0 - w1;
-        /* M(pi) = diag(w0 - w1, w0 - w1, 1): the xy part scales by w0 - w1 */
-        if (fabs(scale) < 1e-12) { /* the middle ring: singular, nothing to reach it with */
-            deltas[v] = vec3_make(0, 0, 0);
-            continue;
-        }
-        double a = w1 * pi, tx = p.x * cos(a) - p.y * sin(a), ty = p.x * sin(a) + p.y * cos(a);
-        deltas[v] = vec3_make(tx / scale - p.x, ty / scale - p.y, 0.0);
-    }
+    mat4 share[RIG30_JOINTS];
+    double w1 = rig30_child_weight(&rig->influences, v);
+    if (rig30_palettes(rig, w1 * fixes30_trained_angle(rig->kind), share, NULL, d) != LAB_OK)
+        return vec3_make(NAN, NAN, NAN);
+    return mat4_transform_point(share[1], rig->bind.vertices[v]); /* C_1(w1 trained) p */
 }
 
-lab_error fixes30_corrective(const rig30_rig *twist, const vec3 *deltas, double theta, vec3 *out, lab_diag *d)
+lab_error fixes30_corrective_deltas(const rig30_rig *rig, vec3 *deltas, bool *unreachable, lab_diag *d)
 {
-    const int n = twist->bind.vertex_count;
-    const double s = theta / acos(-1.0); /* the driver: 1 at the trained pose, beyond it more */
+    mat4 palette[RIG30_JOINTS];
+    lab_error e = rig30_palettes(rig, fixes30_trained_angle(rig->kind), palette, NULL, d);
+    const skin_influences *in = &rig->influences;
+    for (int v = 0; e == LAB_OK && v < rig->bind.vertex_count; v++) {
+        if (unreachable)
+            unreachable[v] = false;
+        vec3 p = rig->bind.vertices[v], t = fixes30_corrective_target(rig, v, d);
+        /* M = sum w_j C_j at the trained pose; p + d = M^-1 t = L^-1 (t - b) */
+        mat4 m = skin_blend_matrix(in->joint + (size_t)v * in->per_vertex, in->weight + (size_t)v * in->per_vertex,
+                                   in->per_vertex, palette), inverse_transpose;
+        if (mat4_linear_inverse_transpose(m, &inverse_transpose, "corrective", NULL) != LAB_OK) {
+            deltas[v] = vec3_make(0, 0, 0); /* singular: nothing before skinning reaches it */
+            if (unreachable)
+                unreachable[v] = true;
+            continue;
+        }
+        vec3 r = vec3_make(t.x - m.m[0][3], t.y - m.m[1][3], t.z - m.m[2][3]), q;
+        /* L^-1 r = (L^-T)^T r: the columns of the inverse transpose dotted with r */
+        q.x = inverse_transpose.m[0][0] * r.x + inverse_transpose.m[1][0] * r.y + inverse_transpose.m[2][0] * r.z;
+        q.y = inverse_transpose.m[0][1] * r.x + inverse_transpose.m[1][1] * r.y + inverse_transpose.m[2][1] * r.z;
+        q.z = inverse_transpose.m[0][2] * r.x + inverse_transpose.m[1][2] * r.y + inverse_transpose.m[2][2] * r.z;
+        deltas[v] = vec3_sub(q, p);
+    }
+    return e;
+}
+
+lab_error fixes30_corrective(const rig30_rig *rig, const vec3 *deltas, double theta, vec3 *out, lab_diag *d)
+{
+    const int n = rig->bind.vertex_count;
+    const double s = theta / fixes30_trained_angle(rig->kind); /* the driver: 1 at the trained pose */
     vec3 *morphed = malloc(sizeof(vec3) * (size_t)n);
     mat4 palette[RIG30_JOINTS];
-    lab_error e = morphed ? rig30_palettes(twist, theta, palette, NULL, d)
+    lab_error e = morphed ? rig30_palettes(rig, theta, palette, NULL, d)
                           : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective shape", "%d vertices", n);
     for (int v = 0; e == LAB_OK && v < n; v++) /* the morph target first, then the skin */
-        morphed[v] = vec3_add(twist->bind.vertices[v], vec3_scale(deltas[v], s));
+        morphed[v] = vec3_add(rig->bind.vertices[v], vec3_scale(deltas[v], s));
     if (e == LAB_OK)
-        e = skin_deform(morphed, &twist->influences, palette, RIG30_JOINTS, (skin_blend){.method = SKIN_LBS}, out, d);
+        e = skin_deform(morphed, &rig->influences, palette, RIG30_JOINTS, (skin_blend){.method = SKIN_LBS}, out, d);
     free(morphed);
     return e;
 }

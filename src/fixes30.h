@@ -11,11 +11,13 @@
  *
  * A corrective shape (pose-space deformation). One morph target, per-vertex deltas d in
  * the bind pose, applied before skinning as glTF orders it, p' = M(theta)(p + s d), its
- * weight driven by the twist, s = theta / pi. The deltas are trained at the trained pose
- * pi: where M(pi) = w0 I + w1 Rz(pi) is invertible (w0 != w1), p + d = M(pi)^-1 t with t
- * the vertex turned by w1 pi, so the trained pose has radius 1 exactly; where w0 = w1 (the
- * middle ring) M(pi) is singular (det 0, lab30's section 5b) and no delta before skinning
- * can move the vertex off the axis: d = 0 there, and the report says so.
+ * weight driven by the rig's angle, s = theta / trained (the twist is trained at 180
+ * degrees, the bend at 90). The target at the trained pose is each vertex moved by its
+ * own share of the joint's rotation, C_1(w1 trained) p: the twist's turn by w1 180 about
+ * the axis, the bend's rotation by w1 90 about the elbow. Where the blended matrix
+ * M = w0 C_0 + w1 C_1 is invertible, p + d = M^-1 t, so the trained pose reaches the target
+ * exactly; where it is singular (the twist's middle ring at 180: w0 = w1, det 0, lab30's
+ * section 5b) no delta before skinning can move the vertex off the axis: d = 0 there.
  *
  * Centres of rotation (Le and Hodgins, "Real-time Skeletal Skinning with Optimized Centers
  * of Rotation", SIGGRAPH 2016). Each vertex i gets a centre p*_i, the area-weighted mean
@@ -43,10 +45,15 @@
 lab_error fixes30_twist_joints(const rig30_rig *twist, int k, double theta, vec3 *out, double *closed_error,
                                lab_diag *d);
 
-/* The corrective shape's deltas, trained at theta = pi on the twist rig (see above). */
-void fixes30_corrective_deltas(const rig30_rig *twist, vec3 *deltas);
-/* LBS of p + (theta / pi) d on the twist rig at theta. */
-lab_error fixes30_corrective(const rig30_rig *twist, const vec3 *deltas, double theta, vec3 *out, lab_diag *d);
+/* The trained pose: the twist at 180 degrees, the bend at 90 (radians). */
+double fixes30_trained_angle(rig30_kind kind);
+/* The training target of vertex v: C_1(w1 trained) p (see above). */
+vec3 fixes30_corrective_target(const rig30_rig *rig, int v, lab_diag *d);
+/* The corrective shape's deltas for the rig (see above); unreachable[v] (may be NULL) is
+ * set where the blended matrix is singular and no delta can reach the target. */
+lab_error fixes30_corrective_deltas(const rig30_rig *rig, vec3 *deltas, bool *unreachable, lab_diag *d);
+/* LBS of p + (theta / trained) d on the rig at theta. */
+lab_error fixes30_corrective(const rig30_rig *rig, const vec3 *deltas, double theta, vec3 *out, lab_diag *d);
 
 /* Every vertex's centre of rotation (see above). */
 void fixes30_cor_centres(const rig30_rig *rig, vec3 *centres);

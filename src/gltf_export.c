@@ -28,7 +28,8 @@ int gltf_export_key_segments(double total_angle, double radius, double tolerance
     return segments;
 }
 
-lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d)
+/* The twist rig, with a corrective shape when deltas is not NULL. */
+static lab_error export_twist(const rig30_rig *rig, const vec3 *deltas, bytes *out, lab_diag *d)
 {
     const int segments = gltf_export_key_segments(acos(-1.0), 1.0, GLTF_EXPORT_NLERP_TOLERANCE), keys = segments + 1;
     int n = rig->bind.vertex_count;
@@ -52,20 +53,32 @@ lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d)
         {"root", -1, {0, 0, 0}, quat_identity()},
         {"child", 0, {0, 0, RIG30_HEIGHT}, quat_identity()},
     };
-    double times[GLTF_EXPORT_MAX_KEYS];
+    double times[GLTF_EXPORT_MAX_KEYS], drive[GLTF_EXPORT_MAX_KEYS];
     quat rotations[GLTF_EXPORT_MAX_KEYS];
     for (int k = 0; k < keys; k++) {
         times[k] = (double)k / segments;
+        drive[k] = times[k]; /* the corrective's driver: theta / pi */
         rotations[k] = quat_from_axis_angle(vec3_make(0, 0, 1), acos(-1.0) * k / segments);
     }
     gltf_write_input in = {&rig->bind, normals, (const uint16_t(*)[4])joints, (const float(*)[4])weights,
                            skeleton, RIG30_JOINTS, rig->inverse_bind, 1, times, rotations, keys,
                            "skinning lab, lab30 --gltf", GLTF_EXPORT_RIG_NAME, gltf_export_z_up_to_y_up(),
-                           "cylinder skin", "twist", "child_end", 1, {0, 0, GLTF_EXPORT_END_LENGTH}};
+                           "cylinder skin", deltas ? "twist with its corrective shape" : "twist", "child_end", 1,
+                           {0, 0, GLTF_EXPORT_END_LENGTH}, deltas, deltas ? drive : NULL};
     if (e == LAB_OK)
         e = gltf_write(&in, out, d);
     free(normals), free(joints), free(weights);
     return e;
+}
+
+lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d)
+{
+    return export_twist(rig, NULL, out, d);
+}
+
+lab_error gltf_export_rig30_corrective(const rig30_rig *rig, const vec3 *deltas, bytes *out, lab_diag *d)
+{
+    return export_twist(rig, deltas, out, d);
 }
 
 quat gltf_export_z_up_to_y_up(void)

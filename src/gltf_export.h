@@ -38,4 +38,9 @@ int gltf_export_key_segments(double total_angle, double radius, double tolerance
  * one axis is exact, so time t reproduces the angle 180 t. */
 lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d);
 
+/* The same twist with a corrective shape as one morph target (lab30-fixes): its POSITION
+ * deltas (in the chapter's frame, like the mesh), mesh.weights {0}, and the weight keyed
+ * with the twist, 180 t degrees at time t driving the weight t (LINEAR, exact). */
+lab_error gltf_export_rig30_corrective(const rig30_rig *rig, const vec3 *deltas, bytes *out, lab_diag *d);
+
 #endif

@@ -132,6 +132,17 @@ static cJSON *mesh_json(builder *b, const gltf_write_input *in)
     cJSON_AddNumberToObject(prim, "indices", add_accessor(b, iv, 5123, 3 * t, "SCALAR", NULL, NULL, 0));
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "name", "cylinder");
+    if (in->target_positions) { /* a morph target: POSITION deltas, with the bounds glTF asks */
+        float *delta = malloc(sizeof(float) * 3 * (size_t)n);
+        cJSON *target = cJSON_CreateObject();
+        if (delta) {
+            to_floats(in->target_positions, n, delta);
+            cJSON_AddNumberToObject(target, "POSITION", add_floats(b, delta, n, 3, "VEC3", 34962, true));
+        }
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(prim, "targets"), target);
+        cJSON_AddItemToObject(m, "weights", cJSON_CreateDoubleArray((const double[]){0.0}, 1));
+        free(delta);
+    }
     cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "primitives"), prim);
     cJSON_AddItemToArray(meshes, m);
     free(pos), free(nor), free(idx);
@@ -225,8 +236,24 @@ static cJSON *animation_json(builder *b, const gltf_write_input *in)
     cJSON_AddItemToObject(channel, "target", target);
     cJSON *anim = cJSON_CreateObject();
     cJSON_AddStringToObject(anim, "name", in->animation_name);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(anim, "channels"), channel);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(anim, "samplers"), sampler);
+    cJSON *channels = cJSON_AddArrayToObject(anim, "channels"), *samplers = cJSON_AddArrayToObject(anim, "samplers");
+    cJSON_AddItemToArray(channels, channel);
+    cJSON_AddItemToArray(samplers, sampler);
+    if (in->target_positions && in->target_weights) { /* the morph weight, keyed at the same times */
+        float weights[64];
+        for (int k = 0; k < n; k++)
+            weights[k] = (float)in->target_weights[k];
+        cJSON *ws = cJSON_CreateObject(), *wc = cJSON_CreateObject(), *wt = cJSON_CreateObject();
+        cJSON_AddNumberToObject(ws, "input", cJSON_GetObjectItem(sampler, "input")->valueint);
+        cJSON_AddStringToObject(ws, "interpolation", "LINEAR");
+        cJSON_AddNumberToObject(ws, "output", add_floats(b, weights, n, 1, "SCALAR", 0, false));
+        cJSON_AddNumberToObject(wc, "sampler", 1);
+        cJSON_AddNumberToObject(wt, "node", in->joint_count); /* the mesh node */
+        cJSON_AddStringToObject(wt, "path", "weights");
+        cJSON_AddItemToObject(wc, "target", wt);
+        cJSON_AddItemToArray(channels, wc);
+        cJSON_AddItemToArray(samplers, ws);
+    }
     cJSON *anims = cJSON_CreateArray();
     cJSON_AddItemToArray(anims, anim);
     return anims;

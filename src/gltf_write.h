@@ -52,6 +52,10 @@ typedef struct {
     const char *end_name;               /* NULL: no end node */
     int end_parent;                     /* the joint it hangs under */
     vec3 end_translation;               /* in that joint's frame */
+    /* An optional morph target: per-vertex POSITION deltas (NULL: none), with mesh.weights
+     * {0} and a LINEAR weights channel on the mesh node, one weight a key (at key_times). */
+    const vec3 *target_positions;
+    const double *target_weights;
 } gltf_write_input;
 
 /* The base64 of data (RFC 4648, with padding) appended to out. */

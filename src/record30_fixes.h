@@ -46,7 +46,8 @@ typedef struct {
     rig30_rig rigs[2];
     mesh_edge *edges;
     int edge_count;
-    vec3 *deltas;            /* the corrective shape */
+    vec3 *deltas[2];         /* each rig's corrective shape */
+    bool *unreachable[2];    /* where its blended matrix is singular at the trained pose */
     vec3 *centres[2];        /* each rig's centres of rotation */
     long cor_evaluations;    /* similarity evaluations of the precomputation */
     double cor_seconds;      /* its time (report only: a time is not evidence) */
@@ -54,6 +55,8 @@ typedef struct {
     fixes30_row rows[FIXES30_POSES * FIXES30_METHODS];
     int row_count;
     double middle_at_trained; /* the corrective shape's middle ring at 180: singular */
+    int unreachable_count;    /* vertices no corrective delta reaches (both rigs) */
+    double export_error;      /* the exported corrective read back at t = 0.5 against the double path */
 } fixes30;
 
 lab_error record30_fixes_evidence(void *state, lab_diag *d);

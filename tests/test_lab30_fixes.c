@@ -15,7 +15,8 @@
 #define LAB LAB_BIN_DIR "/lab30-fixes"
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 
-static const char *const outputs[] = {"fixes30.png", "fixes30-radius.png", "fixes30.json", "fixes30.csv"};
+static const char *const outputs[] = {"fixes30.png", "fixes30-radius.png", "fixes30.json", "fixes30.csv",
+                                     "fixes30-corrective.gltf"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 /* k twist joints at 180 degrees: every vertex's radius is the chapter's formula for its
@@ -47,19 +48,22 @@ static void test_fixes_twist_joints_closed_form(void **state)
     rig30_rig_free(&rig);
 }
 
-/* The corrective shape: at 180 degrees radius 1 off the middle ring and the vertex turned
- * by w1 pi; on the middle ring nothing (w0 = w1: M singular); the delta is zero there. */
+/* The corrective shape on the twist: at 180 degrees each vertex turned by w1 pi (radius 1),
+ * by the test's own rotation, off the middle ring; the middle ring, and only it, is
+ * unreachable (w0 = w1: M singular): its delta is zero and it collapses. */
 static void test_fixes_corrective_shape(void **state)
 {
     (void)state;
     rig30_rig rig;
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
     vec3 deltas[216], out[216];
-    fixes30_corrective_deltas(&rig, deltas);
+    bool unreachable[216];
+    assert_int_equal(fixes30_corrective_deltas(&rig, deltas, unreachable, NULL), LAB_OK);
     assert_int_equal(fixes30_corrective(&rig, deltas, acos(-1.0), out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++) {
         vec3 p = rig.bind.vertices[v];
         double w1 = p.z / 2, a = w1 * acos(-1.0);
+        assert_true(unreachable[v] == (fabs(w1 - 0.5) < 1e-12)); /* exactly the middle ring */
         if (fabs(w1 - 0.5) < 1e-12) {
             assert_true(vec3_length(deltas[v]) == 0.0);
             assert_true(hypot(out[v].x, out[v].y) < 1e-12); /* collapsed, whatever the shape */
@@ -128,6 +132,8 @@ static void test_lab30_fixes_evidence(void **state)
             assert_true(tu_json_num(row(root, "twist", twist[p], k == 1 ? "LBS + 1 twist joint" : "LBS + 3 twist joints"),
                                     "closed_form_error") < 1e-12);
     assert_true(tu_json_num(row(root, "twist", 180, "LBS + corrective"), "closed_form_error") < 1e-12);
+    assert_true(tu_json_num(row(root, "bend", 90, "LBS + corrective"), "closed_form_error") < 1e-12);
+    assert_true(tu_json_num(row(root, "bend", 90, "LBS + corrective"), "inner_distance") > 0.999); /* trained */
     assert_true(tu_json_num(row(root, "twist", 180, "LBS"), "radius_mean") < 1e-9); /* the collapse */
     assert_true(tu_json_num(row(root, "twist", 180, "CoR"), "radius_mean") > 0.99);
     double cor = tu_json_num(row(root, "bend", 90, "CoR"), "bulge"), dqs = tu_json_num(row(root, "bend", 90, "DQS"), "bulge");
@@ -135,6 +141,41 @@ static void test_lab30_fixes_evidence(void **state)
     assert_true(fabs(dqs - 0.0307) < 1e-3); /* lab30-dqs's bulge on the 90-degree bend */
     assert_true(tu_json_num(row(root, "twist", 0, "DQS"), "volume_ratio") == 1.0);
     cJSON_Delete(root);
+}
+
+/* The corrective shape exported as a glTF morph target: the Khronos validator finds no
+ * error and no warning, and lab30-gltf, skinning it at t = 0.5 (90 degrees, weight 0.5),
+ * lands within 1e-6 of the double path, seen in glTF's frame. */
+static void test_lab30_fixes_corrective_as_gltf(void **state)
+{
+    tu_run_dir *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    const char *asset = tu_path(ctx->dir, "fixes30-corrective.gltf");
+    int rc = tu_run_program("/usr/bin/env", ctx->out_path, ctx->err_path, "node", "tests/gltf-validate.js",
+                            GLTF_VALIDATOR_DIR, asset, (char *)NULL);
+    assert_int_equal(rc, 0);
+    assert_true(tu_file_contains(ctx->out_path, "0 errors, 0 warnings"));
+    char out[64];
+    assert_non_null(tu_make_temp_dir(out, sizeof out));
+    assert_int_equal(tu_run_program(LAB_BIN_DIR "/lab30-gltf", NULL, NULL, "--time", "0.5", asset, out, (char *)NULL), 0);
+    cJSON *json = tu_json_load(tu_path(out, "gltf30.json"));
+    cJSON *part = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(json, "times"), 0), "parts"), 0);
+    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(tu_json_get(part, "morph_weights"), 0)) - 0.5) < 1e-7);
+    rig30_rig rig;
+    assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
+    vec3 deltas[216], expect[216];
+    assert_int_equal(fixes30_corrective_deltas(&rig, deltas, NULL, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective(&rig, deltas, acos(-1.0) / 2, expect, NULL), LAB_OK);
+    cJSON *positions = tu_json_get(part, "positions");
+    for (int v = 0; v < 216; v++) {
+        cJSON *q = cJSON_GetArrayItem(positions, v);
+        vec3 got = vec3_make(tu_json_number(cJSON_GetArrayItem(q, 0)), tu_json_number(cJSON_GetArrayItem(q, 1)),
+                             tu_json_number(cJSON_GetArrayItem(q, 2)));
+        assert_true(vec3_length(vec3_sub(got, vec3_make(expect[v].x, expect[v].z, -expect[v].y))) < 1e-6);
+    }
+    cJSON_Delete(json);
+    rig30_rig_free(&rig);
+    tu_remove_tree(out);
 }
 
 static void test_lab30_fixes_deterministic_and_committed(void **state)
@@ -152,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_fixes_corrective_shape),
         cmocka_unit_test(test_fixes_centres_and_volume),
         T(test_lab30_fixes_evidence),
+        T(test_lab30_fixes_corrective_as_gltf),
         cmocka_unit_test(test_lab30_fixes_deterministic_and_committed),
     };
 #undef T

@@ -39,6 +39,7 @@ static const program_run programs[] = {
     {LAB_BIN_DIR "/lab30-normals", NULL},
     {LAB_BIN_DIR "/lab30-palette", NULL},
     {LAB_BIN_DIR "/lab30-gltf", COMMITTED_OUT_DIR "/skinning30.gltf"},
+    {LAB_BIN_DIR "/lab30-fixes", NULL},
 };
 enum { PROGRAM_COUNT = sizeof programs / sizeof programs[0], FIRST = 24, SPREAD = 40 };
 

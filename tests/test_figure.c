@@ -61,6 +61,15 @@ static void test_figure_compose_row_and_grid(void **state)
     assert_int_equal(fig.height, 2 + 2 * (3 + 2));
     assert_true(rgb_equal(canvas_get(&fig, 2, 2 + 3 + 2), ink));
     assert_int_equal(count_color(&fig, ink), 3);
+    assert_int_equal(fig.text_outside, 0);
+    canvas_free(&fig);
+    /* a panel's label that does not fit makes the composed figure refusable too (before,
+     * composing dropped it and a cut label reached a committed figure) */
+    raster_text(&p[2], 0, 0, 1, "too long for four pixels", ink);
+    assert_true(p[2].text_outside > 0);
+    assert_int_equal(figure_compose_grid(&fig, p, 3, 2, 2, NULL, NULL), LAB_OK);
+    assert_int_equal(fig.text_outside, p[2].text_outside);
+    assert_string_equal(fig.first_outside, "too long for four pixels");
     canvas_free(&fig);
     for (int i = 0; i < 3; i++)
         canvas_free(&p[i]);

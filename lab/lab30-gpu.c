@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "fastskin.h"
 #include "figure.h"
+#include "normals.h"
 #include "record30_gpu.h"
 #include "rig30_check.h"
 
@@ -77,27 +78,21 @@ static lab_error build_the_rigs(void *state, lab_diag *d)
         e = rig_random_build(GPU30_RANDOM_VERTICES, GPU30_RANDOM_JOINTS, 4, 30, &r->random, d);
     if (e == LAB_OK)
         e = rig_random_build(GPU30_BIG_VERTICES, GPU30_BIG_JOINTS, 4, 31, &r->big, d);
-    for (int k = 0; e == LAB_OK && k < 2; k++) {
-        gpu30_mesh *m = &r->mesh[k];
-        *m = (gpu30_mesh){.vertex_count = r->rigs[k].bind.vertex_count, .joint_count = RIG30_JOINTS,
-                          .bind = r->rigs[k].bind.vertices, .influences = &r->rigs[k].influences,
-                          .normals = malloc(sizeof(vec3) * (size_t)r->rigs[k].bind.vertex_count)};
-        if (!m->normals)
-            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "normals", "%d vertices", m->vertex_count);
-        rig30_bind_normals(&r->rigs[k], m->normals);
+    for (int k = 0; e == LAB_OK && k < 2; k++) { /* the cylinder's radial normals */
+        if (!(r->cylinder_normals[k] = malloc(sizeof(vec3) * (size_t)r->rigs[k].bind.vertex_count)))
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "normals", "%d vertices", r->rigs[k].bind.vertex_count);
+        rig30_bind_normals(&r->rigs[k], r->cylinder_normals[k]);
+        r->mesh[k] = (gpu30_mesh){.vertex_count = r->rigs[k].bind.vertex_count, .joint_count = RIG30_JOINTS,
+                                  .bind = r->rigs[k].bind.vertices, .influences = &r->rigs[k].influences,
+                                  .normals = r->cylinder_normals[k]};
     }
     const rig_random *random[2] = {&r->random, &r->big};
     for (int k = 0; e == LAB_OK && k < 2; k++)
         r->mesh[GPU30_RANDOM + k] = (gpu30_mesh){.vertex_count = random[k]->vertex_count,
-                                                 .joint_count = random[k]->joint_count,
-                                                 .bind = random[k]->positions, .influences = &random[k]->in};
-    for (int k = 0; e == LAB_OK && k < GPU30_RIGS; k++) {
-        const vec3 *normals = k >= GPU30_RANDOM ? random[k - GPU30_RANDOM]->normals : r->mesh[k].normals;
-        vec3 *owned = r->mesh[k].normals;
-        r->mesh[k].normals = (vec3 *)normals;
+                                                 .joint_count = random[k]->joint_count, .bind = random[k]->positions,
+                                                 .influences = &random[k]->in, .normals = random[k]->normals};
+    for (int k = 0; e == LAB_OK && k < GPU30_RIGS; k++)
         e = upload_rig(r, &r->mesh[k], d);
-        r->mesh[k].normals = owned;
-    }
     return e;
 }
 
@@ -115,43 +110,9 @@ static lab_error case_palette(const gpu30 *r, const gpu30_case *c, mat4 *skin, d
     return rig30_palettes(&r->rigs[c->rig], deg_to_rad(c->angle_deg), skin, dq, d);
 }
 
-/* The angle between two normals, by atan2 (exact near 0). */
-static double angle_between(vec3 a, vec3 b)
-{
-    return atan2(vec3_length(vec3_cross(a, b)), vec3_dot(a, b));
-}
-
-typedef struct {
-    vec3 *cpu_double;
-    float *cpu_p, *cpu_n, *gpu_p, *gpu_n;
-    mat4 *skin;
-    dualquat *dq;
-    palette_matrix *pm;
-    palette_columns *pc;
-    palette_dualquat *pd;
-} case_buffers;
-
-static void free_buffers(case_buffers *b)
-{
-    free(b->cpu_double), free(b->cpu_p), free(b->cpu_n), free(b->gpu_p), free(b->gpu_n);
-    free(b->skin), free(b->dq), free(b->pm), free(b->pc), free(b->pd);
-}
-
-static lab_error alloc_buffers(int n, int joints, case_buffers *b, lab_diag *d)
-{
-    size_t v = (size_t)n, j = (size_t)joints;
-    *b = (case_buffers){malloc(sizeof(vec3) * v), malloc(12 * v), malloc(12 * v), malloc(12 * v), malloc(12 * v),
-                        malloc(sizeof(mat4) * j), malloc(sizeof(dualquat) * j), malloc(sizeof(palette_matrix) * j),
-                        malloc(sizeof(palette_columns) * j), malloc(sizeof(palette_dualquat) * j)};
-    if (b->cpu_double && b->cpu_p && b->cpu_n && b->gpu_p && b->gpu_n && b->skin && b->dq && b->pm && b->pc && b->pd)
-        return LAB_OK;
-    free_buffers(b);
-    return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "GPU case", "%d vertices, %d joints", n, joints);
-}
-
 /* One case, one method: the double chapter path, the CPU float kernel (scalar, unit
  * normals, as the shaders normalise), then each GPU path against both. */
-static lab_error run_case_method(gpu30 *r, gpu30_case *c, skin_method method, case_buffers *b, lab_diag *d)
+static lab_error run_case_method(gpu30 *r, gpu30_case *c, skin_method method, gpu30_buffers *b, lab_diag *d)
 {
     const gpu30_mesh *m = &r->mesh[c->rig];
     skin_blend blend = {.method = method, .palette_dq = b->dq};
@@ -171,7 +132,7 @@ static lab_error run_case_method(gpu30 *r, gpu30_case *c, skin_method method, ca
             vec3 cn = vec3_make(b->cpu_n[3 * v], b->cpu_n[3 * v + 1], b->cpu_n[3 * v + 2]);
             err[GPU30_VS_FLOAT] = fmax(err[GPU30_VS_FLOAT], vec3_length(vec3_sub(gp, cp)));
             err[GPU30_VS_DOUBLE] = fmax(err[GPU30_VS_DOUBLE], vec3_length(vec3_sub(gp, b->cpu_double[v])));
-            err[GPU30_NORMAL_ANGLE] = fmax(err[GPU30_NORMAL_ANGLE], angle_between(gn, cn));
+            err[GPU30_NORMAL_ANGLE] = fmax(err[GPU30_NORMAL_ANGLE], deg_to_rad(normals_angle_deg(gn, cn)));
         }
         /* the figure: twist 180 and bend 90 by LBS, the CPU double panel first */
         int fig = c->rig == GPU30_TWIST && c->angle_deg == 180 ? 0 : c->rig == GPU30_BEND && c->angle_deg == 90 ? 1 : -1;
@@ -203,17 +164,15 @@ static lab_error skin_every_case(void *state, lab_diag *d)
     for (int i = 0; e == LAB_OK && i < GPU30_CASES; i++) {
         gpu30_case *c = &r->cases[i];
         const gpu30_mesh *m = &r->mesh[c->rig];
-        case_buffers b;
-        e = alloc_buffers(m->vertex_count, m->joint_count, &b, d);
+        gpu30_buffers b;
+        e = gpu30_buffers_alloc(m->vertex_count, m->joint_count, &b, d);
         if (e != LAB_OK)
             break;
         e = case_palette(r, c, b.skin, b.dq, d);
-        palette_from_mat4(b.skin, m->joint_count, NULL, b.pm);
-        palette_columns_from_matrices(b.pm, m->joint_count, b.pc);
-        palette_from_dualquats(b.dq, m->joint_count, b.pd);
+        gpu30_buffers_palettes(&b, m->joint_count);
         for (int method = 0; e == LAB_OK && method < 2; method++)
             e = run_case_method(r, c, (skin_method)method, &b, d);
-        free_buffers(&b);
+        gpu30_buffers_free(&b);
     }
     return e;
 }
@@ -241,13 +200,13 @@ static lab_error when_it_does_not_fit(void *state, lab_diag *d)
         const gpu30_mesh *m = &r->mesh[GPU30_RANDOM + k];
         const rig_random *g = k == 0 ? &r->random : &r->big;
         r->split_parts[k] = gpu_mesh_parts(m->split);
-        case_buffers b;
-        e = alloc_buffers(m->vertex_count, m->joint_count, &b, d);
+        gpu30_buffers b;
+        e = gpu30_buffers_alloc(m->vertex_count, m->joint_count, &b, d);
         if (e != LAB_OK)
             break;
-        palette_from_mat4(g->skin, m->joint_count, NULL, b.pm);
-        palette_columns_from_matrices(b.pm, m->joint_count, b.pc);
-        palette_from_dualquats(g->dq, m->joint_count, b.pd);
+        memcpy(b.skin, g->skin, sizeof(mat4) * (size_t)m->joint_count);
+        memcpy(b.dq, g->dq, sizeof(dualquat) * (size_t)m->joint_count);
+        gpu30_buffers_palettes(&b, m->joint_count);
         for (int method = 0; e == LAB_OK && method < 2; method++) {
             /* one draw: the uniform block for the random rig, the texture for the big one */
             gpu_skin_job one = {m->whole, k == 0 ? GPU_PATH_UNIFORM : GPU_PATH_TEXTURE, (skin_method)method, b.pm, b.pd,
@@ -278,7 +237,7 @@ static lab_error when_it_does_not_fit(void *state, lab_diag *d)
                     r->refused_uniform = gpu_skin_run(r->skinner, &uniform, NULL, &r->refused_uniform_diag);
             }
         }
-        free_buffers(&b);
+        gpu30_buffers_free(&b);
     }
     gpu_mesh *tiny = NULL; /* a budget that cannot hold one vertex's four joints */
     if (e == LAB_OK)

@@ -297,10 +297,8 @@ static lab_error split_mesh(const packed_mesh *m, int budget, gpu_mesh *g, int *
             packed_vertex_weights(m, v, w);
             for (int k = 0; k < 4; k++) {
                 int j = m->joint[4 * (size_t)v + (size_t)k];
-                if (w[k] == 0.0f && k > 0) {
-                    map[j] = map[j] >= 0 ? map[j] : -2; /* resolved below, per vertex */
-                    continue;
-                }
+                if (w[k] == 0.0f && k > 0)
+                    continue; /* a zero-weight slot costs no palette entry (gpu_mesh_upload) */
                 if (map[j] < 0) {
                     map[j] = part->joints;
                     part->joint[part->joints++] = j;
@@ -381,6 +379,15 @@ void gpu_mesh_free(gpu_mesh *g)
 
 /* ---- running ---------------------------------------------------------------------------- */
 
+/* The most joints any part of the mesh draws with. */
+static int largest_part(const gpu_mesh *g)
+{
+    int largest = 0;
+    for (int p = 0; p < g->part_count; p++)
+        largest = g->parts[p].joints > largest ? g->parts[p].joints : largest;
+    return largest;
+}
+
 lab_error gpu_skin_validate(const gpu_skinner *s, const gpu_skin_job *job, lab_diag *d)
 {
     const gpu_mesh *g = job->mesh;
@@ -390,9 +397,7 @@ lab_error gpu_skin_validate(const gpu_skinner *s, const gpu_skin_job *job, lab_d
     if (job->joint_count <= g->max_joint)
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "GPU palette", "%d entries, the mesh uses joint %d",
                          job->joint_count, g->max_joint);
-    int largest = 0;
-    for (int p = 0; p < g->part_count; p++)
-        largest = g->parts[p].joints > largest ? g->parts[p].joints : largest;
+    int largest = largest_part(g);
     if (job->path == GPU_PATH_UNIFORM && g->joint_budget > gpu_uniform_joints(s, job->method))
         return diag_fail(d, LAB_ERR_LIMIT, "joint budget",
                          "%d joints a draw, the uniform block holds %d (GL_MAX_UNIFORM_BLOCK_SIZE %d bytes, %d a joint)",
@@ -546,9 +551,7 @@ lab_error gpu_skin_run(gpu_skinner *s, const gpu_skin_job *job, gpu_timing *timi
     e = build_program(s, job->path, job->method, palette_joints, &p, d);
     if (e != LAB_OK)
         return e;
-    int largest = 0;
-    for (int q = 0; q < g->part_count; q++)
-        largest = g->parts[q].joints > largest ? g->parts[q].joints : largest;
+    int largest = largest_part(g);
     float *scratch = malloc(sizeof(float) * 12 * (size_t)(largest ? largest : 1));
     if (!scratch)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "GPU palette", "%d joints", largest);

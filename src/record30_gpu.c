@@ -23,9 +23,8 @@ void record30_gpu_release(void *state)
         gpu_mesh_free(r->mesh[k].whole);
         gpu_mesh_free(r->mesh[k].split);
         packed_mesh_free(&r->mesh[k].packed);
-        if (k < GPU30_RANDOM)
-            free(r->mesh[k].normals);
     }
+    free(r->cylinder_normals[0]), free(r->cylinder_normals[1]);
     for (int f = 0; f < 2; f++)
         for (int k = 0; k <= GPU_PATH_COUNT; k++)
             free(r->figure[f][k]);
@@ -36,6 +35,32 @@ void record30_gpu_release(void *state)
     free(r->edges);
     gpu_skinner_free(r->skinner);
     gpu_close(r->gpu);
+}
+
+lab_error gpu30_buffers_alloc(int vertices, int joints, gpu30_buffers *b, lab_diag *d)
+{
+    size_t v = (size_t)vertices, j = (size_t)joints;
+    *b = (gpu30_buffers){malloc(sizeof(vec3) * v), malloc(12 * v), malloc(12 * v), malloc(12 * v), malloc(12 * v),
+                         malloc(sizeof(mat4) * j), malloc(sizeof(dualquat) * j), malloc(sizeof(palette_matrix) * j),
+                         malloc(sizeof(palette_columns) * j), malloc(sizeof(palette_dualquat) * j)};
+    if (b->cpu_double && b->cpu_p && b->cpu_n && b->gpu_p && b->gpu_n && b->skin && b->dq && b->pm && b->pc && b->pd)
+        return LAB_OK;
+    gpu30_buffers_free(b);
+    return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "GPU case", "%d vertices, %d joints", vertices, joints);
+}
+
+void gpu30_buffers_free(gpu30_buffers *b)
+{
+    free(b->cpu_double), free(b->cpu_p), free(b->cpu_n), free(b->gpu_p), free(b->gpu_n);
+    free(b->skin), free(b->dq), free(b->pm), free(b->pc), free(b->pd);
+    *b = (gpu30_buffers){0};
+}
+
+void gpu30_buffers_palettes(gpu30_buffers *b, int joints)
+{
+    palette_from_mat4(b->skin, joints, NULL, b->pm);
+    palette_columns_from_matrices(b->pm, joints, b->pc);
+    palette_from_dualquats(b->dq, joints, b->pd);
 }
 
 /* ---- the evidence ------------------------------------------------------------------------ */

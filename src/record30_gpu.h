@@ -41,7 +41,7 @@ typedef struct {
     int vertex_count, joint_count;
     const vec3 *bind;                /* points into the rig30 or random rig */
     const skin_influences *influences;
-    vec3 *normals;                   /* cylinder normals (owned); the random rig's otherwise */
+    const vec3 *normals;             /* cylinder_normals, or the random rig's */
     packed_mesh packed;
     gpu_mesh *whole, *split;         /* one draw; split by the joint budget */
 } gpu30_mesh;
@@ -57,6 +57,7 @@ typedef struct {
     mesh_edge *edges;
     int edge_count;
     rig_random random, big;
+    vec3 *cylinder_normals[2];       /* each chapter rig's radial bind normals */
     gpu30_mesh mesh[GPU30_RIGS];
     gpu30_case cases[GPU30_CASES];
     /* when the palette does not fit a uniform block */
@@ -69,6 +70,22 @@ typedef struct {
     /* the figure: twist 180 and bend 90 by LBS, CPU double then the three GPU paths */
     vec3 *figure[2][1 + GPU_PATH_COUNT];
 } gpu30;
+
+/* The scratch of one case: the CPU double and float results, the GPU's, and the palettes
+ * in doubles and as the kernels and shaders take them. */
+typedef struct {
+    vec3 *cpu_double;
+    float *cpu_p, *cpu_n, *gpu_p, *gpu_n;
+    mat4 *skin;
+    dualquat *dq;
+    palette_matrix *pm;
+    palette_columns *pc;
+    palette_dualquat *pd;
+} gpu30_buffers;
+lab_error gpu30_buffers_alloc(int vertices, int joints, gpu30_buffers *b, lab_diag *d);
+void gpu30_buffers_free(gpu30_buffers *b);
+/* The float palettes of b->skin and b->dq (joints entries). */
+void gpu30_buffers_palettes(gpu30_buffers *b, int joints);
 
 lab_error record30_gpu_evidence(void *state, lab_diag *d);
 bool record30_gpu_report(const void *state, FILE *out);

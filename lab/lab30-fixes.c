@@ -3,11 +3,12 @@
  * skinning combined with morph targets; chapter 30's closing remark on more bones).
  *
  * Concepts: twist joints that share the twist, so each pair of neighbours differs by less
- * (the chapter's formula, pair by pair); a corrective shape, a morph target applied before
- * skinning and driven by the pose, trained to undo the collapse at one pose, and what no
- * such shape can undo (a singular blended matrix); centres of rotation, which blend the
- * rotation as a quaternion and take the translation from LBS of a per-vertex centre. DQS
- * (lab30-dqs) for reference. Each is checked against a closed form where one exists.
+ * (the chapter's formula, pair by pair); a corrective shape driven by the pose and trained
+ * to undo the collapse at one pose: as a morph target before skinning, and what no such
+ * shape can undo (a singular blended matrix), and after skinning, in the vertex's own frame,
+ * which reaches it; centres of rotation, which blend the rotation as a quaternion and take
+ * the translation from LBS of a per-vertex centre. DQS (lab30-dqs) for reference. Each is
+ * checked against a closed form where one exists.
  *
  * Usage:  build/bin/lab30-fixes OUTDIR
  *
@@ -44,7 +45,8 @@
 #define PANEL_H 320
 #define LABEL_H 66
 
-/* Both rigs; the corrective shape trained at 180 degrees; each rig's centres of rotation. */
+/* Both rigs; the corrective shape trained at the trained pose, before and after skinning;
+ * each rig's centres of rotation. */
 static lab_error build_the_rigs(void *state, lab_diag *d)
 {
     fixes30 *r = state;
@@ -53,11 +55,15 @@ static lab_error build_the_rigs(void *state, lab_diag *d)
         return e;
     int n = r->rigs[RIG30_TWIST].bind.vertex_count;
     for (int k = 0; k < 2; k++) {
-        r->deltas[k] = malloc(sizeof(vec3) * (size_t)n), r->unreachable[k] = malloc(sizeof(bool) * (size_t)n);
-        r->centres[k] = malloc(sizeof(vec3) * (size_t)n);
-        if (!r->deltas[k] || !r->unreachable[k] || !r->centres[k])
+        r->unreachable[k] = malloc(sizeof(bool) * (size_t)n), r->centres[k] = malloc(sizeof(vec3) * (size_t)n);
+        for (int order = 0; order < 2; order++)
+            r->deltas[order][k] = malloc(sizeof(vec3) * (size_t)n);
+        if (!r->deltas[0][k] || !r->deltas[1][k] || !r->unreachable[k] || !r->centres[k])
             return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
-        e = fixes30_corrective_deltas(&r->rigs[k], r->deltas[k], r->unreachable[k], d); /* trained once */
+        /* trained once, in both orders */
+        e = fixes30_corrective_deltas(&r->rigs[k], FIXES30_BEFORE_SKINNING, r->deltas[0][k], r->unreachable[k], d);
+        if (e == LAB_OK)
+            e = fixes30_corrective_deltas(&r->rigs[k], FIXES30_AFTER_SKINNING, r->deltas[1][k], NULL, d);
         if (e != LAB_OK)
             return e;
         for (int v = 0; v < n; v++)
@@ -95,8 +101,11 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
             e = fixes30_twist_joints(rig, w->method == FIXES30_TWIST1 ? 1 : 3, theta, w->positions, &w->closed_error, d);
             break;
         case FIXES30_CORRECTIVE:
-            e = fixes30_corrective(rig, r->deltas[w->rig], theta, w->positions, d);
+        case FIXES30_CORRECTIVE_AFTER: {
+            fixes30_order order = w->method == FIXES30_CORRECTIVE ? FIXES30_BEFORE_SKINNING : FIXES30_AFTER_SKINNING;
+            e = fixes30_corrective(rig, order, r->deltas[order][w->rig], theta, w->positions, d);
             break;
+        }
         case FIXES30_COR:
             e = fixes30_cor(rig, r->centres[w->rig], theta, w->positions, d);
             break;
@@ -111,22 +120,28 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
         for (int k = 0; k < RIG30_RINGS; k++)
             w->narrowest = fmin(w->narrowest, rig30_measure_ring(w->positions, k).mean);
         w->inner = w->bulge = NAN;
-        double worst = 0.0; /* the closed forms: LBS r'/r; DQS and CoR keep radius 1 */
+        double worst = 0.0; /* the closed forms: LBS r'/r; DQS and CoR keep radius 1; the
+                               corrective after skinning, |cos(theta/2)| + s on the middle ring */
+        bool trained = w->angle_deg == 180, after = w->method == FIXES30_CORRECTIVE_AFTER;
         for (int v = 0; v < n; v++) {
             double radius = hypot(w->positions[v].x, w->positions[v].y), child = rig30_child_weight(&rig->influences, v);
             if (w->method == FIXES30_LBS)
                 worst = fmax(worst, fabs(radius - RIG30_RADIUS * rig30_radius_ratio(child, theta)));
             else if (w->method == FIXES30_DQS || w->method == FIXES30_COR)
                 worst = fmax(worst, fabs(radius - RIG30_RADIUS));
-            else if (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180 && !r->unreachable[RIG30_TWIST][v])
+            else if (w->method == FIXES30_CORRECTIVE && trained && !r->unreachable[RIG30_TWIST][v])
                 worst = fmax(worst, fabs(radius - RIG30_RADIUS)); /* the trained pose: radius 1 off the middle */
+            else if (after && trained)
+                worst = fmax(worst, fabs(radius - RIG30_RADIUS)); /* the trained pose: radius 1 everywhere */
+            else if (after && v / RIG30_SEGMENTS == RIG30_MIDDLE_RING)
+                worst = fmax(worst, fabs(radius - RIG30_RADIUS * (fabs(cos(theta / 2)) + theta / acos(-1.0))));
         }
-        bool closed = w->method == FIXES30_LBS || w->method == FIXES30_DQS || w->method == FIXES30_COR ||
-                      (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180);
+        bool closed = w->method == FIXES30_LBS || w->method == FIXES30_DQS || w->method == FIXES30_COR || after ||
+                      (w->method == FIXES30_CORRECTIVE && trained);
         if (closed)
             w->closed_error = worst;
-        if (w->method == FIXES30_CORRECTIVE && w->angle_deg == 180)
-            r->middle_at_trained = ring.mean;
+        if (trained && (w->method == FIXES30_CORRECTIVE || after))
+            r->middle_at_trained[after] = ring.mean;
     } else if (e == LAB_OK) {
         rig30_bend_metrics bend;
         vec3 *own = pose.positions; /* measured about the pose's own joints */
@@ -136,10 +151,11 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
         w->inner = bend.inner_min_distance, w->bulge = bend.outer_max_bulge;
         w->radius_mean = w->radius_min = w->radius_max = w->narrowest = NAN;
     }
-    if (e == LAB_OK && w->method == FIXES30_CORRECTIVE && theta == fixes30_trained_angle(w->rig)) {
-        double worst = 0.0; /* the trained pose reaches the training target where it can */
-        for (int v = 0; e == LAB_OK && v < n; v++)
-            if (!r->unreachable[w->rig][v])
+    bool corrective = w->method == FIXES30_CORRECTIVE || w->method == FIXES30_CORRECTIVE_AFTER;
+    if (e == LAB_OK && corrective && theta == fixes30_trained_angle(w->rig)) {
+        double worst = w->rig == RIG30_TWIST ? w->closed_error : 0.0; /* and the radius, on the twist */
+        for (int v = 0; e == LAB_OK && v < n; v++) /* the trained pose reaches the target where it can */
+            if (w->method == FIXES30_CORRECTIVE_AFTER || !r->unreachable[w->rig][v])
                 worst = fmax(worst, vec3_length(vec3_sub(w->positions[v], fixes30_corrective_target(rig, v, d))));
         w->closed_error = worst;
     }
@@ -240,9 +256,10 @@ static lab_error draw_grid(fixes30 *r, lab_diag *d)
 
 static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
 {
-    static const rgb colors[FIXES30_METHODS] = {{40, 40, 40}, {0, 114, 178}, {0, 158, 115}, {213, 94, 0},
-                                                {204, 121, 167}, {230, 159, 0}};
-    static const int dashes[FIXES30_METHODS] = {0, 0, 0, 6, 8, 4}; /* the corrective dashed: it lies on LBS */
+    static const rgb colors[FIXES30_METHODS] = {{40, 40, 40},   {0, 114, 178},   {0, 158, 115}, {213, 94, 0},
+                                                {86, 180, 233}, {204, 121, 167}, {230, 159, 0}};
+    /* the corrective before skinning dashed: its narrowest ring lies on LBS's */
+    static const int dashes[FIXES30_METHODS] = {0, 0, 0, 6, 0, 8, 4};
     double x[FIXES30_METHODS][FIXES30_TWIST_POSES], y[FIXES30_METHODS][FIXES30_TWIST_POSES];
     plot_series s[FIXES30_METHODS];
     for (int m = 0; m < FIXES30_METHODS; m++) {
@@ -278,7 +295,7 @@ static lab_error export_the_corrective(void *state, lab_diag *d)
     vec3 *expect = malloc(sizeof(vec3) * (size_t)n), *got = malloc(sizeof(vec3) * (size_t)n);
     mat4 locals[8], world[8];
     double weight = 0.0;
-    lab_error e = expect && got ? gltf_export_rig30_corrective(twist, r->deltas[RIG30_TWIST], &text, d)
+    lab_error e = expect && got ? gltf_export_rig30_corrective(twist, r->deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST], &text, d)
                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective export", "%d vertices", n);
     if (e == LAB_OK)
         e = gltf_parse(text.data, text.len, NULL, &doc, d);
@@ -295,7 +312,8 @@ static lab_error export_the_corrective(void *state, lab_diag *d)
     if (e == LAB_OK)
         e = gltf_skin_primitive(&doc, RIG30_JOINTS, 0, world, &weight, SKIN_LBS, SKIN_POLICY_STRICT, got, NULL, d);
     if (e == LAB_OK)
-        e = fixes30_corrective(twist, r->deltas[RIG30_TWIST], acos(-1.0) / 2, expect, d);
+        e = fixes30_corrective(twist, FIXES30_BEFORE_SKINNING, r->deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST],
+                               acos(-1.0) / 2, expect, d);
     for (int v = 0; e == LAB_OK && v < n; v++)
         r->export_error = fmax(r->export_error,
                                vec3_length(vec3_sub(got[v], vec3_make(expect[v].x, expect[v].z, -expect[v].y))));
@@ -320,7 +338,7 @@ int main(int argc, char **argv)
     const cli_program program = {LAB, "Fixes for the candy wrapper: twist joints, a corrective shape, DQS, centres of rotation.",
                                  NULL, 0, {"OUTDIR"}, 1, NULL};
     static const cli_step steps[] = {
-        build_the_rigs,    /* the two rigs; the corrective shape trained at 180; the centres */
+        build_the_rigs,    /* the two rigs; the corrective shapes trained; the centres */
         skin_every_pose,   /* every method at every pose, measured */
         export_the_corrective, /* the corrective shape as a glTF morph target, read back */
         draw_the_figures,

@@ -71,15 +71,47 @@ vec3 fixes30_corrective_target(const rig30_rig *rig, int v, lab_diag *d)
     return mat4_transform_point(share[1], rig->bind.vertices[v]); /* C_1(w1 trained) p */
 }
 
-lab_error fixes30_corrective_deltas(const rig30_rig *rig, vec3 *deltas, bool *unreachable, lab_diag *d)
+/* The vertex's blended, normalised rotation quaternion, the hemisphere fixed against the
+ * heaviest influence (the first of equals): the rotation of CoR and of the corrective shape
+ * after skinning. */
+static quat blended_rotation(const skin_influences *in, int v, const dualquat *dq)
+{
+    const int *joint = in->joint + (size_t)v * in->per_vertex;
+    const double *weight = in->weight + (size_t)v * in->per_vertex;
+    int pivot = 0;
+    for (int k = 1; k < in->per_vertex; k++)
+        pivot = weight[k] > weight[pivot] ? k : pivot;
+    quat q = {0, 0, 0, 0};
+    for (int k = 0; k < in->per_vertex; k++) {
+        quat r = dq[joint[k]].real;
+        double s = quat_dot(r, dq[joint[pivot]].real) < 0 ? -weight[k] : weight[k];
+        q.w += s * r.w, q.x += s * r.x, q.y += s * r.y, q.z += s * r.z;
+    }
+    return quat_normalize(q);
+}
+
+static vec3 lbs_point(const skin_influences *in, int v, vec3 p, const mat4 *palette)
+{
+    vec4 q = skin_lbs_point(p, in->joint + (size_t)v * in->per_vertex, in->weight + (size_t)v * in->per_vertex,
+                            in->per_vertex, palette);
+    return vec3_make(q.x, q.y, q.z);
+}
+
+lab_error fixes30_corrective_deltas(const rig30_rig *rig, fixes30_order order, vec3 *deltas, bool *unreachable,
+                                    lab_diag *d)
 {
     mat4 palette[RIG30_JOINTS];
-    lab_error e = rig30_palettes(rig, fixes30_trained_angle(rig->kind), palette, NULL, d);
+    dualquat dq[RIG30_JOINTS];
+    lab_error e = rig30_palettes(rig, fixes30_trained_angle(rig->kind), palette, dq, d);
     const skin_influences *in = &rig->influences;
     for (int v = 0; e == LAB_OK && v < rig->bind.vertex_count; v++) {
         if (unreachable)
             unreachable[v] = false;
         vec3 p = rig->bind.vertices[v], t = fixes30_corrective_target(rig, v, d);
+        if (order == FIXES30_AFTER_SKINNING) { /* d = R^-1 (t - M p) */
+            deltas[v] = quat_rotate(quat_conjugate(blended_rotation(in, v, dq)), vec3_sub(t, lbs_point(in, v, p, palette)));
+            continue;
+        }
         /* M = sum w_j C_j at the trained pose; p + d = M^-1 t = L^-1 (t - b) */
         mat4 m = skin_blend_matrix(in->joint + (size_t)v * in->per_vertex, in->weight + (size_t)v * in->per_vertex,
                                    in->per_vertex, palette), inverse_transpose;
@@ -99,18 +131,23 @@ lab_error fixes30_corrective_deltas(const rig30_rig *rig, vec3 *deltas, bool *un
     return e;
 }
 
-lab_error fixes30_corrective(const rig30_rig *rig, const vec3 *deltas, double theta, vec3 *out, lab_diag *d)
+lab_error fixes30_corrective(const rig30_rig *rig, fixes30_order order, const vec3 *deltas, double theta, vec3 *out,
+                             lab_diag *d)
 {
     const int n = rig->bind.vertex_count;
     const double s = theta / fixes30_trained_angle(rig->kind); /* the driver: 1 at the trained pose */
     vec3 *morphed = malloc(sizeof(vec3) * (size_t)n);
     mat4 palette[RIG30_JOINTS];
-    lab_error e = morphed ? rig30_palettes(rig, theta, palette, NULL, d)
+    dualquat dq[RIG30_JOINTS];
+    lab_error e = morphed ? rig30_palettes(rig, theta, palette, dq, d)
                           : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective shape", "%d vertices", n);
-    for (int v = 0; e == LAB_OK && v < n; v++) /* the morph target first, then the skin */
-        morphed[v] = vec3_add(rig->bind.vertices[v], vec3_scale(deltas[v], s));
+    for (int v = 0; e == LAB_OK && v < n; v++) /* before skinning: the morph target first, then the skin */
+        morphed[v] = order == FIXES30_BEFORE_SKINNING ? vec3_add(rig->bind.vertices[v], vec3_scale(deltas[v], s))
+                                                      : rig->bind.vertices[v];
     if (e == LAB_OK)
         e = skin_deform(morphed, &rig->influences, palette, RIG30_JOINTS, (skin_blend){.method = SKIN_LBS}, out, d);
+    for (int v = 0; e == LAB_OK && order == FIXES30_AFTER_SKINNING && v < n; v++) /* after: + s R d */
+        out[v] = vec3_add(out[v], vec3_scale(quat_rotate(blended_rotation(&rig->influences, v, dq), deltas[v]), s));
     free(morphed);
     return e;
 }
@@ -154,23 +191,9 @@ lab_error fixes30_cor(const rig30_rig *rig, const vec3 *centres, double theta, v
     dualquat dq[RIG30_JOINTS];
     lab_error e = rig30_palettes(rig, theta, palette, dq, d);
     const skin_influences *in = &rig->influences;
-    for (int v = 0; e == LAB_OK && v < rig->bind.vertex_count; v++) {
-        const int *joint = in->joint + (size_t)v * in->per_vertex;
-        const double *weight = in->weight + (size_t)v * in->per_vertex;
-        int pivot = 0; /* the heaviest influence: the hemisphere's reference */
-        for (int k = 1; k < in->per_vertex; k++)
-            pivot = weight[k] > weight[pivot] ? k : pivot;
-        quat q = {0, 0, 0, 0};
-        for (int k = 0; k < in->per_vertex; k++) {
-            quat r = dq[joint[k]].real;
-            double s = quat_dot(r, dq[joint[pivot]].real) < 0 ? -weight[k] : weight[k];
-            q.w += s * r.w, q.x += s * r.x, q.y += s * r.y, q.z += s * r.z;
-        }
-        q = quat_normalize(q);
-        vec4 lbs = skin_lbs_point(centres[v], joint, weight, in->per_vertex, palette); /* LBS of the centre */
-        /* p' = R (p - p*) + LBS(p*) */
-        out[v] = vec3_add(quat_rotate(q, vec3_sub(rig->bind.vertices[v], centres[v])), vec3_make(lbs.x, lbs.y, lbs.z));
-    }
+    for (int v = 0; e == LAB_OK && v < rig->bind.vertex_count; v++) /* p' = R (p - p*) + LBS(p*) */
+        out[v] = vec3_add(quat_rotate(blended_rotation(in, v, dq), vec3_sub(rig->bind.vertices[v], centres[v])),
+                          lbs_point(in, v, centres[v], palette));
     return e;
 }
 

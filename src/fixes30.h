@@ -9,15 +9,24 @@
  * formula applies to each neighbouring pair, which differ by theta/(k+1): the radius at
  * child weight w of the pair is rig30_radius_ratio(w, theta/(k+1)).
  *
- * A corrective shape (pose-space deformation). One morph target, per-vertex deltas d in
- * the bind pose, applied before skinning as glTF orders it, p' = M(theta)(p + s d), its
- * weight driven by the rig's angle, s = theta / trained (the twist is trained at 180
- * degrees, the bend at 90). The target at the trained pose is each vertex moved by its
- * own share of the joint's rotation, C_1(w1 trained) p: the twist's turn by w1 180 about
- * the axis, the bend's rotation by w1 90 about the elbow. Where the blended matrix
+ * A corrective shape (pose-space deformation), one per-vertex delta d, its weight driven by
+ * the rig's angle, s = theta / trained (the twist is trained at 180 degrees, the bend at
+ * 90), in one of two orders:
+ *   before skinning, a morph target as glTF orders it: p' = M(theta) (p + s d), d in the
+ *     bind pose;
+ *   after skinning, in the vertex's own frame: p' = M(theta) p + s R(theta) d, R the
+ *     vertex's blended, normalised quaternion (the rotation CoR uses below), so the delta
+ *     turns with the surface (what a DCC's post-deformation, tangent-space shape does).
+ *     glTF has no such order: this one cannot be exported as a morph target.
+ * The target at the trained pose is each vertex moved by its own share of the joint's
+ * rotation, C_1(w1 trained) p: the twist's turn by w1 180 about the axis, the bend's
+ * rotation by w1 90 about the elbow. Before skinning, where the blended matrix
  * M = w0 C_0 + w1 C_1 is invertible, p + d = M^-1 t, so the trained pose reaches the target
  * exactly; where it is singular (the twist's middle ring at 180: w0 = w1, det 0, lab30's
- * section 5b) no delta before skinning can move the vertex off the axis: d = 0 there.
+ * section 5b) no delta before skinning can move the vertex off the axis: d = 0 there. After
+ * skinning, d = R^-1 (t - M p) at the trained pose reaches every target, the middle ring
+ * too; on the twist's middle ring its radius is |cos(theta/2)| + theta/180deg at every
+ * angle (LBS's |cos(theta/2)| plus the turned delta, both along R p).
  *
  * Centres of rotation (Le and Hodgins, "Real-time Skeletal Skinning with Optimized Centers
  * of Rotation", SIGGRAPH 2016). Each vertex i gets a centre p*_i, the area-weighted mean
@@ -47,13 +56,21 @@ lab_error fixes30_twist_joints(const rig30_rig *twist, int k, double theta, vec3
 
 /* The trained pose: the twist at 180 degrees, the bend at 90 (radians). */
 double fixes30_trained_angle(rig30_kind kind);
+typedef enum {
+    FIXES30_BEFORE_SKINNING, /* a morph target, glTF's order: p' = M (p + s d) */
+    FIXES30_AFTER_SKINNING   /* in the vertex's frame: p' = M p + s R d */
+} fixes30_order;
+
 /* The training target of vertex v: C_1(w1 trained) p (see above). */
 vec3 fixes30_corrective_target(const rig30_rig *rig, int v, lab_diag *d);
-/* The corrective shape's deltas for the rig (see above); unreachable[v] (may be NULL) is
- * set where the blended matrix is singular and no delta can reach the target. */
-lab_error fixes30_corrective_deltas(const rig30_rig *rig, vec3 *deltas, bool *unreachable, lab_diag *d);
-/* LBS of p + (theta / trained) d on the rig at theta. */
-lab_error fixes30_corrective(const rig30_rig *rig, const vec3 *deltas, double theta, vec3 *out, lab_diag *d);
+/* The corrective shape's deltas for the rig in that order (see above); unreachable[v] (may
+ * be NULL) is set where no delta reaches the target: before skinning, where the blended
+ * matrix is singular; after skinning, nowhere. */
+lab_error fixes30_corrective_deltas(const rig30_rig *rig, fixes30_order order, vec3 *deltas, bool *unreachable,
+                                    lab_diag *d);
+/* The rig at theta with the corrective shape at weight theta / trained, in that order. */
+lab_error fixes30_corrective(const rig30_rig *rig, fixes30_order order, const vec3 *deltas, double theta, vec3 *out,
+                             lab_diag *d);
 
 /* Every vertex's centre of rotation (see above). */
 void fixes30_cor_centres(const rig30_rig *rig, vec3 *centres);

@@ -12,7 +12,8 @@ typedef enum {
     FIXES30_LBS = 0,        /* the chapter's two joints: the baseline */
     FIXES30_TWIST1,         /* LBS with 1 twist joint */
     FIXES30_TWIST3,         /* LBS with 3 twist joints */
-    FIXES30_CORRECTIVE,     /* LBS plus a corrective shape trained at 180 degrees */
+    FIXES30_CORRECTIVE,     /* LBS plus a corrective shape before skinning (glTF's order) */
+    FIXES30_CORRECTIVE_AFTER, /* the same target, the shape applied after skinning */
     FIXES30_DQS,            /* dual quaternions (lab30-dqs) */
     FIXES30_COR,            /* centres of rotation (Le and Hodgins 2016) */
     FIXES30_METHODS
@@ -30,7 +31,7 @@ typedef struct {
     rig30_kind rig;
     double angle_deg;
     fixes30_method method;
-    bool applies;            /* twist joints and the corrective shape are twist fixes */
+    bool applies;            /* twist joints share a twist: not on the bend */
     vec3 *positions;
     double radius_mean, radius_min, radius_max; /* twist: the middle ring's */
     double narrowest;        /* twist: the smallest mean radius of any ring (twist joints
@@ -46,15 +47,16 @@ typedef struct {
     rig30_rig rigs[2];
     mesh_edge *edges;
     int edge_count;
-    vec3 *deltas[2];         /* each rig's corrective shape */
-    bool *unreachable[2];    /* where its blended matrix is singular at the trained pose */
+    vec3 *deltas[2][2];      /* the corrective shape, [fixes30_order][rig] */
+    bool *unreachable[2];    /* per rig, where the blended matrix is singular at the trained
+                                pose: no delta before skinning reaches the target */
     vec3 *centres[2];        /* each rig's centres of rotation */
     long cor_evaluations;    /* similarity evaluations of the precomputation */
     double cor_seconds;      /* its time (report only: a time is not evidence) */
     double bind_volume;
     fixes30_row rows[FIXES30_POSES * FIXES30_METHODS];
     int row_count;
-    double middle_at_trained; /* the corrective shape's middle ring at 180: singular */
+    double middle_at_trained[2]; /* the corrective shape's middle ring at 180, [fixes30_order] */
     int unreachable_count;    /* vertices no corrective delta reaches (both rigs) */
     double export_error;      /* the exported corrective read back at t = 0.5 against the double path */
 } fixes30;

@@ -58,8 +58,8 @@ static void test_fixes_corrective_shape(void **state)
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
     vec3 deltas[216], out[216];
     bool unreachable[216];
-    assert_int_equal(fixes30_corrective_deltas(&rig, deltas, unreachable, NULL), LAB_OK);
-    assert_int_equal(fixes30_corrective(&rig, deltas, acos(-1.0), out, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective_deltas(&rig, FIXES30_BEFORE_SKINNING, deltas, unreachable, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0), out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++) {
         vec3 p = rig.bind.vertices[v];
         double w1 = p.z / 2, a = w1 * acos(-1.0);
@@ -73,8 +73,46 @@ static void test_fixes_corrective_shape(void **state)
         assert_true(vec3_length(vec3_sub(out[v], turned)) < 1e-12);
     }
     /* at 0 the driver is 0: the bind pose */
-    assert_int_equal(fixes30_corrective(&rig, deltas, 0.0, out, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
     assert_true(rig30_max_distance(out, rig.bind.vertices, 216) < 1e-15);
+    rig30_rig_free(&rig);
+}
+
+/* The same target after skinning: at 180 degrees every vertex, the middle ring too, is
+ * turned by w1 pi (radius 1), by the test's own rotation; on the middle ring at 90 degrees
+ * LBS's cos 45 plus the half-weighted delta, turned by 45 degrees: radius cos 45 + 1/2; at
+ * 0, the bind pose. On the bend, the trained pose (90) reaches the target too. */
+static void test_fixes_corrective_after_skinning(void **state)
+{
+    (void)state;
+    const double pi = acos(-1.0);
+    rig30_rig rig;
+    assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
+    vec3 deltas[216], out[216];
+    bool unreachable[216];
+    assert_int_equal(fixes30_corrective_deltas(&rig, FIXES30_AFTER_SKINNING, deltas, unreachable, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi, out, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++) {
+        vec3 p = rig.bind.vertices[v];
+        double a = p.z / 2 * pi;
+        assert_false(unreachable[v]);
+        vec3 turned = vec3_make(p.x * cos(a) - p.y * sin(a), p.x * sin(a) + p.y * cos(a), p.z);
+        assert_true(vec3_length(vec3_sub(out[v], turned)) < 1e-12);
+    }
+    assert_int_equal(fixes30_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
+    for (int s = 0; s < RIG30_SEGMENTS; s++) {
+        vec3 p = rig.bind.vertices[RIG30_MIDDLE_RING * RIG30_SEGMENTS + s], q = out[RIG30_MIDDLE_RING * RIG30_SEGMENTS + s];
+        double k = cos(pi / 4) + 0.5, c = cos(pi / 4), sn = sin(pi / 4);
+        assert_true(vec3_length(vec3_sub(q, vec3_make(k * (p.x * c - p.y * sn), k * (p.x * sn + p.y * c), p.z))) < 1e-12);
+    }
+    assert_int_equal(fixes30_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
+    assert_true(rig30_max_distance(out, rig.bind.vertices, 216) < 1e-15);
+    rig30_rig_free(&rig);
+    assert_int_equal(rig30_rig_build(&rig, RIG30_BEND, NULL, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective_deltas(&rig, FIXES30_AFTER_SKINNING, deltas, NULL, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
+    for (int v = 0; v < 216; v++)
+        assert_true(vec3_length(vec3_sub(out[v], fixes30_corrective_target(&rig, v, NULL))) < 1e-12);
     rig30_rig_free(&rig);
 }
 
@@ -131,9 +169,19 @@ static void test_lab30_fixes_evidence(void **state)
         for (int k = 1; k <= 3; k += 2)
             assert_true(tu_json_num(row(root, "twist", twist[p], k == 1 ? "LBS + 1 twist joint" : "LBS + 3 twist joints"),
                                     "closed_form_error") < 1e-12);
-    assert_true(tu_json_num(row(root, "twist", 180, "LBS + corrective"), "closed_form_error") < 1e-12);
-    assert_true(tu_json_num(row(root, "bend", 90, "LBS + corrective"), "closed_form_error") < 1e-12);
-    assert_true(tu_json_num(row(root, "bend", 90, "LBS + corrective"), "inner_distance") > 0.999); /* trained */
+    static const char *const corrective[2] = {"pre-skin corrective", "post-skin corrective"};
+    for (int k = 0; k < 2; k++) {
+        assert_true(tu_json_num(row(root, "twist", 180, corrective[k]), "closed_form_error") < 1e-12);
+        assert_true(tu_json_num(row(root, "bend", 90, corrective[k]), "closed_form_error") < 1e-12);
+        assert_true(tu_json_num(row(root, "bend", 90, corrective[k]), "inner_distance") > 0.999); /* trained */
+    }
+    /* at the trained pose: radius 1 everywhere after skinning; before, the middle ring is
+     * out of reach (M singular) */
+    const cJSON *after = row(root, "twist", 180, "post-skin corrective");
+    assert_true(fabs(tu_json_num(after, "radius_min") - 1) < 1e-12 && fabs(tu_json_num(after, "radius_max") - 1) < 1e-12);
+    assert_true(fabs(tu_json_num(after, "narrowest_ring_radius") - 1) < 1e-12);
+    assert_true(tu_json_num(row(root, "twist", 180, "pre-skin corrective"), "radius_max") < 1e-9);
+    assert_int_equal((int)tu_json_num(root, "corrective_unreachable_before_skinning"), 24);
     assert_true(tu_json_num(row(root, "twist", 180, "LBS"), "radius_mean") < 1e-9); /* the collapse */
     assert_true(tu_json_num(row(root, "twist", 180, "CoR"), "radius_mean") > 0.99);
     double cor = tu_json_num(row(root, "bend", 90, "CoR"), "bulge"), dqs = tu_json_num(row(root, "bend", 90, "DQS"), "bulge");
@@ -164,8 +212,8 @@ static void test_lab30_fixes_corrective_as_gltf(void **state)
     rig30_rig rig;
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
     vec3 deltas[216], expect[216];
-    assert_int_equal(fixes30_corrective_deltas(&rig, deltas, NULL, NULL), LAB_OK);
-    assert_int_equal(fixes30_corrective(&rig, deltas, acos(-1.0) / 2, expect, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective_deltas(&rig, FIXES30_BEFORE_SKINNING, deltas, NULL, NULL), LAB_OK);
+    assert_int_equal(fixes30_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, NULL), LAB_OK);
     cJSON *positions = tu_json_get(part, "positions");
     for (int v = 0; v < 216; v++) {
         cJSON *q = cJSON_GetArrayItem(positions, v);
@@ -191,6 +239,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixes_twist_joints_closed_form),
         cmocka_unit_test(test_fixes_corrective_shape),
+        cmocka_unit_test(test_fixes_corrective_after_skinning),
         cmocka_unit_test(test_fixes_centres_and_volume),
         T(test_lab30_fixes_evidence),
         T(test_lab30_fixes_corrective_as_gltf),

@@ -123,8 +123,10 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
         double worst = 0.0; /* the closed forms: LBS r'/r; DQS and CoR keep radius 1; the
                                corrective after skinning, |cos(theta/2)| + s on the middle ring */
         bool trained = w->angle_deg == 180, after = w->method == FIXES30_CORRECTIVE_AFTER;
+        w->radius_error = 0.0;
         for (int v = 0; v < n; v++) {
             double radius = hypot(w->positions[v].x, w->positions[v].y), child = rig30_child_weight(&rig->influences, v);
+            w->radius_error = fmax(w->radius_error, fabs(radius - RIG30_RADIUS));
             if (w->method == FIXES30_LBS)
                 worst = fmax(worst, fabs(radius - RIG30_RADIUS * rig30_radius_ratio(child, theta)));
             else if (w->method == FIXES30_DQS || w->method == FIXES30_COR)
@@ -149,7 +151,7 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
         rig30_measure_bend(rig, &pose, &bend);
         pose.positions = own;
         w->inner = bend.inner_min_distance, w->bulge = bend.outer_max_bulge;
-        w->radius_mean = w->radius_min = w->radius_max = w->narrowest = NAN;
+        w->radius_mean = w->radius_min = w->radius_max = w->narrowest = w->radius_error = NAN;
     }
     bool corrective = w->method == FIXES30_CORRECTIVE || w->method == FIXES30_CORRECTIVE_AFTER;
     if (e == LAB_OK && corrective && theta == fixes30_trained_angle(w->rig)) {

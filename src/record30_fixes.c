@@ -44,7 +44,8 @@ void record30_fixes_release(void *state)
 }
 
 static const char *const csv_header =
-    "rig,angle_deg,method,radius_mean,radius_min,radius_max,narrowest_ring_radius,inner_distance,bulge,volume_ratio,"
+    "rig,angle_deg,method,radius_mean,radius_min,radius_max,narrowest_ring_radius,radius_error,inner_distance,bulge,"
+    "volume_ratio,"
     "closed_form_error\n";
 
 lab_error record30_fixes_evidence(void *state, lab_diag *d)
@@ -71,15 +72,17 @@ lab_error record30_fixes_evidence(void *state, lab_diag *d)
         cJSON_AddStringToObject(o, "rig", rig30_kind_name(w->rig));
         json_add_number(o, "angle_deg", w->angle_deg);
         cJSON_AddStringToObject(o, "method", fixes30_method_name(w->method));
-        const double v[8] = {w->radius_mean, w->radius_min, w->radius_max, w->narrowest, w->inner, w->bulge,
-                             w->volume_ratio, w->closed_error};
-        static const char *const keys[8] = {"radius_mean", "radius_min", "radius_max", "narrowest_ring_radius",
-                                            "inner_distance", "bulge", "volume_ratio", "closed_form_error"};
-        for (int k = 0; k < 8; k++) /* NAN: the measure does not apply to this rig or method */
+        enum { MEASURES = 9 };
+        const double v[MEASURES] = {w->radius_mean, w->radius_min, w->radius_max, w->narrowest, w->radius_error,
+                                    w->inner, w->bulge, w->volume_ratio, w->closed_error};
+        static const char *const keys[MEASURES] = {
+            "radius_mean", "radius_min", "radius_max", "narrowest_ring_radius", "radius_error",
+            "inner_distance", "bulge", "volume_ratio", "closed_form_error"};
+        for (int k = 0; k < MEASURES; k++) /* NAN: the measure does not apply to this rig or method */
             cJSON_AddItemToObject(o, keys[k], json_number_or_null(v[k]));
         cJSON_AddItemToArray(rows, o);
         bytes_printf(&csv, "%s,%g,%s", rig30_kind_name(w->rig), w->angle_deg, fixes30_method_name(w->method));
-        for (int k = 0; k < 8; k++) {
+        for (int k = 0; k < MEASURES; k++) {
             bytes_append(&csv, ",", 1);
             csv_number_or_empty(&csv, v[k]);
         }
@@ -100,6 +103,23 @@ static const fixes30_row *find(const fixes30 *r, rig30_kind rig, double deg, fix
     return NULL;
 }
 
+/* One row per method, one column per twist: the narrowest ring's radius or the radius error. */
+static void twist_table(const fixes30 *r, FILE *out, bool error)
+{
+    fprintf(out, "  %-24s", "method");
+    for (int p = 0; p < FIXES30_TWIST_POSES; p++)
+        fprintf(out, " %7g", fixes30_twist_deg[p]);
+    fprintf(out, "\n");
+    for (int m = 0; m < FIXES30_METHODS; m++) {
+        fprintf(out, "  %-24s", fixes30_method_name((fixes30_method)m));
+        for (int p = 0; p < FIXES30_TWIST_POSES; p++) {
+            const fixes30_row *w = find(r, RIG30_TWIST, fixes30_twist_deg[p], (fixes30_method)m);
+            fprintf(out, " %7.4f", error ? w->radius_error : w->narrowest);
+        }
+        fprintf(out, "\n");
+    }
+}
+
 bool record30_fixes_report(const void *state, FILE *out)
 {
     const fixes30 *r = state;
@@ -107,16 +127,9 @@ bool record30_fixes_report(const void *state, FILE *out)
     char label[96];
     fprintf(out, "Beyond LBS and DQS: the fixes production rigs use, on chapter 30's cylinder\n");
     report_heading(out, "1. The twist, 0 to 210 degrees: the narrowest ring's radius (r'/r)");
-    fprintf(out, "  %-24s", "method");
-    for (int p = 0; p < FIXES30_TWIST_POSES; p++)
-        fprintf(out, " %7g", fixes30_twist_deg[p]);
-    fprintf(out, "\n");
-    for (int m = 0; m < FIXES30_METHODS; m++) {
-        fprintf(out, "  %-24s", fixes30_method_name((fixes30_method)m));
-        for (int p = 0; p < FIXES30_TWIST_POSES; p++)
-            fprintf(out, " %7.4f", find(r, RIG30_TWIST, fixes30_twist_deg[p], (fixes30_method)m)->narrowest);
-        fprintf(out, "\n");
-    }
+    twist_table(r, out, false);
+    fprintf(out, "\n  and the largest |r - 1| over every vertex\n");
+    twist_table(r, out, true);
     report_heading(out, "2. Each fix against its closed form");
     for (int m = FIXES30_LBS; m <= FIXES30_TWIST3; m++) {
         double worst = 0.0;

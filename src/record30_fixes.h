@@ -36,6 +36,8 @@ typedef struct {
     double radius_mean, radius_min, radius_max; /* twist: the middle ring's */
     double narrowest;        /* twist: the smallest mean radius of any ring (twist joints
                                 move the narrowest ring off the middle) */
+    double radius_error;     /* twist: the largest |r - 1| over every vertex, how far the
+                                method is from the round cylinder every fix aims at */
     double inner, bulge;     /* bend: rig30_measure_bend's */
     double volume_ratio;     /* against the bind mesh, ends closed */
     double closed_error;     /* largest deviation from the method's closed form; NAN: none */

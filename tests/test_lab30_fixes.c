@@ -183,6 +183,11 @@ static void test_lab30_fixes_evidence(void **state)
     assert_true(tu_json_num(row(root, "twist", 180, "pre-skin corrective"), "radius_max") < 1e-9);
     assert_int_equal((int)tu_json_num(root, "corrective_unreachable_before_skinning"), 24);
     assert_true(tu_json_num(row(root, "twist", 180, "LBS"), "radius_mean") < 1e-9); /* the collapse */
+    for (int p = 0; p < 8; p++) { /* the radius error: LBS's worst ring is the middle one, 1 - |cos(theta/2)| */
+        double half = twist[p] * acos(-1.0) / 360;
+        assert_true(fabs(tu_json_num(row(root, "twist", twist[p], "LBS"), "radius_error") - (1 - fabs(cos(half)))) < 1e-12);
+        assert_true(tu_json_num(row(root, "twist", twist[p], "DQS"), "radius_error") < 1e-12);
+    }
     assert_true(tu_json_num(row(root, "twist", 180, "CoR"), "radius_mean") > 0.99);
     double cor = tu_json_num(row(root, "bend", 90, "CoR"), "bulge"), dqs = tu_json_num(row(root, "bend", 90, "DQS"), "bulge");
     assert_true(cor < dqs);

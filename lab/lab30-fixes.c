@@ -79,6 +79,55 @@ static lab_error build_the_rigs(void *state, lab_diag *d)
     return LAB_OK;
 }
 
+/* The radius the method's closed form gives vertex v of the twist at theta; NAN where it
+ * has none there (twist joints check theirs pair by pair in fixes30_twist_joints). */
+static double closed_form_radius(const fixes30 *r, const fixes30_row *w, int v, double theta)
+{
+    const bool trained = theta == fixes30_trained_angle(RIG30_TWIST);
+    switch (w->method) {
+    case FIXES30_LBS: /* the chapter's r'/r */
+        return RIG30_RADIUS * rig30_radius_ratio(rig30_child_weight(&r->rigs[RIG30_TWIST].influences, v), theta);
+    case FIXES30_DQS:
+    case FIXES30_COR: /* a rotation about the axis keeps every radius */
+        return RIG30_RADIUS;
+    case FIXES30_CORRECTIVE: /* trained: radius 1, where the blended matrix is invertible */
+        return trained && !r->unreachable[RIG30_TWIST][v] ? RIG30_RADIUS : NAN;
+    case FIXES30_CORRECTIVE_AFTER: /* trained: radius 1 everywhere; the middle ring |cos(theta/2)| + s */
+        if (trained)
+            return RIG30_RADIUS;
+        return v / RIG30_SEGMENTS == RIG30_MIDDLE_RING ? RIG30_RADIUS * (fabs(cos(theta / 2)) + theta / acos(-1.0))
+                                                      : NAN;
+    default:
+        return NAN;
+    }
+}
+
+/* The twist's measures: the middle and the narrowest ring, the largest |r - 1|, and the
+ * largest deviation from the closed form. */
+static void measure_twist(fixes30 *r, fixes30_row *w, double theta)
+{
+    rig30_ring_radius ring = rig30_measure_ring(w->positions, RIG30_MIDDLE_RING);
+    w->radius_mean = ring.mean, w->radius_min = ring.min, w->radius_max = ring.max;
+    w->narrowest = INFINITY;
+    for (int k = 0; k < RIG30_RINGS; k++)
+        w->narrowest = fmin(w->narrowest, rig30_measure_ring(w->positions, k).mean);
+    w->inner = w->bulge = NAN;
+    w->radius_error = 0.0;
+    double worst = NAN;
+    for (int v = 0; v < r->rigs[RIG30_TWIST].bind.vertex_count; v++) {
+        double radius = hypot(w->positions[v].x, w->positions[v].y), closed = closed_form_radius(r, w, v, theta);
+        w->radius_error = fmax(w->radius_error, fabs(radius - RIG30_RADIUS));
+        if (!isnan(closed))
+            worst = isnan(worst) ? fabs(radius - closed) : fmax(worst, fabs(radius - closed));
+    }
+    if (!isnan(worst))
+        w->closed_error = worst;
+    if (theta == fixes30_trained_angle(RIG30_TWIST) && w->method == FIXES30_CORRECTIVE)
+        r->middle_at_trained[FIXES30_BEFORE_SKINNING] = ring.mean;
+    if (theta == fixes30_trained_angle(RIG30_TWIST) && w->method == FIXES30_CORRECTIVE_AFTER)
+        r->middle_at_trained[FIXES30_AFTER_SKINNING] = ring.mean;
+}
+
 /* One method at one pose: its positions, measured. */
 static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
 {
@@ -114,36 +163,7 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
         }
     }
     if (e == LAB_OK && w->rig == RIG30_TWIST) {
-        rig30_ring_radius ring = rig30_measure_ring(w->positions, RIG30_MIDDLE_RING);
-        w->radius_mean = ring.mean, w->radius_min = ring.min, w->radius_max = ring.max;
-        w->narrowest = INFINITY;
-        for (int k = 0; k < RIG30_RINGS; k++)
-            w->narrowest = fmin(w->narrowest, rig30_measure_ring(w->positions, k).mean);
-        w->inner = w->bulge = NAN;
-        double worst = 0.0; /* the closed forms: LBS r'/r; DQS and CoR keep radius 1; the
-                               corrective after skinning, |cos(theta/2)| + s on the middle ring */
-        bool trained = w->angle_deg == 180, after = w->method == FIXES30_CORRECTIVE_AFTER;
-        w->radius_error = 0.0;
-        for (int v = 0; v < n; v++) {
-            double radius = hypot(w->positions[v].x, w->positions[v].y), child = rig30_child_weight(&rig->influences, v);
-            w->radius_error = fmax(w->radius_error, fabs(radius - RIG30_RADIUS));
-            if (w->method == FIXES30_LBS)
-                worst = fmax(worst, fabs(radius - RIG30_RADIUS * rig30_radius_ratio(child, theta)));
-            else if (w->method == FIXES30_DQS || w->method == FIXES30_COR)
-                worst = fmax(worst, fabs(radius - RIG30_RADIUS));
-            else if (w->method == FIXES30_CORRECTIVE && trained && !r->unreachable[RIG30_TWIST][v])
-                worst = fmax(worst, fabs(radius - RIG30_RADIUS)); /* the trained pose: radius 1 off the middle */
-            else if (after && trained)
-                worst = fmax(worst, fabs(radius - RIG30_RADIUS)); /* the trained pose: radius 1 everywhere */
-            else if (after && v / RIG30_SEGMENTS == RIG30_MIDDLE_RING)
-                worst = fmax(worst, fabs(radius - RIG30_RADIUS * (fabs(cos(theta / 2)) + theta / acos(-1.0))));
-        }
-        bool closed = w->method == FIXES30_LBS || w->method == FIXES30_DQS || w->method == FIXES30_COR || after ||
-                      (w->method == FIXES30_CORRECTIVE && trained);
-        if (closed)
-            w->closed_error = worst;
-        if (trained && (w->method == FIXES30_CORRECTIVE || after))
-            r->middle_at_trained[after] = ring.mean;
+        measure_twist(r, w, theta);
     } else if (e == LAB_OK) {
         rig30_bend_metrics bend;
         vec3 *own = pose.positions; /* measured about the pose's own joints */
@@ -155,7 +175,7 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
     }
     bool corrective = w->method == FIXES30_CORRECTIVE || w->method == FIXES30_CORRECTIVE_AFTER;
     if (e == LAB_OK && corrective && theta == fixes30_trained_angle(w->rig)) {
-        double worst = w->rig == RIG30_TWIST ? w->closed_error : 0.0; /* and the radius, on the twist */
+        double worst = isnan(w->closed_error) ? 0.0 : w->closed_error; /* with the twist's radius */
         for (int v = 0; e == LAB_OK && v < n; v++) /* the trained pose reaches the target where it can */
             if (w->method == FIXES30_CORRECTIVE_AFTER || !r->unreachable[w->rig][v])
                 worst = fmax(worst, vec3_length(vec3_sub(w->positions[v], fixes30_corrective_target(rig, v, d))));

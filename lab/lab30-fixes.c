@@ -16,12 +16,14 @@
  *   fixes30.png          methods by poses: the twist at 90, 180, 210 and the bend at 90,
  *                        135, each panel labelled with its middle radius or inner
  *                        distance and bulge
- *   fixes30-radius.png   the narrowest ring's r'/r against the twist angle for every method
- *   fixes30.json, .csv   per pose and method: radius (mean, min, max), inner distance,
- *                        bulge, volume against the bind mesh, deviation from the closed form
- *   fixes30-corrective.gltf  the twist with the corrective shape as a glTF morph target, its
- *                        weight keyed with the twist; read back here at t = 0.5 and compared
- *                        with the double path
+ *   fixes30-radius.png   the narrowest ring's r'/r and the largest |r - 1| against the twist,
+ *                        every method
+ *   fixes30.json, .csv   per pose and method: radius (mean, min, max), narrowest ring, largest
+ *                        |r - 1|, inner distance, bulge, volume against the bind mesh,
+ *                        deviation from the closed form
+ *   fixes30-corrective.gltf  the twist with the pre-skin corrective shape as a glTF morph
+ *                        target, its weight keyed with the twist; read back here at
+ *                        t = 0.5 and compared with the double path
  *
  * Exit codes: 0 success, 1 a check failed, 2 usage, 3 output.
  */
@@ -276,31 +278,40 @@ static lab_error draw_grid(fixes30 *r, lab_diag *d)
     return e;
 }
 
+/* Two plots over the twist for every method: the narrowest ring's r'/r (the collapse),
+ * and the largest |r - 1| over every vertex (the collapse and the ballooning alike). */
 static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
 {
     static const rgb colors[FIXES30_METHODS] = {{40, 40, 40},   {0, 114, 178},   {0, 158, 115}, {213, 94, 0},
                                                 {86, 180, 233}, {204, 121, 167}, {230, 159, 0}};
-    /* the corrective before skinning dashed: its narrowest ring lies on LBS's */
+    /* dashed where a curve lies on one drawn before it: the pre-skin corrective's narrowest
+     * ring on LBS's, DQS's and CoR's on 1 and 0 */
     static const int dashes[FIXES30_METHODS] = {0, 0, 0, 6, 0, 8, 4};
-    double x[FIXES30_METHODS][FIXES30_TWIST_POSES], y[FIXES30_METHODS][FIXES30_TWIST_POSES];
-    plot_series s[FIXES30_METHODS];
-    for (int m = 0; m < FIXES30_METHODS; m++) {
-        for (int p = 0; p < FIXES30_TWIST_POSES; p++) {
-            x[m][p] = fixes30_twist_deg[p];
-            y[m][p] = row_at(r, RIG30_TWIST, fixes30_twist_deg[p], m)->narrowest;
+    double x[FIXES30_METHODS][FIXES30_TWIST_POSES], y[2][FIXES30_METHODS][FIXES30_TWIST_POSES];
+    plot_series s[2][FIXES30_METHODS];
+    for (int k = 0; k < 2; k++)
+        for (int m = 0; m < FIXES30_METHODS; m++) {
+            for (int p = 0; p < FIXES30_TWIST_POSES; p++) {
+                const fixes30_row *w = row_at(r, RIG30_TWIST, fixes30_twist_deg[p], m);
+                x[m][p] = fixes30_twist_deg[p];
+                y[k][m][p] = k == 0 ? w->narrowest : w->radius_error;
+            }
+            s[k][m] = (plot_series){x[m], y[k][m], FIXES30_TWIST_POSES, colors[m], dashes[m], 2,
+                                     fixes30_method_name((fixes30_method)m)};
         }
-        s[m] = (plot_series){x[m], y[m], FIXES30_TWIST_POSES, colors[m], dashes[m], 2, fixes30_method_name((fixes30_method)m)};
-    }
-    plot_series lbs = s[FIXES30_LBS]; /* LBS drawn last, so the corrective's dashes show on it */
-    memmove(&s[0], &s[1], sizeof s[0] * (FIXES30_METHODS - 1));
-    s[FIXES30_METHODS - 1] = lbs;
-    plot_spec spec = {"The twist: the narrowest ring's r'/r", "twist (deg)", "r'/r", 0, 210, 30, 0, 1.5, 0.25,
-                      s, FIXES30_METHODS, false};
-    canvas c = {0};
-    lab_error e = plot_draw(&c, 1000, 560, &spec, d);
+    const plot_spec spec[2] = {
+        {"The narrowest ring's r'/r", "twist (deg)", "r'/r", 0, 210, 30, 0, 1.25, 0.25, s[0], FIXES30_METHODS, false},
+        {"The largest |r - 1| over every vertex", "twist (deg)", "|r - 1|", 0, 210, 30, 0, 1.0, 0.25, s[1],
+         FIXES30_METHODS, false}};
+    canvas plots[2] = {{0}}, fig = {0};
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < 2; k++)
+        e = plot_draw(&plots[k], 1040, 520, &spec[k], d);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "fixes30-radius.png", &c, d);
-    canvas_free(&c);
+        e = figure_compose_grid(&fig, plots, 2, 1, 8, "The twist, 0 to 210 degrees, every method", d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&r->out, "fixes30-radius.png", &fig, d);
+    canvas_free(&plots[0]), canvas_free(&plots[1]), canvas_free(&fig);
     return e;
 }
 

@@ -36,8 +36,9 @@
  * sigma = 0.1; a vertex with no similar triangle (one influence) keeps p* = p. Skinning:
  * the rotation R is the blended, normalised quaternion (hemisphere fix, the heaviest as
  * pivot), the translation LBS of the centre: p' = R (p - p*) + sum_j w_j C_j p*. The
- * precomputation visits every triangle for every vertex: O(V T), 216 x 384 here; the paper
- * precomputes on the GPU and, for large meshes, clusters similar weights first.
+ * precomputation visits every triangle for every vertex: O(V T), 216 x 384 here. Each
+ * centre is independent (it parallelises over vertices), and only triangles that share a
+ * pair of weighted joints with the vertex have a similarity above zero.
  */
 #ifndef FIXES30_H
 #define FIXES30_H

@@ -191,8 +191,9 @@ bool record30_fixes_report(const void *state, FILE *out)
     for (int m = 0; m < FIXES30_METHODS; m++)
         fprintf(out, "  %-24s %s\n", fixes30_method_name((fixes30_method)m), costs[m]);
     fprintf(out, "  CoR precomputation: %ld similarity evaluations (every vertex against every triangle, both rigs,\n"
-                 "  O(V T)); %.1f ms here. The paper runs it on the GPU and, for large meshes, first clusters\n"
-                 "  vertices of similar weights.\n",
+                 "  O(V T)); %.1f ms here. Each centre is independent of the others (it parallelises over\n"
+                 "  vertices), and only the triangles that share a pair of weighted joints with the vertex\n"
+                 "  have a similarity above zero.\n",
             r->cor_evaluations, 1e3 * r->cor_seconds);
     fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
     return ok;

@@ -73,7 +73,7 @@ static lab_error build_the_rigs(void *state, lab_diag *d)
     }
     double t0 = timer_seconds();
     for (int k = 0; k < 2; k++) {
-        fixes30_cor_centres(&r->rigs[k], r->centres[k]);
+        r->cor_contributing += fixes30_cor_centres(&r->rigs[k], r->centres[k]);
         r->cor_evaluations += (long)r->rigs[k].bind.vertex_count * r->rigs[k].bind.triangle_count;
     }
     r->cor_seconds = timer_seconds() - t0;

@@ -161,9 +161,10 @@ static double similarity(const double *wp, const double *wv)
     return wp[0] * wp[1] * wv[0] * wv[1] * exp(-cross * cross / (FIXES30_COR_SIGMA * FIXES30_COR_SIGMA));
 }
 
-void fixes30_cor_centres(const rig30_rig *rig, vec3 *centres)
+long fixes30_cor_centres(const rig30_rig *rig, vec3 *centres)
 {
     const mesh *m = &rig->bind;
+    long contributing = 0;
     for (int i = 0; i < m->vertex_count; i++) {
         double wi[2] = {1.0 - rig30_child_weight(&rig->influences, i), rig30_child_weight(&rig->influences, i)};
         vec3 sum = vec3_make(0, 0, 0);
@@ -178,11 +179,13 @@ void fixes30_cor_centres(const rig30_rig *rig, vec3 *centres)
             }
             double area = 0.5 * vec3_length(vec3_cross(vec3_sub(b, a), vec3_sub(c, a)));
             double weight = similarity(wi, wt) * area;
+            contributing += weight > 0.0;
             sum = vec3_add(sum, vec3_scale(vec3_scale(vec3_add(vec3_add(a, b), c), 1.0 / 3), weight));
             total += weight;
         }
         centres[i] = total > 0.0 ? vec3_scale(sum, 1.0 / total) : m->vertices[i];
     }
+    return contributing;
 }
 
 lab_error fixes30_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d)

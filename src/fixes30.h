@@ -73,8 +73,9 @@ lab_error fixes30_corrective_deltas(const rig30_rig *rig, fixes30_order order, v
 lab_error fixes30_corrective(const rig30_rig *rig, fixes30_order order, const vec3 *deltas, double theta, vec3 *out,
                              lab_diag *d);
 
-/* Every vertex's centre of rotation (see above). */
-void fixes30_cor_centres(const rig30_rig *rig, vec3 *centres);
+/* Every vertex's centre of rotation (see above). Returns how many (vertex, triangle)
+ * pairs have a similarity above zero: all a sparse precomputation would need to visit. */
+long fixes30_cor_centres(const rig30_rig *rig, vec3 *centres);
 /* The rig at theta skinned with centres of rotation. */
 lab_error fixes30_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d);
 

@@ -54,6 +54,7 @@ typedef struct {
                                 pose: no delta before skinning reaches the target */
     vec3 *centres[2];        /* each rig's centres of rotation */
     long cor_evaluations;    /* similarity evaluations of the precomputation */
+    long cor_contributing;   /* of them, those above zero (a sparse precomputation's share) */
     double cor_seconds;      /* its time (report only: a time is not evidence) */
     double bind_volume;
     fixes30_row rows[FIXES30_POSES * FIXES30_METHODS];

@@ -126,7 +126,9 @@ static void test_fixes_centres_and_volume(void **state)
     rig30_rig rig;
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
     vec3 centres[216], out[216];
-    fixes30_cor_centres(&rig, centres);
+    /* above zero: the 7 inner rings' vertices (two weights) against all 384 triangles (each
+     * touches an inner ring, so its mean weights are both above zero) */
+    assert_int_equal(fixes30_cor_centres(&rig, centres), 7 * 24 * 384);
     for (int v = 0; v < 216; v++) {
         double w1 = rig30_child_weight(&rig.influences, v);
         if (w1 == 0.0 || w1 == 1.0)

@@ -16,7 +16,7 @@
  *     bind pose;
  *   after skinning, in the vertex's own frame: p' = M(theta) p + s R(theta) d, R the
  *     vertex's blended, normalised quaternion (the rotation CoR uses below), so the delta
- *     turns with the surface (what a DCC's post-deformation, tangent-space shape does).
+ *     turns with the surface (like a DCC tool's post-deformation, tangent-space shape).
  *     glTF has no such order: this one cannot be exported as a morph target.
  * The target at the trained pose is each vertex moved by its own share of the joint's
  * rotation, C_1(w1 trained) p: the twist's turn by w1 180 about the axis, the bend's

@@ -317,36 +317,26 @@ static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
 
 /* The corrective shape as a glTF morph target; then read back by our own glTF reader, as
  * lab30-gltf reads it, and skinned at t = 0.5 (90 degrees, weight 0.5) against the double
- * path, seen in glTF's frame (x, z, -y). */
+ * path, seen in glTF's frame (+Y up): (x, z, -y). */
 static lab_error export_the_corrective(void *state, lab_diag *d)
 {
     fixes30 *r = state;
     const rig30_rig *twist = &r->rigs[RIG30_TWIST];
+    const vec3 *deltas = r->deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST];
+    const int n = twist->bind.vertex_count, cylinder = RIG30_JOINTS; /* the node after the joints */
     bytes text = {0};
     gltf_document doc = {0};
-    const int n = twist->bind.vertex_count;
     vec3 *expect = malloc(sizeof(vec3) * (size_t)n), *got = malloc(sizeof(vec3) * (size_t)n);
-    mat4 locals[8], world[8];
-    double weight = 0.0;
-    lab_error e = expect && got ? gltf_export_rig30_corrective(twist, r->deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST], &text, d)
+    lab_error e = expect && got ? gltf_export_rig30_corrective(twist, deltas, &text, d)
                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective export", "%d vertices", n);
     if (e == LAB_OK)
         e = gltf_parse(text.data, text.len, NULL, &doc, d);
     if (e == LAB_OK)
         e = gltf_validate(&doc, d);
-    if (e == LAB_OK && doc.node_count > 8)
-        e = diag_fail(d, LAB_ERR_LIMIT, "corrective export", "%d nodes", doc.node_count);
     if (e == LAB_OK)
-        e = gltf_sample_locals(&doc, 0, 0.5, locals, d);
+        e = gltf_skin_at(&doc, 0, 0.5, cylinder, 0, SKIN_LBS, SKIN_POLICY_STRICT, got, NULL, NULL, d);
     if (e == LAB_OK)
-        e = gltf_world_matrices(&doc, locals, world, d);
-    if (e == LAB_OK)
-        e = gltf_sample_morph_weights(&doc, 0, 0.5, RIG30_JOINTS, &weight, d);
-    if (e == LAB_OK)
-        e = gltf_skin_primitive(&doc, RIG30_JOINTS, 0, world, &weight, SKIN_LBS, SKIN_POLICY_STRICT, got, NULL, d);
-    if (e == LAB_OK)
-        e = fixes30_corrective(twist, FIXES30_BEFORE_SKINNING, r->deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST],
-                               acos(-1.0) / 2, expect, d);
+        e = fixes30_corrective(twist, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, d);
     for (int v = 0; e == LAB_OK && v < n; v++)
         r->export_error = fmax(r->export_error,
                                vec3_length(vec3_sub(got[v], vec3_make(expect[v].x, expect[v].z, -expect[v].y))));

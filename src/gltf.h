@@ -156,6 +156,14 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
                               const double *morph_weights, skin_method method, skin_policy_kind policy,
                               vec3 *out_positions, int *normalized, lab_diag *d);
 
+/* One primitive of a skinned mesh node at time t of an animation (-1: none), in one call:
+ * gltf_sample_locals, gltf_world_matrices, the node's morph weights
+ * (gltf_sample_morph_weights, into morph_weights when it is not NULL: gltf_node_target_count
+ * of them), then gltf_skin_primitive. Its node matrices are allocated here. */
+lab_error gltf_skin_at(const gltf_document *doc, int animation, double t, int node, int primitive,
+                       skin_method method, skin_policy_kind policy, vec3 *out_positions, double *morph_weights,
+                       int *normalized, lab_diag *d);
+
 /* ---- morph targets (glTF 2.0, 3.7.2.2) --------------------------------------------------
  * Every primitive of a mesh has the same number of targets; each target's POSITION and
  * NORMAL deltas are float VEC3 with the POSITION's count (a mismatch is refused, named by

@@ -281,9 +281,11 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
                               const double *morph_weights, skin_method method, skin_policy_kind policy,
                               vec3 *out_positions, int *normalized, lab_diag *d)
 {
-    const gltf_node *nd = &doc->nodes[node];
-    if (!doc->validated || nd->mesh < 0 || nd->skin < 0)
+    const gltf_node *nd = node >= 0 && node < doc->node_count ? &doc->nodes[node] : NULL;
+    if (!doc->validated || !nd || nd->mesh < 0 || nd->skin < 0)
         return gltf_fail_at(d, "(node)", "node %d is not a validated skinned mesh node", node);
+    if (primitive < 0 || primitive >= doc->meshes[nd->mesh].primitive_count)
+        return gltf_fail_at(d, "(node)", "node %d's mesh has no primitive %d", node, primitive);
     const gltf_primitive *p = &doc->meshes[nd->mesh].primitives[primitive];
     const gltf_skin *s = &doc->skins[nd->skin];
     int n = doc->accessors[p->position].count;
@@ -323,5 +325,27 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
     skin_weight_report_free(&report);
     skin_influences_free(&in);
     free(jm), free(bind);
+    return e;
+}
+
+lab_error gltf_skin_at(const gltf_document *doc, int animation, double t, int node, int primitive,
+                       skin_method method, skin_policy_kind policy, vec3 *out_positions, double *morph_weights,
+                       int *normalized, lab_diag *d)
+{
+    const int n = doc->node_count, targets = gltf_node_target_count(doc, node);
+    mat4 *locals = malloc(sizeof(mat4) * (size_t)(n ? n : 1)), *world = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
+    double *weights = morph_weights ? morph_weights : malloc(sizeof(double) * (size_t)(targets ? targets : 1));
+    lab_error e = locals && world && weights ? gltf_sample_locals(doc, animation, t, locals, d)
+                                             : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(nodes)", "%d nodes", n);
+    if (e == LAB_OK)
+        e = gltf_world_matrices(doc, locals, world, d);
+    if (e == LAB_OK && targets > 0) /* the morph weights first: the targets move the bind pose */
+        e = gltf_sample_morph_weights(doc, animation, t, node, weights, d);
+    if (e == LAB_OK)
+        e = gltf_skin_primitive(doc, node, primitive, world, targets > 0 ? weights : NULL, method, policy,
+                                out_positions, normalized, d);
+    if (weights != morph_weights)
+        free(weights);
+    free(locals), free(world);
     return e;
 }

@@ -32,16 +32,10 @@
 #define RESUME_LEAK_CHECKS() ((void)0)
 #endif
 
-/* Loads, validates, samples animation 0 at t and skins node `node`'s first primitive. */
+/* Samples animation 0 at t and skins node `node`'s first primitive (gltf_skin_at). */
 static lab_error skin_at(gltf_document *doc, int node, double t, skin_method method, vec3 *out, lab_diag *d)
 {
-    mat4 locals[16], world[16];
-    lab_error e = gltf_sample_locals(doc, 0, t, locals, d);
-    if (e == LAB_OK)
-        e = gltf_world_matrices(doc, locals, world, d);
-    if (e == LAB_OK)
-        e = gltf_skin_primitive(doc, node, 0, world, NULL, method, SKIN_POLICY_STRICT, out, NULL, d);
-    return e;
+    return gltf_skin_at(doc, 0, t, node, 0, method, SKIN_POLICY_STRICT, out, NULL, NULL, d);
 }
 
 static lab_error parse_text(const char *text, gltf_document *doc, lab_diag *d)
@@ -318,6 +312,10 @@ static void test_gltf_export_as_a_viewer_opens_it(void **state)
     for (int v = 0; v < 216; v++)
         ymin = fmin(ymin, out[v].y), ymax = fmax(ymax, out[v].y), zmax = fmax(zmax, out[v].z);
     assert_true(fabs(ymin) < 1e-6 && fabs(ymax - 2) < 1e-6 && fabs(zmax - 1) < 1e-6);
+    /* a node or primitive that is not there is refused, not read */
+    assert_int_equal(skin_at(&doc, doc.node_count, 0.0, SKIN_LBS, out, NULL), LAB_ERR_GLTF);
+    assert_int_equal(skin_at(&doc, -1, 0.0, SKIN_LBS, out, NULL), LAB_ERR_GLTF);
+    assert_int_equal(gltf_skin_at(&doc, 0, 0.0, 2, 1, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, NULL, NULL), LAB_ERR_GLTF);
     /* the keys: rotations about z (x, y, z, w), turned point (1, 0, 0) */
     const gltf_sampler *sampler = &doc.animations[0].samplers[0];
     int keys = doc.accessors[sampler->output].count;
@@ -784,11 +782,10 @@ static void expect_morphed(const exported *x, gltf_document *doc, double t, doub
     assert_int_equal(gltf_sample_morph_weights(doc, 0, t, 2, w, NULL), LAB_OK);
     if (!(fabs(w[0] - w0) < 1e-6 && fabs(w[1] - w1) < 1e-6))
         fail_msg("t = %g: weights (%g, %g), expected (%g, %g)", t, w[0], w[1], w0, w1);
-    mat4 locals[8], world[8];
     vec3 out[216];
-    assert_int_equal(gltf_sample_locals(doc, 0, t, locals, NULL), LAB_OK);
-    assert_int_equal(gltf_world_matrices(doc, locals, world, NULL), LAB_OK);
-    assert_int_equal(gltf_skin_primitive(doc, 2, 0, world, w, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, NULL), LAB_OK);
+    double used[2] = {NAN, NAN}; /* gltf_skin_at samples the same weights itself */
+    assert_int_equal(gltf_skin_at(doc, 0, t, 2, 0, SKIN_LBS, SKIN_POLICY_STRICT, out, used, NULL, NULL), LAB_OK);
+    assert_true(used[0] == w[0] && used[1] == w[1]);
     for (int v = 0; v < 216; v++) {
         vec3 p = x->rig.bind.vertices[v];
         vec3 morphed = vec3_make(p.x + w0 * 0.1f * (float)p.x, p.y + w0 * (float)(0.2 * p.y), p.z + w1 * (float)(0.3 + 0.01 * v));

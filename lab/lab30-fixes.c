@@ -34,18 +34,13 @@
 #include <string.h>
 
 #include "cli.h"
-#include "figure.h"
 #include "gltf.h"
 #include "gltf_export.h"
-#include "plot.h"
 #include "record30_fixes.h"
 #include "rig30_check.h"
 #include "timer.h"
 
 #define LAB "lab30-fixes"
-#define PANEL_W 260
-#define PANEL_H 320
-#define LABEL_H 66
 
 /* Both rigs; the corrective shape trained at the trained pose, before and after skinning;
  * each rig's centres of rotation. */
@@ -106,7 +101,7 @@ static double closed_form_radius(const fixes30 *r, const fixes30_row *w, int v, 
 
 /* The twist's measures: the middle and the narrowest ring, the largest |r - 1|, and the
  * largest deviation from the closed form. */
-static void measure_twist(fixes30 *r, fixes30_row *w, double theta)
+static void measure_twist(const fixes30 *r, fixes30_row *w, double theta)
 {
     rig30_ring_radius ring = rig30_measure_ring(w->positions, RIG30_MIDDLE_RING);
     w->radius_mean = ring.mean, w->radius_min = ring.min, w->radius_max = ring.max;
@@ -115,19 +110,14 @@ static void measure_twist(fixes30 *r, fixes30_row *w, double theta)
         w->narrowest = fmin(w->narrowest, rig30_measure_ring(w->positions, k).mean);
     w->inner = w->bulge = NAN;
     w->radius_error = 0.0;
-    double worst = NAN;
+    double worst = NAN; /* fmax skips a NAN: no closed form at a vertex leaves worst as it is */
     for (int v = 0; v < r->rigs[RIG30_TWIST].bind.vertex_count; v++) {
-        double radius = hypot(w->positions[v].x, w->positions[v].y), closed = closed_form_radius(r, w, v, theta);
+        double radius = hypot(w->positions[v].x, w->positions[v].y);
         w->radius_error = fmax(w->radius_error, fabs(radius - RIG30_RADIUS));
-        if (!isnan(closed))
-            worst = isnan(worst) ? fabs(radius - closed) : fmax(worst, fabs(radius - closed));
+        worst = fmax(worst, fabs(radius - closed_form_radius(r, w, v, theta)));
     }
     if (!isnan(worst))
         w->closed_error = worst;
-    if (theta == fixes30_trained_angle(RIG30_TWIST) && w->method == FIXES30_CORRECTIVE)
-        r->middle_at_trained[FIXES30_BEFORE_SKINNING] = ring.mean;
-    if (theta == fixes30_trained_angle(RIG30_TWIST) && w->method == FIXES30_CORRECTIVE_AFTER)
-        r->middle_at_trained[FIXES30_AFTER_SKINNING] = ring.mean;
 }
 
 /* One method at one pose: its positions, measured. */
@@ -177,7 +167,7 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
     }
     bool corrective = w->method == FIXES30_CORRECTIVE || w->method == FIXES30_CORRECTIVE_AFTER;
     if (e == LAB_OK && corrective && theta == fixes30_trained_angle(w->rig)) {
-        double worst = isnan(w->closed_error) ? 0.0 : w->closed_error; /* with the twist's radius */
+        double worst = w->closed_error; /* with the twist's radius; NAN on the bend, which fmax skips */
         for (int v = 0; e == LAB_OK && v < n; v++) /* the trained pose reaches the target where it can */
             if (w->method == FIXES30_CORRECTIVE_AFTER || !r->unreachable[w->rig][v])
                 worst = fmax(worst, vec3_length(vec3_sub(w->positions[v], fixes30_corrective_target(rig, v, d))));
@@ -206,112 +196,6 @@ static lab_error skin_every_pose(void *state, lab_diag *d)
             if (w->applies)
                 e = skin_one(r, w, d);
         }
-    return e;
-}
-
-/* ---- the figures -------------------------------------------------------------------------- */
-
-static const fixes30_row *row_at(const fixes30 *r, rig30_kind rig, double deg, int m)
-{
-    for (int i = 0; i < r->row_count; i++)
-        if (r->rows[i].rig == rig && r->rows[i].angle_deg == deg && (int)r->rows[i].method == m)
-            return &r->rows[i];
-    return NULL;
-}
-
-static lab_error draw_grid(fixes30 *r, lab_diag *d)
-{
-    enum { COLUMNS = 5 };
-    static const struct { rig30_kind rig; double deg; } cols[COLUMNS] = {
-        {RIG30_TWIST, 90}, {RIG30_TWIST, 180}, {RIG30_TWIST, 210}, {RIG30_BEND, 90}, {RIG30_BEND, 135}};
-    camera cams[2];
-    lab_error e = LAB_OK;
-    for (int k = 0; e == LAB_OK && k < 2; k++) { /* one camera per rig over all its panels */
-        const vec3 *sets[COLUMNS * FIXES30_METHODS];
-        int count[COLUMNS * FIXES30_METHODS], n = 0;
-        for (int c = 0; c < COLUMNS; c++)
-            for (int m = 0; m < FIXES30_METHODS; m++) {
-                const fixes30_row *w = row_at(r, cols[c].rig, cols[c].deg, m);
-                if ((int)cols[c].rig == k && w->applies)
-                    sets[n] = w->positions, count[n++] = r->rigs[k].bind.vertex_count;
-            }
-        const vec3 eye = k == 0 ? vec3_make(3.0, -5.0, 4.4) : vec3_make(8.0, -0.3, 1.0);
-        const vec3 target = k == 0 ? vec3_make(0, 0, 1) : vec3_make(0, -0.3, 1.0);
-        e = figure_fit_camera(&cams[k], eye, target, sets, count, n, 0.04,
-                              (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
-    }
-    canvas panels[COLUMNS * FIXES30_METHODS] = {{0}};
-    bool *middle[2] = {NULL, NULL};
-    for (int k = 0; e == LAB_OK && k < 2; k++)
-        e = rig30_edge_masks(&r->rigs[k], r->edges, r->edge_count, &middle[k], NULL, d);
-    for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)
-        for (int c = 0; e == LAB_OK && c < COLUMNS; c++) {
-            const fixes30_row *w = row_at(r, cols[c].rig, cols[c].deg, m);
-            canvas *panel = &panels[m * COLUMNS + c];
-            e = canvas_init(panel, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
-            char line1[64], line2[64], line3[64];
-            snprintf(line1, sizeof line1, "%s", fixes30_method_name((fixes30_method)m));
-            snprintf(line2, sizeof line2, "%s %g deg", rig30_kind_name(w->rig), w->angle_deg);
-            if (!w->applies)
-                snprintf(line3, sizeof line3, "n/a: no twist to share");
-            else if (w->rig == RIG30_TWIST)
-                snprintf(line3, sizeof line3, "r mid %.3f min %.3f", w->radius_mean, w->narrowest);
-            else
-                snprintf(line3, sizeof line3, "inner %.3f bulge %.3f", w->inner, w->bulge);
-            const char *label[3] = {line1, line2, line3};
-            figure_panel fp = {.positions = w->applies ? w->positions : NULL, .edges = r->edges,
-                               .edge_count = w->applies ? r->edge_count : 0, .highlight = middle[w->rig],
-                               .label = label, .label_lines = 3};
-            if (e == LAB_OK)
-                figure_draw_panel(panel, &cams[w->rig], &fp);
-        }
-    free(middle[0]), free(middle[1]);
-    canvas fig = {0};
-    if (e == LAB_OK)
-        e = figure_compose_grid(&fig, panels, COLUMNS * FIXES30_METHODS, COLUMNS, 8,
-                                "Fixes for the candy wrapper: methods by poses (twist 90, 180, 210; bend 90, 135)", d);
-    for (int i = 0; i < COLUMNS * FIXES30_METHODS; i++)
-        canvas_free(&panels[i]);
-    if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "fixes30.png", &fig, d);
-    canvas_free(&fig);
-    return e;
-}
-
-/* Two plots over the twist for every method: the narrowest ring's r'/r (the collapse),
- * and the largest |r - 1| over every vertex (the collapse and the ballooning alike). */
-static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
-{
-    static const rgb colors[FIXES30_METHODS] = {{40, 40, 40},   {0, 114, 178},   {0, 158, 115}, {213, 94, 0},
-                                                {86, 180, 233}, {204, 121, 167}, {230, 159, 0}};
-    /* dashed where a curve lies on one drawn before it: the pre-skin corrective's narrowest
-     * ring on LBS's, DQS's and CoR's on 1 and 0 */
-    static const int dashes[FIXES30_METHODS] = {0, 0, 0, 6, 0, 8, 4};
-    double x[FIXES30_METHODS][FIXES30_TWIST_POSES], y[2][FIXES30_METHODS][FIXES30_TWIST_POSES];
-    plot_series s[2][FIXES30_METHODS];
-    for (int k = 0; k < 2; k++)
-        for (int m = 0; m < FIXES30_METHODS; m++) {
-            for (int p = 0; p < FIXES30_TWIST_POSES; p++) {
-                const fixes30_row *w = row_at(r, RIG30_TWIST, fixes30_twist_deg[p], m);
-                x[m][p] = fixes30_twist_deg[p];
-                y[k][m][p] = k == 0 ? w->narrowest : w->radius_error;
-            }
-            s[k][m] = (plot_series){x[m], y[k][m], FIXES30_TWIST_POSES, colors[m], dashes[m], 2,
-                                     fixes30_method_name((fixes30_method)m)};
-        }
-    const plot_spec spec[2] = {
-        {"The narrowest ring's r'/r", "twist (deg)", "r'/r", 0, 210, 30, 0, 1.25, 0.25, s[0], FIXES30_METHODS, false},
-        {"The largest |r - 1| over every vertex", "twist (deg)", "|r - 1|", 0, 210, 30, 0, 1.0, 0.25, s[1],
-         FIXES30_METHODS, false}};
-    canvas plots[2] = {{0}}, fig = {0};
-    lab_error e = LAB_OK;
-    for (int k = 0; e == LAB_OK && k < 2; k++)
-        e = plot_draw(&plots[k], 1040, 520, &spec[k], d);
-    if (e == LAB_OK)
-        e = figure_compose_grid(&fig, plots, 2, 1, 8, "The twist, 0 to 210 degrees, every method", d);
-    if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "fixes30-radius.png", &fig, d);
-    canvas_free(&plots[0]), canvas_free(&plots[1]), canvas_free(&fig);
     return e;
 }
 
@@ -348,13 +232,6 @@ static lab_error export_the_corrective(void *state, lab_diag *d)
     return e;
 }
 
-static lab_error draw_the_figures(void *state, lab_diag *d)
-{
-    fixes30 *r = state;
-    lab_error e = draw_grid(r, d);
-    return e == LAB_OK ? draw_radius_plot(r, d) : e;
-}
-
 int main(int argc, char **argv)
 {
     static fixes30 r;
@@ -364,7 +241,7 @@ int main(int argc, char **argv)
         build_the_rigs,    /* the two rigs; the corrective shapes trained; the centres */
         skin_every_pose,   /* every method at every pose, measured */
         export_the_corrective, /* the corrective shape as a glTF morph target, read back */
-        draw_the_figures,
+        record30_fixes_figures, /* methods by poses; the radius against the twist */
         record30_fixes_evidence,
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_fixes_report, NULL,

@@ -1,4 +1,5 @@
-/* record30_fixes.h - lab30-fixes's state, evidence (fixes30.json, fixes30.csv) and report. */
+/* record30_fixes.h - lab30-fixes's state, figures (fixes30.png, fixes30-radius.png),
+ * evidence (fixes30.json, fixes30.csv) and report. */
 #ifndef RECORD30_FIXES_H
 #define RECORD30_FIXES_H
 
@@ -59,11 +60,15 @@ typedef struct {
     double bind_volume;
     fixes30_row rows[FIXES30_POSES * FIXES30_METHODS];
     int row_count;
-    double middle_at_trained[2]; /* the corrective shape's middle ring at 180, [fixes30_order] */
     int unreachable_count;    /* vertices no corrective delta reaches (both rigs) */
     double export_error;      /* the exported corrective read back at t = 0.5 against the double path */
 } fixes30;
 
+/* The row of that rig, pose and method (NULL: none). */
+const fixes30_row *fixes30_row_at(const fixes30 *r, rig30_kind rig, double deg, fixes30_method m);
+
+/* cli steps: fixes30.png and fixes30-radius.png; fixes30.json and fixes30.csv. */
+lab_error record30_fixes_figures(void *state, lab_diag *d);
 lab_error record30_fixes_evidence(void *state, lab_diag *d);
 bool record30_fixes_report(const void *state, FILE *out);
 void record30_fixes_release(void *state);

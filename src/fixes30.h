@@ -3,15 +3,24 @@
  * fourth, is skin.h's. Each is written so that a closed form or an independent measure
  * can check it (rig30_check.h).
  *
- * Twist joints. k helper joints between the root and the child share the twist: joint i
- * (0 .. k+1) sits at z_i = 2i/(k+1) and turns by i/(k+1) of it; a vertex at height z
- * blends its segment's two joints linearly, w_{i+1} = (z - z_i)(k+1)/2. The chapter's
- * formula applies to each neighbouring pair, which differ by theta/(k+1): the radius at
- * child weight w of the pair is rig30_radius_ratio(w, theta/(k+1)).
+ * Where they come from (section titles translated): chapter 30's last section, "can
+ * another rotation representation fix the collapse", leaves more bones and geometric
+ * corrections aside as modelling choices; the vertex-blending text 001, section
+ * "Formula", adds extra joints for muscle bulge, and weights outside [0, 1] only beside
+ * another blending method such as morph targets; its section "In game development" adds
+ * faces that combine skinning with morph animation.
  *
- * A corrective shape (pose-space deformation), one per-vertex delta d, its weight driven by
- * the rig's angle, s = theta / trained (the twist is trained at 180 degrees, the bend at
- * 90), in one of two orders:
+ * Twist joints (001, "Formula": extra joints). k helper joints between the root and the
+ * child share the twist: joint i (0 .. k+1) sits at z_i = 2i/(k+1) and turns by i/(k+1)
+ * of it; a vertex at height z blends its segment's two joints linearly,
+ *   w_{i+1} = (z - z_i)(k+1)/2.
+ * The chapter's formula applies to each neighbouring pair, which differ by theta/(k+1):
+ * the radius at child weight w of the pair is rig30_radius_ratio(w, theta/(k+1)).
+ *
+ * A corrective shape (pose-space deformation; 001, "Formula": a morph target beside the
+ * skin, its weight outside [0, 1] past the trained pose), one per-vertex delta d, its
+ * weight driven by the rig's angle, s = theta / trained (the twist is trained at 180
+ * degrees, the bend at 90), in one of two orders:
  *   before skinning, a morph target as glTF orders it: p' = M(theta) (p + s d), d in the
  *     bind pose;
  *   after skinning, in the vertex's own frame: p' = M(theta) p + s R(theta) d, R the

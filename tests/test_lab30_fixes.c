@@ -190,6 +190,9 @@ static void test_lab30_fixes_evidence(void **state)
         assert_true(fabs(tu_json_num(row(root, "twist", twist[p], "LBS"), "radius_error") - (1 - fabs(cos(half)))) < 1e-12);
         assert_true(tu_json_num(row(root, "twist", twist[p], "DQS"), "radius_error") < 1e-12);
     }
+    /* and above 1: the post-skin shape's middle ring at 90 is cos 45 + 1/2 */
+    assert_true(tu_json_num(row(root, "twist", 90, "post-skin corrective"), "radius_error") >=
+                cos(acos(-1.0) / 4) + 0.5 - 1 - 1e-12);
     assert_true(tu_json_num(row(root, "twist", 180, "CoR"), "radius_mean") > 0.99);
     double cor = tu_json_num(row(root, "bend", 90, "CoR"), "bulge"), dqs = tu_json_num(row(root, "bend", 90, "DQS"), "bulge");
     assert_true(cor < dqs);

@@ -1,4 +1,4 @@
-/* record30_fixes.c - lab30-fixes's evidence and report (see record30_fixes.h). */
+/* record30_fixes.c - lab30-fixes's figures, evidence and report (see record30_fixes.h). */
 #include "record30_fixes.h"
 
 #include <math.h>
@@ -51,10 +51,11 @@ void record30_fixes_release(void *state)
         rig30_rig_free(&r->rigs[k]);
 }
 
-static const char *const csv_header =
-    "rig,angle_deg,method,radius_mean,radius_min,radius_max,narrowest_ring_radius,radius_error,inner_distance,bulge,"
-    "volume_ratio,"
-    "closed_form_error\n";
+/* The measures of a row, the JSON keys and the CSV columns after rig, angle_deg, method. */
+enum { MEASURES = 9 };
+static const char *const measure_keys[MEASURES] = {
+    "radius_mean", "radius_min", "radius_max", "narrowest_ring_radius", "radius_error",
+    "inner_distance", "bulge", "volume_ratio", "closed_form_error"};
 
 lab_error record30_fixes_evidence(void *state, lab_diag *d)
 {
@@ -72,7 +73,10 @@ lab_error record30_fixes_evidence(void *state, lab_diag *d)
     json_add_number(root, "corrective_gltf_readback_error_at_90", r->export_error);
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
     bytes csv = {0};
-    bytes_printf(&csv, "%s", csv_header);
+    bytes_printf(&csv, "rig,angle_deg,method");
+    for (int k = 0; k < MEASURES; k++)
+        bytes_printf(&csv, ",%s", measure_keys[k]);
+    bytes_append(&csv, "\n", 1);
     for (int i = 0; i < r->row_count; i++) {
         const fixes30_row *w = &r->rows[i];
         if (!w->applies)
@@ -81,14 +85,10 @@ lab_error record30_fixes_evidence(void *state, lab_diag *d)
         cJSON_AddStringToObject(o, "rig", rig30_kind_name(w->rig));
         json_add_number(o, "angle_deg", w->angle_deg);
         cJSON_AddStringToObject(o, "method", fixes30_method_name(w->method));
-        enum { MEASURES = 9 };
         const double v[MEASURES] = {w->radius_mean, w->radius_min, w->radius_max, w->narrowest, w->radius_error,
                                     w->inner, w->bulge, w->volume_ratio, w->closed_error};
-        static const char *const keys[MEASURES] = {
-            "radius_mean", "radius_min", "radius_max", "narrowest_ring_radius", "radius_error",
-            "inner_distance", "bulge", "volume_ratio", "closed_form_error"};
         for (int k = 0; k < MEASURES; k++) /* NAN: the measure does not apply to this rig or method */
-            cJSON_AddItemToObject(o, keys[k], json_number_or_null(v[k]));
+            cJSON_AddItemToObject(o, measure_keys[k], json_number_or_null(v[k]));
         cJSON_AddItemToArray(rows, o);
         bytes_printf(&csv, "%s,%g,%s", rig30_kind_name(w->rig), w->angle_deg, fixes30_method_name(w->method));
         for (int k = 0; k < MEASURES; k++) {

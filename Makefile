@@ -22,10 +22,14 @@ endif
 
 SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette lab30-gpu lab30-fixes
 LABS      := $(SIMPLE_LABS) lab30-gltf
-LIB_SRC   := $(wildcard src/*.c)
+LIB_SRC   := $(wildcard src/*/*.c)
 SHADERS   := $(wildcard shaders/*.glsl shaders/*.frag)
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o) $(BUILD)/obj/gen/shaders.o
 LIB       := $(BUILD)/libskinlab.a
+# Chapter 30's folder: its programs (lab30*.c) and what only they use, as a library of its own.
+CH30_SRC  := $(filter-out lab/ch30/lab30%,$(wildcard lab/ch30/*.c))
+CH30_OBJ  := $(CH30_SRC:%.c=$(BUILD)/obj/%.o)
+CH30_LIB  := $(BUILD)/libch30.a
 LAB_BINS  := $(LABS:%=$(BUILD)/bin/%)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -40,7 +44,7 @@ ifeq ($(filter clean help,$(MAKECMDGOALS)),)
 include $(CONFIG)
 endif
 
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc $(DEPS_CFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc -Ilab/ch30 $(DEPS_CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 
 .PHONY: all labs test bench fuzz gltf-validator clean help $(LABS)
@@ -63,6 +67,11 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+$(CH30_LIB): $(CH30_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 # The GLSL sources of shaders/, embedded into the library (scripts/embed-shaders.sh).
 $(BUILD)/gen/shaders.c: $(SHADERS) scripts/embed-shaders.sh
 	sh scripts/embed-shaders.sh $@ $(SHADERS)
@@ -74,11 +83,11 @@ $(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c
 # Only what talks to the GPU links EGL and GLES.
 $(BUILD)/bin/lab30-gpu $(BUILD)/bin/bench-gpu $(BUILD)/tests/test_gpu: EXTRA_LIBS = $(GPU_LIBS)
 
-$(BUILD)/bin/%: $(BUILD)/obj/lab/%.o $(LIB)
+$(BUILD)/bin/%: $(BUILD)/obj/lab/ch30/%.o $(CH30_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) -o $@
 
-$(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(LIB)
+$(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(CH30_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
 
@@ -90,7 +99,7 @@ $(BENCH_GPU): $(BUILD)/obj/bench/bench-gpu.o $(LIB)
 $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
     -DFAULTSHIM='"$(BUILD)/tests/libfaultshim.so"' -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL) $(LIB)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL) $(CH30_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) $(TEST_LIBS) -o $@
 
@@ -138,8 +147,8 @@ FUZZ := build/fuzz/fuzz-gltf
 fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-simple-skin \
       $(BUILD)/tests/test_gltf_malformed
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
-	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
-	    $(DEPS_CFLAGS) $(filter-out src/gpu% src/record30_gpu.c,$(LIB_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
+	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -Ilab/ch30 \
+	    $(DEPS_CFLAGS) $(filter-out src/gpu/% lab/ch30/record30_gpu.c,$(LIB_SRC) $(CH30_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
 	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
 	{ printf '\000'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-lbs.gltf
@@ -156,6 +165,6 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(LAB_BINS:$(BUILD)/bin/%=$(BUILD)/obj/lab/%.d) $(BUILD)/obj/bench/bench-skinning.d \
+-include $(LIB_OBJ:.o=.d) $(CH30_OBJ:.o=.d) $(LAB_BINS:$(BUILD)/bin/%=$(BUILD)/obj/lab/ch30/%.d) $(BUILD)/obj/bench/bench-skinning.d \
          $(BUILD)/obj/bench/bench-gpu.d \
          $(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/obj/tests/%.d) $(TEST_UTIL:.o=.d)

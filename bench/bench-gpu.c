@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "evidence.h"
-#include "fastskin.h"
-#include "gpu_skin.h"
-#include "output.h"
-#include "rig_random.h"
-#include "timer.h"
+#include "program/cli.h"
+#include "program/evidence.h"
+#include "skin/fastskin.h"
+#include "gpu/gpu_skin.h"
+#include "program/output.h"
+#include "skin/rig_random.h"
+#include "base/timer.h"
 
 #define LAB "bench-gpu"
 #define JOINTS 64

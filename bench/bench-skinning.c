@@ -25,14 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "evidence.h"
-#include "fastskin.h"
-#include "output.h"
-#include "plot.h"
+#include "program/cli.h"
+#include "program/evidence.h"
+#include "skin/fastskin.h"
+#include "program/output.h"
+#include "draw/plot.h"
 #include "rig30.h"
-#include "rig_random.h"
-#include "timer.h"
+#include "skin/rig_random.h"
+#include "base/timer.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

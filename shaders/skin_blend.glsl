@@ -4,7 +4,7 @@
 //   vec4 palette_row(uint joint, int r)  row r (0..2) of joint's 3x4 skin matrix C_j (LBS)
 //   vec4 palette_real(uint joint)        joint's rotation quaternion (w, x, y, z) (DQS)
 //   vec4 palette_dual(uint joint)        joint's dual part (w, x, y, z) (DQS)
-// Each vertex has four influences, heaviest first (src/packed.h): the joints, and the
+// Each vertex has four influences, heaviest first (src/skin/packed.h): the joints, and the
 // weights with the fourth implied, w3 = 1 - (w0 + w1 + w2), summed in the CPU's order.
 
 vec4 vertex_weights(vec3 stored)

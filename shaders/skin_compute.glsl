@@ -1,6 +1,6 @@
 // skin_compute.glsl - skinning as a compute pass: each invocation skins one vertex and
 // writes it to storage buffers once, for every later pass (shadow, depth, colour) to
-// reuse. The inputs are the packed streams of src/packed.h, as the vertex shader's.
+// reuse. The inputs are the packed streams of src/skin/packed.h, as the vertex shader's.
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Positions { float positions[]; };
 layout(std430, binding = 1) readonly buffer Normals { float normals[]; };

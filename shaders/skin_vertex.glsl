@@ -1,6 +1,6 @@
 // skin_vertex.glsl - the vertex shader of RTR4's skinning: one vertex in, its skinned
 // position and normal out, captured by transform feedback (rasterizer discarded) so the
-// lab can read them back. The inputs are the packed streams of src/packed.h.
+// lab can read them back. The inputs are the packed streams of src/skin/packed.h.
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 normal;
 layout(location = 2) in uvec4 joints;   // four uint16 indices

@@ -13,8 +13,8 @@
  * leak or read out of bounds (ASan and UBSan watch). */
 #include <stdlib.h>
 
-#include "evidence.h"
-#include "gltf.h"
+#include "program/evidence.h"
+#include "gltf/gltf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /* test_camera.c - the space chain pinned by geometry, not by matrix entries. */
 #include <math.h>
 
-#include "camera.h"
+#include "draw/camera.h"
 #include "cmocka_all.h"
 
 static double dist(vec3 a, vec3 b) { return vec3_length(vec3_sub(a, b)); }

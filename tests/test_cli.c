@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "program/cli.h"
 #include "cmocka_all.h"
 #include "testutil.h"
 

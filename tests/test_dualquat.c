@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "dualquat.h"
-#include "skin.h"
+#include "math/dualquat.h"
+#include "skin/skin.h"
 
 static const double pi = 3.141592653589793;
 

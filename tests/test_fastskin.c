@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "fastskin.h"
+#include "skin/fastskin.h"
 
 #define J 16
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "cmocka_all.h"
-#include "figure.h"
+#include "draw/figure.h"
 
 static const rgb ink = {10, 20, 30};
 

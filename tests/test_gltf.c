@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "gltf.h"
-#include "gltf_write.h"
-#include "evidence.h"
+#include "gltf/gltf.h"
+#include "gltf/gltf_write.h"
+#include "program/evidence.h"
 #include "gltf_export.h"
 #include "rig30.h"
 #include "testutil.h"

@@ -22,7 +22,7 @@
 #define BASE COMMITTED_OUT_DIR "/skinning30.gltf"
 #define URI_PREFIX "data:application/octet-stream;base64,"
 
-/* The export's layout (see src/gltf_export.c): accessors 0 POSITION, 1 NORMAL, 2 JOINTS_0,
+/* The export's layout (see lab/ch30/gltf_export.c): accessors 0 POSITION, 1 NORMAL, 2 JOINTS_0,
  * 3 WEIGHTS_0, 4 indices, 5 inverse binds, 6 animation times, 7 rotations; one buffer,
  * bufferView k holds accessor k. */
 enum { POSITION_OFFSET = 0, JOINTS_OFFSET = 5184, WEIGHTS_OFFSET = 6912, INDICES_OFFSET = 10368, IBM_OFFSET = 12672, TIMES_OFFSET = 12800,

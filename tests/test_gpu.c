@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "fastskin.h"
-#include "gpu_skin.h"
-#include "rig_random.h"
+#include "skin/fastskin.h"
+#include "gpu/gpu_skin.h"
+#include "skin/rig_random.h"
 #include "testutil.h"
 
 #define LAB LAB_BIN_DIR "/lab30-gpu"

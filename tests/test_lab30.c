@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 
 #include "cmocka_all.h"
-#include "figure.h"
+#include "draw/figure.h"
+#include "rig30.h"
 #include "testutil.h"
 
 #define LAB30 LAB_BIN_DIR "/lab30"
@@ -172,6 +173,65 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
 /* The article's explanation, as numbers: the middle ring's blended matrix at 0, 90 and
  * 180 degrees (singular values 1 1 1, 1 r r, 1 0 0); the article's radii are one vertex's,
  * and every radius row keeps min <= mean <= max. */
+/* lab30.c writes the palette loop C_j = G_j B_j^-1 and the blend loop sum_j w_j C_j p~ in
+ * its own lines. They must give what the library's job (skin_pose_run, through
+ * rig30_pose_at) gives, on every vertex of every pose: here at seeded twists of both signs,
+ * at the +-180 seam and beyond one turn, with seeded middle-ring weights. */
+static void test_lab30_loops_match_the_library_job(void **state)
+{
+    run_ctx *ctx = *state;
+    unsigned seed = 30u;
+    for (int trial = 0; trial < 3; trial++) {
+        double theta[8] = {-180, 180, 540, -721.5}, w1 = trial == 0 ? 0.5 : trial == 1 ? 0.0 : 1.0;
+        for (int i = 4; i < 8; i++) { /* distinct seeded angles in [-3600, 3600) */
+            seed = seed * 1103515245u + 12345u;
+            theta[i] = -3600.0 + (double)(seed >> 8) / (double)(1u << 24) * 7200.0;
+        }
+        if (trial == 2) { /* and a weight strictly between 0 and 1 */
+            seed = seed * 1103515245u + 12345u;
+            w1 = (double)(seed >> 8) / (double)(1u << 24);
+        }
+        char list[256], weights[64];
+        snprintf(list, sizeof list, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", theta[0], theta[1],
+                 theta[2], theta[3], theta[4], theta[5], theta[6], theta[7]);
+        snprintf(weights, sizeof weights, "%.17g,%.17g", 1.0 - w1, w1);
+        assert_int_equal(run_lab(ctx, "--theta", list, "--middle-weights", weights, ctx->dir), 0);
+        cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
+        assert_non_null(root);
+        rig30_rig rig;
+        const double middle[2] = {1.0 - w1, w1};
+        assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, middle, NULL), LAB_OK);
+        rig30_pose pose;
+        assert_int_equal(rig30_pose_alloc(&rig, &pose, NULL), LAB_OK);
+        cJSON *poses = tu_json_get(root, "poses");
+        assert_int_equal(cJSON_GetArraySize(poses), 8);
+        for (int i = 0; i < 8; i++) {
+            cJSON *p = cJSON_GetArrayItem(poses, i);
+            double deg = tu_json_num(p, "theta_deg");
+            assert_true(deg == theta[i]);
+            assert_int_equal(rig30_pose_at(&rig, deg_to_rad(deg), (skin_blend){.method = SKIN_LBS}, &pose, NULL),
+                             LAB_OK);
+            cJSON *skin = tu_json_get(p, "skin"), *pos = tu_json_get(p, "positions");
+            for (int j = 0; j < RIG30_JOINTS; j++)
+                for (int r = 0; r < 4; r++)
+                    for (int c = 0; c < 4; c++)
+                        assert_true(tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetArrayItem(skin, j), r), c)) ==
+                                    pose.palette[j].m[r][c]);
+            assert_int_equal(cJSON_GetArraySize(pos), rig.bind.vertex_count);
+            for (int v = 0; v < rig.bind.vertex_count; v++) {
+                cJSON *q = cJSON_GetArrayItem(pos, v);
+                /* the same arithmetic in the same order: equal to the last bit */
+                assert_true(tu_json_number(cJSON_GetArrayItem(q, 0)) == pose.positions[v].x);
+                assert_true(tu_json_number(cJSON_GetArrayItem(q, 1)) == pose.positions[v].y);
+                assert_true(tu_json_number(cJSON_GetArrayItem(q, 2)) == pose.positions[v].z);
+            }
+        }
+        rig30_pose_free(&pose);
+        rig30_rig_free(&rig);
+        cJSON_Delete(root);
+    }
+}
+
 static void test_lab30_blended_matrix_and_honest_radii(void **state)
 {
     run_ctx *ctx = *state;
@@ -434,6 +494,7 @@ int main(void)
         T(test_lab30_a_report_that_cannot_be_written_is_an_error),
         T(test_lab30_rejected_weights_lose_nothing),
         T(test_lab30_json_counts_radii_and_checks),
+        T(test_lab30_loops_match_the_library_job),
         T(test_lab30_blended_matrix_and_honest_radii),
         T(test_lab30_hand_control_and_weights_panels),
         T(test_lab30_exercises),

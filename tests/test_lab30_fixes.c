@@ -1,4 +1,4 @@
-/* test_lab30_fixes.c - the fixes (src/fixes30.h) by the test's own arithmetic, and
+/* test_lab30_fixes.c - the fixes (lab/ch30/fixes30.h) by the test's own arithmetic, and
  * build/bin/lab30-fixes end to end: exit codes, the evidence re-read with cJSON against
  * closed forms, the acceptance bounds, determinism and the committed out/. */
 #define _POSIX_C_SOURCE 200809L

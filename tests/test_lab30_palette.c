@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "fastskin.h"
+#include "skin/fastskin.h"
 #include "testutil.h"
 
 #define LAB LAB_BIN_DIR "/lab30-palette"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "linalg.h"
+#include "math/linalg.h"
 
 static const double quarter = 1.5707963267948966; /* 90 degrees */
 

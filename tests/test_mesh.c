@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "mesh.h"
+#include "mesh/mesh.h"
 
 /* An open cylinder of R rings and S segments, counted by hand: V = R S, T = 2 (R-1) S,
  * edges = S per ring (R S) + S verticals and S diagonals per band (2 (R-1) S),

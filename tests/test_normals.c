@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "normals.h"
+#include "skin/normals.h"
 
 static double deg(vec3 a, vec3 b) { return normals_angle_deg(a, b); }
 

@@ -14,9 +14,9 @@
 #include <stb_image.h>
 
 #include "cmocka_all.h"
-#include "evidence.h"
-#include "output.h"
-#include "png_encode.h"
+#include "program/evidence.h"
+#include "program/output.h"
+#include "draw/png_encode.h"
 #include "testutil.h"
 
 static void test_output_check_dir_rules(void **state)

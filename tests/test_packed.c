@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "packed.h"
+#include "skin/packed.h"
 
 static const vec3 origin[1] = {{0, 0, 0}};
 

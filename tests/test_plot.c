@@ -1,7 +1,7 @@
 /* test_plot.c - a plot puts its data where the axes say: y up, x right, clipped to the
  * frame, one legend entry per labelled series. */
 #include "cmocka_all.h"
-#include "plot.h"
+#include "draw/plot.h"
 
 static const rgb red = {200, 0, 0}, blue = {0, 0, 200};
 

@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "cmocka_all.h"
-#include "quat.h"
+#include "math/quat.h"
 
 static const double pi = 3.141592653589793;
 

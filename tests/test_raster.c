@@ -3,10 +3,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "camera.h"
+#include "draw/camera.h"
 #include "cmocka_all.h"
-#include "output.h"
-#include "raster.h"
+#include "program/output.h"
+#include "draw/raster.h"
 
 static const rgb white = {255, 255, 255}, ink = {10, 20, 30};
 

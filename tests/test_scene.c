@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "scene.h"
+#include "mesh/scene.h"
 
 static void test_scene_empty_is_valid(void **state)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "skin.h"
+#include "skin/skin.h"
 
 static const double quarter = 1.5707963267948966;
 static const skin_blend LBS = {.method = SKIN_LBS};

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
-#include "weights_csv.h"
+#include "skin/weights_csv.h"
 
 static void expect_error(const char *text, const char *where, const char *value)
 {

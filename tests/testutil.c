@@ -17,7 +17,7 @@
 
 #include <stb_image.h>
 
-#include "gltf_write.h"
+#include "gltf/gltf_write.h"
 
 char *tu_make_temp_dir(char *buf, size_t size)
 {

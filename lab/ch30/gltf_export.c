@@ -1,0 +1,87 @@
+/* gltf_export.c - chapter 30's twist rig as a glTF 2.0 file through gltf_write (see
+ * gltf_export.h). */
+#include "gltf_export.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "gltf/gltf_write.h"
+
+double gltf_export_nlerp_deviation(double step, double radius)
+{
+    double worst = 0.0;
+    for (int i = 0; i <= 1000; i++) { /* t in [0, 1], both keys included */
+        double t = i / 1000.0;
+        double nlerp = 2.0 * atan2(t * sin(step / 2), (1 - t) + t * cos(step / 2));
+        worst = fmax(worst, 2.0 * radius * sin(fabs(nlerp - step * t) / 2));
+    }
+    return worst;
+}
+
+int gltf_export_key_segments(double total_angle, double radius, double tolerance)
+{
+    int segments = 1;
+    while (segments < GLTF_EXPORT_MAX_KEYS - 1 &&
+           !(gltf_export_nlerp_deviation(total_angle / segments, radius) < tolerance))
+        segments++;
+    return segments;
+}
+
+/* The twist rig, with a corrective shape when deltas is not NULL. */
+static lab_error export_twist(const rig30_rig *rig, const vec3 *deltas, bytes *out, lab_diag *d)
+{
+    const int segments = gltf_export_key_segments(acos(-1.0), 1.0, GLTF_EXPORT_NLERP_TOLERANCE), keys = segments + 1;
+    int n = rig->bind.vertex_count;
+    vec3 *normals = malloc(sizeof *normals * (size_t)n);
+    uint16_t (*joints)[4] = malloc(sizeof *joints * (size_t)n);
+    float (*weights)[4] = malloc(sizeof *weights * (size_t)n);
+    lab_error e = (normals && joints && weights) ? LAB_OK
+                                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "glTF", "%d vertices", n);
+    if (e == LAB_OK)
+        rig30_bind_normals(rig, normals);
+    for (int v = 0; e == LAB_OK && v < n; v++) {
+        const skin_influences *in = &rig->influences;
+        for (int s = 0; s < 4; s++) {
+            int k = v * in->per_vertex + s;
+            bool used = s < in->per_vertex && in->weight[k] > 0.0;
+            joints[v][s] = (uint16_t)(used ? in->joint[k] : 0);
+            weights[v][s] = used ? (float)in->weight[k] : 0.0f;
+        }
+    }
+    const gltf_write_joint skeleton[RIG30_JOINTS] = {
+        {"root", -1, {0, 0, 0}, quat_identity()},
+        {"child", 0, {0, 0, RIG30_HEIGHT}, quat_identity()},
+    };
+    double times[GLTF_EXPORT_MAX_KEYS], drive[GLTF_EXPORT_MAX_KEYS];
+    quat rotations[GLTF_EXPORT_MAX_KEYS];
+    for (int k = 0; k < keys; k++) {
+        times[k] = (double)k / segments;
+        drive[k] = times[k]; /* the corrective's driver: theta / pi */
+        rotations[k] = quat_from_axis_angle(vec3_make(0, 0, 1), acos(-1.0) * k / segments);
+    }
+    gltf_write_input in = {&rig->bind, normals, (const uint16_t(*)[4])joints, (const float(*)[4])weights,
+                           skeleton, RIG30_JOINTS, rig->inverse_bind, 1, times, rotations, keys,
+                           "skinning lab, lab30 --gltf", GLTF_EXPORT_RIG_NAME, gltf_export_z_up_to_y_up(),
+                           "cylinder skin", deltas ? "twist with its corrective shape" : "twist", "child_end", 1,
+                           {0, 0, GLTF_EXPORT_END_LENGTH}, deltas, deltas ? drive : NULL};
+    if (e == LAB_OK)
+        e = gltf_write(&in, out, d);
+    free(normals), free(joints), free(weights);
+    return e;
+}
+
+lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d)
+{
+    return export_twist(rig, NULL, out, d);
+}
+
+lab_error gltf_export_rig30_corrective(const rig30_rig *rig, const vec3 *deltas, bytes *out, lab_diag *d)
+{
+    return export_twist(rig, deltas, out, d);
+}
+
+quat gltf_export_z_up_to_y_up(void)
+{
+    return quat_from_axis_angle(vec3_make(1, 0, 0), -acos(-1.0) / 2); /* +z -> +y, +y -> -z */
+}

@@ -1,0 +1,281 @@
+/* lab30-gltf.c - Skin a real glTF 2.0 asset: the article's glTF rules at work.
+ *
+ * Concepts: JOINTS_n index skin.joints (not scene nodes); a missing inverseBindMatrices
+ * means identity matrices; the skinned mesh node's own transform is ignored, so skinned
+ * positions live in the space of the joints' world matrices. Loads the asset, samples its
+ * first animation at the given times, evaluates the node hierarchy, builds the joint
+ * matrices J_j = G(skin.joints[j]) IBM_j, and skins every skinned primitive.
+ *
+ * Usage:  build/bin/lab30-gltf [--time T,...] [--method lbs|dqs] [--policy strict|normalize]
+ *                              ASSET OUTDIR
+ *
+ * Writes into OUTDIR (which must exist), all or nothing:
+ *   gltf30.png            one wireframe panel per time: camera fitted to the animated bounds,
+ *                         joints as blue squares, bones as red lines
+ *   gltf30-panel<k>.png   each panel alone
+ *   gltf30.json           per time: joint world matrices, joint (skin) matrices, positions
+ *
+ * Exit codes: 0 success, 1 the asset was rejected (malformed, hostile or invalid skin data;
+ * the message names the JSON pointer), 2 usage, 3 output directory or write failure.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program/cli.h"
+#include "draw/figure.h"
+#include "record30_gltf.h"
+
+#define LAB "lab30-gltf"
+#define PANEL_W 300
+#define PANEL_H 340
+#define LABEL_H 36
+
+static const rgb joint_color = {30, 80, 220}, bone_color = {220, 30, 30};
+
+/* ---- the computation ------------------------------------------------------------------------- */
+
+/* Every primitive of every node that has both a mesh and a skin. */
+static lab_error find_parts(gltf30 *r, lab_diag *d)
+{
+    int total = 0;
+    for (int n = 0; n < r->doc.node_count; n++)
+        if (r->doc.nodes[n].mesh >= 0 && r->doc.nodes[n].skin >= 0)
+            total += r->doc.meshes[r->doc.nodes[n].mesh].primitive_count;
+    if (!(r->parts = malloc(sizeof *r->parts * (size_t)(total ? total : 1))))
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "skinned primitives", "%d", total);
+    for (int n = 0; n < r->doc.node_count; n++) {
+        const gltf_node *node = &r->doc.nodes[n];
+        if (node->mesh < 0 || node->skin < 0)
+            continue;
+        for (int p = 0; p < r->doc.meshes[node->mesh].primitive_count; p++)
+            r->parts[r->part_count++] =
+                (gltf30_part){n, node->mesh, p, gltf_primitive_vertex_count(&r->doc, node->mesh, p)};
+    }
+    return LAB_OK;
+}
+
+static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
+{
+    int n = r->doc.node_count;
+    mat4 *locals = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
+    at->world = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
+    at->positions = calloc((size_t)(r->part_count ? r->part_count : 1), sizeof(vec3 *));
+    at->morph_weights = calloc((size_t)(r->part_count ? r->part_count : 1), sizeof(double *));
+    lab_error e = (locals && at->world && at->positions && at->morph_weights)
+                      ? gltf_sample_locals(&r->doc, 0, at->t, locals, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "nodes", "%d", n);
+    if (e == LAB_OK)
+        e = gltf_world_matrices(&r->doc, locals, at->world, d);
+    for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
+        int count, targets = gltf_node_target_count(&r->doc, r->parts[p].node);
+        if (targets > 0) { /* the morph weights first: the targets move the bind pose */
+            at->morph_weights[p] = malloc(sizeof(double) * (size_t)targets);
+            e = at->morph_weights[p] ? gltf_sample_morph_weights(&r->doc, 0, at->t, r->parts[p].node, at->morph_weights[p], d)
+                                     : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "morph weights", "part %d", p);
+        }
+        at->positions[p] = e == LAB_OK ? malloc(sizeof(vec3) * (size_t)r->parts[p].vertex_count) : NULL;
+        if (e == LAB_OK)
+            e = at->positions[p] ? gltf_skin_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world,
+                                                       at->morph_weights[p], (skin_method)r->method,
+                                                       (skin_policy_kind)r->policy, at->positions[p], &count, d)
+                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "positions", "part %d", p);
+        at->normalized += e == LAB_OK ? count : 0;
+    }
+    free(locals);
+    return e;
+}
+
+/* The asset: read, validated (every MUST the reader knows), its skinned primitives found. */
+static lab_error load_asset(void *state, lab_diag *d)
+{
+    gltf30 *r = state;
+    lab_error e = gltf_load(r->args[0], &r->doc, d);
+    r->doc.limits = r->limits; /* --max-vertices, --max-nodes, --max-joints */
+    if (e == LAB_OK)
+        e = gltf_validate(&r->doc, d);
+    if (e == LAB_OK)
+        e = find_parts(r, d);
+    if (e == LAB_OK && r->part_count == 0)
+        e = diag_fail(d, LAB_ERR_GLTF, r->args[0], "%s", "no node has both a mesh and a skin");
+    return e;
+}
+
+/* Every sampled time: the animation's locals, the joints' world matrices, the skin. */
+static lab_error sample_times(void *state, lab_diag *d)
+{
+    gltf30 *r = state;
+    gltf_animation_range(&r->doc, 0, &r->start, &r->end);
+    double span = r->end - r->start;
+    const double quarters[4] = {r->start, r->start + 0.25 * span, r->start + 0.5 * span, r->end};
+    r->time_count = r->requested_count ? r->requested_count : (span > 0 ? 4 : 1);
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
+        r->at[k].t = r->requested_count ? r->requested_times[k] : quarters[k];
+        e = sample_time(r, &r->at[k], d);
+    }
+    return e;
+}
+
+/* ---- the figure ------------------------------------------------------------------------------ */
+
+/* All skinned positions and joint origins over every time: the animated bounds. */
+static vec3 *animated_points(const gltf30 *r, int *count)
+{
+    int n = 0;
+    for (int p = 0; p < r->part_count; p++)
+        n += r->parts[p].vertex_count * r->time_count;
+    n += r->doc.node_count * r->time_count;
+    vec3 *pts = malloc(sizeof(vec3) * (size_t)(n ? n : 1));
+    if (!pts)
+        return NULL;
+    int k = 0;
+    for (int t = 0; t < r->time_count; t++) {
+        for (int p = 0; p < r->part_count; p++)
+            for (int v = 0; v < r->parts[p].vertex_count; v++)
+                pts[k++] = r->at[t].positions[p][v];
+        for (int j = 0; j < r->doc.node_count; j++)
+            pts[k++] = mat4_transform_point(r->at[t].world[j], vec3_make(0, 0, 0));
+    }
+    *count = k;
+    return pts;
+}
+
+/* Looks along the bounds' thinnest axis, tilted a little, with the longest axis up. */
+static lab_error fit_camera(const gltf30 *r, camera *cam, lab_diag *d)
+{
+    int n;
+    vec3 *pts = animated_points(r, &n);
+    if (!pts)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "camera", "%s", "points");
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < n; i++) {
+        const double c[3] = {pts[i].x, pts[i].y, pts[i].z};
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], c[a]), hi[a] = fmax(hi[a], c[a]);
+    }
+    int thin = 0, longest = 0;
+    for (int a = 1; a < 3; a++) {
+        if (hi[a] - lo[a] < hi[thin] - lo[thin]) thin = a;
+        if (hi[a] - lo[a] > hi[longest] - lo[longest]) longest = a;
+    }
+    if (longest == thin)
+        longest = (thin + 1) % 3;
+    double dir[3] = {0.35, 0.35, 0.35}, up[3] = {0, 0, 0};
+    dir[thin] = 1.0;
+    up[longest] = 1.0;
+    vec3 centre = vec3_make(0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2]));
+    vec3 eye = vec3_add(centre, vec3_scale(vec3_normalize(vec3_make(dir[0], dir[1], dir[2])), 10.0));
+    cam->view = camera_look_at(eye, centre, vec3_make(up[0], up[1], up[2]));
+    cam->viewport = (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H};
+    cam->projection = camera_fit_orthographic(cam->view, pts, n, 0.06, cam->viewport);
+    free(pts);
+    return LAB_OK;
+}
+
+/* The primitive's triangles as edges: indices, or consecutive triples without them.
+ * *out (free() it) holds *edge_count edges. */
+static lab_error part_edges(const gltf30 *r, const gltf30_part *part, mesh_edge **out,
+                            int *edge_count, lab_diag *d)
+{
+    const gltf_primitive *p = &r->doc.meshes[part->mesh].primitives[part->primitive];
+    int count = p->indices >= 0 ? r->doc.accessors[p->indices].count : part->vertex_count;
+    double *idx = malloc(sizeof(double) * (size_t)(count ? count : 1));
+    *out = malloc(sizeof(mesh_edge) * (size_t)(count ? count : 1));
+    *edge_count = 0;
+    lab_error e = idx && *out ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d indices", count);
+    if (e == LAB_OK && p->indices >= 0)
+        e = gltf_accessor_read(&r->doc, p->indices, idx, d);
+    for (int k = 0; e == LAB_OK && p->indices < 0 && k < count; k++)
+        idx[k] = k;
+    for (int t = 0; e == LAB_OK && t + 2 < count; t += 3)
+        for (int k = 0; k < 3; k++)
+            (*out)[(*edge_count)++] = (mesh_edge){(int)idx[t + k], (int)idx[t + (k + 1) % 3]};
+    free(idx);
+    return e;
+}
+
+static void draw_skeleton(canvas *c, const camera *cam, const gltf30 *r, const gltf30_time *at)
+{
+    for (int p = 0; p < r->part_count; p++) {
+        const gltf_skin *s = &r->doc.skins[r->doc.nodes[r->parts[p].node].skin];
+        for (int j = 0; j < s->joint_count; j++) {
+            int node = s->joints[j], parent = r->doc.nodes[node].parent;
+            vec3 a = mat4_transform_point(at->world[node], vec3_make(0, 0, 0));
+            if (parent >= 0) {
+                vec3 b = mat4_transform_point(at->world[parent], vec3_make(0, 0, 0));
+                figure_draw_lines(c, cam, &a, &b, &bone_color, 1);
+            }
+            vec3 q = camera_project(cam, a);
+            if (q.x > -10 && q.y > -10 && q.x < c->width + 10 && q.y < c->height + 10)
+                raster_fill_rect(c, (int)floor(q.x) - 2, (int)floor(q.y) - 2, 5, 5, joint_color);
+        }
+    }
+}
+
+static lab_error add_figures(void *state, lab_diag *d)
+{
+    gltf30 *r = state;
+    camera cam;
+    lab_error e = fit_camera(r, &cam, d);
+    canvas panels[GLTF30_MAX_TIMES] = {{0}}, fig = {0};
+    for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
+        e = canvas_init(&panels[k], PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
+        for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
+            mesh_edge *edges;
+            int n;
+            e = part_edges(r, &r->parts[p], &edges, &n, d);
+            figure_panel panel = {.positions = r->at[k].positions[p], .edges = edges, .edge_count = n};
+            if (e == LAB_OK)
+                figure_draw_panel(&panels[k], &cam, &panel);
+            free(edges);
+        }
+        if (e != LAB_OK)
+            break;
+        draw_skeleton(&panels[k], &cam, r, &r->at[k]);
+        char label[64];
+        snprintf(label, sizeof label, "t = %g s", r->at[k].t);
+        raster_text(&panels[k], 8, 8, FIGURE_TEXT_SCALE, label, FIGURE_TEXT);
+    }
+    char title[160]; /* the asset, its animation and the colours */
+    const char *slash = strrchr(r->args[0], '/');
+    snprintf(title, sizeof title, "%.60s, animation %g..%g s: blue joints, red bones", slash ? slash + 1 : r->args[0],
+             r->start, r->end);
+    if (e == LAB_OK)
+        e = figure_compose(&fig, panels, r->time_count, 12, title, d);
+    output_name names[GLTF30_MAX_TIMES];
+    for (int k = 0; k < r->time_count; k++)
+        snprintf(names[k], sizeof names[k], "gltf30-panel%d.png", k);
+    return output_batch_add_figure(&r->out, e, "gltf30.png", &fig, panels, names, r->time_count, d);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const methods[] = {"lbs", "dqs", NULL};          /* skin_method order */
+    static const char *const policies[] = {"strict", "normalize", NULL}; /* skin_policy_kind order */
+    static gltf30 r = {.method = SKIN_LBS, .policy = SKIN_POLICY_STRICT};
+    const cli_option options[] = {
+        {"--time", CLI_DOUBLES, r.requested_times, .count = &r.requested_count, .min_count = 1,
+         .max_count = GLTF30_MAX_TIMES, .value_name = "T[,T...]",
+         .help = "sample times in seconds (default: start, quarter, half and end\n"
+                 "of the first animation)"},
+        {"--method", CLI_CHOICE, &r.method, .choices = methods, .help = "lbs (default) or dqs"},
+        {"--policy", CLI_CHOICE, &r.policy, .choices = policies,
+         .help = "strict (default) rejects weight sums off by more than 2e-7 per\n"
+                 "weight; normalize divides them and counts the vertices"},
+        {"--max-vertices", CLI_INT, &r.limits.max_vertices, .min = 1, .max = 1 << 26, .value_name = "N",
+         .help = "refuse a primitive of more vertices (default 1048576)"},
+        {"--max-nodes", CLI_INT, &r.limits.max_nodes, .min = 1, .max = 1 << 24, .value_name = "N",
+         .help = "refuse an asset of more nodes (default 65536)"},
+        {"--max-joints", CLI_INT, &r.limits.max_joints, .min = 1, .max = 1 << 20, .value_name = "N",
+         .help = "refuse a skin of more joints (default 4096)"},
+    };
+    const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
+                                 options, 6, {"ASSET", "OUTDIR"}, 2, NULL};
+    static const cli_step steps[] = {load_asset, sample_times, add_figures, record30_gltf_evidence};
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_gltf_report, NULL,
+                                        record30_gltf_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, r.args);
+}

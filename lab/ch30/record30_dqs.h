@@ -1,0 +1,73 @@
+/* record30_dqs.h - what lab30-dqs (DQS beside LBS) computes, and how it is recorded: the
+ * JSON evidence, the ring CSV and the report. The computation stays in lab/ch30/lab30-dqs.c.
+ */
+#ifndef RECORD30_DQS_H
+#define RECORD30_DQS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "draw/camera.h"
+#include "program/output.h"
+#include "rig30.h"
+#include "rig30_cases.h"
+#include "rig30_check.h"
+
+#define DQS30_MAX_ANGLES 4
+#define DQS30_SWEEP_SAMPLES 21               /* w = 0, 0.05, ..., 1 */
+#define DQS30_SWEEP_ANGLES 4
+extern const double dqs30_sweep_theta_deg[DQS30_SWEEP_ANGLES]; /* 60, 90, 120, 180 */
+extern const skin_method dqs30_methods[2];                     /* LBS, DQS */
+
+/* One skinned pose: a rig, a method, an angle, and what was measured on it. */
+typedef struct {
+    rig30_kind rig;
+    skin_method method;
+    double angle_deg;
+    rig30_pose pose;
+    rig30_ring_table rings;                                    /* against the closed forms */
+    rig30_check check;                                         /* twist */
+    rig30_bend_metrics bend;                                   /* bend */
+} dqs30_pose;
+
+typedef struct {
+    rig30_rig rigs[2];                     /* indexed by rig30_kind */
+    mesh_edge *edges;
+    int edge_count;
+    dqs30_pose pose[2 * 2 * DQS30_MAX_ANGLES];
+    int pose_count;
+    rig30_check twist_check[2];            /* per method, over all twist poses */
+    /* the short way round at 270 degrees, and a full turn without the fix */
+    double short_with_fix, short_without_fix, short_analytic; /* middle ring turn, radians */
+    lab_error full_turn_code;
+    lab_diag full_turn_diag;
+    double full_turn_with_fix_displacement;
+    double sign_difference;                /* q vs -q for the child, after the fix */
+    lab_error rigid_code;
+    lab_diag rigid_diag;
+    double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];           /* measured r'/r */
+    double sweep_analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];
+    rig30_chord chord;                     /* the LBS-versus-DQS text's two bones at +-90 deg */
+    camera cam[2];                                          /* per rig */
+    /* the run's options */
+    double twist_deg[DQS30_MAX_ANGLES], bend_deg[DQS30_MAX_ANGLES];
+    int twist_count, bend_count;
+    double child_scale[3];        /* (1, 1, 1) unless --child-scale: DQS refuses anything else */
+    /* what the run writes, and where */
+    output_batch out;
+    const char *outdir;
+} dqs30;
+
+
+/* Frees what the computation allocated in the dqs30 at state (a cli_chapter release). */
+void record30_dqs_release(void *state);
+
+/* dqs30.json and dqs30-rings.csv. */
+/* (a cli_step on a dqs30: adds to its `out`) */
+lab_error record30_dqs_evidence(void *state, lab_diag *d);
+
+/* The report: each measured value beside its closed form; whether every check passed. */
+/* (a cli_chapter report on a dqs30) */
+bool record30_dqs_report(const void *state, FILE *out);
+
+#endif

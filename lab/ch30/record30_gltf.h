@@ -1,0 +1,55 @@
+/* record30_gltf.h - what lab30-gltf (a glTF asset skinned at sampled times) computes, and
+ * how it is recorded: the JSON evidence and the report. The computation stays in
+ * lab/ch30/lab30-gltf.c.
+ */
+#ifndef RECORD30_GLTF_H
+#define RECORD30_GLTF_H
+
+#include <stdio.h>
+
+#include "gltf/gltf.h"
+#include "program/output.h"
+
+#define GLTF30_MAX_TIMES 8
+
+/* One skinned primitive of one node. */
+typedef struct { int node, mesh, primitive, vertex_count; } gltf30_part;
+
+typedef struct {
+    double t;
+    mat4 *world;                 /* every node */
+    vec3 **positions;            /* per part */
+    double **morph_weights;      /* per part: its node's morph weights, NULL without targets */
+    int normalized;              /* vertices whose weights were divided (normalize policy) */
+} gltf30_time;
+
+typedef struct {
+    gltf_document doc;
+    gltf30_part *parts;         /* every skinned primitive, part_count of them */
+    int part_count;
+    gltf30_time at[GLTF30_MAX_TIMES];
+    int time_count;
+    double start, end;
+    /* the run's options and arguments */
+    double requested_times[GLTF30_MAX_TIMES]; /* --time; none: the animation's quarters */
+    int requested_count;
+    int method;                       /* --method, a skin_method */
+    int policy;                       /* --policy, a skin_policy_kind */
+    gltf_limits limits;               /* --max-vertices, --max-nodes, --max-joints (0: default) */
+    const char *args[2];              /* ASSET, OUTDIR */
+    output_batch out;                 /* what the run writes */
+} gltf30;
+
+/* Frees what the computation allocated in the gltf30 at state (a cli_chapter release). */
+void record30_gltf_release(void *state);
+
+/* gltf30.json: per time, per skinned primitive, the joints' world matrices and the
+ * skinned positions. */
+/* (a cli_step on a gltf30: adds to its `out`) */
+lab_error record30_gltf_evidence(void *state, lab_diag *d);
+
+/* One line for the asset, one per sampled time. */
+/* (a cli_chapter report on a gltf30) */
+bool record30_gltf_report(const void *state, FILE *out);
+
+#endif

@@ -1,0 +1,106 @@
+/* plot.c - line plots (see plot.h). */
+#include "draw/plot.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#define PLOT_SCALE 2                 /* text size, as in the figures */
+#define MARGIN_LEFT 84
+#define MARGIN_TOP 72
+#define MARGIN_BOTTOM 64
+#define LEGEND_WIDTH 300
+#define TICK 6
+
+static const rgb black = {0, 0, 0}, grid = {225, 225, 225}, white = {255, 255, 255};
+
+typedef struct { int x0, y0, x1, y1; double xa, xb, ya, yb; bool x_log; } plot_area;
+
+static double to_px(const plot_area *a, double x)
+{
+    if (a->x_log)
+        return a->x0 + (log10(x) - log10(a->xa)) / (log10(a->xb) - log10(a->xa)) * (a->x1 - a->x0);
+    return a->x0 + (x - a->xa) / (a->xb - a->xa) * (a->x1 - a->x0);
+}
+static double to_py(const plot_area *a, double y) { return a->y1 - (y - a->ya) / (a->yb - a->ya) * (a->y1 - a->y0); }
+
+static void draw_ticks(canvas *c, const plot_area *a, const plot_spec *s)
+{
+    char label[32];
+    int first = s->x_log ? (int)ceil(log10(s->x_min) - 1e-9) : 0;
+    int steps_x = s->x_log ? (int)floor(log10(s->x_max) + 1e-9) - first
+                           : (int)floor((s->x_max - s->x_min) / s->x_step + 1e-9);
+    for (int k = 0; k <= steps_x; k++) {
+        double x = s->x_log ? pow(10.0, first + k) : s->x_min + k * s->x_step;
+        int px = (int)floor(to_px(a, x));
+        raster_line(c, px, a->y0, px, a->y1, grid);
+        raster_line(c, px, a->y1, px, a->y1 + TICK, black);
+        if (s->x_log)
+            snprintf(label, sizeof label, "1e%d", first + k);
+        else
+            snprintf(label, sizeof label, "%g", x);
+        raster_text(c, px - raster_text_width(label, PLOT_SCALE) / 2, a->y1 + TICK + 4, PLOT_SCALE,
+                    label, black);
+    }
+    int steps_y = (int)floor((s->y_max - s->y_min) / s->y_step + 1e-9);
+    for (int k = 0; k <= steps_y; k++) {
+        double y = s->y_min + k * s->y_step;
+        int py = (int)floor(to_py(a, y));
+        raster_line(c, a->x0, py, a->x1, py, grid);
+        raster_line(c, a->x0 - TICK, py, a->x0, py, black);
+        snprintf(label, sizeof label, "%g", y);
+        raster_text(c, a->x0 - TICK - 4 - raster_text_width(label, PLOT_SCALE), py - 6, PLOT_SCALE,
+                    label, black);
+    }
+}
+
+static void draw_series(canvas *c, const plot_area *a, const plot_series *s)
+{
+    for (int i = 0; i + 1 < s->count; i++)
+        for (int t = 0; t < (s->thick > 1 ? 2 : 1); t++)
+            raster_segment(c, to_px(a, s->x[i]), to_py(a, s->y[i]) + t, to_px(a, s->x[i + 1]),
+                           to_py(a, s->y[i + 1]) + t, s->dash, s->dash, s->color);
+}
+
+static void draw_legend(canvas *c, const plot_area *a, const plot_spec *s)
+{
+    int x = a->x1 + 24, y = a->y0 + 4;
+    for (int i = 0; i < s->series_count; i++) {
+        const plot_series *e = &s->series[i];
+        if (!e->label)
+            continue;
+        for (int t = 0; t < (e->thick > 1 ? 2 : 1); t++)
+            raster_segment(c, x, y + 7 + t, x + 36, y + 7 + t, e->dash, e->dash, e->color);
+        raster_text(c, x + 44, y, PLOT_SCALE, e->label, black);
+        y += 28;
+    }
+}
+
+lab_error plot_draw(canvas *out, int width, int height, const plot_spec *spec, lab_diag *d)
+{
+    if (!(spec->x_max > spec->x_min && spec->y_max > spec->y_min &&
+          (spec->x_step > 0 || spec->x_log) && spec->y_step > 0 && (!spec->x_log || spec->x_min > 0)))
+        return diag_fail(d, LAB_ERR_OUTPUT, "plot", "empty range or step for \"%s\"",
+                         spec->title ? spec->title : "");
+    lab_error e = canvas_init(out, width, height, white, d);
+    if (e != LAB_OK)
+        return e;
+    plot_area a = {MARGIN_LEFT, MARGIN_TOP, width - LEGEND_WIDTH, height - MARGIN_BOTTOM,
+                   spec->x_min, spec->x_max, spec->y_min, spec->y_max, spec->x_log};
+    draw_ticks(out, &a, spec);
+    for (int i = 0; i < spec->series_count; i++)
+        draw_series(out, &a, &spec->series[i]);
+    /* the frame last, so curves on the range's edge do not hide it */
+    raster_line(out, a.x0, a.y0, a.x1, a.y0, black);
+    raster_line(out, a.x0, a.y1, a.x1, a.y1, black);
+    raster_line(out, a.x0, a.y0, a.x0, a.y1, black);
+    raster_line(out, a.x1, a.y0, a.x1, a.y1, black);
+    draw_legend(out, &a, spec);
+    if (spec->title)
+        raster_text(out, a.x0, 10, PLOT_SCALE, spec->title, black);
+    if (spec->x_label)
+        raster_text(out, (a.x0 + a.x1 - raster_text_width(spec->x_label, PLOT_SCALE)) / 2,
+                    height - 26, PLOT_SCALE, spec->x_label, black);
+    if (spec->y_label)
+        raster_text(out, 8, MARGIN_TOP - 30, PLOT_SCALE, spec->y_label, black);
+    return LAB_OK;
+}

@@ -1,0 +1,36 @@
+/* plot.h - line plots drawn by our rasterizer: a framed plot area, ticks with labels,
+ * axis titles, series as polylines (solid or dashed) and a legend to the right.
+ *
+ * Data coordinates map linearly onto the plot area, y up. Points outside the ranges are
+ * clipped with the segments that reach them; nothing is resampled or smoothed, so every
+ * vertex of a polyline is one data point.
+ */
+#ifndef PLOT_H
+#define PLOT_H
+
+#include <stdbool.h>
+
+#include "draw/raster.h"
+
+typedef struct {
+    const double *x, *y;   /* count points */
+    int count;
+    rgb color;
+    int dash;              /* 0 solid, else dash length in pixels */
+    int thick;             /* 1 or 2 pixels */
+    const char *label;     /* legend text, NULL for none */
+} plot_series;
+
+typedef struct {
+    const char *title, *x_label, *y_label;
+    double x_min, x_max, x_step;  /* ticks at x_min + k x_step */
+    double y_min, y_max, y_step;
+    const plot_series *series;
+    int series_count;
+    bool x_log;                   /* log10 x axis: ticks at the powers of ten, x_step unused */
+} plot_spec;
+
+/* Draws the plot onto a new width x height canvas. */
+lab_error plot_draw(canvas *out, int width, int height, const plot_spec *spec, lab_diag *d);
+
+#endif

@@ -1,0 +1,208 @@
+/* raster.c - integer rasterisation on an RGB canvas (see raster.h). */
+#include "draw/raster.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_easy_font.h>
+
+lab_error canvas_init(canvas *c, int width, int height, rgb background, lab_diag *d)
+{
+    *c = (canvas){0};
+    if (width <= 0 || height <= 0)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "canvas", "size %d x %d", width, height);
+    c->rgb = malloc((size_t)width * (size_t)height * 3);
+    if (!c->rgb)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "canvas", "size %d x %d", width, height);
+    c->width = width;
+    c->height = height;
+    raster_fill_rect(c, 0, 0, width, height, background);
+    return LAB_OK;
+}
+
+void canvas_free(canvas *c)
+{
+    free(c->rgb);
+    *c = (canvas){0};
+}
+
+bool canvas_contains(const canvas *c, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < c->width && y < c->height;
+}
+
+void canvas_put(canvas *c, int x, int y, rgb color)
+{
+    if (!canvas_contains(c, x, y))
+        return;
+    unsigned char *p = c->rgb + 3 * ((size_t)y * (size_t)c->width + (size_t)x);
+    p[0] = color.r;
+    p[1] = color.g;
+    p[2] = color.b;
+}
+
+rgb canvas_get(const canvas *c, int x, int y)
+{
+    if (!canvas_contains(c, x, y))
+        return (rgb){0, 0, 0};
+    const unsigned char *p = c->rgb + 3 * ((size_t)y * (size_t)c->width + (size_t)x);
+    return (rgb){p[0], p[1], p[2]};
+}
+
+bool rgb_equal(rgb a, rgb b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
+
+/* Bresenham's all-octant integer walk; `plot` decides per step whether to set the pixel
+ * (a dash pattern), clipping is per pixel so the walk is the same as without clipping.
+ * A segment that misses the canvas entirely is skipped before walking. */
+static void walk_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int gap, rgb color)
+{
+    if ((x0 < 0 && x1 < 0) || (y0 < 0 && y1 < 0) || (x0 >= c->width && x1 >= c->width) ||
+        (y0 >= c->height && y1 >= c->height))
+        return;
+    long dx = labs((long)x1 - x0), dy = -labs((long)y1 - y0);
+    int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+    long err = dx + dy;
+    long period = (long)dash + gap;
+    for (long step = 0;; step++) {
+        if (period <= 0 || step % period < dash)
+            canvas_put(c, x0, y0, color);
+        if (x0 == x1 && y0 == y1)
+            break;
+        long e2 = 2 * err;
+        if (e2 >= dy) { err += dy; x0 += sx; }
+        if (e2 <= dx) { err += dx; y0 += sy; }
+    }
+}
+
+void raster_line(canvas *c, int x0, int y0, int x1, int y1, rgb color)
+{
+    walk_line(c, x0, y0, x1, y1, 1, 0, color);
+}
+
+void raster_dashed_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int gap, rgb color)
+{
+    walk_line(c, x0, y0, x1, y1, dash, gap, color);
+}
+
+/* Cohen-Sutherland outcode of a point against the box [lo_x, hi_x] x [lo_y, hi_y]. */
+enum { LEFT = 1, RIGHT = 2, ABOVE = 4, BELOW = 8 };
+static int outcode(double x, double y, double lo_x, double lo_y, double hi_x, double hi_y)
+{
+    return (x < lo_x ? LEFT : 0) | (x > hi_x ? RIGHT : 0) | (y < lo_y ? ABOVE : 0) |
+           (y > hi_y ? BELOW : 0);
+}
+
+/* Cohen-Sutherland: moves an outside endpoint onto the boundary it crosses, setting that
+ * coordinate exactly and the other one by the segment's slope, so endpoints a universe
+ * away still clip accurately. Returns false when the segment misses the box. */
+static bool clip_to_box(double *x0, double *y0, double *x1, double *y1, double lo_x, double lo_y,
+                        double hi_x, double hi_y)
+{
+    int c0 = outcode(*x0, *y0, lo_x, lo_y, hi_x, hi_y), c1 = outcode(*x1, *y1, lo_x, lo_y, hi_x, hi_y);
+    for (int round = 0; round < 8; round++) {
+        if (!(c0 | c1))
+            return true;
+        if (c0 & c1)
+            return false;
+        int c = c0 ? c0 : c1;
+        double x, y, dx = *x1 - *x0, dy = *y1 - *y0;
+        if (c & (LEFT | RIGHT)) {
+            x = (c & LEFT) ? lo_x : hi_x;
+            y = *y0 + dy * ((x - *x0) / dx);
+        } else {
+            y = (c & ABOVE) ? lo_y : hi_y;
+            x = *x0 + dx * ((y - *y0) / dy);
+        }
+        if (c == c0) {
+            *x0 = x;
+            *y0 = y;
+            c0 = outcode(x, y, lo_x, lo_y, hi_x, hi_y);
+        } else {
+            *x1 = x;
+            *y1 = y;
+            c1 = outcode(x, y, lo_x, lo_y, hi_x, hi_y);
+        }
+    }
+    return !(c0 | c1);
+}
+
+void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int dash, int gap,
+                    rgb color)
+{
+    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
+        return;
+    if (!clip_to_box(&x0, &y0, &x1, &y1, -1.0, -1.0, c->width + 1.0, c->height + 1.0))
+        return;
+    /* overflowing slopes (endpoints near DBL_MAX) can leave NaN: never convert those */
+    if (!(fabs(x0) <= c->width + 2.0 && fabs(x1) <= c->width + 2.0 && fabs(y0) <= c->height + 2.0 &&
+          fabs(y1) <= c->height + 2.0))
+        return;
+    int ix0 = (int)floor(x0), iy0 = (int)floor(y0), ix1 = (int)floor(x1), iy1 = (int)floor(y1);
+    if (dash <= 0)
+        raster_line(c, ix0, iy0, ix1, iy1, color);
+    else
+        raster_dashed_line(c, ix0, iy0, ix1, iy1, dash, gap, color);
+}
+
+void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color)
+{
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++)
+            canvas_put(c, x, y, color);
+}
+
+/* stb_easy_font emits axis-aligned quads, 4 vertices of 16 bytes (x, y, z floats and
+ * 4 colour bytes); we fill each quad as a rectangle scaled by an integer factor. */
+typedef struct { float x, y, z; unsigned char color[4]; } easy_font_vertex;
+
+/* Counts a label that is cut off or missing. */
+static void text_outside(canvas *c, const char *text)
+{
+    if (c->text_outside++ == 0)
+        snprintf(c->first_outside, sizeof c->first_outside, "%s", text);
+}
+
+void raster_text(canvas *c, int x, int y, int scale, const char *text, rgb color)
+{
+    if (x < 0 || y < 0 || x + raster_text_width(text, scale) > c->width ||
+        y + raster_text_height(text, scale) > c->height)
+        text_outside(c, text);
+    size_t len = strlen(text);
+    size_t room = 300 * (len + 1); /* stb_easy_font: ~270 bytes per character at most */
+    easy_font_vertex *v = malloc(room);
+    char *copy = malloc(len + 1); /* stb_easy_font_print takes a non-const pointer */
+    if (!v || !copy) {
+        text_outside(c, text); /* not drawn at all */
+        free(v), free(copy);
+        return;
+    }
+    memcpy(copy, text, len + 1);
+    int quads = stb_easy_font_print(0, 0, copy, NULL, v, (int)room);
+    for (int q = 0; q < quads; q++) {
+        const easy_font_vertex *a = &v[4 * q], *b = &v[4 * q + 2];
+        int qx0 = (int)lround(a->x * scale), qy0 = (int)lround(a->y * scale);
+        int qx1 = (int)lround(b->x * scale), qy1 = (int)lround(b->y * scale);
+        raster_fill_rect(c, x + qx0, y + qy0, qx1 - qx0, qy1 - qy0, color);
+    }
+    free(copy);
+    free(v);
+}
+
+int raster_text_width(const char *text, int scale)
+{
+    return scale * stb_easy_font_width((char *)text);
+}
+
+int raster_text_height(const char *text, int scale)
+{
+    return scale * stb_easy_font_height((char *)text);
+}
+
+void canvas_blit(canvas *dst, const canvas *src, int x, int y)
+{
+    for (int j = 0; j < src->height; j++)
+        for (int i = 0; i < src->width; i++)
+            canvas_put(dst, x + i, y + j, canvas_get(src, i, j));
+}

@@ -1,0 +1,55 @@
+/* raster.h - an RGB canvas and integer drawing: Bresenham lines clipped to the canvas,
+ * dashed lines, filled rectangles, text (stb_easy_font) and composing panels.
+ *
+ * Pixel layout: rgb[3 * (y * width + x) + c], row 0 is the top row, x grows to the right,
+ * c = 0, 1, 2 for red, green, blue. Drawing outside the canvas is clipped, never an error.
+ * Nothing is anti-aliased: a pixel is either set to the colour or left alone, so a test
+ * can find exactly the pixels a segment produced.
+ */
+#ifndef RASTER_H
+#define RASTER_H
+
+#include <stdbool.h>
+
+#include "base/diag.h"
+
+typedef struct { unsigned char r, g, b; } rgb;
+
+typedef struct {
+    int width, height;       /* 0 <= x < width, 0 <= y < height */
+    unsigned char *rgb;      /* width * height * 3 bytes, top row first */
+    int text_outside;        /* labels whose box left the canvas, or that could not be drawn */
+    char first_outside[48];  /* the first of them, for the message */
+} canvas;
+
+/* Allocates a canvas filled with `background`. */
+lab_error canvas_init(canvas *c, int width, int height, rgb background, lab_diag *d);
+void canvas_free(canvas *c);
+bool canvas_contains(const canvas *c, int x, int y);
+void canvas_put(canvas *c, int x, int y, rgb color);   /* ignored outside the canvas */
+rgb canvas_get(const canvas *c, int x, int y);         /* (0,0,0) outside the canvas */
+bool rgb_equal(rgb a, rgb b);
+
+/* Bresenham from (x0, y0) to (x1, y1), both endpoints included. */
+void raster_line(canvas *c, int x0, int y0, int x1, int y1, rgb color);
+/* The same pixels as raster_line, drawn `dash` on, `gap` off, starting with a dash. */
+void raster_dashed_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int gap, rgb color);
+/* A segment between two points in pixel coordinates (doubles, as camera_project gives
+ * them; the point (x, y) lies in pixel (floor x, floor y)). Endpoints far outside the
+ * canvas are first clipped (Cohen-Sutherland) to a box one pixel beyond it, so any finite
+ * input is safe and cheap; a segment inside the canvas is exactly raster_line of its
+ * endpoint pixels. Non-finite endpoints draw nothing. dash <= 0 draws a solid line. */
+void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int dash, int gap,
+                    rgb color);
+/* [x0, x0 + w) x [y0, y0 + h). */
+void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color);
+/* ASCII text with its top-left corner at (x, y), each font unit `scale` pixels. A label
+ * whose box does not fit inside the canvas is drawn clipped and counted in text_outside
+ * (output_batch_add_image refuses such a figure: a label must never be cut off). */
+void raster_text(canvas *c, int x, int y, int scale, const char *text, rgb color);
+int raster_text_width(const char *text, int scale);
+int raster_text_height(const char *text, int scale);
+/* Copies src onto dst with src's top-left corner at (x, y), clipped to dst. */
+void canvas_blit(canvas *dst, const canvas *src, int x, int y);
+
+#endif

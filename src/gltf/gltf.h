@@ -1,0 +1,190 @@
+/* gltf.h - a glTF 2.0 reader on top of cJSON: .gltf (data-URI or external .bin buffers)
+ * and .glb; accessors with strides, offsets, every component type, normalised integers and
+ * sparse storage; node hierarchies with TRS or matrices; skins; every JOINTS_n / WEIGHTS_n
+ * set; animations (STEP, LINEAR with slerp, CUBICSPLINE) sampled at any time.
+ *
+ * The rules the article insists on (glTF 2.0 section 3.7.3, 5.28.1):
+ *   - JOINTS_n values index skin.joints, not scene nodes;
+ *   - a missing inverseBindMatrices means identity matrices, never "invert the joint's
+ *     bind world matrix";
+ *   - the skinned mesh node's own transform is ignored: the skinned positions live in the
+ *     space of the joints' world matrices (the scene's world).
+ *
+ * Parsing (gltf_parse) reads the JSON's shapes and decodes the buffers; validation
+ * (gltf_validate) checks every index and byte range and the skinning data, and names the
+ * JSON pointer of what it refuses ("/accessors/3/count"). Nothing reads a buffer before
+ * validation has passed, so a hostile file gets an error, never an out-of-bounds read.
+ * Matrices are converted from glTF's column-major order at this boundary.
+ */
+#ifndef GLTF_H
+#define GLTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "math/dualquat.h"
+#include "skin/skin.h"
+
+#define GLTF_MAX_SETS 8                  /* JOINTS_0..7: up to 32 influences per vertex */
+
+typedef struct { uint8_t *data; size_t size; } gltf_buffer;
+typedef struct { int buffer; size_t offset, length, stride; } gltf_view;
+
+typedef struct {
+    int view;                            /* -1: all zeros (a sparse accessor may fill it) */
+    size_t offset;
+    int component_type;                  /* 5120 byte .. 5126 float */
+    int components;                      /* 1 SCALAR, 2, 3, 4 VEC, 4 MAT2, 9 MAT3, 16 MAT4 */
+    bool normalized;
+    int count;
+    int sparse_count;                    /* 0: not sparse */
+    int sparse_index_view, sparse_index_type;
+    size_t sparse_index_offset;
+    int sparse_value_view;
+    size_t sparse_value_offset;
+} gltf_accessor;
+
+typedef struct {
+    int parent;                          /* -1 for a root (derived from children) */
+    double *weights;                     /* morph weights overriding its mesh's; NULL: none */
+    int weight_count;
+    int mesh, skin;                      /* -1 when absent */
+    int *children, child_count;
+    bool has_matrix;
+    mat4 matrix;                         /* row-major, converted */
+    vec3 translation, scale;
+    quat rotation;
+} gltf_node;
+
+typedef struct { int *joints, joint_count, inverse_bind, skeleton; } gltf_skin; /* -1: absent */
+
+/* A morph target: per-vertex deltas added to the base before skinning. */
+typedef struct { int position, normal; } gltf_target; /* accessors; -1 when absent */
+
+typedef struct {
+    int position, indices;               /* accessors; indices -1 when absent */
+    int normal;                          /* the NORMAL accessor, -1 when absent */
+    gltf_target *targets;                /* target_count of them, any number */
+    int target_count;
+    int joints[GLTF_MAX_SETS], weights[GLTF_MAX_SETS];
+    int sets;                            /* JOINTS_0 .. JOINTS_{sets-1} */
+} gltf_primitive;
+
+typedef struct {
+    gltf_primitive *primitives;
+    int primitive_count;
+    double *weights;                     /* default morph weights; NULL: all zero */
+    int weight_count;
+} gltf_mesh;
+
+typedef enum { GLTF_STEP, GLTF_LINEAR, GLTF_CUBICSPLINE } gltf_interpolation;
+typedef enum { GLTF_TRANSLATION, GLTF_ROTATION, GLTF_SCALE, GLTF_MORPH_WEIGHTS } gltf_path;
+typedef struct { int input, output; gltf_interpolation interpolation; } gltf_sampler;
+typedef struct { int sampler, node; gltf_path path; } gltf_channel;
+typedef struct {
+    gltf_sampler *samplers;
+    int sampler_count;
+    gltf_channel *channels;
+    int channel_count;
+} gltf_animation;
+
+/* What one asset may ask for, checked by gltf_validate before anything is allocated for
+ * it, so that the work and memory of a run are bounded by these numbers and the file's
+ * size (GLTF_MAX_FILE), not by a count a few bytes of JSON can claim. A field left 0 takes
+ * its default. lab30-gltf raises them with --max-vertices, --max-nodes and --max-joints. */
+typedef struct {
+    int max_vertices;          /* POSITION elements of one primitive; default 1,048,576 */
+    int max_nodes;             /* nodes of the asset; default 65,536 */
+    int max_joints;            /* joints of one skin; default 4,096 */
+} gltf_limits;
+#define GLTF_DEFAULT_MAX_VERTICES (1 << 20)
+#define GLTF_DEFAULT_MAX_NODES (1 << 16)
+#define GLTF_DEFAULT_MAX_JOINTS (1 << 12)
+/* Any accessor's element count is bounded by 8 x max_vertices (indices: about 6 per vertex). */
+#define GLTF_ELEMENTS_PER_VERTEX 8
+
+typedef struct {
+    gltf_limits limits;        /* zeros (the defaults) after parsing; set before gltf_validate */
+    gltf_buffer *buffers;      int buffer_count;
+    gltf_view *views;          int view_count;
+    gltf_accessor *accessors;  int accessor_count;
+    gltf_node *nodes;          int node_count;
+    gltf_skin *skins;          int skin_count;
+    gltf_mesh *meshes;         int mesh_count;
+    gltf_animation *animations; int animation_count;
+    bool validated;
+} gltf_document;
+
+/* Parses .gltf JSON or .glb (told apart by the "glTF" magic). External buffers are read
+ * relative to base_dir (NULL: none allowed); they must be plain relative paths. */
+lab_error gltf_parse(const uint8_t *data, size_t size, const char *base_dir, gltf_document *out,
+                     lab_diag *d);
+/* Reads the file and parses it, resolving buffers next to it. */
+lab_error gltf_load(const char *path, gltf_document *out, lab_diag *d);
+void gltf_free(gltf_document *doc);
+
+/* Every index, byte range, count and the skin data (joint indices inside skin.joints,
+ * non-negative weights, no joint twice with a non-zero weight, affine inverse binds),
+ * plus the node graph (one parent each, no cycles). Must pass before anything is read. */
+lab_error gltf_validate(gltf_document *doc, lab_diag *d);
+
+/* Accessor a as doubles, count * components of them (normalised integers mapped to
+ * [0, 1] or [-1, 1], sparse values applied). */
+lab_error gltf_accessor_read(const gltf_document *doc, int a, double *out, lab_diag *d);
+
+/* The first animation's time range [*start, *end]; 0, 0 when there is none. */
+void gltf_animation_range(const gltf_document *doc, int animation, double *start, double *end);
+
+/* Node locals at time t: TRS of every node with the animation's channels applied (times
+ * clamped to the sampler's range). out[i] = local matrix of node i. */
+lab_error gltf_sample_locals(const gltf_document *doc, int animation, double t, mat4 *out, lab_diag *d);
+
+/* World matrices from locals along the hierarchy: G_i = G_parent L_i, each node once
+ * (linear in the nodes, however deep). A world matrix that overflows (finite locals whose
+ * product is not, e.g. scale 1e300 on two nested nodes) is refused naming the node. */
+lab_error gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4 *out_world, lab_diag *d);
+
+/* The skinned positions of one primitive of a skinned mesh node: its morph targets first
+ * (morph_weights, the mesh's target count of them; NULL: none applied), as the
+ * specification orders them, then joint matrices J_j = G(skin.joints[j]) IBM_j and LBS
+ * (sum w J p) or DQS over all the vertex's influences. Weight sums follow the policy: strict rejects |W - 1| > 2e-7 per weight
+ * component (the validator's tolerance), normalize divides and counts the vertices.
+ * out_positions has the primitive's POSITION count; *normalized (may be NULL) counts the
+ * vertices whose weights were divided by their sum. */
+lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
+                              const double *morph_weights, skin_method method, skin_policy_kind policy,
+                              vec3 *out_positions, int *normalized, lab_diag *d);
+
+/* One primitive of a skinned mesh node at time t of an animation (-1: none), in one call:
+ * gltf_sample_locals, gltf_world_matrices, the node's morph weights
+ * (gltf_sample_morph_weights, into morph_weights when it is not NULL: gltf_node_target_count
+ * of them), then gltf_skin_primitive. Its node matrices are allocated here. */
+lab_error gltf_skin_at(const gltf_document *doc, int animation, double t, int node, int primitive,
+                       skin_method method, skin_policy_kind policy, vec3 *out_positions, double *morph_weights,
+                       int *normalized, lab_diag *d);
+
+/* ---- morph targets (glTF 2.0, 3.7.2.2) --------------------------------------------------
+ * Every primitive of a mesh has the same number of targets; each target's POSITION and
+ * NORMAL deltas are float VEC3 with the POSITION's count (a mismatch is refused, named by
+ * its JSON pointer). The weights: node.weights, else mesh.weights, else zeros, each as
+ * long as the targets; an animation channel with path "weights" replaces them over time
+ * (STEP, LINEAR or CUBICSPLINE; its output holds keys x targets values, x3 for
+ * CUBICSPLINE). Weights may lie outside [0, 1]: that rule is for skin weights only. */
+
+/* The morph targets of node's mesh (0 when it has none or no mesh). */
+int gltf_node_target_count(const gltf_document *doc, int node);
+/* The node's morph weights at time t of the animation (-1: none), gltf_node_target_count
+ * of them, into out. */
+lab_error gltf_sample_morph_weights(const gltf_document *doc, int animation, double t, int node, double *out,
+                                    lab_diag *d);
+/* A primitive's morphed bind data: POSITION + sum w_k dPOSITION_k into positions, and
+ * NORMAL + sum w_k dNORMAL_k into normals (may be NULL; the primitive must have NORMAL).
+ * weights has the mesh's target count, or is NULL for the base alone. */
+lab_error gltf_morph_primitive(const gltf_document *doc, int mesh, int primitive, const double *weights,
+                               vec3 *positions, vec3 *normals, lab_diag *d);
+
+/* Vertex count of a primitive's POSITION accessor. */
+int gltf_primitive_vertex_count(const gltf_document *doc, int mesh, int primitive);
+
+#endif

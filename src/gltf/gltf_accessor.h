@@ -1,0 +1,26 @@
+/* gltf_accessor.h - what the reader's files share (not part of the API): the glTF error,
+ * component sizes and the finiteness scan, implemented in gltf_accessor.c with
+ * gltf_accessor_read (declared in gltf.h). */
+#ifndef GLTF_ACCESSOR_H
+#define GLTF_ACCESSOR_H
+
+#include "gltf/gltf.h"
+
+#define GLTF_MAX_FILE (256u << 20)   /* files and buffers larger than this are refused */
+
+/* An LAB_ERR_GLTF diag at the JSON pointer `pointer`. */
+lab_error gltf_fail_at(lab_diag *d, const char *pointer, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Bytes of one component of a glTF componentType (0 for an unknown type). */
+size_t gltf_component_size(int type);
+/* Bytes of one element of an accessor (components times component size). */
+size_t gltf_element_size(const gltf_accessor *a);
+
+/* The index of the first non-finite value of values[0..n), or -1. */
+int gltf_first_not_finite(const double *values, size_t n);
+
+#endif

@@ -1,0 +1,510 @@
+/* gltf_validate.c - the glTF reader, part 2: every index, byte range, count and the skin
+ * data checked before anything is read, the accessors read only after it (see gltf.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "gltf/gltf_accessor.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- validation --------------------------------------------------------------------------- */
+
+/* Reads accessor a (count x components doubles) into a new *out; refuses a non-finite
+ * element, naming it, at pointer `at`. */
+static lab_error read_finite(const gltf_document *doc, int a, const char *at, double **out, lab_diag *d)
+{
+    const gltf_accessor *acc = &doc->accessors[a];
+    size_t n = (size_t)acc->count * (size_t)acc->components;
+    *out = malloc(sizeof(double) * (n ? n : 1));
+    if (!*out)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%zu values", n);
+    lab_error e = gltf_accessor_read(doc, a, *out, d);
+    int bad = e == LAB_OK ? gltf_first_not_finite(*out, n) : -1;
+    if (bad >= 0)
+        e = gltf_fail_at(d, at, "element %d component %d of accessor %d is %g: values must be finite",
+                         bad / acc->components, bad % acc->components, a, (*out)[bad]);
+    if (e != LAB_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return e;
+}
+
+/* [offset, offset + size) inside view v's bytes. */
+static bool view_holds(const gltf_document *doc, int v, size_t offset, size_t size)
+{
+    return v >= 0 && v < doc->view_count && offset <= doc->views[v].length &&
+           size <= doc->views[v].length - offset;
+}
+
+static lab_error validate_views(const gltf_document *doc, lab_diag *d)
+{
+    char at[64];
+    for (int i = 0; i < doc->view_count; i++) {
+        const gltf_view *v = &doc->views[i];
+        snprintf(at, sizeof at, "/bufferViews/%d", i);
+        if (v->buffer >= doc->buffer_count)
+            return gltf_fail_at(d, at, "buffer %d of %d", v->buffer, doc->buffer_count);
+        size_t size = doc->buffers[v->buffer].size;
+        if (v->offset > size || v->length > size - v->offset)
+            return gltf_fail_at(d, at, "bytes [%zu, %zu) outside buffer %d of %zu bytes", v->offset,
+                           v->offset + v->length, v->buffer, size);
+        if (v->stride % 4)
+            return gltf_fail_at(d, at, "byteStride %zu is not a multiple of 4", v->stride);
+    }
+    return LAB_OK;
+}
+
+static lab_error validate_sparse(const gltf_document *doc, const gltf_accessor *a, const char *at, lab_diag *d)
+{
+    size_t isize = gltf_component_size(a->sparse_index_type), n = (size_t)a->sparse_count;
+    if ((int)n > a->count)
+        return gltf_fail_at(d, at, "sparse count %zu exceeds the accessor's count %d", n, a->count);
+    if (!view_holds(doc, a->sparse_index_view, a->sparse_index_offset, n * isize))
+        return gltf_fail_at(d, at, "sparse indices outside bufferView %d", a->sparse_index_view);
+    if (!view_holds(doc, a->sparse_value_view, a->sparse_value_offset, n * gltf_element_size(a)))
+        return gltf_fail_at(d, at, "sparse values outside bufferView %d", a->sparse_value_view);
+    const gltf_view *iv = &doc->views[a->sparse_index_view];
+    const uint8_t *p = doc->buffers[iv->buffer].data + iv->offset + a->sparse_index_offset;
+    long previous = -1;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t idx = 0;
+        if (isize == 1) idx = p[k];
+        else if (isize == 2) { uint16_t s; memcpy(&s, p + 2 * k, 2); idx = s; }
+        else memcpy(&idx, p + 4 * k, 4);
+        if ((long)idx <= previous || (long)idx >= a->count)
+            return gltf_fail_at(d, at, "sparse index %zu is %u: indices must increase and stay below %d", k,
+                           idx, a->count);
+        previous = (long)idx;
+    }
+    return LAB_OK;
+}
+
+static int limit(int set, int fallback) { return set > 0 ? set : fallback; }
+
+/* A LAB_ERR_LIMIT at pointer/key naming the limit and the option that raises it. */
+static lab_error over_limit(lab_diag *d, const char *pointer, const char *key, long value, const char *what,
+                            long max, const char *option)
+{
+    char at[256];
+    snprintf(at, sizeof at, "%s/%s", pointer, key);
+    return diag_fail(d, LAB_ERR_LIMIT, at, "%ld %s (%ld); %s raises the limit", value, what, max, option);
+}
+
+static lab_error validate_accessors(const gltf_document *doc, lab_diag *d)
+{
+    char at[64];
+    for (int i = 0; i < doc->accessor_count; i++) {
+        const gltf_accessor *a = &doc->accessors[i];
+        snprintf(at, sizeof at, "/accessors/%d", i);
+        size_t csize = gltf_component_size(a->component_type), esize = gltf_element_size(a);
+        if (a->components > 4 && csize != 4)
+            return gltf_fail_at(d, at, "matrix accessors of 1- or 2-byte components are not supported");
+        long max_elements = (long)GLTF_ELEMENTS_PER_VERTEX * limit(doc->limits.max_vertices, GLTF_DEFAULT_MAX_VERTICES);
+        if (a->count > max_elements)
+            return over_limit(d, at, "count", a->count, "elements, more than 8 x the vertex limit", max_elements,
+                              "--max-vertices");
+        if (a->view >= 0) {
+            if (a->view >= doc->view_count)
+                return gltf_fail_at(d, at, "bufferView %d of %d", a->view, doc->view_count);
+            const gltf_view *v = &doc->views[a->view];
+            size_t stride = v->stride ? v->stride : esize;
+            if (stride < esize)
+                return gltf_fail_at(d, at, "byteStride %zu is smaller than an element (%zu bytes)", stride, esize);
+            if ((v->offset + a->offset) % csize)
+                return gltf_fail_at(d, at, "byteOffset is not aligned to the %zu-byte components", csize);
+            if (!view_holds(doc, a->view, a->offset, stride * (size_t)(a->count - 1) + esize))
+                return gltf_fail_at(d, at, "%d elements of %zu bytes (stride %zu) from byte %zu do not fit "
+                               "bufferView %d of %zu bytes", a->count, esize, stride, a->offset,
+                               a->view, v->length);
+        }
+        if (a->sparse_count) {
+            lab_error e = validate_sparse(doc, a, at, d);
+            if (e != LAB_OK)
+                return e;
+        }
+    }
+    return LAB_OK;
+}
+
+/* One parent per node, children in range, no cycles; fills node.parent. */
+static lab_error validate_nodes(gltf_document *doc, lab_diag *d)
+{
+    char at[96];
+    int max_nodes = limit(doc->limits.max_nodes, GLTF_DEFAULT_MAX_NODES);
+    if (doc->node_count > max_nodes)
+        return over_limit(d, "", "nodes", doc->node_count, "nodes, more than the limit", max_nodes, "--max-nodes");
+    for (int i = 0; i < doc->node_count; i++)
+        doc->nodes[i].parent = -1;
+    for (int i = 0; i < doc->node_count; i++) {
+        gltf_node *n = &doc->nodes[i];
+        const double trs[10] = {n->translation.x, n->translation.y, n->translation.z, n->rotation.w,
+                                n->rotation.x, n->rotation.y, n->rotation.z, n->scale.x, n->scale.y, n->scale.z};
+        int bad = gltf_first_not_finite(trs, 10);
+        snprintf(at, sizeof at, "/nodes/%d/%s", i, bad < 3 ? "translation" : bad < 7 ? "rotation" : "scale");
+        if (bad >= 0)
+            return gltf_fail_at(d, at, "value %g: values must be finite", trs[bad]);
+        snprintf(at, sizeof at, "/nodes/%d/matrix", i);
+        bad = n->has_matrix ? gltf_first_not_finite(&n->matrix.m[0][0], 16) : -1;
+        if (bad >= 0)
+            return gltf_fail_at(d, at, "element %d is %g: values must be finite", bad, (&n->matrix.m[0][0])[bad]);
+        snprintf(at, sizeof at, "/nodes/%d", i);
+        if (n->mesh >= doc->mesh_count || n->skin >= doc->skin_count)
+            return gltf_fail_at(d, at, "mesh %d of %d or skin %d of %d", n->mesh, doc->mesh_count, n->skin,
+                           doc->skin_count);
+        for (int k = 0; k < n->child_count; k++) {
+            int c = n->children[k];
+            snprintf(at, sizeof at, "/nodes/%d/children/%d", i, k);
+            if (c >= doc->node_count || c == i)
+                return gltf_fail_at(d, at, "child %d is not another node (%d nodes)", c, doc->node_count);
+            if (doc->nodes[c].parent >= 0)
+                return gltf_fail_at(d, at, "node %d already has parent %d", c, doc->nodes[c].parent);
+            doc->nodes[c].parent = i;
+        }
+    }
+    /* Every node has one parent at most, so a walk up from each node either reaches a
+     * node already known to end at a root, or comes back to itself: a cycle. Each node is
+     * walked once (linear in the nodes, however deep the chains). */
+    unsigned char *state = calloc((size_t)doc->node_count + 1, 1); /* 0 new, 1 on this walk, 2 ends at a root */
+    if (!state)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/nodes", "%d nodes", doc->node_count);
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < doc->node_count; i++) {
+        int p = i;
+        while (p >= 0 && state[p] == 0)
+            state[p] = 1, p = doc->nodes[p].parent;
+        if (p >= 0 && state[p] == 1) {
+            snprintf(at, sizeof at, "/nodes/%d", p);
+            e = gltf_fail_at(d, at, "the node hierarchy has a cycle through this node");
+        }
+        for (int q = i; q >= 0 && state[q] == 1; q = doc->nodes[q].parent)
+            state[q] = 2;
+    }
+    free(state);
+    return e;
+}
+
+static lab_error check_accessor(const gltf_document *doc, int a, const int *types, int type_count,
+                                int components, const char *at, lab_diag *d)
+{
+    if (a < 0 || a >= doc->accessor_count)
+        return gltf_fail_at(d, at, "accessor %d of %d", a, doc->accessor_count);
+    const gltf_accessor *acc = &doc->accessors[a];
+    bool type_ok = false;
+    for (int k = 0; k < type_count; k++)
+        type_ok |= acc->component_type == types[k];
+    if (!type_ok || acc->components != components)
+        return gltf_fail_at(d, at, "accessor %d has componentType %d with %d components, not allowed here", a,
+                       acc->component_type, acc->components);
+    return LAB_OK;
+}
+
+static const int FLOAT_ONLY[1] = {5126};
+
+/* The first joint slot whose node is neither skin.skeleton nor below it; -1 when there
+ * is none, -2 out of memory. Each node is walked once (linear, however deep). */
+static int joint_outside(const gltf_document *doc, const gltf_skin *s)
+{
+    unsigned char *below = calloc((size_t)doc->node_count + 1, 1); /* 0 unknown, 1 below the skeleton, 2 not */
+    if (!below)
+        return -2;
+    below[s->skeleton] = 1;
+    int outside = -1;
+    for (int k = 0; outside < 0 && k < s->joint_count; k++) {
+        int p = s->joints[k];
+        while (p >= 0 && below[p] == 0)
+            p = doc->nodes[p].parent;
+        unsigned char answer = p >= 0 ? below[p] : 2;
+        for (int q = s->joints[k]; q >= 0 && below[q] == 0; q = doc->nodes[q].parent)
+            below[q] = answer;
+        if (answer == 2)
+            outside = k;
+    }
+    free(below);
+    return outside;
+}
+
+static lab_error validate_skins(const gltf_document *doc, lab_diag *d)
+{
+    char at[96];
+    int max_joints = limit(doc->limits.max_joints, GLTF_DEFAULT_MAX_JOINTS);
+    for (int i = 0; i < doc->skin_count; i++) {
+        const gltf_skin *s = &doc->skins[i];
+        snprintf(at, sizeof at, "/skins/%d", i);
+        if (s->joint_count > max_joints)
+            return over_limit(d, at, "joints", s->joint_count, "joints, more than the limit", max_joints,
+                              "--max-joints");
+        for (int k = 0; k < s->joint_count; k++)
+            if (s->joints[k] >= doc->node_count) {
+                snprintf(at, sizeof at, "/skins/%d/joints/%d", i, k);
+                return gltf_fail_at(d, at, "node %d of %d", s->joints[k], doc->node_count);
+            }
+        int *slot = malloc(sizeof(int) * ((size_t)doc->node_count + 1)); /* node -> its first joint slot */
+        if (!slot)
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/skins", "%d nodes", doc->node_count);
+        for (int n = 0; n < doc->node_count; n++)
+            slot[n] = -1;
+        int twice = -1;
+        for (int k = 0; twice < 0 && k < s->joint_count; k++)
+            if (slot[s->joints[k]] >= 0)
+                twice = k;
+            else
+                slot[s->joints[k]] = k;
+        int first = twice >= 0 ? slot[s->joints[twice]] : -1;
+        free(slot);
+        if (twice >= 0) {
+            snprintf(at, sizeof at, "/skins/%d/joints/%d", i, twice);
+            return gltf_fail_at(d, at, "node %d is already joint %d: joints must be unique", s->joints[twice], first);
+        }
+        snprintf(at, sizeof at, "/skins/%d/skeleton", i);
+        if (s->skeleton >= doc->node_count)
+            return gltf_fail_at(d, at, "node %d of %d", s->skeleton, doc->node_count);
+        int outside = s->skeleton >= 0 ? joint_outside(doc, s) : -1;
+        if (outside == -2)
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%d nodes", doc->node_count);
+        if (outside >= 0)
+            return gltf_fail_at(d, at, "node %d is not an ancestor of joint %d (node %d): the skeleton must be a "
+                                "common root of the joints", s->skeleton, outside, s->joints[outside]);
+        if (s->inverse_bind < 0)
+            continue; /* identity matrices (5.28.1) */
+        snprintf(at, sizeof at, "/skins/%d/inverseBindMatrices", i);
+        lab_error e = check_accessor(doc, s->inverse_bind, FLOAT_ONLY, 1, 16, at, d);
+        if (e == LAB_OK && doc->accessors[s->inverse_bind].count < s->joint_count)
+            return gltf_fail_at(d, at, "%d matrices for %d joints", doc->accessors[s->inverse_bind].count, s->joint_count);
+        if (e != LAB_OK)
+            return e;
+        double *m = NULL;
+        e = read_finite(doc, s->inverse_bind, at, &m, d);
+        for (int k = 0; e == LAB_OK && k < s->joint_count; k++) {
+            const double *c = m + 16 * k; /* column-major: the last row is c[3], c[7], c[11], c[15] */
+            if (!(fabs(c[3]) <= 1e-6 && fabs(c[7]) <= 1e-6 && fabs(c[11]) <= 1e-6 && fabs(c[15] - 1) <= 1e-6))
+                e = gltf_fail_at(d, at, "matrix %d is not affine: last row (%g, %g, %g, %g)", k, c[3], c[7], c[11], c[15]);
+        }
+        free(m);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+/* The joints and weights of a skinned primitive: joints inside skin.joints, weights
+ * non-negative and finite, no joint twice with a non-zero weight. */
+static lab_error validate_influences(const gltf_document *doc, const gltf_primitive *p, const gltf_skin *s,
+                                     int vertices, const char *at, lab_diag *d)
+{
+    double *j = malloc(sizeof(double) * 4 * (size_t)vertices * (size_t)p->sets);
+    double *w = malloc(sizeof(double) * 4 * (size_t)vertices * (size_t)p->sets);
+    lab_error e = (j && w) ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%d vertices", vertices);
+    for (int set = 0; e == LAB_OK && set < p->sets; set++) {
+        e = gltf_accessor_read(doc, p->joints[set], j + (size_t)set * 4 * vertices, d);
+        if (e == LAB_OK)
+            e = gltf_accessor_read(doc, p->weights[set], w + (size_t)set * 4 * vertices, d);
+    }
+    for (int v = 0; e == LAB_OK && v < vertices; v++)
+        for (int a = 0; e == LAB_OK && a < 4 * p->sets; a++) {
+            size_t ia = (size_t)(a / 4) * 4 * vertices + 4 * (size_t)v + a % 4;
+            if (j[ia] >= s->joint_count)
+                e = gltf_fail_at(d, at, "vertex %d: JOINTS_%d[%d] = %g is not in [0, %d) of skin.joints", v,
+                            a / 4, a % 4, j[ia], s->joint_count);
+            else if (!(w[ia] >= 0.0) || !isfinite(w[ia]))
+                e = gltf_fail_at(d, at, "vertex %d: WEIGHTS_%d[%d] = %g is negative or not finite", v, a / 4, a % 4, w[ia]);
+            for (int b = 0; e == LAB_OK && b < a; b++) {
+                size_t ib = (size_t)(b / 4) * 4 * vertices + 4 * (size_t)v + b % 4;
+                if (j[ib] == j[ia] && w[ia] > 0 && w[ib] > 0)
+                    e = gltf_fail_at(d, at, "vertex %d: joint %g appears twice with non-zero weights", v, j[ia]);
+            }
+        }
+    free(j), free(w);
+    return e;
+}
+
+static const int JOINT_TYPES[2] = {5121, 5123}, WEIGHT_TYPES[3] = {5126, 5121, 5123}, INDEX_TYPES[3] = {5121, 5123, 5125};
+
+static lab_error validate_primitive(const gltf_document *doc, const gltf_primitive *p, const gltf_skin *skin,
+                                    const char *at, lab_diag *d)
+{
+    char sub[160];
+    snprintf(sub, sizeof sub, "%s/attributes/POSITION", at);
+    lab_error e = check_accessor(doc, p->position, FLOAT_ONLY, 1, 3, sub, d);
+    if (e != LAB_OK)
+        return e;
+    int vertices = doc->accessors[p->position].count;
+    int max_vertices = limit(doc->limits.max_vertices, GLTF_DEFAULT_MAX_VERTICES);
+    char accessor[48];
+    snprintf(accessor, sizeof accessor, "/accessors/%d", p->position);
+    if (vertices > max_vertices) /* named where the count is: on the POSITION accessor */
+        return over_limit(d, accessor, "count", vertices, "vertices (POSITION), more than the limit", max_vertices,
+                          "--max-vertices");
+    double *position = NULL;
+    e = read_finite(doc, p->position, sub, &position, d);
+    free(position);
+    if (e != LAB_OK)
+        return e;
+    /* NORMAL, and each morph target's deltas: float VEC3, one per vertex, finite */
+    for (int t = -1; t < p->target_count; t++)
+        for (int k = 0; k < 2; k++) {
+            int a = t < 0 ? (k == 0 ? -1 : p->normal) : (k == 0 ? p->targets[t].position : p->targets[t].normal);
+            if (a < 0)
+                continue;
+            if (t < 0)
+                snprintf(sub, sizeof sub, "%s/attributes/NORMAL", at);
+            else
+                snprintf(sub, sizeof sub, "%s/targets/%d/%s", at, t, k == 0 ? "POSITION" : "NORMAL");
+            e = check_accessor(doc, a, FLOAT_ONLY, 1, 3, sub, d);
+            if (e == LAB_OK && doc->accessors[a].count != vertices)
+                e = gltf_fail_at(d, sub, "count %d, POSITION has %d: %s", doc->accessors[a].count, vertices,
+                                 t < 0 ? "one normal a vertex" : "a morph target holds one delta a vertex");
+            double *values = NULL;
+            if (e == LAB_OK)
+                e = read_finite(doc, a, sub, &values, d);
+            free(values);
+            if (e != LAB_OK)
+                return e;
+        }
+    for (int s = 0; s < p->sets; s++) {
+        snprintf(sub, sizeof sub, "%s/attributes/JOINTS_%d", at, s);
+        e = check_accessor(doc, p->joints[s], JOINT_TYPES, 2, 4, sub, d);
+        if (e == LAB_OK && doc->accessors[p->joints[s]].normalized)
+            e = gltf_fail_at(d, sub, "accessor %d is normalized: joint indices must not be", p->joints[s]);
+        if (e == LAB_OK && doc->accessors[p->joints[s]].count != vertices)
+            e = gltf_fail_at(d, sub, "count %d, POSITION has %d", doc->accessors[p->joints[s]].count, vertices);
+        snprintf(sub, sizeof sub, "%s/attributes/WEIGHTS_%d", at, s);
+        if (e == LAB_OK) e = check_accessor(doc, p->weights[s], WEIGHT_TYPES, 3, 4, sub, d);
+        if (e == LAB_OK && doc->accessors[p->weights[s]].component_type != 5126 && !doc->accessors[p->weights[s]].normalized)
+            e = gltf_fail_at(d, sub, "accessor %d holds integers that are not normalized: integer weights must be",
+                             p->weights[s]);
+        if (e == LAB_OK && doc->accessors[p->weights[s]].count != vertices)
+            e = gltf_fail_at(d, sub, "count %d, POSITION has %d", doc->accessors[p->weights[s]].count, vertices);
+        if (e != LAB_OK)
+            return e;
+    }
+    if (p->indices >= 0) {
+        snprintf(sub, sizeof sub, "%s/indices", at);
+        e = check_accessor(doc, p->indices, INDEX_TYPES, 3, 1, sub, d);
+        double *idx = e == LAB_OK ? malloc(sizeof(double) * (size_t)doc->accessors[p->indices].count) : NULL;
+        if (e == LAB_OK && !idx)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, sub, "%s", "indices");
+        if (e == LAB_OK)
+            e = gltf_accessor_read(doc, p->indices, idx, d);
+        for (int k = 0; e == LAB_OK && k < doc->accessors[p->indices].count; k++)
+            if (idx[k] >= vertices)
+                e = gltf_fail_at(d, sub, "index %d is %g, POSITION has %d vertices", k, idx[k], vertices);
+        free(idx);
+        if (e != LAB_OK)
+            return e;
+    }
+    snprintf(sub, sizeof sub, "%s/attributes", at);
+    return skin && p->sets ? validate_influences(doc, p, skin, vertices, sub, d) : LAB_OK;
+}
+
+static lab_error validate_meshes(const gltf_document *doc, lab_diag *d)
+{
+    char at[96];
+    for (int n = 0; n < doc->node_count; n++) { /* skinned or not, each mesh as its nodes use it */
+        const gltf_node *node = &doc->nodes[n];
+        if (node->mesh < 0)
+            continue;
+        const gltf_mesh *m = &doc->meshes[node->mesh];
+        for (int k = 0; k < m->primitive_count; k++) {
+            snprintf(at, sizeof at, "/meshes/%d/primitives/%d", node->mesh, k);
+            lab_error e = validate_primitive(doc, &m->primitives[k], node->skin >= 0 ? &doc->skins[node->skin] : NULL, at, d);
+            if (e == LAB_OK && m->primitives[k].target_count != m->primitives[0].target_count)
+                e = gltf_fail_at(d, at, "%d morph targets, primitive 0 has %d: every primitive of a mesh has as many",
+                                 m->primitives[k].target_count, m->primitives[0].target_count);
+            if (e != LAB_OK)
+                return e;
+        }
+        int targets = m->primitives[0].target_count;
+        snprintf(at, sizeof at, "/meshes/%d/weights", node->mesh);
+        if (m->weights && m->weight_count != targets)
+            return gltf_fail_at(d, at, "%d weights, the mesh has %d morph targets", m->weight_count, targets);
+        snprintf(at, sizeof at, "/nodes/%d/weights", n);
+        if (node->weights && node->weight_count != targets)
+            return gltf_fail_at(d, at, "%d weights, its mesh has %d morph targets", node->weight_count, targets);
+    }
+    for (int n = 0; n < doc->node_count; n++)
+        if (doc->nodes[n].weights && doc->nodes[n].mesh < 0) {
+            snprintf(at, sizeof at, "/nodes/%d/weights", n);
+            return gltf_fail_at(d, at, "%s", "morph weights on a node without a mesh");
+        }
+    return LAB_OK;
+}
+
+static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
+{
+    char at[128];
+    for (int i = 0; i < doc->animation_count; i++) {
+        const gltf_animation *a = &doc->animations[i];
+        for (int k = 0; k < a->sampler_count; k++) {
+            const gltf_sampler *s = &a->samplers[k];
+            snprintf(at, sizeof at, "/animations/%d/samplers/%d/input", i, k);
+            lab_error e = check_accessor(doc, s->input, FLOAT_ONLY, 1, 1, at, d);
+            if (e != LAB_OK)
+                return e;
+            double *t = malloc(sizeof(double) * (size_t)doc->accessors[s->input].count);
+            e = t ? gltf_accessor_read(doc, s->input, t, d) : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "times");
+            for (int q = 0; e == LAB_OK && q < doc->accessors[s->input].count; q++)
+                if (!isfinite(t[q]) || (q > 0 && !(t[q] > t[q - 1])))
+                    e = gltf_fail_at(d, at, "time %d is %g: times must be finite and increase", q, t[q]);
+            free(t);
+            snprintf(at, sizeof at, "/animations/%d/samplers/%d/output", i, k);
+            if (e == LAB_OK && (s->output < 0 || s->output >= doc->accessor_count))
+                e = gltf_fail_at(d, at, "accessor %d of %d", s->output, doc->accessor_count);
+            if (e != LAB_OK)
+                return e;
+        }
+        for (int k = 0; k < a->channel_count; k++) {
+            const gltf_channel *c = &a->channels[k];
+            snprintf(at, sizeof at, "/animations/%d/channels/%d", i, k);
+            if (c->sampler >= a->sampler_count || c->node >= doc->node_count)
+                return gltf_fail_at(d, at, "sampler %d of %d or node %d of %d", c->sampler, a->sampler_count,
+                               c->node, doc->node_count);
+            const gltf_sampler *s = &a->samplers[c->sampler];
+            int keys = doc->accessors[s->input].count, per = s->interpolation == GLTF_CUBICSPLINE ? 3 : 1;
+            const gltf_accessor *out = &doc->accessors[s->output];
+            /* weights: one scalar a morph target a key (x3 for CUBICSPLINE's tangents) */
+            int targets = c->path == GLTF_MORPH_WEIGHTS ? gltf_node_target_count(doc, c->node) : 1;
+            if (c->path == GLTF_MORPH_WEIGHTS && targets == 0)
+                return gltf_fail_at(d, at, "path weights on node %d, which has no morph targets", c->node);
+            int want = c->path == GLTF_ROTATION ? 4 : c->path == GLTF_MORPH_WEIGHTS ? 1 : 3;
+            if (out->components != want || out->count != keys * per * targets)
+                return gltf_fail_at(d, at, "output accessor %d: %d elements of %d components, want %d of %d", s->output,
+                               out->count, out->components, keys * per * targets, want);
+            /* translation and scale are floats; a rotation or a weight is a float or a
+             * normalised signed or unsigned byte or short (glTF 2.0, 3.11) */
+            bool normalized_type = out->component_type == 5126 ||
+                                   (out->component_type >= 5120 && out->component_type <= 5123 && out->normalized);
+            if (c->path == GLTF_ROTATION || c->path == GLTF_MORPH_WEIGHTS ? !normalized_type
+                                                                          : out->component_type != 5126)
+                return gltf_fail_at(d, at, "output accessor %d has componentType %d%s, not allowed for this path",
+                                    s->output, out->component_type, out->normalized ? " (normalized)" : "");
+            snprintf(at, sizeof at, "/animations/%d/channels/%d/target/node", i, k);
+            if (doc->nodes[c->node].has_matrix && c->path != GLTF_MORPH_WEIGHTS)
+                return gltf_fail_at(d, at, "node %d has a matrix: a node targeted by an animation must use TRS", c->node);
+            snprintf(at, sizeof at, "/animations/%d/samplers/%d/output", i, c->sampler);
+            double *values = NULL;
+            lab_error e = read_finite(doc, s->output, at, &values, d);
+            free(values);
+            if (e != LAB_OK)
+                return e;
+        }
+    }
+    return LAB_OK;
+}
+
+lab_error gltf_validate(gltf_document *doc, lab_diag *d)
+{
+    doc->validated = false;
+    lab_error e = validate_views(doc, d);
+    if (e == LAB_OK) e = validate_accessors(doc, d);
+    if (e == LAB_OK) e = validate_nodes(doc, d);
+    doc->validated = e == LAB_OK; /* accessors may be read from here on */
+    if (e == LAB_OK) e = validate_skins(doc, d);
+    if (e == LAB_OK) e = validate_meshes(doc, d);
+    if (e == LAB_OK) e = validate_animations(doc, d);
+    doc->validated = e == LAB_OK;
+    return e;
+}

@@ -1,0 +1,296 @@
+/* gltf_write.c - the glTF 2.0 exporter (see gltf_write.h). */
+#include "gltf/gltf_write.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program/evidence.h"
+
+void base64_append(bytes *out, const uint8_t *data, size_t size)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < size; i += 3) {
+        uint32_t v = (uint32_t)data[i] << 16;
+        if (i + 1 < size) v |= (uint32_t)data[i + 1] << 8;
+        if (i + 2 < size) v |= data[i + 2];
+        char quad[4] = {alphabet[(v >> 18) & 63], alphabet[(v >> 12) & 63],
+                        i + 1 < size ? alphabet[(v >> 6) & 63] : '=', i + 2 < size ? alphabet[v & 63] : '='};
+        bytes_append(out, quad, 4);
+    }
+}
+
+/* The binary buffer being built, and the views and accessors that point into it. */
+typedef struct {
+    bytes bin;
+    cJSON *views, *accessors;
+} builder;
+
+/* Appends data (4-byte aligned) as a new bufferView; returns its index. */
+static int add_view(builder *b, const void *data, size_t size, int target)
+{
+    static const uint8_t zero[4] = {0};
+    if (b->bin.len % 4)
+        bytes_append(&b->bin, zero, 4 - b->bin.len % 4);
+    cJSON *v = cJSON_CreateObject();
+    cJSON_AddNumberToObject(v, "buffer", 0);
+    cJSON_AddNumberToObject(v, "byteOffset", (double)b->bin.len);
+    cJSON_AddNumberToObject(v, "byteLength", (double)size);
+    if (target)
+        cJSON_AddNumberToObject(v, "target", target);
+    bytes_append(&b->bin, data, size);
+    cJSON_AddItemToArray(b->views, v);
+    return cJSON_GetArraySize(b->views) - 1;
+}
+
+static int add_accessor(builder *b, int view, int component_type, int count, const char *type,
+                        const float *min, const float *max, int n)
+{
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddNumberToObject(a, "bufferView", view);
+    cJSON_AddNumberToObject(a, "componentType", component_type);
+    cJSON_AddNumberToObject(a, "count", count);
+    cJSON_AddStringToObject(a, "type", type);
+    if (min) {
+        cJSON *lo = cJSON_AddArrayToObject(a, "min"), *hi = cJSON_AddArrayToObject(a, "max");
+        for (int k = 0; k < n; k++) {
+            cJSON_AddItemToArray(lo, json_number(min[k]));
+            cJSON_AddItemToArray(hi, json_number(max[k]));
+        }
+    }
+    cJSON_AddItemToArray(b->accessors, a);
+    return cJSON_GetArraySize(b->accessors) - 1;
+}
+
+/* A float accessor with min/max per component (POSITION and animation inputs need them). */
+static int add_floats(builder *b, const float *data, int count, int n, const char *type, int target,
+                      bool bounds)
+{
+    float lo[16], hi[16];
+    for (int k = 0; k < n; k++) {
+        lo[k] = INFINITY;
+        hi[k] = -INFINITY;
+        for (int i = 0; i < count; i++) {
+            lo[k] = fminf(lo[k], data[i * n + k]);
+            hi[k] = fmaxf(hi[k], data[i * n + k]);
+        }
+    }
+    int view = add_view(b, data, sizeof(float) * (size_t)count * (size_t)n, target);
+    return add_accessor(b, view, 5126, count, type, bounds ? lo : NULL, bounds ? hi : NULL, n);
+}
+
+static cJSON *float_array(const float *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int k = 0; k < n; k++)
+        cJSON_AddItemToArray(a, json_number(v[k]));
+    return a;
+}
+
+static void to_floats(const vec3 *v, int n, float *out)
+{
+    for (int i = 0; i < n; i++) {
+        out[3 * i] = (float)v[i].x;
+        out[3 * i + 1] = (float)v[i].y;
+        out[3 * i + 2] = (float)v[i].z;
+    }
+}
+
+/* Column-major, as glTF stores matrices: element (row r, column c) at [4c + r]. */
+static void column_major(mat4 m, float *out)
+{
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            out[4 * c + r] = (float)m.m[r][c];
+}
+
+static cJSON *mesh_json(builder *b, const gltf_write_input *in)
+{
+    int n = in->bind->vertex_count, t = in->bind->triangle_count;
+    float *pos = malloc(sizeof(float) * 3 * (size_t)n), *nor = malloc(sizeof(float) * 3 * (size_t)n);
+    uint16_t *idx = malloc(sizeof(uint16_t) * 3 * (size_t)t);
+    cJSON *meshes = cJSON_CreateArray();
+    if (!pos || !nor || !idx) {
+        free(pos), free(nor), free(idx);
+        return meshes;
+    }
+    to_floats(in->bind->vertices, n, pos);
+    to_floats(in->normals, n, nor);
+    for (int i = 0; i < t; i++)
+        for (int k = 0; k < 3; k++)
+            idx[3 * i + k] = (uint16_t)in->bind->triangles[i].v[k];
+    cJSON *attr = cJSON_CreateObject();
+    cJSON_AddNumberToObject(attr, "POSITION", add_floats(b, pos, n, 3, "VEC3", 34962, true));
+    cJSON_AddNumberToObject(attr, "NORMAL", add_floats(b, nor, n, 3, "VEC3", 34962, false));
+    int jv = add_view(b, in->joints, sizeof(uint16_t) * 4 * (size_t)n, 34962);
+    cJSON_AddNumberToObject(attr, "JOINTS_0", add_accessor(b, jv, 5123, n, "VEC4", NULL, NULL, 0));
+    cJSON_AddNumberToObject(attr, "WEIGHTS_0", add_floats(b, &in->weights[0][0], n, 4, "VEC4", 34962, false));
+    int iv = add_view(b, idx, sizeof(uint16_t) * 3 * (size_t)t, 34963);
+    cJSON *prim = cJSON_CreateObject();
+    cJSON_AddItemToObject(prim, "attributes", attr);
+    cJSON_AddNumberToObject(prim, "indices", add_accessor(b, iv, 5123, 3 * t, "SCALAR", NULL, NULL, 0));
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "name", "cylinder");
+    if (in->target_positions) { /* a morph target: POSITION deltas, with the bounds glTF asks */
+        float *delta = malloc(sizeof(float) * 3 * (size_t)n);
+        cJSON *target = cJSON_CreateObject();
+        if (delta) {
+            to_floats(in->target_positions, n, delta);
+            cJSON_AddNumberToObject(target, "POSITION", add_floats(b, delta, n, 3, "VEC3", 34962, true));
+        }
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(prim, "targets"), target);
+        cJSON_AddItemToObject(m, "weights", cJSON_CreateDoubleArray((const double[]){0.0}, 1));
+        free(delta);
+    }
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "primitives"), prim);
+    cJSON_AddItemToArray(meshes, m);
+    free(pos), free(nor), free(idx);
+    return meshes;
+}
+
+static cJSON *trs_node(const char *name, vec3 translation, quat rotation)
+{
+    cJSON *node = cJSON_CreateObject();
+    cJSON_AddStringToObject(node, "name", name);
+    float t[3] = {(float)translation.x, (float)translation.y, (float)translation.z};
+    float r[4] = {(float)rotation.x, (float)rotation.y, (float)rotation.z, (float)rotation.w};
+    if (t[0] != 0 || t[1] != 0 || t[2] != 0)
+        cJSON_AddItemToObject(node, "translation", float_array(t, 3));
+    if (r[3] != 1)
+        cJSON_AddItemToObject(node, "rotation", float_array(r, 4));
+    return node;
+}
+
+/* Joint nodes first (0 .. J-1), then the mesh node J, the rig's root J+1 and the end
+ * node J+2 (gltf_write.h). */
+static cJSON *nodes_json(const gltf_write_input *in)
+{
+    cJSON *nodes = cJSON_CreateArray();
+    const int end = in->joint_count + 2;
+    for (int j = 0; j < in->joint_count; j++) {
+        const gltf_write_joint *s = &in->skeleton[j];
+        cJSON *node = trs_node(s->name, s->translation, s->rotation);
+        cJSON *children = NULL;
+        for (int c = j + 1; c <= in->joint_count; c++) {
+            bool child = c < in->joint_count ? in->skeleton[c].parent == j : in->end_name && in->end_parent == j;
+            if (!child)
+                continue;
+            if (!children)
+                children = cJSON_AddArrayToObject(node, "children");
+            cJSON_AddItemToArray(children, cJSON_CreateNumber(c < in->joint_count ? c : end));
+        }
+        cJSON_AddItemToArray(nodes, node);
+    }
+    cJSON *mesh_node = cJSON_CreateObject();
+    cJSON_AddStringToObject(mesh_node, "name", "cylinder");
+    cJSON_AddNumberToObject(mesh_node, "mesh", 0);
+    cJSON_AddNumberToObject(mesh_node, "skin", 0);
+    cJSON_AddItemToArray(nodes, mesh_node);
+    cJSON *root = trs_node(in->rig_name, vec3_make(0, 0, 0), in->rig_rotation);
+    cJSON *roots = cJSON_AddArrayToObject(root, "children");
+    for (int j = 0; j < in->joint_count; j++)
+        if (in->skeleton[j].parent < 0)
+            cJSON_AddItemToArray(roots, cJSON_CreateNumber(j));
+    cJSON_AddItemToArray(nodes, root);
+    if (in->end_name)
+        cJSON_AddItemToArray(nodes, trs_node(in->end_name, in->end_translation, quat_identity()));
+    return nodes;
+}
+
+static cJSON *skin_json(builder *b, const gltf_write_input *in)
+{
+    float ibm[GLTF_WRITE_MAX_JOINTS * 16];
+    for (int j = 0; j < in->joint_count; j++)
+        column_major(in->inverse_bind[j], &ibm[16 * j]);
+    cJSON *skin = cJSON_CreateObject();
+    cJSON_AddStringToObject(skin, "name", in->skin_name);
+    cJSON_AddNumberToObject(skin, "inverseBindMatrices", add_floats(b, ibm, in->joint_count, 16, "MAT4", 0, false));
+    cJSON *joints = cJSON_AddArrayToObject(skin, "joints");
+    for (int j = 0; j < in->joint_count; j++)
+        cJSON_AddItemToArray(joints, cJSON_CreateNumber(j));
+    cJSON_AddNumberToObject(skin, "skeleton", 0);
+    cJSON *skins = cJSON_CreateArray();
+    cJSON_AddItemToArray(skins, skin);
+    return skins;
+}
+
+static cJSON *animation_json(builder *b, const gltf_write_input *in)
+{
+    float times[64], rot[64 * 4];
+    int n = in->key_count;
+    for (int k = 0; k < n; k++) {
+        times[k] = (float)in->key_times[k];
+        quat q = in->key_rotations[k];
+        float xyzw[4] = {(float)q.x, (float)q.y, (float)q.z, (float)q.w};
+        memcpy(&rot[4 * k], xyzw, sizeof xyzw);
+    }
+    cJSON *sampler = cJSON_CreateObject();
+    cJSON_AddNumberToObject(sampler, "input", add_floats(b, times, n, 1, "SCALAR", 0, true));
+    cJSON_AddStringToObject(sampler, "interpolation", "LINEAR");
+    cJSON_AddNumberToObject(sampler, "output", add_floats(b, rot, n, 4, "VEC4", 0, false));
+    cJSON *channel = cJSON_CreateObject(), *target = cJSON_CreateObject();
+    cJSON_AddNumberToObject(channel, "sampler", 0);
+    cJSON_AddNumberToObject(target, "node", in->animated_joint);
+    cJSON_AddStringToObject(target, "path", "rotation");
+    cJSON_AddItemToObject(channel, "target", target);
+    cJSON *anim = cJSON_CreateObject();
+    cJSON_AddStringToObject(anim, "name", in->animation_name);
+    cJSON *channels = cJSON_AddArrayToObject(anim, "channels"), *samplers = cJSON_AddArrayToObject(anim, "samplers");
+    cJSON_AddItemToArray(channels, channel);
+    cJSON_AddItemToArray(samplers, sampler);
+    if (in->target_positions && in->target_weights) { /* the morph weight, keyed at the same times */
+        float weights[64];
+        for (int k = 0; k < n; k++)
+            weights[k] = (float)in->target_weights[k];
+        cJSON *ws = cJSON_CreateObject(), *wc = cJSON_CreateObject(), *wt = cJSON_CreateObject();
+        cJSON_AddNumberToObject(ws, "input", cJSON_GetObjectItem(sampler, "input")->valueint);
+        cJSON_AddStringToObject(ws, "interpolation", "LINEAR");
+        cJSON_AddNumberToObject(ws, "output", add_floats(b, weights, n, 1, "SCALAR", 0, false));
+        cJSON_AddNumberToObject(wc, "sampler", 1);
+        cJSON_AddNumberToObject(wt, "node", in->joint_count); /* the mesh node */
+        cJSON_AddStringToObject(wt, "path", "weights");
+        cJSON_AddItemToObject(wc, "target", wt);
+        cJSON_AddItemToArray(channels, wc);
+        cJSON_AddItemToArray(samplers, ws);
+    }
+    cJSON *anims = cJSON_CreateArray();
+    cJSON_AddItemToArray(anims, anim);
+    return anims;
+}
+
+lab_error gltf_write(const gltf_write_input *in, bytes *out, lab_diag *d)
+{
+    if (in->joint_count < 1 || in->joint_count > GLTF_WRITE_MAX_JOINTS || in->key_count < 2 ||
+        in->key_count > 64 || in->bind->vertex_count > 65535)
+        return diag_fail(d, LAB_ERR_LIMIT, "glTF export", "%d joints (1 to %d), %d keys (2 to 64), %d vertices (at most 65535)",
+                         in->joint_count, GLTF_WRITE_MAX_JOINTS, in->key_count, in->bind->vertex_count);
+    builder b = {{0}, cJSON_CreateArray(), cJSON_CreateArray()};
+    cJSON *root = cJSON_CreateObject(), *asset = cJSON_AddObjectToObject(root, "asset");
+    cJSON_AddStringToObject(asset, "version", "2.0");
+    cJSON_AddStringToObject(asset, "generator", in->generator);
+    cJSON_AddNumberToObject(root, "scene", 0);
+    cJSON *scene = cJSON_CreateObject(), *roots = cJSON_AddArrayToObject(scene, "nodes");
+    cJSON_AddItemToArray(roots, cJSON_CreateNumber(in->joint_count + 1)); /* the rig's root */
+    cJSON_AddItemToArray(roots, cJSON_CreateNumber(in->joint_count));     /* the mesh */
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "scenes"), scene);
+    cJSON_AddItemToObject(root, "nodes", nodes_json(in));
+    cJSON_AddItemToObject(root, "meshes", mesh_json(&b, in));
+    cJSON_AddItemToObject(root, "skins", skin_json(&b, in));
+    cJSON_AddItemToObject(root, "animations", animation_json(&b, in));
+    cJSON_AddItemToObject(root, "accessors", b.accessors);
+    cJSON_AddItemToObject(root, "bufferViews", b.views);
+    bytes uri = {0};
+    bytes_printf(&uri, "data:application/octet-stream;base64,");
+    base64_append(&uri, b.bin.data, b.bin.len);
+    cJSON *buffer = cJSON_CreateObject();
+    cJSON_AddNumberToObject(buffer, "byteLength", (double)b.bin.len);
+    cJSON_AddStringToObject(buffer, "uri", uri.failed ? "" : (char *)uri.data);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "buffers"), buffer);
+    lab_error e = (b.bin.failed || uri.failed) ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "glTF export", "%s", "buffer")
+                                               : json_to_bytes(root, out, d);
+    cJSON_Delete(root);
+    bytes_free(&uri);
+    bytes_free(&b.bin);
+    return e;
+}

@@ -1,0 +1,322 @@
+/* cli.c - the option table's parser, the generated usage, the start and end of every main
+ * (see cli.h). The one place besides report.c that prints, because the contract's error
+ * line and the usage text are part of the command line. */
+#include "program/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool takes_value(const cli_option *o) { return o->kind != CLI_FLAG; }
+
+/* ---- the usage text, generated from the table ----------------------------------------- */
+
+/* "a|b|c" of a choice list. */
+static void print_choices(FILE *to, const char *const *choices)
+{
+    for (int i = 0; choices[i]; i++)
+        fprintf(to, "%s%s", i ? "|" : "", choices[i]);
+}
+
+static void print_value_name(FILE *to, const cli_option *o)
+{
+    if (o->value_name)
+        fputs(o->value_name, to);
+    else if (o->kind == CLI_CHOICE)
+        print_choices(to, o->choices);
+    else
+        fputs("VALUE", to);
+}
+
+/* The rule the parser enforces, as a line under the help text. */
+static void print_rule(FILE *to, const cli_option *o, int indent)
+{
+    if (o->kind == CLI_DOUBLES) {
+        int lo = o->max_count ? o->min_count : 1, hi = o->max_count ? o->max_count : 1;
+        fprintf(to, "%*s(", indent, "");
+        if (o->broadcast)
+            fprintf(to, "1 or %d numbers", hi);
+        else if (lo == hi)
+            fprintf(to, "%d number%s", hi, hi == 1 ? "" : "s");
+        else
+            fprintf(to, "%d to %d numbers", lo, hi);
+        if (o->min < o->max)
+            fprintf(to, ", each in [%g, %g]", o->min, o->max);
+        fprintf(to, "%s)\n", o->distinct ? ", none twice" : "");
+    } else if (o->kind == CLI_INT) {
+        fprintf(to, "%*s(an integer in [%.0f, %.0f])\n", indent, "", o->min, o->max);
+    }
+}
+
+void cli_usage(const cli_program *p, FILE *to)
+{
+    enum { COLUMN = 26 };
+    fprintf(to, "usage: %s", p->name);
+    for (int i = 0; i < p->option_count; i++) {
+        fprintf(to, " [%s", p->options[i].name);
+        if (takes_value(&p->options[i])) {
+            fputc(' ', to);
+            print_value_name(to, &p->options[i]);
+        }
+        fputc(']', to);
+    }
+    for (int i = 0; i < p->positional_count; i++)
+        fprintf(to, " %s", p->positional[i]);
+    fprintf(to, "\n%s\n", p->summary);
+    for (int i = 0; i < p->option_count; i++) {
+        const cli_option *o = &p->options[i];
+        int n = fprintf(to, "  %s", o->name);
+        if (takes_value(o)) {
+            fputc(' ', to);
+            print_value_name(to, o);
+            n = COLUMN; /* value names vary in length: the help starts on the next line */
+            fputc('\n', to);
+            fprintf(to, "%*s", COLUMN, "");
+        } else {
+            fprintf(to, "%*s", n < COLUMN ? COLUMN - n : 1, "");
+        }
+        for (const char *h = o->help; *h; h++) {
+            fputc(*h, to);
+            if (*h == '\n')
+                fprintf(to, "%*s", COLUMN, "");
+        }
+        fputc('\n', to);
+        print_rule(to, o, COLUMN);
+    }
+    fprintf(to, "  --help%*sthis text\n", COLUMN - 8, "");
+    if (p->notes)
+        fprintf(to, "%s\n", p->notes);
+    fprintf(to, "%s must exist. Exit codes: 0 ok, 1 data rejected, 2 usage, 3 output.\n",
+            p->positional[p->positional_count - 1]);
+}
+
+/* ---- the parser ------------------------------------------------------------------------- */
+
+/* Parses "a,b,c" into at most `max` doubles; the count, or -1 with a message. */
+static int parse_doubles(const char *name, const char *text, double *out, int max, char *err,
+                         size_t size)
+{
+    int n = 0;
+    for (const char *p = text;;) {
+        char *end;
+        errno = 0;
+        double x = strtod(p, &end);
+        if (end == p || (*end != ',' && *end != '\0')) {
+            snprintf(err, size, "%s %s: cannot read a number at \"%s\"", name, text, p);
+            return -1;
+        }
+        if (!isfinite(x) || errno == ERANGE) {
+            snprintf(err, size, "%s %s: numbers must be finite", name, text);
+            return -1;
+        }
+        if (n == max) {
+            snprintf(err, size, "%s %s: more than %d values", name, text, max);
+            return -1;
+        }
+        out[n++] = x;
+        if (*end == '\0')
+            return n;
+        p = end + 1;
+    }
+}
+
+static int set_doubles(const cli_option *o, const char *value, char *err, size_t size)
+{
+    int lo = o->max_count ? o->min_count : 1, hi = o->max_count ? o->max_count : 1;
+    double parsed[64];
+    if (hi > 64) {
+        snprintf(err, size, "%s: the table allows %d values, the parser at most 64", o->name, hi);
+        return -1;
+    }
+    int n = parse_doubles(o->name, value, parsed, hi, err, size);
+    if (n < 0)
+        return -1;
+    if (o->broadcast ? (n != 1 && n != hi) : (n < lo || n > hi)) {
+        if (o->broadcast)
+            snprintf(err, size, "%s %s: give 1 value or %d", o->name, value, hi);
+        else
+            snprintf(err, size, "%s %s: give %d to %d values", o->name, value, lo, hi);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (o->min < o->max && !(parsed[i] >= o->min && parsed[i] <= o->max)) {
+            snprintf(err, size, "%s %g is outside [%g, %g]", o->name, parsed[i], o->min, o->max);
+            return -1;
+        }
+        for (int k = 0; o->distinct && k < i; k++)
+            if (parsed[k] == parsed[i]) {
+                snprintf(err, size, "%s %g is given twice", o->name, parsed[i]);
+                return -1;
+            }
+    }
+    double *target = o->target;
+    for (int i = 0; i < hi; i++)
+        if (i < n || o->broadcast)
+            target[i] = parsed[i < n ? i : 0];
+    if (o->count)
+        *o->count = n;
+    return 0;
+}
+
+static int set_value(const cli_option *o, const char *value, char *err, size_t size)
+{
+    switch (o->kind) {
+    case CLI_DOUBLES:
+        return set_doubles(o, value, err, size);
+    case CLI_INT: {
+        char *end;
+        errno = 0;
+        long n = strtol(value, &end, 10);
+        if (end == value || *end != '\0' || errno == ERANGE || !(n >= o->min && n <= o->max)) {
+            snprintf(err, size, "%s %s: expected an integer in [%.0f, %.0f]", o->name, value, o->min, o->max);
+            return -1;
+        }
+        *(int *)o->target = (int)n;
+        return 0;
+    }
+    case CLI_CHOICE:
+        for (int i = 0; o->choices[i]; i++)
+            if (!strcmp(value, o->choices[i])) {
+                *(int *)o->target = i;
+                return 0;
+            }
+        {
+            int n = snprintf(err, size, "%s %s: expected one of ", o->name, value);
+            for (int i = 0; o->choices[i] && n > 0 && (size_t)n < size; i++)
+                n += snprintf(err + n, size - (size_t)n, "%s%s", i ? ", " : "", o->choices[i]);
+        }
+        return -1;
+    case CLI_STRING:
+        *(const char **)o->target = value;
+        return 0;
+    case CLI_CUSTOM:
+        return o->parse(value, o->target, o->context, err, size);
+    case CLI_FLAG:
+        break;
+    }
+    *(bool *)o->target = true;
+    return 0;
+}
+
+/* 0 to run, 1 for --help, -1 for a usage error (message in err). */
+static int parse(const cli_program *p, int argc, char **argv, const char **args, char *err,
+                 size_t size)
+{
+    int positional = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return 1;
+        if (a[0] == '-' && a[1] != '\0') {
+            const cli_option *o = NULL;
+            for (int k = 0; k < p->option_count && !o; k++)
+                if (!strcmp(a, p->options[k].name))
+                    o = &p->options[k];
+            if (!o) {
+                snprintf(err, size, "unknown option %s", a);
+                return -1;
+            }
+            if (takes_value(o) && i + 1 >= argc) {
+                snprintf(err, size, "%s needs a value", a);
+                return -1;
+            }
+            if (set_value(o, takes_value(o) ? argv[++i] : NULL, err, size) != 0)
+                return -1;
+            if (o->given)
+                *o->given = true;
+        } else if (positional == p->positional_count) {
+            snprintf(err, size, "unexpected argument \"%s\" (after %s)", a,
+                     p->positional[p->positional_count - 1]);
+            return -1;
+        } else {
+            args[positional++] = a;
+        }
+    }
+    if (positional < p->positional_count) {
+        int n = snprintf(err, size, "missing");
+        for (int k = positional; k < p->positional_count && n > 0 && (size_t)n < size; k++)
+            n += snprintf(err + n, size - (size_t)n, "%s%s", k > positional ? " and " : " ",
+                          p->positional[k]);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_start(const cli_program *p, int argc, char **argv, const char **args)
+{
+    char err[512];
+    int parsed = parse(p, argc, argv, args, err, sizeof err);
+    if (parsed == 1) {
+        cli_usage(p, stdout);
+        return fflush(stdout) == 0 && !ferror(stdout) ? CLI_EXIT_OK : CLI_EXIT_OUTPUT;
+    }
+    if (parsed < 0) {
+        fprintf(stderr, "%s: error: %s\n", p->name, err);
+        cli_usage(p, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    lab_diag d = {0};
+    if (output_check_dir(args[p->positional_count - 1], &d) != LAB_OK)
+        return cli_fail(p->name, &d, CLI_EXIT_OUTPUT);
+    return CLI_RUN;
+}
+
+int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
+             void *state, output_batch *batch, const char **args)
+{
+    int code = cli_start(program, argc, argv, args);
+    if (code != CLI_RUN)
+        return code;
+    lab_diag d = {0};
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < chapter->step_count; i++)
+        e = chapter->steps[i](state, &d);
+    if (e != LAB_OK && chapter->locate)
+        chapter->locate(state, &d);
+    if (e == LAB_OK) {
+        bool checks_ok = chapter->report ? chapter->report(state, stdout) : true;
+        code = cli_finish(program->name, batch, e, &d, checks_ok, args[program->positional_count - 1]);
+    } else {
+        code = cli_fail(program->name, &d, cli_exit_code(e));
+    }
+    output_batch_free(batch);
+    if (chapter->release)
+        chapter->release(state);
+    return code;
+}
+
+int cli_exit_code(lab_error e)
+{
+    return e == LAB_ERR_OUT_OF_MEMORY || e == LAB_ERR_OUTPUT ? CLI_EXIT_OUTPUT : CLI_EXIT_REJECTED;
+}
+
+int cli_fail(const char *name, const lab_diag *d, int exit_code)
+{
+    char msg[700];
+    diag_format(d, msg, sizeof msg);
+    fprintf(stderr, "%s: error: %s\n", name, msg);
+    return exit_code;
+}
+
+int cli_finish(const char *name, output_batch *batch, lab_error build_error,
+               const lab_diag *build_diag, bool checks_ok, const char *outdir)
+{
+    int code = CLI_EXIT_OK;
+    lab_diag d = {0};
+    if (build_error != LAB_OK) {
+        code = cli_fail(name, build_diag, CLI_EXIT_OUTPUT);
+    } else if (!checks_ok) {
+        fprintf(stderr, "%s: error: a self-check failed (see the report), nothing written\n", name);
+        code = CLI_EXIT_REJECTED;
+    } else if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: error: the report could not be written to standard output (%s), "
+                        "nothing written\n", name, strerror(errno));
+        code = CLI_EXIT_OUTPUT;
+    } else if (output_batch_commit(batch, outdir, &d) != LAB_OK) {
+        code = cli_fail(name, &d, CLI_EXIT_OUTPUT);
+    }
+    output_batch_free(batch);
+    return code;
+}

@@ -1,0 +1,129 @@
+/* cli.h - the shell every chapter program shares: a declared option table, its parser and
+ * validator, the --help text generated from it, the OUTDIR check, the contract's error
+ * line, the self-check verdict and the atomic commit (design.md).
+ *
+ * A program declares what it takes and gets parsed, range-checked values back:
+ *
+ *     static double theta[8] = {0, 90, 180};
+ *     static int theta_count = 3;
+ *     static const cli_option options[] = {
+ *         {"--theta", CLI_DOUBLES, theta, .count = &theta_count, .min_count = 1,
+ *          .max_count = 8, .min = -3600, .max = 3600, .distinct = true,
+ *          .value_name = "DEG[,DEG...]", .help = "child-joint twist angles in degrees"},
+ *     };
+ *     static const cli_program program = {"lab30", "...", options, 1, {"OUTDIR"}, 1};
+ *     const char *args[CLI_MAX_POSITIONAL];
+ *     int code = cli_start(&program, argc, argv, args);
+ *     if (code != CLI_RUN) return code;
+ *
+ * The last positional argument is OUTDIR. Every rule below is enforced before the program
+ * computes anything; a broken one is a usage error (exit 2) naming the option, the value
+ * and the rule.
+ *
+ * The rest of a main is the chapter: a list of steps in the article's order, run by
+ * cli_main on the program's own state (its results and its output batch), then the
+ * report and the all-or-nothing commit:
+ *
+ *     static const cli_step steps[] = {build_mesh, bind_skeleton, twist_poses, figures};
+ *     static const cli_chapter chapter = {steps, 4, report, locate, release};
+ *     return cli_main(&program, argc, argv, &chapter, &state, &state.out, state.args);
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "program/output.h"
+
+/* Exit codes of the contract. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_REJECTED = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_OUTPUT = 3 };
+#define CLI_RUN (-1)             /* cli_start: go on with the program */
+#define CLI_MAX_POSITIONAL 4
+
+typedef enum {
+    CLI_FLAG,      /* no value; *(bool *)target = true */
+    CLI_DOUBLES,   /* "a,b,c" into (double *)target: min_count..max_count finite numbers,
+                    * each in [min, max] when min < max; *count = how many (may be NULL);
+                    * distinct: no value twice; broadcast: a single value fills all
+                    * max_count (then exactly 1 or max_count values) */
+    CLI_INT,       /* a decimal integer in [min, max] into *(int *)target */
+    CLI_CHOICE,    /* one of choices (NULL-terminated); *(int *)target = its index */
+    CLI_STRING,    /* any text; *(const char **)target = the argument itself */
+    CLI_CUSTOM     /* parse(value, target, context, err, size) returns 0 or -1 with err */
+} cli_kind;
+
+typedef struct {
+    const char *name;                /* "--theta" */
+    cli_kind kind;
+    void *target;
+    int *count;                      /* CLI_DOUBLES */
+    int min_count, max_count;        /* CLI_DOUBLES; 0, 0 means exactly 1 */
+    double min, max;                 /* CLI_DOUBLES, CLI_INT */
+    bool distinct, broadcast;        /* CLI_DOUBLES */
+    const char *const *choices;      /* CLI_CHOICE */
+    int (*parse)(const char *value, void *target, const void *context, char *err, size_t size);
+    const void *context;             /* CLI_CUSTOM */
+    const char *value_name;          /* in the usage line, e.g. "DEG[,DEG...]" */
+    const char *help;                /* one or more lines, '\n' between them */
+    bool *given;                     /* set when the option appears (may be NULL) */
+} cli_option;
+
+typedef struct {
+    const char *name;                /* the program, e.g. "lab30" */
+    const char *summary;             /* one line: what it computes */
+    const cli_option *options;
+    int option_count;
+    const char *positional[CLI_MAX_POSITIONAL]; /* e.g. {"ASSET", "OUTDIR"}; the last is OUTDIR */
+    int positional_count;
+    const char *notes;               /* lines printed after the options (may be NULL) */
+} cli_program;
+
+/* Parses argv against the table, fills the targets and args[0 <= i < positional_count].
+ * --help (or -h) prints the generated usage on stdout and returns 0; a usage error prints
+ * "<name>: error: <what>" and the usage on stderr and returns 2; an OUTDIR that does not
+ * exist or cannot be written gives the contract's message and 3. Otherwise CLI_RUN. */
+int cli_start(const cli_program *program, int argc, char **argv, const char **args);
+
+/* One step of a chapter, on the program's state (a pointer to its own struct). */
+typedef lab_error (*cli_step)(void *state, lab_diag *d);
+
+typedef struct {
+    const cli_step *steps;           /* in the article's order */
+    int step_count;
+    /* Prints the report; false when a self-check failed. NULL: a program without checks. */
+    bool (*report)(const void *state, FILE *out);
+    /* Names an error's place the way the chapter sees it (ring, segment). May be NULL. */
+    void (*locate)(const void *state, lab_diag *d);
+    /* Frees what the steps allocated in state. May be NULL. */
+    void (*release)(void *state);
+} cli_chapter;
+
+/* A whole main: cli_start; then the steps in order until one fails (its error is printed
+ * with the contract's exit code, cli_exit_code, and nothing is written); then the report;
+ * then cli_finish on `batch`. Releases the state in every case. args receives the
+ * positional arguments (OUTDIR last). */
+int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
+             void *state, output_batch *batch, const char **args);
+
+/* The generated usage text. */
+void cli_usage(const cli_program *program, FILE *to);
+
+/* The contract's exit code for an error that stopped the computation: 3 for an output or
+ * resource failure (out of memory, a write), 1 for rejected data. */
+int cli_exit_code(lab_error e);
+
+/* Prints "<name>: error: <rule>, <where>, <value>" to stderr and returns exit_code. */
+int cli_fail(const char *name, const lab_diag *d, int exit_code);
+
+/* The end of every main: the outputs were built (build_error, with build_diag) and the
+ * report printed (checks_ok). A build error exits 3; a failed self-check writes nothing
+ * and exits 1; a report that could not be written to stdout (a full disk, a closed pipe)
+ * exits 3 with nothing written; otherwise the batch is committed to outdir all or nothing
+ * (exit 0 or 3). Frees the batch. */
+int cli_finish(const char *name, output_batch *batch, lab_error build_error,
+               const lab_diag *build_diag, bool checks_ok, const char *outdir);
+
+#endif

@@ -1,0 +1,79 @@
+/* output.h - the output directory of a chapter program, written all or nothing.
+ *
+ * The contract (design.md): OUTDIR must exist; every output is first built in memory (a
+ * `bytes` buffer, or a canvas that becomes a PNG), collected in a batch, and committed:
+ *   1. the PNGs are encoded (png_encode_all) and every file is written to a temporary
+ *      `.NAME.PID.tmp` inside OUTDIR and synced;
+ *   2. a target that rename() could not replace (a directory in the way) is refused;
+ *   3. each existing target is kept as a hard link `.NAME.PID.old`, and a journal
+ *      `.output-journal.PID` lists every file and whether it had an old version;
+ *   4. the temporaries are renamed into place, one by one; then the journal is removed
+ *      (the commit point);
+ *   5. the `.old` links are removed.
+ * A failure in steps 1-3 leaves OUTDIR as it was. A failure in step 4 (a refused rename)
+ * rolls back: the files already renamed get their old contents back (or are removed when
+ * there was none), so OUTDIR again holds the previous run's outputs.
+ *
+ * A run killed on the way (SIGKILL, power loss) cannot roll back; the next commit into
+ * the same OUTDIR does it first: a journal whose process is gone is undone (files it
+ * renamed get their old contents back, its new files go), and the temporaries and old
+ * links of gone processes are removed. What a reader of OUTDIR can rely on: after a run
+ * that exited, OUTDIR holds one run's outputs, whole: the new ones (exit 0) or the
+ * previous ones (any other exit). While a commit is renaming, or after a kill until the
+ * next run, a reader can see some new files beside old ones, and whenever it can, a
+ * journal is in OUTDIR; each file on its own is always whole (rename is atomic). The outputs stay
+ * plain files in OUTDIR, not links into a directory switched in one step, because out/ is
+ * committed to git and several programs write into it at once (README, "contract").
+ *
+ * Same inputs, same bytes: nothing here reads the clock or iterates in an unspecified
+ * order (the recovery's directory scan only removes and restores files).
+ */
+#ifndef OUTPUT_H
+#define OUTPUT_H
+
+#include "base/bytes.h"
+#include "base/diag.h"
+#include "draw/raster.h"
+
+/* Checks that dir exists, is a directory and is writable (exit code 3 otherwise). */
+lab_error output_check_dir(const char *dir, lab_diag *d);
+
+#define OUTPUT_MAX_NAME 63   /* a file name's length; names are plain (no '/', no leading '.') */
+
+typedef struct {
+    char name[OUTPUT_MAX_NAME + 1];
+    bytes content;           /* the file's bytes (a PNG's once encoded) */
+    canvas image;            /* a PNG still to encode; width 0 when none */
+} output_file;
+
+typedef struct {
+    output_file *files;      /* count of them, in the order they were added */
+    int count, cap;
+    /* Tests only: called instead of rename(2) for the renames of step 4, to show the
+     * rollback. NULL (zero-initialised) means rename(2). */
+    int (*rename_file)(const char *from, const char *to, void *context);
+    void *rename_context;
+} output_batch;
+
+/* Takes ownership of `content` (reset to empty, also on error). Fails with
+ * LAB_ERR_OUT_OF_MEMORY when the buffer had run out of memory, LAB_ERR_INVALID_ARGUMENT
+ * when the name is not a plain file name or is already in the batch. */
+lab_error output_batch_add(output_batch *batch, const char *name, bytes *content, lab_diag *d);
+/* Takes ownership of `image` (reset to empty, also on error); it is encoded as a PNG at
+ * commit, all images of the batch at once on several threads. */
+lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *image,
+                                 lab_diag *d);
+/* A figure and each of its panels alone, after the step that drew them (status): takes
+ * ownership of *figure and panels[0 <= i < count] and frees them in every case; when
+ * status is LAB_OK adds the figure as figure_name and panel i as names[i]. Returns status
+ * or the first error of adding. */
+typedef char output_name[OUTPUT_MAX_NAME + 1];
+lab_error output_batch_add_figure(output_batch *batch, lab_error status, const char *figure_name,
+                                  canvas *figure, canvas *panels, output_name *names, int count,
+                                  lab_diag *d);
+
+/* Writes every file into dir as described at the top of this header. */
+lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d);
+void output_batch_free(output_batch *batch);
+
+#endif

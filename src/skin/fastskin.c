@@ -1,0 +1,738 @@
+/* fastskin.c - LBS and DQS kernels over packed float streams (see fastskin.h).
+ *
+ * Every kernel skins the vertex range [begin, end) and has the same shape: read the
+ * vertex's K weights (the last one implied), blend the palette entries of its K joints,
+ * apply the blend to the position (and normal). The SIMD paths differ in how many floats
+ * one instruction touches, and in what is decided before the vertex loop.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "skin/fastskin.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define FASTSKIN_X86 1
+#include <immintrin.h>
+#else
+#define FASTSKIN_X86 0
+#endif
+
+#define DQ_MIN_NORM 1e-9f
+/* Inlined at every call, so that a call with constant arguments (K, the normals choice,
+ * the vertex format) compiles to a loop specialised for them. */
+#define SPECIALISED static inline __attribute__((always_inline))
+
+/* ---- shared per-vertex pieces ------------------------------------------------------- */
+
+SPECIALISED int joint_at(const packed_mesh *m, size_t v, int k, int i, packed_joint_format jf)
+{
+    size_t at = v * (size_t)k + (size_t)i;
+    return jf == PACKED_JOINT_U8 ? m->joint8[at] : m->joint[at];
+}
+
+/* The position as the palette takes it: floats, or the quantised integers (the palette
+ * then holds the dequantisation, palette_columns_dequantize). */
+SPECIALISED void position_at(const packed_mesh *m, size_t v, bool quantized, float *p)
+{
+    for (int c = 0; c < 3; c++)
+        p[c] = quantized ? (float)m->position16[3 * v + c] : m->position[3 * v + c];
+}
+
+static void normalize3(float *v)
+{
+    float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (len > 0.0f)
+        for (int c = 0; c < 3; c++)
+            v[c] /= len;
+}
+
+/* Kavan's transform of a point by a dual quaternion already divided by |q_0|:
+ *   p' = p + 2 d0 x (d0 x p + a0 p) + 2 (a0 de - ae d0 + d0 x de); normals skip the shift. */
+static void dq_apply(const float *r, const float *t, const float *p, float *out, bool translate)
+{
+    float a0 = r[0], ae = t[0];
+    const float *d0 = r + 1, *de = t + 1;
+    float c1[3] = {d0[1] * p[2] - d0[2] * p[1] + a0 * p[0], d0[2] * p[0] - d0[0] * p[2] + a0 * p[1],
+                   d0[0] * p[1] - d0[1] * p[0] + a0 * p[2]};
+    float c2[3] = {d0[1] * c1[2] - d0[2] * c1[1], d0[2] * c1[0] - d0[0] * c1[2],
+                   d0[0] * c1[1] - d0[1] * c1[0]};
+    for (int c = 0; c < 3; c++)
+        out[c] = p[c] + 2.0f * c2[c];
+    if (!translate)
+        return;
+    float dx[3] = {d0[1] * de[2] - d0[2] * de[1], d0[2] * de[0] - d0[0] * de[2],
+                   d0[0] * de[1] - d0[1] * de[0]};
+    for (int c = 0; c < 3; c++)
+        out[c] += 2.0f * (a0 * de[c] - ae * d0[c] + dx[c]);
+}
+
+/* Normalises the blended q^ and applies it; false when |q_0| vanished. */
+static bool dq_finish(const float *blend, const float *p, const float *n, float *out_p, float *out_n)
+{
+    float norm = sqrtf(blend[0] * blend[0] + blend[1] * blend[1] + blend[2] * blend[2] +
+                       blend[3] * blend[3]);
+    if (!(norm > DQ_MIN_NORM)) {
+        memcpy(out_p, p, 3 * sizeof(float));
+        if (out_n)
+            memcpy(out_n, n, 3 * sizeof(float));
+        return false;
+    }
+    float r[4], t[4];
+    for (int c = 0; c < 4; c++) {
+        r[c] = blend[c] / norm;
+        t[c] = blend[4 + c] / norm;
+    }
+    dq_apply(r, t, p, out_p, true);
+    if (out_n)
+        dq_apply(r, t, n, out_n, false);
+    return true;
+}
+
+/* A range's outcome: the lowest vertex whose DQS blend vanished, or -1. */
+typedef int (*range_kernel)(const fastskin_job *job, int begin, int end);
+
+/* ---- the portable scalar path (and the benchmark's plain loop) ----------------------- */
+
+static int lbs_scalar(const fastskin_job *job, int begin, int end)
+{
+    const packed_mesh *m = job->mesh;
+    const int k = m->influences;
+    for (int v = begin; v < end; v++) {
+        float w[PACKED_MAX_INFLUENCES], b[4][4] = {{0}}, p[3];
+        packed_vertex_weights(m, v, w);
+        for (int i = 0; i < k; i++) { /* the blended matrix, column by column */
+            const palette_columns *src = &job->columns[joint_at(m, (size_t)v, k, i, m->joint_format)];
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 3; r++)
+                    b[c][r] += w[i] * src->c[c][r];
+        }
+        position_at(m, (size_t)v, m->position16 != NULL, p);
+        float *o = job->out_position + 3 * (size_t)v;
+        for (int r = 0; r < 3; r++)
+            o[r] = b[0][r] * p[0] + b[1][r] * p[1] + b[2][r] * p[2] + b[3][r];
+        if (job->normals != FASTSKIN_NO_NORMALS) {
+            const float *n = m->normal + 3 * (size_t)v;
+            float *on = job->out_normal + 3 * (size_t)v;
+            for (int r = 0; r < 3; r++)
+                on[r] = b[0][r] * n[0] + b[1][r] * n[1] + b[2][r] * n[2];
+            if (job->normals == FASTSKIN_UNIT_NORMALS)
+                normalize3(on);
+        }
+    }
+    return -1;
+}
+
+static int dqs_scalar(const fastskin_job *job, int begin, int end)
+{
+    const packed_mesh *m = job->mesh;
+    const int k = m->influences;
+    int failed = -1;
+    for (int v = begin; v < end; v++) {
+        float w[PACKED_MAX_INFLUENCES], b[8] = {0};
+        packed_vertex_weights(m, v, w);
+        const float *pivot = job->dualquats[joint_at(m, (size_t)v, k, 0, m->joint_format)].real;
+        for (int i = 0; i < k; i++) {
+            const palette_dualquat *q = &job->dualquats[joint_at(m, (size_t)v, k, i, m->joint_format)];
+            float dot = q->real[0] * pivot[0] + q->real[1] * pivot[1] + q->real[2] * pivot[2] +
+                        q->real[3] * pivot[3];
+            float s = dot < 0.0f ? -w[i] : w[i]; /* the hemisphere fix; slot 0 is the pivot */
+            for (int c = 0; c < 4; c++) {
+                b[c] += s * q->real[c];
+                b[4 + c] += s * q->dual[c];
+            }
+        }
+        bool ok = dq_finish(b, m->position + 3 * (size_t)v, m->normal + 3 * (size_t)v,
+                            job->out_position + 3 * (size_t)v,
+                            job->normals ? job->out_normal + 3 * (size_t)v : NULL);
+        if (!ok && failed < 0)
+            failed = v;
+    }
+    return failed;
+}
+
+/* A range kernel specialised for the common K: `body(job, v, K)` for each vertex, with K a
+ * constant in the cases 1, 2, 4 and 8, so that the influence loop unrolls. */
+#define FOR_EACH_K(k, CALL)                                                                     \
+    switch (k) {                                                                                \
+    case 1: CALL(1); break;                                                                     \
+    case 2: CALL(2); break;                                                                     \
+    case 4: CALL(4); break;                                                                     \
+    case 8: CALL(8); break;                                                                     \
+    default: CALL(k);                                                                           \
+    }
+
+#if FASTSKIN_X86
+/* ---- SSE2: one column or one quaternion per register ------------------------------------ */
+
+/* Stores lanes x, y, z of (x, y, z, *) straight to memory: going through a stack copy
+ * and memcpy made the load after the 16-byte store miss store forwarding. */
+static inline void store3(float *dst, __m128 v)
+{
+    _mm_storel_pi((__m64 *)(void *)dst, v);
+    _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
+}
+
+SPECIALISED void lbs_sse2_vertex(const fastskin_job *job, int v, const int k, const fastskin_normals normals)
+{
+    const packed_mesh *m = job->mesh;
+    float w[PACKED_MAX_INFLUENCES], p[3];
+    packed_vertex_weights(m, v, w);
+    __m128 c0 = _mm_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+    for (int i = 0; i < k; i++) {
+        const float *src = job->columns[joint_at(m, (size_t)v, k, i, m->joint_format)].c[0];
+        __m128 wi = _mm_set1_ps(w[i]);
+        c0 = _mm_add_ps(c0, _mm_mul_ps(wi, _mm_loadu_ps(src)));
+        c1 = _mm_add_ps(c1, _mm_mul_ps(wi, _mm_loadu_ps(src + 4)));
+        c2 = _mm_add_ps(c2, _mm_mul_ps(wi, _mm_loadu_ps(src + 8)));
+        c3 = _mm_add_ps(c3, _mm_mul_ps(wi, _mm_loadu_ps(src + 12)));
+    }
+    position_at(m, (size_t)v, m->position16 != NULL, p);
+    __m128 o = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(p[0])), _mm_mul_ps(c1, _mm_set1_ps(p[1]))),
+                          _mm_add_ps(_mm_mul_ps(c2, _mm_set1_ps(p[2])), c3));
+    store3(job->out_position + 3 * (size_t)v, o);
+    if (normals != FASTSKIN_NO_NORMALS) {
+        const float *n = m->normal + 3 * (size_t)v;
+        float *on = job->out_normal + 3 * (size_t)v;
+        store3(on, _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, _mm_set1_ps(n[0])), _mm_mul_ps(c1, _mm_set1_ps(n[1]))),
+                              _mm_mul_ps(c2, _mm_set1_ps(n[2]))));
+        if (normals == FASTSKIN_UNIT_NORMALS)
+            normalize3(on);
+    }
+}
+
+SPECIALISED void lbs_sse2_loop(const fastskin_job *job, int begin, int end, const fastskin_normals normals)
+{
+#define SSE2_LOOP(K) for (int v = begin; v < end; v++) lbs_sse2_vertex(job, v, K, normals)
+    FOR_EACH_K(job->mesh->influences, SSE2_LOOP)
+#undef SSE2_LOOP
+}
+
+static int lbs_sse2(const fastskin_job *job, int begin, int end)
+{
+    if (job->normals == FASTSKIN_NO_NORMALS)
+        lbs_sse2_loop(job, begin, end, FASTSKIN_NO_NORMALS);
+    else if (job->normals == FASTSKIN_RAW_NORMALS)
+        lbs_sse2_loop(job, begin, end, FASTSKIN_RAW_NORMALS);
+    else
+        lbs_sse2_loop(job, begin, end, FASTSKIN_UNIT_NORMALS);
+    return -1;
+}
+
+static int dqs_sse2(const fastskin_job *job, int begin, int end)
+{
+    const packed_mesh *m = job->mesh;
+    const int k = m->influences;
+    int failed = -1;
+    for (int v = begin; v < end; v++) {
+        float w[PACKED_MAX_INFLUENCES], b[8];
+        packed_vertex_weights(m, v, w);
+        __m128 pivot = _mm_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, 0, m->joint_format)].real);
+        __m128 real = _mm_setzero_ps(), dual = real;
+        for (int i = 0; i < k; i++) {
+            const palette_dualquat *q = &job->dualquats[joint_at(m, (size_t)v, k, i, m->joint_format)];
+            __m128 qr = _mm_loadu_ps(q->real), prod = _mm_mul_ps(qr, pivot);
+            prod = _mm_add_ps(prod, _mm_shuffle_ps(prod, prod, _MM_SHUFFLE(1, 0, 3, 2)));
+            prod = _mm_add_ss(prod, _mm_shuffle_ps(prod, prod, _MM_SHUFFLE(2, 3, 0, 1)));
+            __m128 s = _mm_set1_ps(_mm_cvtss_f32(prod) < 0.0f ? -w[i] : w[i]);
+            real = _mm_add_ps(real, _mm_mul_ps(s, qr));
+            dual = _mm_add_ps(dual, _mm_mul_ps(s, _mm_loadu_ps(q->dual)));
+        }
+        _mm_storeu_ps(b, real);
+        _mm_storeu_ps(b + 4, dual);
+        bool ok = dq_finish(b, m->position + 3 * (size_t)v, m->normal + 3 * (size_t)v,
+                            job->out_position + 3 * (size_t)v,
+                            job->normals ? job->out_normal + 3 * (size_t)v : NULL);
+        if (!ok && failed < 0)
+            failed = v;
+    }
+    return failed;
+}
+
+/* ---- AVX2 + FMA: two columns, or a whole dual quaternion, per register ------------------- */
+
+#define AVX2_TARGET __attribute__((target("avx2,fma")))
+
+/* The weight of slot i as eight equal lanes: broadcast straight from memory for float
+ * weights (a load, no shuffle), converted from the integer units otherwise. */
+AVX2_TARGET SPECIALISED __m256 weight_avx2(const packed_mesh *m, size_t at, packed_weight_format wf)
+{
+    if (wf == PACKED_WEIGHT_FLOAT)
+        return _mm256_broadcast_ss(m->weight + at);
+    if (wf == PACKED_WEIGHT_UNORM16)
+        return _mm256_set1_ps((float)m->weight16[at] * (1.0f / 65535.0f));
+    return _mm256_set1_ps((float)m->weight8[at] * (1.0f / 255.0f));
+}
+
+/* The implied last weight: 1 minus the stored ones as a vector for float weights; for the
+ * UNORM formats computed in integers (packed_vertex_weights), so the K weights sum to 1. */
+AVX2_TARGET SPECIALISED __m256 implied_avx2(const packed_mesh *m, size_t at, int stored, __m256 sum,
+                                            packed_weight_format wf)
+{
+    if (wf == PACKED_WEIGHT_FLOAT)
+        return _mm256_sub_ps(_mm256_set1_ps(1.0f), sum);
+    unsigned rest = wf == PACKED_WEIGHT_UNORM16 ? 65535u : 255u;
+    for (int i = 0; i < stored; i++)
+        rest -= wf == PACKED_WEIGHT_UNORM16 ? m->weight16[at + i] : m->weight8[at + i];
+    return _mm256_set1_ps((float)rest * (wf == PACKED_WEIGHT_UNORM16 ? 1.0f / 65535.0f : 1.0f / 255.0f));
+}
+
+/* x, y, z of a stored vector, each in all four lanes. */
+AVX2_TARGET SPECIALISED void broadcast3(const float *p, __m128 *x, __m128 *y, __m128 *z)
+{
+    *x = _mm_broadcast_ss(p);
+    *y = _mm_broadcast_ss(p + 1);
+    *z = _mm_broadcast_ss(p + 2);
+}
+
+/* One vertex, every argument after v a compile-time constant at its call. `last`: the
+ * range's last vertex, stored with exactly 12 bytes; the others store 16 (one aligned-free
+ * vector store), the 4th float landing on the next vertex's x, which is written next. */
+AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, const int k,
+                                             const fastskin_normals normals, const packed_joint_format jf,
+                                             const packed_weight_format wf, const bool quantized, const bool last)
+{
+    const packed_mesh *m = job->mesh;
+    const size_t vs = (size_t)v, at = vs * (size_t)(k - 1);
+    const float *columns = job->columns[0].c[0];
+    __m256 c01, c23; /* columns 0-1 and 2-3 of the blended matrix */
+    if (k == 1) {
+        const float *src = columns + 16 * (size_t)joint_at(m, vs, 1, 0, jf);
+        c01 = _mm256_loadu_ps(src);
+        c23 = _mm256_loadu_ps(src + 8);
+    } else {
+        __m256 sum = _mm256_setzero_ps();
+        c01 = c23 = sum;
+        for (int i = 0; i + 1 < k; i++) {
+            __m256 wi = weight_avx2(m, at + (size_t)i, wf);
+            const float *src = columns + 16 * (size_t)joint_at(m, vs, k, i, jf);
+            sum = _mm256_add_ps(sum, wi);
+            c01 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src), c01);
+            c23 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src + 8), c23);
+        }
+        __m256 wl = implied_avx2(m, at, k - 1, sum, wf);
+        const float *src = columns + 16 * (size_t)joint_at(m, vs, k, k - 1, jf);
+        c01 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src), c01);
+        c23 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src + 8), c23);
+    }
+    __m128 c0 = _mm256_castps256_ps128(c01), c1 = _mm256_extractf128_ps(c01, 1);
+    __m128 c2 = _mm256_castps256_ps128(c23), c3 = _mm256_extractf128_ps(c23, 1);
+    __m128 x, y, z;
+    if (quantized) {
+        const uint16_t *q = m->position16 + 3 * vs;
+        x = _mm_set1_ps((float)q[0]), y = _mm_set1_ps((float)q[1]), z = _mm_set1_ps((float)q[2]);
+    } else {
+        broadcast3(m->position + 3 * vs, &x, &y, &z);
+    }
+    /* p' = c0 x + c1 y + c2 z + c3 */
+    __m128 o = _mm_fmadd_ps(c0, x, _mm_fmadd_ps(c1, y, _mm_fmadd_ps(c2, z, c3)));
+    float *out = job->out_position + 3 * vs;
+    if (last)
+        store3(out, o);
+    else
+        _mm_storeu_ps(out, o);
+    if (normals == FASTSKIN_NO_NORMALS)
+        return;
+    broadcast3(m->normal + 3 * vs, &x, &y, &z);
+    /* n' = c0 nx + c1 ny + c2 nz */
+    __m128 n = _mm_fmadd_ps(c0, x, _mm_fmadd_ps(c1, y, _mm_mul_ps(c2, z)));
+    if (normals == FASTSKIN_UNIT_NORMALS) {
+        __m128 len = _mm_sqrt_ps(_mm_dp_ps(n, n, 0x7F));
+        n = _mm_blendv_ps(n, _mm_div_ps(n, len), _mm_cmpgt_ps(len, _mm_setzero_ps()));
+    }
+    out = job->out_normal + 3 * vs;
+    if (last)
+        store3(out, n);
+    else
+        _mm_storeu_ps(out, n);
+}
+
+AVX2_TARGET SPECIALISED void lbs_avx2_loop(const fastskin_job *job, int begin, int end,
+                                           const fastskin_normals normals, const packed_joint_format jf,
+                                           const packed_weight_format wf, const bool quantized)
+{
+#define AVX2_LOOP(K)                                                                            \
+    do {                                                                                        \
+        for (int v = begin; v + 1 < end; v++)                                                   \
+            lbs_avx2_vertex(job, v, K, normals, jf, wf, quantized, false);                      \
+        lbs_avx2_vertex(job, end - 1, K, normals, jf, wf, quantized, true);                     \
+    } while (0)
+    FOR_EACH_K(job->mesh->influences, AVX2_LOOP)
+#undef AVX2_LOOP
+}
+
+/* The vertex format, then the normals choice, as constants. */
+AVX2_TARGET SPECIALISED void lbs_avx2_format(const fastskin_job *job, int begin, int end,
+                                             const packed_joint_format jf, const packed_weight_format wf)
+{
+    if (job->mesh->position16)
+        lbs_avx2_loop(job, begin, end, FASTSKIN_NO_NORMALS, jf, wf, true); /* validated: no normals */
+    else if (job->normals == FASTSKIN_NO_NORMALS)
+        lbs_avx2_loop(job, begin, end, FASTSKIN_NO_NORMALS, jf, wf, false);
+    else if (job->normals == FASTSKIN_RAW_NORMALS)
+        lbs_avx2_loop(job, begin, end, FASTSKIN_RAW_NORMALS, jf, wf, false);
+    else
+        lbs_avx2_loop(job, begin, end, FASTSKIN_UNIT_NORMALS, jf, wf, false);
+}
+
+AVX2_TARGET static int lbs_avx2(const fastskin_job *job, int begin, int end)
+{
+    const packed_mesh *m = job->mesh;
+    if (begin >= end)
+        return -1;
+    if (m->joint_format == PACKED_JOINT_U16) {
+        if (m->weight_format == PACKED_WEIGHT_FLOAT)
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_FLOAT);
+        else if (m->weight_format == PACKED_WEIGHT_UNORM16)
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_UNORM16);
+        else
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_UNORM8);
+    } else {
+        if (m->weight_format == PACKED_WEIGHT_FLOAT)
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_FLOAT);
+        else if (m->weight_format == PACKED_WEIGHT_UNORM16)
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM16);
+        else
+            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM8);
+    }
+    return -1;
+}
+
+/* Lanes hold (w, x, y, z); the cross product of lanes x, y, z. Lane w of the result is
+ * rounding noise, but the shuffles never move lane w into x, y or z, and it is never
+ * stored, so it needs no clearing. */
+#define YZX _MM_SHUFFLE(1, 3, 2, 0)
+#define ZXY _MM_SHUFFLE(2, 1, 3, 0)
+AVX2_TARGET static inline __m128 cross_avx2(__m128 a, __m128 b)
+{
+    return _mm_fmsub_ps(_mm_shuffle_ps(a, a, YZX), _mm_shuffle_ps(b, b, ZXY),
+                        _mm_mul_ps(_mm_shuffle_ps(a, a, ZXY), _mm_shuffle_ps(b, b, YZX)));
+}
+
+/* Kavan's transform on (w, x, y, z) vectors of the blended, unnormalised q^ (see
+ * dq_apply): both correction terms are quadratic in q^, so dividing them by |q_0|^2
+ * replaces normalising q^ first; no square root is needed. */
+AVX2_TARGET static inline __m128 dq_apply_avx2(__m128 r, __m128 t, __m128 inv_norm2, __m128 p,
+                                               bool translate)
+{
+    __m128 a0 = _mm_shuffle_ps(r, r, 0), two = _mm_mul_ps(_mm_set1_ps(2.0f), inv_norm2);
+    __m128 c1 = _mm_fmadd_ps(a0, p, cross_avx2(r, p));
+    __m128 out = _mm_fmadd_ps(two, cross_avx2(r, c1), p);
+    if (!translate)
+        return out;
+    __m128 ae = _mm_shuffle_ps(t, t, 0);
+    __m128 shift = _mm_add_ps(_mm_fmsub_ps(a0, t, _mm_mul_ps(ae, r)), cross_avx2(r, t));
+    return _mm_fmadd_ps(two, shift, out);
+}
+
+/* (0, x, y, z) from three floats, and back. */
+AVX2_TARGET static inline __m128 load_point(const float *p) { return _mm_setr_ps(0.0f, p[0], p[1], p[2]); }
+AVX2_TARGET static inline void store_point(float *dst, __m128 v)
+{
+    store3(dst, _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 2, 1)));
+}
+
+AVX2_TARGET SPECIALISED bool dqs_avx2_vertex(const fastskin_job *job, int v, const int k, const bool normals)
+{
+    const packed_mesh *m = job->mesh;
+    const __m128 sign_bit = _mm_set1_ps(-0.0f);
+    float w[PACKED_MAX_INFLUENCES];
+    packed_vertex_weights(m, v, w);
+    __m256 pivot = _mm256_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, 0, m->joint_format)].real);
+    __m256 sum = _mm256_mul_ps(_mm256_set1_ps(w[0]), pivot);
+    for (int i = 1; i < k; i++) { /* slot 0 is the pivot: its own sign needs no test */
+        __m256 q = _mm256_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, i, m->joint_format)].real);
+        /* the hemisphere fix without a branch: w takes the sign of q_0 . pivot_0 */
+        __m128 dot = _mm_dp_ps(_mm256_castps256_ps128(q), _mm256_castps256_ps128(pivot), 0xFF);
+        __m128 wi = _mm_xor_ps(_mm_set1_ps(w[i]), _mm_and_ps(dot, sign_bit));
+        sum = _mm256_fmadd_ps(_mm256_set_m128(wi, wi), q, sum);
+    }
+    __m128 real = _mm256_castps256_ps128(sum), dual = _mm256_extractf128_ps(sum, 1);
+    __m128 norm2 = _mm_dp_ps(real, real, 0xFF);
+    const float *p = m->position + 3 * (size_t)v, *n = m->normal + 3 * (size_t)v;
+    if (!(_mm_cvtss_f32(norm2) > DQ_MIN_NORM * DQ_MIN_NORM)) {
+        memcpy(job->out_position + 3 * (size_t)v, p, 3 * sizeof(float));
+        if (normals)
+            memcpy(job->out_normal + 3 * (size_t)v, n, 3 * sizeof(float));
+        return false;
+    }
+    /* 1 / |q_0|^2 by an exactly rounded divide (_mm_rcp_ps differs between CPU vendors,
+     * and outputs must not) */
+    __m128 inv_norm2 = _mm_div_ps(_mm_set1_ps(1.0f), norm2);
+    store_point(job->out_position + 3 * (size_t)v, dq_apply_avx2(real, dual, inv_norm2, load_point(p), true));
+    if (normals)
+        store_point(job->out_normal + 3 * (size_t)v,
+                    dq_apply_avx2(real, dual, inv_norm2, load_point(n), false));
+    return true;
+}
+
+AVX2_TARGET SPECIALISED int dqs_avx2_loop(const fastskin_job *job, int begin, int end, const bool normals)
+{
+    int failed = -1;
+#define DQS_LOOP(K)                                                                             \
+    for (int v = begin; v < end; v++)                                                           \
+        if (!dqs_avx2_vertex(job, v, K, normals) && failed < 0)                                 \
+            failed = v;
+    FOR_EACH_K(job->mesh->influences, DQS_LOOP)
+#undef DQS_LOOP
+    return failed;
+}
+
+AVX2_TARGET static int dqs_avx2(const fastskin_job *job, int begin, int end)
+{
+    return job->normals ? dqs_avx2_loop(job, begin, end, true) : dqs_avx2_loop(job, begin, end, false);
+}
+#endif /* FASTSKIN_X86 */
+
+/* ---- levels ---------------------------------------------------------------------------- */
+
+const char *simd_level_name(simd_level level)
+{
+    static const char *const names[SIMD_LEVEL_COUNT] = {"scalar", "sse2", "avx2"};
+    return (int)level >= 0 && level < SIMD_LEVEL_COUNT ? names[level] : "?";
+}
+
+bool simd_level_available(simd_level level)
+{
+    if (level == SIMD_SCALAR)
+        return true;
+#if FASTSKIN_X86
+    if (level == SIMD_SSE2)
+        return __builtin_cpu_supports("sse2");
+    if (level == SIMD_AVX2)
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+    return false;
+}
+
+simd_level simd_best_level(void)
+{
+    for (int l = SIMD_LEVEL_COUNT - 1; l > 0; l--)
+        if (simd_level_available((simd_level)l))
+            return (simd_level)l;
+    return SIMD_SCALAR;
+}
+
+static range_kernel kernel_for(simd_level level, skin_method method)
+{
+#if FASTSKIN_X86
+    if (level == SIMD_AVX2)
+        return method == SKIN_DQS ? dqs_avx2 : lbs_avx2;
+    if (level == SIMD_SSE2)
+        return method == SKIN_DQS ? dqs_sse2 : lbs_sse2;
+#else
+    (void)level;
+#endif
+    return method == SKIN_DQS ? dqs_scalar : lbs_scalar;
+}
+
+/* ---- validation and threads ----------------------------------------------------------------- */
+
+lab_error fastskin_validate(const fastskin_job *job, lab_diag *d)
+{
+    const packed_mesh *m = job->mesh;
+    int threads = job->threads ? job->threads : 1;
+    if (!m)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s", "no mesh");
+    if (threads < 1 || threads > FASTSKIN_MAX_THREADS)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%d threads, 1 to %d", threads,
+                         FASTSKIN_MAX_THREADS);
+    if (threads > 1 && (!job->pool || fastskin_pool_workers(job->pool) < threads - 1))
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job",
+                         "%d threads need a pool of at least %d workers (fastskin_pool_create), it has %d",
+                         threads, threads - 1, job->pool ? fastskin_pool_workers(job->pool) : 0);
+    if (m->count == 0)
+        return LAB_OK;
+    if (job->joint_count <= m->max_joint)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin palette",
+                         "%d entries, the mesh uses joint %d", job->joint_count, m->max_joint);
+    if ((job->method == SKIN_DQS ? (const void *)job->dualquats : (const void *)job->columns) == NULL ||
+        !job->out_position || (job->normals && (!job->out_normal || !m->normal)))
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s", "a palette or an output is missing");
+    if ((unsigned)job->normals > FASTSKIN_RAW_NORMALS)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "normals choice %d", (int)job->normals);
+    if (m->position16 && (job->method == SKIN_DQS || job->normals))
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s",
+                         "quantised positions are for LBS positions only (their dequantisation is folded "
+                         "into the matrix palette)");
+    if (!simd_level_available(job->level))
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "SIMD level %s is not available here",
+                         simd_level_name(job->level));
+    return LAB_OK;
+}
+
+/* ---- the persistent pool ---------------------------------------------------------------- */
+
+typedef struct {
+    const fastskin_job *job;
+    range_kernel kernel;
+    int begin, end, failed;
+} range_task;
+
+static void run_range(void *ctx, int part)
+{
+    range_task *t = (range_task *)ctx + part;
+    t->failed = t->kernel(t->job, t->begin, t->end);
+}
+
+/* How long a waiting thread polls before it sleeps: about 50 us of pause instructions,
+ * enough to bridge back-to-back frames without a system call, short enough that an idle
+ * pool costs nothing. */
+#define POOL_SPINS 20000
+
+static inline void pool_pause(void)
+{
+#if FASTSKIN_X86
+    _mm_pause();
+#endif
+}
+
+struct fastskin_pool {
+    int workers;
+    pthread_t *thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    atomic_uint generation;    /* bumped (under lock) for each job */
+    atomic_int pending;        /* workers still running the current job */
+    atomic_bool quit;
+    void (*fn)(void *ctx, int part); /* the current job: part 1 + i is worker i's */
+    void *ctx;
+    int parts;
+};
+
+typedef struct { fastskin_pool *pool; int index; } worker_arg;
+
+static void *pool_worker(void *arg)
+{
+    fastskin_pool *p = ((worker_arg *)arg)->pool;
+    const int index = ((worker_arg *)arg)->index;
+    free(arg);
+    unsigned seen = 0;
+    for (;;) {
+        for (int spin = 0; spin < POOL_SPINS && atomic_load(&p->generation) == seen && !atomic_load(&p->quit); spin++)
+            pool_pause();
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load(&p->generation) == seen && !atomic_load(&p->quit))
+            pthread_cond_wait(&p->wake, &p->lock);
+        /* the job as one snapshot, under the lock it was posted under: a worker with no part
+         * in it may wake late, when the next job is being posted */
+        seen = atomic_load(&p->generation);
+        void (*fn)(void *, int) = p->fn;
+        void *ctx = p->ctx;
+        int parts = p->parts;
+        pthread_mutex_unlock(&p->lock);
+        if (atomic_load(&p->quit))
+            return NULL;
+        if (1 + index < parts) {
+            fn(ctx, 1 + index);
+            if (atomic_fetch_sub(&p->pending, 1) == 1) {
+                pthread_mutex_lock(&p->lock);
+                pthread_cond_signal(&p->done);
+                pthread_mutex_unlock(&p->lock);
+            }
+        }
+    }
+}
+
+int fastskin_pool_workers(const fastskin_pool *pool) { return pool ? pool->workers : 0; }
+
+void fastskin_pool_destroy(fastskin_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    atomic_store(&p->quit, true);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->workers; i++)
+        pthread_join(p->thread[i], NULL);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->lock);
+    free(p->thread);
+    free(p);
+}
+
+lab_error fastskin_pool_create(int workers, fastskin_pool **out, lab_diag *d)
+{
+    *out = NULL;
+    if (workers < 0 || workers > FASTSKIN_MAX_THREADS - 1)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin pool", "%d workers, 0 to %d", workers,
+                         FASTSKIN_MAX_THREADS - 1);
+    fastskin_pool *p = calloc(1, sizeof *p);
+    if (!p || !(p->thread = calloc((size_t)workers + 1, sizeof *p->thread))) {
+        free(p);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fastskin pool", "%d workers", workers);
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->done, NULL);
+    atomic_init(&p->generation, 0u);
+    atomic_init(&p->pending, 0);
+    atomic_init(&p->quit, false);
+    for (; p->workers < workers; p->workers++) {
+        worker_arg *arg = malloc(sizeof *arg);
+        if (arg)
+            *arg = (worker_arg){p, p->workers};
+        if (!arg || pthread_create(&p->thread[p->workers], NULL, pool_worker, arg) != 0) {
+            int p_started = p->workers;
+            free(arg);
+            fastskin_pool_destroy(p);
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fastskin pool", "starting worker %d of %d failed",
+                             p_started + 1, workers);
+        }
+    }
+    *out = p;
+    return LAB_OK;
+}
+
+void fastskin_pool_run(fastskin_pool *p, int parts, void (*fn)(void *ctx, int part), void *ctx)
+{
+    if (parts <= 1 || !p) {
+        for (int part = 0; part < parts; part++) /* validated callers never pass parts > 1 here */
+            fn(ctx, part);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->fn = fn;
+    p->ctx = ctx;
+    p->parts = parts;
+    atomic_store(&p->pending, parts - 1);
+    atomic_fetch_add(&p->generation, 1u);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    fn(ctx, 0);
+    for (int spin = 0; spin < POOL_SPINS && atomic_load(&p->pending) > 0; spin++)
+        pool_pause();
+    pthread_mutex_lock(&p->lock);
+    while (atomic_load(&p->pending) > 0)
+        pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+lab_error fastskin_run(const fastskin_job *job, lab_diag *d)
+{
+    lab_error e = fastskin_validate(job, d);
+    if (e != LAB_OK || job->mesh->count == 0)
+        return e;
+    int threads = job->threads ? job->threads : 1, n = job->mesh->count;
+    range_task task[FASTSKIN_MAX_THREADS];
+    range_kernel kernel = kernel_for(job->level, job->method);
+    for (int t = 0; t < threads; t++) /* contiguous ranges; the split never changes a result */
+        task[t] = (range_task){job, kernel, (int)((long long)n * t / threads),
+                               (int)((long long)n * (t + 1) / threads), -1};
+    fastskin_pool_run(job->pool, threads, run_range, task);
+    for (int t = 0; t < threads; t++)
+        if (task[t].failed >= 0) {
+            char where[64];
+            diag_fail(d, LAB_ERR_DQ_ZERO_NORM, diag_where(where, sizeof where, "vertex %d", task[t].failed),
+                      "%s", "|q_0| <= 1e-9 after blending");
+            if (d)
+                d->vertex = task[t].failed;
+            return LAB_ERR_DQ_ZERO_NORM;
+        }
+    return LAB_OK;
+}

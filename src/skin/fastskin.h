@@ -1,0 +1,84 @@
+/* fastskin.h - CPU skinning written for speed over packed float data (packed.h).
+ *
+ * The same job as skin_deform, engine-style: a per-frame float palette (column-major 4x4
+ * for LBS, palette_columns; dual quaternions for DQS), packed vertex streams in (the 44-byte
+ * vertex or the compressed one), float positions (and normals) out. Three code paths, each
+ * checked against the double-precision chapter path:
+ *   SIMD_SCALAR  plain C, the portable fallback and the benchmark's scalar baseline
+ *   SIMD_SSE2    128-bit intrinsics (x86-64 baseline): one column per register
+ *   SIMD_AVX2    256-bit intrinsics with FMA: two columns per register; the weights are
+ *                broadcast from memory, the implied one computed as a vector, and x, y, z
+ *                multiply whole columns, so no horizontal add is needed. The loop is
+ *                compiled once per K (1, 2, 4, 8), normals choice and vertex format, every
+ *                per-call choice made before the vertex loop.
+ * The x86 paths are compiled wherever the compiler targets x86 (chosen at build time) and
+ * used only where the CPU has them (simd_level_available). Work is split into `threads`
+ * contiguous vertex ranges run by a persistent pool (fastskin_pool: threads started once,
+ * not per call); every vertex is computed by the same code whatever the split, so the
+ * output is bit-identical for any thread count.
+ *
+ * Normals, a choice in the API: FASTSKIN_RAW_NORMALS transforms them by the blended 3x3 and
+ * leaves normalising to whoever uses them (a shader normalises after interpolation anyway),
+ * FASTSKIN_UNIT_NORMALS also normalises each (one square root and a divide per vertex).
+ * DQS rotates normals by the normalised blend, so they keep their length either way.
+ */
+#ifndef FASTSKIN_H
+#define FASTSKIN_H
+
+#include <stdbool.h>
+
+#include "skin/packed.h"
+#include "skin/skin.h"
+
+typedef enum { SIMD_SCALAR = 0, SIMD_SSE2, SIMD_AVX2, SIMD_LEVEL_COUNT } simd_level;
+
+const char *simd_level_name(simd_level level); /* "scalar", "sse2", "avx2" */
+bool simd_level_available(simd_level level);     /* compiled in and supported by this CPU */
+simd_level simd_best_level(void);
+
+#define FASTSKIN_MAX_THREADS 64
+
+typedef enum {
+    FASTSKIN_NO_NORMALS = 0,   /* positions only */
+    FASTSKIN_UNIT_NORMALS,     /* normals transformed and normalised */
+    FASTSKIN_RAW_NORMALS,      /* normals transformed, not normalised (LBS; DQS keeps length) */
+} fastskin_normals;
+
+/* A persistent thread pool: `workers` threads started once by fastskin_pool_create, woken
+ * for each job (they spin briefly between back-to-back jobs, then sleep), joined by
+ * fastskin_pool_destroy. A pool serves one job at a time. */
+typedef struct fastskin_pool fastskin_pool;
+lab_error fastskin_pool_create(int workers, fastskin_pool **out, lab_diag *d);
+void fastskin_pool_destroy(fastskin_pool *pool);
+int fastskin_pool_workers(const fastskin_pool *pool);
+/* Runs fn(ctx, part) for part 0 .. parts - 1: part 0 on the calling thread, the others on
+ * the pool's workers (parts - 1 <= workers; pool may be NULL when parts is 1); returns when
+ * all are done. fastskin_run splits a job this way; the benchmark's roofline too. */
+void fastskin_pool_run(fastskin_pool *pool, int parts, void (*fn)(void *ctx, int part), void *ctx);
+
+typedef struct {
+    const packed_mesh *mesh;
+    const palette_columns *columns;      /* LBS: joint_count entries (dequantised when the
+                                            mesh's positions are quantised) */
+    const palette_dualquat *dualquats;   /* DQS: joint_count entries */
+    int joint_count;
+    skin_method method;
+    fastskin_normals normals;            /* also write out_normal unless FASTSKIN_NO_NORMALS */
+    int threads;                         /* 1 .. FASTSKIN_MAX_THREADS (0 means 1) */
+    simd_level level;
+    float *out_position;                 /* 3 per vertex, caller-owned */
+    float *out_normal;                   /* 3 per vertex when normals */
+    fastskin_pool *pool;                 /* threads > 1: at least threads - 1 workers */
+} fastskin_job;
+
+/* Sizes and pointers: the palette covers mesh->max_joint, the method's palette and the
+ * outputs exist, the level is available, the thread count is in range with a pool large
+ * enough, quantised positions only for LBS positions. An empty mesh is valid. Joint
+ * indices were checked when the mesh was packed. */
+lab_error fastskin_validate(const fastskin_job *job, lab_diag *d);
+
+/* Validates, then skins. A DQS blend whose real part vanishes (|q_0| <= 1e-9) is reported
+ * for the lowest such vertex (LAB_ERR_DQ_ZERO_NORM); that vertex keeps its bind position. */
+lab_error fastskin_run(const fastskin_job *job, lab_diag *d);
+
+#endif

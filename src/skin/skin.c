@@ -1,0 +1,453 @@
+/* skin.c - strict influence validation, the palette and linear blend skinning. */
+#include "skin/skin.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An influence error at vertex v (and slot, when slot >= 0). */
+#define fail_at_vertex(d, code, v, slot, ...)                                                  \
+    diag_fail_at_vertex(d, code, v,                                                            \
+                        (slot) >= 0 ? diag_where((char[64]){0}, 64, "vertex %d slot %d", v, slot) \
+                                    : NULL,                                                    \
+                        __VA_ARGS__)
+
+lab_error skin_influences_init(skin_influences *in, int vertex_count, int per_vertex, lab_diag *d)
+{
+    *in = (skin_influences){0};
+    if (per_vertex < 1 || per_vertex > SKIN_MAX_INFLUENCES)
+        return diag_fail(d, LAB_ERR_LIMIT, "influences", "%d per vertex, 1 to %d", per_vertex,
+                         SKIN_MAX_INFLUENCES);
+    if (vertex_count < 0)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "influences", "%d vertices", vertex_count);
+    size_t n = (size_t)vertex_count * (size_t)per_vertex;
+    in->joint = calloc(n ? n : 1, sizeof *in->joint);
+    in->weight = calloc(n ? n : 1, sizeof *in->weight);
+    if (!in->joint || !in->weight) {
+        skin_influences_free(in);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "influences", "%d vertices x %d", vertex_count,
+                         per_vertex);
+    }
+    in->vertex_count = vertex_count;
+    in->per_vertex = per_vertex;
+    return LAB_OK;
+}
+
+void skin_influences_free(skin_influences *in)
+{
+    free(in->joint);
+    free(in->weight);
+    *in = (skin_influences){0};
+}
+
+lab_error skin_influences_copy(const skin_influences *src, skin_influences *out, lab_diag *d)
+{
+    lab_error e = skin_influences_init(out, src->vertex_count, src->per_vertex, d);
+    size_t n = (size_t)src->vertex_count * (size_t)src->per_vertex;
+    if (e == LAB_OK && n) {
+        memcpy(out->joint, src->joint, sizeof *out->joint * n);
+        memcpy(out->weight, src->weight, sizeof *out->weight * n);
+    }
+    return e;
+}
+
+double skin_joint_weight(const skin_influences *in, int v, int joint)
+{
+    double w = 0.0;
+    for (int k = 0; k < in->per_vertex; k++)
+        if (in->joint[v * in->per_vertex + k] == joint)
+            w += in->weight[v * in->per_vertex + k];
+    return w;
+}
+
+/* The rules every weight policy keeps: slots in range (also for zero weights), weights
+ * finite and non-negative. */
+static lab_error validate_slots_and_signs(const skin_influences *in, int v, int joint_count,
+                                          lab_diag *d)
+{
+    const int *joint = in->joint + v * in->per_vertex;
+    const double *weight = in->weight + v * in->per_vertex;
+    for (int s = 0; s < in->per_vertex; s++) {
+        if (joint[s] < 0 || joint[s] >= joint_count)
+            return fail_at_vertex(d, LAB_ERR_JOINT_SLOT_RANGE, v, s,
+                                  "joint %d (weight %.15g), palette has %d joints", joint[s],
+                                  weight[s], joint_count);
+        if (!isfinite(weight[s]))
+            return fail_at_vertex(d, LAB_ERR_WEIGHT_NOT_FINITE, v, s, "weight %g", weight[s]);
+        if (weight[s] < 0.0)
+            return fail_at_vertex(d, LAB_ERR_WEIGHT_NEGATIVE, v, s, "weight %.15g", weight[s]);
+    }
+    return LAB_OK;
+}
+
+static double weight_sum(const skin_influences *in, int v)
+{
+    double sum = 0.0;
+    for (int s = 0; s < in->per_vertex; s++)
+        sum += in->weight[v * in->per_vertex + s];
+    return sum;
+}
+
+/* "w0 + w1 + ..." of vertex v, for messages (the first eight weights). */
+static const char *weight_terms(const skin_influences *in, int v, char *buf, size_t size)
+{
+    int n = 0, k = in->per_vertex < 8 ? in->per_vertex : 8;
+    buf[0] = '\0';
+    for (int s = 0; s < k && n >= 0 && (size_t)n < size; s++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%.15g", s ? " + " : "", in->weight[v * in->per_vertex + s]);
+    if (in->per_vertex > k && n >= 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, " + ...");
+    return buf;
+}
+
+static lab_error validate_influence(const skin_influences *in, int v, int joint_count,
+                                    double tolerance, lab_diag *d)
+{
+    lab_error e = validate_slots_and_signs(in, v, joint_count, d);
+    if (e != LAB_OK)
+        return e;
+    double sum = weight_sum(in, v);
+    char terms[160];
+    if (!(fabs(sum - 1.0) <= tolerance))
+        return fail_at_vertex(d, LAB_ERR_WEIGHT_SUM, v, -1,
+                              "weights %s sum to %.15g, not 1 within %g: at the bind pose every "
+                              "C_j = I, so this vertex would move to %.15g p with homogeneous "
+                              "w = %.15g",
+                              weight_terms(in, v, terms, sizeof terms), sum, tolerance, sum, sum);
+    return LAB_OK;
+}
+
+lab_error skin_validate_influences(const skin_influences *in, int joint_count, lab_diag *d)
+{
+    for (int v = 0; v < in->vertex_count; v++) {
+        lab_error e = validate_influence(in, v, joint_count, SKIN_WEIGHT_TOLERANCE, d);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+const char *skin_policy_name(skin_policy_kind kind)
+{
+    static const char *const names[] = {"strict", "normalize", "fallback"};
+    return (int)kind >= 0 && kind <= SKIN_POLICY_FALLBACK ? names[kind] : "?";
+}
+
+int skin_policy_parse(const char *text, int joint_count, skin_weight_policy *out, char *err,
+                      size_t size)
+{
+    *out = (skin_weight_policy){0};
+    if (!strcmp(text, "strict"))
+        return 0;
+    if (!strcmp(text, "normalize")) {
+        out->kind = SKIN_POLICY_NORMALIZE;
+        return 0;
+    }
+    if (!strncmp(text, "fallback=", 9)) {
+        char *end;
+        long j = strtol(text + 9, &end, 10);
+        if (end != text + 9 && *end == '\0' && j >= 0 && j < joint_count) {
+            *out = (skin_weight_policy){.kind = SKIN_POLICY_FALLBACK, .fallback_joint = (int)j};
+            return 0;
+        }
+        snprintf(err, size, "%s: J must be a joint of the rig, 0 to %d", text, joint_count - 1);
+        return -1;
+    }
+    snprintf(err, size, "%s: expected strict, normalize or fallback=J", text);
+    return -1;
+}
+
+void skin_weight_report_free(skin_weight_report *r)
+{
+    free(r->normalized_vertices);
+    free(r->fallback_vertices);
+    *r = (skin_weight_report){0};
+}
+
+lab_error skin_apply_weight_policy(skin_influences *in, int joint_count, skin_weight_policy policy,
+                                   skin_weight_report *report, lab_diag *d)
+{
+    double tolerance = policy.tolerance > 0.0 ? policy.tolerance : SKIN_WEIGHT_TOLERANCE;
+    if (policy.kind == SKIN_POLICY_STRICT) {
+        lab_error e = LAB_OK;
+        for (int v = 0; e == LAB_OK && v < in->vertex_count; v++)
+            e = validate_influence(in, v, joint_count, tolerance, d);
+        if (e == LAB_OK && report)
+            *report = (skin_weight_report){.largest_deviation_vertex = -1};
+        return e;
+    }
+    double eps = policy.eps_w > 0.0 ? policy.eps_w : SKIN_DEFAULT_EPS_W;
+    if (policy.kind == SKIN_POLICY_FALLBACK &&
+        (policy.fallback_joint < 0 || policy.fallback_joint >= joint_count))
+        return diag_fail(d, LAB_ERR_JOINT_SLOT_RANGE, "fallback joint", "joint %d of %d",
+                         policy.fallback_joint, joint_count);
+    /* first pass: every error, before anything changes */
+    for (int v = 0; v < in->vertex_count; v++) {
+        lab_error e = validate_slots_and_signs(in, v, joint_count, d);
+        if (e == LAB_OK && policy.kind == SKIN_POLICY_NORMALIZE && !(weight_sum(in, v) > eps))
+            e = fail_at_vertex(d, LAB_ERR_WEIGHT_SUM_ZERO, v, -1, "W = %.15g <= eps_w = %g",
+                               weight_sum(in, v), eps);
+        if (e != LAB_OK)
+            return e;
+    }
+    int n = in->vertex_count, k = in->per_vertex;
+    skin_weight_report r = {.largest_deviation_vertex = -1};
+    r.normalized_vertices = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    r.fallback_vertices = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!r.normalized_vertices || !r.fallback_vertices) {
+        skin_weight_report_free(&r);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "weight report", "%d vertices", n);
+    }
+    for (int v = 0; v < n; v++) {
+        double sum = weight_sum(in, v), deviation = fabs(sum - 1.0);
+        if (deviation > r.largest_deviation) {
+            r.largest_deviation = deviation;
+            r.largest_deviation_vertex = v;
+        }
+        if (!(sum > eps)) { /* fallback: the whole vertex follows one joint */
+            in->joint[v * k] = policy.fallback_joint;
+            in->weight[v * k] = 1.0;
+            for (int s = 1; s < k; s++)
+                in->weight[v * k + s] = 0.0;
+            r.fallback_vertices[r.fallback_count++] = v;
+        } else if (deviation > tolerance) {
+            for (int s = 0; s < k; s++)
+                in->weight[v * k + s] /= sum;
+            r.normalized_vertices[r.normalized_count++] = v;
+        }
+    }
+    if (report)
+        *report = r;
+    else
+        skin_weight_report_free(&r);
+    return LAB_OK;
+}
+
+void skin_renormalize(skin_influences *in)
+{
+    for (int v = 0; v < in->vertex_count; v++) {
+        double sum = weight_sum(in, v);
+        for (int s = 0; s < in->per_vertex; s++)
+            in->weight[v * in->per_vertex + s] /= sum;
+    }
+}
+
+lab_error skin_validate_points(const vec3 *points, int count, lab_diag *d)
+{
+    for (int v = 0; v < count; v++)
+        if (!vec3_is_finite(points[v]))
+            return fail_at_vertex(d, LAB_ERR_POINT_NOT_FINITE, v, -1, "(%g, %g, %g)", points[v].x,
+                                  points[v].y, points[v].z);
+    return LAB_OK;
+}
+
+lab_error skin_inverse_binds(const mat4 *bind_world, int joint_count, mat4 *out_inverse_bind,
+                             lab_diag *d)
+{
+    char where[128];
+    for (int j = 0; j < joint_count; j++) {
+        lab_error e = mat4_invert_translation(
+            bind_world[j], &out_inverse_bind[j],
+            diag_where(where, sizeof where, "bind matrix B_%d of joint %d", j, j), d);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_count,
+                       mat4 *out_palette, lab_diag *d)
+{
+    char where[128];
+    for (int j = 0; j < joint_count; j++) {
+        lab_error e = mat4_validate(world[j],
+                                    diag_where(where, sizeof where, "world matrix G_%d", j), d);
+        if (e == LAB_OK)
+            e = mat4_validate(inverse_bind[j],
+                              diag_where(where, sizeof where, "inverse bind B_%d^-1", j), d);
+        if (e != LAB_OK)
+            return e;
+    }
+    for (int j = 0; j < joint_count; j++)
+        out_palette[j] = mat4_mul(world[j], inverse_bind[j]); /* B^-1 acts first */
+    for (int j = 0; j < joint_count; j++) {
+        lab_error e = mat4_validate(out_palette[j],
+                                    diag_where(where, sizeof where, "skin matrix C_%d", j), d);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+vec4 skin_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
+{
+    vec4 sum = {0, 0, 0, 0};
+    vec4 ph = vec4_point(p);
+    for (int s = 0; s < k; s++)
+        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[joint[s]], ph), weight[s]));
+    return sum;
+}
+
+mat4 skin_blend_matrix(const int *joint, const double *weight, int k, const mat4 *palette)
+{
+    mat4 m = {{{0}}};
+    for (int s = 0; s < k; s++)
+        m = mat4_add(m, mat4_scale_by(palette[joint[s]], weight[s]));
+    return m;
+}
+
+const char *skin_method_name(skin_method method) { return method == SKIN_DQS ? "DQS" : "LBS"; }
+
+lab_error skin_dqs_blend(const int *joint, const double *weight, int k, const dualquat *palette,
+                         bool hemisphere_fix, dualquat *out_unit, const char *where, lab_diag *d)
+{
+    dualquat q[SKIN_MAX_INFLUENCES];
+    k = k < SKIN_MAX_INFLUENCES ? k : SKIN_MAX_INFLUENCES; /* skin_influences_init's limit */
+    for (int s = 0; s < k; s++)
+        q[s] = palette[joint[s]];
+    return dualquat_normalize(dualquat_blend(q, weight, k, hemisphere_fix), out_unit, where, d);
+}
+
+lab_error skin_dqs_point(vec3 p, const int *joint, const double *weight, int k,
+                         const dualquat *palette, bool hemisphere_fix, vec3 *out,
+                         const char *where, lab_diag *d)
+{
+    dualquat unit;
+    lab_error e = skin_dqs_blend(joint, weight, k, palette, hemisphere_fix, &unit, where, d);
+    if (e == LAB_OK)
+        *out = dualquat_transform_point(unit, p);
+    return e;
+}
+
+void skin_sort_heaviest_first(int *joint, double *weight, int k)
+{
+    for (int i = 1; i < k; i++) { /* insertion sort: k is small */
+        int j = i - 1, key_joint = joint[i];
+        double key_weight = weight[i];
+        while (j >= 0 && (weight[j] < key_weight || (weight[j] == key_weight && joint[j] > key_joint))) {
+            joint[j + 1] = joint[j];
+            weight[j + 1] = weight[j];
+            j--;
+        }
+        joint[j + 1] = key_joint;
+        weight[j + 1] = key_weight;
+    }
+}
+
+/* The palette as dual quaternions, once per call rather than once per vertex: from the
+ * matrices (which must be rigid), or the caller's signed ones checked against them. */
+static lab_error palette_to_dualquats(const mat4 *palette, int joint_count, const dualquat *given,
+                                      dualquat **out, lab_diag *d)
+{
+    char where[128];
+    *out = malloc(sizeof **out * (size_t)(joint_count > 0 ? joint_count : 1));
+    if (!*out)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "DQS palette", "%d joints", joint_count);
+    for (int j = 0; j < joint_count; j++) {
+        diag_where(where, sizeof where, "skin matrix C_%d of joint %d", j, j);
+        lab_error e = dualquat_from_mat4(palette[j], &(*out)[j], where, d);
+        if (e != LAB_OK)
+            return e;
+        if (!given)
+            continue;
+        dualquat unit;
+        e = dualquat_normalize(given[j], &unit, where, d);
+        if (e != LAB_OK)
+            return e;
+        double diff = mat4_max_abs_diff(dualquat_to_mat4(unit), palette[j]);
+        if (!(diff <= 1e-9))
+            return diag_fail(d, LAB_ERR_DQ_MISMATCH, where, "largest element difference %.3g", diff);
+        (*out)[j] = unit;
+    }
+    return LAB_OK;
+}
+
+lab_error skin_palette_dualquats(const scene_node *joints, const dualquat *local, int joint_count,
+                                 const mat4 *inverse_bind, dualquat *out_palette, lab_diag *d)
+{
+    char where[128];
+    lab_error e = scene_validate(joints, joint_count, d);
+    /* out_palette holds the world Q_j first; parents come first, so Q_parent is ready */
+    for (int j = 0; e == LAB_OK && j < joint_count; j++) {
+        int p = joints[j].parent;
+        out_palette[j] = p == SCENE_NO_PARENT ? local[j] : dualquat_mul(out_palette[p], local[j]);
+    }
+    for (int j = joint_count - 1; e == LAB_OK && j >= 0; j--) {
+        dualquat inverse_bind_dq;
+        e = dualquat_from_mat4(inverse_bind[j], &inverse_bind_dq,
+                               diag_where(where, sizeof where, "inverse bind B_%d^-1", j), d);
+        if (e == LAB_OK)
+            out_palette[j] = dualquat_mul(out_palette[j], inverse_bind_dq);
+    }
+    return e;
+}
+
+lab_error skin_deform(const vec3 *bind_positions, const skin_influences *in, const mat4 *palette,
+                      int joint_count, skin_blend blend, vec3 *out_positions, lab_diag *d)
+{
+    char where[128];
+    int k = in->per_vertex;
+    lab_error e = skin_validate_points(bind_positions, in->vertex_count, d);
+    if (e == LAB_OK)
+        e = skin_validate_influences(in, joint_count, d);
+    for (int j = 0; e == LAB_OK && j < joint_count; j++)
+        e = mat4_validate(palette[j], diag_where(where, sizeof where, "skin matrix C_%d", j), d);
+    dualquat *palette_dq = NULL;
+    if (e == LAB_OK && blend.method == SKIN_DQS)
+        e = palette_to_dualquats(palette, joint_count, blend.palette_dq, &palette_dq, d);
+    for (int v = 0; e == LAB_OK && v < in->vertex_count; v++) {
+        const int *joint = in->joint + v * k;
+        const double *weight = in->weight + v * k;
+        if (blend.method == SKIN_DQS) {
+            e = skin_dqs_point(bind_positions[v], joint, weight, k, palette_dq, !blend.skip_hemisphere_fix,
+                               &out_positions[v], diag_where(where, sizeof where, "vertex %d", v), d);
+            if (e != LAB_OK && d)
+                d->vertex = v;
+        } else {
+            /* With affine C_j and weights summing to 1, the homogeneous w of the sum is 1. */
+            vec4 r = skin_lbs_point(bind_positions[v], joint, weight, k, palette);
+            out_positions[v] = vec3_make(r.x, r.y, r.z);
+        }
+    }
+    free(palette_dq);
+    return e;
+}
+
+lab_error skin_pose_palette(const scene_node *joints, int joint_count, const mat4 *inverse_bind,
+                            const dualquat *local_dq, mat4 *out_world, mat4 *out_palette,
+                            dualquat *out_palette_dq, lab_diag *d)
+{
+    /* G_j = G_parent(j) L_j, validated, parents first */
+    lab_error e = scene_evaluate(joints, joint_count, out_world, d);
+    /* C_j = G_j B_j^-1 */
+    if (e == LAB_OK)
+        e = skin_palette(out_world, inverse_bind, joint_count, out_palette, d);
+    /* the same palette from the joints' own rotations, signs kept */
+    if (e == LAB_OK && local_dq && out_palette_dq)
+        e = skin_palette_dualquats(joints, local_dq, joint_count, inverse_bind, out_palette_dq, d);
+    return e;
+}
+
+lab_error skin_pose_run(const skin_pose_job *job, lab_diag *d)
+{
+    skin_blend blend = job->blend;
+    dualquat *palette_dq = NULL;
+    lab_error e = LAB_OK;
+    if (blend.method == SKIN_DQS && job->local_dq) {
+        palette_dq = malloc(sizeof *palette_dq * (size_t)(job->joint_count > 0 ? job->joint_count : 1));
+        if (!palette_dq)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "DQS palette", "%d joints", job->joint_count);
+        blend.palette_dq = palette_dq;
+    }
+    /* skin_deform validates the points and influences; the skeleton is checked here. */
+    if (e == LAB_OK)
+        e = skin_pose_palette(job->joints, job->joint_count, job->inverse_bind, palette_dq ? job->local_dq : NULL,
+                              job->out_world, job->out_palette, palette_dq, d);
+    if (e == LAB_OK)
+        e = skin_deform(job->bind_positions, job->influences, job->out_palette, job->joint_count,
+                        blend, job->out_positions, d);
+    free(palette_dq);
+    return e;
+}

@@ -1,11 +1,16 @@
 # Skinning lab: chapter programs, their shared library and their tests.
 #
 #   make lab30    build build/bin/lab30 and regenerate chapter 30's figures into out/
-#   make labs     build and run every chapter program into out/ (lab30-dqs, lab30-normals,
-#                 lab30-palette, lab30-gpu, lab30-gltf: each also on its own)
+#   make labs     build and run every chapter program into out/; each also on its own:
+#     make lab30-dqs       dual quaternion skinning beside LBS
+#     make lab30-fixes     twist joints, corrective shapes, centres of rotation
+#     make lab30-normals   weights, spaces and normals
+#     make lab30-palette   the engine's packed vertex, palettes and instancing
+#     make lab30-gpu       the palette in GLSL shaders (EGL, headless)
+#     make lab30-gltf      glTF 2.0: export the rig and skin it back
 #   make test     build everything and run every test suite (cmocka)
-#   make bench    measure CPU and GPU skinning here: out/bench/skinning.csv, skinning.png,
-#                 compression.csv and gpu.csv
+#   make bench    measure CPU and GPU skinning here (minutes): out/bench/skinning.csv,
+#                 skinning.png, compression.csv, gpu.csv and the tables, RESULTS.md
 #   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
 #   make clean    remove build/
 #
@@ -52,7 +57,7 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU)
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CONFIG): scripts/ensure-deps.sh
 	sh scripts/ensure-deps.sh $@
@@ -137,6 +142,7 @@ bench: $(BENCH) $(BENCH_GPU)
 	@mkdir -p out/bench
 	$(BENCH) out/bench
 	$(BENCH_GPU) out/bench
+	sh scripts/bench-results.sh out/bench
 
 # libFuzzer on lab30-gltf's whole pipeline in memory (clang): FUZZ_SECONDS of mutations of
 # the seed corpus: the tutorial's SimpleSkin, the chapter's own export (inline and with an

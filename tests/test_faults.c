@@ -1,4 +1,4 @@
-/* test_faults.c - end to end: the programs under the faults design.md lists, injected by
+/* test_faults.c - end to end: the programs under the faults DESIGN.md lists, injected by
  * tests/faultshim.c (preloaded with LD_PRELOAD).
  *
  * One failed allocation: for each program the suite counts the allocations of a normal

@@ -306,12 +306,13 @@ static void test_bench_gpu_smoke(void **state)
     tu_run_dir_teardown((void **)&ctx);
 }
 
-/* The README's GPU table is one committed run: every row of out/bench/gpu.csv is in it,
+/* The results file's GPU table is one committed run: every row of out/bench/gpu.csv is in it,
  * rounded as printed. Needs no GPU. */
-static void test_readme_gpu_table_is_the_committed_run(void **state)
+static void test_results_gpu_table_is_the_committed_run(void **state)
 {
     (void)state;
-    char *readme = tu_read_file("README.md", NULL), *csv = tu_read_file(COMMITTED_OUT_DIR "/bench/gpu.csv", NULL);
+    char *readme = tu_read_file(COMMITTED_OUT_DIR "/bench/RESULTS.md", NULL),
+         *csv = tu_read_file(COMMITTED_OUT_DIR "/bench/gpu.csv", NULL);
     assert_true(readme && csv);
     int rows = 0;
     for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
@@ -326,7 +327,7 @@ static void test_readme_gpu_table_is_the_committed_run(void **state)
         snprintf(expect, sizeof expect, "| %s | %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f |", kernel, method, vertices, f[0],
                  f[1], f[2], f[3], f[4]);
         if (!strstr(readme, expect))
-            fail_msg("README has no row \"%s\"", expect);
+            fail_msg("RESULTS.md has no row \"%s\"", expect);
         rows++;
     }
     assert_int_equal(rows, 3 * 2 * 5); /* 3 sizes, 2 methods, 3 GPU paths and 2 CPU rows */
@@ -343,7 +344,7 @@ int main(void)
         cmocka_unit_test(test_lab30_gpu_end_to_end),
         cmocka_unit_test(test_lab30_gpu_failures_write_nothing),
         cmocka_unit_test(test_bench_gpu_smoke),
-        cmocka_unit_test(test_readme_gpu_table_is_the_committed_run),
+        cmocka_unit_test(test_results_gpu_table_is_the_committed_run),
     };
     return cmocka_run_group_tests_name("GPU skinning", tests, open_gpu, close_gpu);
 }

@@ -1,4 +1,4 @@
-/* test_programs.c - end to end, the contract every program keeps (design.md), checked on
+/* test_programs.c - end to end, the contract every program keeps (DESIGN.md), checked on
  * all nine at once: the report on stdout is an output, so a stdout that cannot take it (a
  * full disk: /dev/full) makes the run exit 3 having written nothing; --help too. */
 #define _POSIX_C_SOURCE 200809L

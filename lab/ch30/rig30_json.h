@@ -1,5 +1,5 @@
 /* rig30_json.h - the evidence every chapter-30 program records about its rig, as JSON
- * objects in the schema of design.md (numbers in round-trip form, matrices as 4 rows).
+ * objects in the schema of DESIGN.md (numbers in round-trip form, matrices as 4 rows).
  * Each function returns a new cJSON item for the caller to attach; a failed allocation
  * makes json_to_bytes refuse the document (evidence.h).
  */

@@ -26,7 +26,7 @@
  * LeakSanitizer suppression can name them. The calls into the driver that allocate for
  * itself (opening and closing the context, compiling, the draws) are bracketed by
  * DRIVER_ALLOCATIONS_UNTRACKED / _TRACKED: what the driver allocates on this thread there
- * is not tracked (__lsan_disable); everything the lab allocates itself still is (README,
+ * is not tracked (__lsan_disable); everything the lab allocates itself still is (DESIGN.md,
  * "Sanitizers and the GPU"). Outside sanitizer builds both do nothing. */
 #if defined(__SANITIZE_ADDRESS__)
 #define GPU_LSAN 1

@@ -1,6 +1,6 @@
 /* cli.h - the shell every chapter program shares: a declared option table, its parser and
  * validator, the --help text generated from it, the OUTDIR check, the contract's error
- * line, the self-check verdict and the atomic commit (design.md).
+ * line, the self-check verdict and the atomic commit (DESIGN.md).
  *
  * A program declares what it takes and gets parsed, range-checked values back:
  *

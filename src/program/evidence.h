@@ -32,7 +32,7 @@ cJSON *json_mat4_array(const mat4 *matrices, int count);
 cJSON *json_number_array(const double *values, int count);
 /* obj[key] = x; returns the added item (NULL when out of memory). */
 cJSON *json_add_number(cJSON *obj, const char *key, double x);
-/* The conventions block every lab's JSON opens with (design.md). */
+/* The conventions block every lab's JSON opens with (DESIGN.md). */
 cJSON *json_conventions(void);
 /* A lab's evidence document as it opens: {"lab": lab, "conventions": {...}}. */
 cJSON *json_evidence_root(const char *lab);

@@ -1,6 +1,6 @@
 /* output.h - the output directory of a chapter program, written all or nothing.
  *
- * The contract (design.md): OUTDIR must exist; every output is first built in memory (a
+ * The contract (DESIGN.md): OUTDIR must exist; every output is first built in memory (a
  * `bytes` buffer, or a canvas that becomes a PNG), collected in a batch, and committed:
  *   1. the PNGs are encoded (png_encode_all) and every file is written to a temporary
  *      `.NAME.PID.tmp` inside OUTDIR and synced;
@@ -23,7 +23,7 @@
  * next run, a reader can see some new files beside old ones, and whenever it can, a
  * journal is in OUTDIR; each file on its own is always whole (rename is atomic). The outputs stay
  * plain files in OUTDIR, not links into a directory switched in one step, because out/ is
- * committed to git and several programs write into it at once (README, "contract").
+ * committed to git and several programs write into it at once (DESIGN.md, "The contract").
  *
  * Same inputs, same bytes: nothing here reads the clock or iterates in an unspecified
  * order (the recovery's directory scan only removes and restores files).

@@ -1,0 +1,409 @@
+/* test_docs.c - the pages are a manual, so they are tested like code:
+ *
+ *   - every command in a ```sh block of the front page (README.md) and of every chapter page
+ *     (every .md file in a folder lab/<chapter>) runs as pasted, in order, in a scratch copy of the source tree,
+ *     and exits as the page says (0, or N where the line ends in "# exits N"). The copy
+ *     shares this build's directory, and build/bin/ in a command means this build's
+ *     programs (build/asan/bin/ under the sanitizers). Three make targets are not run but
+ *     dry-run (make -n), since running them here would not end as a test should: `make
+ *     test` is this run, `make bench` takes minutes, `make fuzz` a minute of libFuzzer;
+ *   - every relative link and image of those pages and of DESIGN.md and CHANGES.md points
+ *     at a file that exists;
+ *   - `make help` names every chapter program;
+ *   - src/ holds no chapter's code and includes no chapter's header, and the include graph
+ *     of src/ and lab/ has no cycle;
+ *   - out/bench/RESULTS.md is what scripts/bench-results.sh makes of the committed CSVs.
+ *
+ * The tests run in the source tree (make test runs them from the repository's root).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+/* "build/bin" -> "build": the build directory the programs under test live in */
+static const char *build_dir(void)
+{
+    static char dir[256];
+    snprintf(dir, sizeof dir, "%s", LAB_BIN_DIR);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    return dir;
+}
+
+/* The pages a student follows: the front page and every chapter folder's *.md. */
+static int list_pages(char pages[][256], int max)
+{
+    int n = 0;
+    snprintf(pages[n++], 256, "README.md");
+    DIR *lab = opendir("lab");
+    assert_non_null(lab);
+    struct dirent *ch;
+    while ((ch = readdir(lab)) && n < max) {
+        if (ch->d_name[0] == '.')
+            continue;
+        char folder[256];
+        snprintf(folder, sizeof folder, "lab/%.200s", ch->d_name);
+        DIR *dir = opendir(folder);
+        if (!dir)
+            continue;
+        struct dirent *f;
+        while ((f = readdir(dir)) && n < max) {
+            size_t len = strlen(f->d_name);
+            if (len > 3 && !strcmp(f->d_name + len - 3, ".md"))
+                snprintf(pages[n++], 256, "%.200s/%.50s", folder, f->d_name);
+        }
+        closedir(dir);
+    }
+    closedir(lab);
+    return n;
+}
+
+/* The line with "build/bin/" and "build/tests/" pointing at this build's directory. */
+static void rewrite_build_paths(const char *line, char *out, size_t size)
+{
+    const char *build = build_dir();
+    size_t o = 0;
+    for (const char *p = line; *p && o + 1 < size;) {
+        bool word_start = p == line || p[-1] == ' ' || p[-1] == '=' || p[-1] == '(';
+        if (word_start && (!strncmp(p, "build/bin/", 10) || !strncmp(p, "build/tests/", 12))) {
+            int k = snprintf(out + o, size - o, "%s/", build);
+            o += k > 0 ? (size_t)k : 0;
+            p += 6; /* past "build/" */
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o < size ? o : size - 1] = '\0';
+}
+
+/* The exit status a page promises for a command: "# exits N" at its end, else 0. */
+static int expected_status(const char *line)
+{
+    const char *c = strstr(line, "# exits ");
+    return c ? atoi(c + 8) : 0;
+}
+
+/* make test, make bench and make fuzz are dry-run (see the banner). */
+static bool dry_run_only(const char *line)
+{
+    static const char *const long_targets[] = {"test", "bench", "fuzz"};
+    if (strncmp(line, "make ", 5))
+        return false;
+    for (size_t i = 0; i < sizeof long_targets / sizeof long_targets[0]; i++) {
+        size_t n = strlen(long_targets[i]);
+        if (!strncmp(line + 5, long_targets[i], n) && (line[5 + n] == ' ' || line[5 + n] == '\0'))
+            return true;
+    }
+    return false;
+}
+
+static int run_shell(const char *dir, const char *command, const char *log)
+{
+    char script[8192];
+    int n = snprintf(script, sizeof script, "cd '%s' && %s", dir, command);
+    assert_true(n > 0 && (size_t)n < sizeof script);
+    char *const argv[] = {"/bin/sh", "-c", script, NULL};
+    return tu_run(argv, log, log);
+}
+
+/* Runs every ```sh command of one page in `copy`; returns how many ran. */
+static int run_page(const char *copy, const char *page, const char *log)
+{
+    char path[512];
+    int k = snprintf(path, sizeof path, "%s/%s", copy, page);
+    assert_true(k > 0 && (size_t)k < sizeof path);
+    char *text = tu_read_file(path, NULL);
+    assert_non_null(text);
+    int ran = 0;
+    bool in_sh = false;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strncmp(line, "```", 3)) {
+            in_sh = !in_sh && !strcmp(line, "```sh");
+            continue;
+        }
+        if (!in_sh || line[strspn(line, " ")] == '\0' || line[strspn(line, " ")] == '#')
+            continue;
+        char command[2048];
+        if (dry_run_only(line)) {
+            snprintf(command, sizeof command, "make -n %s > /dev/null", line + 5);
+        } else {
+            rewrite_build_paths(line, command, sizeof command);
+        }
+        int expect = expected_status(line), status = run_shell(copy, command, log);
+        if (status != expect) {
+            char *output = tu_read_file(log, NULL);
+            fail_msg("%s: \"%s\" exited %d, the page says %d; its output:\n%s", page, line, status, expect,
+                     output ? output : "(none)");
+        }
+        ran++;
+    }
+    free(text);
+    return ran;
+}
+
+static void test_docs_every_command_runs_as_pasted(void **state)
+{
+    (void)state;
+    char copy[64], log[128], here[1024], command[4096];
+    assert_non_null(tu_make_temp_dir(copy, sizeof copy));
+    snprintf(log, sizeof log, "%s.log", copy);
+    assert_non_null(getcwd(here, sizeof here));
+    /* the source tree as a user's clone has it (mtimes kept, so nothing rebuilds), its
+     * build directory shared */
+    int k = snprintf(command, sizeof command,
+             "tar -C '%s' --exclude=./build --exclude=./.git --exclude=./ex -cf - . | tar -C '%s' -xf - && "
+             "ln -s '%s/build' '%s/build'",
+             here, copy, here, copy);
+    assert_true(k > 0 && (size_t)k < sizeof command);
+    assert_int_equal(run_shell(".", command, log), 0);
+    char pages[64][256];
+    int n = list_pages(pages, 64), total = 0;
+    assert_true(n >= 2);
+    for (int i = 0; i < n; i++) {
+        int ran = run_page(copy, pages[i], log);
+        printf("  %s: %d command%s\n", pages[i], ran, ran == 1 ? "" : "s");
+        total += ran;
+    }
+    assert_true(total >= 20); /* the pages do show commands */
+    snprintf(command, sizeof command, "rm -rf '%s' '%s'", copy, log);
+    assert_int_equal(run_shell(".", command, NULL), 0);
+}
+
+/* Every ](target) of a page that is not a URL or an anchor names an existing file,
+ * relative to the page. */
+static void check_links(const char *page)
+{
+    char *text = tu_read_file(page, NULL);
+    assert_non_null(text);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s", page);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = '\0';
+    else
+        dir[0] = '\0';
+    for (char *at = strstr(text, "]("); at; at = strstr(at + 2, "](")) {
+        char target[512];
+        size_t n = strcspn(at + 2, ")# ");
+        if (n == 0 || n >= sizeof target || !strncmp(at + 2, "http", 4))
+            continue;
+        memcpy(target, at + 2, n), target[n] = '\0';
+        char path[1024];
+        snprintf(path, sizeof path, "%s%s", dir, target);
+        if (!tu_exists(path))
+            fail_msg("%s links to %s, which does not exist", page, target);
+    }
+    free(text);
+}
+
+static void test_docs_links_point_at_files(void **state)
+{
+    (void)state;
+    char pages[64][256];
+    int n = list_pages(pages, 64);
+    for (int i = 0; i < n; i++)
+        check_links(pages[i]);
+    check_links("DESIGN.md");
+    check_links("CHANGES.md");
+    check_links("out/bench/RESULTS.md");
+}
+
+static void test_docs_make_help_names_every_program(void **state)
+{
+    (void)state;
+    char dir[64], log[128];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    snprintf(log, sizeof log, "%s/help.txt", dir);
+    assert_int_equal(run_shell(".", "make -s help", log), 0);
+    char *help = tu_read_file(log, NULL);
+    assert_non_null(help);
+    DIR *ch = opendir("lab/ch30");
+    assert_non_null(ch);
+    int programs = 0;
+    for (struct dirent *f; (f = readdir(ch));) {
+        size_t len = strlen(f->d_name);
+        if (strncmp(f->d_name, "lab30", 5) || len < 3 || strcmp(f->d_name + len - 2, ".c"))
+            continue;
+        char target[128];
+        snprintf(target, sizeof target, "make %.*s ", (int)(len - 2), f->d_name);
+        if (!strstr(help, target))
+            fail_msg("make help does not name \"%s\"", target);
+        programs++;
+    }
+    closedir(ch);
+    assert_int_equal(programs, 7);
+    free(help);
+    tu_remove_tree(dir);
+}
+
+/* ---- the layout ---------------------------------------------------------------------- */
+
+enum { MAX_FILES = 512 };
+typedef struct {
+    char path[MAX_FILES][160];   /* every .c and .h under src/ and lab/ */
+    int count;
+    int *edge;                   /* edge[a * MAX_FILES + b]: file a includes file b */
+} include_graph;
+
+static void collect(include_graph *g, const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *f; (f = readdir(d));) {
+        if (f->d_name[0] == '.')
+            continue;
+        char path[160];
+        snprintf(path, sizeof path, "%.100s/%.50s", dir, f->d_name);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        size_t len = strlen(f->d_name);
+        if (S_ISDIR(st.st_mode))
+            collect(g, path);
+        else if (len > 2 && (!strcmp(f->d_name + len - 2, ".c") || !strcmp(f->d_name + len - 2, ".h"))) {
+            assert_true(g->count < MAX_FILES);
+            snprintf(g->path[g->count++], sizeof g->path[0], "%s", path);
+        }
+    }
+    closedir(d);
+}
+
+static int find_file(const include_graph *g, const char *path)
+{
+    for (int i = 0; i < g->count; i++)
+        if (!strcmp(g->path[i], path))
+            return i;
+    return -1;
+}
+
+/* The file `name` of an #include "name" in file `from`: its own folder first, then the
+ * include paths -Isrc and -Ilab/<chapter> (the including file's chapter). */
+static int resolve(const include_graph *g, const char *from, const char *name)
+{
+    char dir[160], path[400];
+    snprintf(dir, sizeof dir, "%s", from);
+    *strrchr(dir, '/') = '\0';
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int i = find_file(g, path);
+    if (i < 0) {
+        snprintf(path, sizeof path, "src/%s", name);
+        i = find_file(g, path);
+    }
+    return i;
+}
+
+static bool on_cycle(const include_graph *g, int v, int *mark, int *stack, int depth)
+{
+    mark[v] = 1; /* on the path */
+    stack[depth] = v;
+    for (int w = 0; w < g->count; w++) {
+        if (!g->edge[v * MAX_FILES + w])
+            continue;
+        if (mark[w] == 1) {
+            fprintf(stderr, "include cycle:");
+            for (int k = 0; k <= depth; k++)
+                fprintf(stderr, " %s ->", g->path[stack[k]]);
+            fprintf(stderr, " %s\n", g->path[w]);
+            return true;
+        }
+        if (mark[w] == 0 && on_cycle(g, w, mark, stack, depth + 1))
+            return true;
+    }
+    mark[v] = 2; /* done */
+    return false;
+}
+
+static void test_docs_library_is_chapter_free_and_acyclic(void **state)
+{
+    (void)state;
+    static include_graph g;
+    g.count = 0;
+    collect(&g, "src");
+    int library = g.count;
+    collect(&g, "lab");
+    g.edge = calloc((size_t)MAX_FILES * MAX_FILES, sizeof *g.edge);
+    assert_non_null(g.edge);
+    for (int i = 0; i < g.count; i++) {
+        if (i < library && strstr(strrchr(g.path[i], '/'), "30"))
+            fail_msg("%s: a chapter's module in src/", g.path[i]);
+        if (i < library && strchr(g.path[i] + 4, '/') == NULL)
+            fail_msg("%s: src/ is organised in folders", g.path[i]);
+        char *text = tu_read_file(g.path[i], NULL);
+        assert_non_null(text);
+        for (char *at = strstr(text, "#include \""); at; at = strstr(at + 1, "#include \"")) {
+            char name[128];
+            size_t n = strcspn(at + 10, "\"");
+            assert_true(n < sizeof name);
+            memcpy(name, at + 10, n), name[n] = '\0';
+            int j = resolve(&g, g.path[i], name);
+            if (j < 0) { /* a chapter's header through -Ilab/<chapter> */
+                if (i < library)
+                    fail_msg("%s includes \"%s\", which is not in src/", g.path[i], name);
+                continue;
+            }
+            if (i < library && j >= library)
+                fail_msg("%s includes %s: the library must not depend on a chapter", g.path[i], g.path[j]);
+            g.edge[i * MAX_FILES + j] = 1;
+        }
+        free(text);
+    }
+    /* a module is its .h and .c together: x.c including y.h and y.c including x.h is a
+     * cycle between modules even though no header includes itself */
+    for (int i = 0; i < g.count; i++) {
+        size_t len = strlen(g.path[i]);
+        if (g.path[i][len - 1] != 'c')
+            continue;
+        char header[160];
+        snprintf(header, sizeof header, "%.*sh", (int)(len - 1), g.path[i]);
+        int h = find_file(&g, header);
+        if (h >= 0) /* the header stands for its module: what the .c includes, the module includes */
+            for (int w = 0; w < g.count; w++)
+                if (g.edge[i * MAX_FILES + w] && w != h)
+                    g.edge[h * MAX_FILES + w] = 1;
+    }
+    int mark[MAX_FILES] = {0}, stack[MAX_FILES];
+    for (int v = 0; v < g.count; v++)
+        if (mark[v] == 0)
+            assert_false(on_cycle(&g, v, mark, stack, 0));
+    free(g.edge);
+}
+
+/* make bench writes out/bench/RESULTS.md from its CSVs: the committed file must be what
+ * the script makes of the committed CSVs, byte for byte. */
+static void test_docs_results_file_is_generated(void **state)
+{
+    (void)state;
+    char dir[64], command[512];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    snprintf(command, sizeof command,
+             "cp " COMMITTED_OUT_DIR "/bench/skinning.csv " COMMITTED_OUT_DIR "/bench/compression.csv "
+             COMMITTED_OUT_DIR "/bench/gpu.csv '%s' && sh scripts/bench-results.sh '%s'",
+             dir, dir);
+    assert_int_equal(run_shell(".", command, NULL), 0);
+    assert_true(tu_same_bytes(tu_path(dir, "RESULTS.md"), COMMITTED_OUT_DIR "/bench/RESULTS.md"));
+    /* a missing CSV is refused, naming it, and writes nothing */
+    snprintf(command, sizeof command, "rm '%s/gpu.csv' '%s/RESULTS.md' && sh scripts/bench-results.sh '%s'", dir, dir,
+             dir);
+    assert_int_not_equal(run_shell(".", command, NULL), 0);
+    assert_false(tu_exists(tu_path(dir, "RESULTS.md")));
+    tu_remove_tree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_docs_library_is_chapter_free_and_acyclic),
+        cmocka_unit_test(test_docs_links_point_at_files),
+        cmocka_unit_test(test_docs_make_help_names_every_program),
+        cmocka_unit_test(test_docs_results_file_is_generated),
+        cmocka_unit_test(test_docs_every_command_runs_as_pasted),
+    };
+    return cmocka_run_group_tests_name("the pages and the layout", tests, NULL, NULL);
+}

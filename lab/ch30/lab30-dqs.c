@@ -51,22 +51,21 @@ static lab_error run_pose(dqs30 *r, rig30_kind rig, skin_method method, double a
                           lab_diag *d)
 {
     dqs30_pose *p = &r->pose[r->pose_count];
-    *p = (dqs30_pose){.rig = rig, .method = method, .angle_deg = angle_deg};
-    lab_error e = rig30_pose_alloc(&r->rigs[rig], &p->pose, d);
-    if (e != LAB_OK)
-        return e;
-    r->pose_count++;
     const rig30_rig *g = &r->rigs[rig];
     const skin_influences *in = &g->influences;
     const int K = in->per_vertex;
+    *p = (dqs30_pose){.rig = rig, .method = method, .angle_deg = angle_deg};
+    lab_error e = rig30_pose_alloc(g, &p->pose, d);
+    r->pose_count += e == LAB_OK; /* freed with the others from here on */
     /* the locals, as matrices L_j and as the joints' own dual quaternions (signs kept) */
     dualquat local_dq[RIG30_JOINTS], palette_dq[RIG30_JOINTS];
     p->pose.theta = deg_to_rad(angle_deg);
     rig30_joints(rig, p->pose.theta, p->pose.joints);
     rig30_joint_dualquats(rig, p->pose.theta, local_dq);
     /* the palette C_j = G_j B_j^-1, and the same rigid transforms as unit dual quaternions q^_j */
-    e = skin_pose_palette(p->pose.joints, RIG30_JOINTS, g->inverse_bind, local_dq, p->pose.world, p->pose.palette,
-                          palette_dq, d);
+    if (e == LAB_OK)
+        e = skin_pose_palette(p->pose.joints, RIG30_JOINTS, g->inverse_bind, local_dq, p->pose.world,
+                              p->pose.palette, palette_dq, d);
     for (int v = 0; e == LAB_OK && v < g->bind.vertex_count; v++) {
         const int *joint = in->joint + v * K;
         const double *weight = in->weight + v * K;
@@ -74,40 +73,20 @@ static lab_error run_pose(dqs30 *r, rig30_kind rig, skin_method method, double a
             vec4 q = skin_lbs_point(g->bind.vertices[v], joint, weight, K, p->pose.palette);
             p->pose.positions[v] = vec3_make(q.x, q.y, q.z);
         } else { /* DQS: q^ = sum_j w_j q^_j (each on the heaviest one's side), normalised; p' = q^ p */
-            char where[32];
-            snprintf(where, sizeof where, "vertex %d", v);
-            e = skin_dqs_point(g->bind.vertices[v], joint, weight, K, palette_dq, true, &p->pose.positions[v], where,
-                               d);
+            e = skin_dqs_point(g->bind.vertices[v], joint, weight, K, palette_dq, true, &p->pose.positions[v],
+                               "DQS blend", d);
+            if (e != LAB_OK && d)
+                d->vertex = v;
         }
     }
     if (e != LAB_OK)
         return e;
-    rig30_measure_rings(&r->rigs[rig], &p->pose, method, &p->rings);
-    if (rig == RIG30_BEND) {
-        rig30_measure_bend(&r->rigs[RIG30_BEND], &p->pose, &p->bend);
-    } else {
-        rig30_check_twist(&r->rigs[RIG30_TWIST], &p->pose, method, &p->check);
-        rig30_check_twist(&r->rigs[RIG30_TWIST], &p->pose, method, &r->twist_check[method]);
-    }
+    rig30_measure_rings(g, &p->pose, method, &p->rings);
+    if (rig == RIG30_BEND)
+        rig30_measure_bend(g, &p->pose, &p->bend);
+    else /* this pose's check, and the worst over all twist poses of the method */
+        rig30_check_twist(g, &p->pose, method, &p->check), rig30_check_twist(g, &p->pose, method, &r->twist_check[method]);
     return LAB_OK;
-}
-
-/* The twist rig at `theta` under DQS, with or without the hemisphere fix: the middle
- * ring's turn, and how far the whole mesh moved from the bind pose. */
-static lab_error dqs_twist(const dqs30 *r, double theta, bool fix, double *turn, double *moved,
-                           lab_diag *d)
-{
-    const rig30_rig *rig = &r->rigs[RIG30_TWIST];
-    rig30_pose p;
-    lab_error e = rig30_pose_alloc(rig, &p, d);
-    if (e == LAB_OK)
-        e = rig30_pose_at(rig, theta, (skin_blend){.method = SKIN_DQS, .skip_hemisphere_fix = !fix}, &p, d);
-    if (e == LAB_OK) {
-        *turn = rig30_measure_ring_angle(rig->bind.vertices, p.positions, RIG30_MIDDLE_RING);
-        *moved = rig30_max_distance(p.positions, rig->bind.vertices, rig->bind.vertex_count);
-    }
-    rig30_pose_free(&p);
-    return e;
 }
 
 /* 270 deg: the fix sends DQS the short way (-45 deg); without it the long way (+135).
@@ -117,13 +96,13 @@ static lab_error hemisphere_demonstrations(void *state, lab_diag *d)
     dqs30 *r = state;
     double three_quarters = deg_to_rad(270), full = deg_to_rad(360), turn, moved;
     r->short_analytic = rig30_dqs_twist_angle(0.5, three_quarters);
-    lab_error e = dqs_twist(r, three_quarters, true, &r->short_with_fix, &moved, d);
+    lab_error e = rig30_dqs_twist(&r->rigs[RIG30_TWIST], three_quarters, true, &r->short_with_fix, &moved, d);
     if (e == LAB_OK)
-        e = dqs_twist(r, three_quarters, false, &r->short_without_fix, &moved, d);
+        e = rig30_dqs_twist(&r->rigs[RIG30_TWIST], three_quarters, false, &r->short_without_fix, &moved, d);
     if (e == LAB_OK) /* the refusal is the result here, kept with its message */
-        r->full_turn_code = dqs_twist(r, full, false, &turn, &moved, &r->full_turn_diag);
+        r->full_turn_code = rig30_dqs_twist(&r->rigs[RIG30_TWIST], full, false, &turn, &moved, &r->full_turn_diag);
     if (e == LAB_OK)
-        e = dqs_twist(r, full, true, &turn, &r->full_turn_with_fix_displacement, d);
+        e = rig30_dqs_twist(&r->rigs[RIG30_TWIST], full, true, &turn, &r->full_turn_with_fix_displacement, d);
     return e;
 }
 
@@ -353,19 +332,28 @@ int main(int argc, char **argv)
     };
     const cli_program program = {LAB, "Chapter 30, closing section: dual quaternion skinning beside LBS.",
                                  options, 3, {"OUTDIR"}, 1, NULL};
+    /* The section's steps in its order, each with the report section that shows it. */
     static const cli_step steps[] = {
-        build_rigs,                /* the twist and the elbow */
-        check_child_scale,         /* DQS takes rigid transforms only */
-        run_poses,                 /* LBS and DQS on both rigs, against their closed forms */
-        hemisphere_demonstrations, /* the short way round, and a full turn */
-        sign_and_rigidity,         /* q and -q skin alike; a scaled joint is refused */
-        radius_sweeps,             /* r'/r against w */
-        chord_sketch,              /* the companion text's two bones at +-90 deg */
-        choose_cameras,            /* the figures */
-        add_figures,
-        record30_dqs_evidence,
+        {.run = build_rigs},        /* the twist and the elbow */
+        {.run = check_child_scale}, /* DQS takes rigid transforms only */
+        {.run = run_poses, .report = record30_dqs_report_twist, /* LBS and DQS on both rigs */
+         .section = "Twist (chapter 30's rig): ring radius and turn, each method against its closed form"},
+        {.run = hemisphere_demonstrations, .report = record30_dqs_report_hemisphere,
+         .section = "The short way round (270 deg) and a full turn (360 deg)"},
+        {.section = "Bend (an elbow at z = 1 about x; weights smoothstep over z in [0.5, 1.5])",
+         .report = record30_dqs_report_bend},
+        {.run = sign_and_rigidity, .report = record30_dqs_report_rigid, /* q and -q; a scaled joint */
+         .section = "DQS takes rigid transforms only (scaling must be handled separately)"},
+        {.run = radius_sweeps, .report = record30_dqs_report_sweep, /* r'/r against w */
+         .section = "Radius against weight (dqs30-radius.png): measured on a skinned ring"},
+        {.run = chord_sketch, .report = record30_dqs_report_chord, /* two bones at +-90 deg */
+         .section = "The LBS-versus-DQS text's picture (dqs30-chord.png): bones at +90 and -90 deg"},
+        {.run = choose_cameras}, /* the figures */
+        {.run = add_figures},
+        {.run = record30_dqs_evidence},
     };
-    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_dqs_report, NULL,
-                                        record30_dqs_release};
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
+                                        "Chapter 30, closing section: dual quaternion skinning (DQS) beside LBS",
+                                        false, NULL, record30_dqs_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

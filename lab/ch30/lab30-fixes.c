@@ -237,14 +237,20 @@ int main(int argc, char **argv)
     static fixes30 r;
     const cli_program program = {LAB, "Fixes for the candy wrapper: twist joints, a corrective shape, DQS, centres of rotation.",
                                  NULL, 0, {"OUTDIR"}, 1, NULL};
+    /* The fixes in the order the report shows them, each step with its section. */
     static const cli_step steps[] = {
-        build_the_rigs,    /* the two rigs; the corrective shapes trained; the centres */
-        skin_every_pose,   /* every method at every pose, measured */
-        export_the_corrective, /* the corrective shape as a glTF morph target, read back */
-        record30_fixes_figures, /* methods by poses; the radius against the twist */
-        record30_fixes_evidence,
+        {.run = build_the_rigs},  /* the two rigs; the corrective shapes trained; the centres */
+        {.run = skin_every_pose, .report = record30_fixes_report_twist, /* every method, every pose */
+         .section = "The twist, 0 to 210 degrees: the narrowest ring's radius (r'/r)"},
+        {.run = export_the_corrective, .report = record30_fixes_report_closed_forms, /* and read back */
+         .section = "Each fix against its closed form"},
+        {.section = "The bend: inner distance and bulge (both 1 and 0 at bind)", .report = record30_fixes_report_bend},
+        {.section = "What each costs per vertex (counted)", .report = record30_fixes_report_costs},
+        {.run = record30_fixes_figures}, /* methods by poses; the radius against the twist */
+        {.run = record30_fixes_evidence},
     };
-    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_fixes_report, NULL,
-                                        record30_fixes_release};
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
+                                        "Beyond LBS and DQS: the fixes production rigs use, on chapter 30's cylinder",
+                                        false, NULL, record30_fixes_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

@@ -274,8 +274,14 @@ int main(int argc, char **argv)
     };
     const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
                                  options, 6, {"ASSET", "OUTDIR"}, 2, NULL};
-    static const cli_step steps[] = {load_asset, sample_times, add_figures, record30_gltf_evidence};
-    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_gltf_report, NULL,
+    static const cli_step steps[] = {
+        {.run = load_asset},
+        {.run = sample_times, .section = "The asset, sampled", .report = record30_gltf_report},
+        {.run = add_figures},
+        {.run = record30_gltf_evidence},
+    };
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
+                                        "glTF 2.0: a skinned asset evaluated at sampled times", true, NULL,
                                         record30_gltf_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, r.args);
 }

@@ -305,15 +305,20 @@ int main(int argc, char **argv)
     };
     const cli_program program = {LAB, "GPU skinning: the palette in GLSL, checked against the CPU.", options, 1,
                                  {"OUTDIR"}, 1, NULL};
+    /* The steps in the report's order, each with the section that shows it. */
     static const cli_step steps[] = {
-        open_the_gpu,         /* a headless OpenGL ES 3.1 context, every shader built */
-        build_the_rigs,       /* the cylinder's two rigs, a random 64-joint rig, a 2000-joint one */
-        skin_every_case,      /* uniform block, texture and compute: LBS and DQS against the CPU */
-        when_it_does_not_fit, /* model splitting, the texture fallback, the refusals */
-        draw_the_figure,
-        record30_gpu_evidence,
+        {.run = open_the_gpu, .report = record30_gpu_report_renderer, /* EGL, GLES 3.1, every shader */
+         .section = "The renderer and its limits"},
+        {.run = build_the_rigs}, /* the cylinder's two rigs, a random 64-joint rig, a 2000-joint one */
+        {.run = skin_every_case, .report = record30_gpu_report_paths, /* uniform, texture, compute */
+         .section = "Every path and method against the CPU (positions; normals by angle)"},
+        {.run = when_it_does_not_fit, .report = record30_gpu_report_fit, /* splitting, fallback, refusals */
+         .section = "When the palette does not fit one draw"},
+        {.run = draw_the_figure},
+        {.run = record30_gpu_evidence},
     };
-    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_gpu_report, NULL,
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
+                                        "GPU skinning beside the CPU: the same palette in GLSL shaders", false, NULL,
                                         record30_gpu_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

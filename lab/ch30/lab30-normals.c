@@ -293,13 +293,16 @@ int main(int argc, char **argv)
     const cli_program program = {LAB, "Weights, spaces and normals on chapter 30's rigs.", options, 2,
                                  {"OUTDIR"}, 1, NULL};
     static const cli_step steps[] = {
-        build_rigs,   /* the twist and the elbow */
-        load_weights, /* their weights through the chosen policy (the weights article) */
-        skin_poses,   /* the space chain; three ways to skin a normal, against the truth */
-        add_figures,
-        record30_normals_evidence,
+        {.run = build_rigs}, /* the twist and the elbow */
+        {.run = load_weights, .section = "Weights", /* their weights through the chosen policy */
+         .report = record30_normals_report_weights},
+        {.run = skin_poses, .report = record30_normals_report_poses, /* the space chain; three normals */
+         .section = "Three ways to skin a normal, against the truth, pose by pose"},
+        {.run = add_figures},
+        {.run = record30_normals_evidence},
     };
-    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_normals_report, NULL,
-                                        record30_normals_release};
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
+                                        "Weights, spaces and normals: the chain to the screen and three ways to skin "
+                                        "a normal", false, NULL, record30_normals_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

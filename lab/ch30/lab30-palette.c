@@ -261,15 +261,21 @@ int main(int argc, char **argv)
     };
     const cli_program program = {LAB, "Matrix palettes: chapter 30's cylinder in the engine's packed float format.",
                                  options, 2, {"OUTDIR"}, 1, NULL};
+    /* The steps in the report's order, each with the section that shows it. */
     static const cli_step steps[] = {
-        pack_the_rig,  /* the cylinder as engine vertices: 4 joints, 3 weights, floats */
-        compare_poses, /* the palette K_j = G_j B_j^-1 per frame; packed float vs double */
-        build_crowd,   /* 20 instances share 5 palettes: instancing vs merged palettes */
-        candidate_positions, /* RTR4's flowchart: one vertex's candidates C_j p, then their blend */
-        add_figures,
-        record30_palette_evidence,
+        {.run = pack_the_rig, .section = "Layouts: bytes per vertex", /* 4 joints, 3 weights, floats */
+         .report = record30_palette_report_layouts},
+        {.run = compare_poses, .report = record30_palette_report_poses, /* K_j = G_j B_j^-1 per frame */
+         .section = "Packed float path (scalar level) against the double path"},
+        {.run = build_crowd, .report = record30_palette_report_crowd, /* 20 instances share 5 palettes */
+         .section = "The crowd: instancing against merged palettes, and the kernel level"},
+        {.run = candidate_positions, .report = record30_palette_report_candidates, /* C_j p, then the blend */
+         .section = "RTR4's flowchart for one vertex (palette30-candidates.png)"},
+        {.run = add_figures},
+        {.run = record30_palette_evidence},
     };
-    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_palette_report, NULL,
-                                        record30_palette_release};
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
+                                        "Matrix palettes as engines use them: the cylinder through packed float32 "
+                                        "vertices", false, NULL, record30_palette_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

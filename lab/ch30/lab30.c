@@ -333,18 +333,33 @@ int main(int argc, char **argv)
     };
     const cli_program program = {LAB, "Chapter 30: linear blend skinning of a twisted 9x24 cylinder.",
                                  options, 3, {"OUTDIR"}, 1, NULL};
+    /* The article's steps in its order, each with the report section that shows it. */
     static const cli_step steps[] = {
-        build_mesh_and_weights, /* "Mesh coordinates and joint coordinates" */
-        bind_skeleton,          /* "Hierarchy evaluation": B_j = G_j(0), B_j^-1 */
-        bind_pose_check,        /* "The bind pose is the first numeric check" */
-        hand_control,           /* p = (1,1,0) through three matrix orders */
-        twist_poses,            /* "The average of two rigid rotations is not rigid" */
-        invalid_inputs,         /* each bad input refused by its own rule */
-        choose_camera,          /* the figure */
-        add_figures,
-        record30_evidence,      /* every number, as JSON and CSV */
+        {.run = build_mesh_and_weights, .report = record30_report_mesh, /* "Mesh coordinates and ..." */
+         .section = "Mesh: 9 rings x 24 vertices, z in [0, 2], radius 1, open ends (chapter 12 checks passed "
+                    "on the bind mesh)"},
+        {.run = bind_skeleton, .section = "Skeleton and weights", .report = record30_report_skeleton},
+        {.run = bind_pose_check, .section = "Bind pose: every C_j = I, so no vertex may move",
+         .report = record30_report_bind_pose},
+        {.run = hand_control, .report = record30_report_hand_control,
+         .section = "Hand control: p = (1,1,0), B_1 = Ty(1), G_1 = Ty(1) Rz(90 deg), equal weights"},
+        {.run = twist_poses, .report = record30_report_radii, /* "The average of two rigid rotations ..." */
+         .section = "Ring radius r' against r'/r = sqrt(1 - 4 w (1-w) sin^2(theta/2))"},
+        {.section = "Why: the middle ring's blended matrix M = w0 C_0 + w1 C_1 is not rigid",
+         .report = record30_report_blend, .continues = true},
+        {.section = "Independent analytic check (weighted 2-D rotation, no matrices)",
+         .report = record30_report_analytic},
+        {.section = "Degenerate triangles (area <= 1e-12) at the deformed positions, bind topology kept "
+                    "(our count: the article prints none)",
+         .report = record30_report_degenerate},
+        {.run = invalid_inputs, .section = "Invalid inputs: each must be rejected by its own rule",
+         .report = record30_report_invalid_inputs},
+        {.run = choose_camera}, /* the figure */
+        {.run = add_figures},
+        {.run = record30_evidence}, /* every number, as JSON and CSV */
     };
-    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], record30_report, record30_locate,
-                                        record30_release};
+    static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
+                                        "Chapter 30: how bones drive a mesh - linear blend skinning of a twisted cylinder",
+                                        false, record30_locate, record30_release};
     return cli_main(&program, argc, argv, &chapter, &c, &c.out, &c.outdir);
 }

@@ -159,11 +159,10 @@ static bool is_article_run(const chapter30 *r)
            r->pose[1].theta_deg == 90 && r->pose[2].theta_deg == 180;
 }
 
-static bool print_mesh(const chapter30 *r, FILE *out)
+bool record30_report_mesh(const void *state, FILE *out)
 {
+    const chapter30 *r = state;
     bool ok = true;
-    report_heading(out, "1. Mesh: 9 rings x 24 vertices, z in [0, 2], radius 1, open ends "
-                        "(chapter 12 checks passed on the bind mesh)");
     fprintf(out, "  %-34s %22s %22s\n", "quantity", "computed", "article");
     ok &= report_count(out, "vertices", r->rig.bind.vertex_count, 216);
     ok &= report_count(out, "triangles", r->rig.bind.triangle_count, 384);
@@ -172,9 +171,9 @@ static bool print_mesh(const chapter30 *r, FILE *out)
     return ok;
 }
 
-static void print_skeleton(const chapter30 *r, FILE *out)
+bool record30_report_skeleton(const void *state, FILE *out)
 {
-    report_heading(out, "2. Skeleton and weights");
+    const chapter30 *r = state;
     fprintf(out, "  L_0 = I, L_1 = Tz(2) Rz(theta); G_0 = L_0, G_1 = G_0 L_1 (scene_evaluate)\n");
     fprintf(out, "  B_1 = Tz(%g), inverse bind from the pure-translation helper: Tz(%g)\n",
             r->rig.bind_world[1].m[2][3], r->rig.inverse_bind[1].m[2][3]);
@@ -183,17 +182,21 @@ static void print_skeleton(const chapter30 *r, FILE *out)
         fprintf(out, "; middle ring (z = 1) set to w_0 = %g, w_1 = %g", r->middle_weights[0],
                 r->middle_weights[1]);
     fprintf(out, "\n");
+    return true;
 }
 
-static bool print_bind_and_hand(const chapter30 *r, FILE *out)
+bool record30_report_bind_pose(const void *state, FILE *out)
 {
-    bool ok = true;
-    report_heading(out, "3. Bind pose: every C_j = I, so no vertex may move");
-    ok &= report_bound(out, "largest displacement (216 vertices)", r->bind_max_error,
-                       RIG30_CHECK_TOLERANCE);
+    const chapter30 *r = state;
+    bool ok = report_bound(out, "largest displacement (216 vertices)", r->bind_max_error, RIG30_CHECK_TOLERANCE);
     fprintf(out, "  (the article saw %g)\n", article_bind_error);
-    report_heading(out, "4. Hand control: p = (1,1,0), B_1 = Ty(1), G_1 = Ty(1) Rz(90 deg), "
-                        "equal weights");
+    return ok;
+}
+
+bool record30_report_hand_control(const void *state, FILE *out)
+{
+    const chapter30 *r = state;
+    bool ok = true;
     fprintf(out, "  %-26s %-32s %-18s %s\n", "computation", "blended position", "article",
             "error vs correct");
     for (int k = 0; k < HAND_ROWS; k++) {
@@ -220,10 +223,10 @@ static bool print_bind_and_hand(const chapter30 *r, FILE *out)
     return ok;
 }
 
-static bool print_radii(const chapter30 *r, FILE *out)
+bool record30_report_radii(const void *state, FILE *out)
 {
+    const chapter30 *r = state;
     bool ok = true;
-    report_heading(out, "5. Ring radius r' against r'/r = sqrt(1 - 4 w (1-w) sin^2(theta/2))");
     fprintf(out, "  %-34s %22s %22s %11s\n", "theta, ring (child weight)", "measured (mean)",
             "analytic", "|diff|");
     for (int i = 0; i < r->pose_count; i++)
@@ -252,10 +255,10 @@ static bool print_radii(const chapter30 *r, FILE *out)
 }
 
 /* Why: the ring's blended matrix is a weighted sum of rigid matrices, and not rigid. */
-static bool print_blend(const chapter30 *r, FILE *out)
+bool record30_report_blend(const void *state, FILE *out)
 {
+    const chapter30 *r = state;
     bool ok = true;
-    report_heading(out, "5b. Why: the middle ring's blended matrix M = w0 C_0 + w1 C_1 is not rigid");
     for (int i = 0; i < r->pose_count; i++) {
         const lab30_pose *p = &r->pose[i];
         const mat4 m = p->middle_blend;
@@ -275,11 +278,11 @@ static bool print_blend(const chapter30 *r, FILE *out)
     return ok;
 }
 
-static bool print_analytic(const chapter30 *r, FILE *out)
+bool record30_report_analytic(const void *state, FILE *out)
 {
+    const chapter30 *r = state;
     bool ok = true;
     char label[64];
-    report_heading(out, "6. Independent analytic check (weighted 2-D rotation, no matrices)");
     snprintf(label, sizeof label, "max position error (%d vertices)",
              r->pose_count * r->rig.bind.vertex_count);
     ok &= report_bound(out, label, r->analytic.max_position_error, RIG30_CHECK_TOLERANCE);
@@ -300,15 +303,19 @@ static bool print_analytic(const chapter30 *r, FILE *out)
     return ok;
 }
 
-static bool print_degenerate_and_invalid(const chapter30 *r, FILE *out)
+bool record30_report_degenerate(const void *state, FILE *out)
 {
-    bool ok = true;
-    report_heading(out, "7. Degenerate triangles (area <= 1e-12) at the deformed positions, "
-                        "bind topology kept (our count: the article prints none)");
+    const chapter30 *r = state;
     for (int i = 0; i < r->pose_count; i++)
         fprintf(out, "  theta = %-8g %4d of %d\n", r->pose[i].theta_deg,
                 r->pose[i].degenerate_triangles, r->rig.bind.triangle_count);
-    report_heading(out, "8. Invalid inputs: each must be rejected by its own rule");
+    return true;
+}
+
+bool record30_report_invalid_inputs(const void *state, FILE *out)
+{
+    const chapter30 *r = state;
+    bool ok = true;
     for (int i = 0; i < r->invalid_count; i++) {
         const rig30_invalid_case *c = rig30_invalid_case_get(i);
         bool rejected = r->invalid_code[i] == c->expected;
@@ -318,22 +325,5 @@ static bool print_degenerate_and_invalid(const chapter30 *r, FILE *out)
                 r->invalid_code[i] == LAB_OK ? "(accepted)" : msg);
         ok &= rejected;
     }
-    return ok;
-}
-
-bool record30_report(const void *state, FILE *out)
-{
-    const chapter30 *r = state;
-    fprintf(out, "Chapter 30: how bones drive a mesh - linear blend skinning of a twisted cylinder\n");
-    bool ok = true;
-    if (!r->has_middle_weights)
-        ok &= print_mesh(r, out);
-    print_skeleton(r, out);
-    ok &= print_bind_and_hand(r, out);
-    ok &= print_radii(r, out);
-    ok &= print_blend(r, out);
-    ok &= print_analytic(r, out);
-    ok &= print_degenerate_and_invalid(r, out);
-    fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
     return ok;
 }

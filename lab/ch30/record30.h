@@ -64,10 +64,18 @@ void record30_release(void *state);
 /* (a cli_step on a chapter30: adds to its `out`) */
 lab_error record30_evidence(void *state, lab_diag *d);
 
-/* The chapter's tables, each computed value beside its independent check; returns
- * whether every check passed. */
-/* (a cli_chapter report on a chapter30) */
-bool record30_report(const void *state, FILE *out);
+/* The report's sections, each computed value beside its independent check; each returns
+ * whether its checks passed (cli_step reports on a chapter30; lab30.c's step list titles
+ * and numbers them). */
+bool record30_report_mesh(const void *state, FILE *out);
+bool record30_report_skeleton(const void *state, FILE *out);
+bool record30_report_bind_pose(const void *state, FILE *out);
+bool record30_report_hand_control(const void *state, FILE *out);
+bool record30_report_radii(const void *state, FILE *out);
+bool record30_report_blend(const void *state, FILE *out);
+bool record30_report_analytic(const void *state, FILE *out);
+bool record30_report_degenerate(const void *state, FILE *out);
+bool record30_report_invalid_inputs(const void *state, FILE *out);
 
 /* Names a vertex the way the student sees the cylinder: its ring and segment. */
 /* (a cli_chapter locate on a chapter30) */

@@ -197,11 +197,10 @@ lab_error record30_dqs_evidence(void *state, lab_diag *d)
 
 /* ---- the report ---------------------------------------------------------------------- */
 
-static bool print_twist(const dqs30 *r, FILE *out)
+bool record30_dqs_report_twist(const void *state, FILE *out)
 {
+    const dqs30 *r = state;
     bool ok = true;
-    report_heading(out, "1. Twist (chapter 30's rig): ring radius and turn, each method against "
-                           "its closed form");
     fprintf(out, "  LBS: r'/r = sqrt(1 - 4w(1-w) sin^2(t/2)), turn atan2(w sin t, (1-w) + w cos t)\n");
     fprintf(out, "  DQS: r'/r = 1, turn phi with tan(phi/2) = w sin(t/2) / ((1-w) + w cos(t/2)), t in "
            "[-180, 180]\n");
@@ -237,10 +236,10 @@ static bool print_twist(const dqs30 *r, FILE *out)
     return ok;
 }
 
-static bool print_hemisphere(const dqs30 *r, FILE *out)
+bool record30_dqs_report_hemisphere(const void *state, FILE *out)
 {
+    const dqs30 *r = state;
     bool ok = true;
-    report_heading(out, "2. The short way round (270 deg) and a full turn (360 deg)");
     fprintf(out, "  At 270 deg the child's rotation quaternion is (cos 135, 0, 0, sin 135): its real\n"
            "  part is negative, opposite the root's (1, 0, 0, 0). The hemisphere fix negates it;\n"
            "  -q is the rotation by -90 deg, the same rotation as +270. Blending from there, the\n"
@@ -265,10 +264,9 @@ static bool print_hemisphere(const dqs30 *r, FILE *out)
     return ok;
 }
 
-static void print_bend(const dqs30 *r, FILE *out)
+bool record30_dqs_report_bend(const void *state, FILE *out)
 {
-    report_heading(out, "3. Bend (an elbow at z = 1 about x; weights smoothstep over z in "
-                           "[0.5, 1.5])");
+    const dqs30 *r = state;
     fprintf(out, "  inner: min distance of the inner side from the joint (1 at bind; LBS collapse)\n"
            "  bulge: max distance of the outer side beyond the bind radius from the bones (DQS)\n");
     fprintf(out, "  %-18s %8s %8s   ring cross-section radius about the bent axis, rings 0..8\n",
@@ -283,19 +281,26 @@ static void print_bend(const dqs30 *r, FILE *out)
             fprintf(out, " %.4f", p->rings.radius[k]);
         fprintf(out, "\n");
     }
+    return true;
 }
 
-static bool print_rigid_and_sweep(const dqs30 *r, FILE *out)
+bool record30_dqs_report_rigid(const void *state, FILE *out)
 {
+    const dqs30 *r = state;
     bool ok = true;
     char msg[700];
-    report_heading(out, "4. DQS takes rigid transforms only (scaling must be handled separately)");
     diag_format(&r->rigid_diag, msg, sizeof msg);
     bool rejected = r->rigid_code == LAB_ERR_NOT_RIGID;
     ok &= rejected;
     fprintf(out, "  child joint scaled by 2 along x: %s\n  -> %s\n", rejected ? "rejected" : "NOT REJECTED",
            msg);
-    report_heading(out, "5. Radius against weight (dqs30-radius.png): measured on a skinned ring");
+    return ok;
+}
+
+bool record30_dqs_report_sweep(const void *state, FILE *out)
+{
+    const dqs30 *r = state;
+    bool ok = true;
     double worst = 0.0;
     for (int m = 0; m < 2; m++)
         for (int t = 0; t < DQS30_SWEEP_ANGLES; t++)
@@ -309,10 +314,9 @@ static bool print_rigid_and_sweep(const dqs30 *r, FILE *out)
     return ok;
 }
 
-static bool print_chord(const dqs30 *r, FILE *out)
+bool record30_dqs_report_chord(const void *state, FILE *out)
 {
-    const rig30_chord *c = &r->chord;
-    report_heading(out, "6. The LBS-versus-DQS text's picture (dqs30-chord.png): bones at +90 and -90 deg");
+    const rig30_chord *c = &((const dqs30 *)state)->chord;
     fprintf(out, "  v = (1, 0, 0), w = 1/2 each: M1 v = (%.3g, %.3g, %.3g), M2 v = (%.3g, %.3g, %.3g).\n"
            "  LBS lands on the chord's midpoint; DQS blends the two rotations and stays on the circle.\n"
            "  (The closed form |cos 90 deg| is 0; in doubles cos(pi/2) is 6.12e-17.)\n",
@@ -322,17 +326,3 @@ static bool print_chord(const dqs30 *r, FILE *out)
     ok &= report_compare(out, "DQS distance from the centre", c->dqs_distance, 1.0, RIG30_CHECK_TOLERANCE);
     return ok;
 }
-
-bool record30_dqs_report(const void *state, FILE *out)
-{
-    const dqs30 *r = state;
-    fprintf(out, "Chapter 30, closing section: dual quaternion skinning (DQS) beside LBS\n");
-    bool ok = print_twist(r, out);
-    ok &= print_hemisphere(r, out);
-    print_bend(r, out);
-    ok &= print_rigid_and_sweep(r, out);
-    ok &= print_chord(r, out);
-    fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
-    return ok;
-}
-

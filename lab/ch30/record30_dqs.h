@@ -66,8 +66,14 @@ void record30_dqs_release(void *state);
 /* (a cli_step on a dqs30: adds to its `out`) */
 lab_error record30_dqs_evidence(void *state, lab_diag *d);
 
-/* The report: each measured value beside its closed form; whether every check passed. */
-/* (a cli_chapter report on a dqs30) */
-bool record30_dqs_report(const void *state, FILE *out);
+/* The report's sections, each measured value beside its closed form; each returns whether
+ * its checks passed (cli_step reports on a dqs30; lab30-dqs.c's step list titles and
+ * numbers them). */
+bool record30_dqs_report_twist(const void *state, FILE *out);
+bool record30_dqs_report_hemisphere(const void *state, FILE *out);
+bool record30_dqs_report_bend(const void *state, FILE *out);
+bool record30_dqs_report_rigid(const void *state, FILE *out);
+bool record30_dqs_report_sweep(const void *state, FILE *out);
+bool record30_dqs_report_chord(const void *state, FILE *out);
 
 #endif

@@ -67,10 +67,16 @@ typedef struct {
 /* The row of that rig, pose and method (NULL: none). */
 const fixes30_row *fixes30_row_at(const fixes30 *r, rig30_kind rig, double deg, fixes30_method m);
 
-/* cli steps: fixes30.png and fixes30-radius.png; fixes30.json and fixes30.csv. */
+/* cli steps: fixes30.png and fixes30-radius.png (fixes30_figures.c); fixes30.json and
+ * fixes30.csv. */
 lab_error record30_fixes_figures(void *state, lab_diag *d);
 lab_error record30_fixes_evidence(void *state, lab_diag *d);
-bool record30_fixes_report(const void *state, FILE *out);
+/* The report's sections (lab30-fixes.c's step list titles and numbers them); each returns
+ * whether its checks passed. */
+bool record30_fixes_report_twist(const void *state, FILE *out);
+bool record30_fixes_report_closed_forms(const void *state, FILE *out);
+bool record30_fixes_report_bend(const void *state, FILE *out);
+bool record30_fixes_report_costs(const void *state, FILE *out);
 void record30_fixes_release(void *state);
 
 #endif

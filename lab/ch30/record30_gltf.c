@@ -73,7 +73,7 @@ lab_error record30_gltf_evidence(void *state, lab_diag *d)
 bool record30_gltf_report(const void *state, FILE *out)
 {
     const gltf30 *r = state;
-    fprintf(out, "%s: %d skinned primitive(s), animation %g..%g s, %s, policy %s\n", r->args[0],
+    fprintf(out, "  %s: %d skinned primitive(s), animation %g..%g s, %s, policy %s\n", r->args[0],
             r->part_count, r->start, r->end, skin_method_name((skin_method)r->method), skin_policy_name((skin_policy_kind)r->policy));
     for (int k = 0; k < r->time_count; k++)
         fprintf(out, "  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t,

@@ -50,6 +50,8 @@ lab_error record30_gltf_evidence(void *state, lab_diag *d);
 
 /* One line for the asset, one per sampled time. */
 /* (a cli_chapter report on a gltf30) */
+/* The report's one section: the asset, what was sampled, and how many vertices' weights a
+ * policy normalised at each time (no self-checks: the asset's own numbers are the result). */
 bool record30_gltf_report(const void *state, FILE *out);
 
 #endif

@@ -157,11 +157,11 @@ lab_error record30_gpu_evidence(void *state, lab_diag *d)
 
 /* ---- the report ---------------------------------------------------------------------------- */
 
-static bool print_fit(const gpu30 *r, FILE *out)
+bool record30_gpu_report_fit(const void *state, FILE *out)
 {
+    const gpu30 *r = state;
     char label[96];
     bool ok = true;
-    report_heading(out, "3. When the palette does not fit one draw");
     for (int k = 0; k < 2; k++) {
         fprintf(out, "  %s (%d joints) split by a budget of %d joints a draw: %d parts\n",
                 gpu30_rig_name((gpu30_rig)(GPU30_RANDOM + k)), r->mesh[GPU30_RANDOM + k].joint_count, r->joint_budget,
@@ -186,20 +186,23 @@ static bool print_fit(const gpu30 *r, FILE *out)
     return ok && r->refused_uniform == LAB_ERR_LIMIT && r->refused_budget == LAB_ERR_LIMIT;
 }
 
-bool record30_gpu_report(const void *state, FILE *out)
+bool record30_gpu_report_renderer(const void *state, FILE *out)
 {
     const gpu30 *r = state;
     const gpu_info *i = &r->info;
-    bool ok = true;
-    fprintf(out, "GPU skinning beside the CPU: the same palette in GLSL shaders\n");
-    report_heading(out, "1. The renderer and its limits");
     fprintf(out, "  GL_RENDERER   %s%s\n  GL_VERSION    %s\n  GLSL          %s\n  EGL           %s\n", i->renderer,
             i->software ? "  (software: the CPU runs the shaders)" : "", i->version, i->glsl_version, i->egl_platform);
     fprintf(out, "  GL_MAX_UNIFORM_BLOCK_SIZE %d bytes: %d joints a draw for LBS (48 bytes each), %d for DQS (32)\n",
             i->max_uniform_block_size, gpu_uniform_joints(r->skinner, SKIN_LBS), gpu_uniform_joints(r->skinner, SKIN_DQS));
     fprintf(out, "  GL_MAX_TEXTURE_SIZE %d: a texture palette holds %d joints (LBS), %d (DQS)\n", i->max_texture_size,
             gpu_texture_joints(r->skinner, SKIN_LBS), gpu_texture_joints(r->skinner, SKIN_DQS));
-    report_heading(out, "2. Every path and method against the CPU (positions; normals by angle)");
+    return true;
+}
+
+bool record30_gpu_report_paths(const void *state, FILE *out)
+{
+    const gpu30 *r = state;
+    bool ok = true;
     fprintf(out, "  bounds: |GPU - CPU float| < %g, |GPU - CPU double| < %g, normal angle < %g rad\n",
             GPU30_FLOAT_BOUND, GPU30_DOUBLE_BOUND, GPU30_NORMAL_BOUND);
     for (int c = 0; c < GPU30_CASES; c++) {
@@ -215,7 +218,5 @@ bool record30_gpu_report(const void *state, FILE *out)
                 ok &= pass;
             }
     }
-    ok &= print_fit(r, out);
-    fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
     return ok;
 }

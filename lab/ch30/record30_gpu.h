@@ -88,7 +88,11 @@ void gpu30_buffers_free(gpu30_buffers *b);
 void gpu30_buffers_palettes(gpu30_buffers *b, int joints);
 
 lab_error record30_gpu_evidence(void *state, lab_diag *d);
-bool record30_gpu_report(const void *state, FILE *out);
+/* The report's sections (lab30-gpu.c's step list titles and numbers them); each returns
+ * whether its checks passed. */
+bool record30_gpu_report_renderer(const void *state, FILE *out);
+bool record30_gpu_report_paths(const void *state, FILE *out);
+bool record30_gpu_report_fit(const void *state, FILE *out);
 void record30_gpu_release(void *state);
 
 #endif

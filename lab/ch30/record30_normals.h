@@ -62,6 +62,9 @@ lab_error record30_normals_evidence(void *state, lab_diag *d);
 
 /* The report, pose by pose; whether every check passed. */
 /* (a cli_chapter report on a normals30) */
-bool record30_normals_report(const void *state, FILE *out);
+/* The report's sections (lab30-normals.c's step list titles and numbers them): the weights
+ * the policy produced, then each pose's normals against the truth. */
+bool record30_normals_report_weights(const void *state, FILE *out);
+bool record30_normals_report_poses(const void *state, FILE *out);
 
 #endif

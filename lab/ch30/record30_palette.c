@@ -113,9 +113,9 @@ static void print_point(FILE *out, const char *label, vec3 p)
     fprintf(out, "  %-34s (%.15g, %.15g, %.15g)\n", label, p.x, p.y, p.z);
 }
 
-static bool print_candidates(const rig30_candidates *c, FILE *out)
+bool record30_palette_report_candidates(const void *state, FILE *out)
 {
-    report_heading(out, "4. RTR4's flowchart for one vertex (palette30-candidates.png)");
+    const rig30_candidates *c = &((const palette30 *)state)->candidates;
     fprintf(out, "  The bend rig at %g deg; vertex p on the inner side, weights %.6g (root), %.6g (child).\n"
             "  The palette takes p to one candidate position per joint, C_j p; LBS is their weighted sum.\n",
             rad_to_deg(c->angle), c->weight[0], c->weight[1]);
@@ -132,18 +132,21 @@ static bool print_candidates(const rig30_candidates *c, FILE *out)
     return ok;
 }
 
-bool record30_palette_report(const void *state, FILE *out)
+bool record30_palette_report_layouts(const void *state, FILE *out)
 {
     const palette30 *r = state;
-    bool ok = true;
-    fprintf(out, "Matrix palettes as engines use them: the cylinder through packed float32 vertices\n");
-    report_heading(out, "1. Layouts: bytes per vertex");
     for (int i = 0; i < LAYOUTS; i++)
         fprintf(out, "  %-24s %3d  %s\n", layouts[i].layout, layouts[i].bytes, layouts[i].fields);
     fprintf(out, "  palette: %d joints x %zu bytes (float 3x4 rows) = %zu bytes per frame; dual quaternions %zu bytes each\n",
            RIG30_JOINTS, sizeof(palette_matrix), RIG30_JOINTS * sizeof(palette_matrix), sizeof(palette_dualquat));
     fprintf(out, "  packing the cylinder to 4 influences: %d vertices truncated\n", r->truncation.truncated_vertices);
-    report_heading(out, "2. Packed float path (scalar level) against the double path");
+    return true;
+}
+
+bool record30_palette_report_poses(const void *state, FILE *out)
+{
+    const palette30 *r = state;
+    bool ok = true;
     for (int m = 0; m < 2; m++)
         for (int p = 0; p < PALETTE30_POSES; p++) {
             char label[64];
@@ -152,15 +155,18 @@ bool record30_palette_report(const void *state, FILE *out)
             snprintf(label, sizeof label, "%s %3g deg normal", skin_method_name((skin_method)m), palette30_pose_deg[p]);
             ok &= report_bound(out, label, r->error[m][p][1], PALETTE30_TOLERANCE);
         }
-    report_heading(out, "3. The crowd: instancing against merged palettes, and the kernel level");
-    ok &= report_bound(out, "shared palette + own world vs W K_j", r->instancing_difference, PALETTE30_TOLERANCE);
+    return ok;
+}
+
+bool record30_palette_report_crowd(const void *state, FILE *out)
+{
+    const palette30 *r = state;
+    bool ok = report_bound(out, "shared palette + own world vs W K_j", r->instancing_difference, PALETTE30_TOLERANCE);
     char label[64];
     snprintf(label, sizeof label, "%s, %d threads vs scalar", simd_level_name((simd_level)r->level), r->threads);
     ok &= report_bound(out, label, r->level_difference, PALETTE30_TOLERANCE);
     fprintf(out, "  %d instances share %d palettes (%d x %zu bytes per frame instead of %d x %zu)\n", PALETTE30_INSTANCES,
            PALETTE30_POSES, PALETTE30_POSES, RIG30_JOINTS * sizeof(palette_matrix), PALETTE30_INSTANCES, RIG30_JOINTS * sizeof(palette_matrix));
-    ok &= print_candidates(&r->candidates, out);
-    fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
     return ok;
 }
 

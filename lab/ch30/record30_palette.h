@@ -60,6 +60,11 @@ lab_error record30_palette_evidence(void *state, lab_diag *d);
 
 /* The report; whether every check passed. */
 /* (a cli_chapter report on a palette30) */
-bool record30_palette_report(const void *state, FILE *out);
+/* The report's sections (lab30-palette.c's step list titles and numbers them); each
+ * returns whether its checks passed. */
+bool record30_palette_report_layouts(const void *state, FILE *out);
+bool record30_palette_report_poses(const void *state, FILE *out);
+bool record30_palette_report_crowd(const void *state, FILE *out);
+bool record30_palette_report_candidates(const void *state, FILE *out);
 
 #endif

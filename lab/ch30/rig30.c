@@ -191,3 +191,26 @@ void rig30_bind_normals(const rig30_rig *rig, vec3 *out)
     }
 }
 
+lab_error rig30_edge_masks(const rig30_rig *rig, const mesh_edge *edges, int edge_count,
+                           bool **middle, bool **band, lab_diag *d)
+{
+    size_t n = (size_t)(edge_count > 0 ? edge_count : 1);
+    *middle = calloc(n, sizeof **middle);
+    if (band)
+        *band = calloc(n, sizeof **band);
+    if (!*middle || (band && !*band)) {
+        free(*middle);
+        *middle = NULL;
+        if (band)
+            free(*band), *band = NULL;
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edge masks", "%d edges", edge_count);
+    }
+    for (int i = 0; i < edge_count; i++) {
+        int a = edges[i].a, b = edges[i].b;
+        double wa = rig30_child_weight(&rig->influences, a), wb = rig30_child_weight(&rig->influences, b);
+        (*middle)[i] = a / RIG30_SEGMENTS == RIG30_MIDDLE_RING && b / RIG30_SEGMENTS == RIG30_MIDDLE_RING;
+        if (band)
+            (*band)[i] = wa > 0.0 && wa < 1.0 && wb > 0.0 && wb < 1.0;
+    }
+    return LAB_OK;
+}

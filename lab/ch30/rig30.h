@@ -114,4 +114,9 @@ lab_error rig30_set_influences(rig30_rig *rig, const skin_influences *influences
 /* The bind normals of the cylinder: radial, (x, y, 0) / |(x, y)|. */
 void rig30_bind_normals(const rig30_rig *rig, vec3 *out);
 
+/* Which edges to colour, as new arrays of edge_count flags (free() them): both ends on the
+ * middle ring (z = 1), and both ends in the blended band (0 < w_1 < 1). band may be NULL. */
+lab_error rig30_edge_masks(const rig30_rig *rig, const mesh_edge *edges, int edge_count,
+                           bool **middle, bool **band, lab_diag *d);
+
 #endif

@@ -199,30 +199,6 @@ void rig30_measure_rings(const rig30_rig *rig, const rig30_pose *pose, skin_meth
     }
 }
 
-lab_error rig30_edge_masks(const rig30_rig *rig, const mesh_edge *edges, int edge_count,
-                           bool **middle, bool **band, lab_diag *d)
-{
-    size_t n = (size_t)(edge_count > 0 ? edge_count : 1);
-    *middle = calloc(n, sizeof **middle);
-    if (band)
-        *band = calloc(n, sizeof **band);
-    if (!*middle || (band && !*band)) {
-        free(*middle);
-        *middle = NULL;
-        if (band)
-            free(*band), *band = NULL;
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edge masks", "%d edges", edge_count);
-    }
-    for (int i = 0; i < edge_count; i++) {
-        int a = edges[i].a, b = edges[i].b;
-        double wa = rig30_child_weight(&rig->influences, a), wb = rig30_child_weight(&rig->influences, b);
-        (*middle)[i] = a / RIG30_SEGMENTS == RIG30_MIDDLE_RING && b / RIG30_SEGMENTS == RIG30_MIDDLE_RING;
-        if (band)
-            (*band)[i] = wa > 0.0 && wa < 1.0 && wb > 0.0 && wb < 1.0;
-    }
-    return LAB_OK;
-}
-
 void rig30_true_normals(const rig30_rig *rig, const mat4 *palette, mat4 model, vec3 *out)
 {
     for (int v = 0; v < rig->bind.vertex_count; v++) {
@@ -277,3 +253,17 @@ void rig30_measure_bend(const rig30_rig *rig, const rig30_pose *pose, rig30_bend
     }
 }
 
+
+lab_error rig30_dqs_twist(const rig30_rig *rig, double theta, bool fix, double *turn, double *moved, lab_diag *d)
+{
+    rig30_pose p;
+    lab_error e = rig30_pose_alloc(rig, &p, d);
+    if (e == LAB_OK)
+        e = rig30_pose_at(rig, theta, (skin_blend){.method = SKIN_DQS, .skip_hemisphere_fix = !fix}, &p, d);
+    if (e == LAB_OK) {
+        *turn = rig30_measure_ring_angle(rig->bind.vertices, p.positions, RIG30_MIDDLE_RING);
+        *moved = rig30_max_distance(p.positions, rig->bind.vertices, rig->bind.vertex_count);
+    }
+    rig30_pose_free(&p);
+    return e;
+}

@@ -45,6 +45,10 @@ void rig30_check_twist(const rig30_rig *rig, const rig30_pose *pose, skin_method
 
 /* max_v |a_v - b_v| over n points: how far one set of positions is from another. */
 double rig30_max_distance(const vec3 *a, const vec3 *b, int n);
+/* The twist rig at `theta` under DQS, with or without the hemisphere fix (the library's
+ * pose job): the middle ring's turn (*turn, radians) and how far the whole mesh moved
+ * from the bind pose (*moved). */
+lab_error rig30_dqs_twist(const rig30_rig *rig, double theta, bool fix, double *turn, double *moved, lab_diag *d);
 
 /* Every ring of a pose against the closed forms of `method`. Twist: the mean radius and
  * turn beside r'/r (LBS) or 1 (DQS) and psi (LBS) or phi (DQS). Bend: each ring's radius
@@ -56,11 +60,6 @@ typedef struct {
 } rig30_ring_table;
 void rig30_measure_rings(const rig30_rig *rig, const rig30_pose *pose, skin_method method,
                          rig30_ring_table *out);
-
-/* Which edges to colour, as new arrays of edge_count flags (free() them): both ends on the
- * middle ring (z = 1), and both ends in the blended band (0 < w_1 < 1). band may be NULL. */
-lab_error rig30_edge_masks(const rig30_rig *rig, const mesh_edge *edges, int edge_count,
-                           bool **middle, bool **band, lab_diag *d);
 
 /* Vertices whose child weight equals that of all four neighbours on the cylinder: there
  * the weight gradient is zero, so a normal method's only approximation is gone. */

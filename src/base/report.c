@@ -3,8 +3,6 @@
 
 #include <math.h>
 
-void report_heading(FILE *out, const char *title) { fprintf(out, "\n%s\n", title); }
-
 bool report_compare(FILE *out, const char *label, double computed, double reference,
                     double tolerance)
 {

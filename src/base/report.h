@@ -1,6 +1,7 @@
 /* report.h - the human report on stdout: tables of computed values beside an
  * independent check (the article's value or an analytic formula) and their difference.
- * The only module in src/ that prints.
+ * Section headings are the shell's (cli_report numbers them from a program's steps).
+ * The only module in src/ that prints, besides the shell's error line and report frame.
  */
 #ifndef REPORT_H
 #define REPORT_H
@@ -8,7 +9,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-void report_heading(FILE *out, const char *title);
 /* "label  computed  reference  |diff|  ok/FAIL" with |diff| <= tolerance for ok.
  * Returns whether it passed. */
 bool report_compare(FILE *out, const char *label, double computed, double reference,

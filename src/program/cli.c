@@ -263,6 +263,25 @@ int cli_start(const cli_program *p, int argc, char **argv, const char **args)
     return CLI_RUN;
 }
 
+bool cli_report(const cli_chapter *chapter, const void *state, FILE *out)
+{
+    bool ok = true;
+    int number = 0, letter = 0;
+    fprintf(out, "%s\n", chapter->title);
+    for (int i = 0; i < chapter->step_count; i++) {
+        const cli_step *s = &chapter->steps[i];
+        if (s->section && s->continues && number > 0)
+            fprintf(out, "\n%d%c. %s\n", number, 'a' + ++letter, s->section);
+        else if (s->section)
+            fprintf(out, "\n%d. %s\n", ++number, s->section), letter = 0;
+        if (s->report)
+            ok &= s->report(state, out);
+    }
+    if (!chapter->without_checks)
+        fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
+    return ok;
+}
+
 int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
              void *state, output_batch *batch, const char **args)
 {
@@ -272,11 +291,12 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
     lab_diag d = {0};
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < chapter->step_count; i++)
-        e = chapter->steps[i](state, &d);
+        if (chapter->steps[i].run)
+            e = chapter->steps[i].run(state, &d);
     if (e != LAB_OK && chapter->locate)
         chapter->locate(state, &d);
     if (e == LAB_OK) {
-        bool checks_ok = chapter->report ? chapter->report(state, stdout) : true;
+        bool checks_ok = cli_report(chapter, state, stdout);
         code = cli_finish(program->name, batch, e, &d, checks_ok, args[program->positional_count - 1]);
     } else {
         code = cli_fail(program->name, &d, cli_exit_code(e));

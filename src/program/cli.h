@@ -20,13 +20,21 @@
  * computes anything; a broken one is a usage error (exit 2) naming the option, the value
  * and the rule.
  *
- * The rest of a main is the chapter: a list of steps in the article's order, run by
- * cli_main on the program's own state (its results and its output batch), then the
- * report and the all-or-nothing commit:
+ * The rest of a main is the chapter: a list of steps in the article's order, each with the
+ * report section that shows what it computed, run by cli_main on the program's own state
+ * (its results and its output batch), then the report and the all-or-nothing commit:
  *
- *     static const cli_step steps[] = {build_mesh, bind_skeleton, twist_poses, figures};
- *     static const cli_chapter chapter = {steps, 4, report, locate, release};
+ *     static const cli_step steps[] = {
+ *         {build_mesh, "Mesh", report_mesh},
+ *         {twist_poses, "Ring radius", report_radii},
+ *         {.section = "Why the ring shrinks", .report = report_why, .continues = true},
+ *         {add_figures},
+ *     };
+ *     static const cli_chapter chapter = {steps, 4, "Chapter 30", false, locate, release};
  *     return cli_main(&program, argc, argv, &chapter, &state, &state.out, state.args);
+ *
+ * The report's sections are numbered from that list, so the article's order is written in
+ * one place: here "1. Mesh", "2. Ring radius", "2b. Why the ring shrinks".
  */
 #ifndef CLI_H
 #define CLI_H
@@ -87,19 +95,33 @@ typedef struct {
  * exist or cannot be written gives the contract's message and 3. Otherwise CLI_RUN. */
 int cli_start(const cli_program *program, int argc, char **argv, const char **args);
 
-/* One step of a chapter, on the program's state (a pointer to its own struct). */
-typedef lab_error (*cli_step)(void *state, lab_diag *d);
+/* One step of a chapter, on the program's state (a pointer to its own struct): what it
+ * computes, and the report section that shows it. */
+typedef struct {
+    lab_error (*run)(void *state, lab_diag *d); /* NULL: a section that only reports */
+    const char *section;                        /* its heading, without the number; NULL: the
+                                                 * body (if any) follows the section before */
+    bool (*report)(const void *state, FILE *out); /* the section's body; false when a
+                                                   * self-check in it failed; may be NULL */
+    bool continues;                             /* numbered after the section before: 5b, 5c */
+} cli_step;
 
 typedef struct {
     const cli_step *steps;           /* in the article's order */
     int step_count;
-    /* Prints the report; false when a self-check failed. NULL: a program without checks. */
-    bool (*report)(const void *state, FILE *out);
+    const char *title;               /* the report's first line */
+    bool without_checks;             /* a report that only describes: no verdict line */
     /* Names an error's place the way the chapter sees it (ring, segment). May be NULL. */
     void (*locate)(const void *state, lab_diag *d);
     /* Frees what the steps allocated in state. May be NULL. */
     void (*release)(void *state);
 } cli_chapter;
+
+/* The report: the title, then each step's section in the list's order, numbered 1, 2, 3
+ * (a section that continues the one before it: 2b, 2c), then the verdict, "All checks
+ * passed." or "SOME CHECKS FAILED." (none when without_checks). Returns whether every
+ * section's checks passed. */
+bool cli_report(const cli_chapter *chapter, const void *state, FILE *out);
 
 /* A whole main: cli_start; then the steps in order until one fails (its error is printed
  * with the contract's exit code, cli_exit_code, and nothing is written); then the report;

@@ -269,10 +269,30 @@ static lab_error add_figures(void *state, lab_diag *d)
 
 /* ---- main ------------------------------------------------------------------------------------ */
 
+/* --policy: "strict", "normalize" or "fallback=J" (J a joint of the rig) into a
+ * skin_weight_policy; -1 with a message in err when the text is none of them. */
 static int parse_policy(const char *value, void *target, const void *context, char *err, size_t size)
 {
     (void)context;
-    return skin_policy_parse(value, RIG30_JOINTS, target, err, size);
+    skin_weight_policy *out = target;
+    *out = (skin_weight_policy){0};
+    if (!strcmp(value, "strict"))
+        return 0;
+    if (!strcmp(value, "normalize")) {
+        out->kind = SKIN_POLICY_NORMALIZE;
+        return 0;
+    }
+    char *end;
+    long j = strncmp(value, "fallback=", 9) ? -1 : strtol(value + 9, &end, 10);
+    if (j >= 0 && end != value + 9 && *end == '\0' && j < RIG30_JOINTS) {
+        *out = (skin_weight_policy){.kind = SKIN_POLICY_FALLBACK, .fallback_joint = (int)j};
+        return 0;
+    }
+    if (!strncmp(value, "fallback=", 9))
+        snprintf(err, size, "%s: J must be a joint of the rig, 0 to %d", value, RIG30_JOINTS - 1);
+    else
+        snprintf(err, size, "%s: expected strict, normalize or fallback=J", value);
+    return -1;
 }
 
 

@@ -136,30 +136,6 @@ const char *skin_policy_name(skin_policy_kind kind)
     return (int)kind >= 0 && kind <= SKIN_POLICY_FALLBACK ? names[kind] : "?";
 }
 
-int skin_policy_parse(const char *text, int joint_count, skin_weight_policy *out, char *err,
-                      size_t size)
-{
-    *out = (skin_weight_policy){0};
-    if (!strcmp(text, "strict"))
-        return 0;
-    if (!strcmp(text, "normalize")) {
-        out->kind = SKIN_POLICY_NORMALIZE;
-        return 0;
-    }
-    if (!strncmp(text, "fallback=", 9)) {
-        char *end;
-        long j = strtol(text + 9, &end, 10);
-        if (end != text + 9 && *end == '\0' && j >= 0 && j < joint_count) {
-            *out = (skin_weight_policy){.kind = SKIN_POLICY_FALLBACK, .fallback_joint = (int)j};
-            return 0;
-        }
-        snprintf(err, size, "%s: J must be a joint of the rig, 0 to %d", text, joint_count - 1);
-        return -1;
-    }
-    snprintf(err, size, "%s: expected strict, normalize or fallback=J", text);
-    return -1;
-}
-
 void skin_weight_report_free(skin_weight_report *r)
 {
     free(r->normalized_vertices);

@@ -63,11 +63,6 @@ typedef struct {
 #define SKIN_DEFAULT_EPS_W 1e-6
 
 const char *skin_policy_name(skin_policy_kind kind); /* "strict", "normalize", "fallback" */
-/* Reads "strict", "normalize" or "fallback=J" (0 <= J < joint_count) into *out; -1 with a
- * message in err (size bytes) when the text is none of them. */
-int skin_policy_parse(const char *text, int joint_count, skin_weight_policy *out, char *err,
-                      size_t size);
-
 /* What a policy changed: the quality report the JSON and stdout show. */
 typedef struct {
     int normalized_count;          /* vertices whose weights were divided by W */

@@ -197,8 +197,10 @@ lab_error gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4
 {
     if (!doc->validated)
         return gltf_fail_at(d, "(document)", "world matrices before validation");
-    /* validated: parents form a forest. A node is done once its world is known; an
-     * undone node waits on the stack until its parent is done. */
+    /* G_i = G_parent(i) L_i, as scene_evaluate computes it, but over glTF's node forest:
+     * validated acyclic, listed in any order (scene_evaluate takes chapter 16's
+     * parents-first list and the lab's matrix bounds). A node is done once its world is
+     * known; an undone node waits on the stack until its parent is done. */
     bool *done = calloc((size_t)doc->node_count + 1, sizeof *done);
     int *stack = malloc(sizeof(int) * ((size_t)doc->node_count + 1));
     lab_error e = done && stack ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(nodes)", "%d", doc->node_count);
@@ -242,14 +244,19 @@ static lab_error joint_matrices(const gltf_document *doc, const gltf_skin *s, co
             return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%s", "inverse binds");
         }
     }
-    for (int j = 0; j < s->joint_count; j++) {
-        mat4 inverse_bind = mat4_identity();
+    mat4 *inverse_bind = malloc(sizeof(mat4) * (size_t)(s->joint_count > 0 ? s->joint_count : 1));
+    if (!inverse_bind) {
+        free(ibm);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%s", "inverse binds");
+    }
+    for (int j = 0; j < s->joint_count; j++) { /* glTF stores them column-major */
+        inverse_bind[j] = mat4_identity();
         for (int c = 0; ibm && c < 4; c++)
             for (int r = 0; r < 4; r++)
-                inverse_bind.m[r][c] = ibm[16 * j + 4 * c + r];
-        out[j] = mat4_mul(world[s->joints[j]], inverse_bind);
+                inverse_bind[j].m[r][c] = ibm[16 * j + 4 * c + r];
     }
-    free(ibm);
+    skin_palette_run(world, s->joints, inverse_bind, s->joint_count, out); /* the one palette */
+    free(ibm), free(inverse_bind);
     return LAB_OK;
 }
 

@@ -22,6 +22,13 @@ lab_error skin_inverse_binds(const mat4 *bind_world, int joint_count, mat4 *out_
     return LAB_OK;
 }
 
+void skin_palette_run(const mat4 *world, const int *joint_node, const mat4 *inverse_bind, int joint_count,
+                      mat4 *out_palette)
+{
+    for (int j = 0; j < joint_count; j++) /* C_j = G_j B_j^-1: B^-1 acts first */
+        out_palette[j] = mat4_mul(world[joint_node ? joint_node[j] : j], inverse_bind[j]);
+}
+
 lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_count,
                        mat4 *out_palette, lab_diag *d)
 {
@@ -35,8 +42,7 @@ lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_co
         if (e != LAB_OK)
             return e;
     }
-    for (int j = 0; j < joint_count; j++)
-        out_palette[j] = mat4_mul(world[j], inverse_bind[j]); /* B^-1 acts first */
+    skin_palette_run(world, NULL, inverse_bind, joint_count, out_palette);
     for (int j = 0; j < joint_count; j++) {
         lab_error e = mat4_validate(out_palette[j],
                                     diag_where(where, sizeof where, "skin matrix C_%d", j), d);

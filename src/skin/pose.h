@@ -17,6 +17,14 @@
 lab_error skin_inverse_binds(const mat4 *bind_world, int joint_count, mat4 *out_inverse_bind,
                              lab_diag *d);
 
+/* The palette's arithmetic alone, for inputs already validated by their own rules:
+ * out_palette[j] = C_j = G_{node(j)} B_j^-1, node(j) = joint_node[j] for a skin whose joints
+ * are some of a skeleton's nodes (glTF's skin.joints), or j when joint_node is NULL.
+ * skin_palette validates with the lab's rules and then runs it; the glTF sampler runs it
+ * after glTF's validation (gltf_validate: its own tolerances, no magnitude bound). */
+void skin_palette_run(const mat4 *world, const int *joint_node, const mat4 *inverse_bind, int joint_count,
+                      mat4 *out_palette);
+
 /* out_palette[j] = C_j = G_j B_j^-1, after checking both inputs (finite, affine, bounded). */
 lab_error skin_palette(const mat4 *world, const mat4 *inverse_bind, int joint_count,
                        mat4 *out_palette, lab_diag *d);

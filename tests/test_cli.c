@@ -126,6 +126,15 @@ static void test_cli_refuses_what_the_table_forbids(void **state)
         if (code != CLI_EXIT_USAGE)
             fail_msg("%s %s gave %d, not 2", bad[i][0], bad[i][1] ? bad[i][1] : "", code);
     }
+    /* an option given twice: the later value would silently replace the first */
+    assert_int_equal(parse(&t, pos, "--angles", "10", "--angles", "20", "in", "/tmp", NULL), CLI_EXIT_USAGE);
+    assert_int_equal(parse(&t, pos, "--flag", "--flag", "in", "/tmp", NULL), CLI_EXIT_USAGE);
+    assert_int_equal(parse(&t, pos, "--level", "low", "--threads", "2", "--level", "high", "in", "/tmp", NULL),
+                     CLI_EXIT_USAGE);
+    /* a value that looks like an option is the value, not a second option */
+    assert_int_equal(parse(&t, pos, "--file", "--flag", "--flag", "in", "/tmp", NULL), CLI_RUN);
+    assert_string_equal(t.file, "--flag");
+    assert_true(t.flag);
     assert_int_equal(parse(&t, pos, "in", NULL), CLI_EXIT_USAGE);               /* OUTDIR missing */
     assert_int_equal(parse(&t, pos, "in", "/tmp", "extra", NULL), CLI_EXIT_USAGE); /* one too many */
     assert_int_equal(parse(&t, pos, "in", "/nonexistent/dir", NULL), CLI_EXIT_OUTPUT);

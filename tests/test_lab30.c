@@ -44,6 +44,8 @@ static void test_lab30_help_and_usage_errors(void **state)
     assert_int_equal(run_lab(ctx, "--theta", "ninety", ctx->dir), 2);
     assert_int_equal(run_lab(ctx, "--theta", "1,2,3,4,5,6,7,8,9", ctx->dir), 2);
     assert_int_equal(run_lab(ctx, "--theta", "90,90", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--theta", "90", "--theta", "180", ctx->dir), 2); /* not silently 180 */
+    assert_true(tu_file_contains(ctx->err_path, "--theta is given twice"));
     assert_int_equal(run_lab(ctx, "--middle-weights", "0.5", ctx->dir), 2);
     assert_int_equal(run_lab(ctx, "--theta", ctx->dir), 2);
     assert_int_equal(tu_count_entries(ctx->dir), 0);

@@ -200,6 +200,28 @@ static int set_value(const cli_option *o, const char *value, char *err, size_t s
     return 0;
 }
 
+static const cli_option *find_option(const cli_program *p, const char *name)
+{
+    for (int k = 0; k < p->option_count; k++)
+        if (!strcmp(name, p->options[k].name))
+            return &p->options[k];
+    return NULL;
+}
+
+/* Whether option o already stands in argv[1 .. upto), read the way parse reads it (an
+ * option's value is skipped, so a value that looks like an option is not one). */
+static bool given_before(const cli_program *p, char **argv, int upto, const cli_option *o)
+{
+    for (int i = 1; i < upto; i++) {
+        const cli_option *q = argv[i][0] == '-' ? find_option(p, argv[i]) : NULL;
+        if (q == o)
+            return true;
+        if (q && takes_value(q))
+            i++;
+    }
+    return false;
+}
+
 /* 0 to run, 1 for --help, -1 for a usage error (message in err). */
 static int parse(const cli_program *p, int argc, char **argv, const char **args, char *err,
                  size_t size)
@@ -210,12 +232,14 @@ static int parse(const cli_program *p, int argc, char **argv, const char **args,
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             return 1;
         if (a[0] == '-' && a[1] != '\0') {
-            const cli_option *o = NULL;
-            for (int k = 0; k < p->option_count && !o; k++)
-                if (!strcmp(a, p->options[k].name))
-                    o = &p->options[k];
+            const cli_option *o = find_option(p, a);
             if (!o) {
                 snprintf(err, size, "unknown option %s", a);
+                return -1;
+            }
+            if (given_before(p, argv, i, o)) { /* the later value would silently win */
+                snprintf(err, size, "%s is given twice: each option is given once%s", a,
+                         o->kind == CLI_DOUBLES && o->max_count > 1 ? ", with its values separated by commas" : "");
                 return -1;
             }
             if (takes_value(o) && i + 1 >= argc) {

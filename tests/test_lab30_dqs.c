@@ -145,6 +145,20 @@ static void test_lab30_dqs_bend_evidence(void **state)
 }
 
 /* The CSV holds the figure's rings and the plot's sweep; the plot shows every LBS colour. */
+/* Twists at the seams a student reaches first: -180 (the top ring's vertices straddle the
+ * -180/+180 cut) and 540 (the child's quaternion has a real part that is zero up to
+ * rounding), with their neighbours and a full turn: every check passes. */
+static void test_lab30_dqs_twists_at_the_seams(void **state)
+{
+    run_ctx *ctx = *state;
+    const char *twists[] = {"-180,540,-540,180", "360,-720,179.5,-180.5"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(run_lab(ctx, "--twist", twists[i], ctx->dir), 0);
+        assert_true(tu_file_contains(ctx->out_path, "All checks passed."));
+        assert_false(tu_file_contains(ctx->out_path, "FAIL"));
+    }
+}
+
 static void test_lab30_dqs_csv_and_plot(void **state)
 {
     run_ctx *ctx = *state;
@@ -212,6 +226,7 @@ int main(void)
         T(test_lab30_dqs_rejects_scaled_child_and_loses_nothing),
         T(test_lab30_dqs_twist_evidence),
         T(test_lab30_dqs_bend_evidence),
+        T(test_lab30_dqs_twists_at_the_seams),
         T(test_lab30_dqs_csv_and_plot),
         T(test_lab30_dqs_chord_sketch),
         T(test_lab30_dqs_deterministic_and_committed),

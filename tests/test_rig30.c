@@ -226,6 +226,50 @@ static void test_rig30_dqs_twist_poses_match_closed_form(void **state)
     }
 }
 
+/* Any twist the options accept, seams included: at +-180 and +-540 degrees a ring's
+ * vertices sit on both sides of the -180/+180 cut, and there the child's quaternion has a
+ * real part that is zero up to rounding. Every ring's measured turn must match its closed
+ * form as angles (mod 360), every vertex its closed-form point; seeded angles in
+ * [-720, 720] besides the seams. */
+static void test_rig30_twists_at_the_seams_and_beyond_one_turn(void **state)
+{
+    const rig30_rig *rig = *state;
+    double deg[40] = {-720, -540, -360, -270, -180, -90, 0, 90, 180, 270, 360, 540, 720, 179.999999, -180.000001};
+    unsigned seed = 20u;
+    for (int i = 15; i < 40; i++) {
+        seed = seed * 1103515245u + 12345u;
+        deg[i] = -720.0 + 1440.0 * (double)(seed >> 8) / (double)(1u << 24);
+    }
+    rig30_pose p = {.positions = malloc(sizeof(vec3) * 216)};
+    assert_non_null(p.positions);
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 40; i++) {
+            skin_method method = m ? SKIN_DQS : SKIN_LBS;
+            assert_int_equal(rig30_pose_at(rig, deg_to_rad(deg[i]), (skin_blend){.method = method}, &p, NULL), LAB_OK);
+            rig30_check c = {0};
+            rig30_check_twist(rig, &p, method, &c);
+            if (!(c.max_position_error < 1e-12))
+                fail_msg("%s at %g deg: a vertex %g from its closed form", skin_method_name(method), deg[i],
+                         c.max_position_error);
+            rig30_ring_table rings;
+            rig30_measure_rings(rig, &p, method, &rings);
+            for (int k = 0; k < RIG30_RINGS; k++)
+                if (!isnan(rings.angle[k]) && !(rig30_angle_difference(rings.angle[k], rings.angle_analytic[k]) < 1e-9))
+                    fail_msg("%s at %g deg, ring %d: turn %.17g, closed form %.17g", skin_method_name(method), deg[i], k,
+                             rings.angle[k], rings.angle_analytic[k]);
+        }
+    free(p.positions);
+    /* the seam itself, by this test's arithmetic: -180 turns the top ring (w = 1) by a half
+     * turn either way round; 540 sends the middle ring (w = 1/2) the way the sign of the
+     * child's real part cos(270 deg) < 0 (rounded) says: flipped, +90 */
+    const double pi = 3.141592653589793;
+    assert_true(rig30_angle_difference(rig30_dqs_twist_angle(1.0, deg_to_rad(-180)), pi) < 1e-12);
+    assert_true(cos(0.5 * deg_to_rad(540)) < 0.0);
+    assert_true(fabs(rig30_dqs_twist_angle(0.5, deg_to_rad(540)) - pi / 2) < 1e-12);
+    assert_true(fabs(rig30_angle_difference(deg_to_rad(359), deg_to_rad(-1))) < 1e-12);
+    assert_true(fabs(rig30_angle_difference(deg_to_rad(-170), deg_to_rad(170)) - deg_to_rad(20)) < 1e-12);
+}
+
 /* 270 deg: the short way (-45 deg) with the fix, the long way (+135) without it;
  * 360 deg without the fix: the middle ring's blend vanishes and is reported. */
 static void test_rig30_hemisphere_fix_short_way_and_full_turn(void **state)
@@ -362,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_rig30_hand_control_table),
         cmocka_unit_test(test_rig30_cylinder_cannot_see_matrix_order),
         cmocka_unit_test(test_rig30_dqs_twist_closed_form_many_pairs),
+        cmocka_unit_test_setup_teardown(test_rig30_twists_at_the_seams_and_beyond_one_turn, setup_rig, teardown_rig),
         cmocka_unit_test_setup_teardown(test_rig30_dqs_twist_poses_match_closed_form, setup_rig,
                                         teardown_rig),
         cmocka_unit_test_setup_teardown(test_rig30_hemisphere_fix_short_way_and_full_turn, setup_rig,

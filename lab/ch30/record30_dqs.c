@@ -157,7 +157,7 @@ static void ring_row(bytes *csv, const char *method, const char *rig, double pos
 {
     const double fields[] = {pose_deg, ring, weight, radius, radius_analytic,
                              fabs(radius - radius_analytic), rad_to_deg(angle),
-                             rad_to_deg(angle_analytic), rad_to_deg(fabs(angle - angle_analytic))};
+                             rad_to_deg(angle_analytic), rad_to_deg(rig30_angle_difference(angle, angle_analytic))};
     bytes_printf(csv, "%s,%s,", method, rig);
     /* empty where undefined: no closed form for the bend, no angle for a collapsed ring */
     csv_row_or_empty(csv, fields, (int)(sizeof fields / sizeof fields[0]));
@@ -214,7 +214,7 @@ bool record30_dqs_report_twist(const void *state, FILE *out)
             const rig30_rig *rig = &r->rigs[RIG30_TWIST];
             double w = rig30_child_weight(&rig->influences, mesh_cylinder_index(RIG30_SEGMENTS, k, 0));
             double dr = fabs(p->rings.radius[k] - p->rings.radius_analytic[k]);
-            double da = fabs(p->rings.angle[k] - p->rings.angle_analytic[k]);
+            double da = rig30_angle_difference(p->rings.angle[k], p->rings.angle_analytic[k]);
             bool row_ok = dr <= RIG30_CHECK_TOLERANCE && (isnan(p->rings.angle[k]) || da <= 1e-9);
             ok &= row_ok;
             fprintf(out, "  %s %5g ring %d (%.3f) %10.6f %10.6f %9.2g %10.4f %10.4f %9.2g  %s\n",

@@ -27,9 +27,15 @@ double rig30_lbs_twist_angle(double child_weight, double theta)
 
 double rig30_dqs_twist_angle(double child_weight, double theta)
 {
-    double w = child_weight;
-    double t = remainder(theta, 4.0 * acos(0.0)); /* the hemisphere fix: t in [-pi, pi] */
-    return 2.0 * atan2(w * sin(0.5 * t), (1.0 - w) + w * cos(0.5 * t));
+    double w = child_weight, c = cos(0.5 * theta), s = sin(0.5 * theta);
+    if (c < 0.0) /* the hemisphere fix: -q is the same rotation, on the root's side */
+        c = -c, s = -s;
+    return 2.0 * atan2(w * s, (1.0 - w) + w * c);
+}
+
+double rig30_angle_difference(double a, double b)
+{
+    return fabs(remainder(a - b, 4.0 * acos(0.0)));
 }
 
 /* The DQS twist point: p turned about z by phi (radius and height kept). */
@@ -41,13 +47,17 @@ static vec3 dqs_twist_point(vec3 p, double w1, double theta)
 
 double rig30_measure_ring_angle(const vec3 *bind, const vec3 *positions, int ring)
 {
-    double sum = 0.0;
+    double sum = 0.0, first = 0.0;
     for (int s = 0; s < RIG30_SEGMENTS; s++) {
         int v = mesh_cylinder_index(RIG30_SEGMENTS, ring, s);
         vec3 a = bind[v], b = positions[v];
         if (!(hypot(b.x, b.y) > 1e-9))
             return NAN;
-        sum += atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y);
+        double turn = atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y);
+        if (s > 0 && fabs(turn - first) > 2.0 * acos(0.0)) /* a ring turned by about 180 degrees: */
+            turn += turn < first ? 4.0 * acos(0.0) : -4.0 * acos(0.0); /* keep its vertices on one side */
+        first = s == 0 ? turn : first;
+        sum += turn;
     }
     return sum / RIG30_SEGMENTS;
 }

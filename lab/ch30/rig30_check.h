@@ -12,10 +12,18 @@
 double rig30_radius_ratio(double child_weight, double theta);
 vec3 rig30_analytic_point(vec3 p, double w0, double w1, double theta);
 
-/* The DQS twist angle phi of a ring with child weight w (closed form above). */
+/* The DQS twist angle phi of a ring with child weight w (closed form above), for any
+ * theta: the hemisphere fix blends the child's quaternion (cos(theta/2), 0, 0,
+ * sin(theta/2)) as it is when its real part is >= 0 and negated when it is < 0 (the root's
+ * is 1), so the closed form takes the same sign from the same cos(theta/2): theta and
+ * theta + 360 degrees give the same phi, and at an odd multiple of 180 degrees, where that
+ * real part is zero up to rounding, the sign rounding gives it decides the way round. */
 double rig30_dqs_twist_angle(double child_weight, double theta);
 /* The LBS twist angle psi of a ring with child weight w. */
 double rig30_lbs_twist_angle(double child_weight, double theta);
+/* |a - b| as angles, in [0, pi]: a turn is defined up to whole turns, so -180 and +180
+ * degrees are the same (0 apart) and 359 and -1 are 0 apart too. */
+double rig30_angle_difference(double a, double b);
 
 typedef struct {
     double mean, min, max;

@@ -11,6 +11,8 @@
 #   make test     build everything and run every test suite (cmocka)
 #   make bench    measure CPU and GPU skinning here (minutes): out/bench/skinning.csv,
 #                 skinning.png, compression.csv, gpu.csv and the tables, RESULTS.md
+#   make sweep    every program over seeded option values, SWEEP_RUNS each (default 100;
+#                 make test runs 10)
 #   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
 #   make clean    remove build/
 #
@@ -52,12 +54,12 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc -Ilab/ch30 $(DEPS_CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 
-.PHONY: all labs test bench fuzz gltf-validator clean help $(LABS)
+.PHONY: all labs test sweep bench fuzz gltf-validator clean help $(LABS)
 .SECONDARY:
 all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU)
 
 help:
-	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,22p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CONFIG): scripts/ensure-deps.sh
 	sh scripts/ensure-deps.sh $@
@@ -136,6 +138,11 @@ $(FAULTSHIM): tests/faultshim.c
 
 test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(VALIDATOR) $(FAULTSHIM)
 	sh tests/run-all.sh $(TEST_BINS)
+
+# The seeded sweep of every program's options, longer than make test's (tests/test_sweep.c).
+SWEEP_RUNS ?= 100
+sweep: $(BUILD)/tests/test_sweep $(LAB_BINS)
+	SWEEP_RUNS=$(SWEEP_RUNS) $(BUILD)/tests/test_sweep
 
 # Timings of this machine: out/bench/skinning.csv and .png (minutes; never part of make test).
 bench: $(BENCH) $(BENCH_GPU)

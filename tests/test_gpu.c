@@ -186,15 +186,16 @@ static void test_gpu_refusals_name_the_limit(void **state)
     assert_int_equal(packed_mesh_compress(&r.packed, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM8, false, &narrow, NULL, NULL), LAB_OK);
     assert_int_equal(gpu_mesh_upload(f->skinner, &narrow, 0, &mesh, &d), LAB_ERR_INVALID_ARGUMENT);
     packed_mesh_free(&narrow);
-    /* a budget above what a uniform block holds */
+    /* a budget above what a uniform block holds is still met when every part fits one:
+     * the uniform path serves it, with a block of what the block holds */
     int too_many = gpu_uniform_joints(f->skinner, SKIN_LBS) + 1;
     assert_int_equal(gpu_mesh_upload(f->skinner, &r.packed, too_many, &mesh, NULL), LAB_OK);
+    assert_true(gpu_mesh_largest_part(mesh) <= J);
     gpu_skin_job job = {mesh, GPU_PATH_UNIFORM, SKIN_LBS, r.pm, r.pd, J, r.p, r.n};
-    assert_int_equal(gpu_skin_run(f->skinner, &job, NULL, &d), LAB_ERR_LIMIT);
-    assert_non_null(strstr(d.value, "GL_MAX_UNIFORM_BLOCK_SIZE"));
-    job.path = GPU_PATH_TEXTURE; /* the texture path takes it */
     assert_int_equal(gpu_skin_run(f->skinner, &job, NULL, &d), LAB_OK);
     gpu_mesh_free(mesh);
+    /* a draw of more joints than a uniform block holds is refused, naming the limit: the
+     * lab's 2000-joint rig in one block (test_lab30_gpu_end_to_end, its report's check) */
     /* a palette that does not cover the mesh's joints */
     assert_int_equal(gpu_mesh_upload(f->skinner, &r.packed, 0, &mesh, NULL), LAB_OK);
     job = (gpu_skin_job){mesh, GPU_PATH_COMPUTE, SKIN_DQS, r.pm, r.pd, r.packed.max_joint, r.p, r.n};
@@ -266,16 +267,16 @@ static void test_lab30_gpu_end_to_end(void **state)
     tu_remove_tree(again);
 }
 
-/* Failures write nothing: a budget no uniform block holds, and a machine whose EGL has no
- * driver (glvnd pointed at a vendor file that does not exist). */
+/* Any budget the option accepts works, the largest too; failures write nothing: a machine
+ * whose EGL has no driver (glvnd pointed at a vendor file that does not exist). */
 static void test_lab30_gpu_failures_write_nothing(void **state)
 {
     fixture_or_skip(state);
     tu_run_dir *ctx;
     assert_int_equal(tu_run_dir_setup((void **)&ctx), 0);
-    assert_int_equal(tu_run_program(LAB, NULL, ctx->err_path, "--joint-budget", "100000", ctx->dir, (char *)NULL), 1);
-    assert_true(tu_file_contains(ctx->err_path, "GL_MAX_UNIFORM_BLOCK_SIZE"));
-    assert_int_equal(tu_count_entries(ctx->dir), 0);
+    assert_int_equal(tu_run_program(LAB, NULL, ctx->err_path, "--joint-budget", "1048576", ctx->dir, (char *)NULL), 0);
+    tu_remove_tree(ctx->dir);
+    assert_true(tu_make_temp_dir(ctx->dir, sizeof ctx->dir) != NULL);
     setenv("__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent/egl_vendor.json", 1);
     int rc = tu_run_program(LAB, NULL, ctx->err_path, ctx->dir, (char *)NULL);
     unsetenv("__EGL_VENDOR_LIBRARY_FILENAMES");

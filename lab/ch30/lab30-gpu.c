@@ -211,7 +211,11 @@ static lab_error when_it_does_not_fit(void *state, lab_diag *d)
             /* one draw: the uniform block for the random rig, the texture for the big one */
             gpu_skin_job one = {m->whole, k == 0 ? GPU_PATH_UNIFORM : GPU_PATH_TEXTURE, (skin_method)method, b.pm, b.pd,
                                 m->joint_count, b.gpu_p, b.gpu_n};
-            gpu_skin_job split = {m->split, GPU_PATH_UNIFORM, (skin_method)method, b.pm, b.pd, m->joint_count,
+            /* the split, in uniform blocks while its parts fit them (a budget may exceed one) */
+            r->split_path[k] = gpu_mesh_largest_part(m->split) <= gpu_uniform_joints(r->skinner, (skin_method)method)
+                                   ? GPU_PATH_UNIFORM
+                                   : GPU_PATH_TEXTURE;
+            gpu_skin_job split = {m->split, r->split_path[k], (skin_method)method, b.pm, b.pd, m->joint_count,
                                   b.cpu_p, b.cpu_n};
             e = gpu_skin_run(r->skinner, &one, NULL, d);
             if (e == LAB_OK)

@@ -228,10 +228,12 @@ static void draw_perspective_panel(canvas *c, const normals30 *r, const normals3
     const vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     const rgb colors[3] = {{220, 0, 0}, {0, 160, 0}, {0, 0, 220}};
     figure_draw_lines(c, &p->perspective, origin, axes, colors, 3);
-    for (int a = 0; a < 3; a++) { /* each axis named at its tip, kept inside the panel */
+    for (int a = 0; a < 3; a++) { /* each axis named at its tip, kept inside the panel by its size */
+        const char *name = (const char *[]){"x", "y", "z"}[a];
         vec3 tip = camera_project(&p->perspective, axes[a]);
-        int x = (int)fmin(fmax(tip.x + 3, 0), c->width - 12), y = (int)fmin(fmax(tip.y - 6, 0), c->height - 16);
-        raster_text(c, x, y, FIGURE_TEXT_SCALE, (const char *[]){"x", "y", "z"}[a], colors[a]);
+        int w = raster_text_width(name, FIGURE_TEXT_SCALE), h = raster_text_height(name, FIGURE_TEXT_SCALE);
+        int x = (int)fmin(fmax(tip.x + 3, 0), c->width - w), y = (int)fmin(fmax(tip.y - 6, 0), c->height - h);
+        raster_text(c, x, y, FIGURE_TEXT_SCALE, name, colors[a]);
     }
     draw_label(c, p->spec.name, "perspective view");
 }

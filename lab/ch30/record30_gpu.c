@@ -124,6 +124,7 @@ static cJSON *fit_json(const gpu30 *r)
         cJSON *s = cJSON_AddObjectToObject(o, k == 0 ? "split_random64" : "split_random2000");
         cJSON_AddNumberToObject(s, "joints", r->mesh[GPU30_RANDOM + k].joint_count);
         cJSON_AddNumberToObject(s, "parts", r->split_parts[k]);
+        cJSON_AddStringToObject(s, "path", gpu_path_name(r->split_path[k]));
         cJSON_AddStringToObject(s, "compared_with", k == 0 ? "one draw, uniform block" : "one draw, texture palette");
         json_add_number(s, "max_difference_lbs", r->split_difference[k][SKIN_LBS]);
         json_add_number(s, "max_difference_dqs", r->split_difference[k][SKIN_DQS]);
@@ -167,8 +168,8 @@ bool record30_gpu_report_fit(const void *state, FILE *out)
                 gpu30_rig_name((gpu30_rig)(GPU30_RANDOM + k)), r->mesh[GPU30_RANDOM + k].joint_count, r->joint_budget,
                 r->split_parts[k]);
         for (int m = 0; m < 2; m++) {
-            snprintf(label, sizeof label, "%s split vs one draw (%s)", skin_method_name((skin_method)m),
-                     k == 0 ? "uniform" : "texture");
+            snprintf(label, sizeof label, "%s split (%s) vs one draw (%s)", skin_method_name((skin_method)m),
+                     gpu_path_name(r->split_path[k]), k == 0 ? "uniform" : "texture");
             ok &= report_bound(out, label, r->split_difference[k][m], GPU30_FLOAT_BOUND);
         }
     }

@@ -63,6 +63,7 @@ typedef struct {
     /* when the palette does not fit a uniform block */
     int split_parts[2];                      /* random and big rig, split by the budget */
     double split_difference[2][2];           /* [random, big][method]: split vs one draw (texture on big) */
+    gpu_path split_path[2];                  /* the split's draws: uniform blocks while its parts fit */
     double fallback_difference[2];           /* [method]: texture vs uniform, random rig */
     double big_vs_float[2];                  /* [method]: big rig, texture path vs CPU float */
     lab_error refused_budget, refused_uniform;

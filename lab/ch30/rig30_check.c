@@ -8,8 +8,12 @@
 
 double rig30_radius_ratio(double child_weight, double theta)
 {
-    double w = child_weight, s = sin(0.5 * theta);
-    return sqrt(1.0 - 4.0 * w * (1.0 - w) * s * s);
+    /* The article's r'/r = sqrt(1 - 4 w (1-w) sin^2(theta/2)), written with
+     * sin^2 = 1 - cos^2 as sqrt((1 - 2w)^2 + 4 w (1-w) cos^2(theta/2)): the same number,
+     * but a sum of two squares, so near the collapse (w = 1/2, theta near an odd multiple
+     * of 180 degrees) it keeps its digits where 1 - (a number near 1) would lose them all. */
+    double w = child_weight, c = cos(0.5 * theta);
+    return sqrt((1.0 - 2.0 * w) * (1.0 - 2.0 * w) + 4.0 * w * (1.0 - w) * c * c);
 }
 
 vec3 rig30_analytic_point(vec3 p, double w0, double w1, double theta)

@@ -380,7 +380,7 @@ void gpu_mesh_free(gpu_mesh *g)
 /* ---- running ---------------------------------------------------------------------------- */
 
 /* The most joints any part of the mesh draws with. */
-static int largest_part(const gpu_mesh *g)
+int gpu_mesh_largest_part(const gpu_mesh *g)
 {
     int largest = 0;
     for (int p = 0; p < g->part_count; p++)
@@ -397,12 +397,7 @@ lab_error gpu_skin_validate(const gpu_skinner *s, const gpu_skin_job *job, lab_d
     if (job->joint_count <= g->max_joint)
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "GPU palette", "%d entries, the mesh uses joint %d",
                          job->joint_count, g->max_joint);
-    int largest = largest_part(g);
-    if (job->path == GPU_PATH_UNIFORM && g->joint_budget > gpu_uniform_joints(s, job->method))
-        return diag_fail(d, LAB_ERR_LIMIT, "joint budget",
-                         "%d joints a draw, the uniform block holds %d (GL_MAX_UNIFORM_BLOCK_SIZE %d bytes, %d a joint)",
-                         g->joint_budget, gpu_uniform_joints(s, job->method), s->info.max_uniform_block_size,
-                         job->method == SKIN_DQS ? 32 : 48);
+    int largest = gpu_mesh_largest_part(g);
     if (job->path == GPU_PATH_UNIFORM && largest > gpu_uniform_joints(s, job->method))
         return diag_fail(d, LAB_ERR_LIMIT, "uniform palette",
                          "%d joints a draw, the uniform block holds %d (GL_MAX_UNIFORM_BLOCK_SIZE %d bytes, %d a joint): "
@@ -545,13 +540,16 @@ lab_error gpu_skin_run(gpu_skinner *s, const gpu_skin_job *job, gpu_timing *timi
         return e;
     const gpu_mesh *g = job->mesh;
     const skin_program *p = NULL;
+    /* the uniform block's array: the budget, but never more than the block holds (a
+     * budget above it is still met when every part fits, which validation checked) */
+    int capacity = gpu_uniform_joints(s, job->method);
     int palette_joints = job->path != GPU_PATH_UNIFORM ? 0
-                         : g->joint_budget ? g->joint_budget
-                                           : gpu_uniform_joints(s, job->method);
+                         : g->joint_budget && g->joint_budget < capacity ? g->joint_budget
+                                                                         : capacity;
     e = build_program(s, job->path, job->method, palette_joints, &p, d);
     if (e != LAB_OK)
         return e;
-    int largest = largest_part(g);
+    int largest = gpu_mesh_largest_part(g);
     float *scratch = malloc(sizeof(float) * 12 * (size_t)(largest ? largest : 1));
     if (!scratch)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "GPU palette", "%d joints", largest);

@@ -53,6 +53,7 @@ typedef struct gpu_mesh gpu_mesh;
 lab_error gpu_mesh_upload(gpu_skinner *s, const packed_mesh *m, int joint_budget, gpu_mesh **out, lab_diag *d);
 void gpu_mesh_free(gpu_mesh *m);
 int gpu_mesh_parts(const gpu_mesh *m);         /* the draws (sub-meshes) it takes */
+int gpu_mesh_largest_part(const gpu_mesh *m);  /* the most joints one of its draws uses */
 
 typedef struct {
     const gpu_mesh *mesh;

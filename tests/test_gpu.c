@@ -143,6 +143,62 @@ static void test_gpu_every_path_matches_the_double_blend(void **state)
     free_rig(&r);
 }
 
+/* The shader's hemisphere rule, exercised: the random palette's rotations are at most
+ * 1 rad, so every pair of its quaternions is on one side. Here every other joint's dual
+ * quaternion is negated (the same transform, the other hemisphere) and every third turns
+ * by more than 180 degrees (a real part below 0), so a blend without the rule goes the
+ * long way or vanishes; every path must still match the double blend with the rule. */
+static void test_gpu_hemisphere_rule_with_antipodal_quaternions(void **state)
+{
+    gpu_fixture *f = fixture_or_skip(state);
+    static rig_data r;
+    build_rig(&r);
+    for (int j = 0; j < J; j++) {
+        if (j % 3 == 0) { /* past a half turn: 200 to 340 degrees */
+            double angle = acos(-1.0) * (200.0 + 140.0 * j / J) / 180.0;
+            vec3 axis = vec3_make(0.3 + 0.01 * j, -0.5, 0.8), t = vec3_make(0.1 * (j % 5), 0.2, -0.1);
+            r.rig.dq[j] = dualquat_from_rigid(quat_from_axis_angle(axis, angle), t);
+            r.rig.skin[j] = dualquat_to_mat4(r.rig.dq[j]);
+        }
+        if (j % 2 == 1)
+            r.rig.dq[j] = dualquat_scale(r.rig.dq[j], -1.0);
+    }
+    palette_from_mat4(r.rig.skin, J, NULL, r.pm);
+    palette_from_dualquats(r.rig.dq, J, r.pd);
+    int opposite = 0; /* vertices whose influences do straddle the hemispheres */
+    for (int v = 0; v < N; v++) {
+        int joint[4];
+        double weight[4];
+        memcpy(joint, r.rig.in.joint + 4 * v, sizeof joint);
+        memcpy(weight, r.rig.in.weight + 4 * v, sizeof weight);
+        skin_sort_heaviest_first(joint, weight, 4);
+        for (int i = 1; i < 4; i++)
+            if (weight[i] > 0 && quat_dot(r.rig.dq[joint[i]].real, r.rig.dq[joint[0]].real) < 0) {
+                opposite++;
+                break;
+            }
+    }
+    assert_true(opposite > N / 2);
+    gpu_mesh *mesh;
+    assert_int_equal(gpu_mesh_upload(f->skinner, &r.packed, 0, &mesh, NULL), LAB_OK);
+    for (int path = 0; path < GPU_PATH_COUNT; path++) {
+        gpu_skin_job job = {mesh, (gpu_path)path, SKIN_DQS, r.pm, r.pd, J, r.p, r.n};
+        assert_int_equal(gpu_skin_run(f->skinner, &job, NULL, NULL), LAB_OK);
+        double ep = 0, en = 0;
+        for (int v = 0; v < N; v++) {
+            vec3 p, n;
+            reference(&r.rig, v, SKIN_DQS, &p, &n);
+            ep = fmax(ep, vec3_length(vec3_sub(p, vec3_make(r.p[3 * v], r.p[3 * v + 1], r.p[3 * v + 2]))));
+            en = fmax(en, vec3_length(vec3_sub(n, vec3_make(r.n[3 * v], r.n[3 * v + 1], r.n[3 * v + 2]))));
+        }
+        if (!(ep < 1e-5 && en < 1e-5))
+            fail_msg("%s DQS with antipodal quaternions: position %g, normal %g", gpu_path_name((gpu_path)path), ep,
+                     en);
+    }
+    gpu_mesh_free(mesh);
+    free_rig(&r);
+}
+
 /* RTR4's model splitting: any budget from 4 joints a draw gives what one draw gives. */
 static void test_gpu_split_mesh_equals_one_draw(void **state)
 {
@@ -339,6 +395,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_every_path_matches_the_double_blend),
+        cmocka_unit_test(test_gpu_hemisphere_rule_with_antipodal_quaternions),
         cmocka_unit_test(test_gpu_split_mesh_equals_one_draw),
         cmocka_unit_test(test_gpu_refusals_name_the_limit),
         cmocka_unit_test(test_gpu_shader_errors_carry_the_info_log),

@@ -166,6 +166,11 @@ static void test_lab30_fixes_evidence(void **state)
     assert_true(tu_file_contains(ctx->out_path, "All checks passed."));
     cJSON *root = tu_json_load(tu_path(ctx->dir, "fixes30.json"));
     assert_non_null(root);
+    /* the companion text says DQS keeps volume; the closed cylinder says otherwise, and the
+     * report prints the correction with the measured ratios */
+    for (int deg = 90; deg <= 135; deg += 45)
+        assert_true(tu_json_num(row(root, "bend", deg, "DQS"), "volume_ratio") < 0.99);
+    assert_true(tu_file_contains(ctx->out_path, "which says DQS keeps volume"));
     static const double twist[8] = {0, 30, 60, 90, 120, 150, 180, 210};
     for (int p = 0; p < 8; p++)
         for (int k = 1; k <= 3; k += 2)

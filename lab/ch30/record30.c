@@ -209,8 +209,8 @@ bool record30_report_hand_control(const void *state, FILE *out)
                 c.z, article, r->hand.error_vs_correct[k], row_ok ? "ok" : "FAIL");
     }
     const rig30_hand_control *h = &r->hand;
-    fprintf(out, "  on the way: B_1^-1 p = (%.5f, %.5f, %.5f) (by hand: (1, 0, 0)), C_1 p = (%.5f, %.5f, %.5f) "
-                 "(by hand: (0, 2, 0))\n", h->in_bind_frame.x, h->in_bind_frame.y, h->in_bind_frame.z,
+    fprintf(out, "  on the way: B_1^-1 p = (%.5f, %.5f, %.5f) (article: (1, 0, 0)), C_1 p = (%.5f, %.5f, %.5f) "
+                 "(article: (0, 2, 0))\n", h->in_bind_frame.x, h->in_bind_frame.y, h->in_bind_frame.z,
             h->child_moves_it.x, h->child_moves_it.y, h->child_moves_it.z);
     ok &= vec3_length(vec3_sub(h->in_bind_frame, vec3_make(1, 0, 0))) <= RIG30_CHECK_TOLERANCE &&
           vec3_length(vec3_sub(h->child_moves_it, vec3_make(0, 2, 0))) <= RIG30_CHECK_TOLERANCE;

@@ -261,6 +261,11 @@ bool record30_dqs_report_hemisphere(const void *state, FILE *out)
                        RIG30_CHECK_TOLERANCE);
     ok &= report_bound(out, "q vs -q for the child (150 deg)", r->sign_difference,
                        RIG30_CHECK_TOLERANCE);
+    fprintf(out, "  A correction to the LBS-versus-DQS text (003), which calls unit dual quaternions one-to-one\n"
+                 "  with rigid transforms: the map is two-to-one. q and -q are the same transform: negating the\n"
+                 "  child's dual quaternion moved no vertex by more than %.3g (above); the hemisphere rule exists\n"
+                 "  because of it.\n",
+            r->sign_difference);
     return ok;
 }
 

@@ -208,6 +208,12 @@ bool record30_fixes_report_bend(const void *state, FILE *out)
     const fixes30_row *db = fixes30_row_at(r, RIG30_BEND, 90, FIXES30_DQS);
     fprintf(out, "  CoR bulge at 90: %.6f, DQS's %.6f: %s\n", cb->bulge, db->bulge,
             cb->bulge < db->bulge ? "smaller, ok" : "NOT SMALLER");
+    fprintf(out, "  A correction to the LBS-versus-DQS text (003), which says DQS keeps volume: measured on the\n"
+                 "  closed cylinder, DQS keeps %.3f of the bind volume at a 90 deg bend and %.3f at 135 (LBS %.3f\n"
+                 "  and %.3f). DQS keeps each ring's radius, not the volume of the elbow.\n",
+            db->volume_ratio, fixes30_row_at(r, RIG30_BEND, 135, FIXES30_DQS)->volume_ratio,
+            fixes30_row_at(r, RIG30_BEND, 90, FIXES30_LBS)->volume_ratio,
+            fixes30_row_at(r, RIG30_BEND, 135, FIXES30_LBS)->volume_ratio);
     return cb->bulge < db->bulge;
 }
 

@@ -567,7 +567,7 @@ static lab_error draw_plot(const table *tb, const int *sizes, int size_count, ca
         if (n == 0)
             continue;
         snprintf(labels[used], sizeof labels[0], "%s", curves[c2].label);
-        s[used] = (plot_series){x[used], y[used], n, curves[c2].color, curves[c2].dash, 2, labels[used]};
+        s[used] = (plot_series){x[used], y[used], n, curves[c2].color, curves[c2].dash, 2, labels[used], 0, 0};
         used++;
     }
     double step = ymax > 100 ? 20 : ymax > 40 ? 10 : 5;

@@ -171,6 +171,26 @@ static void test_lab30_fixes_evidence(void **state)
     for (int deg = 90; deg <= 135; deg += 45)
         assert_true(tu_json_num(row(root, "bend", deg, "DQS"), "volume_ratio") < 0.99);
     assert_true(tu_file_contains(ctx->out_path, "which says DQS keeps volume"));
+    /* the plot's curves, every 2.5 degrees, pass through the rows at every 30 degrees, and
+     * LBS's narrowest ring is the chapter's formula at w = 1/2 between them too */
+    cJSON *curves = tu_json_get(root, "twist_curves");
+    cJSON *deg = tu_json_get(curves, "twist_deg");
+    assert_int_equal(cJSON_GetArraySize(deg), 85);
+    static const char *const methods[] = {"LBS", "LBS + 1 twist joint", "DQS", "CoR", "post-skin corrective"};
+    for (int m = 0; m < 5; m++)
+        for (int p = 0; p <= 7; p++) {
+            cJSON *c = tu_json_get(curves, methods[m]);
+            const cJSON *w = row(root, "twist", 30 * p, methods[m]);
+            assert_true(tu_json_number(cJSON_GetArrayItem(tu_json_get(c, "narrowest_ring_radius"), 12 * p)) ==
+                        tu_json_num(w, "narrowest_ring_radius"));
+            assert_true(tu_json_number(cJSON_GetArrayItem(tu_json_get(c, "radius_error"), 12 * p)) ==
+                        tu_json_num(w, "radius_error"));
+        }
+    for (int i = 0; i < 85; i++) {
+        double t = tu_json_number(cJSON_GetArrayItem(deg, i)) * acos(-1.0) / 180.0;
+        double lbs = tu_json_number(cJSON_GetArrayItem(tu_json_get(tu_json_get(curves, "LBS"), "narrowest_ring_radius"), i));
+        assert_true(fabs(lbs - fabs(cos(t / 2))) < 1e-12); /* w = 1/2 is the narrowest LBS ring */
+    }
     static const double twist[8] = {0, 30, 60, 90, 120, 150, 180, 210};
     for (int p = 0; p < 8; p++)
         for (int k = 1; k <= 3; k += 2)

@@ -30,7 +30,7 @@ static void test_plot_orientation_and_legend(void **state)
 {
     (void)state;
     const double x[2] = {0, 1}, up[2] = {0, 1}, down[2] = {1, 0};
-    plot_series s[2] = {{x, up, 2, red, 0, 1, "rising"}, {x, down, 2, blue, 0, 1, NULL}};
+    plot_series s[2] = {{x, up, 2, red, 0, 1, "rising", 0, 0}, {x, down, 2, blue, 0, 1, NULL, 0, 0}};
     plot_spec spec = {"t", "x", "y", 0, 1, 0.5, 0, 1, 0.5, s, 2, false};
     canvas c;
     assert_int_equal(plot_draw(&c, 700, 400, &spec, NULL), LAB_OK);
@@ -53,11 +53,36 @@ static void test_plot_orientation_and_legend(void **state)
     canvas_free(&c);
 }
 
+/* Markers: a hollow square of the given size on every marker_every-th point, none between;
+ * a flat series without markers is 1 pixel high, with them as high as a marker. */
+static void test_plot_markers_on_every_nth_point(void **state)
+{
+    (void)state;
+    const double x[3] = {0, 0.5, 1}, y[3] = {0.5, 0.5, 0.5};
+    plot_series s = {x, y, 3, red, 0, 1, NULL, 9, 2};
+    plot_spec spec = {"t", "x", "y", 0, 1, 0.5, 0, 1, 0.5, &s, 1, false};
+    canvas c;
+    assert_int_equal(plot_draw(&c, 700, 400, &spec, NULL), LAB_OK);
+    int x0, y0, x1, y1;
+    bounding_box(&c, red, &x0, &y0, &x1, &y1);
+    assert_int_equal(y1 - y0 + 1, 9); /* the markers' height, the line's row in between */
+    int middle = (x0 + x1) / 2, above = y0; /* no marker on the middle point: nothing above the line */
+    assert_false(rgb_equal(canvas_get(&c, middle, above), red));
+    assert_true(rgb_equal(canvas_get(&c, x0, above), red) && rgb_equal(canvas_get(&c, x1, above), red));
+    canvas_free(&c);
+    s.marker = 0; /* without markers: the line alone */
+    assert_int_equal(plot_draw(&c, 700, 400, &spec, NULL), LAB_OK);
+    bounding_box(&c, red, &x0, &y0, &x1, &y1);
+    assert_int_equal(y1 - y0 + 1, 1);
+    canvas_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plot_rejects_empty_ranges),
         cmocka_unit_test(test_plot_orientation_and_legend),
+        cmocka_unit_test(test_plot_markers_on_every_nth_point),
     };
     return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }

@@ -12,8 +12,8 @@
 #include "rig30_check.h"
 
 #define PANEL_W 260
-#define PANEL_H 320
-#define LABEL_H 66
+#define PANEL_H 356
+#define LABEL_H figure_label_height(4) /* four label lines */
 
 /* Methods by poses: the twist at 90, 180, 210 and the bend at 90, 135, one camera per rig
  * over all its panels, each labelled with its middle and narrowest ring or its inner
@@ -48,19 +48,19 @@ static lab_error draw_grid(fixes30 *r, lab_diag *d)
             const fixes30_row *w = fixes30_row_at(r, cols[c].rig, cols[c].deg, (fixes30_method)m);
             canvas *panel = &panels[m * COLUMNS + c];
             e = canvas_init(panel, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
-            char line1[64], line2[64], line3[64];
-            snprintf(line1, sizeof line1, "%s", fixes30_method_name((fixes30_method)m));
-            snprintf(line2, sizeof line2, "%s %g deg", rig30_kind_name(w->rig), w->angle_deg);
+            char line[4][64]; /* three significant digits */
+            snprintf(line[0], 64, "%s", fixes30_method_name((fixes30_method)m));
+            snprintf(line[1], 64, "%s %g deg", rig30_kind_name(w->rig), w->angle_deg);
             if (!w->applies)
-                snprintf(line3, sizeof line3, "n/a: no twist to share");
+                snprintf(line[2], 64, "n/a: no twist"), snprintf(line[3], 64, "to share");
             else if (w->rig == RIG30_TWIST)
-                snprintf(line3, sizeof line3, "r mid %.3f min %.3f", w->radius_mean, w->narrowest);
+                snprintf(line[2], 64, "middle r %.3g", w->radius_mean), snprintf(line[3], 64, "narrowest r %.3g", w->narrowest);
             else
-                snprintf(line3, sizeof line3, "inner %.3f bulge %.3f", w->inner, w->bulge);
-            const char *label[3] = {line1, line2, line3};
+                snprintf(line[2], 64, "inner %.3g", w->inner), snprintf(line[3], 64, "bulge %.3g", w->bulge);
+            const char *label[4] = {line[0], line[1], line[2], line[3]};
             figure_panel fp = {.positions = w->applies ? w->positions : NULL, .edges = r->edges,
                                .edge_count = w->applies ? r->edge_count : 0, .highlight = middle[w->rig],
-                               .label = label, .label_lines = 3};
+                               .label = label, .label_lines = 4};
             if (e == LAB_OK)
                 figure_draw_panel(panel, &cams[w->rig], &fp);
         }
@@ -68,7 +68,9 @@ static lab_error draw_grid(fixes30 *r, lab_diag *d)
     canvas fig = {0};
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, panels, COLUMNS * FIXES30_METHODS, COLUMNS, 8,
-                                "Fixes for the candy wrapper: methods by poses (twist 90, 180, 210; bend 90, 135)", d);
+                                "Fixes for the candy wrapper: methods by poses (twist 90, 180, 210; bend 90, 135).\n"
+                                "Orange: the middle ring. inner: the elbow's inner side, closest to the joint (1 at bind);\n"
+                                "bulge: how far the outer side swells past radius 1", d);
     for (int i = 0; i < COLUMNS * FIXES30_METHODS; i++)
         canvas_free(&panels[i]);
     if (e == LAB_OK)
@@ -78,36 +80,39 @@ static lab_error draw_grid(fixes30 *r, lab_diag *d)
 }
 
 /* Two plots over the twist for every method: the narrowest ring's r'/r (the collapse),
- * and the largest |r - 1| over every vertex (the collapse and the ballooning alike). */
+ * and the largest deviation from radius 1 over every vertex (the collapse and the
+ * ballooning alike), each sampled every 2.5 degrees, with a marker at the table's poses
+ * (every 30 degrees). Curves that lie on one another (the pre-skin corrective on LBS's
+ * narrowest ring; post-skin, DQS and CoR on 1 and 0) stay visible by their dashes and
+ * their markers' sizes, and the legend says which coincide where. */
 static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
 {
     static const rgb colors[FIXES30_METHODS] = {{40, 40, 40},   {0, 114, 178},   {0, 158, 115}, {213, 94, 0},
                                                 {86, 180, 233}, {204, 121, 167}, {230, 159, 0}};
-    /* dashed where a curve lies on one drawn before it: the pre-skin corrective's narrowest
-     * ring on LBS's, DQS's and CoR's on 1 and 0 */
     static const int dashes[FIXES30_METHODS] = {0, 0, 0, 6, 0, 8, 4};
-    double x[FIXES30_METHODS][FIXES30_TWIST_POSES], y[2][FIXES30_METHODS][FIXES30_TWIST_POSES];
+    static const int markers[FIXES30_METHODS] = {0, 0, 0, 7, 9, 13, 5};
+    double x[FIXES30_CURVE_SAMPLES];
+    for (int i = 0; i < FIXES30_CURVE_SAMPLES; i++)
+        x[i] = FIXES30_CURVE_STEP * i;
+    const int every = (int)lround(30.0 / FIXES30_CURVE_STEP);
     plot_series s[2][FIXES30_METHODS];
     for (int k = 0; k < 2; k++)
-        for (int m = 0; m < FIXES30_METHODS; m++) {
-            for (int p = 0; p < FIXES30_TWIST_POSES; p++) {
-                const fixes30_row *w = fixes30_row_at(r, RIG30_TWIST, fixes30_twist_deg[p], (fixes30_method)m);
-                x[m][p] = fixes30_twist_deg[p];
-                y[k][m][p] = k == 0 ? w->narrowest : w->radius_error;
-            }
-            s[k][m] = (plot_series){x[m], y[k][m], FIXES30_TWIST_POSES, colors[m], dashes[m], 2,
-                                     fixes30_method_name((fixes30_method)m)};
-        }
+        for (int m = 0; m < FIXES30_METHODS; m++)
+            s[k][m] = (plot_series){x, r->curve[k][m], FIXES30_CURVE_SAMPLES, colors[m], dashes[m], 2,
+                                     fixes30_method_name((fixes30_method)m), markers[m], every};
     const plot_spec spec[2] = {
-        {"The narrowest ring's r'/r", "twist (deg)", "r'/r", 0, 210, 30, 0, 1.25, 0.25, s[0], FIXES30_METHODS, false},
-        {"The largest |r - 1| over every vertex", "twist (deg)", "|r - 1|", 0, 210, 30, 0, 1.0, 0.25, s[1],
-         FIXES30_METHODS, false}};
+        {"The narrowest ring's r'/r (pre-skin lies on LBS; post-skin, DQS, CoR on 1)", "twist (deg)", "r'/r", 0, 210,
+         30, 0, 1.25, 0.25, s[0], FIXES30_METHODS, false},
+        {"The largest deviation from radius 1, max of abs(r - 1) over every vertex (DQS, CoR on 0)", "twist (deg)",
+         "max abs(r - 1)", 0, 210, 30, 0, 1.0, 0.25, s[1], FIXES30_METHODS, false}};
     canvas plots[2] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < 2; k++)
-        e = plot_draw(&plots[k], 1040, 520, &spec[k], d);
+        e = plot_draw(&plots[k], 1180, 520, &spec[k], d);
     if (e == LAB_OK)
-        e = figure_compose_grid(&fig, plots, 2, 1, 8, "The twist, 0 to 210 degrees, every method", d);
+        e = figure_compose_grid(&fig, plots, 2, 1, 8,
+                                "The twist, 0 to 210 degrees, every method: sampled every 2.5 degrees, "
+                                "markers every 30 (the report's poses)", d);
     if (e == LAB_OK)
         e = output_batch_add_image(&r->out, "fixes30-radius.png", &fig, d);
     canvas_free(&plots[0]), canvas_free(&plots[1]), canvas_free(&fig);

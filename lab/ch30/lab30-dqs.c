@@ -35,7 +35,7 @@
 #define LAB "lab30-dqs"
 #define PANEL_W 260
 #define PANEL_H 360
-#define LABEL_H 56
+#define LABEL_H figure_label_height(3) /* three label lines */
 #define DQS ((skin_blend){.method = SKIN_DQS})
 
 /* ---- the computation ------------------------------------------------------------------ */
@@ -184,18 +184,22 @@ static lab_error choose_cameras(void *state, lab_diag *d)
     return e;
 }
 
-static void panel_label(const dqs30_pose *p, char *line1, char *line2, size_t size)
+/* Three lines, three significant digits: the pose; the middle ring's radius and turn
+ * (twist) or the inner distance and the bulge (bend). */
+static void panel_label(const dqs30_pose *p, char line[3][64])
 {
-    snprintf(line1, size, "%s %s %g deg", skin_method_name(p->method), rig30_kind_name(p->rig),
-             p->angle_deg);
-    if (p->rig == RIG30_TWIST && isnan(p->rings.angle[RIG30_MIDDLE_RING]))
-        snprintf(line2, size, "mid r %.3f (collapsed)", p->rings.radius[RIG30_MIDDLE_RING]);
-    else if (p->rig == RIG30_TWIST)
-        snprintf(line2, size, "mid r %.3f turn %.1f", p->rings.radius[RIG30_MIDDLE_RING],
-                 rad_to_deg(p->rings.angle[RIG30_MIDDLE_RING]));
-    else
-        snprintf(line2, size, "inner %.3f bulge %.3f", p->bend.inner_min_distance,
-                 p->bend.outer_max_bulge);
+    snprintf(line[0], 64, "%s %s %g deg", skin_method_name(p->method), rig30_kind_name(p->rig), p->angle_deg);
+    double turn = p->rings.angle[RIG30_MIDDLE_RING];
+    if (p->rig == RIG30_TWIST) {
+        snprintf(line[1], 64, "mid r %.3g", p->rings.radius[RIG30_MIDDLE_RING]);
+        if (isnan(turn)) /* a collapsed ring has no direction */
+            snprintf(line[2], 64, "collapsed: no turn");
+        else
+            snprintf(line[2], 64, "turn %.3g deg", rad_to_deg(turn));
+    } else {
+        snprintf(line[1], 64, "inner %.3g", p->bend.inner_min_distance);
+        snprintf(line[2], 64, "bulge %.3g", p->bend.outer_max_bulge);
+    }
 }
 
 static lab_error draw_panel(const dqs30 *r, const dqs30_pose *p, canvas *c, lab_diag *d)
@@ -205,13 +209,17 @@ static lab_error draw_panel(const dqs30 *r, const dqs30_pose *p, canvas *c, lab_
     if (e == LAB_OK)
         e = canvas_init(c, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
     if (e == LAB_OK) {
-        char line1[64], line2[64];
-        panel_label(p, line1, line2, sizeof line1);
-        const char *label[2] = {line1, line2};
+        char line[3][64];
+        panel_label(p, line);
+        const char *label[3] = {line[0], line[1], line[2]};
         figure_panel panel = {.positions = p->pose.positions, .edges = r->edges,
                               .edge_count = r->edge_count, .highlight = middle, .band = band,
-                              .label = label, .label_lines = 2}; /* no axis */
+                              .label = label, .label_lines = 3}; /* no axis */
         figure_draw_panel(c, &r->cam[p->rig], &panel);
+        if (p->rig == RIG30_BEND) { /* the elbow's joint, where the inner distance is measured from */
+            vec3 joint = camera_project(&r->cam[RIG30_BEND], vec3_make(0, 0, RIG30_BEND_JOINT_Z));
+            raster_fill_rect(c, (int)lround(joint.x) - 4, (int)lround(joint.y) - 4, 9, 9, FIGURE_TEXT);
+        }
     }
     free(middle), free(band);
     return e;
@@ -233,7 +241,7 @@ static lab_error draw_radius_plot(const dqs30 *r, canvas *c, lab_diag *d)
             snprintf(labels[i], sizeof labels[i], m ? "DQS, all four theta" : "LBS theta = %g",
                      dqs30_sweep_theta_deg[t]);
             series[i] = (plot_series){w, r->sweep[m][t], DQS30_SWEEP_SAMPLES, m ? dqs_color : colors[t],
-                                      m ? 8 : 0, 2, (m && t) ? NULL : labels[i]};
+                                      m ? 8 : 0, 2, (m && t) ? NULL : labels[i], 0, 0};
         }
     plot_spec spec = {"Twist: ring radius r'/r against the child weight w", "child weight w",
                       "r'/r", 0, 1, 0.1, 0, 1.1, 0.1, series, 2 * DQS30_SWEEP_ANGLES, false};
@@ -249,10 +257,10 @@ static lab_error draw_chord(const rig30_chord *s, canvas *c, lab_diag *d)
         return e;
     diagram_circle(&g, 0, 0, 1, DIAGRAM_GREY);
     diagram_segment(&g, s->by_first.x, s->by_first.y, s->by_second.x, s->by_second.y, 6, DIAGRAM_BLUE);
-    diagram_point(&g, s->by_first.x, s->by_first.y, DIAGRAM_BLUE, false, "M1 v");
-    diagram_point(&g, s->by_second.x, s->by_second.y, DIAGRAM_BLUE, false, "M2 v");
-    diagram_point(&g, s->lbs.x, s->lbs.y, DIAGRAM_RED, true, "LBS: r = %.3g", s->lbs_distance);
-    diagram_point(&g, s->dqs.x, s->dqs.y, DIAGRAM_GREEN, false, "v, DQS: r = %.3g", s->dqs_distance);
+    diagram_point(&g, s->by_first.x, s->by_first.y, DIAGRAM_BLUE, DIAGRAM_RIGHT, "M1 v");
+    diagram_point(&g, s->by_second.x, s->by_second.y, DIAGRAM_BLUE, DIAGRAM_RIGHT, "M2 v");
+    diagram_point(&g, s->lbs.x, s->lbs.y, DIAGRAM_RED, DIAGRAM_LEFT, "LBS: r = %.3g", s->lbs_distance);
+    diagram_point(&g, s->dqs.x, s->dqs.y, DIAGRAM_GREEN, DIAGRAM_RIGHT, "v, DQS: r = %.3g", s->dqs_distance);
     return LAB_OK;
 }
 
@@ -269,7 +277,9 @@ static lab_error add_figures(void *state, lab_diag *d)
         e = draw_panel(r, &r->pose[i], &panels[i], d);
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, panels, r->pose_count, r->twist_count + r->bend_count, 12,
-                                "Top: LBS, bottom: DQS. Orange: ring w = 1/2, teal: blended band",
+                                "Top: LBS, bottom: DQS. Orange: ring w = 1/2; teal: blended band; black square: the elbow's joint.\n"
+                                "inner: the inner side's closest distance to the joint (1 at bind); "
+                                "bulge: how far the outer side swells past radius 1",
                                 d);
     if (e == LAB_OK)
         e = draw_radius_plot(r, &plot, d);

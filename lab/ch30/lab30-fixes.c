@@ -199,6 +199,23 @@ static lab_error skin_every_pose(void *state, lab_diag *d)
     return e;
 }
 
+/* The twist every 2.5 degrees for the plot, so that its curves have no corners the
+ * functions do not have: the narrowest ring and the largest |r - 1| of every method. */
+static lab_error sample_the_twist(void *state, lab_diag *d)
+{
+    fixes30 *r = state;
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < FIXES30_CURVE_SAMPLES; i++)
+        for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++) {
+            fixes30_row w = {.rig = RIG30_TWIST, .angle_deg = FIXES30_CURVE_STEP * i, .method = (fixes30_method)m,
+                             .applies = true};
+            e = skin_one(r, &w, d);
+            r->curve[0][m][i] = w.narrowest, r->curve[1][m][i] = w.radius_error;
+            free(w.positions);
+        }
+    return e;
+}
+
 /* The corrective shape as a glTF morph target; then read back by our own glTF reader, as
  * lab30-gltf reads it, and skinned at t = 0.5 (90 degrees, weight 0.5) against the double
  * path, seen in glTF's frame (+Y up): (x, z, -y). */
@@ -242,6 +259,7 @@ int main(int argc, char **argv)
         {.run = build_the_rigs},  /* the two rigs; the corrective shapes trained; the centres */
         {.run = skin_every_pose, .report = record30_fixes_report_twist, /* every method, every pose */
          .section = "The twist, 0 to 210 degrees: the narrowest ring's radius (r'/r)"},
+        {.run = sample_the_twist}, /* every 2.5 degrees, for the plot */
         {.run = export_the_corrective, .report = record30_fixes_report_closed_forms, /* and read back */
          .section = "Each fix against its closed form"},
         {.section = "The bend: inner distance and bulge (both 1 and 0 at bind)", .report = record30_fixes_report_bend},

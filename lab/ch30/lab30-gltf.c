@@ -31,7 +31,7 @@
 #define LAB "lab30-gltf"
 #define PANEL_W 300
 #define PANEL_H 340
-#define LABEL_H 36
+#define LABEL_H figure_label_height(1) /* one label line */
 
 static const rgb joint_color = {30, 80, 220}, bone_color = {220, 30, 30};
 
@@ -237,7 +237,7 @@ static lab_error add_figures(void *state, lab_diag *d)
         draw_skeleton(&panels[k], &cam, r, &r->at[k]);
         char label[64];
         snprintf(label, sizeof label, "t = %g s", r->at[k].t);
-        raster_text(&panels[k], 8, 8, FIGURE_TEXT_SCALE, label, FIGURE_TEXT);
+        figure_draw_label(&panels[k], 0, label);
     }
     char title[160]; /* the asset, its animation and the colours */
     const char *slash = strrchr(r->args[0], '/');

@@ -39,7 +39,7 @@
 #define LAB "lab30-gpu"
 #define PANEL_W 300
 #define PANEL_H 330
-#define LABEL_H 46
+#define LABEL_H figure_label_height(2) /* two label lines */
 
 /* ---- the machine --------------------------------------------------------------------------- */
 

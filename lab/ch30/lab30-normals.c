@@ -39,7 +39,7 @@
 #define VIEWS (NORMALS_METHOD_COUNT + 1)     /* one debug view per method, one perspective */
 #define PANEL_W 260
 #define PANEL_H 340
-#define LABEL_H 52
+#define LABEL_H figure_label_height(2) /* two label lines */
 #define NORMAL_LENGTH 0.3
 #define ERROR_SCALE_DEG 20.0
 
@@ -190,8 +190,8 @@ static void choose_camera(normals30_pose *p)
 
 static void draw_label(canvas *c, const char *line1, const char *line2)
 {
-    raster_text(c, 8, 8, FIGURE_TEXT_SCALE, line1, FIGURE_TEXT);
-    raster_text(c, 8, 30, FIGURE_TEXT_SCALE, line2, FIGURE_TEXT);
+    figure_draw_label(c, 0, line1);
+    figure_draw_label(c, 1, line2);
 }
 
 static void draw_wireframe(canvas *c, const camera *cam, const normals30 *r, const vec3 *world)

@@ -198,11 +198,11 @@ static lab_error draw_candidates(const rig30_candidates *s, canvas *c, lab_diag 
     diagram_segment(&g, joint.y, joint.z, 0, 2 * joint.z, 4, DIAGRAM_GREY); /* the child at bind */
     diagram_segment(&g, c0.y, c0.z, c1.y, c1.z, 6, DIAGRAM_BLUE); /* LBS lies on it */
     diagram_circle(&g, joint.y, joint.z, vec3_length(vec3_sub(p, joint)), DIAGRAM_GREY); /* p's distance */
-    diagram_point(&g, p.y, p.z, FIGURE_TEXT, true, "p = C0 p (w %.3g)", s->weight[0]);
-    diagram_point(&g, c1.y, c1.z, DIAGRAM_BLUE, false, "C1 p (w %.3g)", s->weight[1]);
-    diagram_point(&g, s->lbs.y, s->lbs.z, DIAGRAM_RED, false, "LBS");
-    diagram_point(&g, s->dqs.y, s->dqs.z, DIAGRAM_GREEN, true, "DQS");
-    diagram_point(&g, joint.y, joint.z, FIGURE_EDGE, false, "elbow");
+    diagram_point(&g, p.y, p.z, FIGURE_TEXT, DIAGRAM_LEFT, "p = C0 p (w %.3g)", s->weight[0]);
+    diagram_point(&g, c1.y, c1.z, DIAGRAM_BLUE, DIAGRAM_RIGHT, "C1 p (w %.3g)", s->weight[1]);
+    diagram_point(&g, s->lbs.y, s->lbs.z, DIAGRAM_RED, DIAGRAM_RIGHT, "LBS");
+    diagram_point(&g, s->dqs.y, s->dqs.z, DIAGRAM_GREEN, DIAGRAM_LEFT, "DQS");
+    diagram_point(&g, joint.y, joint.z, FIGURE_EDGE, DIAGRAM_RIGHT, "elbow");
     return LAB_OK;
 }
 

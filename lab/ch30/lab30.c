@@ -30,8 +30,8 @@
 
 #define LAB "lab30"
 #define PANEL_W 320
-#define PANEL_H 468
-#define LABEL_H 92                       /* three label lines */
+#define PANEL_H 496
+#define LABEL_H figure_label_height(4) /* four label lines */
 
 /* ---- the rig, step by step ------------------------------------------------------------ */
 
@@ -216,17 +216,18 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
     if (e == LAB_OK)
         e = canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
     if (e == LAB_OK) {
-        char line1[64], line2[64], line3[64];
+        char line1[64], line2[64], line3[64], line4[64];
         snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
         snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[RIG30_MIDDLE_RING].mean);
         /* the blended matrix's singular values: how much it squashes the ring's plane */
-        snprintf(line3, sizeof line3, "sv(M) %.3g %.3g %.3g", p->middle_singular[0], p->middle_singular[1],
+        snprintf(line3, sizeof line3, "det M = %.3g", p->middle_det);
+        snprintf(line4, sizeof line4, "sv(M) %.3g %.3g %.3g", p->middle_singular[0], p->middle_singular[1],
                  p->middle_singular[2]);
-        const char *label[3] = {line1, line2, line3};
+        const char *label[4] = {line1, line2, line3, line4};
         figure_panel panel = {.positions = p->pose.positions, .edges = c->edges,
                               .edge_count = c->edge_count, .highlight = middle,
                               .axis_from = c->axis[0], .axis_to = c->axis[1], .label = label,
-                              .label_lines = 3};
+                              .label_lines = 4};
         figure_draw_panel(out, &c->cam, &panel);
     }
     free(middle);
@@ -237,19 +238,18 @@ static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out
  * (the midpoint), and where the two wrong orders put it. 100 pixels a unit. */
 static void draw_hand_control(const rig30_hand_control *h, const diagram *g)
 {
-    diagram_segment(g, -1.6, 0, 2.4, 0, 0, DIAGRAM_GREY); /* the axes */
-    diagram_segment(g, 0, -0.4, 0, 2.6, 0, DIAGRAM_GREY);
+    diagram_axes(g, -1.6, 2.4, -0.4, 2.6, 1.0, "x", "y");
     diagram_segment(g, h->point.x, h->point.y, h->child_moves_it.x, h->child_moves_it.y, 6, DIAGRAM_BLUE);
-    const struct { vec3 at; rgb color; bool left; const char *label; } marks[] = {
-        {h->point, FIGURE_TEXT, false, "p = C0 p"},
-        {h->in_bind_frame, DIAGRAM_GREY, false, "B1^-1 p"},
-        {h->child_moves_it, DIAGRAM_BLUE, false, "C1 p"},
-        {h->computed[HAND_CORRECT], DIAGRAM_GREEN, false, "G1 B1^-1: blend"},
-        {h->computed[HAND_NO_INVERSE_BIND], DIAGRAM_RED, true, "G1 alone"},
-        {h->computed[HAND_REVERSED_ORDER], DIAGRAM_RED, true, "B1^-1 G1"},
+    const struct { vec3 at; rgb color; diagram_side side; const char *label; } marks[] = {
+        {h->point, FIGURE_TEXT, DIAGRAM_RIGHT, "p = C0 p"},
+        {h->in_bind_frame, DIAGRAM_GREY, DIAGRAM_ABOVE, "B1^-1 p"}, /* on the x axis: its label above */
+        {h->child_moves_it, DIAGRAM_BLUE, DIAGRAM_RIGHT, "C1 p"},
+        {h->computed[HAND_CORRECT], DIAGRAM_GREEN, DIAGRAM_RIGHT, "G1 B1^-1: blend"},
+        {h->computed[HAND_NO_INVERSE_BIND], DIAGRAM_RED, DIAGRAM_LEFT, "G1 alone"},
+        {h->computed[HAND_REVERSED_ORDER], DIAGRAM_RED, DIAGRAM_LEFT, "B1^-1 G1"},
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        diagram_point(g, marks[i].at.x, marks[i].at.y, marks[i].color, marks[i].left, "%s", marks[i].label);
+        diagram_point(g, marks[i].at.x, marks[i].at.y, marks[i].color, marks[i].side, "%s", marks[i].label);
 }
 
 /* The weights on the bind mesh: each edge coloured by its ends' child weight w_1 = z/2. */
@@ -288,7 +288,8 @@ static lab_error add_figures(void *state, lab_diag *d)
         e = draw_panel(c, &c->pose[i], &panels[i], d);
     if (e == LAB_OK)
         e = figure_compose(&fig, panels, c->pose_count, 12,
-                           "LBS twist of a 9x24 cylinder - orange: middle ring z = 1", d);
+                           "LBS twist of a 9x24 cylinder. Orange: the middle ring z = 1; dashed: the axis.\n"
+                           "M = w0 C0 + w1 C1, the middle ring's blended matrix; sv(M): its singular values", d);
     output_name names[LAB30_MAX_POSES];
     for (int i = 0; i < c->pose_count; i++) { /* "skinning30-theta090.png" */
         char angle[40];
@@ -299,7 +300,7 @@ static lab_error add_figures(void *state, lab_diag *d)
     canvas hand = {0}, weights = {0};
     diagram plane;
     if (e == LAB_OK)
-        e = diagram_init(&plane, &hand, 420, 380, 170, 330, 100, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", d);
+        e = diagram_init(&plane, &hand, 460, 410, 210, 330, 100, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", d);
     if (e == LAB_OK)
         draw_hand_control(&c->hand, &plane);
     if (e == LAB_OK)

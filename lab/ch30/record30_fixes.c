@@ -95,6 +95,17 @@ lab_error record30_fixes_evidence(void *state, lab_diag *d)
         }
         bytes_append(&csv, "\n", 1);
     }
+    /* the plot's curves: the twist every FIXES30_CURVE_STEP degrees */
+    cJSON *curves = cJSON_AddObjectToObject(root, "twist_curves");
+    double deg[FIXES30_CURVE_SAMPLES];
+    for (int i = 0; i < FIXES30_CURVE_SAMPLES; i++)
+        deg[i] = FIXES30_CURVE_STEP * i;
+    cJSON_AddItemToObject(curves, "twist_deg", json_number_array(deg, FIXES30_CURVE_SAMPLES));
+    for (int m = 0; m < FIXES30_METHODS; m++) {
+        cJSON *c = cJSON_AddObjectToObject(curves, fixes30_method_name((fixes30_method)m));
+        cJSON_AddItemToObject(c, "narrowest_ring_radius", json_number_array(r->curve[0][m], FIXES30_CURVE_SAMPLES));
+        cJSON_AddItemToObject(c, "radius_error", json_number_array(r->curve[1][m], FIXES30_CURVE_SAMPLES));
+    }
     lab_error e = output_batch_add_json(&r->out, "fixes30.json", root, d);
     if (e == LAB_OK)
         e = output_batch_add(&r->out, "fixes30.csv", &csv, d);

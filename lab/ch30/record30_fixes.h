@@ -25,6 +25,8 @@ const char *fixes30_method_name(fixes30_method m);
 #define FIXES30_BEND_POSES 2   /* 90, 135 */
 #define FIXES30_POSES (FIXES30_TWIST_POSES + FIXES30_BEND_POSES)
 #define FIXES30_TOLERANCE 1e-12
+#define FIXES30_CURVE_STEP 2.5     /* the plot's curves: the twist every 2.5 degrees, */
+#define FIXES30_CURVE_SAMPLES 85   /* 0 to 210 */
 extern const double fixes30_twist_deg[FIXES30_TWIST_POSES];
 extern const double fixes30_bend_deg[FIXES30_BEND_POSES];
 
@@ -62,6 +64,8 @@ typedef struct {
     int row_count;
     int unreachable_count;    /* vertices no corrective delta reaches (both rigs) */
     double export_error;      /* the exported corrective read back at t = 0.5 against the double path */
+    /* the twist sampled finely for the plot: [narrowest ring, largest |r - 1|][method][sample] */
+    double curve[2][FIXES30_METHODS][FIXES30_CURVE_SAMPLES];
 } fixes30;
 
 /* The row of that rig, pose and method (NULL: none). */

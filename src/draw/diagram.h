@@ -31,13 +31,22 @@ void diagram_segment(const diagram *g, double x0, double y0, double x1, double y
                      rgb color);
 /* A circle of radius r about (cx, cy), as 96 segments. */
 void diagram_circle(const diagram *g, double cx, double cy, double r, rgb color);
-/* A square marker at (x, y) with its printf-formatted label to the right (left = false)
- * or the left. A label longer than 127 characters is cut there, and counted as text that
- * did not fit (the figure is refused). */
-void diagram_point(const diagram *g, double x, double y, rgb color, bool left, const char *label_fmt, ...)
+/* Where a point's label goes: to its right, to its left, or above it and to the right
+ * (off a horizontal line through the point). */
+typedef enum { DIAGRAM_RIGHT = 0, DIAGRAM_LEFT = 1, DIAGRAM_ABOVE = 2 } diagram_side;
+
+/* A square marker at (x, y) with its printf-formatted label on that side. A label longer
+ * than 127 characters is cut there, and counted as text that did not fit (the figure is
+ * refused). */
+void diagram_point(const diagram *g, double x, double y, rgb color, diagram_side side, const char *label_fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+/* Grey axes through the plane's origin over [x0, x1] and [y0, y1], a tick and its value
+ * every `step` units (0 left out), and the axes' names at their positive ends. */
+void diagram_axes(const diagram *g, double x0, double x1, double y0, double y1, double step, const char *x_name,
+                  const char *y_name);
 
 #endif

@@ -43,11 +43,18 @@ void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel)
             draw_marker(c, cam, p[e.a], FIGURE_HIGHLIGHT);
             draw_marker(c, cam, p[e.b], FIGURE_HIGHLIGHT);
         }
-    int y = 8;
-    for (int k = 0; k < panel->label_lines; k++) {
-        raster_text(c, 8, y, FIGURE_TEXT_SCALE, panel->label[k], FIGURE_TEXT);
-        y += raster_text_height(panel->label[k], FIGURE_TEXT_SCALE) + 4;
-    }
+    for (int k = 0; k < panel->label_lines; k++)
+        figure_draw_label(c, k, panel->label[k]);
+}
+
+/* One line of text and the 4 pixels under it; 8 pixels above the first. */
+static int label_line_height(void) { return raster_text_height("X", FIGURE_TEXT_SCALE) + 4; }
+
+int figure_label_height(int lines) { return 8 + lines * label_line_height(); }
+
+void figure_draw_label(canvas *c, int k, const char *text)
+{
+    raster_text(c, 8, 8 + k * label_line_height(), FIGURE_TEXT_SCALE, text, FIGURE_TEXT);
 }
 
 void figure_draw_lines(canvas *c, const camera *cam, const vec3 *a, const vec3 *b,

@@ -39,6 +39,13 @@ typedef struct {
 /* Draws one panel onto c (already cleared) through cam. */
 void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel);
 
+/* The height `lines` one-line labels take at the top of a panel, as figure_draw_panel lays
+ * them out (and figure_draw_label): a camera viewport that starts this far down never draws
+ * under them, whatever the pose. */
+int figure_label_height(int lines);
+/* Line k (from 0) of a panel's label, where figure_draw_panel puts it. */
+void figure_draw_label(canvas *c, int k, const char *text);
+
 /* Segments a[i]-b[i] in world space through cam (near-clipped), each in its colour. */
 void figure_draw_lines(canvas *c, const camera *cam, const vec3 *a, const vec3 *b,
                        const rgb *colors, int count);

@@ -53,12 +53,25 @@ static void draw_ticks(canvas *c, const plot_area *a, const plot_spec *s)
     }
 }
 
+/* A hollow square of side `size` centred on (x, y). */
+static void draw_marker(canvas *c, double x, double y, int size, rgb color)
+{
+    int h = size / 2, x0 = (int)lround(x) - h, y0 = (int)lround(y) - h, x1 = x0 + size - 1, y1 = y0 + size - 1;
+    raster_line(c, x0, y0, x1, y0, color);
+    raster_line(c, x0, y1, x1, y1, color);
+    raster_line(c, x0, y0, x0, y1, color);
+    raster_line(c, x1, y0, x1, y1, color);
+}
+
 static void draw_series(canvas *c, const plot_area *a, const plot_series *s)
 {
     for (int i = 0; i + 1 < s->count; i++)
         for (int t = 0; t < (s->thick > 1 ? 2 : 1); t++)
             raster_segment(c, to_px(a, s->x[i]), to_py(a, s->y[i]) + t, to_px(a, s->x[i + 1]),
                            to_py(a, s->y[i + 1]) + t, s->dash, s->dash, s->color);
+    for (int i = 0; s->marker > 0 && i < s->count; i += s->marker_every > 1 ? s->marker_every : 1)
+        if (isfinite(s->y[i]))
+            draw_marker(c, to_px(a, s->x[i]), to_py(a, s->y[i]), s->marker, s->color);
 }
 
 static void draw_legend(canvas *c, const plot_area *a, const plot_spec *s)
@@ -70,6 +83,8 @@ static void draw_legend(canvas *c, const plot_area *a, const plot_spec *s)
             continue;
         for (int t = 0; t < (e->thick > 1 ? 2 : 1); t++)
             raster_segment(c, x, y + 7 + t, x + 36, y + 7 + t, e->dash, e->dash, e->color);
+        if (e->marker > 0)
+            draw_marker(c, x + 18, y + 7, e->marker, e->color);
         raster_text(c, x + 44, y, PLOT_SCALE, e->label, black);
         y += 28;
     }

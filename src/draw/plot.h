@@ -19,6 +19,10 @@ typedef struct {
     int dash;              /* 0 solid, else dash length in pixels */
     int thick;             /* 1 or 2 pixels */
     const char *label;     /* legend text, NULL for none */
+    int marker;            /* 0 none, else a hollow square of this many pixels at every
+                            * marker_every-th point (0 or 1: every point), and in the legend:
+                            * series of different marker sizes stay visible where they coincide */
+    int marker_every;
 } plot_series;
 
 typedef struct {

@@ -37,9 +37,10 @@
 
 #define LAB "lab30-normals"
 #define VIEWS (NORMALS_METHOD_COUNT + 1)     /* one debug view per method, one perspective */
-#define PANEL_W 260
-#define PANEL_H 340
-#define LABEL_H figure_label_height(2) /* two label lines */
+#define PANEL_W 320
+#define PANEL_H 420
+#define BAR_H 32                              /* the colour bar under the mesh */
+#define LABEL_H figure_label_height(4) /* four label lines */
 #define NORMAL_LENGTH 0.3
 #define ERROR_SCALE_DEG 20.0
 
@@ -48,14 +49,14 @@
 static void normals30_specs(normals30_spec out[NORMALS30_POSES])
 {
     const double pi = acos(-1.0);
-    out[0] = (normals30_spec){"bind", "bind pose: every S_i = I", RIG30_TWIST, 0, {1, 1, 1},
+    out[0] = (normals30_spec){"bind", "bind pose: every S_i = I", "bind pose", RIG30_TWIST, 0, {1, 1, 1},
                          mat4_identity()};
-    out[1] = (normals30_spec){"bend135", "extreme bend: elbow at 135 deg", RIG30_BEND, 135, {1, 1, 1},
-                         mat4_identity()};
+    out[1] = (normals30_spec){"bend135", "extreme bend: elbow at 135 deg", "elbow bent 135 deg", RIG30_BEND, 135,
+                         {1, 1, 1}, mat4_identity()};
     out[2] = (normals30_spec){"child-scale", "elbow rig, child bone scaled 2 along x (non-uniform)",
-                         RIG30_BEND, 0, {2, 1, 1}, mat4_identity()};
+                         "child scaled 2 along x", RIG30_BEND, 0, {2, 1, 1}, mat4_identity()};
     out[3] = (normals30_spec){"model-scale", "elbow at 45 deg, M_model = Tx(0.5) Rz(30) S(1, 2.5, 1)",
-                         RIG30_BEND, 45, {1, 1, 1},
+                         "elbow 45, model scaled", RIG30_BEND, 45, {1, 1, 1},
                          mat4_mul(mat4_mul(mat4_translate(0.5, 0, 0), mat4_rotate_z(pi / 6)),
                                   mat4_scale(1, 2.5, 1))};
 }
@@ -176,7 +177,7 @@ static void choose_camera(normals30_pose *p)
         radius = fmax(radius, vec3_length(vec3_sub(pts[v], centre)));
     vec3 dir = vec3_normalize(p->spec.rig == RIG30_BEND ? vec3_make(8, -3, 3) : vec3_make(3, -5, 4.4));
     vec3 up = {0, 0, 1};
-    camera_viewport_rect rect = {0, LABEL_H, PANEL_W, PANEL_H - LABEL_H};
+    camera_viewport_rect rect = {0, LABEL_H, PANEL_W, PANEL_H - LABEL_H - BAR_H};
     p->ortho.view = camera_look_at(vec3_add(centre, vec3_scale(dir, 10.0)), centre, up);
     p->ortho.viewport = rect;
     p->ortho.projection = camera_fit_orthographic(p->ortho.view, pts, 2 * NORMALS30_VERTS, 0.04, rect);
@@ -188,10 +189,10 @@ static void choose_camera(normals30_pose *p)
         camera_perspective(fovy, (double)rect.width / rect.height, 0.1 * distance, 4.0 * distance);
 }
 
-static void draw_label(canvas *c, const char *line1, const char *line2)
+static void draw_label(canvas *c, const char *const line[4])
 {
-    figure_draw_label(c, 0, line1);
-    figure_draw_label(c, 1, line2);
+    for (int k = 0; k < 4; k++)
+        figure_draw_label(c, k, line[k]);
 }
 
 static void draw_wireframe(canvas *c, const camera *cam, const normals30 *r, const vec3 *world)
@@ -212,12 +213,14 @@ static void draw_method_panel(canvas *c, const normals30 *r, const normals30_pos
     }
     draw_wireframe(c, &p->ortho, r, p->world_positions);
     figure_draw_lines(c, &p->ortho, p->world_positions, tips, colors, NORMALS30_VERTS);
-    char line1[64], line2[64];
-    snprintf(line1, sizeof line1, "%s: %s", p->spec.name, normals_method_name((normals_method)m));
-    snprintf(line2, sizeof line2, "mean %.2f max %.2f", p->summary[m].mean_deg,
-             p->summary[m].max_deg);
-    draw_label(c, line1, line2);
-    figure_error_bar(c, 24, PANEL_H - 14, PANEL_W - 110, 8, ERROR_SCALE_DEG);
+    char stats[64], note[64];
+    snprintf(stats, sizeof stats, "mean %.2f max %.2f deg", p->summary[m].mean_deg, p->summary[m].max_deg);
+    if (p->folded_count) /* where "max 180" comes from */
+        snprintf(note, sizeof note, "180 at %d folded vertices", p->folded_count);
+    else /* the key result: the rigid normal is wrong under scale even where nothing blends */
+        snprintf(note, sizeof note, "steady: max %.2f deg", p->steady_max[m]);
+    draw_label(c, (const char *const[4]){p->spec.title, normals_method_name((normals_method)m), stats, note});
+    figure_error_bar(c, 24, PANEL_H - BAR_H / 2 - 4, PANEL_W - 120, 8, ERROR_SCALE_DEG);
 }
 
 /* The whole chain in perspective, with the world axes (x red, y green, z blue). */
@@ -235,7 +238,7 @@ static void draw_perspective_panel(canvas *c, const normals30 *r, const normals3
         int x = (int)fmin(fmax(tip.x + 3, 0), c->width - w), y = (int)fmin(fmax(tip.y - 6, 0), c->height - h);
         raster_text(c, x, y, FIGURE_TEXT_SCALE, name, colors[a]);
     }
-    draw_label(c, p->spec.name, "perspective view");
+    draw_label(c, (const char *const[4]){p->spec.title, "perspective view", "x red, y green, z blue", ""});
 }
 
 static lab_error add_figures(void *state, lab_diag *d)
@@ -260,7 +263,10 @@ static lab_error add_figures(void *state, lab_diag *d)
         }
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, panels, PANELS, VIEWS, 12,
-                                "Normals: colour = angle to the true normal (0 green .. 20+ deg red)",
+                                "Normals: colour = angle to the true normal (0 green .. 20+ deg red), mean and max over the 216 "
+                                "vertices.\nsteady: where the weights equal their neighbours' (no weight gradient); "
+                                "folded: where the skinned surface turns back on itself,\nso its true normal points "
+                                "inward and every method is up to 180 deg off there",
                                 d);
     output_name names[PANELS];
     for (int k = 0; k < PANELS; k++) /* "normals30-bind-rigid.png" */

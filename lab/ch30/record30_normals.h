@@ -19,6 +19,7 @@
 /* A regression pose: which rig at which angle, with what child scale and model matrix. */
 typedef struct {
     const char *name, *description;
+    const char *title;    /* in words, for the figure: "elbow bent 135 deg" */
     rig30_kind rig;
     double angle_deg;
     vec3 child_scale;     /* (1, 1, 1): none */

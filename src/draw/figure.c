@@ -79,8 +79,9 @@ void figure_error_bar(canvas *c, int x, int y, int w, int h, double max)
         raster_fill_rect(c, x + i, y, 1, h, figure_error_color(max * i / (w - 1), max));
     char label[32];
     snprintf(label, sizeof label, "%g deg", max);
-    raster_text(c, x - raster_text_width("0", 1) - 4, y, 1, "0", FIGURE_TEXT);
-    raster_text(c, x + w + 4, y, 1, label, FIGURE_TEXT);
+    int text_y = y + h / 2 - raster_text_height("0", FIGURE_TEXT_SCALE) / 2; /* beside the bar, centred */
+    raster_text(c, x - raster_text_width("0", FIGURE_TEXT_SCALE) - 4, text_y, FIGURE_TEXT_SCALE, "0", FIGURE_TEXT);
+    raster_text(c, x + w + 4, text_y, FIGURE_TEXT_SCALE, label, FIGURE_TEXT);
 }
 
 lab_error figure_compose_grid(canvas *out, const canvas *panels, int count, int columns, int gap,

@@ -52,7 +52,9 @@ void figure_draw_lines(canvas *c, const camera *cam, const vec3 *a, const vec3 *
 
 /* The error colour scale: green at 0, yellow at max/2, red at max and beyond. */
 rgb figure_error_color(double value, double max);
-/* A horizontal bar of that scale at (x, y), w x h pixels, labelled "0" and "<max> deg". */
+/* A horizontal bar of that scale at (x, y), w x h pixels, labelled "0" and "<max> deg" beside
+ * its ends in the figures' text size: the labels reach from x - 18 to x + w + 4 + the width
+ * of "<max> deg", and 12 pixels above and below the bar's middle. */
 void figure_error_bar(canvas *c, int x, int y, int w, int h, double max);
 
 /* Lays panels side by side under a title line, `gap` pixels apart and around. */

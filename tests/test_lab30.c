@@ -18,7 +18,7 @@ static const unsigned char orange[3] = {255, 140, 0};
 static const char *const outputs[] = {"skinning30.png", "skinning30-theta000.png",
                                       "skinning30-theta090.png", "skinning30-theta180.png",
                                       "skinning30.json", "skinning30-radii.csv", "skinning30-hand.png",
-                                      "skinning30-weights.png"};
+                                      "skinning30-weights.png", "skinning30-refused-weights.png"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 typedef tu_run_dir run_ctx;

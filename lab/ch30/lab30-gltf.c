@@ -31,7 +31,7 @@
 #define LAB "lab30-gltf"
 #define PANEL_W 300
 #define PANEL_H 340
-#define LABEL_H figure_label_height(1) /* one label line */
+#define LABEL_H figure_label_height(2) /* two label lines */
 
 static const rgb joint_color = {30, 80, 220}, bone_color = {220, 30, 30};
 
@@ -215,6 +215,30 @@ static void draw_skeleton(canvas *c, const camera *cam, const gltf30 *r, const g
     }
 }
 
+/* What time t means for the rig: the largest angle any skinned joint's world rotation has
+ * turned since the first time shown, the angle of R_j(t) R_j(t0)^T (columns normalised, so
+ * that a scale does not count as a turn): trace(R_t R_0^T) = sum of R_t[i][k] R_0[i][k]. */
+static double largest_turn(const gltf30 *r, const gltf30_time *at, const gltf30_time *first)
+{
+    double deg = 0.0;
+    for (int p = 0; p < r->part_count; p++) {
+        const gltf_skin *s = &r->doc.skins[r->doc.nodes[r->parts[p].node].skin];
+        for (int j = 0; j < s->joint_count; j++) {
+            const mat4 *a = &at->world[s->joints[j]], *b = &first->world[s->joints[j]];
+            double trace = 0.0;
+            for (int k = 0; k < 3; k++) {
+                double la = vec3_length(vec3_make(a->m[0][k], a->m[1][k], a->m[2][k]));
+                double lb = vec3_length(vec3_make(b->m[0][k], b->m[1][k], b->m[2][k]));
+                for (int i = 0; i < 3; i++)
+                    trace += a->m[i][k] * b->m[i][k] / (la * lb);
+            }
+            double angle = rad_to_deg(acos(fmin(fmax(0.5 * (trace - 1.0), -1.0), 1.0)));
+            deg = isfinite(angle) ? fmax(deg, angle) : deg;
+        }
+    }
+    return deg;
+}
+
 static lab_error add_figures(void *state, lab_diag *d)
 {
     gltf30 *r = state;
@@ -235,13 +259,16 @@ static lab_error add_figures(void *state, lab_diag *d)
         if (e != LAB_OK)
             break;
         draw_skeleton(&panels[k], &cam, r, &r->at[k]);
-        char label[64];
+        char label[64], turn[64];
         snprintf(label, sizeof label, "t = %g s", r->at[k].t);
+        snprintf(turn, sizeof turn, "joints turned %.3g deg", largest_turn(r, &r->at[k], &r->at[0]));
         figure_draw_label(&panels[k], 0, label);
+        figure_draw_label(&panels[k], 1, turn);
     }
-    char title[160]; /* the asset, its animation and the colours */
+    char title[240]; /* the asset, its animation and the colours */
     const char *slash = strrchr(r->args[0], '/');
-    snprintf(title, sizeof title, "%.60s, animation %g..%g s: blue joints, red bones", slash ? slash + 1 : r->args[0],
+    snprintf(title, sizeof title, "%.60s, animation %g..%g s: blue joints, red bones.\n"
+             "Under each time, the largest angle a joint has turned since the first time shown", slash ? slash + 1 : r->args[0],
              r->start, r->end);
     if (e == LAB_OK)
         e = figure_compose(&fig, panels, r->time_count, 12, title, d);

@@ -39,7 +39,7 @@
 #define LAB "lab30-gpu"
 #define PANEL_W 300
 #define PANEL_H 330
-#define LABEL_H figure_label_height(2) /* two label lines */
+#define LABEL_H figure_label_height(3) /* three label lines */
 
 /* ---- the machine --------------------------------------------------------------------------- */
 
@@ -275,20 +275,26 @@ static lab_error draw_the_figure(void *state, lab_diag *d)
         for (int k = 0; e == LAB_OK && k < COLUMNS; k++) {
             canvas *c = &panels[row * COLUMNS + k];
             e = canvas_init(c, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
-            char line1[64], line2[64];
+            char line1[64], line2[64], line3[64] = "the reference";
             snprintf(line1, sizeof line1, "%s %s", k == 0 ? "CPU double" : "GPU", k == 0 ? "" : gpu_path_name((gpu_path)(k - 1)));
-            snprintf(line2, sizeof line2, "LBS %s %s", row == 0 ? "twist" : "bend", row == 0 ? "180" : "90");
-            const char *label[2] = {line1, line2};
+            snprintf(line2, sizeof line2, "LBS %s %s deg", row == 0 ? "twist" : "bend", row == 0 ? "180" : "90");
+            for (int c2 = 0; k > 0 && c2 < GPU30_CASES; c2++) /* the measured difference of this pose and path */
+                if ((int)r->cases[c2].rig == row && r->cases[c2].angle_deg == (row == 0 ? 180 : 90))
+                    snprintf(line3, sizeof line3, "vs CPU double %.2g",
+                             r->cases[c2].error[k - 1][SKIN_LBS][GPU30_VS_DOUBLE]);
+            const char *label[3] = {line1, line2, line3};
             figure_panel panel = {.positions = r->figure[row][k], .edges = r->edges, .edge_count = r->edge_count,
-                                  .highlight = middle, .label = label, .label_lines = 2};
+                                  .highlight = middle, .label = label, .label_lines = 3};
             if (e == LAB_OK)
                 figure_draw_panel(c, &cam, &panel);
         }
         free(middle);
     }
     canvas fig = {0};
-    char title[256];
-    snprintf(title, sizeof title, "GPU skinning (%s) beside the CPU", r->info.renderer);
+    char title[400];
+    snprintf(title, sizeof title, "GPU skinning beside the CPU: the largest distance of a GPU position from the CPU's.\n"
+             "Renderer: %.40s%s", r->info.renderer,
+             r->info.software ? " (software: this CPU runs the shaders)" : "");
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, panels, 2 * COLUMNS, COLUMNS, 10, title, d);
     for (int i = 0; i < 2 * COLUMNS; i++)

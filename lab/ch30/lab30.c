@@ -279,6 +279,44 @@ static lab_error draw_weights(const chapter30 *c, canvas *out, lab_diag *d)
     return e;
 }
 
+/* Exercise 2 as a picture, titled as what it is: a demonstration of data lab30 refuses.
+ * At the bind pose every C_j = I, so LBS gives p~' = (w_0 + w_1) p~: weights 0.4 + 0.4 on
+ * the middle ring put it at 0.8 p (the homogeneous w is 0.8), off the bind mesh it must
+ * reproduce. Beside it the bind pose with the chapter's weights, which sum to 1. */
+static lab_error draw_refused_weights(const chapter30 *c, canvas *out, lab_diag *d)
+{
+    const int n = c->rig.bind.vertex_count, joint[2] = {0, 1};
+    const double refused[2] = {0.4, 0.4};
+    const mat4 bind_palette[2] = {mat4_identity(), mat4_identity()}; /* C_j = I at the bind pose */
+    vec3 *shrunk = malloc(sizeof *shrunk * (size_t)n);
+    bool *middle = NULL;
+    lab_error e = shrunk ? rig30_edge_masks(&c->rig, c->edges, c->edge_count, &middle, NULL, d)
+                         : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "refused weights", "%d vertices", n);
+    for (int v = 0; e == LAB_OK && v < n; v++) {
+        vec3 p = c->rig.bind.vertices[v];
+        vec4 q = skin_lbs_point(p, joint, refused, 2, bind_palette); /* (0.8 p, w = 0.8) */
+        shrunk[v] = v / RIG30_SEGMENTS == RIG30_MIDDLE_RING ? vec3_make(q.x, q.y, q.z) : p;
+    }
+    canvas panels[2] = {{0}};
+    const char *labels[2][4] = {{"the chapter's weights", "w0 + w1 = 1 everywhere", "bind pose: p' = p", ""},
+                                {"middle ring: 0.4 + 0.4", "= 0.8: refused (exit 1)", "bind pose: p' = 0.8 p", ""}};
+    for (int k = 0; e == LAB_OK && k < 2; k++) {
+        e = canvas_init(&panels[k], PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
+        figure_panel panel = {.positions = k ? shrunk : c->rig.bind.vertices, .edges = c->edges,
+                              .edge_count = c->edge_count, .highlight = middle, .axis_from = c->axis[0],
+                              .axis_to = c->axis[1], .label = labels[k], .label_lines = 4};
+        if (e == LAB_OK)
+            figure_draw_panel(&panels[k], &c->cam, &panel);
+    }
+    if (e == LAB_OK)
+        e = figure_compose(out, panels, 2, 12,
+                           "Exercise 2, a demonstration of refused data:\nweights that do not sum to 1, "
+                           "seen at the bind pose", d);
+    canvas_free(&panels[0]), canvas_free(&panels[1]);
+    free(shrunk), free(middle);
+    return e;
+}
+
 static lab_error add_figures(void *state, lab_diag *d)
 {
     chapter30 *c = state;
@@ -297,7 +335,7 @@ static lab_error add_figures(void *state, lab_diag *d)
                  figure_angle_tag(angle, sizeof angle, c->pose[i].theta_deg));
     }
     e = output_batch_add_figure(&c->out, e, "skinning30.png", &fig, panels, names, c->pose_count, d);
-    canvas hand = {0}, weights = {0};
+    canvas hand = {0}, weights = {0}, refused = {0};
     diagram plane;
     if (e == LAB_OK)
         e = diagram_init(&plane, &hand, 460, 410, 210, 330, 100, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", d);
@@ -309,7 +347,11 @@ static lab_error add_figures(void *state, lab_diag *d)
         e = draw_weights(c, &weights, d);
     if (e == LAB_OK)
         e = output_batch_add_image(&c->out, "skinning30-weights.png", &weights, d);
-    canvas_free(&hand), canvas_free(&weights);
+    if (e == LAB_OK)
+        e = draw_refused_weights(c, &refused, d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&c->out, "skinning30-refused-weights.png", &refused, d);
+    canvas_free(&hand), canvas_free(&weights), canvas_free(&refused);
     return e;
 }
 

@@ -19,6 +19,7 @@
  * first, as packed_mesh_build would leave them.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -539,17 +540,17 @@ static void write_csv(const table *tb, bytes *csv)
 static lab_error draw_plot(const table *tb, const int *sizes, int size_count, canvas *c, lab_diag *d)
 {
     static const struct { const char *kernel, *label; skin_method method; int k; rgb color; int dash; } curves[] = {
-        {"chapter-double", "LBS double K=2", SKIN_LBS, 2, {120, 120, 120}, 0},
-        {"scalar", "LBS scalar K=4", SKIN_LBS, 4, {0, 114, 178}, 0},
-        {"sse2", "LBS sse2 K=4", SKIN_LBS, 4, {0, 158, 115}, 0},
-        {"avx2-rows", "LBS avx2 rows", SKIN_LBS, 4, {230, 159, 0}, 8},
-        {"avx2", "LBS avx2 K=4", SKIN_LBS, 4, {213, 94, 0}, 0},
-        {"avx2-2t", "LBS avx2 2t", SKIN_LBS, 4, {204, 121, 167}, 0},
-        {"avx2-u8-unorm8", "LBS avx2 19 B", SKIN_LBS, 4, {86, 180, 233}, 0},
-        {"avx2", "DQS avx2 K=4", SKIN_DQS, 4, {213, 94, 0}, 4},
+        {"chapter-double", "LBS, the chapter's doubles, 2 joints", SKIN_LBS, 2, {120, 120, 120}, 0},
+        {"scalar", "LBS, plain C loop, 4 joints", SKIN_LBS, 4, {0, 114, 178}, 0},
+        {"sse2", "LBS, SSE2, 4 joints", SKIN_LBS, 4, {0, 158, 115}, 0},
+        {"avx2-rows", "LBS, AVX2 on matrix rows", SKIN_LBS, 4, {230, 159, 0}, 8},
+        {"avx2", "LBS, AVX2, 4 joints", SKIN_LBS, 4, {213, 94, 0}, 0},
+        {"avx2-2t", "LBS, AVX2, 2 threads", SKIN_LBS, 4, {204, 121, 167}, 0},
+        {"avx2-u8-unorm8", "LBS, AVX2, 19-byte vertex", SKIN_LBS, 4, {86, 180, 233}, 0},
+        {"avx2", "DQS, AVX2, 4 joints", SKIN_DQS, 4, {213, 94, 0}, 4},
     };
     enum { CURVES = sizeof curves / sizeof curves[0] };
-    double x[CURVES][8], y[CURVES][8], ymax = 0.0;
+    double x[CURVES][8], y[CURVES][8], ymax = 0.0, ymin = INFINITY;
     plot_series s[CURVES];
     char labels[CURVES][48];
     int used = 0;
@@ -560,7 +561,7 @@ static lab_error draw_plot(const table *tb, const int *sizes, int size_count, ca
             if (r) {
                 x[used][n] = sizes[i];
                 y[used][n] = ns(r);
-                ymax = fmax(ymax, y[used][n]);
+                ymax = fmax(ymax, y[used][n]), ymin = fmin(ymin, y[used][n]);
                 n++;
             }
         }
@@ -570,11 +571,65 @@ static lab_error draw_plot(const table *tb, const int *sizes, int size_count, ca
         s[used] = (plot_series){x[used], y[used], n, curves[c2].color, curves[c2].dash, 2, labels[used], 0, 0};
         used++;
     }
-    double step = ymax > 100 ? 20 : ymax > 40 ? 10 : 5;
-    plot_spec spec = {"CPU skinning: ns per vertex, positions only (median)", "vertices",
-                      "ns/vertex", sizes[0], sizes[size_count - 1], 10, 0,
-                      step * ceil(ymax * 1.05 / step), step, s, used, true};
-    return plot_draw(c, 1000, 560, &spec, d);
+    /* a log y axis from the power of ten below the fastest row to the one above the slowest:
+     * a kernel ten times faster than another is as far below it whatever their speeds */
+    if (!(ymax > 0))
+        ymin = 1, ymax = 10;
+    plot_spec spec = {"CPU skinning: ns per vertex (median of the runs), positions only", "vertices",
+                      "ns/vertex", sizes[0], sizes[size_count - 1], 10, pow(10.0, floor(log10(ymin))),
+                      pow(10.0, ceil(log10(ymax))), 0, s, used, true, true};
+    return plot_draw(c, 1300, 560, &spec, d);
+}
+
+/* --plot-from: the plot of an earlier run, from its skinning.csv (the committed run's plot
+ * is redrawn this way when only the drawing changes, never with new timings). The rows'
+ * first seven fields are kernel, method, influences, normals, threads, vertices and
+ * ns_per_vertex. Fills *tb and the distinct vertex counts, ascending. */
+static lab_error read_csv(const char *path, table *tb, int *sizes, int *size_count, lab_diag *d)
+{
+    bytes text = {0};
+    bytes_read_result got = bytes_read_file(path, 64u << 20, &text); /* NUL-terminated */
+    if (got != BYTES_READ_OK) {
+        bytes_free(&text);
+        return diag_fail(d, got == BYTES_READ_OUT_OF_MEMORY ? LAB_ERR_OUT_OF_MEMORY : LAB_ERR_INPUT_FILE, path,
+                         "%s%s%s", bytes_read_message(got), got == BYTES_READ_CANNOT_OPEN ? ": " : "",
+                         got == BYTES_READ_CANNOT_OPEN ? strerror(errno) : "");
+    }
+    lab_error e = LAB_OK;
+    *size_count = 0;
+    int line_no = 0;
+    for (char *line = strtok((char *)text.data, "\n"); e == LAB_OK && line; line = strtok(NULL, "\n")) {
+        if (line_no++ == 0)
+            continue; /* the header */
+        char kernel[32], method[8], normals[8];
+        int k, threads, vertices;
+        double ns_per_vertex;
+        if (sscanf(line, "%31[^,],%7[^,],%d,%7[^,],%d,%d,%lf", kernel, method, &k, normals, &threads, &vertices,
+                   &ns_per_vertex) != 7 || vertices <= 0) {
+            e = diag_fail(d, LAB_ERR_INPUT_FILE, path, "line %d: not a row of skinning.csv", line_no);
+            break;
+        }
+        row *r = add_row(tb);
+        *r = (row){.method = strcmp(method, "DQS") ? SKIN_LBS : SKIN_DQS, .influences = k, .threads = threads,
+                   .vertices = vertices, .t = {ns_per_vertex * vertices * 1e-9, 0, 0}};
+        snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
+        for (int n = 0; n < 3; n++)
+            r->normals = strcmp(normals, normals_names[n]) ? r->normals : (fastskin_normals)n;
+        bool seen = false;
+        for (int i = 0; i < *size_count; i++)
+            seen |= sizes[i] == vertices;
+        if (!seen && *size_count < 8)
+            sizes[(*size_count)++] = vertices;
+    }
+    for (int i = 1; i < *size_count; i++) /* ascending: insertion sort of at most 8 */
+        for (int j = i; j > 0 && sizes[j] < sizes[j - 1]; j--) {
+            int t = sizes[j];
+            sizes[j] = sizes[j - 1], sizes[j - 1] = t;
+        }
+    bytes_free(&text);
+    if (e == LAB_OK && *size_count < 2)
+        e = diag_fail(d, LAB_ERR_INPUT_FILE, path, "%d vertex counts: a plot needs two", *size_count);
+    return e;
 }
 
 static void print_table(const table *tb)
@@ -669,16 +724,36 @@ static void print_targets(const table *tb, const int *sizes, int size_count)
 int main(int argc, char **argv)
 {
     bool smoke = false;
-    const char *outdir = NULL;
+    const char *outdir = NULL, *plot_from = NULL;
     const cli_option options[] = {
         {"--smoke", CLI_FLAG, &smoke, .help = "two small sizes, one run each: checks that the bench works"},
+        {"--plot-from", CLI_STRING, &plot_from, .value_name = "CSV",
+         .help = "time nothing: draw skinning.png from an earlier run's skinning.csv"},
     };
-    const cli_program program = {LAB, "Times CPU skinning on this machine (make bench).", options, 1,
+    const cli_program program = {LAB, "Times CPU skinning on this machine (make bench).", options, 2,
                                  {"OUTDIR"}, 1, NULL};
     int code = cli_start(&program, argc, argv, &outdir);
     if (code != CLI_RUN)
         return code;
     lab_diag d = {0};
+    if (plot_from) { /* the plot alone, from the rows of a run */
+        table earlier = {0};
+        int plot_sizes[8], plot_count = 0;
+        output_batch batch = {0};
+        canvas plot = {0};
+        lab_error e = read_csv(plot_from, &earlier, plot_sizes, &plot_count, &d);
+        if (e == LAB_OK)
+            e = draw_plot(&earlier, plot_sizes, plot_count, &plot, &d);
+        if (e == LAB_OK)
+            e = output_batch_add_image(&batch, "skinning.png", &plot, &d);
+        canvas_free(&plot);
+        free(earlier.rows);
+        if (e != LAB_OK) { /* nothing is written: the contract's exit code for the error */
+            output_batch_free(&batch);
+            return cli_fail(LAB, &d, cli_exit_code(e));
+        }
+        return cli_finish(LAB, &batch, e, &d, true, outdir);
+    }
     const int full[] = {1000, 10000, 100000, 1000000, 4000000}, tiny[] = {1000, 10000};
     const int *sizes = smoke ? tiny : full;
     int size_count = smoke ? 2 : 5;

@@ -903,6 +903,28 @@ static void test_gltf_morph_targets_refused_where_wrong(void **state)
     }
 }
 
+/* A primitive's influences as stored: SimpleSkin's joint 1 weighs 0, 1/4, 1/2, 3/4, 1 row
+ * by row (two vertices a row), joint 0 the rest; K = 4 for its one JOINTS_0/WEIGHTS_0 set. */
+static void test_gltf_primitive_influences_as_stored(void **state)
+{
+    (void)state;
+    gltf_document doc;
+    assert_int_equal(gltf_load(SIMPLE_SKIN, &doc, NULL), LAB_OK);
+    assert_int_equal(gltf_validate(&doc, NULL), LAB_OK);
+    skin_influences in;
+    assert_int_equal(gltf_primitive_influences(&doc, 0, 0, &in, NULL), LAB_OK);
+    assert_int_equal(in.vertex_count, 10);
+    assert_int_equal(in.per_vertex, 4);
+    for (int v = 0; v < 10; v++) {
+        assert_true(fabs(skin_joint_weight(&in, v, 1) - (v / 2) / 4.0) < 1e-7);
+        assert_true(fabs(skin_joint_weight(&in, v, 0) - (1 - (v / 2) / 4.0)) < 1e-7);
+    }
+    skin_influences_free(&in);
+    lab_diag d = {0};
+    assert_int_equal(gltf_primitive_influences(&doc, 0, 1, &in, &d), LAB_ERR_GLTF); /* no such primitive */
+    gltf_free(&doc);
+}
+
 /* The SimpleSkin the tests build from the tutorial's published numbers
  * (tu_write_simple_skin) has, buffer for buffer, the bytes of the Khronos asset itself
  * (assets/SimpleSkin.gltf, CC0), so what the tests check holds for the real file. */
@@ -927,6 +949,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gltf_simple_skin_matches_the_joint_matrix_formula),
         cmocka_unit_test(test_gltf_built_simple_skin_has_the_assets_bytes),
+        cmocka_unit_test(test_gltf_primitive_influences_as_stored),
         cmocka_unit_test(test_gltf_glb_reads_like_gltf),
         cmocka_unit_test(test_gltf_linear_translation_and_scale),
         cmocka_unit_test(test_gltf_deep_chain_of_nodes),

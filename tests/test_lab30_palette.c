@@ -157,6 +157,25 @@ static bool csv_fields(const char *csv, const char *key, double *f, int count)
     return true;
 }
 
+/* The committed run's plot is drawn from its CSV (bench-skinning --plot-from, which times
+ * nothing): the same pixels as out/bench/skinning.png; a file that is not such a CSV is
+ * refused and nothing is written. */
+static void test_bench_plot_from_the_committed_run(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(tu_run_program(BENCH, ctx->out_path, ctx->err_path, "--plot-from", COMMITTED_OUT_DIR "/bench/skinning.csv",
+                                    ctx->dir, (char *)NULL),
+                     0);
+    assert_true(tu_same_pixels(tu_path(ctx->dir, "skinning.png"), COMMITTED_OUT_DIR "/bench/skinning.png"));
+    assert_int_equal(tu_count_entries(ctx->dir), 1);
+    assert_true(tu_write_file(tu_path(ctx->dir, "bad.csv"), "kernel,method\nnot,a,row\n"));
+    assert_int_equal(tu_run_program(BENCH, ctx->out_path, ctx->err_path, "--plot-from", tu_path(ctx->dir, "bad.csv"),
+                                    ctx->dir, (char *)NULL),
+                     1);
+    assert_true(tu_file_contains(ctx->err_path, "line 2: not a row of skinning.csv"));
+    assert_int_equal(tu_count_entries(ctx->dir), 2); /* skinning.png and bad.csv, nothing new */
+}
+
 /* The results file's benchmark table is one run's: every number in it is the committed
  * out/bench/skinning.csv's, rounded as printed. */
 static void test_results_bench_table_is_the_committed_run(void **state)
@@ -205,6 +224,7 @@ int main(void)
         T(test_lab30_palette_candidates),
         T(test_lab30_palette_deterministic_and_committed),
         T(test_bench_skinning_smoke),
+        T(test_bench_plot_from_the_committed_run),
         cmocka_unit_test(test_results_bench_table_is_the_committed_run),
     };
 #undef T

@@ -31,7 +31,7 @@ static void test_plot_orientation_and_legend(void **state)
     (void)state;
     const double x[2] = {0, 1}, up[2] = {0, 1}, down[2] = {1, 0};
     plot_series s[2] = {{x, up, 2, red, 0, 1, "rising", 0, 0}, {x, down, 2, blue, 0, 1, NULL, 0, 0}};
-    plot_spec spec = {"t", "x", "y", 0, 1, 0.5, 0, 1, 0.5, s, 2, false};
+    plot_spec spec = {"t", "x", "y", 0, 1, 0.5, 0, 1, 0.5, s, 2, false, false};
     canvas c;
     assert_int_equal(plot_draw(&c, 700, 400, &spec, NULL), LAB_OK);
     int rx0, ry0, rx1, ry1, bx0, by0, bx1, by1;
@@ -60,7 +60,7 @@ static void test_plot_markers_on_every_nth_point(void **state)
     (void)state;
     const double x[3] = {0, 0.5, 1}, y[3] = {0.5, 0.5, 0.5};
     plot_series s = {x, y, 3, red, 0, 1, NULL, 9, 2};
-    plot_spec spec = {"t", "x", "y", 0, 1, 0.5, 0, 1, 0.5, &s, 1, false};
+    plot_spec spec = {"t", "x", "y", 0, 1, 0.5, 0, 1, 0.5, &s, 1, false, false};
     canvas c;
     assert_int_equal(plot_draw(&c, 700, 400, &spec, NULL), LAB_OK);
     int x0, y0, x1, y1;

@@ -102,9 +102,9 @@ static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
                                      fixes30_method_name((fixes30_method)m), markers[m], every};
     const plot_spec spec[2] = {
         {"The narrowest ring's r'/r (pre-skin lies on LBS; post-skin, DQS, CoR on 1)", "twist (deg)", "r'/r", 0, 210,
-         30, 0, 1.25, 0.25, s[0], FIXES30_METHODS, false},
+         30, 0, 1.25, 0.25, s[0], FIXES30_METHODS, false, false},
         {"The largest deviation from radius 1, max of abs(r - 1) over every vertex (DQS, CoR on 0)", "twist (deg)",
-         "max abs(r - 1)", 0, 210, 30, 0, 1.0, 0.25, s[1], FIXES30_METHODS, false}};
+         "max abs(r - 1)", 0, 210, 30, 0, 1.0, 0.25, s[1], FIXES30_METHODS, false, false}};
     canvas plots[2] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < 2; k++)

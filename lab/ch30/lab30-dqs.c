@@ -165,20 +165,31 @@ static lab_error chord_sketch(void *state, lab_diag *d)
 
 /* ---- the figures --------------------------------------------------------------------- */
 
-/* One camera per rig, fitted to every pose of that rig under both methods. */
+/* A pose's camera: the twist's, or its bend angle's (r->cam[1 + the angle's index]). */
+static int camera_of(const dqs30 *r, const dqs30_pose *p)
+{
+    for (int b = 0; p->rig == RIG30_BEND && b < r->bend_count; b++)
+        if (r->bend_deg[b] == p->angle_deg)
+            return 1 + b;
+    return 0;
+}
+
+/* One camera for every twist pose, so their panels compare at one scale, and one per bend
+ * angle, shared by LBS and DQS, so each elbow fills its panels (a camera over every bend
+ * would leave the smaller bends a band of empty panel). */
 static lab_error choose_cameras(void *state, lab_diag *d)
 {
     dqs30 *r = state;
     /* the twist as in lab30; the bend from the side (+x), so the elbow shows in profile */
     const vec3 eyes[2] = {{3.0, -5.0, 4.4}, {8.0, -0.3, 1.0}}, targets[2] = {{0, 0, 1}, {0, -0.3, 1.0}};
     lab_error e = LAB_OK;
-    for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
+    for (int c = 0; e == LAB_OK && c < 1 + r->bend_count; c++) {
         const vec3 *sets[2 * 2 * DQS30_MAX_ANGLES];
-        int count[2 * 2 * DQS30_MAX_ANGLES], n = 0;
+        int count[2 * 2 * DQS30_MAX_ANGLES], n = 0, kind = c == 0 ? RIG30_TWIST : RIG30_BEND;
         for (int i = 0; i < r->pose_count; i++)
-            if ((int)r->pose[i].rig == kind)
+            if (camera_of(r, &r->pose[i]) == c)
                 sets[n] = r->pose[i].pose.positions, count[n++] = r->rigs[kind].bind.vertex_count;
-        e = figure_fit_camera(&r->cam[kind], eyes[kind], targets[kind], sets, count, n, 0.04,
+        e = figure_fit_camera(&r->cam[c], eyes[kind], targets[kind], sets, count, n, 0.04,
                               (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
     }
     return e;
@@ -215,9 +226,9 @@ static lab_error draw_panel(const dqs30 *r, const dqs30_pose *p, canvas *c, lab_
         figure_panel panel = {.positions = p->pose.positions, .edges = r->edges,
                               .edge_count = r->edge_count, .highlight = middle, .band = band,
                               .label = label, .label_lines = 3}; /* no axis */
-        figure_draw_panel(c, &r->cam[p->rig], &panel);
+        figure_draw_panel(c, &r->cam[camera_of(r, p)], &panel);
         if (p->rig == RIG30_BEND) { /* the elbow's joint, where the inner distance is measured from */
-            vec3 joint = camera_project(&r->cam[RIG30_BEND], vec3_make(0, 0, RIG30_BEND_JOINT_Z));
+            vec3 joint = camera_project(&r->cam[camera_of(r, p)], vec3_make(0, 0, RIG30_BEND_JOINT_Z));
             raster_fill_rect(c, (int)lround(joint.x) - 4, (int)lround(joint.y) - 4, 9, 9, FIGURE_TEXT);
         }
     }
@@ -244,7 +255,7 @@ static lab_error draw_radius_plot(const dqs30 *r, canvas *c, lab_diag *d)
                                       m ? 8 : 0, 2, (m && t) ? NULL : labels[i], 0, 0};
         }
     plot_spec spec = {"Twist: ring radius r'/r against the child weight w", "child weight w",
-                      "r'/r", 0, 1, 0.1, 0, 1.1, 0.1, series, 2 * DQS30_SWEEP_ANGLES, false};
+                      "r'/r", 0, 1, 0.1, 0, 1.1, 0.1, series, 2 * DQS30_SWEEP_ANGLES, false, false};
     return plot_draw(c, 960, 560, &spec, d);
 }
 

@@ -239,6 +239,40 @@ static double largest_turn(const gltf30 *r, const gltf30_time *at, const gltf30_
     return deg;
 }
 
+/* The edges whose both ends are pulled equally by their two heaviest joints (within 1e-6):
+ * where LBS collapses first, in orange as lab30 draws its middle ring (which is exactly
+ * that ring on the chapter's export). *out is new (free() it); NULL without influences. */
+static lab_error equal_pull_edges(const gltf30 *r, const gltf30_part *part, const mesh_edge *edges, int n,
+                                  bool **out, lab_diag *d)
+{
+    skin_influences in;
+    *out = NULL;
+    lab_error e = gltf_primitive_influences(&r->doc, part->mesh, part->primitive, &in, d);
+    if (e != LAB_OK || in.per_vertex == 0)
+        return e;
+    bool *equal = malloc(sizeof *equal * (size_t)(in.vertex_count ? in.vertex_count : 1));
+    *out = malloc(sizeof **out * (size_t)(n ? n : 1));
+    if (!equal || !*out) {
+        free(equal), free(*out), *out = NULL;
+        skin_influences_free(&in);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "equal weights", "%d vertices", in.vertex_count);
+    }
+    for (int v = 0; v < in.vertex_count; v++) {
+        double first = 0.0, second = 0.0; /* the two heaviest weights */
+        for (int k = 0; k < in.per_vertex; k++) {
+            double w = in.weight[(size_t)v * in.per_vertex + k];
+            second = w > first ? first : fmax(second, w);
+            first = fmax(first, w);
+        }
+        equal[v] = second > 0.0 && first - second <= 1e-6;
+    }
+    for (int i = 0; i < n; i++)
+        (*out)[i] = equal[edges[i].a] && equal[edges[i].b];
+    free(equal);
+    skin_influences_free(&in);
+    return LAB_OK;
+}
+
 static lab_error add_figures(void *state, lab_diag *d)
 {
     gltf30 *r = state;
@@ -250,11 +284,15 @@ static lab_error add_figures(void *state, lab_diag *d)
         for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
             mesh_edge *edges;
             int n;
+            bool *equal = NULL;
             e = part_edges(r, &r->parts[p], &edges, &n, d);
-            figure_panel panel = {.positions = r->at[k].positions[p], .edges = edges, .edge_count = n};
+            if (e == LAB_OK)
+                e = equal_pull_edges(r, &r->parts[p], edges, n, &equal, d);
+            figure_panel panel = {.positions = r->at[k].positions[p], .edges = edges, .edge_count = n,
+                                  .highlight = equal};
             if (e == LAB_OK)
                 figure_draw_panel(&panels[k], &cam, &panel);
-            free(edges);
+            free(edges), free(equal);
         }
         if (e != LAB_OK)
             break;
@@ -265,9 +303,10 @@ static lab_error add_figures(void *state, lab_diag *d)
         figure_draw_label(&panels[k], 0, label);
         figure_draw_label(&panels[k], 1, turn);
     }
-    char title[240]; /* the asset, its animation and the colours */
+    char title[400]; /* the asset, its animation and the colours */
     const char *slash = strrchr(r->args[0], '/');
-    snprintf(title, sizeof title, "%.60s, animation %g..%g s: blue joints, red bones.\n"
+    snprintf(title, sizeof title, "%.60s, animation %g..%g s: blue joints, red bones; orange: vertices\n"
+             "two joints pull equally, where LBS collapses first.\n"
              "Under each time, the largest angle a joint has turned since the first time shown", slash ? slash + 1 : r->args[0],
              r->start, r->end);
     if (e == LAB_OK)

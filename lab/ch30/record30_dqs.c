@@ -146,8 +146,10 @@ static lab_error add_json(const dqs30 *r, output_batch *b, lab_diag *d)
     json_add_number(chord, "lbs_distance_analytic", r->chord.lbs_distance_analytic);
     json_add_number(chord, "dqs_distance_from_centre", r->chord.dqs_distance);
     cJSON *cams = cJSON_AddObjectToObject(root, "cameras");
-    cJSON_AddItemToObject(cams, "twist", json_camera(&r->cam[RIG30_TWIST]));
-    cJSON_AddItemToObject(cams, "bend", json_camera(&r->cam[RIG30_BEND]));
+    cJSON_AddItemToObject(cams, "twist", json_camera(&r->cam[0]));
+    cJSON *bends = cJSON_AddArrayToObject(cams, "bend"); /* one per bend angle, in --bend's order */
+    for (int b = 0; b < r->bend_count; b++)
+        cJSON_AddItemToArray(bends, json_camera(&r->cam[1 + b]));
     return output_batch_add_json(b, "dqs30.json", root, d);
 }
 

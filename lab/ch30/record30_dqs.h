@@ -48,7 +48,7 @@ typedef struct {
     double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];           /* measured r'/r */
     double sweep_analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];
     rig30_chord chord;                     /* the LBS-versus-DQS text's two bones at +-90 deg */
-    camera cam[2];                                          /* per rig */
+    camera cam[1 + DQS30_MAX_ANGLES];                       /* the twist's, then one per bend angle */
     /* the run's options */
     double twist_deg[DQS30_MAX_ANGLES], bend_deg[DQS30_MAX_ANGLES];
     int twist_count, bend_count;

@@ -53,6 +53,7 @@ typedef enum {
     LAB_ERR_INVALID_ARGUMENT,
     LAB_ERR_OUT_OF_MEMORY,
     LAB_ERR_OUTPUT,
+    LAB_ERR_INPUT_FILE,     /* an input file cannot be read, or is not in its format */
     LAB_ERR_COUNT
 } lab_error;
 

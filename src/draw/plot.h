@@ -31,7 +31,8 @@ typedef struct {
     double y_min, y_max, y_step;
     const plot_series *series;
     int series_count;
-    bool x_log;                   /* log10 x axis: ticks at the powers of ten, x_step unused */
+    bool x_log;                   /* log10 x axis: ticks at the powers of ten and at x_max, x_step unused */
+    bool y_log;                   /* log10 y axis: ticks at 1, 2 and 5 times the powers of ten, y_step unused */
 } plot_spec;
 
 /* Draws the plot onto a new width x height canvas. */

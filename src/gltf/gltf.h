@@ -186,5 +186,10 @@ lab_error gltf_morph_primitive(const gltf_document *doc, int mesh, int primitive
 
 /* Vertex count of a primitive's POSITION accessor. */
 int gltf_primitive_vertex_count(const gltf_document *doc, int mesh, int primitive);
+/* A validated primitive's influences as stored, K = 4 per JOINTS_n / WEIGHTS_n set, into a
+ * new *out (free with skin_influences_free); no weight policy applied. A primitive without
+ * sets gives K = 0 and no arrays. */
+lab_error gltf_primitive_influences(const gltf_document *doc, int mesh, int primitive, skin_influences *out,
+                                    lab_diag *d);
 
 #endif

@@ -284,6 +284,17 @@ static lab_error read_influences(const gltf_document *doc, const gltf_primitive 
     return e;
 }
 
+lab_error gltf_primitive_influences(const gltf_document *doc, int mesh, int primitive, skin_influences *out,
+                                    lab_diag *d)
+{
+    *out = (skin_influences){0};
+    if (!doc->validated || mesh < 0 || mesh >= doc->mesh_count || primitive < 0 ||
+        primitive >= doc->meshes[mesh].primitive_count)
+        return gltf_fail_at(d, "(mesh)", "mesh %d primitive %d is not a validated primitive", mesh, primitive);
+    const gltf_primitive *p = &doc->meshes[mesh].primitives[primitive];
+    return p->sets ? read_influences(doc, p, doc->accessors[p->position].count, out, d) : LAB_OK;
+}
+
 lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
                               const double *morph_weights, skin_method method, skin_policy_kind policy,
                               vec3 *out_positions, int *normalized, lab_diag *d)

@@ -75,6 +75,27 @@ static void test_scene_siblings_any_order(void **state)
     assert_true(world[1].m[2][3] == 2);
 }
 
+/* scene_world over a forest listed children first (as glTF may list nodes), visited in an
+ * order that puts parents first, gives what scene_evaluate gives on the same forest listed
+ * parents first: the one hierarchy product serves both. */
+static void test_scene_world_in_any_order(void **state)
+{
+    (void)state;
+    const mat4 a = mat4_mul(mat4_translate(1, 2, 3), mat4_rotate_z(0.7)), b = mat4_mul(mat4_translate(0, 0, 2),
+                                                                                        mat4_rotate_x(-1.1)),
+               c = mat4_scale(2, 1, 0.5);
+    /* parents first: 0 root, 1 child of 0, 2 child of 1 */
+    const scene_node first[3] = {{"root", SCENE_NO_PARENT, a}, {"mid", 0, b}, {"leaf", 1, c}};
+    /* the same forest listed leaf, mid, root */
+    const scene_node reversed[3] = {{"leaf", 1, c}, {"mid", 2, b}, {"root", SCENE_NO_PARENT, a}};
+    const int order[3] = {2, 1, 0};
+    mat4 expect[3], got[3];
+    assert_int_equal(scene_evaluate(first, 3, expect, NULL), LAB_OK);
+    scene_world(reversed, 3, order, got);
+    for (int i = 0; i < 3; i++)
+        assert_true(mat4_max_abs_diff(expect[i], got[2 - i]) == 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -84,6 +105,7 @@ int main(void)
         cmocka_unit_test(test_scene_rejects_bad_local),
         cmocka_unit_test(test_scene_chain_by_hand),
         cmocka_unit_test(test_scene_siblings_any_order),
+        cmocka_unit_test(test_scene_world_in_any_order),
     };
     return cmocka_run_group_tests_name("scene", tests, NULL, NULL);
 }

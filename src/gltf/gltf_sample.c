@@ -197,23 +197,27 @@ lab_error gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4
 {
     if (!doc->validated)
         return gltf_fail_at(d, "(document)", "world matrices before validation");
-    /* G_i = G_parent(i) L_i, as scene_evaluate computes it, but over glTF's node forest:
-     * validated acyclic, listed in any order (scene_evaluate takes chapter 16's
-     * parents-first list and the lab's matrix bounds). A node is done once its world is
-     * known; an undone node waits on the stack until its parent is done. */
-    bool *done = calloc((size_t)doc->node_count + 1, sizeof *done);
-    int *stack = malloc(sizeof(int) * ((size_t)doc->node_count + 1));
-    lab_error e = done && stack ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(nodes)", "%d", doc->node_count);
-    for (int i = 0; e == LAB_OK && i < doc->node_count; i++) {
+    /* G_i = G_parent(i) L_i by the scene's own product (scene_world), over glTF's node
+     * forest: validated acyclic, but listed in any order, so the order comes first. A node
+     * is placed once its parent is; an unplaced node waits on the stack until its parent is
+     * placed. The lab's matrix bounds are scene_evaluate's, not glTF's: none are applied. */
+    const int n = doc->node_count;
+    bool *done = calloc((size_t)n + 1, sizeof *done);
+    int *stack = malloc(sizeof(int) * ((size_t)n + 1)), *order = malloc(sizeof(int) * ((size_t)n + 1)), placed = 0;
+    scene_node *nodes = malloc(sizeof *nodes * ((size_t)n + 1));
+    lab_error e = done && stack && order && nodes ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(nodes)", "%d", n);
+    for (int i = 0; e == LAB_OK && i < n; i++) {
+        nodes[i] = (scene_node){NULL, doc->nodes[i].parent >= 0 ? doc->nodes[i].parent : SCENE_NO_PARENT, locals[i]};
         int top = 0;
         for (int p = i; p >= 0 && !done[p]; p = doc->nodes[p].parent)
             stack[top++] = p;
         while (top > 0) {
-            int n = stack[--top], parent = doc->nodes[n].parent;
-            out_world[n] = parent >= 0 ? mat4_mul(out_world[parent], locals[n]) : locals[n];
-            done[n] = true;
+            order[placed++] = stack[--top];
+            done[order[placed - 1]] = true;
         }
     }
+    if (e == LAB_OK)
+        scene_world(nodes, n, order, out_world);
     for (int i = 0; e == LAB_OK && i < doc->node_count; i++)
         if (gltf_first_not_finite(&out_world[i].m[0][0], 16) >= 0) {
             char at[64];
@@ -221,7 +225,7 @@ lab_error gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4
             e = diag_fail(d, LAB_ERR_NOT_FINITE, at, "%s", "its world matrix (the product of its ancestors' "
                           "transforms and its own) overflows");
         }
-    free(done), free(stack);
+    free(done), free(stack), free(order), free(nodes);
     return e;
 }
 

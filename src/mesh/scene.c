@@ -26,12 +26,15 @@ lab_error scene_validate(const scene_node *nodes, int count, lab_diag *d)
 lab_error scene_evaluate(const scene_node *nodes, int count, mat4 *out_world, lab_diag *d)
 {
     lab_error e = scene_validate(nodes, count, d);
-    if (e != LAB_OK)
-        return e;
-    for (int i = 0; i < count; i++) {
-        int p = nodes[i].parent;
-        out_world[i] = (p == SCENE_NO_PARENT) ? nodes[i].local
-                                              : mat4_mul(out_world[p], nodes[i].local);
+    if (e == LAB_OK)
+        scene_world(nodes, count, NULL, out_world);
+    return e;
+}
+
+void scene_world(const scene_node *nodes, int count, const int *order, mat4 *out_world)
+{
+    for (int k = 0; k < count; k++) {
+        int i = order ? order[k] : k, p = nodes[i].parent;
+        out_world[i] = (p == SCENE_NO_PARENT) ? nodes[i].local : mat4_mul(out_world[p], nodes[i].local);
     }
-    return LAB_OK;
 }

@@ -25,4 +25,10 @@ lab_error scene_validate(const scene_node *nodes, int count, lab_diag *d);
 /* out_world[0 <= i < count] = G_i. Validates first and writes nothing on error. */
 lab_error scene_evaluate(const scene_node *nodes, int count, mat4 *out_world, lab_diag *d);
 
+/* The hierarchy's product alone, G_i = G_parent(i) L_i, visiting the nodes in `order`
+ * (count indices, each parent before its children; NULL: index order, the parents-first
+ * list scene_validate checks). No checks: scene_evaluate validates first, and the glTF
+ * sampler runs it on a node forest its own validation checked, in the order it found. */
+void scene_world(const scene_node *nodes, int count, const int *order, mat4 *out_world);
+
 #endif

@@ -34,7 +34,7 @@ SHADERS   := $(wildcard shaders/*.glsl shaders/*.frag)
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o) $(BUILD)/obj/gen/shaders.o
 LIB       := $(BUILD)/libskinlab.a
 # Chapter 30's folder: its programs (lab30*.c) and what only they use, as a library of its own.
-CH30_SRC  := $(filter-out lab/ch30/lab30%,$(wildcard lab/ch30/*.c))
+CH30_SRC  := $(filter-out $(LABS:%=lab/ch30/%.c),$(wildcard lab/ch30/*.c))
 CH30_OBJ  := $(CH30_SRC:%.c=$(BUILD)/obj/%.o)
 CH30_LIB  := $(BUILD)/libch30.a
 LAB_BINS  := $(LABS:%=$(BUILD)/bin/%)

@@ -23,15 +23,10 @@
 #include <string.h>
 
 #include "program/cli.h"
-#include "draw/diagram.h"
-#include "draw/figure.h"
 #include "record30.h"
 #include "rig30_check.h"
 
 #define LAB "lab30"
-#define PANEL_W 320
-#define PANEL_H 496
-#define LABEL_H figure_label_height(4) /* four label lines */
 
 /* ---- the rig, step by step ------------------------------------------------------------ */
 
@@ -192,169 +187,6 @@ static lab_error invalid_inputs(void *state, lab_diag *d)
 }
 
 
-/* ---- the figure ---------------------------------------------------------------------- */
-
-/* One camera for every panel: an oblique look at the middle of the cylinder, and one
- * orthographic window fitted to every pose's vertices and the axis, so nothing clips and
- * the panels compare at the same scale. */
-static lab_error choose_camera(void *state, lab_diag *d)
-{
-    chapter30 *c = state;
-    const vec3 *sets[LAB30_MAX_POSES + 1] = {c->axis};
-    int count[LAB30_MAX_POSES + 1] = {2};
-    for (int i = 0; i < c->pose_count; i++)
-        sets[i + 1] = c->pose[i].pose.positions, count[i + 1] = c->rig.bind.vertex_count;
-    return figure_fit_camera(&c->cam, vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), sets, count,
-                             c->pose_count + 1, 0.04, (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
-}
-
-/* The bind mesh's edges at the skinned positions; the middle ring in orange. */
-static lab_error draw_panel(const chapter30 *c, const lab30_pose *p, canvas *out, lab_diag *d)
-{
-    bool *middle = NULL; /* the middle ring's edges, in orange */
-    lab_error e = rig30_edge_masks(&c->rig, c->edges, c->edge_count, &middle, NULL, d);
-    if (e == LAB_OK)
-        e = canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
-    if (e == LAB_OK) {
-        char line1[64], line2[64], line3[64], line4[64];
-        snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
-        snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[RIG30_MIDDLE_RING].mean);
-        /* the blended matrix's singular values: how much it squashes the ring's plane */
-        snprintf(line3, sizeof line3, "det M = %.3g", p->middle_det);
-        snprintf(line4, sizeof line4, "sv(M) %.3g %.3g %.3g", p->middle_singular[0], p->middle_singular[1],
-                 p->middle_singular[2]);
-        const char *label[4] = {line1, line2, line3, line4};
-        figure_panel panel = {.positions = p->pose.positions, .edges = c->edges,
-                              .edge_count = c->edge_count, .highlight = middle,
-                              .axis_from = c->axis[0], .axis_to = c->axis[1], .label = label,
-                              .label_lines = 4};
-        figure_draw_panel(out, &c->cam, &panel);
-    }
-    free(middle);
-    return e;
-}
-
-/* Section 4 drawn in the xy plane: p, its two candidates C_0 p = p and C_1 p, their blend
- * (the midpoint), and where the two wrong orders put it. 100 pixels a unit. */
-static void draw_hand_control(const rig30_hand_control *h, const diagram *g)
-{
-    diagram_axes(g, -1.6, 2.4, -0.4, 2.6, 1.0, "x", "y");
-    diagram_segment(g, h->point.x, h->point.y, h->child_moves_it.x, h->child_moves_it.y, 6, DIAGRAM_BLUE);
-    const struct { vec3 at; rgb color; diagram_side side; const char *label; } marks[] = {
-        {h->point, FIGURE_TEXT, DIAGRAM_RIGHT, "p = C0 p"},
-        {h->in_bind_frame, DIAGRAM_GREY, DIAGRAM_ABOVE, "B1^-1 p"}, /* on the x axis: its label above */
-        {h->child_moves_it, DIAGRAM_BLUE, DIAGRAM_RIGHT, "C1 p"},
-        {h->computed[HAND_CORRECT], DIAGRAM_GREEN, DIAGRAM_RIGHT, "G1 B1^-1: blend"},
-        {h->computed[HAND_NO_INVERSE_BIND], DIAGRAM_RED, DIAGRAM_LEFT, "G1 alone"},
-        {h->computed[HAND_REVERSED_ORDER], DIAGRAM_RED, DIAGRAM_LEFT, "B1^-1 G1"},
-    };
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        diagram_point(g, marks[i].at.x, marks[i].at.y, marks[i].color, marks[i].side, "%s", marks[i].label);
-}
-
-/* The weights on the bind mesh: each edge coloured by its ends' child weight w_1 = z/2. */
-static lab_error draw_weights(const chapter30 *c, canvas *out, lab_diag *d)
-{
-    int n = c->edge_count;
-    vec3 *a = malloc(sizeof *a * (size_t)(n ? n : 1)), *b = malloc(sizeof *b * (size_t)(n ? n : 1));
-    rgb *color = malloc(sizeof *color * (size_t)(n ? n : 1));
-    lab_error e = a && b && color ? canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d)
-                                  : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "weights panel", "%d edges", n);
-    for (int i = 0; e == LAB_OK && i < n; i++) {
-        a[i] = c->rig.bind.vertices[c->edges[i].a], b[i] = c->rig.bind.vertices[c->edges[i].b];
-        double w = 0.5 * (rig30_child_weight(&c->rig.influences, c->edges[i].a) +
-                          rig30_child_weight(&c->rig.influences, c->edges[i].b));
-        color[i] = figure_error_color(w, 1.0);
-    }
-    if (e == LAB_OK) {
-        figure_draw_lines(out, &c->cam, a, b, color, n);
-        raster_text(out, 8, 8, FIGURE_TEXT_SCALE, "child weight w1 = z/2", FIGURE_TEXT);
-        for (int k = 0; k < 20; k++) /* the colour bar: w1 from 0 to 1 */
-            raster_fill_rect(out, 40 + 12 * k, 40, 12, 14, figure_error_color((k + 0.5) / 20.0, 1.0));
-        raster_text(out, 8, 62, FIGURE_TEXT_SCALE, "0 root", FIGURE_TEXT);
-        raster_text(out, PANEL_W - 8 - raster_text_width("1 child", FIGURE_TEXT_SCALE), 62, FIGURE_TEXT_SCALE,
-                    "1 child", FIGURE_TEXT);
-    }
-    free(a), free(b), free(color);
-    return e;
-}
-
-/* Exercise 2 as a picture, titled as what it is: a demonstration of data lab30 refuses.
- * At the bind pose every C_j = I, so LBS gives p~' = (w_0 + w_1) p~: weights 0.4 + 0.4 on
- * the middle ring put it at 0.8 p (the homogeneous w is 0.8), off the bind mesh it must
- * reproduce. Beside it the bind pose with the chapter's weights, which sum to 1. */
-static lab_error draw_refused_weights(const chapter30 *c, canvas *out, lab_diag *d)
-{
-    const int n = c->rig.bind.vertex_count, joint[2] = {0, 1};
-    const double refused[2] = {0.4, 0.4};
-    const mat4 bind_palette[2] = {mat4_identity(), mat4_identity()}; /* C_j = I at the bind pose */
-    vec3 *shrunk = malloc(sizeof *shrunk * (size_t)n);
-    bool *middle = NULL;
-    lab_error e = shrunk ? rig30_edge_masks(&c->rig, c->edges, c->edge_count, &middle, NULL, d)
-                         : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "refused weights", "%d vertices", n);
-    for (int v = 0; e == LAB_OK && v < n; v++) {
-        vec3 p = c->rig.bind.vertices[v];
-        vec4 q = skin_lbs_point(p, joint, refused, 2, bind_palette); /* (0.8 p, w = 0.8) */
-        shrunk[v] = v / RIG30_SEGMENTS == RIG30_MIDDLE_RING ? vec3_make(q.x, q.y, q.z) : p;
-    }
-    canvas panels[2] = {{0}};
-    const char *labels[2][4] = {{"the chapter's weights", "w0 + w1 = 1 everywhere", "bind pose: p' = p", ""},
-                                {"middle ring: 0.4 + 0.4", "= 0.8: refused (exit 1)", "bind pose: p' = 0.8 p", ""}};
-    for (int k = 0; e == LAB_OK && k < 2; k++) {
-        e = canvas_init(&panels[k], PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
-        figure_panel panel = {.positions = k ? shrunk : c->rig.bind.vertices, .edges = c->edges,
-                              .edge_count = c->edge_count, .highlight = middle, .axis_from = c->axis[0],
-                              .axis_to = c->axis[1], .label = labels[k], .label_lines = 4};
-        if (e == LAB_OK)
-            figure_draw_panel(&panels[k], &c->cam, &panel);
-    }
-    if (e == LAB_OK)
-        e = figure_compose(out, panels, 2, 12,
-                           "Exercise 2, a demonstration of refused data:\nweights that do not sum to 1, "
-                           "seen at the bind pose", d);
-    canvas_free(&panels[0]), canvas_free(&panels[1]);
-    free(shrunk), free(middle);
-    return e;
-}
-
-static lab_error add_figures(void *state, lab_diag *d)
-{
-    chapter30 *c = state;
-    canvas panels[LAB30_MAX_POSES] = {{0}}, fig = {0};
-    lab_error e = LAB_OK;
-    for (int i = 0; e == LAB_OK && i < c->pose_count; i++)
-        e = draw_panel(c, &c->pose[i], &panels[i], d);
-    if (e == LAB_OK)
-        e = figure_compose(&fig, panels, c->pose_count, 12,
-                           "LBS twist of a 9x24 cylinder. Orange: the middle ring z = 1; dashed: the axis.\n"
-                           "M = w0 C0 + w1 C1, the middle ring's blended matrix; sv(M): its singular values", d);
-    output_name names[LAB30_MAX_POSES];
-    for (int i = 0; i < c->pose_count; i++) { /* "skinning30-theta090.png" */
-        char angle[40];
-        snprintf(names[i], sizeof names[i], "skinning30-theta%s.png",
-                 figure_angle_tag(angle, sizeof angle, c->pose[i].theta_deg));
-    }
-    e = output_batch_add_figure(&c->out, e, "skinning30.png", &fig, panels, names, c->pose_count, d);
-    canvas hand = {0}, weights = {0}, refused = {0};
-    diagram plane;
-    if (e == LAB_OK)
-        e = diagram_init(&plane, &hand, 460, 410, 210, 330, 100, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", d);
-    if (e == LAB_OK)
-        draw_hand_control(&c->hand, &plane);
-    if (e == LAB_OK)
-        e = output_batch_add_image(&c->out, "skinning30-hand.png", &hand, d);
-    if (e == LAB_OK)
-        e = draw_weights(c, &weights, d);
-    if (e == LAB_OK)
-        e = output_batch_add_image(&c->out, "skinning30-weights.png", &weights, d);
-    if (e == LAB_OK)
-        e = draw_refused_weights(c, &refused, d);
-    if (e == LAB_OK)
-        e = output_batch_add_image(&c->out, "skinning30-refused-weights.png", &refused, d);
-    canvas_free(&hand), canvas_free(&weights), canvas_free(&refused);
-    return e;
-}
-
 /* ---- main: the article's steps, in its order ------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -397,8 +229,8 @@ int main(int argc, char **argv)
          .report = record30_report_degenerate},
         {.run = invalid_inputs, .section = "Invalid inputs: each must be rejected by its own rule",
          .report = record30_report_invalid_inputs},
-        {.run = choose_camera}, /* the figure */
-        {.run = add_figures},
+        {.run = lab30_choose_camera}, /* the figure (lab30_figures.c) */
+        {.run = lab30_figures},
         {.run = record30_evidence}, /* every number, as JSON and CSV */
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],

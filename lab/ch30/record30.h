@@ -60,6 +60,12 @@ typedef struct {
 /* Frees what the computation allocated in the chapter30 at state (a cli_chapter release). */
 void record30_release(void *state);
 
+/* The figure's camera, one for every pose; then skinning30.png and its panels,
+ * skinning30-hand.png, skinning30-weights.png and skinning30-refused-weights.png
+ * (lab30_figures.c; cli_steps on a chapter30). */
+lab_error lab30_choose_camera(void *state, lab_diag *d);
+lab_error lab30_figures(void *state, lab_diag *d);
+
 /* skinning30.json, skinning30-radii.csv and, with c->gltf, skinning30.gltf. */
 /* (a cli_step on a chapter30: adds to its `out`) */
 lab_error record30_evidence(void *state, lab_diag *d);

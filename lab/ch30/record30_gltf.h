@@ -46,6 +46,9 @@ void record30_gltf_release(void *state);
 /* gltf30.json: per time, per skinned primitive, the joints' world matrices and the
  * skinned positions. */
 /* (a cli_step on a gltf30: adds to its `out`) */
+/* gltf30.png and its panels (gltf30_figures.c; a cli_step on a gltf30). */
+lab_error gltf30_figures(void *state, lab_diag *d);
+
 lab_error record30_gltf_evidence(void *state, lab_diag *d);
 
 /* One line for the asset, one per sampled time. */

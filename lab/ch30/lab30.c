@@ -10,7 +10,9 @@
  *   skinning30.png, -thetaNNN.png  the figure, one panel per pose, and each panel alone
  *   skinning30-hand.png            the hand control (section 4) in the xy plane
  *   skinning30-weights.png         the bind mesh coloured by the child weight
+ *   skinning30-refused-weights.png exercise 2: what weights 0.4 + 0.4 would do (refused data)
  *   skinning30.json, -radii.csv    the scene and every check; the radius table
+ * (the figures are drawn in lab30_figures.c; the JSON, CSV and report in record30.c)
  *   skinning30.gltf                with --gltf: the rig and a twist animation
  * and prints the chapter's tables on stdout, each value beside its independent check.
  * Conventions: right-handed, column vectors, row-major storage, radians inside (degrees

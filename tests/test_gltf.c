@@ -727,6 +727,69 @@ static int add_float_accessor(cJSON *root, const float *data, int count, int com
     return cJSON_GetArraySize(accessors) - 1;
 }
 
+/* Three of the sampler's rules, each with data that only the rule gets right (issue 21):
+ * node 0, CUBICSPLINE over keys 2 s apart with an out-tangent of (1, 0, 0): at t = 1 the
+ * Hermite term h10(1/2) dt m0 = 0.125 * 2 = 0.25 (0.125 if the tangent were not scaled by
+ * the key interval); node 1, STEP over keys 0, 1, 2 with x = 10, 20, 30: at t = 1 exactly,
+ * key 1's 20 (10 if an interior key were taken as the end of the interval before it);
+ * node 2, LINEAR over keys 0 and 2 whose output accessor has a bufferView of zeros and a
+ * sparse substitution of key 1 by (6, 0, 0): at t = 1, (3, 0, 0) (0 if sparse values were
+ * ignored beside a bufferView). Expected values by this test's own arithmetic. */
+static void test_gltf_sampler_rules_cubic_step_sparse(void **state)
+{
+    (void)state;
+    cJSON *root = cJSON_Parse("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[],\"bufferViews\":[],"
+                              "\"accessors\":[],\"nodes\":[{},{},{}],\"animations\":[{\"samplers\":[],"
+                              "\"channels\":[]}]}");
+    assert_non_null(root);
+    static const float two_keys[2] = {0, 2}, three_keys[3] = {0, 1, 2};
+    static const float cubic[18] = {0, 0, 0, 0, 0, 0, 1, 0, 0,  /* key 0: in, value, out */
+                                    0, 0, 0, 0, 0, 0, 0, 0, 0}; /* key 1 */
+    static const float step[9] = {10, 0, 0, 20, 0, 0, 30, 0, 0}, zeros[6] = {0}, six[3] = {6, 0, 0};
+    float index_bits[1];
+    const uint32_t index = 1; /* the sparse index, an UNSIGNED_INT, as 4 bytes of a view */
+    memcpy(index_bits, &index, sizeof index);
+    int sparse_output = add_float_accessor(root, zeros, 2, 3, false);
+    cJSON *sparse = cJSON_AddObjectToObject(at_path(root, "accessors", sparse_output), "sparse");
+    cJSON_AddNumberToObject(sparse, "count", 1);
+    cJSON *indices = cJSON_AddObjectToObject(sparse, "indices"), *values = cJSON_AddObjectToObject(sparse, "values");
+    cJSON_AddNumberToObject(indices, "bufferView", add_float_view(root, index_bits, 1));
+    cJSON_AddNumberToObject(indices, "componentType", 5125);
+    cJSON_AddNumberToObject(values, "bufferView", add_float_view(root, six, 3));
+    const struct { int input, output; const char *mode; } samplers[3] = {
+        {add_float_accessor(root, two_keys, 2, 1, true), add_float_accessor(root, cubic, 6, 3, false), "CUBICSPLINE"},
+        {add_float_accessor(root, three_keys, 3, 1, true), add_float_accessor(root, step, 3, 3, false), "STEP"},
+        {add_float_accessor(root, two_keys, 2, 1, true), sparse_output, "LINEAR"}};
+    cJSON *anim = at_path(root, "animations", 0);
+    for (int k = 0; k < 3; k++) {
+        cJSON *sampler = cJSON_CreateObject(), *channel = cJSON_CreateObject(), *target = cJSON_CreateObject();
+        cJSON_AddNumberToObject(sampler, "input", samplers[k].input);
+        cJSON_AddNumberToObject(sampler, "output", samplers[k].output);
+        cJSON_AddStringToObject(sampler, "interpolation", samplers[k].mode);
+        cJSON_AddItemToArray(cJSON_GetObjectItem(anim, "samplers"), sampler);
+        cJSON_AddNumberToObject(channel, "sampler", k);
+        cJSON_AddNumberToObject(target, "node", k);
+        cJSON_AddStringToObject(target, "path", "translation");
+        cJSON_AddItemToObject(channel, "target", target);
+        cJSON_AddItemToArray(cJSON_GetObjectItem(anim, "channels"), channel);
+    }
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(gltf_parse((const uint8_t *)text, strlen(text), NULL, &doc, &d), LAB_OK);
+    if (gltf_validate(&doc, &d) != LAB_OK)
+        fail_msg("%s: %s", d.where, d.value);
+    mat4 locals[3];
+    assert_int_equal(gltf_sample_locals(&doc, 0, 1.0, locals, NULL), LAB_OK);
+    const double u = 0.5, h10 = u * u * u - 2 * u * u + u, dt = 2.0; /* the Hermite basis */
+    assert_true(fabs(locals[0].m[0][3] - h10 * dt * 1.0) < 1e-12);
+    assert_true(locals[1].m[0][3] == 20.0);
+    assert_true(fabs(locals[2].m[0][3] - 0.5 * 6.0) < 1e-12);
+    gltf_free(&doc);
+    free(text);
+}
+
 /* The export with two morph targets on its cylinder and no twist: target 0 moves each
  * vertex by (0.1 x, 0.2 y, 0) and its normal by (0, 0, 0.5), target 1 by (0, 0, 0.3 + 0.01 v);
  * mesh.weights {0.5, -0.25}. `weights` (NULL: none) replaces the animation by one weights
@@ -963,6 +1026,7 @@ int main(void)
         X(test_gltf_morph_targets_refused_where_wrong),
         X(test_lab30_gltf_applies_morph_targets),
         cmocka_unit_test(test_gltf_external_sparse_normalised_sets_step_cubic),
+        cmocka_unit_test(test_gltf_sampler_rules_cubic_step_sparse),
     };
 #undef X
     return cmocka_run_group_tests_name("gltf", tests, NULL, NULL);

@@ -313,7 +313,7 @@ static const malformed_case cases[] = {
     {"node hierarchy cycle", hierarchy_cycle, "/nodes/"},
     {"mesh index out of range", mesh_out_of_range, "/nodes/2"},
     {"inverse bind not affine", ibm_not_affine, "/skins/0/inverseBindMatrices"},
-    {"weights sum to 1.5", weight_sum, "vertex 5"},
+    {"weights sum to 1.5", weight_sum, "vertex 5 (--policy normalize divides its weights by their sum)"},
     {"negative weight", weight_negative, "vertex 100"},
     {"animation times decrease", times_decrease, "/animations/0/samplers/0/input"},
     {"componentType INT (5124) for indices", unknown_component_type, "/accessors/4"},

@@ -97,6 +97,17 @@ static lab_error load_asset(void *state, lab_diag *d)
     return e;
 }
 
+/* A refusal that an option of this program would turn into a result says which: weights
+ * off by more than glTF's tolerance are divided out by --policy normalize, and a count
+ * over a limit is raised by the limit's option (which the limit's message names). */
+static void point_the_way(const void *state, lab_diag *d)
+{
+    const gltf30 *r = state;
+    size_t n = strlen(d->where);
+    if (d->code == LAB_ERR_WEIGHT_SUM && r->policy == SKIN_POLICY_STRICT && n + 1 < sizeof d->where)
+        snprintf(d->where + n, sizeof d->where - n, " (--policy normalize divides its weights by their sum)");
+}
+
 /* Every sampled time: the animation's locals, the joints' world matrices, the skin. */
 static lab_error sample_times(void *state, lab_diag *d)
 {
@@ -143,7 +154,7 @@ int main(int argc, char **argv)
         {.run = record30_gltf_evidence},
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
-                                        "glTF 2.0: a skinned asset evaluated at sampled times", true, NULL,
+                                        "glTF 2.0: a skinned asset evaluated at sampled times", true, point_the_way,
                                         record30_gltf_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, r.args);
 }

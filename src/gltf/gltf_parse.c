@@ -6,6 +6,7 @@
 #include "base/bytes.h"
 
 #include <cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -145,8 +146,9 @@ static lab_error read_external(const char *name, const char *base_dir, size_t le
     char *dir = realpath(base_dir, NULL), *file = realpath(path, NULL);
     size_t n = dir ? strlen(dir) : 0;
     lab_error e = LAB_OK;
+    int reason = errno; /* what the system said, for a file that is not there */
     if (!dir || !file)
-        e = gltf_fail_at(d, pointer, "external buffer \"%.60s\": cannot open the file", name);
+        e = gltf_fail_at(d, pointer, "external buffer \"%.60s\": cannot open the file: %s", name, strerror(reason));
     else if (strncmp(file, dir, n) != 0 || file[n] != '/')
         e = gltf_fail_at(d, pointer, "external buffer \"%.60s\" resolves to %.80s, outside the asset's directory %.80s",
                          name, file, dir);
@@ -704,9 +706,21 @@ lab_error gltf_load(const char *path, gltf_document *out, lab_diag *d)
     uint8_t *data;
     size_t size;
     memset(out, 0, sizeof *out);
+    errno = 0;
     bytes_read_result r = read_whole_file(path, &data, &size);
+    int reason = errno;
+    /* the file itself could not be had: not a breach of the specification, and said as
+     * the system said it */
+    if (r == BYTES_READ_OUT_OF_MEMORY)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%s", bytes_read_message(r));
+    if (r == BYTES_READ_TOO_LARGE)
+        return diag_fail(d, LAB_ERR_LIMIT, path, "%s: an asset may have at most %u bytes", bytes_read_message(r),
+                         GLTF_MAX_FILE);
+    if (r == BYTES_READ_NOT_REGULAR)
+        return diag_fail(d, LAB_ERR_INPUT_FILE, path, "%s", bytes_read_message(r));
     if (r != BYTES_READ_OK)
-        return gltf_fail_at(d, path, "%s (at most %u bytes)", bytes_read_message(r), GLTF_MAX_FILE);
+        return diag_fail(d, LAB_ERR_INPUT_FILE, path, "%s: %s", bytes_read_message(r),
+                         reason ? strerror(reason) : "no reason given");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');

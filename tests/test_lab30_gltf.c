@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmocka_all.h"
 #include "testutil.h"
@@ -135,6 +136,43 @@ static void test_lab30_gltf_round_trip(void **state)
 }
 
 /* make lab30-gltf: the export and the skinned panels of out/ are current. */
+/* --anim by index and by name: an asset with two animations (the export's "twist" and a
+ * copy named "copy"); the JSON and the report say which was sampled; one the asset does
+ * not have is a usage error (exit 2) that lists the ones it has. */
+static void test_lab30_gltf_chooses_the_animation(void **state)
+{
+    run_ctx *ctx = *state;
+    char *text = tu_read_file(COMMITTED_OUT_DIR "/skinning30.gltf", NULL);
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    cJSON *anims = cJSON_GetObjectItem(root, "animations"), *copy = cJSON_Duplicate(cJSON_GetArrayItem(anims, 0), true);
+    cJSON_ReplaceItemInObject(copy, "name", cJSON_CreateString("copy"));
+    cJSON_AddItemToArray(anims, copy);
+    text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    const char *asset = tu_path(ctx->dir, "two.gltf");
+    assert_true(tu_write_file(asset, text));
+    free(text);
+    char outdir[160];
+    snprintf(outdir, sizeof outdir, "%s/out", ctx->dir);
+    assert_int_equal(mkdir(outdir, 0777), 0);
+    const char *choices[2] = {"1", "copy"};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(run_lab(ctx, "--anim", choices[k], asset, outdir), 0);
+        cJSON *json = tu_json_load(tu_path(outdir, "gltf30.json"));
+        cJSON *chosen = tu_json_get(json, "animation");
+        assert_int_equal((int)tu_json_num(chosen, "index"), 1);
+        assert_string_equal(cJSON_GetStringValue(tu_json_get(chosen, "name")), "copy");
+        cJSON_Delete(json);
+        assert_true(tu_file_contains(ctx->out_path, "* 1 \"copy\""));
+    }
+    assert_int_equal(run_lab(ctx, "--anim", "2", asset, outdir), 2);
+    assert_true(tu_file_contains(ctx->err_path, "0 \"twist\", 1 \"copy\""));
+    assert_int_equal(run_lab(ctx, "--anim", "walk", asset, outdir), 2);
+}
+
 static void test_lab30_gltf_deterministic_and_committed(void **state)
 {
     (void)state;
@@ -157,6 +195,7 @@ int main(void)
         T(test_lab30_gltf_keeps_every_skinned_primitive),
         T(test_lab30_gltf_export_passes_the_validator),
         T(test_lab30_gltf_round_trip),
+        T(test_lab30_gltf_chooses_the_animation),
         T(test_lab30_gltf_deterministic_and_committed),
     };
 #undef T

@@ -299,8 +299,10 @@ static void test_sweep_lab30_gltf(void **state)
         }
         const char *method = a == 2 || below(s, 2) ? "lbs" : "dqs";
         const char *policy = below(s, 2) ? "strict" : "normalize";
+        /* each asset's one animation, by index or by name, or by default */
+        const char *anim_names[3] = {"twist", "0", "0"}, *anim = below(s, 3) == 0 ? anim_names[a] : NULL;
         char *argv[] = {BIN("lab30-gltf"), "--time", times, "--method", (char *)method, "--policy", (char *)policy,
-                        (char *)assets[a], NULL};
+                        (char *)assets[a], anim ? "--anim" : NULL, (char *)anim, NULL};
         run(s, 0, NULL, false, argv);
     }
     snprintf(mk, sizeof mk, "rm -rf '%s'", exported);

@@ -59,7 +59,7 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
     at->positions = calloc((size_t)(r->part_count ? r->part_count : 1), sizeof(vec3 *));
     at->morph_weights = calloc((size_t)(r->part_count ? r->part_count : 1), sizeof(double *));
     lab_error e = (locals && at->world && at->positions && at->morph_weights)
-                      ? gltf_sample_locals(&r->doc, 0, at->t, locals, d)
+                      ? gltf_sample_locals(&r->doc, r->animation, at->t, locals, d)
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "nodes", "%d", n);
     if (e == LAB_OK)
         e = gltf_world_matrices(&r->doc, locals, at->world, d);
@@ -67,7 +67,7 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
         int count, targets = gltf_node_target_count(&r->doc, r->parts[p].node);
         if (targets > 0) { /* the morph weights first: the targets move the bind pose */
             at->morph_weights[p] = malloc(sizeof(double) * (size_t)targets);
-            e = at->morph_weights[p] ? gltf_sample_morph_weights(&r->doc, 0, at->t, r->parts[p].node, at->morph_weights[p], d)
+            e = at->morph_weights[p] ? gltf_sample_morph_weights(&r->doc, r->animation, at->t, r->parts[p].node, at->morph_weights[p], d)
                                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "morph weights", "part %d", p);
         }
         at->positions[p] = e == LAB_OK ? malloc(sizeof(vec3) * (size_t)r->parts[p].vertex_count) : NULL;
@@ -82,6 +82,33 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
     return e;
 }
 
+/* --anim N|NAME: the animation to sample, by its index or its name; without it the first
+ * (-1 when the asset has none). One the asset does not have is a usage error that lists
+ * the ones it has. */
+static lab_error choose_animation(gltf30 *r, lab_diag *d)
+{
+    const gltf_document *doc = &r->doc;
+    r->animation = doc->animation_count > 0 ? 0 : -1;
+    if (!r->animation_arg)
+        return LAB_OK;
+    char *end;
+    long k = strtol(r->animation_arg, &end, 10);
+    bool number = r->animation_arg[0] != '\0' && *end == '\0';
+    for (int i = 0; i < doc->animation_count; i++)
+        if (number ? k == i : doc->animations[i].name && !strcmp(doc->animations[i].name, r->animation_arg)) {
+            r->animation = i;
+            return LAB_OK;
+        }
+    char there[200] = "none";
+    size_t used = 0;
+    for (int i = 0; i < doc->animation_count && used + 1 < sizeof there; i++) {
+        int n = snprintf(there + used, sizeof there - used, "%s%d \"%.40s\"", i ? ", " : "", i,
+                         doc->animations[i].name ? doc->animations[i].name : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return diag_fail(d, LAB_ERR_USAGE, "--anim", "\"%.60s\": the asset's animations are %s", r->animation_arg, there);
+}
+
 /* The asset: read, validated (every MUST the reader knows), its skinned primitives found. */
 static lab_error load_asset(void *state, lab_diag *d)
 {
@@ -90,6 +117,8 @@ static lab_error load_asset(void *state, lab_diag *d)
     r->doc.limits = r->limits; /* --max-vertices, --max-nodes, --max-joints */
     if (e == LAB_OK)
         e = gltf_validate(&r->doc, d);
+    if (e == LAB_OK)
+        e = choose_animation(r, d);
     if (e == LAB_OK)
         e = find_parts(r, d);
     if (e == LAB_OK && r->part_count == 0)
@@ -112,7 +141,7 @@ static void point_the_way(const void *state, lab_diag *d)
 static lab_error sample_times(void *state, lab_diag *d)
 {
     gltf30 *r = state;
-    gltf_animation_range(&r->doc, 0, &r->start, &r->end);
+    gltf_animation_range(&r->doc, r->animation, &r->start, &r->end);
     double span = r->end - r->start;
     const double quarters[4] = {r->start, r->start + 0.25 * span, r->start + 0.5 * span, r->end};
     r->time_count = r->requested_count ? r->requested_count : (span > 0 ? 4 : 1);
@@ -133,7 +162,10 @@ int main(int argc, char **argv)
         {"--time", CLI_DOUBLES, r.requested_times, .count = &r.requested_count, .min_count = 1,
          .max_count = GLTF30_MAX_TIMES, .value_name = "T[,T...]",
          .help = "sample times in seconds (default: start, quarter, half and end\n"
-                 "of the first animation)"},
+                 "of the animation)"},
+        {"--anim", CLI_STRING, &r.animation_arg, .value_name = "N|NAME",
+         .help = "the animation to sample, by index or name (default: the first);\n"
+                 "the report lists the asset's animations"},
         {"--method", CLI_CHOICE, &r.method, .choices = methods, .help = "lbs (default) or dqs"},
         {"--policy", CLI_CHOICE, &r.policy, .choices = policies,
          .help = "strict (default) rejects weight sums off by more than 2e-7 per\n"
@@ -146,7 +178,7 @@ int main(int argc, char **argv)
          .help = "refuse a skin of more joints (default 4096)"},
     };
     const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
-                                 options, 6, {"ASSET", "OUTDIR"}, 2, NULL};
+                                 options, sizeof options / sizeof options[0], {"ASSET", "OUTDIR"}, 2, NULL};
     static const cli_step steps[] = {
         {.run = load_asset},
         {.run = sample_times, .section = "The asset, sampled", .report = record30_gltf_report},

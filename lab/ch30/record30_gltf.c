@@ -60,6 +60,12 @@ lab_error record30_gltf_evidence(void *state, lab_diag *d)
     cJSON_AddStringToObject(root, "method", skin_method_name((skin_method)r->method));
     cJSON_AddStringToObject(root, "policy", skin_policy_name((skin_policy_kind)r->policy));
     cJSON_AddStringToObject(root, "space", "the joints' world space: the skinned mesh node's transform is ignored");
+    cJSON *anim = cJSON_AddObjectToObject(root, "animation"); /* the one sampled (--anim) */
+    cJSON_AddNumberToObject(anim, "index", r->animation);
+    if (r->animation >= 0 && r->doc.animations[r->animation].name)
+        cJSON_AddStringToObject(anim, "name", r->doc.animations[r->animation].name);
+    else
+        cJSON_AddNullToObject(anim, "name"); /* none, or an animation without a name */
     cJSON *range = cJSON_AddArrayToObject(root, "animation_range");
     cJSON_AddItemToArray(range, json_number(r->start));
     cJSON_AddItemToArray(range, json_number(r->end));
@@ -78,5 +84,15 @@ bool record30_gltf_report(const void *state, FILE *out)
     for (int k = 0; k < r->time_count; k++)
         fprintf(out, "  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t,
                 r->at[k].normalized);
+    fprintf(out, "  the asset's animations (--anim N|NAME chooses one):\n");
+    for (int i = 0; i < r->doc.animation_count; i++) {
+        double start, end;
+        gltf_animation_range(&r->doc, i, &start, &end);
+        fprintf(out, "  %s%d \"%s\": %g..%g s (%g s), %d channels\n", i == r->animation ? "* " : "  ", i,
+                r->doc.animations[i].name ? r->doc.animations[i].name : "", start, end, end - start,
+                r->doc.animations[i].channel_count);
+    }
+    if (r->doc.animation_count == 0)
+        fprintf(out, "    none: the asset is sampled at its rest pose\n");
     return true; /* no self-checks: the asset's own numbers are the result */
 }

@@ -32,6 +32,8 @@ typedef struct {
     double start, end;
     /* the run's options and arguments */
     double requested_times[GLTF30_MAX_TIMES]; /* --time; none: the animation's quarters */
+    const char *animation_arg;        /* --anim N|NAME; NULL: the first animation */
+    int animation;                    /* the one sampled: an index, -1 when the asset has none */
     int requested_count;
     int method;                       /* --method, a skin_method */
     int policy;                       /* --policy, a skin_policy_kind */

@@ -47,6 +47,7 @@ static const char *const rules[] = {
     [LAB_ERR_OUT_OF_MEMORY] = "out of memory",
     [LAB_ERR_OUTPUT] = "outputs must be written completely or not at all",
     [LAB_ERR_INPUT_FILE] = "an input file must be readable and in its format",
+    [LAB_ERR_USAGE] = "an option must name something the input has",
 };
 _Static_assert(sizeof rules / sizeof rules[0] == LAB_ERR_COUNT,
                "every lab_error needs its rule in the table");

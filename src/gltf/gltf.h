@@ -87,6 +87,7 @@ typedef struct {
     int sampler_count;
     gltf_channel *channels;
     int channel_count;
+    char *name;                          /* the animation's "name", NULL when it has none */
 } gltf_animation;
 
 /* What one asset may ask for, checked by gltf_validate before anything is allocated for

@@ -502,6 +502,15 @@ static lab_error parse_animation(const cJSON *j, int i, gltf_animation *a, lab_d
     const cJSON *channels = cJSON_GetObjectItemCaseSensitive(j, "channels");
     if (!cJSON_IsArray(samplers) || !cJSON_IsArray(channels))
         return gltf_fail_at(d, at, "samplers and channels must be arrays");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
+    if (name && !cJSON_IsString(name)) {
+        snprintf(sub, sizeof sub, "%s/name", at);
+        return gltf_fail_at(d, sub, "must be a string");
+    }
+    if (name && !(a->name = malloc(strlen(name->valuestring) + 1)))
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "its name");
+    if (name)
+        strcpy(a->name, name->valuestring);
     a->sampler_count = cJSON_GetArraySize(samplers);
     a->channel_count = cJSON_GetArraySize(channels);
     a->samplers = alloc_array((size_t)a->sampler_count, sizeof *a->samplers);
@@ -750,6 +759,7 @@ void gltf_free(gltf_document *doc)
     for (int i = 0; doc->animations && i < doc->animation_count; i++) {
         free(doc->animations[i].samplers);
         free(doc->animations[i].channels);
+        free(doc->animations[i].name);
     }
     free(doc->buffers), free(doc->views), free(doc->accessors), free(doc->nodes);
     free(doc->skins), free(doc->meshes), free(doc->animations);

@@ -333,6 +333,8 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
 
 int cli_exit_code(lab_error e)
 {
+    if (e == LAB_ERR_USAGE) /* an option's value the input turned out not to have */
+        return CLI_EXIT_USAGE;
     return e == LAB_ERR_OUT_OF_MEMORY || e == LAB_ERR_OUTPUT ? CLI_EXIT_OUTPUT : CLI_EXIT_REJECTED;
 }
 

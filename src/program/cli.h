@@ -134,7 +134,8 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
 void cli_usage(const cli_program *program, FILE *to);
 
 /* The contract's exit code for an error that stopped the computation: 3 for an output or
- * resource failure (out of memory, a write), 1 for rejected data. */
+ * resource failure (out of memory, a write), 2 for an option naming what the input does
+ * not have (LAB_ERR_USAGE), 1 for rejected data. */
 int cli_exit_code(lab_error e);
 
 /* Prints "<name>: error: <rule>, <where>, <value>" to stderr and returns exit_code. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cmocka_all.h"
+#include "gltf/gltf.h"
 #include "testutil.h"
 
 #define LAB30 LAB_BIN_DIR "/lab30"
@@ -40,6 +41,12 @@ static void test_lab30_gltf_exit_codes(void **state)
     assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "nothing.gltf"), ctx->dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "cannot open the file: No such file or directory"));
     assert_false(tu_file_contains(ctx->err_path, "specification"));
+    const char *empty = tu_path(ctx->dir, "no-mesh.gltf"); /* valid glTF with nothing to draw */
+    assert_true(tu_write_file(empty, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}]}"));
+    assert_int_equal(run_lab(ctx, empty, ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "no node has a mesh"));
+    assert_false(tu_file_contains(ctx->err_path, "specification"));
+    remove(empty);
     assert_int_equal(run_lab(ctx, ctx->dir, ctx->dir), 1); /* a directory */
     assert_true(tu_file_contains(ctx->err_path, "not a regular file"));
     assert_false(tu_file_contains(ctx->err_path, "specification"));
@@ -136,6 +143,93 @@ static void test_lab30_gltf_round_trip(void **state)
 }
 
 /* make lab30-gltf: the export and the skinned panels of out/ are current. */
+/* Writes `file` (a committed export, edited by `edit`) into dir/name; returns the path. */
+static const char *edited_asset(const char *dir, const char *file, const char *name, void (*edit)(cJSON *root))
+{
+    char *text = tu_read_file(file, NULL);
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    edit(root);
+    text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    const char *path = tu_path(dir, name);
+    assert_true(tu_write_file(path, text));
+    free(text);
+    return path;
+}
+
+/* A second, unskinned instance of the cylinder at the scene's root, moved by (5, 0, 0). */
+static void add_static_instance(cJSON *root)
+{
+    cJSON *node = cJSON_CreateObject();
+    cJSON_AddNumberToObject(node, "mesh", 0);
+    cJSON_AddItemToObject(node, "translation", cJSON_CreateDoubleArray((const double[]){5, 0, 0}, 3));
+    cJSON_AddItemToArray(cJSON_GetObjectItem(root, "nodes"), node);
+    cJSON *scene = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "scenes"), 0);
+    cJSON_AddItemToArray(cJSON_GetObjectItem(scene, "nodes"), cJSON_CreateNumber(5));
+}
+
+/* The corrective export without its skin: a morph target driven by an animation, no skin. */
+static void remove_the_skin(cJSON *root)
+{
+    cJSON *mesh_node = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "nodes"), 2);
+    cJSON_DeleteItemFromObject(mesh_node, "skin");
+    cJSON *attributes = cJSON_GetObjectItem(
+        cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "meshes"), 0), "primitives"), 0),
+        "attributes");
+    cJSON_DeleteItemFromObject(attributes, "JOINTS_0");
+    cJSON_DeleteItemFromObject(attributes, "WEIGHTS_0");
+    cJSON_DeleteItemFromObject(root, "skins");
+}
+
+/* Every mesh instance is a part: a static mesh beside a skinned one (placed by its node:
+ * the bind positions moved by (5, 0, 0), by this test's arithmetic), and a mesh with morph
+ * targets and no skin (at t = 0 its weight is 0: the bind positions placed by its node). */
+static void test_lab30_gltf_every_mesh_instance(void **state)
+{
+    run_ctx *ctx = *state;
+    char outdir[160];
+    snprintf(outdir, sizeof outdir, "%s/out", ctx->dir);
+    assert_int_equal(mkdir(outdir, 0777), 0);
+    gltf_document doc;
+    assert_int_equal(gltf_load(COMMITTED_OUT_DIR "/skinning30.gltf", &doc, NULL), LAB_OK);
+    assert_int_equal(gltf_validate(&doc, NULL), LAB_OK);
+    double bind[3 * 216];
+    assert_int_equal(gltf_accessor_read(&doc, 0, bind, NULL), LAB_OK);
+    gltf_free(&doc);
+    const char *both = edited_asset(ctx->dir, COMMITTED_OUT_DIR "/skinning30.gltf", "both.gltf", add_static_instance);
+    assert_int_equal(run_lab(ctx, "--time", "0.5", both, outdir), 0);
+    cJSON *json = tu_json_load(tu_path(outdir, "gltf30.json"));
+    cJSON *parts = tu_json_get(cJSON_GetArrayItem(tu_json_get(json, "times"), 0), "parts");
+    assert_int_equal(cJSON_GetArraySize(parts), 2);
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(cJSON_GetArrayItem(parts, 0), "kind")), "skinned");
+    cJSON *rigid = cJSON_GetArrayItem(parts, 1);
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(rigid, "kind")), "rigid");
+    cJSON *pos = tu_json_get(rigid, "positions");
+    for (int v = 0; v < 216; v++)
+        for (int c = 0; c < 3; c++)
+            assert_true(fabs(tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(pos, v), c)) -
+                             (bind[3 * v + c] + (c == 0 ? 5.0 : 0.0))) < 1e-12);
+    cJSON_Delete(json);
+    assert_true(tu_file_contains(ctx->out_path, "rigid"));
+    const char *morph = edited_asset(ctx->dir, COMMITTED_OUT_DIR "/fixes30-corrective.gltf", "morph.gltf", remove_the_skin);
+    assert_int_equal(run_lab(ctx, "--time", "0,0.5", morph, outdir), 0);
+    json = tu_json_load(tu_path(outdir, "gltf30.json"));
+    cJSON *part = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(json, "times"), 0), "parts"), 0);
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(part, "kind")), "morphed");
+    cJSON *world = tu_json_get(part, "node_world"); /* the mesh node's world, here I */
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            assert_true(tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(world, r), c)) == (r == c ? 1.0 : 0.0));
+    pos = tu_json_get(part, "positions");
+    for (int v = 0; v < 216; v++)
+        for (int c = 0; c < 3; c++)
+            assert_true(fabs(tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(pos, v), c)) - bind[3 * v + c]) < 1e-6);
+    cJSON_Delete(json);
+}
+
 /* --anim by index and by name: an asset with two animations (the export's "twist" and a
  * copy named "copy"); the JSON and the report say which was sampled; one the asset does
  * not have is a usage error (exit 2) that lists the ones it has. */
@@ -195,6 +289,7 @@ int main(void)
         T(test_lab30_gltf_keeps_every_skinned_primitive),
         T(test_lab30_gltf_export_passes_the_validator),
         T(test_lab30_gltf_round_trip),
+        T(test_lab30_gltf_every_mesh_instance),
         T(test_lab30_gltf_chooses_the_animation),
         T(test_lab30_gltf_deterministic_and_committed),
     };

@@ -95,6 +95,8 @@ static lab_error part_edges(const gltf30 *r, const gltf30_part *part, mesh_edge 
 static void draw_skeleton(canvas *c, const camera *cam, const gltf30 *r, const gltf30_time *at)
 {
     for (int p = 0; p < r->part_count; p++) {
+        if (!r->parts[p].skinned)
+            continue; /* a mesh without a skin has no joints to draw or turn */
         const gltf_skin *s = &r->doc.skins[r->doc.nodes[r->parts[p].node].skin];
         for (int j = 0; j < s->joint_count; j++) {
             int node = s->joints[j], parent = r->doc.nodes[node].parent;
@@ -117,6 +119,8 @@ static double largest_turn(const gltf30 *r, const gltf30_time *at, const gltf30_
 {
     double deg = 0.0;
     for (int p = 0; p < r->part_count; p++) {
+        if (!r->parts[p].skinned)
+            continue; /* a mesh without a skin has no joints to draw or turn */
         const gltf_skin *s = &r->doc.skins[r->doc.nodes[r->parts[p].node].skin];
         for (int j = 0; j < s->joint_count; j++) {
             const mat4 *a = &at->world[s->joints[j]], *b = &first->world[s->joints[j]];

@@ -36,17 +36,18 @@ static lab_error find_parts(gltf30 *r, lab_diag *d)
 {
     int total = 0;
     for (int n = 0; n < r->doc.node_count; n++)
-        if (r->doc.nodes[n].mesh >= 0 && r->doc.nodes[n].skin >= 0)
+        if (r->doc.nodes[n].mesh >= 0)
             total += r->doc.meshes[r->doc.nodes[n].mesh].primitive_count;
     if (!(r->parts = malloc(sizeof *r->parts * (size_t)(total ? total : 1))))
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "skinned primitives", "%d", total);
-    for (int n = 0; n < r->doc.node_count; n++) {
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "mesh primitives", "%d", total);
+    for (int n = 0; n < r->doc.node_count; n++) { /* every mesh instance: a node with a mesh */
         const gltf_node *node = &r->doc.nodes[n];
-        if (node->mesh < 0 || node->skin < 0)
+        if (node->mesh < 0)
             continue;
         for (int p = 0; p < r->doc.meshes[node->mesh].primitive_count; p++)
             r->parts[r->part_count++] =
-                (gltf30_part){n, node->mesh, p, gltf_primitive_vertex_count(&r->doc, node->mesh, p)};
+                (gltf30_part){n, node->mesh, p, gltf_primitive_vertex_count(&r->doc, node->mesh, p), node->skin >= 0,
+                              r->doc.meshes[node->mesh].primitives[p].target_count > 0};
     }
     return LAB_OK;
 }
@@ -71,11 +72,15 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
                                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "morph weights", "part %d", p);
         }
         at->positions[p] = e == LAB_OK ? malloc(sizeof(vec3) * (size_t)r->parts[p].vertex_count) : NULL;
-        if (e == LAB_OK)
-            e = at->positions[p] ? gltf_skin_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world,
-                                                       at->morph_weights[p], (skin_method)r->method,
-                                                       (skin_policy_kind)r->policy, at->positions[p], &count, d)
-                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "positions", "part %d", p);
+        count = 0;
+        if (e == LAB_OK && !at->positions[p])
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "positions", "part %d", p);
+        else if (e == LAB_OK && r->parts[p].skinned) /* morph targets, then the skin */
+            e = gltf_skin_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world, at->morph_weights[p],
+                                    (skin_method)r->method, (skin_policy_kind)r->policy, at->positions[p], &count, d);
+        else if (e == LAB_OK) /* morph targets, then the node's own world matrix */
+            e = gltf_place_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world, at->morph_weights[p],
+                                     at->positions[p], d);
         at->normalized += e == LAB_OK ? count : 0;
     }
     free(locals);
@@ -121,8 +126,9 @@ static lab_error load_asset(void *state, lab_diag *d)
         e = choose_animation(r, d);
     if (e == LAB_OK)
         e = find_parts(r, d);
-    if (e == LAB_OK && r->part_count == 0)
-        e = diag_fail(d, LAB_ERR_GLTF, r->args[0], "%s", "no node has both a mesh and a skin");
+    if (e == LAB_OK && r->part_count == 0) /* valid glTF, with nothing to draw */
+        e = diag_fail(d, LAB_ERR_NOTHING_TO_DO, r->args[0], "%s",
+                      "the asset is valid glTF but no node has a mesh: this lab draws meshes");
     return e;
 }
 
@@ -186,7 +192,7 @@ int main(int argc, char **argv)
         {.run = record30_gltf_evidence},
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
-                                        "glTF 2.0: a skinned asset evaluated at sampled times", true, point_the_way,
+                                        "glTF 2.0: an asset's meshes evaluated at sampled times", true, point_the_way,
                                         record30_gltf_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, r.args);
 }

@@ -25,6 +25,11 @@ void record30_gltf_release(void *state)
 
 /* ---- the evidence ------------------------------------------------------------------------------ */
 
+const char *gltf30_part_kind(const gltf30_part *part)
+{
+    return part->skinned ? (part->morphed ? "skinned and morphed" : "skinned") : part->morphed ? "morphed" : "rigid";
+}
+
 static cJSON *time_json(const gltf30 *r, const gltf30_time *at)
 {
     cJSON *t = cJSON_CreateObject();
@@ -33,14 +38,19 @@ static cJSON *time_json(const gltf30 *r, const gltf30_time *at)
     cJSON *parts = cJSON_AddArrayToObject(t, "parts");
     for (int p = 0; p < r->part_count; p++) {
         const gltf30_part *part = &r->parts[p];
-        const gltf_skin *s = &r->doc.skins[r->doc.nodes[part->node].skin];
         cJSON *j = cJSON_CreateObject();
         cJSON_AddNumberToObject(j, "node", part->node);
         cJSON_AddNumberToObject(j, "mesh", part->mesh);
         cJSON_AddNumberToObject(j, "primitive", part->primitive);
-        cJSON *worlds = cJSON_AddArrayToObject(j, "joint_world");
-        for (int k = 0; k < s->joint_count; k++)
-            cJSON_AddItemToArray(worlds, json_mat4(at->world[s->joints[k]]));
+        cJSON_AddStringToObject(j, "kind", gltf30_part_kind(part));
+        if (part->skinned) { /* the joints' world matrices the skin used */
+            const gltf_skin *s = &r->doc.skins[r->doc.nodes[part->node].skin];
+            cJSON *worlds = cJSON_AddArrayToObject(j, "joint_world");
+            for (int k = 0; k < s->joint_count; k++)
+                cJSON_AddItemToArray(worlds, json_mat4(at->world[s->joints[k]]));
+        } else { /* the node's own world matrix placed it */
+            cJSON_AddItemToObject(j, "node_world", json_mat4(at->world[part->node]));
+        }
         if (at->morph_weights[p]) /* applied before skinning */
             cJSON_AddItemToObject(j, "morph_weights", json_number_array(at->morph_weights[p],
                                                                         gltf_node_target_count(&r->doc, part->node)));
@@ -79,8 +89,11 @@ lab_error record30_gltf_evidence(void *state, lab_diag *d)
 bool record30_gltf_report(const void *state, FILE *out)
 {
     const gltf30 *r = state;
-    fprintf(out, "  %s: %d skinned primitive(s), animation %g..%g s, %s, policy %s\n", r->args[0],
+    fprintf(out, "  %s: %d mesh primitive(s), animation %g..%g s, %s, policy %s\n", r->args[0],
             r->part_count, r->start, r->end, skin_method_name((skin_method)r->method), skin_policy_name((skin_policy_kind)r->policy));
+    for (int p = 0; p < r->part_count; p++)
+        fprintf(out, "  part %d: node %d, mesh %d primitive %d, %d vertices, %s\n", p, r->parts[p].node,
+                r->parts[p].mesh, r->parts[p].primitive, r->parts[p].vertex_count, gltf30_part_kind(&r->parts[p]));
     for (int k = 0; k < r->time_count; k++)
         fprintf(out, "  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t,
                 r->at[k].normalized);

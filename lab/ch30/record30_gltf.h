@@ -13,7 +13,10 @@
 #define GLTF30_MAX_TIMES 8
 
 /* One skinned primitive of one node. */
-typedef struct { int node, mesh, primitive, vertex_count; } gltf30_part;
+/* One primitive of one mesh node: skinned when its node has a skin, morphed when its mesh
+ * has targets, rigid (placed by its node) when neither. */
+typedef struct { int node, mesh, primitive, vertex_count; bool skinned, morphed; } gltf30_part;
+const char *gltf30_part_kind(const gltf30_part *part); /* "skinned", "morphed", "skinned and morphed", "rigid" */
 
 typedef struct {
     double t;
@@ -25,7 +28,7 @@ typedef struct {
 
 typedef struct {
     gltf_document doc;
-    gltf30_part *parts;         /* every skinned primitive, part_count of them */
+    gltf30_part *parts;         /* every primitive of every mesh node, part_count of them */
     int part_count;
     gltf30_time at[GLTF30_MAX_TIMES];
     int time_count;

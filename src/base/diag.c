@@ -48,6 +48,7 @@ static const char *const rules[] = {
     [LAB_ERR_OUTPUT] = "outputs must be written completely or not at all",
     [LAB_ERR_INPUT_FILE] = "an input file must be readable and in its format",
     [LAB_ERR_USAGE] = "an option must name something the input has",
+    [LAB_ERR_NOTHING_TO_DO] = "the input must hold something this program evaluates",
 };
 _Static_assert(sizeof rules / sizeof rules[0] == LAB_ERR_COUNT,
                "every lab_error needs its rule in the table");

@@ -55,6 +55,7 @@ typedef enum {
     LAB_ERR_OUTPUT,
     LAB_ERR_INPUT_FILE,     /* an input file cannot be read, or is not in its format */
     LAB_ERR_USAGE,          /* an option names what the input does not have (exit 2) */
+    LAB_ERR_NOTHING_TO_DO,  /* a valid input holding nothing the program evaluates */
     LAB_ERR_COUNT
 } lab_error;
 

@@ -157,6 +157,13 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
                               const double *morph_weights, skin_method method, skin_policy_kind policy,
                               vec3 *out_positions, int *normalized, lab_diag *d);
 
+/* The positions of one primitive of a mesh node without a skin: its morph targets first
+ * (morph_weights as for gltf_skin_primitive; NULL: none), then the node's own world matrix
+ * (world[node], from gltf_world_matrices), as glTF places an unskinned mesh.
+ * out_positions has the primitive's POSITION count. */
+lab_error gltf_place_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
+                               const double *morph_weights, vec3 *out_positions, lab_diag *d);
+
 /* One primitive of a skinned mesh node at time t of an animation (-1: none), in one call:
  * gltf_sample_locals, gltf_world_matrices, the node's morph weights
  * (gltf_sample_morph_weights, into morph_weights when it is not NULL: gltf_node_target_count

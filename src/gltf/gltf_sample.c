@@ -288,6 +288,28 @@ static lab_error read_influences(const gltf_document *doc, const gltf_primitive 
     return e;
 }
 
+lab_error gltf_place_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
+                               const double *morph_weights, vec3 *out_positions, lab_diag *d)
+{
+    const gltf_node *nd = node >= 0 && node < doc->node_count ? &doc->nodes[node] : NULL;
+    if (!doc->validated || !nd || nd->mesh < 0)
+        return gltf_fail_at(d, "(node)", "node %d is not a validated mesh node", node);
+    if (primitive < 0 || primitive >= doc->meshes[nd->mesh].primitive_count)
+        return gltf_fail_at(d, "(node)", "node %d's mesh has no primitive %d", node, primitive);
+    lab_error e = gltf_morph_primitive(doc, nd->mesh, primitive, morph_weights, out_positions, NULL, d);
+    int n = gltf_primitive_vertex_count(doc, nd->mesh, primitive);
+    for (int v = 0; e == LAB_OK && v < n; v++) { /* p' = G_node p */
+        out_positions[v] = mat4_transform_point(world[node], out_positions[v]);
+        if (!vec3_is_finite(out_positions[v])) {
+            char at[96];
+            snprintf(at, sizeof at, "mesh %d primitive %d vertex %d", nd->mesh, primitive, v);
+            e = diag_fail(d, LAB_ERR_NOT_FINITE, at, "placed position (%g, %g, %g): the node's world matrix overflows",
+                          out_positions[v].x, out_positions[v].y, out_positions[v].z);
+        }
+    }
+    return e;
+}
+
 lab_error gltf_primitive_influences(const gltf_document *doc, int mesh, int primitive, skin_influences *out,
                                     lab_diag *d)
 {

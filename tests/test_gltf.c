@@ -292,6 +292,57 @@ static void test_gltf_round_trip_equals_lab30(void **state)
  * component linearly (then renormalising) stays within 1e-4 of glTF's slerp on the
  * cylinder (radius 1): checked here on the exported keys with the test's own quaternion
  * arithmetic, a point turned by both. */
+/* The largest distance, over every key interval of the export's twist and t in [0, 1],
+ * between where slerp and where nlerp (per-component blend, renormalised) turn the point
+ * (1, 0, 0) about z: this test's own quaternion arithmetic on the file's keys. A point r
+ * from the axis moves r times as far. */
+static double nlerp_deviation_of_keys(const gltf_document *doc)
+{
+    const gltf_sampler *sampler = &doc->animations[0].samplers[0];
+    int keys = doc->accessors[sampler->output].count;
+    double *q = malloc(sizeof(double) * 4 * (size_t)keys);
+    assert_int_equal(gltf_accessor_read(doc, sampler->output, q, NULL), LAB_OK);
+    double worst = 0.0;
+    for (int k = 0; k + 1 < keys; k++)
+        for (int i = 0; i <= 200; i++) {
+            double t = i / 200.0, a0 = 2 * atan2(q[4 * k + 2], q[4 * k + 3]), a1 = 2 * atan2(q[4 * k + 6], q[4 * k + 7]);
+            double slerp = a0 + t * (a1 - a0); /* one axis: slerp turns the angle linearly */
+            double z = (1 - t) * q[4 * k + 2] + t * q[4 * k + 6], w = (1 - t) * q[4 * k + 3] + t * q[4 * k + 7];
+            double nlerp = 2 * atan2(z / hypot(z, w), w / hypot(z, w));
+            worst = fmax(worst, hypot(cos(slerp) - cos(nlerp), sin(slerp) - sin(nlerp)));
+        }
+    free(q);
+    return worst;
+}
+
+/* The corrective export's keys hold the budget for its farthest vertex: the bind positions
+ * and the morph target's deltas read from the committed file, the largest distance from
+ * the twist axis (z in the mesh's own frame) at weight 0 or 1 found here, times the keys'
+ * deviation at radius 1, below 1e-4. */
+static void test_gltf_corrective_export_budget_holds_for_every_vertex(void **state)
+{
+    (void)state;
+    gltf_document doc;
+    assert_int_equal(gltf_load(COMMITTED_OUT_DIR "/fixes30-corrective.gltf", &doc, NULL), LAB_OK);
+    assert_int_equal(gltf_validate(&doc, NULL), LAB_OK);
+    const gltf_primitive *p = &doc.meshes[0].primitives[0];
+    int n = doc.accessors[p->position].count;
+    double *bind = malloc(sizeof(double) * 3 * (size_t)n), *delta = malloc(sizeof(double) * 3 * (size_t)n);
+    assert_true(bind && delta && p->target_count == 1);
+    assert_int_equal(gltf_accessor_read(&doc, p->position, bind, NULL), LAB_OK);
+    assert_int_equal(gltf_accessor_read(&doc, p->targets[0].position, delta, NULL), LAB_OK);
+    double radius = 0.0;
+    for (int v = 0; v < n; v++)
+        radius = fmax(radius, fmax(hypot(bind[3 * v], bind[3 * v + 1]),
+                                   hypot(bind[3 * v] + delta[3 * v], bind[3 * v + 1] + delta[3 * v + 1])));
+    assert_true(radius > 3.0); /* the corrective shape reaches far past the cylinder's radius 1 */
+    assert_true(radius * nlerp_deviation_of_keys(&doc) < 1e-4);
+    /* and it names the program that wrote it */
+    assert_true(tu_file_contains(COMMITTED_OUT_DIR "/fixes30-corrective.gltf", "\"skinning lab, lab30-fixes\""));
+    free(bind), free(delta);
+    gltf_free(&doc);
+}
+
 static void test_gltf_export_as_a_viewer_opens_it(void **state)
 {
     exported *x = *state;
@@ -319,19 +370,7 @@ static void test_gltf_export_as_a_viewer_opens_it(void **state)
     /* the keys: rotations about z (x, y, z, w), turned point (1, 0, 0) */
     const gltf_sampler *sampler = &doc.animations[0].samplers[0];
     int keys = doc.accessors[sampler->output].count;
-    double *q = malloc(sizeof(double) * 4 * (size_t)keys);
-    assert_int_equal(gltf_accessor_read(&doc, sampler->output, q, NULL), LAB_OK);
-    double worst = 0.0;
-    for (int k = 0; k + 1 < keys; k++)
-        for (int i = 0; i <= 200; i++) {
-            double t = i / 200.0, a0 = 2 * atan2(q[4 * k + 2], q[4 * k + 3]), a1 = 2 * atan2(q[4 * k + 6], q[4 * k + 7]);
-            double slerp = a0 + t * (a1 - a0); /* one axis: slerp turns the angle linearly */
-            double z = (1 - t) * q[4 * k + 2] + t * q[4 * k + 6], w = (1 - t) * q[4 * k + 3] + t * q[4 * k + 7];
-            double nlerp = 2 * atan2(z / hypot(z, w), w / hypot(z, w));
-            worst = fmax(worst, hypot(cos(slerp) - cos(nlerp), sin(slerp) - sin(nlerp)));
-        }
-    free(q);
-    assert_true(worst < 1e-4);
+    assert_true(nlerp_deviation_of_keys(&doc) < 1e-4);
     assert_true(keys == gltf_export_key_segments(acos(-1.0), 1.0, 1e-4) + 1);
     /* and the spacing is the coarsest that does: 30-degree keys gave 5.8e-4 */
     assert_true(gltf_export_nlerp_deviation(acos(-1.0) / (keys - 2), 1.0) >= 1e-4);
@@ -1012,6 +1051,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gltf_simple_skin_matches_the_joint_matrix_formula),
         cmocka_unit_test(test_gltf_built_simple_skin_has_the_assets_bytes),
+        cmocka_unit_test(test_gltf_corrective_export_budget_holds_for_every_vertex),
         cmocka_unit_test(test_gltf_primitive_influences_as_stored),
         cmocka_unit_test(test_gltf_glb_reads_like_gltf),
         cmocka_unit_test(test_gltf_linear_translation_and_scale),

@@ -31,8 +31,17 @@ int gltf_export_key_segments(double total_angle, double radius, double tolerance
 /* The twist rig, with a corrective shape when deltas is not NULL. */
 static lab_error export_twist(const rig30_rig *rig, const vec3 *deltas, bytes *out, lab_diag *d)
 {
-    const int segments = gltf_export_key_segments(acos(-1.0), 1.0, GLTF_EXPORT_NLERP_TOLERANCE), keys = segments + 1;
     int n = rig->bind.vertex_count;
+    /* the keys' budget holds for the farthest vertex from the twist axis: a distance from
+     * the axis is convex along p + w d, so over w in [0, 1] it is largest at an end */
+    double radius = 0.0;
+    for (int v = 0; v < n; v++) {
+        vec3 p = rig->bind.vertices[v];
+        radius = fmax(radius, hypot(p.x, p.y));
+        if (deltas)
+            radius = fmax(radius, hypot(p.x + deltas[v].x, p.y + deltas[v].y));
+    }
+    const int segments = gltf_export_key_segments(acos(-1.0), radius, GLTF_EXPORT_NLERP_TOLERANCE), keys = segments + 1;
     vec3 *normals = malloc(sizeof *normals * (size_t)n);
     uint16_t (*joints)[4] = malloc(sizeof *joints * (size_t)n);
     float (*weights)[4] = malloc(sizeof *weights * (size_t)n);
@@ -62,7 +71,8 @@ static lab_error export_twist(const rig30_rig *rig, const vec3 *deltas, bytes *o
     }
     gltf_write_input in = {&rig->bind, normals, (const uint16_t(*)[4])joints, (const float(*)[4])weights,
                            skeleton, RIG30_JOINTS, rig->inverse_bind, 1, times, rotations, keys,
-                           "skinning lab, lab30 --gltf", GLTF_EXPORT_RIG_NAME, gltf_export_z_up_to_y_up(),
+                           deltas ? "skinning lab, lab30-fixes" : "skinning lab, lab30 --gltf", GLTF_EXPORT_RIG_NAME,
+                           gltf_export_z_up_to_y_up(),
                            "cylinder skin", deltas ? "twist with its corrective shape" : "twist", "child_end", 1,
                            {0, 0, GLTF_EXPORT_END_LENGTH}, deltas, deltas ? drive : NULL};
     if (e == LAB_OK)

@@ -34,13 +34,15 @@ int gltf_export_key_segments(double total_angle, double radius, double tolerance
  * vertex (unused ones joint 0 with weight 0), the skin "cylinder skin" and inverse binds,
  * the joints as TRS nodes under the rig's root (the frame conversion), the leaf's end
  * node, and the child's twist "twist" from 0 to 180 degrees over one second, keyed every
- * 180 / gltf_export_key_segments(pi, 1, 1e-4) degrees. LINEAR slerp between keys about
+ * 180 / gltf_export_key_segments(pi, r, 1e-4) degrees, r the largest distance of an
+ * exported vertex (with the corrective shape, at its weights 0 to 1) from the twist axis. LINEAR slerp between keys about
  * one axis is exact, so time t reproduces the angle 180 t. */
 lab_error gltf_export_rig30(const rig30_rig *rig, bytes *out, lab_diag *d);
 
 /* The same twist with a corrective shape as one morph target (lab30-fixes): its POSITION
  * deltas (in the chapter's frame, like the mesh), mesh.weights {0}, and the weight keyed
- * with the twist, 180 t degrees at time t driving the weight t (LINEAR, exact). */
+ * with the twist, 180 t degrees at time t driving the weight t (LINEAR, exact);
+ * asset.generator names lab30-fixes. */
 lab_error gltf_export_rig30_corrective(const rig30_rig *rig, const vec3 *deltas, bytes *out, lab_diag *d);
 
 #endif

@@ -14,6 +14,7 @@
 #   make sweep    every program over seeded option values, SWEEP_RUNS each (default 100;
 #                 make test runs 10)
 #   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
+#   make blender-check  open fresh glTF exports in Blender's importer (installs Blender)
 #   make clean    remove build/
 #
 # The compiler is yours to choose (CC=clang); CFLAGS defaults to -O2 -g and comes after
@@ -54,12 +55,12 @@ endif
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc -Ilab/ch30 $(DEPS_CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 
-.PHONY: all labs test sweep bench fuzz gltf-validator clean help $(LABS)
+.PHONY: all labs test sweep bench fuzz gltf-validator blender-check clean help $(LABS)
 .SECONDARY:
 all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU)
 
 help:
-	@sed -n '2,22p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,23p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CONFIG): scripts/ensure-deps.sh
 	sh scripts/ensure-deps.sh $@
@@ -128,6 +129,10 @@ $(VALIDATOR):
 	npm install --silent --no-audit --no-fund --prefix $(BUILD)/node gltf-validator@2.0.0-dev.3.10
 
 labs: $(LABS)
+
+# Not part of make test: Blender's own importer on fresh exports (scripts/blender-check.sh).
+blender-check: $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-fixes
+	sh scripts/blender-check.sh $(BUILD)/bin
 
 # A shim test_faults preloads: it fails the Nth allocation or rename of a program, or kills
 # it at its Nth rename.

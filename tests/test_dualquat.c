@@ -56,6 +56,32 @@ static void test_dualquat_skin_rejects_scaled_palette(void **state)
                      LAB_OK);
 }
 
+/* The rigidity tolerance is the caller's: a rotation whose first column is 1 + 1e-7 long
+ * (a float32 matrix's error) is refused at the lab's 1e-9 and taken at glTF's 1e-5, the
+ * same as the exact rotation to 1e-7; 1 + 1e-4 is refused at 1e-5 too. Through
+ * skin_deform: 0 in rigid_tolerance means the default, a value is used. */
+static void test_dualquat_rigidity_tolerance_is_the_callers(void **state)
+{
+    (void)state;
+    mat4 exact = mat4_mul(mat4_translate(1, 2, 3), mat4_rotate_z(0.7)), near = exact, far = exact;
+    for (int r = 0; r < 3; r++)
+        near.m[r][0] *= 1 + 1e-7, far.m[r][0] *= 1 + 1e-4;
+    dualquat q, want;
+    lab_diag d = {0};
+    assert_int_equal(dualquat_from_mat4(exact, &want, "C", &d), LAB_OK);
+    assert_int_equal(dualquat_from_mat4(near, &q, "C", &d), LAB_ERR_NOT_RIGID);
+    assert_non_null(strstr(d.value, "tolerance 1e-09"));
+    assert_int_equal(dualquat_from_mat4_within(near, 1e-5, &q, "C", &d), LAB_OK);
+    assert_true(mat4_max_abs_diff(dualquat_to_mat4(q), dualquat_to_mat4(want)) < 1e-7);
+    assert_int_equal(dualquat_from_mat4_within(far, 1e-5, &q, "C", &d), LAB_ERR_NOT_RIGID);
+    mat4 palette[2] = {mat4_identity(), near};
+    skin_influences in = {1, 2, (int[]){0, 1}, (double[]){0.5, 0.5}};
+    vec3 p = {1, 0, 1}, out;
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){.method = SKIN_DQS}, &out, &d), LAB_ERR_NOT_RIGID);
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){.method = SKIN_DQS, .rigid_tolerance = 1e-5}, &out, &d),
+                     LAB_OK);
+}
+
 static void test_dualquat_zero_norm_blend_is_an_error(void **state)
 {
     (void)state;
@@ -69,13 +95,13 @@ static void test_dualquat_zero_norm_blend_is_an_error(void **state)
     skin_influences in = {1, 2, (int[]){0, 1}, (double[]){0.5, 0.5}};
     vec3 p = {1, 0, 1}, out;
     lab_diag d = {0};
-    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, true, signed_dq},
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, true, signed_dq, 0.0},
                                  &out, &d),
                      LAB_ERR_DQ_ZERO_NORM);
     assert_int_equal(d.vertex, 0);
     assert_true(strstr(d.value, "|q_0| = ") != NULL);
     /* with the fix the same blend is the identity */
-    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, false, signed_dq},
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, false, signed_dq, 0.0},
                                  &out, &d),
                      LAB_OK);
     assert_true(dist(out, p) < 1e-12);
@@ -84,7 +110,7 @@ static void test_dualquat_zero_norm_blend_is_an_error(void **state)
                      LAB_OK);
     /* a signed palette that is not the matrix palette is refused */
     signed_dq[1] = dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), 1.0), vec3_make(0, 0, 0));
-    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, false, signed_dq},
+    assert_int_equal(skin_deform(&p, &in, palette, 2, (skin_blend){SKIN_DQS, false, signed_dq, 0.0},
                                  &out, &d),
                      LAB_ERR_DQ_MISMATCH);
     dualquat z = {{0, 0, 0, 0}, {0, 1, 0, 0}}, n;
@@ -202,6 +228,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dualquat_rejects_scale_and_shear_naming_it),
         cmocka_unit_test(test_dualquat_skin_rejects_scaled_palette),
+        cmocka_unit_test(test_dualquat_rigidity_tolerance_is_the_callers),
         cmocka_unit_test(test_dualquat_zero_norm_blend_is_an_error),
         cmocka_unit_test(test_dualquat_by_hand),
         cmocka_unit_test(test_dualquat_matrix_round_trip_and_point_transform),

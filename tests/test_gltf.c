@@ -500,7 +500,12 @@ static void view_past_buffer(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "b
 static void node_cycle(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "nodes", 1), "children", cJSON_CreateIntArray((const int[]){0}, 1)); }
 static void self_child(cJSON *r) { cJSON_AddItemToObject(at_path(r, "nodes", 2), "children", cJSON_CreateIntArray((const int[]){2}, 1)); }
 static void mesh_index(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "nodes", 2), "mesh", cJSON_CreateNumber(3)); }
-static void one_joint(cJSON *r) { cJSON_DeleteItemFromArray(cJSON_GetObjectItem(at_path(r, "skins", 0), "joints"), 1); }
+static void one_joint(cJSON *r) /* only "root" left: the vertices' joint 1 is outside the skin */
+{
+    cJSON *joints = cJSON_GetObjectItem(at_path(r, "skins", 0), "joints");
+    cJSON_DeleteItemFromArray(joints, 2); /* the end node */
+    cJSON_DeleteItemFromArray(joints, 1);
+}
 static void bad_version(cJSON *r) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r, "asset"), "version", cJSON_CreateString("1.0")); }
 static void wrong_type(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "accessors", 0), "type", cJSON_CreateString("VEC5")); }
 static void animation_node(cJSON *r)
@@ -1005,6 +1010,40 @@ static void test_gltf_morph_targets_refused_where_wrong(void **state)
     }
 }
 
+static void overflowing_weights(cJSON *r)
+{
+    cJSON_ReplaceItemInObject(at_path(r, "meshes", 0), "weights", cJSON_CreateDoubleArray((const double[]){0, 1.7e308}, 2));
+}
+
+/* Finite weights and deltas whose weighted sum overflows: refused as a morphed position,
+ * naming the mesh, the primitive, the vertex and the POSITION accessor, not blamed on the
+ * skin. Target 1 moves vertex v by 0.3 + 0.01 v along z, so the first vertex past the
+ * largest double is the first whose float delta times 1.7e308, plus its z, is not finite:
+ * found here by the test's own arithmetic. */
+static void test_gltf_morph_overflow_names_its_vertex(void **state)
+{
+    exported *x = *state;
+    char *text = morph_asset(x, NULL, NULL, 0, overflowing_weights);
+    gltf_document doc;
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    int first = -1;
+    for (int v = 0; v < 216 && first < 0; v++) {
+        double z = x->rig.bind.vertices[v].z + 1.7e308 * (double)(float)(0.3 + 0.01 * v);
+        first = isfinite(z) ? -1 : v;
+    }
+    assert_true(first > 0);
+    char where[96], accessor[32];
+    snprintf(where, sizeof where, "mesh 0 primitive 0 vertex %d", first);
+    snprintf(accessor, sizeof accessor, "accessor %d ", doc.meshes[0].primitives[0].position);
+    vec3 out[216];
+    lab_diag d = {0};
+    assert_int_equal(gltf_skin_at(&doc, 0, 0.0, 2, 0, SKIN_LBS, SKIN_POLICY_STRICT, out, NULL, NULL, &d), LAB_ERR_NOT_FINITE);
+    if (strcmp(d.where, where) != 0 || !strstr(d.value, "morphed position") || !strstr(d.value, accessor))
+        fail_msg("expected %s, morphed position, %s; got %s: %s", where, accessor, d.where, d.value);
+    gltf_free(&doc);
+    free(text);
+}
+
 /* A primitive's influences as stored: SimpleSkin's joint 1 weighs 0, 1/4, 1/2, 3/4, 1 row
  * by row (two vertices a row), joint 0 the rest; K = 4 for its one JOINTS_0/WEIGHTS_0 set. */
 static void test_gltf_primitive_influences_as_stored(void **state)
@@ -1063,6 +1102,7 @@ int main(void)
         X(test_gltf_refuses_malformed_files),
         X(test_gltf_refuses_bad_skin_data),
         X(test_gltf_morph_targets_before_the_skin),
+        X(test_gltf_morph_overflow_names_its_vertex),
         X(test_gltf_morph_targets_refused_where_wrong),
         X(test_lab30_gltf_applies_morph_targets),
         cmocka_unit_test(test_gltf_external_sparse_normalised_sets_step_cubic),

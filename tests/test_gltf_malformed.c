@@ -25,8 +25,9 @@
 /* The export's layout (see lab/ch30/gltf_export.c): accessors 0 POSITION, 1 NORMAL, 2 JOINTS_0,
  * 3 WEIGHTS_0, 4 indices, 5 inverse binds, 6 animation times, 7 rotations; one buffer,
  * bufferView k holds accessor k. */
-enum { POSITION_OFFSET = 0, JOINTS_OFFSET = 5184, WEIGHTS_OFFSET = 6912, INDICES_OFFSET = 10368, IBM_OFFSET = 12672, TIMES_OFFSET = 12800,
-       ROTATIONS_OFFSET = 12828 };
+/* The inverse binds: "root", "child" and the end node "child_end"; 12 keys. */
+enum { POSITION_OFFSET = 0, JOINTS_OFFSET = 5184, WEIGHTS_OFFSET = 6912, INDICES_OFFSET = 10368, IBM_OFFSET = 12672,
+       TIMES_OFFSET = IBM_OFFSET + 3 * 64, ROTATIONS_OFFSET = TIMES_OFFSET + 12 * 4 };
 
 /* ---- base64, both ways (the test's own, for the buffer's data URI) -------------------- */
 
@@ -373,7 +374,13 @@ static const char *write_case(const malformed_case *c, const char *dir)
     assert_int_equal(strncmp(uri, URI_PREFIX, strlen(URI_PREFIX)), 0);
     s.buffer = malloc(strlen(uri));
     s.size = decode(uri + strlen(URI_PREFIX), s.buffer);
-    assert_int_equal(s.size, 13040);
+    assert_int_equal(s.size, 13104); /* the offsets the cases edit are this export's */
+    const int offsets[8] = {POSITION_OFFSET, -1, JOINTS_OFFSET, WEIGHTS_OFFSET, INDICES_OFFSET, IBM_OFFSET, TIMES_OFFSET,
+                            ROTATIONS_OFFSET};
+    for (int k = 0; k < 8; k++)
+        if (offsets[k] >= 0)
+            assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(at(s.doc, "bufferViews", k), "byteOffset")),
+                             offsets[k]);
     c->broken(&s);
     /* the (possibly changed) buffer back into its data URI, unless the case moved it out */
     const char *media = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s.doc, "x-uri"));
@@ -452,14 +459,15 @@ static void test_gltf_malformed_cases(void **state)
 }
 
 /* The limits are options: the export's 216 vertices pass a limit of 216 and fail one of
- * 215, naming the accessor and the option; the same for nodes (5: two joints, the mesh, the rig's root, the end node) and joints (2). */
+ * 215, naming the accessor and the option; the same for nodes (5: two joints, the mesh, the
+ * rig's root, the end node) and joints (3: the two and the end node). */
 static void test_gltf_limits_are_options(void **state)
 {
     tu_run_dir *ctx = *state;
     const struct { const char *option, *ok, *refused, *place; } limits[] = {
         {"--max-vertices", "216", "215", "/accessors/0/count"},
         {"--max-nodes", "5", "4", "/nodes"},
-        {"--max-joints", "2", "1", "/skins/0/joints"},
+        {"--max-joints", "3", "2", "/skins/0/joints"},
     };
     for (int i = 0; i < 3; i++) {
         assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, limits[i].option, limits[i].ok, BASE,

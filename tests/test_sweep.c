@@ -286,9 +286,8 @@ static void test_sweep_lab30_gltf(void **state)
     char asset[200];
     snprintf(asset, sizeof asset, "%s/skinning30.gltf", exported);
     for (int i = 0; i < s->runs; i++) {
-        /* the chapter's export, the tutorial's SimpleSkin and an artist's RiggedSimple;
-         * RiggedSimple's float matrices are rigid only to float precision, which DQS's
-         * rigidity check does not accept yet (the glTF issue), so it is drawn with LBS */
+        /* the chapter's export, the tutorial's SimpleSkin and an artist's RiggedSimple
+         * (its float matrices are rigid to float precision: DQS takes them) */
         const char *assets[] = {asset, "assets/SimpleSkin.gltf", "assets/RiggedSimple.gltf"};
         int a = below(s, 3);
         char times[256];
@@ -297,7 +296,7 @@ static void test_sweep_lab30_gltf(void **state)
             double t = below(s, 3) == 0 ? -1.0 + 8.0 * uniform(s) : 0.25 * below(s, 24);
             used += (size_t)snprintf(times + used, sizeof times - used, "%s%.17g", k ? "," : "", t);
         }
-        const char *method = a == 2 || below(s, 2) ? "lbs" : "dqs";
+        const char *method = below(s, 2) ? "lbs" : "dqs";
         const char *policy = below(s, 2) ? "strict" : "normalize";
         /* each asset's one animation, by index or by name, or by default */
         const char *anim_names[3] = {"twist", "0", "0"}, *anim = below(s, 3) == 0 ? anim_names[a] : NULL;

@@ -69,12 +69,19 @@ static lab_error export_twist(const rig30_rig *rig, const vec3 *deltas, bytes *o
         drive[k] = times[k]; /* the corrective's driver: theta / pi */
         rotations[k] = quat_from_axis_angle(vec3_make(0, 0, 1), acos(-1.0) * k / segments);
     }
-    gltf_write_input in = {&rig->bind, normals, (const uint16_t(*)[4])joints, (const float(*)[4])weights,
-                           skeleton, RIG30_JOINTS, rig->inverse_bind, 1, times, rotations, keys,
-                           deltas ? "skinning lab, lab30-fixes" : "skinning lab, lab30 --gltf", GLTF_EXPORT_RIG_NAME,
-                           gltf_export_z_up_to_y_up(),
-                           "cylinder skin", deltas ? "twist with its corrective shape" : "twist", "child_end", 1,
-                           {0, 0, GLTF_EXPORT_END_LENGTH}, deltas, deltas ? drive : NULL};
+    gltf_write_input in = {
+        .bind = &rig->bind, .normals = normals, .joints = (const uint16_t(*)[4])joints,
+        .weights = (const float(*)[4])weights, .skeleton = skeleton, .joint_count = RIG30_JOINTS,
+        .inverse_bind = rig->inverse_bind, .animated_joint = 1,
+        .key_times = times, .key_rotations = rotations, .key_count = keys,
+        .generator = deltas ? "skinning lab, lab30-fixes" : "skinning lab, lab30 --gltf",
+        .mesh_name = "cylinder", .mesh_node_name = deltas ? "cylinder shape weights" : "cylinder",
+        .rig_name = GLTF_EXPORT_RIG_NAME, .rig_rotation = gltf_export_z_up_to_y_up(),
+        .skin_name = "cylinder skin", .animation_name = deltas ? "twist with its corrective shape" : "twist",
+        .end_name = "child_end", .end_parent = 1, .end_translation = {0, 0, GLTF_EXPORT_END_LENGTH},
+        .target_positions = deltas, .target_weights = deltas ? drive : NULL,
+        .target_name = deltas ? "twist corrective" : NULL,
+    };
     if (e == LAB_OK)
         e = gltf_write(&in, out, d);
     free(normals), free(joints), free(weights);

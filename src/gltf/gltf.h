@@ -26,6 +26,9 @@
 #include "math/dualquat.h"
 #include "skin/skin.h"
 
+/* How far a joint matrix's 3x3 part may be from a rotation for DQS: 1e-5, about 170
+ * float32 roundoffs (2^-24); RiggedSimple's joint matrices are off by 3.5e-08. */
+#define GLTF_RIGID_TOLERANCE 1e-5
 #define GLTF_MAX_SETS 8                  /* JOINTS_0..7: up to 32 influences per vertex */
 
 typedef struct { uint8_t *data; size_t size; } gltf_buffer;
@@ -149,7 +152,9 @@ lab_error gltf_world_matrices(const gltf_document *doc, const mat4 *locals, mat4
 /* The skinned positions of one primitive of a skinned mesh node: its morph targets first
  * (morph_weights, the mesh's target count of them; NULL: none applied), as the
  * specification orders them, then joint matrices J_j = G(skin.joints[j]) IBM_j and LBS
- * (sum w J p) or DQS over all the vertex's influences. Weight sums follow the policy: strict rejects |W - 1| > 2e-7 per weight
+ * (sum w J p) or DQS over all the vertex's influences; DQS takes a joint matrix as rigid
+ * within GLTF_RIGID_TOLERANCE, since glTF's float32 nodes and inverse binds give rotations
+ * only to float precision. Weight sums follow the policy: strict rejects |W - 1| > 2e-7 per weight
  * component (the validator's tolerance), normalize divides and counts the vertices.
  * out_positions has the primitive's POSITION count; *normalized (may be NULL) counts the
  * vertices whose weights were divided by their sum. */

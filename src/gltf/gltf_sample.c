@@ -160,8 +160,16 @@ lab_error gltf_morph_primitive(const gltf_document *doc, int mesh, int primitive
             for (int i = 0; e == LAB_OK && i < 3 * n; i++)
                 base[i] += weights[t] * delta[i]; /* the base plus each weighted delta */
         }
-        for (int v = 0; e == LAB_OK && v < n; v++)
+        for (int v = 0; e == LAB_OK && v < n; v++) {
             out[v] = vec3_make(base[3 * v], base[3 * v + 1], base[3 * v + 2]);
+            if (!vec3_is_finite(out[v])) { /* finite parts, too large a sum */
+                char at[96];
+                snprintf(at, sizeof at, "mesh %d primitive %d vertex %d", mesh, primitive, v);
+                e = diag_fail(d, LAB_ERR_NOT_FINITE, at, "morphed %s (%g, %g, %g): accessor %d plus its %d "
+                              "weighted targets' deltas overflows", k == 0 ? "position" : "normal", out[v].x,
+                              out[v].y, out[v].z, k == 0 ? p->position : p->normal, p->target_count);
+            }
+        }
     }
     free(base), free(delta);
     return e;
@@ -355,7 +363,8 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
     }
     if (e == LAB_OK && p->sets > 0) {
         skin_renormalize(&in);
-        e = skin_deform(bind, &in, jm, s->joint_count, (skin_blend){.method = method}, out_positions, d);
+        e = skin_deform(bind, &in, jm, s->joint_count, (skin_blend){.method = method, .rigid_tolerance = GLTF_RIGID_TOLERANCE},
+                        out_positions, d);
     }
     for (int v = 0; e == LAB_OK && v < n; v++) /* finite joints and inverse binds may still overflow */
         if (!vec3_is_finite(out_positions[v])) {

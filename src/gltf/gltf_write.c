@@ -131,7 +131,7 @@ static cJSON *mesh_json(builder *b, const gltf_write_input *in)
     cJSON_AddItemToObject(prim, "attributes", attr);
     cJSON_AddNumberToObject(prim, "indices", add_accessor(b, iv, 5123, 3 * t, "SCALAR", NULL, NULL, 0));
     cJSON *m = cJSON_CreateObject();
-    cJSON_AddStringToObject(m, "name", "cylinder");
+    cJSON_AddStringToObject(m, "name", in->mesh_name);
     if (in->target_positions) { /* a morph target: POSITION deltas, with the bounds glTF asks */
         float *delta = malloc(sizeof(float) * 3 * (size_t)n);
         cJSON *target = cJSON_CreateObject();
@@ -141,6 +141,9 @@ static cJSON *mesh_json(builder *b, const gltf_write_input *in)
         }
         cJSON_AddItemToArray(cJSON_AddArrayToObject(prim, "targets"), target);
         cJSON_AddItemToObject(m, "weights", cJSON_CreateDoubleArray((const double[]){0.0}, 1));
+        if (in->target_name) /* the target's name, by the convention importers read */
+            cJSON_AddItemToArray(cJSON_AddArrayToObject(cJSON_AddObjectToObject(m, "extras"), "targetNames"),
+                                 cJSON_CreateString(in->target_name));
         free(delta);
     }
     cJSON_AddItemToArray(cJSON_AddArrayToObject(m, "primitives"), prim);
@@ -183,7 +186,7 @@ static cJSON *nodes_json(const gltf_write_input *in)
         cJSON_AddItemToArray(nodes, node);
     }
     cJSON *mesh_node = cJSON_CreateObject();
-    cJSON_AddStringToObject(mesh_node, "name", "cylinder");
+    cJSON_AddStringToObject(mesh_node, "name", in->mesh_node_name);
     cJSON_AddNumberToObject(mesh_node, "mesh", 0);
     cJSON_AddNumberToObject(mesh_node, "skin", 0);
     cJSON_AddItemToArray(nodes, mesh_node);
@@ -200,15 +203,22 @@ static cJSON *nodes_json(const gltf_write_input *in)
 
 static cJSON *skin_json(builder *b, const gltf_write_input *in)
 {
-    float ibm[GLTF_WRITE_MAX_JOINTS * 16];
+    float ibm[(GLTF_WRITE_MAX_JOINTS + 1) * 16];
     for (int j = 0; j < in->joint_count; j++)
         column_major(in->inverse_bind[j], &ibm[16 * j]);
+    int listed = in->joint_count;
+    if (in->end_name) { /* the end node's bind world is its parent's, then its offset */
+        vec3 e = in->end_translation;
+        column_major(mat4_mul(mat4_translate(-e.x, -e.y, -e.z), in->inverse_bind[in->end_parent]), &ibm[16 * listed++]);
+    }
     cJSON *skin = cJSON_CreateObject();
     cJSON_AddStringToObject(skin, "name", in->skin_name);
-    cJSON_AddNumberToObject(skin, "inverseBindMatrices", add_floats(b, ibm, in->joint_count, 16, "MAT4", 0, false));
+    cJSON_AddNumberToObject(skin, "inverseBindMatrices", add_floats(b, ibm, listed, 16, "MAT4", 0, false));
     cJSON *joints = cJSON_AddArrayToObject(skin, "joints");
     for (int j = 0; j < in->joint_count; j++)
         cJSON_AddItemToArray(joints, cJSON_CreateNumber(j));
+    if (in->end_name) /* listed last, so no vertex's JOINTS_0 reaches it */
+        cJSON_AddItemToArray(joints, cJSON_CreateNumber(in->joint_count + 2));
     cJSON_AddNumberToObject(skin, "skeleton", 0);
     cJSON *skins = cJSON_CreateArray();
     cJSON_AddItemToArray(skins, skin);
@@ -226,7 +236,8 @@ static cJSON *animation_json(builder *b, const gltf_write_input *in)
         memcpy(&rot[4 * k], xyzw, sizeof xyzw);
     }
     cJSON *sampler = cJSON_CreateObject();
-    cJSON_AddNumberToObject(sampler, "input", add_floats(b, times, n, 1, "SCALAR", 0, true));
+    const int input = add_floats(b, times, n, 1, "SCALAR", 0, true); /* shared by the weights */
+    cJSON_AddNumberToObject(sampler, "input", input);
     cJSON_AddStringToObject(sampler, "interpolation", "LINEAR");
     cJSON_AddNumberToObject(sampler, "output", add_floats(b, rot, n, 4, "VEC4", 0, false));
     cJSON *channel = cJSON_CreateObject(), *target = cJSON_CreateObject();
@@ -244,7 +255,7 @@ static cJSON *animation_json(builder *b, const gltf_write_input *in)
         for (int k = 0; k < n; k++)
             weights[k] = (float)in->target_weights[k];
         cJSON *ws = cJSON_CreateObject(), *wc = cJSON_CreateObject(), *wt = cJSON_CreateObject();
-        cJSON_AddNumberToObject(ws, "input", cJSON_GetObjectItem(sampler, "input")->valueint);
+        cJSON_AddNumberToObject(ws, "input", input);
         cJSON_AddStringToObject(ws, "interpolation", "LINEAR");
         cJSON_AddNumberToObject(ws, "output", add_floats(b, weights, n, 1, "SCALAR", 0, false));
         cJSON_AddNumberToObject(wc, "sampler", 1);
@@ -262,9 +273,11 @@ static cJSON *animation_json(builder *b, const gltf_write_input *in)
 lab_error gltf_write(const gltf_write_input *in, bytes *out, lab_diag *d)
 {
     if (in->joint_count < 1 || in->joint_count > GLTF_WRITE_MAX_JOINTS || in->key_count < 2 ||
-        in->key_count > 64 || in->bind->vertex_count > 65535)
-        return diag_fail(d, LAB_ERR_LIMIT, "glTF export", "%d joints (1 to %d), %d keys (2 to 64), %d vertices (at most 65535)",
-                         in->joint_count, GLTF_WRITE_MAX_JOINTS, in->key_count, in->bind->vertex_count);
+        in->key_count > 64 || in->bind->vertex_count > 65535 ||
+        (in->end_name && (in->end_parent < 0 || in->end_parent >= in->joint_count)))
+        return diag_fail(d, LAB_ERR_LIMIT, "glTF export", "%d joints (1 to %d), %d keys (2 to 64), %d vertices (at most 65535), "
+                         "end node under joint %d (one of the joints)", in->joint_count, GLTF_WRITE_MAX_JOINTS,
+                         in->key_count, in->bind->vertex_count, in->end_name ? in->end_parent : 0);
     builder b = {{0}, cJSON_CreateArray(), cJSON_CreateArray()};
     cJSON *root = cJSON_CreateObject(), *asset = cJSON_AddObjectToObject(root, "asset");
     cJSON_AddStringToObject(asset, "version", "2.0");

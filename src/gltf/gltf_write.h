@@ -12,7 +12,10 @@
  * parent of every root joint, holding the frame conversion, e.g. the chapter's z-up to
  * glTF's +Y up: a skinned mesh follows its joints' world matrices, so the conversion must
  * sit above the skeleton, not on the mesh node), then an optional end node J+2 under one
- * joint: not a joint, it only gives viewers that draw bones a tail for the leaf joint.
+ * joint. The end node gives viewers that draw bones a tail for the leaf joint: it is
+ * listed last in the skin's joints (inverse bind: its offset after its parent's), so no
+ * vertex weights it, because importers such as Blender's make bones only of joints and
+ * give a leaf bone its parent's length (2.0 for the chapter's child, the whole cylinder).
  */
 #ifndef GLTF_WRITE_H
 #define GLTF_WRITE_H
@@ -44,7 +47,9 @@ typedef struct {
     const double *key_times;            /* seconds, increasing */
     const quat *key_rotations;
     int key_count;
-    const char *generator;
+    const char *generator;              /* asset.generator: the program that wrote it */
+    const char *mesh_name;
+    const char *mesh_node_name;         /* see target_positions */
     const char *rig_name;               /* the root node above the skeleton */
     quat rig_rotation;                  /* its rotation: the frame conversion */
     const char *skin_name;
@@ -53,9 +58,13 @@ typedef struct {
     int end_parent;                     /* the joint it hangs under */
     vec3 end_translation;               /* in that joint's frame */
     /* An optional morph target: per-vertex POSITION deltas (NULL: none), with mesh.weights
-     * {0} and a LINEAR weights channel on the mesh node, one weight a key (at key_times). */
+     * {0} and a LINEAR weights channel on the mesh node, one weight a key (at key_times).
+     * Blender's importer leaves an animated skinned mesh's node behind as an Empty and
+     * gives the mesh object the mesh's name, so with a target the node needs a name of its
+     * own for the mesh object to keep the mesh's. */
     const vec3 *target_positions;
     const double *target_weights;
+    const char *target_name;            /* mesh.extras.targetNames[0]; NULL: none */
 } gltf_write_input;
 
 /* The base64 of data (RFC 4648, with padding) appended to out. */

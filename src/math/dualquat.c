@@ -76,6 +76,11 @@ vec3 dualquat_transform_point(dualquat a, vec3 p)
 
 lab_error dualquat_from_mat4(mat4 m, dualquat *out, const char *where, lab_diag *d)
 {
+    return dualquat_from_mat4_within(m, DUALQUAT_RIGID_TOLERANCE, out, where, d);
+}
+
+lab_error dualquat_from_mat4_within(mat4 m, double tolerance, dualquat *out, const char *where, lab_diag *d)
+{
     lab_error e = mat4_validate(m, where, d);
     if (e != LAB_OK)
         return e;
@@ -88,11 +93,10 @@ lab_error dualquat_from_mat4(mat4 m, dualquat *out, const char *where, lab_diag 
     double scale_error = 0.0;
     for (int k = 0; k < 3; k++)
         scale_error = fmax(scale_error, fabs(vec3_length(c[k]) - 1.0));
-    if (!(scale_error <= DUALQUAT_RIGID_TOLERANCE && shear <= DUALQUAT_RIGID_TOLERANCE &&
-          det > 0.0))
+    if (!(scale_error <= tolerance && shear <= tolerance && det > 0.0))
         return diag_fail(d, LAB_ERR_NOT_RIGID, where,
-                         "column scales (%.6g, %.6g, %.6g), largest |c_i . c_j| %.3g, det %.6g",
-                         vec3_length(c[0]), vec3_length(c[1]), vec3_length(c[2]), shear, det);
+                         "column scales (%.6g, %.6g, %.6g), largest |c_i . c_j| %.3g, det %.6g (tolerance %.3g)",
+                         vec3_length(c[0]), vec3_length(c[1]), vec3_length(c[2]), shear, det, tolerance);
     *out = dualquat_from_rigid(quat_from_mat4(m), vec3_make(m.m[0][3], m.m[1][3], m.m[2][3]));
     return LAB_OK;
 }

@@ -49,6 +49,9 @@ vec3 dualquat_transform_point(dualquat a, vec3 p);
  * its 3x3 part orthonormal with determinant +1 within DUALQUAT_RIGID_TOLERANCE;
  * otherwise LAB_ERR_NOT_RIGID names `where` and the column scales and shear found. */
 lab_error dualquat_from_mat4(mat4 m, dualquat *out, const char *where, lab_diag *d);
+/* The same within `tolerance` (column lengths off 1, and |c_i . c_j|, at most that): a
+ * matrix built from float32 data, such as glTF's, is rigid only to float precision. */
+lab_error dualquat_from_mat4_within(mat4 m, double tolerance, dualquat *out, const char *where, lab_diag *d);
 
 /* sum_i w_i q^_i over n influences, with the hemisphere fix against the pivot when
  * `hemisphere_fix` is true. Not normalised: see dualquat_normalize. */

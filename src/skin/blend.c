@@ -60,7 +60,7 @@ lab_error skin_dqs_point(vec3 p, const int *joint, const double *weight, int k,
 /* The palette as dual quaternions, once per call rather than once per vertex: from the
  * matrices (which must be rigid), or the caller's signed ones checked against them. */
 static lab_error palette_to_dualquats(const mat4 *palette, int joint_count, const dualquat *given,
-                                      dualquat **out, lab_diag *d)
+                                      double tolerance, dualquat **out, lab_diag *d)
 {
     char where[128];
     *out = malloc(sizeof **out * (size_t)(joint_count > 0 ? joint_count : 1));
@@ -68,7 +68,8 @@ static lab_error palette_to_dualquats(const mat4 *palette, int joint_count, cons
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "DQS palette", "%d joints", joint_count);
     for (int j = 0; j < joint_count; j++) {
         diag_where(where, sizeof where, "skin matrix C_%d of joint %d", j, j);
-        lab_error e = dualquat_from_mat4(palette[j], &(*out)[j], where, d);
+        lab_error e = dualquat_from_mat4_within(palette[j], tolerance > 0.0 ? tolerance : DUALQUAT_RIGID_TOLERANCE,
+                                                &(*out)[j], where, d);
         if (e != LAB_OK)
             return e;
         if (!given)
@@ -97,7 +98,7 @@ lab_error skin_deform(const vec3 *bind_positions, const skin_influences *in, con
         e = mat4_validate(palette[j], diag_where(where, sizeof where, "skin matrix C_%d", j), d);
     dualquat *palette_dq = NULL;
     if (e == LAB_OK && blend.method == SKIN_DQS)
-        e = palette_to_dualquats(palette, joint_count, blend.palette_dq, &palette_dq, d);
+        e = palette_to_dualquats(palette, joint_count, blend.palette_dq, blend.rigid_tolerance, &palette_dq, d);
     for (int v = 0; e == LAB_OK && v < in->vertex_count; v++) {
         const int *joint = in->joint + v * k;
         const double *weight = in->weight + v * k;

@@ -54,6 +54,10 @@ typedef struct {
      * where every sign is lost (w >= 0). When given, each must be the same transform as
      * its matrix within 1e-9 (LAB_ERR_DQ_MISMATCH otherwise). */
     const dualquat *palette_dq;
+    /* DQS only: how far a skin matrix's 3x3 part may be from a rotation and still count
+     * as rigid (dualquat_from_mat4_within); 0 means DUALQUAT_RIGID_TOLERANCE, the lab's
+     * double-precision rigs. Float32 data, such as glTF's, needs a float-sized one. */
+    double rigid_tolerance;
 } skin_blend;
 
 const char *skin_method_name(skin_method method); /* "LBS", "DQS" */

@@ -990,6 +990,18 @@ static void target_count_short(cJSON *r)
     cJSON_ReplaceItemInObject(at_path(r, "accessors", cJSON_GetObjectItem(t, "POSITION")->valueint), "count", cJSON_CreateNumber(215));
 }
 static void mesh_weights_three(cJSON *r) { cJSON_ReplaceItemInObject(at_path(r, "meshes", 0), "weights", cJSON_CreateDoubleArray((const double[]){1, 2, 3}, 3)); }
+static cJSON *target_at(cJSON *r, int t)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(at_path(r, "meshes", 0), "primitives"), 0), "targets"), t);
+}
+static void empty_target(cJSON *r) { cJSON_DeleteItemFromObject(target_at(r, 1), "POSITION"); }
+static void unknown_target_attribute(cJSON *r) { cJSON_AddNumberToObject(target_at(r, 0), "FOO", 5); }
+static void allowed_target_attributes(cJSON *r)
+{
+    cJSON_AddNumberToObject(target_at(r, 0), "_EXTRA", 0);
+    cJSON_AddNumberToObject(target_at(r, 0), "TEXCOORD_0", 0);
+    cJSON_AddNumberToObject(target_at(r, 1), "COLOR_12", 0);
+}
 static void joint_weights(cJSON *r) { cJSON_AddItemToObject(at_path(r, "nodes", 0), "weights", cJSON_CreateDoubleArray((const double[]){1, 2}, 2)); }
 
 /* What does not fit is refused, named by its JSON pointer. */
@@ -1001,6 +1013,8 @@ static void test_gltf_morph_targets_refused_where_wrong(void **state)
         {NULL, NULL, 0, target_count_short, "/meshes/0/primitives/0/targets/1/POSITION"},
         {NULL, NULL, 0, mesh_weights_three, "/meshes/0/weights"},
         {NULL, NULL, 0, joint_weights, "/nodes/0/weights"},
+        {NULL, NULL, 0, empty_target, "/meshes/0/primitives/0/targets/1"},        /* the schema: at least one */
+        {NULL, NULL, 0, unknown_target_attribute, "/meshes/0/primitives/0/targets/0"}, /* no such attribute */
         {"LINEAR", three_keys_short, 3, NULL, "/animations/0/channels/0"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -1008,6 +1022,12 @@ static void test_gltf_morph_targets_refused_where_wrong(void **state)
         expect_refused(text, LAB_ERR_GLTF, cases[i].pointer);
         free(text);
     }
+    /* what the specification allows in a target is taken: TEXCOORD_n, COLOR_n, _NAME */
+    char *text = morph_asset(x, NULL, NULL, 0, allowed_target_attributes);
+    gltf_document doc;
+    assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    gltf_free(&doc);
+    free(text);
 }
 
 static void overflowing_weights(cJSON *r)

@@ -97,6 +97,11 @@ static void ibm_infinite_translation(asset *s) { set_float(s, IBM_OFFSET + 64 + 
 static void position_nan(asset *s) { set_float(s, POSITION_OFFSET + 12 * 10, NAN); }
 static void position_infinite(asset *s) { set_float(s, POSITION_OFFSET + 12 * 20 + 8, -INFINITY); }
 static void rotation_key_nan(asset *s) { set_float(s, ROTATIONS_OFFSET + 16 * 3 + 4, NAN); }
+static void rotation_key_zero(asset *s) /* key 3 is (0, 0, 0, 0): no rotation at all */
+{
+    for (int c = 0; c < 4; c++)
+        set_float(s, ROTATIONS_OFFSET + 16 * 3 + 4 * c, 0.0f);
+}
 static void translation_overflows_json(asset *s) { set_raw(at(s->doc, "nodes", 1), "translation", "[0, 0, 1e400]"); }
 static void nested_scales_overflow(asset *s)
 {
@@ -298,6 +303,7 @@ static const malformed_case cases[] = {
     {"POSITION: NaN", position_nan, "/meshes/0/primitives/0/attributes/POSITION"},
     {"POSITION: -infinity", position_infinite, "/meshes/0/primitives/0/attributes/POSITION"},
     {"rotation key: NaN", rotation_key_nan, "/animations/0/samplers/0/output"},
+    {"rotation key: length 0", rotation_key_zero, "/animations/0/samplers/0/output"},
     {"translation 1e400 in the JSON", translation_overflows_json, "/nodes/1/translation"},
     {"scales 1e300 on two nested nodes", nested_scales_overflow, "/nodes/1"},
     {"normalized JOINTS", joints_normalized, "/meshes/0/primitives/0/attributes/JOINTS_0"},

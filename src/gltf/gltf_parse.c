@@ -6,6 +6,7 @@
 #include "base/bytes.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -413,6 +414,31 @@ static lab_error parse_skin(const cJSON *j, int i, gltf_skin *s, lab_diag *d)
     return e;
 }
 
+/* A morph target's attributes (glTF 2.0, 3.7.2.2 and the schema): at least one; each
+ * POSITION, NORMAL, TANGENT, TEXCOORD_n, COLOR_n or application-specific (a leading
+ * underscore); each an accessor index. Only POSITION and NORMAL are read afterwards. */
+static lab_error check_target_attributes(const cJSON *target, const char *at, lab_diag *d)
+{
+    if (!target->child)
+        return gltf_fail_at(d, at, "a morph target must have at least one attribute");
+    for (const cJSON *a = target->child; a; a = a->next) {
+        const char *name = a->string;
+        size_t digits = 0, prefix = strncmp(name, "TEXCOORD_", 9) == 0 ? 9 : strncmp(name, "COLOR_", 6) == 0 ? 6 : 0;
+        while (prefix && isdigit((unsigned char)name[prefix + digits]))
+            digits++;
+        bool known = strcmp(name, "POSITION") == 0 || strcmp(name, "NORMAL") == 0 || strcmp(name, "TANGENT") == 0 ||
+                     (prefix && digits > 0 && name[prefix + digits] == '\0') || name[0] == '_';
+        if (!known)
+            return gltf_fail_at(d, at, "attribute \"%s\": a morph target's attributes are POSITION, NORMAL, TANGENT, "
+                                "TEXCOORD_n, COLOR_n or start with an underscore", name);
+        long index = 0;
+        lab_error e = get_int(target, name, 0, 1L << 30, true, 0, &index, at, d);
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
 /* The attributes a skinning reader needs: POSITION, NORMAL, JOINTS_n, WEIGHTS_n; and the
  * morph targets (their POSITION and NORMAL deltas). */
 static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive *p, lab_diag *d)
@@ -444,8 +470,9 @@ static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive 
         char tat[160];
         long tp = -1, tn = -1;
         snprintf(tat, sizeof tat, "%s/targets/%d", at, t);
-        e = cJSON_IsObject(target) ? get_int(target, "POSITION", 0, 1L << 30, false, -1, &tp, tat, d)
-                                   : gltf_fail_at(d, tat, "must be an object");
+        e = cJSON_IsObject(target) ? check_target_attributes(target, tat, d) : gltf_fail_at(d, tat, "must be an object");
+        if (e == LAB_OK)
+            e = get_int(target, "POSITION", 0, 1L << 30, false, -1, &tp, tat, d);
         if (e == LAB_OK)
             e = get_int(target, "NORMAL", 0, 1L << 30, false, -1, &tn, tat, d);
         if (e != LAB_OK)

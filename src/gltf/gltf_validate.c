@@ -487,6 +487,15 @@ static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
             snprintf(at, sizeof at, "/animations/%d/samplers/%d/output", i, c->sampler);
             double *values = NULL;
             lab_error e = read_finite(doc, s->output, at, &values, d);
+            /* a rotation key must be a unit quaternion (3.11); a reader may renormalise a
+             * key a little off unit length, as exporters write them, but length 0 names no
+             * rotation at all. CUBICSPLINE's tangents (elements 0 and 2 of 3) may be 0. */
+            for (int q = 0; e == LAB_OK && c->path == GLTF_ROTATION && q < out->count; q++) {
+                const double *v = &values[4 * q];
+                if ((per == 1 || q % 3 == 1) && !(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3] > 0.0))
+                    e = gltf_fail_at(d, at, "key %d is (%g, %g, %g, %g), length 0: a rotation key must be a unit "
+                                     "quaternion", per == 1 ? q : q / 3, v[0], v[1], v[2], v[3]);
+            }
             free(values);
             if (e != LAB_OK)
                 return e;

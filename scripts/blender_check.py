@@ -66,8 +66,8 @@ def check(path):
 
     # the keys, as the importer wrote them
     action = arma.animation_data.action
-    path = 'pose.bones["child"].rotation_quaternion'
-    curves = sorted((c for c in action.fcurves if c.data_path == path), key=lambda c: c.array_index)
+    rotation = 'pose.bones["child"].rotation_quaternion'
+    curves = sorted((c for c in action.fcurves if c.data_path == rotation), key=lambda c: c.array_index)
     frames = [k.co.x for k in curves[0].keyframe_points]
     shape = mesh.data.shape_keys
     shape_curve = None

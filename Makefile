@@ -88,7 +88,7 @@ $(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-# Only what talks to the GPU links EGL and GLES.
+# Only what talks to the GPU opens EGL and GLES, with dlopen (src/gpu/gl_load.h).
 $(BUILD)/bin/lab30-gpu $(BUILD)/bin/bench-gpu $(BUILD)/tests/test_gpu: EXTRA_LIBS = $(GPU_LIBS)
 
 $(BUILD)/bin/%: $(BUILD)/obj/lab/ch30/%.o $(CH30_LIB) $(LIB)
@@ -156,14 +156,20 @@ bench: $(BENCH) $(BENCH_GPU)
 	$(BENCH_GPU) out/bench
 	sh scripts/bench-results.sh out/bench
 
-# libFuzzer on lab30-gltf's whole pipeline in memory (clang): FUZZ_SECONDS of mutations of
-# the seed corpus: the tutorial's SimpleSkin, the chapter's own export (inline and with an
-# external buffer), and every case of test_gltf_malformed, each behind an options byte
-# (see tests/fuzz_gltf.c), with a dictionary of glTF's keys (tests/fuzz_gltf.dict).
+# libFuzzer on lab30-gltf's whole pipeline in memory and on the glTF writer (clang):
+# FUZZ_SECONDS of mutations of the seed corpus: the tutorial's SimpleSkin, the chapter's
+# own export (inline and with an external buffer), the corrective export (a morph target
+# and its weights channel), the assets test_gltf builds (GLB, sparse accessors, external
+# buffers, normalised weights, two JOINTS sets, STEP and CUBICSPLINE, morph weights
+# channels) and every case of test_gltf_malformed, each behind an options byte (see
+# tests/fuzz_gltf.c), a rig for the writer, and a dictionary of glTF's keys
+# (tests/fuzz_gltf.dict).
 FUZZ_SECONDS ?= 60
+# A rig the writer accepts (tests/fuzz_gltf.c, bit 7), as the harness takes its bytes: options: the writer; 1 joint, no name, a root; at the origin, rotation (0,0,0,1); 2 keys; key 0: t 0, rotation (0,0,0,1), weight 0; key 1: t 1, rotation (0,0,0,1), weight 1; morph deltas: vertex 2 by (0.1,0.1,0.1); an end node, a target and its name; seven empty names; animated joint 0; rig rotation (0,0,0,1); end node under joint 0, at (0,0,1).
+WRITER_SEED := \200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000\000\000\000\000\077\200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000\077\200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\075\314\314\315\075\314\314\315\075\314\314\315\007\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000
 FUZZ := build/fuzz/fuzz-gltf
 fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-simple-skin \
-      $(BUILD)/tests/test_gltf_malformed
+      $(BUILD)/tests/test_gltf_malformed $(BUILD)/tests/test_gltf
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -Ilab/ch30 \
 	    $(DEPS_CFLAGS) $(filter-out src/gpu/% lab/ch30/record30_gpu.c,$(LIB_SRC) $(CH30_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
@@ -176,7 +182,10 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 	    | base64 -d > build/fuzz/assets/skinning30.bin
 	{ printf '\000'; sed 's/"uri":[[:space:]]*"data:[^"]*"/"uri": "skinning30.bin"/' build/fuzz/skinning30.gltf; } \
 	    > build/fuzz/corpus/skinning30-external.gltf
-	MALFORMED_SEEDS_DIR=build/fuzz $(BUILD)/tests/test_gltf_malformed > /dev/null 2>&1
+	FUZZ_SEEDS_DIR=build/fuzz $(BUILD)/tests/test_gltf_malformed > /dev/null 2>&1
+	FUZZ_SEEDS_DIR=build/fuzz $(BUILD)/tests/test_gltf > /dev/null 2>&1
+	{ printf '\034'; cat out/fixes30-corrective.gltf; } > build/fuzz/corpus/fixes30-corrective.gltf
+	printf '$(WRITER_SEED)' > build/fuzz/corpus/writer-one-joint.bin
 	FUZZ_ASSET_DIR=build/fuzz/assets $(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
 	    -dict=tests/fuzz_gltf.dict -print_final_stats=1 build/fuzz/corpus
 

@@ -1,11 +1,27 @@
 /* test_faults.c - end to end: the programs under the faults DESIGN.md lists, injected by
  * tests/faultshim.c (preloaded with LD_PRELOAD).
  *
- * One failed allocation: for each program the suite counts the allocations of a normal
- * run, then fails the first 24 one at a time and 40 more spread evenly over the rest of
- * the run. Every such run must either exit 0 having written exactly the normal outputs
- * (the committed out/, byte for byte, PNGs pixel for pixel), or exit 1 or 3 having
- * written nothing. A crash, an abort or a partial output fails the test.
+ * Out of memory: for each program the suite runs it once normally, with the shim listing
+ * the first allocation made from each distinct call chain (three callers deep, in the
+ * program and in every child it forks: the PNG encoder's, the GPU work's). Then, for each
+ * of those, two runs: that one allocation fails ("at"), and that one and every later one
+ * fail ("from": the heap is gone for good, so the error path cannot allocate either). So
+ * every allocation site the run reaches fails once in each way, in the context it is
+ * called from, without one run per allocation (tens of thousands). lab30-gpu's driver
+ * alone makes some 27,000 call chains (LLVM compiling the shaders), so there the points
+ * are the first 24 allocations and 40 more spread evenly over the run, both ways.
+ *
+ * Every such run must end on the contract: exit 0 having written exactly the normal
+ * outputs (the committed out/, byte for byte, PNGs pixel for pixel), or exit 3 with the
+ * out-of-memory message ("<lab>: error: out of memory, ...") and nothing written. For
+ * lab30-gpu, a driver that fails or ends its process for want of memory is the driver's
+ * failure: exit 1 with the GPU rule's message (or "a feature this machine does not have"
+ * when EGL cannot start), nothing written. A driver can also fail silently: Mesa's
+ * llvmpipe, with a calloc failing inside glBufferData (swrast_dri.so), raises no GL error
+ * and skins with a palette it never received; lab30-gpu's comparison with the CPU catches
+ * it, so there "a self-check failed", exit 1, is the contract too. Anything else fails the
+ * test: a crash, a parse error, a failed self-check in any other program, a cut label, a
+ * non-finite value, a partial output.
  *
  * A refused rename and a killed commit: over a complete first run, lab30 runs again with
  * other weights (the issue's `chattr +i` case), its Nth rename refused, or killed just
@@ -25,21 +41,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "cmocka_all.h"
 #include "testutil.h"
 
 typedef struct {
     const char *program;
     const char *input;           /* an argument before OUTDIR, or NULL */
+    bool gpu;                    /* the driver's failures are the GPU rule's; points sampled */
 } program_run;
 
 static const program_run programs[] = {
-    {LAB_BIN_DIR "/lab30", NULL},
-    {LAB_BIN_DIR "/lab30-dqs", NULL},
-    {LAB_BIN_DIR "/lab30-normals", NULL},
-    {LAB_BIN_DIR "/lab30-palette", NULL},
-    {LAB_BIN_DIR "/lab30-gltf", COMMITTED_OUT_DIR "/skinning30.gltf"},
-    {LAB_BIN_DIR "/lab30-fixes", NULL},
+    {LAB_BIN_DIR "/lab30", NULL, false},
+    {LAB_BIN_DIR "/lab30-dqs", NULL, false},
+    {LAB_BIN_DIR "/lab30-normals", NULL, false},
+    {LAB_BIN_DIR "/lab30-palette", NULL, false},
+    {LAB_BIN_DIR "/lab30-gltf", COMMITTED_OUT_DIR "/skinning30.gltf", false},
+    {LAB_BIN_DIR "/lab30-fixes", NULL, false},
+    {LAB_BIN_DIR "/lab30-gpu", NULL, true},
 };
 enum { PROGRAM_COUNT = sizeof programs / sizeof programs[0], FIRST = 24, SPREAD = 40 };
 
@@ -125,19 +144,92 @@ static char *shim_or_skip(void)
     return shim;
 }
 
-static void test_allocation_failures_lose_nothing(void **state)
+/* The allocations to fail: one line per number in the shim's SITES_FILE, or, for a GPU
+ * program, FIRST and SPREAD over `total`. Returns how many are in *out (malloc'd). */
+static int failure_points(const program_run *p, const char *sites_file, long total, long **out)
+{
+    int n = 0;
+    if (p->gpu) {
+        *out = malloc(sizeof **out * (FIRST + SPREAD));
+        for (int k = 0; *out && k < FIRST + SPREAD; k++)
+            (*out)[n++] = k < FIRST ? k + 1 : FIRST + 1 + (total - FIRST - 1) * (k - FIRST) / (SPREAD - 1);
+        return n;
+    }
+    char *text = tu_read_file(sites_file, NULL);
+    int lines = 0;
+    for (const char *c = text; c && *c; c++)
+        lines += *c == '\n';
+    *out = malloc(sizeof **out * (size_t)(lines + 1));
+    for (char *c = text, *end; *out && c && *c; c = end) {
+        long v = strtol(c, &end, 10);
+        if (end == c)
+            break;
+        (*out)[n++] = v;
+    }
+    free(text);
+    return n;
+}
+
+/* The program's own error line in its stderr: the one line that starts "<lab>: error: ",
+ * which must also be the last. Lines before it come from a child process that a library
+ * ended (libstb's "Assertion `p' failed.", glibc's "Unexpected error." when even the
+ * assertion's message cannot be allocated); they are the library's, and allowed. NULL
+ * when there is no such line, more than one, or text after it. */
+static const char *error_line(const char *msg, const char *name)
+{
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "%s: error: ", name);
+    const char *line = NULL;
+    for (const char *at = msg; at && *at;) {
+        if (!strncmp(at, prefix, strlen(prefix))) {
+            if (line)
+                return NULL;
+            line = at;
+        }
+        const char *nl = strchr(at, '\n');
+        if (line && line != at)
+            return NULL; /* a line after the error */
+        at = nl ? nl + 1 : NULL;
+    }
+    return line;
+}
+
+/* Whether a run that had allocations fail ended on the contract (see the top). */
+static bool on_contract(const program_run *p, int rc, const char *dir, const char *err_path, int normal_files)
+{
+    int files = 0;
+    if (rc == 0)
+        return same_as_committed(dir, &files) && files == normal_files;
+    if (tu_count_entries(dir) != 0)
+        return false;
+    char *msg = tu_read_file(err_path, NULL);
+    const char *name = strrchr(p->program, '/') + 1;
+    const char *line = msg ? error_line(msg, name) : NULL;
+    const char *rule = line ? line + strlen(name) + strlen(": error: ") : "";
+    bool ok = line && ((rc == 3 && !strncmp(rule, "out of memory, ", 15)) ||
+                       (rc == 1 && p->gpu && (strstr(rule, lab_error_rule(LAB_ERR_GPU)) == rule ||
+                                              strstr(rule, lab_error_rule(LAB_ERR_UNSUPPORTED)) == rule ||
+                                              !strcmp(rule, "a self-check failed (see the report), nothing written\n"))));
+    free(msg);
+    return ok;
+}
+
+static void test_allocation_failures_end_on_contract(void **state)
 {
     tu_run_dir *ctx = *state;
     char *shim = shim_or_skip();
     const char *count_file = ctx->out_path; /* the programs' stdout goes to /dev/null here */
+    char sites_file[sizeof ctx->out_path + 8];
+    snprintf(sites_file, sizeof sites_file, "%s.sites", ctx->out_path);
     setenv("LD_PRELOAD", shim, 1);
     int failures = 0;
     for (int i = 0; i < PROGRAM_COUNT; i++) {
         const program_run *p = &programs[i];
         setenv("COUNT_FILE", count_file, 1);
-        unsetenv("FAIL_AT");
+        setenv("SITES_FILE", sites_file, 1);
         assert_int_equal(run_with(p, ctx->dir, ctx->err_path), 0);
         unsetenv("COUNT_FILE");
+        unsetenv("SITES_FILE");
         int normal_files = 0;
         assert_true(same_as_committed(ctx->dir, &normal_files));
         empty_dir(ctx->dir);
@@ -149,25 +241,28 @@ static void test_allocation_failures_lose_nothing(void **state)
             free(shim);
             skip();
         }
-        for (int k = 0; k < FIRST + SPREAD; k++) {
-            long n = k < FIRST ? k + 1 : FIRST + 1 + (total - FIRST - 1) * (k - FIRST) / (SPREAD - 1);
+        long *point = NULL;
+        int points = failure_points(p, sites_file, total, &point);
+        remove(sites_file);
+        assert_true(points > (p->gpu ? FIRST : 100)); /* every program allocates from far more places */
+        for (int k = 0; k < 2 * points; k++) {
+            const char *mode = k % 2 ? "FAIL_FROM" : "FAIL_AT";
             char value[32];
-            snprintf(value, sizeof value, "%ld", n);
-            setenv("FAIL_AT", value, 1);
-            int rc = run_with(p, ctx->dir, ctx->err_path), files = 0;
-            bool ok = rc == 0 ? same_as_committed(ctx->dir, &files) && files == normal_files
-                              : (rc == 1 || rc == 3) && tu_count_entries(ctx->dir) == 0;
-            if (!ok) {
+            snprintf(value, sizeof value, "%ld", point[k / 2]);
+            setenv(mode, value, 1);
+            int rc = run_with(p, ctx->dir, ctx->err_path);
+            unsetenv(mode);
+            if (!on_contract(p, rc, ctx->dir, ctx->err_path, normal_files)) {
                 char *msg = tu_read_file(ctx->err_path, NULL);
-                fprintf(stderr, "%s, allocation %ld of %ld failed: exit %d, %d files\n  %s\n", p->program, n, total,
+                fprintf(stderr, "%s, %s=%ld of %ld: exit %d, %d files\n  %s\n", p->program, mode, point[k / 2], total,
                         rc, tu_count_entries(ctx->dir), msg ? msg : "");
                 free(msg);
                 failures++;
             }
             empty_dir(ctx->dir);
         }
+        free(point);
     }
-    unsetenv("FAIL_AT");
     unsetenv("LD_PRELOAD");
     free(shim);
     assert_int_equal(failures, 0);
@@ -242,7 +337,7 @@ static void test_refused_and_killed_renames_lose_nothing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_allocation_failures_lose_nothing, tu_run_dir_setup,
+        cmocka_unit_test_setup_teardown(test_allocation_failures_end_on_contract, tu_run_dir_setup,
                                         tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_refused_and_killed_renames_lose_nothing, tu_run_dir_setup,
                                         tu_run_dir_teardown),

@@ -11,6 +11,7 @@
 #include "cmocka_all.h"
 #include "gltf/gltf.h"
 #include "gltf/gltf_write.h"
+#include "base/json_memory.h"
 #include "program/evidence.h"
 #include "gltf_export.h"
 #include "rig30.h"
@@ -171,7 +172,7 @@ static void test_gltf_simple_skin_matches_the_joint_matrix_formula(void **state)
     assert_int_equal(gltf_load(SIMPLE_SKIN, &doc, &d), LAB_OK);
     assert_int_equal(gltf_validate(&doc, &d), LAB_OK);
     double start, end;
-    gltf_animation_range(&doc, 0, &start, &end);
+    assert_int_equal(gltf_animation_range(&doc, 0, &start, &end, &d), LAB_OK);
     assert_true(start == 0.0 && end == 5.5);
     check_simple_skin(&doc);
     /* a weight sum off by more than the validator's tolerance: refused, naming the mesh,
@@ -222,6 +223,7 @@ static void test_gltf_glb_reads_like_gltf(void **state)
     assert_int_equal(gltf_parse(glb, total, NULL, &doc, &d), LAB_OK);
     assert_int_equal(gltf_validate(&doc, &d), LAB_OK);
     check_simple_skin(&doc);
+    tu_keep_fuzz_seed("SimpleSkin.glb", 0x1c, glb, total); /* every sampled time */
     gltf_free(&doc);
     /* a GLB cut short is refused */
     assert_int_equal(gltf_parse(glb, total - 40, NULL, &doc, &d), LAB_ERR_GLTF);
@@ -660,6 +662,7 @@ static void write_custom(const char *dir)
     assert_non_null(f);
     assert_int_equal(fwrite(&b, sizeof b, 1, f), 1);
     fclose(f);
+    tu_keep_fuzz_asset("custom.bin", &b, sizeof b);
     size_t o_idx = offsetof(custom_bin, sparse_indices), o_j = offsetof(custom_bin, joints),
            o_w = offsetof(custom_bin, weights), o_t = offsetof(custom_bin, times),
            o_s = offsetof(custom_bin, step_values), o_c = offsetof(custom_bin, cubic_values);
@@ -690,6 +693,7 @@ static void write_custom(const char *dir)
         sizeof b, o_idx, o_j, o_w, o_t, o_s, o_c);
     snprintf(path, sizeof path, "%s/custom.gltf", dir);
     assert_true(tu_write_file(path, json));
+    tu_keep_fuzz_seed("custom-sparse-external.gltf", 0x1e, json, strlen(json));
 }
 
 static void test_gltf_external_sparse_normalised_sets_step_cubic(void **state)
@@ -818,6 +822,7 @@ static void test_gltf_sampler_rules_cubic_step_sparse(void **state)
         cJSON_AddItemToArray(cJSON_GetObjectItem(anim, "channels"), channel);
     }
     char *text = cJSON_PrintUnformatted(root);
+    tu_keep_fuzz_seed("sampler-rules.gltf", 0x1c, text, strlen(text));
     cJSON_Delete(root);
     gltf_document doc;
     lab_diag d = {0};
@@ -928,6 +933,7 @@ static void test_gltf_morph_targets_before_the_skin(void **state)
     static const float linear[4] = {0, 0, 1, -1}; /* keys (0, 0) and (1, -1) */
     text = morph_asset(x, "LINEAR", linear, 4, NULL);
     assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    tu_keep_fuzz_seed("morph-weights-linear.gltf", 0x1c, text, strlen(text));
     expect_morphed(x, &doc, 0.25, 0.25, -0.25);
     expect_morphed(x, &doc, 2.0, 1.0, -1.0); /* past the last key: the last */
     gltf_free(&doc);
@@ -943,6 +949,7 @@ static void test_gltf_morph_targets_before_the_skin(void **state)
                                     0, 4, 1, 1, 0, 0}; /* key 1 */
     text = morph_asset(x, "CUBICSPLINE", cubic, 12, NULL);
     assert_int_equal(parse_text(text, &doc, NULL), LAB_OK);
+    tu_keep_fuzz_seed("morph-weights-cubic.gltf", 0x1d, text, strlen(text));
     expect_morphed(x, &doc, 0.5, 0.125 * 2 + 0.5 * 1 - 0.125 * 0, 0.125 * 0 + 0.5 * 1 - 0.125 * 4);
     gltf_free(&doc);
     free(text);
@@ -1104,6 +1111,144 @@ static void test_gltf_built_simple_skin_has_the_assets_bytes(void **state)
     gltf_free(&asset);
 }
 
+/* The hostile shapes of validation cost: `nodes` nodes drawing one mesh whose primitive
+ * has `targets` morph targets, every one of them pointing at accessor 1 (three vertices'
+ * deltas; accessor 0 is POSITION). A few bytes of JSON per target or node, each of which
+ * used to re-read the accessors it names: 10,000 targets on 500 nodes took 17 s. */
+static char *hostile_morphs(int targets, int nodes)
+{
+    const float data[18] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0.1f, 0, 0, 0, 0.1f, 0, 0, 0, 0.1f};
+    bytes b = {0};
+    bytes_printf(&b, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":72,"
+                     "\"uri\":\"data:application/octet-stream;base64,");
+    base64_append(&b, (const uint8_t *)data, sizeof data);
+    bytes_printf(&b, "\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},"
+                     "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":36}],\"accessors\":["
+                     "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+                     "\"min\":[0,0,0],\"max\":[1,1,0]},"
+                     "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}],"
+                     "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"targets\":[");
+    for (int t = 0; t < targets; t++)
+        bytes_printf(&b, "%s{\"POSITION\":1}", t ? "," : "");
+    bytes_printf(&b, "]}]}],\"nodes\":[");
+    for (int n = 0; n < nodes; n++)
+        bytes_printf(&b, "%s{\"mesh\":0}", n ? "," : "");
+    bytes_printf(&b, "],\"scenes\":[{\"nodes\":[");
+    for (int n = 0; n < nodes; n++)
+        bytes_printf(&b, "%s%d", n ? "," : "", n);
+    bytes_printf(&b, "]}],\"scene\":0}");
+    assert_false(b.failed);
+    return (char *)b.data;
+}
+
+/* Parses text, sets the limits, validates; returns the accessor reads validation made. */
+static long validation_reads(const char *text, gltf_limits limits, lab_error expected, const char *where)
+{
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(gltf_parse((const uint8_t *)text, strlen(text), NULL, &doc, &d), LAB_OK);
+    doc.limits = limits;
+    long before = gltf_accessor_reads();
+    lab_error e = gltf_validate(&doc, &d);
+    long reads = gltf_accessor_reads() - before;
+    if (e != expected)
+        fprintf(stderr, "validate: %d (%s, %s), expected %d\n", e, d.where, d.value, expected);
+    assert_int_equal(e, expected);
+    if (where)
+        assert_non_null(strstr(d.where, where));
+    gltf_free(&doc);
+    return reads;
+}
+
+/* Validation reads each accessor once however many nodes and targets use it, and refuses
+ * a count beyond the documented limits before it reads anything for it: the issue's two
+ * hostile files, 10,000 targets on 500 nodes and a million targets on one accessor. */
+static void test_gltf_validation_cost_is_per_accessor(void **state)
+{
+    (void)state;
+    char *many_nodes = hostile_morphs(10000, 500);
+    /* the default limit: 1,024 targets a primitive, refused before any target is read */
+    assert_int_equal(validation_reads(many_nodes, (gltf_limits){0}, LAB_ERR_LIMIT, "/meshes/0/primitives/0/targets"), 0);
+    /* raised: both accessors read once each (it was 500 x 10,001 reads) */
+    gltf_limits raised = {.max_targets = 10000};
+    assert_int_equal(validation_reads(many_nodes, raised, LAB_OK, NULL), 2);
+    /* the morph work: 30,000 deltas a node; a limit of 1,000,000 stops at node 33 */
+    gltf_limits work = {.max_targets = 10000, .max_morph_deltas = 1000000};
+    assert_int_equal(validation_reads(many_nodes, work, LAB_ERR_LIMIT, "/nodes/33/mesh"), 2);
+    free(many_nodes);
+    char *million = hostile_morphs(1000000, 1);
+    assert_int_equal(validation_reads(million, (gltf_limits){0}, LAB_ERR_LIMIT, "/meshes/0/primitives/0/targets"), 0);
+    gltf_limits all = {.max_targets = 1 << 20};
+    assert_int_equal(validation_reads(million, all, LAB_OK, NULL), 2);
+    free(million);
+}
+
+/* The writer refuses what a reader would refuse, before writing (the fuzzer's writer
+ * round trip found a joint translation of 7e35: a finite float whose joint matrix breaks
+ * the library's magnitude bound). Each case changes one field of a rig it accepts. */
+static void test_gltf_write_refuses_what_a_reader_would(void **state)
+{
+    (void)state;
+    vec3 vertices[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, normals[3] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    mesh_triangle tri = {{0, 1, 2}};
+    mesh bind = {3, vertices, 1, &tri};
+    uint16_t joints[3][4] = {{0}};
+    float weights[3][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    gltf_write_joint skeleton[2] = {{"root", -1, {0, 0, 0}, {0, 0, 0, 1}}, {"child", 0, {0, 0, 1}, {0, 0, 0, 1}}};
+    mat4 inverse_bind[2] = {mat4_identity(), mat4_translate(0, 0, -1)};
+    double times[2] = {0, 1};
+    quat rotations[2] = {{0, 0, 0, 1}, {0, 0, 1, 0}};
+    const gltf_write_input good = {
+        .bind = &bind, .normals = normals, .joints = (const uint16_t(*)[4])joints,
+        .weights = (const float(*)[4])weights, .skeleton = skeleton, .joint_count = 2, .inverse_bind = inverse_bind,
+        .animated_joint = 1, .key_times = times, .key_rotations = rotations, .key_count = 2, .generator = "test",
+        .mesh_name = "m", .mesh_node_name = "m", .rig_name = "rig", .rig_rotation = {0, 0, 0, 1}, .skin_name = "s",
+        .animation_name = "a"};
+    bytes b = {0};
+    assert_int_equal(gltf_write(&good, &b, NULL), LAB_OK);
+    bytes_free(&b);
+    struct { const char *what; lab_error expected; } cases[] = {
+        {"a joint translation of 7e35", LAB_ERR_MATRIX_TOO_LARGE},
+        {"key times that do not increase", LAB_ERR_INVALID_ARGUMENT},
+        {"key times equal as floats", LAB_ERR_INVALID_ARGUMENT},
+        {"a rotation key of length 0", LAB_ERR_INVALID_ARGUMENT},
+        {"a joint rotation of length 2", LAB_ERR_INVALID_ARGUMENT},
+        {"a parent listed after its child", LAB_ERR_INVALID_ARGUMENT},
+        {"a position that overflows a float", LAB_ERR_NOT_FINITE},
+        {"a joint index outside the skin", LAB_ERR_INVALID_ARGUMENT},
+        {"an inverse bind that is not affine", LAB_ERR_MATRIX_NOT_AFFINE},
+    };
+    for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
+        gltf_write_input in = good;
+        gltf_write_joint bad_skeleton[2] = {skeleton[0], skeleton[1]};
+        double bad_times[2] = {0, 1};
+        quat bad_rotations[2] = {rotations[0], rotations[1]};
+        vec3 bad_vertices[3] = {vertices[0], vertices[1], vertices[2]};
+        mesh bad_bind = {3, bad_vertices, 1, &tri};
+        uint16_t bad_joints[3][4] = {{0}};
+        mat4 bad_inverse[2] = {inverse_bind[0], inverse_bind[1]};
+        in.skeleton = bad_skeleton, in.key_times = bad_times, in.key_rotations = bad_rotations, in.bind = &bad_bind;
+        in.joints = (const uint16_t(*)[4])bad_joints, in.inverse_bind = bad_inverse;
+        switch (i) {
+        case 0: bad_skeleton[1].translation.x = 7e35; break;
+        case 1: bad_times[1] = -1; break;
+        case 2: bad_times[1] = 1e-50; break; /* 0 and 1e-50 are both 0.0f */
+        case 3: bad_rotations[1] = (quat){0, 0, 0, 0}; break;
+        case 4: bad_skeleton[0].rotation = (quat){0, 0, 0, 2}; break;
+        case 5: bad_skeleton[0].parent = 1; break;
+        case 6: bad_vertices[2].z = 1e39; break;
+        case 7: bad_joints[1][0] = 2; break;
+        default: bad_inverse[0].m[3][0] = 0.5; break;
+        }
+        lab_diag d = {0};
+        lab_error e = gltf_write(&in, &b, &d);
+        if (e != cases[i].expected)
+            fail_msg("%s: %d (%s, %s), expected %d", cases[i].what, e, d.where, d.value, cases[i].expected);
+        assert_int_equal(b.len, 0); /* nothing written */
+        bytes_free(&b);
+    }
+}
+
 int main(void)
 {
 #define X(f) cmocka_unit_test_setup_teardown(f, setup_export, teardown_export)
@@ -1127,6 +1272,8 @@ int main(void)
         X(test_lab30_gltf_applies_morph_targets),
         cmocka_unit_test(test_gltf_external_sparse_normalised_sets_step_cubic),
         cmocka_unit_test(test_gltf_sampler_rules_cubic_step_sparse),
+        cmocka_unit_test(test_gltf_validation_cost_is_per_accessor),
+        cmocka_unit_test(test_gltf_write_refuses_what_a_reader_would),
     };
 #undef X
     return cmocka_run_group_tests_name("gltf", tests, NULL, NULL);

@@ -412,22 +412,16 @@ static const char *write_case(const malformed_case *c, const char *dir)
     return path;
 }
 
-/* With MALFORMED_SEEDS_DIR set (make fuzz sets it), each case also becomes a seed of the
- * fuzzer's corpus, DIR/corpus/malformed-NN.gltf, its first byte the fuzzer's options
- * (see fuzz_gltf.c), so that the fuzzer starts from every rule this suite knows. */
+/* With FUZZ_SEEDS_DIR set (make fuzz sets it), each case also becomes a seed of the
+ * fuzzer's corpus, malformed-NN.gltf, so that the fuzzer starts from every rule this
+ * suite knows; the options byte varies over the cases. */
 static void keep_as_seed(const char *path, int i)
 {
-    const char *seeds = getenv("MALFORMED_SEEDS_DIR");
-    if (!seeds)
-        return;
     size_t n = 0;
-    char *text = tu_read_file(path, &n), seed[512];
-    snprintf(seed, sizeof seed, "%s/corpus/malformed-%02d.gltf", seeds, i + 1);
-    FILE *f = fopen(seed, "wb");
-    assert_non_null(f);
-    fputc((i * 37) & 0x7f, f); /* options vary over the cases */
-    fwrite(text, 1, n, f);
-    assert_int_equal(fclose(f), 0);
+    char *text = tu_read_file(path, &n), seed[64];
+    snprintf(seed, sizeof seed, "malformed-%02d.gltf", i + 1);
+    if (text)
+        tu_keep_fuzz_seed(seed, (unsigned char)((i * 37) & 0x7f), text, n);
     free(text);
 }
 
@@ -470,19 +464,23 @@ static void test_gltf_malformed_cases(void **state)
 static void test_gltf_limits_are_options(void **state)
 {
     tu_run_dir *ctx = *state;
-    const struct { const char *option, *ok, *refused, *place; } limits[] = {
-        {"--max-vertices", "216", "215", "/accessors/0/count"},
-        {"--max-nodes", "5", "4", "/nodes"},
-        {"--max-joints", "3", "2", "/skins/0/joints"},
+    const struct { const char *option, *ok, *refused, *place, *asset; } limits[] = {
+        {"--max-vertices", "216", "215", "/accessors/0/count", BASE},
+        {"--max-nodes", "5", "4", "/nodes", BASE},
+        {"--max-joints", "3", "2", "/skins/0/joints", BASE},
+        /* 216 positions and 3 joint matrices at 4 times: 4 x (648 + 48) numbers */
+        {"--max-values", "2784", "2783", "gltf30.json", BASE},
+        /* the corrective export: one target of 216 deltas on the mesh node */
+        {"--max-morph-deltas", "216", "215", "/nodes/2/mesh", COMMITTED_OUT_DIR "/fixes30-corrective.gltf"},
     };
-    for (int i = 0; i < 3; i++) {
-        assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, limits[i].option, limits[i].ok, BASE,
-                                        ctx->dir, (char *)NULL), 0);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, limits[i].option, limits[i].ok,
+                                        limits[i].asset, ctx->dir, (char *)NULL), 0);
         char out[128];
         snprintf(out, sizeof out, "%s/refused%d", ctx->dir, i);
         assert_int_equal(mkdir(out, 0777), 0);
         assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, limits[i].option, limits[i].refused,
-                                        BASE, out, (char *)NULL), 1);
+                                        limits[i].asset, out, (char *)NULL), 1);
         assert_true(tu_file_contains(ctx->err_path, limits[i].place));
         assert_true(tu_file_contains(ctx->err_path, limits[i].option));
         assert_int_equal(tu_count_entries(out), 0);

@@ -425,3 +425,28 @@ bool tu_write_simple_skin(const char *path)
     bytes_free(&geometry), bytes_free(&skin), bytes_free(&binds), bytes_free(&animation), bytes_free(&json);
     return ok;
 }
+
+static void keep_fuzz_file(const char *folder, const char *name, const unsigned char *options, const void *data,
+                           size_t size)
+{
+    const char *seeds = getenv("FUZZ_SEEDS_DIR");
+    if (!seeds)
+        return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/%s", seeds, folder, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || (options && fputc(*options, f) == EOF) || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+        fprintf(stderr, "testutil: cannot write the fuzz seed %s\n", path);
+        abort();
+    }
+}
+
+void tu_keep_fuzz_seed(const char *name, unsigned char options, const void *data, size_t size)
+{
+    keep_fuzz_file("corpus", name, &options, data, size);
+}
+
+void tu_keep_fuzz_asset(const char *name, const void *data, size_t size)
+{
+    keep_fuzz_file("assets", name, NULL, data, size);
+}

@@ -89,4 +89,11 @@ cJSON *tu_json_get(const cJSON *o, const char *key);
 double tu_json_num(const cJSON *o, const char *key);
 double tu_json_number(const cJSON *item);
 
+/* With FUZZ_SEEDS_DIR set (make fuzz sets it while it runs the glTF suites), a file a
+ * test built becomes a seed of the fuzzer: DIR/corpus/NAME holds the options byte (see
+ * tests/fuzz_gltf.c) then data; tu_keep_fuzz_asset puts an external buffer the seed names
+ * into DIR/assets/NAME, where the fuzzer resolves buffers. Without it, nothing happens. */
+void tu_keep_fuzz_seed(const char *name, unsigned char options, const void *data, size_t size);
+void tu_keep_fuzz_asset(const char *name, const void *data, size_t size);
+
 #endif

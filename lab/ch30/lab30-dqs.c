@@ -93,8 +93,10 @@ static lab_error hemisphere_demonstrations(void *state, lab_diag *d)
     lab_error e = rig30_dqs_twist(&r->rigs[RIG30_TWIST], three_quarters, true, &r->short_with_fix, &moved, d);
     if (e == LAB_OK)
         e = rig30_dqs_twist(&r->rigs[RIG30_TWIST], three_quarters, false, &r->short_without_fix, &moved, d);
-    if (e == LAB_OK) /* the refusal is the result here, kept with its message */
+    if (e == LAB_OK) { /* the refusal is the result here, kept with its message */
         r->full_turn_code = rig30_dqs_twist(&r->rigs[RIG30_TWIST], full, false, &turn, &moved, &r->full_turn_diag);
+        e = diag_resource_failure(r->full_turn_code, &r->full_turn_diag, d);
+    }
     if (e == LAB_OK)
         e = rig30_dqs_twist(&r->rigs[RIG30_TWIST], full, true, &turn, &r->full_turn_with_fix_displacement, d);
     return e;
@@ -126,6 +128,7 @@ static lab_error sign_and_rigidity(void *state, lab_diag *d)
         /* scale 2 along the child's x: fine for LBS, refused by DQS */
         joints[1].local = mat4_mul(joints[1].local, mat4_scale(2, 1, 1));
         r->rigid_code = rig30_pose_with(twist, joints, NULL, DQS, &a, &r->rigid_diag);
+        e = diag_resource_failure(r->rigid_code, &r->rigid_diag, d);
     }
     rig30_pose_free(&a), rig30_pose_free(&b);
     return e;

@@ -119,7 +119,7 @@ static lab_error load_asset(void *state, lab_diag *d)
 {
     gltf30 *r = state;
     lab_error e = gltf_load(r->args[0], &r->doc, d);
-    r->doc.limits = r->limits; /* --max-vertices, --max-nodes, --max-joints */
+    r->doc.limits = r->limits; /* --max-vertices, --max-nodes, --max-joints, --max-targets, --max-morph-deltas */
     if (e == LAB_OK)
         e = gltf_validate(&r->doc, d);
     if (e == LAB_OK)
@@ -147,10 +147,30 @@ static void point_the_way(const void *state, lab_diag *d)
 static lab_error sample_times(void *state, lab_diag *d)
 {
     gltf30 *r = state;
-    gltf_animation_range(&r->doc, r->animation, &r->start, &r->end);
+    r->ranges = calloc((size_t)(r->doc.animation_count ? r->doc.animation_count : 1), sizeof *r->ranges);
+    if (!r->ranges)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "animations", "%d time ranges", r->doc.animation_count);
+    for (int i = 0; i < r->doc.animation_count; i++) {
+        lab_error e = gltf_animation_range(&r->doc, i, &r->ranges[i].start, &r->ranges[i].end, d);
+        if (e != LAB_OK)
+            return e;
+    }
+    if (r->animation >= 0)
+        r->start = r->ranges[r->animation].start, r->end = r->ranges[r->animation].end;
     double span = r->end - r->start;
     const double quarters[4] = {r->start, r->start + 0.25 * span, r->start + 0.5 * span, r->end};
     r->time_count = r->requested_count ? r->requested_count : (span > 0 ? 4 : 1);
+    long values = 0; /* what gltf30.json will hold, before anything is sampled */
+    for (int p = 0; p < r->part_count; p++) {
+        const gltf_node *node = &r->doc.nodes[r->parts[p].node];
+        values += 3L * r->parts[p].vertex_count + gltf_node_target_count(&r->doc, r->parts[p].node) +
+                  16L * (node->skin >= 0 ? r->doc.skins[node->skin].joint_count : 1);
+    }
+    values *= r->time_count;
+    if (values > r->max_values)
+        return diag_fail(d, LAB_ERR_LIMIT, "gltf30.json", "%ld numbers (%d parts at %d times: positions, morph weights, "
+                         "joint matrices), more than the limit (%d); --max-values raises it", values, r->part_count,
+                         r->time_count, r->max_values);
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
         r->at[k].t = r->requested_count ? r->requested_times[k] : quarters[k];
@@ -163,7 +183,7 @@ int main(int argc, char **argv)
 {
     static const char *const methods[] = {"lbs", "dqs", NULL};          /* skin_method order */
     static const char *const policies[] = {"strict", "normalize", NULL}; /* skin_policy_kind order */
-    static gltf30 r = {.method = SKIN_LBS, .policy = SKIN_POLICY_STRICT};
+    static gltf30 r = {.method = SKIN_LBS, .policy = SKIN_POLICY_STRICT, .max_values = GLTF30_DEFAULT_MAX_VALUES};
     const cli_option options[] = {
         {"--time", CLI_DOUBLES, r.requested_times, .count = &r.requested_count, .min_count = 1,
          .max_count = GLTF30_MAX_TIMES, .value_name = "T[,T...]",
@@ -182,6 +202,14 @@ int main(int argc, char **argv)
          .help = "refuse an asset of more nodes (default 65536)"},
         {"--max-joints", CLI_INT, &r.limits.max_joints, .min = 1, .max = 1 << 20, .value_name = "N",
          .help = "refuse a skin of more joints (default 4096)"},
+        {"--max-values", CLI_INT, &r.max_values, .min = 1, .max = 1 << 30, .value_name = "N",
+         .help = "refuse an asset whose evidence would hold more numbers (default 2097152):\n"
+                 "every node that instances a mesh is sampled and written"},
+        {"--max-targets", CLI_INT, &r.limits.max_targets, .min = 1, .max = 1 << 20, .value_name = "N",
+         .help = "refuse a primitive of more morph targets (default 1024)"},
+        {"--max-morph-deltas", CLI_INT, &r.limits.max_morph_deltas, .min = 1, .max = 1 << 30, .value_name = "N",
+         .help = "refuse an asset whose nodes morph more targets x vertices in all\n"
+                 "(default 67108864: 1024 targets on 65536 vertices)"},
     };
     const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
                                  options, sizeof options / sizeof options[0], {"ASSET", "OUTDIR"}, 2, NULL};

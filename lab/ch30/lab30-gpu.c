@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/child.h"
 #include "program/cli.h"
 #include "skin/fastskin.h"
 #include "draw/figure.h"
@@ -43,37 +44,39 @@
 
 /* ---- the machine --------------------------------------------------------------------------- */
 
-/* A headless OpenGL ES 3.1 context and every program, built once. */
-static lab_error open_the_gpu(void *state, lab_diag *d)
+/* A headless OpenGL ES 3.1 context and every program, built once; each rig uploaded whole
+ * and split by the budget. */
+static lab_error open_the_gpu(gpu30 *r, lab_diag *d)
 {
-    gpu30 *r = state;
     lab_error e = gpu_open(&r->gpu, d);
     if (e == LAB_OK) {
-        r->info = *gpu_get_info(r->gpu);
+        r->measured.info = *gpu_get_info(r->gpu);
         e = gpu_skinner_create(r->gpu, &r->skinner, d);
+    }
+    for (int method = 0; e == LAB_OK && method < 2; method++) {
+        r->measured.uniform_joints[method] = gpu_uniform_joints(r->skinner, (skin_method)method);
+        r->measured.texture_joints[method] = gpu_texture_joints(r->skinner, (skin_method)method);
+    }
+    for (int k = 0; e == LAB_OK && k < GPU30_RIGS; k++) {
+        e = gpu_mesh_upload(r->skinner, &r->mesh[k].packed, 0, &r->mesh[k].whole, d);
+        if (e == LAB_OK)
+            e = gpu_mesh_upload(r->skinner, &r->mesh[k].packed, r->joint_budget, &r->mesh[k].split, d);
     }
     return e;
 }
 
 /* ---- the rigs ------------------------------------------------------------------------------ */
 
-/* Packs one rig (K = 4, as engines do) and uploads it whole and split by the budget. */
-static lab_error upload_rig(gpu30 *r, gpu30_mesh *m, lab_diag *d)
-{
-    lab_error e = packed_mesh_build(m->bind, m->normals, m->influences, 4, &m->packed, NULL, d);
-    if (e == LAB_OK)
-        e = gpu_mesh_upload(r->skinner, &m->packed, 0, &m->whole, d);
-    if (e == LAB_OK)
-        e = gpu_mesh_upload(r->skinner, &m->packed, r->joint_budget, &m->split, d);
-    return e;
-}
-
 /* Chapter 30's cylinder on both rigs, the random 64-joint rig, and a skeleton of 2000
- * joints, larger than a uniform block holds. */
+ * joints, larger than a uniform block holds; each packed as engines do (K = 4). */
 static lab_error build_the_rigs(void *state, lab_diag *d)
 {
     gpu30 *r = state;
     lab_error e = rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
+    for (int k = 0; e == LAB_OK && k < 2; k++) /* the figure's arrays hold the chapter's cylinder */
+        if (r->rigs[k].bind.vertex_count != GPU30_FIGURE_VERTICES)
+            e = diag_fail(d, LAB_ERR_LIMIT, "figure", "%d vertices, not the %d of the chapter's cylinder",
+                          r->rigs[k].bind.vertex_count, GPU30_FIGURE_VERTICES);
     if (e == LAB_OK)
         e = rig_random_build(GPU30_RANDOM_VERTICES, GPU30_RANDOM_JOINTS, 4, 30, &r->random, d);
     if (e == LAB_OK)
@@ -92,7 +95,8 @@ static lab_error build_the_rigs(void *state, lab_diag *d)
                                                  .joint_count = random[k]->joint_count, .bind = random[k]->positions,
                                                  .influences = &random[k]->in, .normals = random[k]->normals};
     for (int k = 0; e == LAB_OK && k < GPU30_RIGS; k++)
-        e = upload_rig(r, &r->mesh[k], d);
+        e = packed_mesh_build(r->mesh[k].bind, r->mesh[k].normals, r->mesh[k].influences, 4, &r->mesh[k].packed,
+                              NULL, d);
     return e;
 }
 
@@ -138,11 +142,9 @@ static lab_error run_case_method(gpu30 *r, gpu30_case *c, skin_method method, gp
         int fig = c->rig == GPU30_TWIST && c->angle_deg == 180 ? 0 : c->rig == GPU30_BEND && c->angle_deg == 90 ? 1 : -1;
         if (e == LAB_OK && fig >= 0 && method == SKIN_LBS) {
             for (int k = 0; k < 2; k++) {
-                vec3 **dst = &r->figure[fig][k == 0 ? 0 : 1 + path];
-                if (!*dst && !(*dst = malloc(sizeof(vec3) * (size_t)m->vertex_count)))
-                    return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "figure", "%d vertices", m->vertex_count);
-                for (int v = 0; v < m->vertex_count; v++)
-                    (*dst)[v] = k == 0 ? b->cpu_double[v]
+                vec3 *dst = r->measured.figure[fig][k == 0 ? 0 : 1 + path];
+                for (int v = 0; v < m->vertex_count; v++) /* the rig's, checked in build_the_rigs */
+                    dst[v] = k == 0 ? b->cpu_double[v]
                                        : vec3_make(b->gpu_p[3 * v], b->gpu_p[3 * v + 1], b->gpu_p[3 * v + 2]);
             }
         }
@@ -151,18 +153,17 @@ static lab_error run_case_method(gpu30 *r, gpu30_case *c, skin_method method, gp
 }
 
 /* Every case (the crowd's five twists, two bends, the random rig), both methods, every path. */
-static lab_error skin_every_case(void *state, lab_diag *d)
+static lab_error skin_every_case(gpu30 *r, lab_diag *d)
 {
-    gpu30 *r = state;
     int n = 0;
     for (int i = 0; i < GPU30_TWIST_POSES; i++)
-        r->cases[n++] = (gpu30_case){GPU30_TWIST, gpu30_twist_deg[i], {{{0}}}};
+        r->measured.cases[n++] = (gpu30_case){GPU30_TWIST, gpu30_twist_deg[i], {{{0}}}};
     for (int i = 0; i < GPU30_BEND_POSES; i++)
-        r->cases[n++] = (gpu30_case){GPU30_BEND, gpu30_bend_deg[i], {{{0}}}};
-    r->cases[n++] = (gpu30_case){GPU30_RANDOM, 0, {{{0}}}};
+        r->measured.cases[n++] = (gpu30_case){GPU30_BEND, gpu30_bend_deg[i], {{{0}}}};
+    r->measured.cases[n++] = (gpu30_case){GPU30_RANDOM, 0, {{{0}}}};
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < GPU30_CASES; i++) {
-        gpu30_case *c = &r->cases[i];
+        gpu30_case *c = &r->measured.cases[i];
         const gpu30_mesh *m = &r->mesh[c->rig];
         gpu30_buffers b;
         e = gpu30_buffers_alloc(m->vertex_count, m->joint_count, &b, d);
@@ -192,14 +193,13 @@ static double largest_difference(const float *a, const float *b, int n)
  * per-draw budget; on the 2000-joint skeleton the uniform path without a split is refused,
  * naming the limit, and the texture path and the split serve it; a budget below four
  * joints is refused. */
-static lab_error when_it_does_not_fit(void *state, lab_diag *d)
+static lab_error when_it_does_not_fit(gpu30 *r, lab_diag *d)
 {
-    gpu30 *r = state;
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < 2; k++) {
         const gpu30_mesh *m = &r->mesh[GPU30_RANDOM + k];
         const rig_random *g = k == 0 ? &r->random : &r->big;
-        r->split_parts[k] = gpu_mesh_parts(m->split);
+        r->measured.split_parts[k] = gpu_mesh_parts(m->split);
         gpu30_buffers b;
         e = gpu30_buffers_alloc(m->vertex_count, m->joint_count, &b, d);
         if (e != LAB_OK)
@@ -212,41 +212,84 @@ static lab_error when_it_does_not_fit(void *state, lab_diag *d)
             gpu_skin_job one = {m->whole, k == 0 ? GPU_PATH_UNIFORM : GPU_PATH_TEXTURE, (skin_method)method, b.pm, b.pd,
                                 m->joint_count, b.gpu_p, b.gpu_n};
             /* the split, in uniform blocks while its parts fit them (a budget may exceed one) */
-            r->split_path[k] = gpu_mesh_largest_part(m->split) <= gpu_uniform_joints(r->skinner, (skin_method)method)
+            r->measured.split_path[k] = gpu_mesh_largest_part(m->split) <= gpu_uniform_joints(r->skinner, (skin_method)method)
                                    ? GPU_PATH_UNIFORM
                                    : GPU_PATH_TEXTURE;
-            gpu_skin_job split = {m->split, r->split_path[k], (skin_method)method, b.pm, b.pd, m->joint_count,
+            gpu_skin_job split = {m->split, r->measured.split_path[k], (skin_method)method, b.pm, b.pd, m->joint_count,
                                   b.cpu_p, b.cpu_n};
             e = gpu_skin_run(r->skinner, &one, NULL, d);
             if (e == LAB_OK)
                 e = gpu_skin_run(r->skinner, &split, NULL, d);
             if (e != LAB_OK)
                 break;
-            r->split_difference[k][method] = largest_difference(b.gpu_p, b.cpu_p, m->vertex_count);
+            r->measured.split_difference[k][method] = largest_difference(b.gpu_p, b.cpu_p, m->vertex_count);
             if (k == 0) { /* the fallback: the same palette from a texture */
                 gpu_skin_job texture = one;
                 texture.path = GPU_PATH_TEXTURE;
                 texture.out_position = b.cpu_p;
                 texture.out_normal = b.cpu_n;
                 e = gpu_skin_run(r->skinner, &texture, NULL, d);
-                r->fallback_difference[method] = largest_difference(b.gpu_p, b.cpu_p, m->vertex_count);
+                r->measured.fallback_difference[method] = largest_difference(b.gpu_p, b.cpu_p, m->vertex_count);
             } else { /* the big skeleton against the CPU float kernel */
                 fastskin_job cpu = {&m->packed, b.pc, b.pd, m->joint_count, (skin_method)method, FASTSKIN_UNIT_NORMALS,
                                     1, SIMD_SCALAR, b.cpu_p, b.cpu_n, NULL};
                 e = fastskin_run(&cpu, d);
-                r->big_vs_float[method] = largest_difference(b.gpu_p, b.cpu_p, m->vertex_count);
+                r->measured.big_vs_float[method] = largest_difference(b.gpu_p, b.cpu_p, m->vertex_count);
                 gpu_skin_job uniform = one; /* 2000 joints in one uniform block: refused */
                 uniform.path = GPU_PATH_UNIFORM;
-                if (method == SKIN_LBS)
-                    r->refused_uniform = gpu_skin_run(r->skinner, &uniform, NULL, &r->refused_uniform_diag);
+                if (e == LAB_OK && method == SKIN_LBS) {
+                    r->measured.refused_uniform = gpu_skin_run(r->skinner, &uniform, NULL, &r->measured.refused_uniform_diag);
+                    e = diag_resource_failure(r->measured.refused_uniform, &r->measured.refused_uniform_diag, d);
+                }
             }
         }
         gpu30_buffers_free(&b);
     }
     gpu_mesh *tiny = NULL; /* a budget that cannot hold one vertex's four joints */
-    if (e == LAB_OK)
-        r->refused_budget = gpu_mesh_upload(r->skinner, &r->mesh[GPU30_RANDOM].packed, 3, &tiny, &r->refused_budget_diag);
+    if (e == LAB_OK) {
+        r->measured.refused_budget = gpu_mesh_upload(r->skinner, &r->mesh[GPU30_RANDOM].packed, 3, &tiny, &r->measured.refused_budget_diag);
+        e = diag_resource_failure(r->measured.refused_budget, &r->measured.refused_budget_diag, d);
+    }
     gpu_mesh_free(tiny);
+    return e;
+}
+
+/* ---- the GPU work, in a child process ------------------------------------------------------- */
+
+/* The child's side: everything that calls the driver, then what it measured, whole. The
+ * context and the GL objects live and die with the child. */
+static lab_error gpu_work(void *state, bytes *result, lab_diag *d)
+{
+    gpu30 *r = state;
+    lab_error e = open_the_gpu(r, d);
+    if (e == LAB_OK)
+        e = skin_every_case(r, d);
+    if (e == LAB_OK)
+        e = when_it_does_not_fit(r, d);
+    if (e == LAB_OK)
+        bytes_append(result, &r->measured, sizeof r->measured);
+    for (int k = 0; k < GPU30_RIGS; k++) {
+        gpu_mesh_free(r->mesh[k].whole), gpu_mesh_free(r->mesh[k].split);
+        r->mesh[k].whole = r->mesh[k].split = NULL;
+    }
+    gpu_skinner_free(r->skinner), gpu_close(r->gpu);
+    r->skinner = NULL, r->gpu = NULL;
+    return e;
+}
+
+/* A driver that aborts or crashes (inside glvnd, LLVM or Mesa, say when an allocation
+ * fails there) takes only the child down: the program reports it as LAB_ERR_GPU, with the
+ * signal, and writes nothing. */
+static lab_error on_the_gpu(void *state, lab_diag *d)
+{
+    gpu30 *r = state;
+    bytes result = {0};
+    lab_error e = child_run("the GPU work (EGL, GLES and the driver)", gpu_work, r, &result, LAB_ERR_GPU, d);
+    if (e == LAB_OK && result.len != sizeof r->measured)
+        e = diag_fail(d, LAB_ERR_GPU, "the GPU work", "%zu bytes measured, not %zu", result.len, sizeof r->measured);
+    if (e == LAB_OK)
+        memcpy(&r->measured, result.data, sizeof r->measured);
+    bytes_free(&result);
     return e;
 }
 
@@ -263,7 +306,7 @@ static lab_error draw_the_figure(void *state, lab_diag *d)
         const vec3 *sets[COLUMNS];
         int count[COLUMNS];
         for (int k = 0; k < COLUMNS; k++)
-            sets[k] = r->figure[row][k], count[k] = rig->bind.vertex_count;
+            sets[k] = r->measured.figure[row][k], count[k] = rig->bind.vertex_count;
         const vec3 eye = row == 0 ? vec3_make(3.0, -5.0, 4.4) : vec3_make(8.0, -0.3, 1.0);
         const vec3 target = row == 0 ? vec3_make(0, 0, 1) : vec3_make(0, -0.3, 1.0);
         camera cam;
@@ -279,11 +322,11 @@ static lab_error draw_the_figure(void *state, lab_diag *d)
             snprintf(line1, sizeof line1, "%s %s", k == 0 ? "CPU double" : "GPU", k == 0 ? "" : gpu_path_name((gpu_path)(k - 1)));
             snprintf(line2, sizeof line2, "LBS %s %s deg", row == 0 ? "twist" : "bend", row == 0 ? "180" : "90");
             for (int c2 = 0; k > 0 && c2 < GPU30_CASES; c2++) /* the measured difference of this pose and path */
-                if ((int)r->cases[c2].rig == row && r->cases[c2].angle_deg == (row == 0 ? 180 : 90))
+                if ((int)r->measured.cases[c2].rig == row && r->measured.cases[c2].angle_deg == (row == 0 ? 180 : 90))
                     snprintf(line3, sizeof line3, "vs CPU double %.2g",
-                             r->cases[c2].error[k - 1][SKIN_LBS][GPU30_VS_DOUBLE]);
+                             r->measured.cases[c2].error[k - 1][SKIN_LBS][GPU30_VS_DOUBLE]);
             const char *label[3] = {line1, line2, line3};
-            figure_panel panel = {.positions = r->figure[row][k], .edges = r->edges, .edge_count = r->edge_count,
+            figure_panel panel = {.positions = r->measured.figure[row][k], .edges = r->edges, .edge_count = r->edge_count,
                                   .highlight = middle, .label = label, .label_lines = 3};
             if (e == LAB_OK)
                 figure_draw_panel(c, &cam, &panel);
@@ -293,8 +336,8 @@ static lab_error draw_the_figure(void *state, lab_diag *d)
     canvas fig = {0};
     char title[400];
     snprintf(title, sizeof title, "GPU skinning beside the CPU: the largest distance of a GPU position from the CPU's.\n"
-             "Renderer: %.40s%s", r->info.renderer,
-             r->info.software ? " (software: this CPU runs the shaders)" : "");
+             "Renderer: %.40s%s", r->measured.info.renderer,
+             r->measured.info.software ? " (software: this CPU runs the shaders)" : "");
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, panels, 2 * COLUMNS, COLUMNS, 10, title, d);
     for (int i = 0; i < 2 * COLUMNS; i++)
@@ -317,12 +360,12 @@ int main(int argc, char **argv)
                                  {"OUTDIR"}, 1, NULL};
     /* The steps in the report's order, each with the section that shows it. */
     static const cli_step steps[] = {
-        {.run = open_the_gpu, .report = record30_gpu_report_renderer, /* EGL, GLES 3.1, every shader */
-         .section = "The renderer and its limits"},
         {.run = build_the_rigs}, /* the cylinder's two rigs, a random 64-joint rig, a 2000-joint one */
-        {.run = skin_every_case, .report = record30_gpu_report_paths, /* uniform, texture, compute */
+        {.run = on_the_gpu, .report = record30_gpu_report_renderer, /* in a child: EGL, GLES 3.1, shaders */
+         .section = "The renderer and its limits"},
+        {.report = record30_gpu_report_paths, /* uniform, texture, compute */
          .section = "Every path and method against the CPU (positions; normals by angle)"},
-        {.run = when_it_does_not_fit, .report = record30_gpu_report_fit, /* splitting, fallback, refusals */
+        {.report = record30_gpu_report_fit, /* splitting, fallback, refusals */
          .section = "When the palette does not fit one draw"},
         {.run = draw_the_figure},
         {.run = record30_gpu_evidence},

@@ -51,20 +51,22 @@ static lab_error build_frame(const palette30 *r, double theta, palette30_frame *
 
 /* The double reference for one vertex: position by skin_deform's method, normal as the
  * engine's kernel does it (blended 3x3 for LBS, blended rotation for DQS). */
-static void reference_normals(const palette30 *r, const palette30_frame *f, skin_method method, vec3 *out)
+static lab_error reference_normals(const palette30 *r, const palette30_frame *f, skin_method method, vec3 *out,
+                                   lab_diag *d)
 {
-    if (method == SKIN_LBS) {
-        normals_skin(r->bind_normals, &r->rig.influences, f->skin, RIG30_JOINTS, NORMALS_RIGID, out, NULL);
-        return;
-    }
+    if (method == SKIN_LBS)
+        return normals_skin(r->bind_normals, &r->rig.influences, f->skin, RIG30_JOINTS, NORMALS_RIGID, out, d);
     for (int v = 0; v < PALETTE30_VERTS; v++) { /* heaviest first, as packing orders them: the same pivot */
         int joint[2] = {r->rig.influences.joint[2 * v], r->rig.influences.joint[2 * v + 1]};
         double weight[2] = {r->rig.influences.weight[2 * v], r->rig.influences.weight[2 * v + 1]};
         dualquat unit;
         skin_sort_heaviest_first(joint, weight, 2);
-        skin_dqs_blend(joint, weight, 2, f->dq, true, &unit, "reference", NULL);
+        lab_error e = skin_dqs_blend(joint, weight, 2, f->dq, true, &unit, "reference", d);
+        if (e != LAB_OK)
+            return e;
         out[v] = quat_rotate(unit.real, r->bind_normals[v]);
     }
+    return LAB_OK;
 }
 
 /* One pose through both paths, floats on the portable scalar level. */
@@ -79,9 +81,10 @@ static lab_error compare_pose(palette30 *r, int pose, skin_method method, lab_di
     fastskin_job job = {&r->packed, f->pc, f->pd, RIG30_JOINTS, method, FASTSKIN_UNIT_NORMALS, 1, SIMD_SCALAR, pos, nor, NULL};
     if (e == LAB_OK)
         e = fastskin_run(&job, d);
+    if (e == LAB_OK)
+        e = reference_normals(r, f, method, ref_n, d);
     if (e != LAB_OK)
         return e;
-    reference_normals(r, f, method, ref_n);
     for (int v = 0; v < PALETTE30_VERTS; v++) {
         vec3 fp = vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
         vec3 fn = vec3_make(nor[3 * v], nor[3 * v + 1], nor[3 * v + 2]);

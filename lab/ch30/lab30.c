@@ -183,9 +183,12 @@ static lab_error invalid_inputs(void *state, lab_diag *d)
     c->invalid_diag = calloc((size_t)c->invalid_count, sizeof *c->invalid_diag);
     if (!c->invalid_code || !c->invalid_diag)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "invalid inputs", "%d cases", c->invalid_count);
-    for (int i = 0; i < c->invalid_count; i++)
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < c->invalid_count; i++) {
         c->invalid_code[i] = rig30_invalid_case_run(&c->rig, i, &c->invalid_diag[i]);
-    return LAB_OK;
+        e = diag_resource_failure(c->invalid_code[i], &c->invalid_diag[i], d);
+    }
+    return e;
 }
 
 

@@ -19,6 +19,7 @@ void record30_gltf_release(void *state)
         free(r->at[k].world);
     }
     free(r->parts);
+    free(r->ranges);
     gltf_free(&r->doc);
 }
 
@@ -99,8 +100,7 @@ bool record30_gltf_report(const void *state, FILE *out)
                 r->at[k].normalized);
     fprintf(out, "  the asset's animations (--anim N|NAME chooses one):\n");
     for (int i = 0; i < r->doc.animation_count; i++) {
-        double start, end;
-        gltf_animation_range(&r->doc, i, &start, &end);
+        double start = r->ranges[i].start, end = r->ranges[i].end;
         fprintf(out, "  %s%d \"%s\": %g..%g s (%g s), %d channels\n", i == r->animation ? "* " : "  ", i,
                 r->doc.animations[i].name ? r->doc.animations[i].name : "", start, end, end - start,
                 r->doc.animations[i].channel_count);

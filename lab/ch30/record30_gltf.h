@@ -11,6 +11,11 @@
 #include "program/output.h"
 
 #define GLTF30_MAX_TIMES 8
+/* The numbers gltf30.json may hold (positions, morph weights, joint matrices, at every
+ * sampled time), checked before sampling: every node that instances a mesh is evaluated
+ * and written, so a small file of many nodes on one big mesh would otherwise ask for
+ * gigabytes. 2^21 is a 175,000-vertex asset at four times; --max-values raises it. */
+#define GLTF30_DEFAULT_MAX_VALUES (1 << 21)
 
 /* One skinned primitive of one node. */
 /* One primitive of one mesh node: skinned when its node has a skin, morphed when its mesh
@@ -32,7 +37,8 @@ typedef struct {
     int part_count;
     gltf30_time at[GLTF30_MAX_TIMES];
     int time_count;
-    double start, end;
+    double start, end;                /* the sampled animation's time range */
+    struct { double start, end; } *ranges; /* every animation's, animation_count of them */
     /* the run's options and arguments */
     double requested_times[GLTF30_MAX_TIMES]; /* --time; none: the animation's quarters */
     const char *animation_arg;        /* --anim N|NAME; NULL: the first animation */
@@ -41,6 +47,7 @@ typedef struct {
     int method;                       /* --method, a skin_method */
     int policy;                       /* --policy, a skin_policy_kind */
     gltf_limits limits;               /* --max-vertices, --max-nodes, --max-joints (0: default) */
+    int max_values;                   /* --max-values: numbers in gltf30.json */
     const char *args[2];              /* ASSET, OUTDIR */
     output_batch out;                 /* what the run writes */
 } gltf30;

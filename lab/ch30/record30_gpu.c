@@ -25,9 +25,6 @@ void record30_gpu_release(void *state)
         packed_mesh_free(&r->mesh[k].packed);
     }
     free(r->cylinder_normals[0]), free(r->cylinder_normals[1]);
-    for (int f = 0; f < 2; f++)
-        for (int k = 0; k <= GPU_PATH_COUNT; k++)
-            free(r->figure[f][k]);
     rig_random_free(&r->random);
     rig_random_free(&r->big);
     for (int k = 0; k < 2; k++)
@@ -67,7 +64,7 @@ void gpu30_buffers_palettes(gpu30_buffers *b, int joints)
 
 static cJSON *renderer_json(const gpu30 *r)
 {
-    const gpu_info *i = &r->info;
+    const gpu_info *i = &r->measured.info;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "GL_RENDERER", i->renderer);
     cJSON_AddStringToObject(o, "GL_VERSION", i->version);
@@ -80,14 +77,14 @@ static cJSON *renderer_json(const gpu30 *r)
 
 static cJSON *limits_json(const gpu30 *r)
 {
-    const gpu_info *i = &r->info;
+    const gpu_info *i = &r->measured.info;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "GL_MAX_UNIFORM_BLOCK_SIZE", i->max_uniform_block_size);
-    cJSON_AddNumberToObject(o, "uniform_joints_per_draw_lbs", gpu_uniform_joints(r->skinner, SKIN_LBS));
-    cJSON_AddNumberToObject(o, "uniform_joints_per_draw_dqs", gpu_uniform_joints(r->skinner, SKIN_DQS));
+    cJSON_AddNumberToObject(o, "uniform_joints_per_draw_lbs", r->measured.uniform_joints[SKIN_LBS]);
+    cJSON_AddNumberToObject(o, "uniform_joints_per_draw_dqs", r->measured.uniform_joints[SKIN_DQS]);
     cJSON_AddNumberToObject(o, "GL_MAX_TEXTURE_SIZE", i->max_texture_size);
-    cJSON_AddNumberToObject(o, "texture_joints_lbs", gpu_texture_joints(r->skinner, SKIN_LBS));
-    cJSON_AddNumberToObject(o, "texture_joints_dqs", gpu_texture_joints(r->skinner, SKIN_DQS));
+    cJSON_AddNumberToObject(o, "texture_joints_lbs", r->measured.texture_joints[SKIN_LBS]);
+    cJSON_AddNumberToObject(o, "texture_joints_dqs", r->measured.texture_joints[SKIN_DQS]);
     cJSON_AddNumberToObject(o, "GL_MAX_SHADER_STORAGE_BLOCK_SIZE", i->max_ssbo_size);
     return o;
 }
@@ -96,7 +93,7 @@ static cJSON *results_json(const gpu30 *r)
 {
     cJSON *list = cJSON_CreateArray();
     for (int i = 0; i < GPU30_CASES; i++) {
-        const gpu30_case *c = &r->cases[i];
+        const gpu30_case *c = &r->measured.cases[i];
         for (int path = 0; path < GPU_PATH_COUNT; path++)
             for (int m = 0; m < 2; m++) {
                 cJSON *o = cJSON_CreateObject();
@@ -123,21 +120,21 @@ static cJSON *fit_json(const gpu30 *r)
     for (int k = 0; k < 2; k++) {
         cJSON *s = cJSON_AddObjectToObject(o, k == 0 ? "split_random64" : "split_random2000");
         cJSON_AddNumberToObject(s, "joints", r->mesh[GPU30_RANDOM + k].joint_count);
-        cJSON_AddNumberToObject(s, "parts", r->split_parts[k]);
-        cJSON_AddStringToObject(s, "path", gpu_path_name(r->split_path[k]));
+        cJSON_AddNumberToObject(s, "parts", r->measured.split_parts[k]);
+        cJSON_AddStringToObject(s, "path", gpu_path_name(r->measured.split_path[k]));
         cJSON_AddStringToObject(s, "compared_with", k == 0 ? "one draw, uniform block" : "one draw, texture palette");
-        json_add_number(s, "max_difference_lbs", r->split_difference[k][SKIN_LBS]);
-        json_add_number(s, "max_difference_dqs", r->split_difference[k][SKIN_DQS]);
+        json_add_number(s, "max_difference_lbs", r->measured.split_difference[k][SKIN_LBS]);
+        json_add_number(s, "max_difference_dqs", r->measured.split_difference[k][SKIN_DQS]);
     }
     cJSON *f = cJSON_AddObjectToObject(o, "texture_fallback_random64");
-    json_add_number(f, "max_difference_vs_uniform_lbs", r->fallback_difference[SKIN_LBS]);
-    json_add_number(f, "max_difference_vs_uniform_dqs", r->fallback_difference[SKIN_DQS]);
+    json_add_number(f, "max_difference_vs_uniform_lbs", r->measured.fallback_difference[SKIN_LBS]);
+    json_add_number(f, "max_difference_vs_uniform_dqs", r->measured.fallback_difference[SKIN_DQS]);
     cJSON *b = cJSON_AddObjectToObject(o, "random2000_texture_vs_cpu_float");
-    json_add_number(b, "max_position_lbs", r->big_vs_float[SKIN_LBS]);
-    json_add_number(b, "max_position_dqs", r->big_vs_float[SKIN_DQS]);
-    cJSON_AddItemToObject(o, "uniform_block_2000_joints", json_rejection(r->refused_uniform, LAB_ERR_LIMIT,
-                                                                         &r->refused_uniform_diag));
-    cJSON_AddItemToObject(o, "joint_budget_3", json_rejection(r->refused_budget, LAB_ERR_LIMIT, &r->refused_budget_diag));
+    json_add_number(b, "max_position_lbs", r->measured.big_vs_float[SKIN_LBS]);
+    json_add_number(b, "max_position_dqs", r->measured.big_vs_float[SKIN_DQS]);
+    cJSON_AddItemToObject(o, "uniform_block_2000_joints", json_rejection(r->measured.refused_uniform, LAB_ERR_LIMIT,
+                                                                         &r->measured.refused_uniform_diag));
+    cJSON_AddItemToObject(o, "joint_budget_3", json_rejection(r->measured.refused_budget, LAB_ERR_LIMIT, &r->measured.refused_budget_diag));
     return o;
 }
 
@@ -166,37 +163,37 @@ bool record30_gpu_report_fit(const void *state, FILE *out)
     for (int k = 0; k < 2; k++) {
         fprintf(out, "  %s (%d joints) split by a budget of %d joints a draw: %d parts\n",
                 gpu30_rig_name((gpu30_rig)(GPU30_RANDOM + k)), r->mesh[GPU30_RANDOM + k].joint_count, r->joint_budget,
-                r->split_parts[k]);
+                r->measured.split_parts[k]);
         for (int m = 0; m < 2; m++) {
             snprintf(label, sizeof label, "%s split (%s) vs one draw (%s)", skin_method_name((skin_method)m),
-                     gpu_path_name(r->split_path[k]), k == 0 ? "uniform" : "texture");
-            ok &= report_bound(out, label, r->split_difference[k][m], GPU30_FLOAT_BOUND);
+                     gpu_path_name(r->measured.split_path[k]), k == 0 ? "uniform" : "texture");
+            ok &= report_bound(out, label, r->measured.split_difference[k][m], GPU30_FLOAT_BOUND);
         }
     }
     for (int m = 0; m < 2; m++) {
         snprintf(label, sizeof label, "%s random64 texture fallback vs uniform", skin_method_name((skin_method)m));
-        ok &= report_bound(out, label, r->fallback_difference[m], GPU30_FLOAT_BOUND);
+        ok &= report_bound(out, label, r->measured.fallback_difference[m], GPU30_FLOAT_BOUND);
         snprintf(label, sizeof label, "%s random2000 texture vs CPU float", skin_method_name((skin_method)m));
-        ok &= report_bound(out, label, r->big_vs_float[m], GPU30_FLOAT_BOUND);
+        ok &= report_bound(out, label, r->measured.big_vs_float[m], GPU30_FLOAT_BOUND);
     }
     char msg[700];
-    diag_format(&r->refused_uniform_diag, msg, sizeof msg);
-    fprintf(out, "  2000 joints in one uniform block: %s\n    %s\n", r->refused_uniform == LAB_ERR_LIMIT ? "refused" : "NOT REFUSED", msg);
-    diag_format(&r->refused_budget_diag, msg, sizeof msg);
-    fprintf(out, "  a joint budget of 3: %s\n    %s\n", r->refused_budget == LAB_ERR_LIMIT ? "refused" : "NOT REFUSED", msg);
-    return ok && r->refused_uniform == LAB_ERR_LIMIT && r->refused_budget == LAB_ERR_LIMIT;
+    diag_format(&r->measured.refused_uniform_diag, msg, sizeof msg);
+    fprintf(out, "  2000 joints in one uniform block: %s\n    %s\n", r->measured.refused_uniform == LAB_ERR_LIMIT ? "refused" : "NOT REFUSED", msg);
+    diag_format(&r->measured.refused_budget_diag, msg, sizeof msg);
+    fprintf(out, "  a joint budget of 3: %s\n    %s\n", r->measured.refused_budget == LAB_ERR_LIMIT ? "refused" : "NOT REFUSED", msg);
+    return ok && r->measured.refused_uniform == LAB_ERR_LIMIT && r->measured.refused_budget == LAB_ERR_LIMIT;
 }
 
 bool record30_gpu_report_renderer(const void *state, FILE *out)
 {
     const gpu30 *r = state;
-    const gpu_info *i = &r->info;
+    const gpu_info *i = &r->measured.info;
     fprintf(out, "  GL_RENDERER   %s%s\n  GL_VERSION    %s\n  GLSL          %s\n  EGL           %s\n", i->renderer,
             i->software ? "  (software: the CPU runs the shaders)" : "", i->version, i->glsl_version, i->egl_platform);
     fprintf(out, "  GL_MAX_UNIFORM_BLOCK_SIZE %d bytes: %d joints a draw for LBS (48 bytes each), %d for DQS (32)\n",
-            i->max_uniform_block_size, gpu_uniform_joints(r->skinner, SKIN_LBS), gpu_uniform_joints(r->skinner, SKIN_DQS));
+            i->max_uniform_block_size, r->measured.uniform_joints[SKIN_LBS], r->measured.uniform_joints[SKIN_DQS]);
     fprintf(out, "  GL_MAX_TEXTURE_SIZE %d: a texture palette holds %d joints (LBS), %d (DQS)\n", i->max_texture_size,
-            gpu_texture_joints(r->skinner, SKIN_LBS), gpu_texture_joints(r->skinner, SKIN_DQS));
+            r->measured.texture_joints[SKIN_LBS], r->measured.texture_joints[SKIN_DQS]);
     return true;
 }
 
@@ -207,7 +204,7 @@ bool record30_gpu_report_paths(const void *state, FILE *out)
     fprintf(out, "  bounds: |GPU - CPU float| < %g, |GPU - CPU double| < %g, normal angle < %g rad\n",
             GPU30_FLOAT_BOUND, GPU30_DOUBLE_BOUND, GPU30_NORMAL_BOUND);
     for (int c = 0; c < GPU30_CASES; c++) {
-        const gpu30_case *k = &r->cases[c];
+        const gpu30_case *k = &r->measured.cases[c];
         for (int path = 0; path < GPU_PATH_COUNT; path++)
             for (int m = 0; m < 2; m++) {
                 const double *e = k->error[path][m];

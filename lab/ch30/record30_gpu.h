@@ -46,19 +46,13 @@ typedef struct {
     gpu_mesh *whole, *split;         /* one draw; split by the joint budget */
 } gpu30_mesh;
 
+#define GPU30_FIGURE_VERTICES (RIG30_RINGS * RIG30_SEGMENTS)
+
+/* What the GPU work measures. It runs in a child process, where a driver that aborts or
+ * crashes cannot take the program with it; the child sends this struct back whole. */
 typedef struct {
-    const char *outdir;
-    output_batch out;
-    int joint_budget;
-    gpu_context *gpu;
-    gpu_skinner *skinner;
     gpu_info info;
-    rig30_rig rigs[2];
-    mesh_edge *edges;
-    int edge_count;
-    rig_random random, big;
-    vec3 *cylinder_normals[2];       /* each chapter rig's radial bind normals */
-    gpu30_mesh mesh[GPU30_RIGS];
+    int uniform_joints[2], texture_joints[2]; /* [method]: the palette one draw holds, each way */
     gpu30_case cases[GPU30_CASES];
     /* when the palette does not fit a uniform block */
     int split_parts[2];                      /* random and big rig, split by the budget */
@@ -69,7 +63,22 @@ typedef struct {
     lab_error refused_budget, refused_uniform;
     lab_diag refused_budget_diag, refused_uniform_diag;
     /* the figure: twist 180 and bend 90 by LBS, CPU double then the three GPU paths */
-    vec3 *figure[2][1 + GPU_PATH_COUNT];
+    vec3 figure[2][1 + GPU_PATH_COUNT][GPU30_FIGURE_VERTICES];
+} gpu30_measured;
+
+typedef struct {
+    const char *outdir;
+    output_batch out;
+    int joint_budget;
+    gpu_context *gpu;                /* in the GPU work's child process only */
+    gpu_skinner *skinner;
+    rig30_rig rigs[2];
+    mesh_edge *edges;
+    int edge_count;
+    rig_random random, big;
+    vec3 *cylinder_normals[2];       /* each chapter rig's radial bind normals */
+    gpu30_mesh mesh[GPU30_RIGS];
+    gpu30_measured measured;         /* on the GPU, in a child process (lab30-gpu.c) */
 } gpu30;
 
 /* The scratch of one case: the CPU double and float results, the GPU's, and the palettes

@@ -41,7 +41,7 @@ static const char *const rules[] = {
     [LAB_ERR_NOT_FINITE] = "every number a program computes must be finite before it is written",
     [LAB_ERR_LIMIT] = "the input exceeds a documented limit of this program",
     [LAB_ERR_UNSUPPORTED] = "the run asks for a feature this machine does not have",
-    [LAB_ERR_GPU] = "the GPU driver refused: a shader did not compile or link, or a GL call failed",
+    [LAB_ERR_GPU] = "the GPU driver failed: a shader did not compile or link, a GL call failed, or the driver ended the process running it",
     [LAB_ERR_INVALID_ARGUMENT] =
         "a library function was called outside its contract (a bug in the caller, not bad data)",
     [LAB_ERR_OUT_OF_MEMORY] = "out of memory",
@@ -119,6 +119,17 @@ char *diag_where(char *buf, size_t size, const char *fmt, ...)
     vsnprintf(buf, size, fmt, args);
     va_end(args);
     return buf;
+}
+
+lab_error diag_resource_failure(lab_error code, const lab_diag *got, lab_diag *d)
+{
+    if (code != LAB_ERR_OUT_OF_MEMORY)
+        return LAB_OK;
+    if (d && got && d != got)
+        *d = *got;
+    else if (d && !got)
+        diag_fail(d, code, "", "%s", "");
+    return code;
 }
 
 void diag_format(const lab_diag *d, char *buf, size_t size)

@@ -103,6 +103,15 @@ char *diag_where(char *buf, size_t size, const char *fmt, ...)
 #endif
     ;
 
+/* A case whose refusal is its result (an invalid input run to show the rule it breaks)
+ * cannot absorb a failure of the machine: returns `code` and copies `got` into d (d may be
+ * NULL) when code is LAB_ERR_OUT_OF_MEMORY, and LAB_OK otherwise, so the program ends
+ * with the out-of-memory exit instead of recording "not refused by its rule".
+ *
+ *     r->case_code = run_the_case(..., &r->case_diag);
+ *     e = diag_resource_failure(r->case_code, &r->case_diag, d);                          */
+lab_error diag_resource_failure(lab_error code, const lab_diag *got, lab_diag *d);
+
 /* Writes "<rule>, <where>, <value>" into buf (always NUL-terminated). */
 void diag_format(const lab_diag *d, char *buf, size_t size);
 

@@ -105,6 +105,7 @@ lab_error figure_compose_grid(canvas *out, const canvas *panels, int count, int 
     for (int i = 0; i < count; i++) {
         canvas_blit(out, &panels[i], gap + (i % columns) * (cell_w + gap),
                     gap + title_h + (i / columns) * (cell_h + gap));
+        out->out_of_memory |= panels[i].out_of_memory;
         if (panels[i].text_outside > 0) { /* a panel's cut or missing label is the figure's */
             if (out->text_outside == 0)
                 snprintf(out->first_outside, sizeof out->first_outside, "%s", panels[i].first_outside);

@@ -2,12 +2,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "draw/png_encode.h"
 
-#include <errno.h>
+#include "base/child.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <stb_image_write.h> /* linked from Debian's libstb */
@@ -94,77 +94,51 @@ static lab_error encode_here(const canvas *const *images, int count, bytes *out,
     return e;
 }
 
-static bool write_all(int fd, const void *data, size_t n)
-{
-    for (const char *p = data; n > 0;) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w, n -= (size_t)w;
-    }
-    return true;
-}
+/* The child's job: every image encoded, then sent as its length and its bytes. */
+typedef struct {
+    const canvas *const *images;
+    int count;
+} png_batch;
 
-static bool read_all(int fd, void *data, size_t n)
+static lab_error encode_and_pack(void *state, bytes *result, lab_diag *d)
 {
-    for (char *p = data; n > 0;) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return false;
-        p += r, n -= (size_t)r;
+    const png_batch *batch = state;
+    bytes *out = calloc((size_t)batch->count, sizeof *out);
+    lab_error e = out ? encode_here(batch->images, batch->count, out, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "%d images", batch->count);
+    for (int i = 0; e == LAB_OK && i < batch->count; i++) {
+        bytes_append(result, &out[i].len, sizeof out[i].len);
+        bytes_append(result, out[i].data, out[i].len);
     }
-    return true;
+    for (int i = 0; out && i < batch->count; i++)
+        bytes_free(&out[i]);
+    free(out);
+    return e;
 }
 
 /* libstb's encoder asserts (aborts) when an allocation fails inside it, and its allocator
- * cannot be replaced in the shared library. So the encoding runs in a child process that
- * sends each PNG back through a pipe: if the child dies, this process is intact and
- * reports the failure as an error, with nothing written. */
+ * cannot be replaced in the shared library. So the encoding runs in a child process
+ * (child.h): if the child dies, this process is intact and reports the failure as an
+ * error, with nothing written. */
 lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d)
 {
     if (count <= 0)
         return LAB_OK;
-    int fd[2];
-    if (pipe(fd) != 0)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "no pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]), close(fd[1]);
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "no process: %s", strerror(errno));
-    }
-    if (pid == 0) { /* the child: encode, send every image's length and bytes */
-        close(fd[0]);
-        bool ok = encode_here(images, count, out, NULL) == LAB_OK;
-        for (int i = 0; ok && i < count; i++)
-            ok = write_all(fd[1], &out[i].len, sizeof out[i].len) && write_all(fd[1], out[i].data, out[i].len);
-        _exit(ok ? 0 : 1);
-    }
-    close(fd[1]);
-    bool ok = true;
-    for (int i = 0; ok && i < count; i++) {
+    png_batch batch = {images, count};
+    bytes packed = {0};
+    lab_error e = child_run("PNG encoder", encode_and_pack, &batch, &packed, LAB_ERR_OUT_OF_MEMORY, d);
+    size_t at = 0;
+    for (int i = 0; e == LAB_OK && i < count; i++) { /* the child wrote what it read: lengths fit */
         size_t n = 0;
-        ok = read_all(fd[0], &n, sizeof n);
-        unsigned char *chunk = ok ? malloc(n ? n : 1) : NULL;
-        ok = chunk && read_all(fd[0], chunk, n);
-        if (ok)
-            bytes_append(&out[i], chunk, n);
-        ok = ok && !out[i].failed;
-        free(chunk);
+        memcpy(&n, packed.data + at, sizeof n);
+        bytes_append(&out[i], packed.data + at + sizeof n, n);
+        at += sizeof n + n;
+        if (out[i].failed)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "image %d of %d, %zu bytes", i + 1, count, n);
     }
-    close(fd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return LAB_OK;
-    for (int i = 0; i < count; i++)
-        bytes_free(&out[i]);
-    return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder",
-                     "the encoding of %d images failed (%s): most likely out of memory", count,
-                     WIFSIGNALED(status) ? "the encoder aborted" : "its result was incomplete");
+    bytes_free(&packed);
+    if (e != LAB_OK)
+        for (int i = 0; i < count; i++)
+            bytes_free(&out[i]);
+    return e;
 }

@@ -174,7 +174,7 @@ void raster_text(canvas *c, int x, int y, int scale, const char *text, rgb color
     easy_font_vertex *v = malloc(room);
     char *copy = malloc(len + 1); /* stb_easy_font_print takes a non-const pointer */
     if (!v || !copy) {
-        text_outside(c, text); /* not drawn at all */
+        c->out_of_memory = true; /* not drawn at all */
         free(v), free(copy);
         return;
     }

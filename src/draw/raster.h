@@ -20,6 +20,7 @@ typedef struct {
     unsigned char *rgb;      /* width * height * 3 bytes, top row first */
     int text_outside;        /* labels whose box left the canvas, or that could not be drawn */
     char first_outside[48];  /* the first of them, for the message */
+    bool out_of_memory;      /* a drawing call could not allocate: the picture is not whole */
 } canvas;
 
 /* Allocates a canvas filled with `background`. */
@@ -45,7 +46,9 @@ void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int d
 void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color);
 /* ASCII text with its top-left corner at (x, y), each font unit `scale` pixels. A label
  * whose box does not fit inside the canvas is drawn clipped and counted in text_outside
- * (output_batch_add_image refuses such a figure: a label must never be cut off). */
+ * (output_batch_add_image refuses such a figure: a label must never be cut off). A label
+ * that cannot be drawn for want of memory sets out_of_memory instead (the figure is then
+ * refused as out of memory, exit 3, not as a cut label). */
 void raster_text(canvas *c, int x, int y, int scale, const char *text, rgb color);
 int raster_text_width(const char *text, int scale);
 int raster_text_height(const char *text, int scale);

@@ -96,15 +96,26 @@ typedef struct {
 /* What one asset may ask for, checked by gltf_validate before anything is allocated for
  * it, so that the work and memory of a run are bounded by these numbers and the file's
  * size (GLTF_MAX_FILE), not by a count a few bytes of JSON can claim. A field left 0 takes
- * its default. lab30-gltf raises them with --max-vertices, --max-nodes and --max-joints. */
+ * its default. lab30-gltf raises them with --max-vertices, --max-nodes, --max-joints,
+ * --max-targets and --max-morph-deltas.
+ *
+ * The morph limits: a facial rig of blend shapes has tens to hundreds of targets (ARKit's
+ * face tracking defines 52); 1,024 targets leaves room for the largest. Morphing costs
+ * targets x vertices multiply-adds per primitive per sampled time, and a file can point
+ * every target at one accessor and every node at one mesh, so that product, summed over
+ * every node's primitives, is limited too: 2^26, a 65,536-vertex head with 1,024 targets. */
 typedef struct {
     int max_vertices;          /* POSITION elements of one primitive; default 1,048,576 */
     int max_nodes;             /* nodes of the asset; default 65,536 */
     int max_joints;            /* joints of one skin; default 4,096 */
+    int max_targets;           /* morph targets of one primitive; default 1,024 */
+    int max_morph_deltas;      /* sum over nodes' primitives of targets x vertices; default 2^26 */
 } gltf_limits;
 #define GLTF_DEFAULT_MAX_VERTICES (1 << 20)
 #define GLTF_DEFAULT_MAX_NODES (1 << 16)
 #define GLTF_DEFAULT_MAX_JOINTS (1 << 12)
+#define GLTF_DEFAULT_MAX_TARGETS (1 << 10)
+#define GLTF_DEFAULT_MAX_MORPH_DELTAS (1 << 26)
 /* Any accessor's element count is bounded by 8 x max_vertices (indices: about 6 per vertex). */
 #define GLTF_ELEMENTS_PER_VERTEX 8
 
@@ -137,8 +148,15 @@ lab_error gltf_validate(gltf_document *doc, lab_diag *d);
  * [0, 1] or [-1, 1], sparse values applied). */
 lab_error gltf_accessor_read(const gltf_document *doc, int a, double *out, lab_diag *d);
 
-/* The first animation's time range [*start, *end]; 0, 0 when there is none. */
-void gltf_animation_range(const gltf_document *doc, int animation, double *start, double *end);
+/* How many accessors this thread has decoded with gltf_accessor_read so far: the reader's
+ * unit of cost. gltf_validate decodes each accessor at most once, however many nodes,
+ * primitives or morph targets use it (tests count it on hostile files). */
+long gltf_accessor_reads(void);
+
+/* Animation `animation`'s time range [*start, *end] over all its samplers' inputs; 0, 0
+ * when there is no such animation or the document is not validated.
+ * LAB_ERR_OUT_OF_MEMORY when an input cannot be read for want of memory. */
+lab_error gltf_animation_range(const gltf_document *doc, int animation, double *start, double *end, lab_diag *d);
 
 /* Node locals at time t: TRS of every node with the animation's channels applied (times
  * clamped to the sampler's range). out[i] = local matrix of node i. */

@@ -70,10 +70,15 @@ static void read_elements(const gltf_document *doc, int view, size_t offset, siz
                 read_component(base + (size_t)i * stride + (size_t)c * csize, a->component_type, a->normalized);
 }
 
+static _Thread_local long reads;
+
+long gltf_accessor_reads(void) { return reads; }
+
 lab_error gltf_accessor_read(const gltf_document *doc, int index, double *out, lab_diag *d)
 {
     if (!doc->validated || index < 0 || index >= doc->accessor_count)
         return gltf_fail_at(d, "(accessor)", "accessor %d read before validation or out of range", index);
+    reads++;
     const gltf_accessor *a = &doc->accessors[index];
     if (a->view >= 0) {
         size_t stride = doc->views[a->view].stride ? doc->views[a->view].stride : gltf_element_size(a);

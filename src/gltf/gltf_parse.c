@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "gltf/gltf_accessor.h"
 #include "base/bytes.h"
+#include "base/json_memory.h"
 
 #include <cJSON.h>
 #include <ctype.h>
@@ -92,15 +93,16 @@ static int base64_value(unsigned char c)
     return -1;
 }
 
-/* Strict base64 (padding allowed only at the end); false on any other character. */
-static bool base64_decode(const char *text, uint8_t **out, size_t *size)
+/* Strict base64 (padding allowed only at the end); refused at `pointer` on any other
+ * character. */
+static lab_error base64_decode(const char *text, uint8_t **out, size_t *size, const char *pointer, lab_diag *d)
 {
     size_t len = strlen(text);
     while (len > 0 && text[len - 1] == '=')
         len--;
     *out = malloc(len * 3 / 4 + 3);
     if (!*out)
-        return false;
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, pointer, "decoding %zu base64 characters", len);
     size_t n = 0;
     uint32_t acc = 0;
     int bits = 0;
@@ -109,7 +111,8 @@ static bool base64_decode(const char *text, uint8_t **out, size_t *size)
         if (v < 0) {
             free(*out);
             *out = NULL;
-            return false;
+            return gltf_fail_at(d, pointer, "data URI is not valid base64: character %zu is 0x%02x", i,
+                                (unsigned char)text[i]);
         }
         acc = (acc << 6) | (uint32_t)v;
         bits += 6;
@@ -119,7 +122,7 @@ static bool base64_decode(const char *text, uint8_t **out, size_t *size)
         }
     }
     *size = n;
-    return true;
+    return LAB_OK;
 }
 
 /* The file's bytes, handed over as a malloc'd block. */
@@ -202,8 +205,9 @@ static lab_error load_buffer(const cJSON *b, int i, const char *base_dir, const 
         if (!payload)
             return gltf_fail_at(d, pointer, "data URI \"%.40s...\" is not base64 of application/octet-stream "
                                 "or application/gltf-buffer", uri->valuestring);
-        if (!base64_decode(payload, &out->data, &out->size))
-            return gltf_fail_at(d, pointer, "data URI is not valid base64");
+        e = base64_decode(payload, &out->data, &out->size, pointer, d);
+        if (e != LAB_OK)
+            return e;
     } else {
         e = read_external(uri->valuestring, base_dir, (size_t)length, pointer, out, d);
         if (e != LAB_OK)
@@ -714,7 +718,10 @@ lab_error gltf_parse(const uint8_t *data, size_t size, const char *base_dir, glt
     if (nul)
         return gltf_fail_at(d, "(document)", "byte %zu of the JSON: a NUL character", (size_t)(nul - json));
     const char *end = NULL;
+    long failures = json_memory_failures();
     cJSON *root = cJSON_ParseWithLengthOpts((const char *)json, json_size, &end, false);
+    if (!root && json_memory_failures() != failures) /* the heap ran out, the text may be fine */
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(document)", "reading %zu bytes of JSON", json_size);
     if (!root) {
         const char *where = cJSON_GetErrorPtr();
         size_t offset = where && where >= (const char *)json ? (size_t)(where - (const char *)json) : 0;

@@ -12,23 +12,26 @@
 
 /* ---- animation and hierarchy ---------------------------------------------------------------- */
 
-void gltf_animation_range(const gltf_document *doc, int animation, double *start, double *end)
+lab_error gltf_animation_range(const gltf_document *doc, int animation, double *start, double *end, lab_diag *d)
 {
     *start = *end = 0.0;
     if (!doc->validated || animation < 0 || animation >= doc->animation_count)
-        return;
+        return LAB_OK;
     const gltf_animation *a = &doc->animations[animation];
-    bool first = true;
-    for (int k = 0; k < a->sampler_count; k++) {
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < a->sampler_count; k++) {
         const gltf_accessor *in = &doc->accessors[a->samplers[k].input];
         double *t = malloc(sizeof(double) * (size_t)in->count);
-        if (t && gltf_accessor_read(doc, a->samplers[k].input, t, NULL) == LAB_OK) {
-            *start = first ? t[0] : fmin(*start, t[0]);
-            *end = first ? t[in->count - 1] : fmax(*end, t[in->count - 1]);
-            first = false;
+        e = t ? gltf_accessor_read(doc, a->samplers[k].input, t, d)
+              : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "animation input", "animation %d sampler %d, %d times", animation,
+                          k, in->count);
+        if (e == LAB_OK) { /* validated: at least one key, increasing */
+            *start = k == 0 ? t[0] : fmin(*start, t[0]);
+            *end = k == 0 ? t[in->count - 1] : fmax(*end, t[in->count - 1]);
         }
         free(t);
     }
+    return e;
 }
 
 static mat4 trs_matrix(vec3 t, quat r, vec3 s)

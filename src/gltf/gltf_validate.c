@@ -5,6 +5,7 @@
 
 #include <cJSON.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,27 @@
 
 /* ---- validation --------------------------------------------------------------------------- */
 
+/* What validation has already decoded, so that each accessor is read at most once for
+ * each role it plays (values that must be finite, indices, influences, key times, rotation
+ * keys, inverse binds), however many nodes, primitives, morph targets, skins or channels
+ * use it: the cost of validation is linear in the file, not in what it multiplies. */
+enum {
+    CHECKED_FINITE = 1,
+    CHECKED_TIMES = 2,            /* finite and increasing */
+    CHECKED_ROTATIONS = 4,        /* every element a non-zero quaternion (LINEAR, STEP) */
+    CHECKED_SPLINE_ROTATIONS = 8, /* every value element of each triple (CUBICSPLINE) */
+    CHECKED_AFFINE = 16,          /* first_not_affine known */
+    CHECKED_INDICES = 32          /* largest_index known */
+};
+typedef struct {
+    unsigned char *done;     /* [accessor]: the CHECKED_ flags of the checks it passed */
+    double *largest_index;   /* [accessor]: its largest value, once CHECKED_INDICES */
+    int *first_not_affine;   /* [accessor]: the first matrix that is not affine (or count), once CHECKED_AFFINE */
+} checked;
+
 /* Reads accessor a (count x components doubles) into a new *out; refuses a non-finite
- * element, naming it, at pointer `at`. */
-static lab_error read_finite(const gltf_document *doc, int a, const char *at, double **out, lab_diag *d)
+ * element, naming it, at pointer `at`, and marks it CHECKED_FINITE. */
+static lab_error read_finite(const gltf_document *doc, checked *c, int a, const char *at, double **out, lab_diag *d)
 {
     const gltf_accessor *acc = &doc->accessors[a];
     size_t n = (size_t)acc->count * (size_t)acc->components;
@@ -29,7 +48,20 @@ static lab_error read_finite(const gltf_document *doc, int a, const char *at, do
     if (e != LAB_OK) {
         free(*out);
         *out = NULL;
+    } else {
+        c->done[a] |= CHECKED_FINITE;
     }
+    return e;
+}
+
+/* Accessor a's values are finite: read once, the first time it is asked. */
+static lab_error check_finite(const gltf_document *doc, checked *c, int a, const char *at, lab_diag *d)
+{
+    if (c->done[a] & CHECKED_FINITE)
+        return LAB_OK;
+    double *values = NULL;
+    lab_error e = read_finite(doc, c, a, at, &values, d);
+    free(values);
     return e;
 }
 
@@ -204,96 +236,138 @@ static lab_error check_accessor(const gltf_document *doc, int a, const int *type
 
 static const int FLOAT_ONLY[1] = {5126};
 
-/* The first joint slot whose node is neither skin.skeleton nor below it; -1 when there
- * is none, -2 out of memory. Each node is walked once (linear, however deep). */
-static int joint_outside(const gltf_document *doc, const gltf_skin *s)
+/* Each node's interval in a depth-first walk of the node forest: u is v or an ancestor
+ * of v exactly when enter[u] <= enter[v] < leave[u]. One walk for the whole document, so
+ * that checking a joint under its skeleton costs O(1), however many skins and however
+ * deep the hierarchy. The hierarchy is a forest here (validate_nodes has run). */
+static lab_error node_intervals(const gltf_document *doc, int *enter, int *leave, lab_diag *d)
 {
-    unsigned char *below = calloc((size_t)doc->node_count + 1, 1); /* 0 unknown, 1 below the skeleton, 2 not */
-    if (!below)
-        return -2;
-    below[s->skeleton] = 1;
-    int outside = -1;
-    for (int k = 0; outside < 0 && k < s->joint_count; k++) {
-        int p = s->joints[k];
-        while (p >= 0 && below[p] == 0)
-            p = doc->nodes[p].parent;
-        unsigned char answer = p >= 0 ? below[p] : 2;
-        for (int q = s->joints[k]; q >= 0 && below[q] == 0; q = doc->nodes[q].parent)
-            below[q] = answer;
-        if (answer == 2)
-            outside = k;
+    int n = doc->node_count, clock = 0;
+    int *stack = malloc(sizeof(int) * ((size_t)n + 1)), *next = calloc((size_t)n + 1, sizeof(int));
+    if (!stack || !next) {
+        free(stack), free(next);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/nodes", "%d nodes", n);
     }
-    free(below);
-    return outside;
-}
-
-static lab_error validate_skins(const gltf_document *doc, lab_diag *d)
-{
-    char at[96];
-    int max_joints = limit(doc->limits.max_joints, GLTF_DEFAULT_MAX_JOINTS);
-    for (int i = 0; i < doc->skin_count; i++) {
-        const gltf_skin *s = &doc->skins[i];
-        snprintf(at, sizeof at, "/skins/%d", i);
-        if (s->joint_count > max_joints)
-            return over_limit(d, at, "joints", s->joint_count, "joints, more than the limit", max_joints,
-                              "--max-joints");
-        for (int k = 0; k < s->joint_count; k++)
-            if (s->joints[k] >= doc->node_count) {
-                snprintf(at, sizeof at, "/skins/%d/joints/%d", i, k);
-                return gltf_fail_at(d, at, "node %d of %d", s->joints[k], doc->node_count);
+    for (int root = 0; root < n; root++) {
+        if (doc->nodes[root].parent >= 0)
+            continue;
+        int depth = 0;
+        stack[depth++] = root;
+        enter[root] = clock++;
+        while (depth > 0) {
+            const gltf_node *top = &doc->nodes[stack[depth - 1]];
+            if (next[stack[depth - 1]] < top->child_count) {
+                int child = top->children[next[stack[depth - 1]]++];
+                enter[child] = clock++;
+                stack[depth++] = child;
+            } else {
+                leave[stack[--depth]] = clock;
             }
-        int *slot = malloc(sizeof(int) * ((size_t)doc->node_count + 1)); /* node -> its first joint slot */
-        if (!slot)
-            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/skins", "%d nodes", doc->node_count);
-        for (int n = 0; n < doc->node_count; n++)
-            slot[n] = -1;
-        int twice = -1;
-        for (int k = 0; twice < 0 && k < s->joint_count; k++)
-            if (slot[s->joints[k]] >= 0)
-                twice = k;
-            else
-                slot[s->joints[k]] = k;
-        int first = twice >= 0 ? slot[s->joints[twice]] : -1;
-        free(slot);
-        if (twice >= 0) {
-            snprintf(at, sizeof at, "/skins/%d/joints/%d", i, twice);
-            return gltf_fail_at(d, at, "node %d is already joint %d: joints must be unique", s->joints[twice], first);
         }
-        snprintf(at, sizeof at, "/skins/%d/skeleton", i);
-        if (s->skeleton >= doc->node_count)
-            return gltf_fail_at(d, at, "node %d of %d", s->skeleton, doc->node_count);
-        int outside = s->skeleton >= 0 ? joint_outside(doc, s) : -1;
-        if (outside == -2)
-            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%d nodes", doc->node_count);
-        if (outside >= 0)
-            return gltf_fail_at(d, at, "node %d is not an ancestor of joint %d (node %d): the skeleton must be a "
-                                "common root of the joints", s->skeleton, outside, s->joints[outside]);
-        if (s->inverse_bind < 0)
-            continue; /* identity matrices (5.28.1) */
-        snprintf(at, sizeof at, "/skins/%d/inverseBindMatrices", i);
-        lab_error e = check_accessor(doc, s->inverse_bind, FLOAT_ONLY, 1, 16, at, d);
-        if (e == LAB_OK && doc->accessors[s->inverse_bind].count < s->joint_count)
-            return gltf_fail_at(d, at, "%d matrices for %d joints", doc->accessors[s->inverse_bind].count, s->joint_count);
-        if (e != LAB_OK)
-            return e;
-        double *m = NULL;
-        e = read_finite(doc, s->inverse_bind, at, &m, d);
-        for (int k = 0; e == LAB_OK && k < s->joint_count; k++) {
-            const double *c = m + 16 * k; /* column-major: the last row is c[3], c[7], c[11], c[15] */
-            if (!(fabs(c[3]) <= 1e-6 && fabs(c[7]) <= 1e-6 && fabs(c[11]) <= 1e-6 && fabs(c[15] - 1) <= 1e-6))
-                e = gltf_fail_at(d, at, "matrix %d is not affine: last row (%g, %g, %g, %g)", k, c[3], c[7], c[11], c[15]);
-        }
-        free(m);
-        if (e != LAB_OK)
-            return e;
     }
+    free(stack), free(next);
     return LAB_OK;
 }
 
-/* The joints and weights of a skinned primitive: joints inside skin.joints, weights
- * non-negative and finite, no joint twice with a non-zero weight. */
-static lab_error validate_influences(const gltf_document *doc, const gltf_primitive *p, const gltf_skin *s,
-                                     int vertices, const char *at, lab_diag *d)
+/* Accessor a's matrices: finite, and the index of the first whose last row is not
+ * (0, 0, 0, 1) within 1e-6 (count when all are), read once. */
+static lab_error check_affine(const gltf_document *doc, checked *c, int a, const char *at, lab_diag *d)
+{
+    if (c->done[a] & CHECKED_AFFINE)
+        return LAB_OK;
+    double *m = NULL;
+    lab_error e = read_finite(doc, c, a, at, &m, d);
+    int count = doc->accessors[a].count, k = 0;
+    for (; e == LAB_OK && k < count; k++) {
+        const double *col = m + 16 * k; /* column-major: the last row is col[3], col[7], col[11], col[15] */
+        if (!(fabs(col[3]) <= 1e-6 && fabs(col[7]) <= 1e-6 && fabs(col[11]) <= 1e-6 && fabs(col[15] - 1) <= 1e-6))
+            break;
+    }
+    if (e == LAB_OK) {
+        c->first_not_affine[a] = k;
+        c->done[a] |= CHECKED_AFFINE;
+    }
+    free(m);
+    return e;
+}
+
+static lab_error validate_skins(const gltf_document *doc, checked *c, lab_diag *d)
+{
+    char at[96];
+    int max_joints = limit(doc->limits.max_joints, GLTF_DEFAULT_MAX_JOINTS);
+    size_t n = (size_t)doc->node_count + 1;
+    int *slot = malloc(sizeof(int) * n), *enter = malloc(sizeof(int) * n), *leave = malloc(sizeof(int) * n);
+    lab_error e = slot && enter && leave ? node_intervals(doc, enter, leave, d)
+                                         : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/skins", "%d nodes", doc->node_count);
+    for (int i = 0; e == LAB_OK && i < doc->node_count; i++)
+        slot[i] = -1; /* node -> its joint slot in the skin being checked; reset after each skin */
+    for (int i = 0; e == LAB_OK && i < doc->skin_count; i++) {
+        const gltf_skin *s = &doc->skins[i];
+        snprintf(at, sizeof at, "/skins/%d", i);
+        if (s->joint_count > max_joints) {
+            e = over_limit(d, at, "joints", s->joint_count, "joints, more than the limit", max_joints, "--max-joints");
+            break;
+        }
+        for (int k = 0; e == LAB_OK && k < s->joint_count; k++)
+            if (s->joints[k] >= doc->node_count) {
+                snprintf(at, sizeof at, "/skins/%d/joints/%d", i, k);
+                e = gltf_fail_at(d, at, "node %d of %d", s->joints[k], doc->node_count);
+            }
+        int twice = -1, first = -1;
+        for (int k = 0; e == LAB_OK && twice < 0 && k < s->joint_count; k++)
+            if (slot[s->joints[k]] >= 0)
+                twice = k, first = slot[s->joints[k]];
+            else
+                slot[s->joints[k]] = k;
+        for (int k = 0; e == LAB_OK && k < s->joint_count; k++)
+            slot[s->joints[k]] = -1;
+        if (e == LAB_OK && twice >= 0) {
+            snprintf(at, sizeof at, "/skins/%d/joints/%d", i, twice);
+            e = gltf_fail_at(d, at, "node %d is already joint %d: joints must be unique", s->joints[twice], first);
+        }
+        snprintf(at, sizeof at, "/skins/%d/skeleton", i);
+        if (e == LAB_OK && s->skeleton >= doc->node_count)
+            e = gltf_fail_at(d, at, "node %d of %d", s->skeleton, doc->node_count);
+        for (int k = 0; e == LAB_OK && s->skeleton >= 0 && k < s->joint_count; k++) {
+            int j = s->joints[k], r = s->skeleton;
+            if (!(enter[r] <= enter[j] && enter[j] < leave[r]))
+                e = gltf_fail_at(d, at, "node %d is not an ancestor of joint %d (node %d): the skeleton must be a "
+                                 "common root of the joints", r, k, j);
+        }
+        if (e != LAB_OK || s->inverse_bind < 0)
+            continue; /* identity matrices (5.28.1) */
+        snprintf(at, sizeof at, "/skins/%d/inverseBindMatrices", i);
+        e = check_accessor(doc, s->inverse_bind, FLOAT_ONLY, 1, 16, at, d);
+        if (e == LAB_OK && doc->accessors[s->inverse_bind].count < s->joint_count)
+            e = gltf_fail_at(d, at, "%d matrices for %d joints", doc->accessors[s->inverse_bind].count, s->joint_count);
+        if (e == LAB_OK)
+            e = check_affine(doc, c, s->inverse_bind, at, d);
+        int bad = e == LAB_OK ? c->first_not_affine[s->inverse_bind] : s->joint_count;
+        if (bad < s->joint_count) { /* the message's numbers: read again, on the way out only */
+            double *m = NULL;
+            e = read_finite(doc, c, s->inverse_bind, at, &m, d);
+            const double *col = e == LAB_OK ? m + 16 * bad : NULL;
+            if (col)
+                e = gltf_fail_at(d, at, "matrix %d is not affine: last row (%g, %g, %g, %g)", bad, col[3], col[7],
+                                 col[11], col[15]);
+            free(m);
+        }
+    }
+    free(slot), free(enter), free(leave);
+    return e;
+}
+
+/* What the influence check found in a primitive's JOINTS_n and WEIGHTS_n, which the skin
+ * of each node that draws it is then held to: the largest joint index and where it is. */
+typedef struct {
+    double largest;          /* -1 when the primitive has no influences */
+    int vertex, slot;
+} influence_summary;
+
+/* The joints and weights of a primitive: weights non-negative and finite, no joint twice
+ * in a vertex with a non-zero weight; the largest joint index, for the skins to check. */
+static lab_error check_influences(const gltf_document *doc, const gltf_primitive *p, int vertices, const char *at,
+                                  influence_summary *out, lab_diag *d)
 {
     double *j = malloc(sizeof(double) * 4 * (size_t)vertices * (size_t)p->sets);
     double *w = malloc(sizeof(double) * 4 * (size_t)vertices * (size_t)p->sets);
@@ -303,13 +377,13 @@ static lab_error validate_influences(const gltf_document *doc, const gltf_primit
         if (e == LAB_OK)
             e = gltf_accessor_read(doc, p->weights[set], w + (size_t)set * 4 * vertices, d);
     }
+    *out = (influence_summary){-1, -1, -1};
     for (int v = 0; e == LAB_OK && v < vertices; v++)
         for (int a = 0; e == LAB_OK && a < 4 * p->sets; a++) {
             size_t ia = (size_t)(a / 4) * 4 * vertices + 4 * (size_t)v + a % 4;
-            if (j[ia] >= s->joint_count)
-                e = gltf_fail_at(d, at, "vertex %d: JOINTS_%d[%d] = %g is not in [0, %d) of skin.joints", v,
-                            a / 4, a % 4, j[ia], s->joint_count);
-            else if (!(w[ia] >= 0.0) || !isfinite(w[ia]))
+            if (j[ia] > out->largest)
+                *out = (influence_summary){j[ia], v, a};
+            if (!(w[ia] >= 0.0) || !isfinite(w[ia]))
                 e = gltf_fail_at(d, at, "vertex %d: WEIGHTS_%d[%d] = %g is negative or not finite", v, a / 4, a % 4, w[ia]);
             for (int b = 0; e == LAB_OK && b < a; b++) {
                 size_t ib = (size_t)(b / 4) * 4 * vertices + 4 * (size_t)v + b % 4;
@@ -321,10 +395,62 @@ static lab_error validate_influences(const gltf_document *doc, const gltf_primit
     return e;
 }
 
+/* The influence checks already run, keyed by the primitive's JOINTS_n and WEIGHTS_n
+ * accessors: primitives that share them share the result (open addressing). */
+typedef struct {
+    const gltf_primitive **key;  /* a primitive with those accessors, NULL for an empty slot */
+    influence_summary *found;
+    size_t slots;
+} influence_table;
+
+static bool same_influences(const gltf_primitive *a, const gltf_primitive *b)
+{
+    if (a->sets != b->sets)
+        return false;
+    for (int s = 0; s < a->sets; s++)
+        if (a->joints[s] != b->joints[s] || a->weights[s] != b->weights[s])
+            return false;
+    return true;
+}
+
+static size_t influence_slot(const influence_table *t, const gltf_primitive *p)
+{
+    uint64_t h = 1469598103934665603u;
+    for (int s = 0; s < p->sets; s++)
+        h = ((h ^ (uint64_t)p->joints[s]) * 1099511628211u ^ (uint64_t)p->weights[s]) * 1099511628211u;
+    size_t k = (size_t)(h % t->slots);
+    while (t->key[k] && !same_influences(t->key[k], p))
+        k = (k + 1) % t->slots;
+    return k;
+}
+
 static const int JOINT_TYPES[2] = {5121, 5123}, WEIGHT_TYPES[3] = {5126, 5121, 5123}, INDEX_TYPES[3] = {5121, 5123, 5125};
 
-static lab_error validate_primitive(const gltf_document *doc, const gltf_primitive *p, const gltf_skin *skin,
-                                    const char *at, lab_diag *d)
+/* The largest index of accessor a, read once. */
+static lab_error largest_index(const gltf_document *doc, checked *c, int a, const char *at, double *out, lab_diag *d)
+{
+    if (!(c->done[a] & CHECKED_INDICES)) {
+        int count = doc->accessors[a].count;
+        double *idx = malloc(sizeof(double) * (size_t)(count ? count : 1)), largest = -1;
+        lab_error e = idx ? gltf_accessor_read(doc, a, idx, d) : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%d indices", count);
+        for (int k = 0; e == LAB_OK && k < count; k++)
+            largest = fmax(largest, idx[k]);
+        free(idx);
+        if (e != LAB_OK)
+            return e;
+        c->largest_index[a] = largest;
+        c->done[a] |= CHECKED_INDICES;
+    }
+    *out = c->largest_index[a];
+    return LAB_OK;
+}
+
+/* One primitive, whatever skin draws it: the attributes' types and counts, finite values,
+ * indices inside POSITION, the morph targets within the limit, and the influences
+ * (summarised in *influences for the skins). Each accessor is read once (checked). */
+static lab_error validate_primitive(const gltf_document *doc, checked *c, influence_table *seen,
+                                    const gltf_primitive *p, const char *at, influence_summary *influences,
+                                    lab_diag *d)
 {
     char sub[160];
     snprintf(sub, sizeof sub, "%s/attributes/POSITION", at);
@@ -338,9 +464,11 @@ static lab_error validate_primitive(const gltf_document *doc, const gltf_primiti
     if (vertices > max_vertices) /* named where the count is: on the POSITION accessor */
         return over_limit(d, accessor, "count", vertices, "vertices (POSITION), more than the limit", max_vertices,
                           "--max-vertices");
-    double *position = NULL;
-    e = read_finite(doc, p->position, sub, &position, d);
-    free(position);
+    int max_targets = limit(doc->limits.max_targets, GLTF_DEFAULT_MAX_TARGETS);
+    if (p->target_count > max_targets) /* before any target is read */
+        return over_limit(d, at, "targets", p->target_count, "morph targets, more than the limit", max_targets,
+                          "--max-targets");
+    e = check_finite(doc, c, p->position, sub, d);
     if (e != LAB_OK)
         return e;
     /* NORMAL, and each morph target's deltas: float VEC3, one per vertex, finite */
@@ -357,10 +485,8 @@ static lab_error validate_primitive(const gltf_document *doc, const gltf_primiti
             if (e == LAB_OK && doc->accessors[a].count != vertices)
                 e = gltf_fail_at(d, sub, "count %d, POSITION has %d: %s", doc->accessors[a].count, vertices,
                                  t < 0 ? "one normal a vertex" : "a morph target holds one delta a vertex");
-            double *values = NULL;
             if (e == LAB_OK)
-                e = read_finite(doc, a, sub, &values, d);
-            free(values);
+                e = check_finite(doc, c, a, sub, d);
             if (e != LAB_OK)
                 return e;
         }
@@ -384,56 +510,122 @@ static lab_error validate_primitive(const gltf_document *doc, const gltf_primiti
     if (p->indices >= 0) {
         snprintf(sub, sizeof sub, "%s/indices", at);
         e = check_accessor(doc, p->indices, INDEX_TYPES, 3, 1, sub, d);
-        double *idx = e == LAB_OK ? malloc(sizeof(double) * (size_t)doc->accessors[p->indices].count) : NULL;
-        if (e == LAB_OK && !idx)
-            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, sub, "%s", "indices");
+        double largest = -1;
         if (e == LAB_OK)
-            e = gltf_accessor_read(doc, p->indices, idx, d);
-        for (int k = 0; e == LAB_OK && k < doc->accessors[p->indices].count; k++)
-            if (idx[k] >= vertices)
-                e = gltf_fail_at(d, sub, "index %d is %g, POSITION has %d vertices", k, idx[k], vertices);
-        free(idx);
+            e = largest_index(doc, c, p->indices, sub, &largest, d);
+        if (e == LAB_OK && largest >= vertices) { /* the first one out, named: read again on the way out */
+            double *idx = malloc(sizeof(double) * (size_t)doc->accessors[p->indices].count);
+            e = idx ? gltf_accessor_read(doc, p->indices, idx, d) : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, sub, "indices");
+            for (int k = 0; e == LAB_OK && k < doc->accessors[p->indices].count; k++)
+                if (idx[k] >= vertices)
+                    e = gltf_fail_at(d, sub, "index %d is %g, POSITION has %d vertices", k, idx[k], vertices);
+            free(idx);
+        }
         if (e != LAB_OK)
             return e;
     }
-    snprintf(sub, sizeof sub, "%s/attributes", at);
-    return skin && p->sets ? validate_influences(doc, p, skin, vertices, sub, d) : LAB_OK;
+    *influences = (influence_summary){-1, -1, -1};
+    if (p->sets == 0)
+        return LAB_OK;
+    size_t k = influence_slot(seen, p);
+    if (!seen->key[k]) {
+        snprintf(sub, sizeof sub, "%s/attributes", at);
+        e = check_influences(doc, p, vertices, sub, &seen->found[k], d);
+        if (e != LAB_OK)
+            return e;
+        seen->key[k] = p;
+    }
+    *influences = seen->found[k];
+    return LAB_OK;
 }
 
-static lab_error validate_meshes(const gltf_document *doc, lab_diag *d)
+/* Every mesh a node uses, each primitive once (whatever skins draw it); then each node:
+ * its skin holds the joints its mesh's influences name, its weights match the targets,
+ * and the morph work of the whole document stays within max_morph_deltas. */
+static lab_error validate_meshes(const gltf_document *doc, checked *c, lab_diag *d)
 {
     char at[96];
-    for (int n = 0; n < doc->node_count; n++) { /* skinned or not, each mesh as its nodes use it */
+    size_t primitives = 0;
+    for (int m = 0; m < doc->mesh_count; m++)
+        primitives += (size_t)doc->meshes[m].primitive_count;
+    unsigned char *used = calloc((size_t)doc->mesh_count + 1, 1);
+    influence_summary *largest = malloc(sizeof *largest * ((size_t)doc->mesh_count + 1)); /* per mesh */
+    long *deltas = calloc((size_t)doc->mesh_count + 1, sizeof *deltas); /* per mesh: targets x vertices */
+    influence_table seen = {calloc(2 * primitives + 1, sizeof *seen.key), malloc(sizeof *seen.found * (2 * primitives + 1)),
+                            2 * primitives + 1};
+    lab_error e = used && largest && deltas && seen.key && seen.found
+                      ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/meshes", "%zu primitives", primitives);
+    for (int n = 0; e == LAB_OK && n < doc->node_count; n++)
+        if (doc->nodes[n].mesh >= 0)
+            used[doc->nodes[n].mesh] = 1;
+    for (int m = 0; e == LAB_OK && m < doc->mesh_count; m++) {
+        const gltf_mesh *mesh = &doc->meshes[m];
+        largest[m] = (influence_summary){-1, -1, -1};
+        for (int k = 0; e == LAB_OK && used[m] && k < mesh->primitive_count; k++) {
+            const gltf_primitive *p = &mesh->primitives[k];
+            influence_summary found;
+            snprintf(at, sizeof at, "/meshes/%d/primitives/%d", m, k);
+            e = validate_primitive(doc, c, &seen, p, at, &found, d);
+            if (e == LAB_OK && p->target_count != mesh->primitives[0].target_count)
+                e = gltf_fail_at(d, at, "%d morph targets, primitive 0 has %d: every primitive of a mesh has as many",
+                                 p->target_count, mesh->primitives[0].target_count);
+            if (e == LAB_OK && found.largest > largest[m].largest)
+                largest[m] = found;
+            if (e == LAB_OK)
+                deltas[m] += (long)p->target_count * doc->accessors[p->position].count;
+        }
+    }
+    long max_deltas = limit(doc->limits.max_morph_deltas, GLTF_DEFAULT_MAX_MORPH_DELTAS);
+    long total = 0;
+    for (int n = 0; e == LAB_OK && n < doc->node_count; n++) {
         const gltf_node *node = &doc->nodes[n];
         if (node->mesh < 0)
             continue;
         const gltf_mesh *m = &doc->meshes[node->mesh];
-        for (int k = 0; k < m->primitive_count; k++) {
-            snprintf(at, sizeof at, "/meshes/%d/primitives/%d", node->mesh, k);
-            lab_error e = validate_primitive(doc, &m->primitives[k], node->skin >= 0 ? &doc->skins[node->skin] : NULL, at, d);
-            if (e == LAB_OK && m->primitives[k].target_count != m->primitives[0].target_count)
-                e = gltf_fail_at(d, at, "%d morph targets, primitive 0 has %d: every primitive of a mesh has as many",
-                                 m->primitives[k].target_count, m->primitives[0].target_count);
-            if (e != LAB_OK)
-                return e;
+        const influence_summary *l = &largest[node->mesh];
+        if (node->skin >= 0 && l->largest >= doc->skins[node->skin].joint_count) {
+            for (int k = 0; k < m->primitive_count; k++) { /* name the primitive: on the way out only */
+                influence_summary found = {-1, -1, -1};
+                if (m->primitives[k].sets)
+                    found = seen.found[influence_slot(&seen, &m->primitives[k])];
+                if (found.largest == l->largest) {
+                    snprintf(at, sizeof at, "/meshes/%d/primitives/%d/attributes", node->mesh, k);
+                    break;
+                }
+            }
+            e = gltf_fail_at(d, at, "vertex %d: JOINTS_%d[%d] = %g is not in [0, %d) of skin.joints (node %d's skin %d)",
+                             l->vertex, l->slot / 4, l->slot % 4, l->largest, doc->skins[node->skin].joint_count, n,
+                             node->skin);
+            break;
         }
         int targets = m->primitives[0].target_count;
         snprintf(at, sizeof at, "/meshes/%d/weights", node->mesh);
-        if (m->weights && m->weight_count != targets)
-            return gltf_fail_at(d, at, "%d weights, the mesh has %d morph targets", m->weight_count, targets);
+        if (m->weights && m->weight_count != targets) {
+            e = gltf_fail_at(d, at, "%d weights, the mesh has %d morph targets", m->weight_count, targets);
+            break;
+        }
         snprintf(at, sizeof at, "/nodes/%d/weights", n);
-        if (node->weights && node->weight_count != targets)
-            return gltf_fail_at(d, at, "%d weights, its mesh has %d morph targets", node->weight_count, targets);
+        if (node->weights && node->weight_count != targets) {
+            e = gltf_fail_at(d, at, "%d weights, its mesh has %d morph targets", node->weight_count, targets);
+            break;
+        }
+        total += deltas[node->mesh];
+        if (total > max_deltas) {
+            snprintf(at, sizeof at, "/nodes/%d", n);
+            e = over_limit(d, at, "mesh", total, "morph deltas (targets x vertices over the nodes so far), more than "
+                           "the limit", max_deltas, "--max-morph-deltas");
+        }
     }
-    for (int n = 0; n < doc->node_count; n++)
+    for (int n = 0; e == LAB_OK && n < doc->node_count; n++)
         if (doc->nodes[n].weights && doc->nodes[n].mesh < 0) {
             snprintf(at, sizeof at, "/nodes/%d/weights", n);
-            return gltf_fail_at(d, at, "%s", "morph weights on a node without a mesh");
+            e = gltf_fail_at(d, at, "%s", "morph weights on a node without a mesh");
         }
-    return LAB_OK;
+    free(used), free(largest), free(deltas), free(seen.key), free(seen.found);
+    return e;
 }
 
-static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
+static lab_error validate_animations(const gltf_document *doc, checked *memo, lab_diag *d)
 {
     char at[128];
     for (int i = 0; i < doc->animation_count; i++) {
@@ -444,12 +636,16 @@ static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
             lab_error e = check_accessor(doc, s->input, FLOAT_ONLY, 1, 1, at, d);
             if (e != LAB_OK)
                 return e;
-            double *t = malloc(sizeof(double) * (size_t)doc->accessors[s->input].count);
-            e = t ? gltf_accessor_read(doc, s->input, t, d) : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "times");
-            for (int q = 0; e == LAB_OK && q < doc->accessors[s->input].count; q++)
-                if (!isfinite(t[q]) || (q > 0 && !(t[q] > t[q - 1])))
-                    e = gltf_fail_at(d, at, "time %d is %g: times must be finite and increase", q, t[q]);
-            free(t);
+            if (!(memo->done[s->input] & CHECKED_TIMES)) { /* samplers share inputs: read once */
+                double *t = malloc(sizeof(double) * (size_t)doc->accessors[s->input].count);
+                e = t ? gltf_accessor_read(doc, s->input, t, d) : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "times");
+                for (int q = 0; e == LAB_OK && q < doc->accessors[s->input].count; q++)
+                    if (!isfinite(t[q]) || (q > 0 && !(t[q] > t[q - 1])))
+                        e = gltf_fail_at(d, at, "time %d is %g: times must be finite and increase", q, t[q]);
+                free(t);
+                if (e == LAB_OK)
+                    memo->done[s->input] |= CHECKED_TIMES | CHECKED_FINITE;
+            }
             snprintf(at, sizeof at, "/animations/%d/samplers/%d/output", i, k);
             if (e == LAB_OK && (s->output < 0 || s->output >= doc->accessor_count))
                 e = gltf_fail_at(d, at, "accessor %d of %d", s->output, doc->accessor_count);
@@ -485,8 +681,13 @@ static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
             if (doc->nodes[c->node].has_matrix && c->path != GLTF_MORPH_WEIGHTS)
                 return gltf_fail_at(d, at, "node %d has a matrix: a node targeted by an animation must use TRS", c->node);
             snprintf(at, sizeof at, "/animations/%d/samplers/%d/output", i, c->sampler);
+            /* the values: finite (any path), read once however many channels share them */
+            int keys_checked = c->path != GLTF_ROTATION ? 0 : per == 1 ? CHECKED_ROTATIONS : CHECKED_SPLINE_ROTATIONS;
+            int done = memo->done[s->output] | (memo->done[s->output] & CHECKED_ROTATIONS ? CHECKED_SPLINE_ROTATIONS : 0);
+            if ((done & (CHECKED_FINITE | keys_checked)) == (CHECKED_FINITE | keys_checked))
+                continue;
             double *values = NULL;
-            lab_error e = read_finite(doc, s->output, at, &values, d);
+            lab_error e = read_finite(doc, memo, s->output, at, &values, d);
             /* a rotation key must be a unit quaternion (3.11); a reader may renormalise a
              * key a little off unit length, as exporters write them, but length 0 names no
              * rotation at all. CUBICSPLINE's tangents (elements 0 and 2 of 3) may be 0. */
@@ -499,6 +700,7 @@ static lab_error validate_animations(const gltf_document *doc, lab_diag *d)
             free(values);
             if (e != LAB_OK)
                 return e;
+            memo->done[s->output] |= (unsigned char)keys_checked;
         }
     }
     return LAB_OK;
@@ -511,9 +713,14 @@ lab_error gltf_validate(gltf_document *doc, lab_diag *d)
     if (e == LAB_OK) e = validate_accessors(doc, d);
     if (e == LAB_OK) e = validate_nodes(doc, d);
     doc->validated = e == LAB_OK; /* accessors may be read from here on */
-    if (e == LAB_OK) e = validate_skins(doc, d);
-    if (e == LAB_OK) e = validate_meshes(doc, d);
-    if (e == LAB_OK) e = validate_animations(doc, d);
+    size_t n = (size_t)doc->accessor_count + 1;
+    checked c = {calloc(n, 1), malloc(sizeof(double) * n), malloc(sizeof(int) * n)};
+    if (e == LAB_OK && (!c.done || !c.largest_index || !c.first_not_affine))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/accessors", "%d accessors", doc->accessor_count);
+    if (e == LAB_OK) e = validate_skins(doc, &c, d);
+    if (e == LAB_OK) e = validate_meshes(doc, &c, d);
+    if (e == LAB_OK) e = validate_animations(doc, &c, d);
+    free(c.done), free(c.largest_index), free(c.first_not_affine);
     doc->validated = e == LAB_OK;
     return e;
 }

@@ -25,6 +25,7 @@ void base64_append(bytes *out, const uint8_t *data, size_t size)
 typedef struct {
     bytes bin;
     cJSON *views, *accessors;
+    bool out_of_memory; /* a scratch array could not be allocated: the document is not whole */
 } builder;
 
 /* Appends data (4-byte aligned) as a new bufferView; returns its index. */
@@ -113,6 +114,7 @@ static cJSON *mesh_json(builder *b, const gltf_write_input *in)
     cJSON *meshes = cJSON_CreateArray();
     if (!pos || !nor || !idx) {
         free(pos), free(nor), free(idx);
+        b->out_of_memory = true;
         return meshes;
     }
     to_floats(in->bind->vertices, n, pos);
@@ -138,6 +140,8 @@ static cJSON *mesh_json(builder *b, const gltf_write_input *in)
         if (delta) {
             to_floats(in->target_positions, n, delta);
             cJSON_AddNumberToObject(target, "POSITION", add_floats(b, delta, n, 3, "VEC3", 34962, true));
+        } else {
+            b->out_of_memory = true;
         }
         cJSON_AddItemToArray(cJSON_AddArrayToObject(prim, "targets"), target);
         cJSON_AddItemToObject(m, "weights", cJSON_CreateDoubleArray((const double[]){0.0}, 1));
@@ -270,15 +274,122 @@ static cJSON *animation_json(builder *b, const gltf_write_input *in)
     return anims;
 }
 
-lab_error gltf_write(const gltf_write_input *in, bytes *out, lab_diag *d)
+/* x survives the conversion to a float, as glTF stores it. */
+static bool float_finite(double x) { return isfinite(x) && isfinite((float)x); }
+
+static bool unit_quat(quat q)
 {
+    return float_finite(q.x) && float_finite(q.y) && float_finite(q.z) && float_finite(q.w) &&
+           fabs(sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w) - 1.0) <= 1e-6;
+}
+
+static bool finite_vec3(vec3 v) { return float_finite(v.x) && float_finite(v.y) && float_finite(v.z); }
+
+/* A TRS node's matrix as a reader rebuilds it from the file's floats. */
+static mat4 stored_trs(vec3 t, quat r)
+{
+    quat q = quat_normalize((quat){(float)r.x, (float)r.y, (float)r.z, (float)r.w});
+    return mat4_mul(mat4_translate((float)t.x, (float)t.y, (float)t.z), quat_to_mat4(q));
+}
+
+/* The joint matrices a reader will compute at every key, G_j IBM_j with the rig's root
+ * above the skeleton and the end node listed last, within the library's magnitude bound
+ * (a little inside it: the reader rounds the file's floats its own way). */
+static lab_error validate_palettes(const gltf_write_input *in, lab_diag *d)
+{
+    mat4 world[GLTF_WRITE_MAX_JOINTS + 1], inverse_bind;
+    const mat4 root = stored_trs(vec3_make(0, 0, 0), in->rig_rotation);
+    char where[96];
+    for (int k = 0; k < in->key_count; k++)
+        for (int j = 0; j <= in->joint_count; j++) {
+            bool end = j == in->joint_count;
+            if (end && !in->end_name)
+                break;
+            const gltf_write_joint *s = end ? NULL : &in->skeleton[j];
+            int parent = end ? in->end_parent : s->parent;
+            mat4 local = end ? stored_trs(in->end_translation, quat_identity())
+                             : stored_trs(s->translation, j == in->animated_joint ? in->key_rotations[k] : s->rotation);
+            world[j] = mat4_mul(parent < 0 ? root : world[parent], local);
+            if (end) {
+                vec3 e = in->end_translation;
+                inverse_bind = mat4_mul(mat4_translate(-e.x, -e.y, -e.z), in->inverse_bind[in->end_parent]);
+            } else {
+                inverse_bind = in->inverse_bind[j];
+            }
+            mat4 skin = mat4_mul(world[j], inverse_bind);
+            double largest = 0;
+            for (int e = 0; e < 16; e++)
+                largest = fmax(largest, fabs((&skin.m[0][0])[e]));
+            if (!(largest <= 0.999 * MAT4_MAGNITUDE_BOUND))
+                return diag_fail(d, LAB_ERR_MATRIX_TOO_LARGE,
+                                 diag_where(where, sizeof where, "glTF export, key %d, joint matrix %d", k, j),
+                                 "largest |element| %g: a reader bounds them by %g", largest, MAT4_MAGNITUDE_BOUND);
+        }
+    return LAB_OK;
+}
+
+/* What the reader will hold the file to (gltf_validate and the sampler), checked on the
+ * input, so that gltf_write never writes a file a reader must refuse: finite values once
+ * stored as floats, unit rotations, parents listed first, key times increasing as floats,
+ * joints inside the skin, weights non-negative, indices inside the mesh, affine inverse
+ * binds. tests/fuzz_gltf.c (bit 7) reads back whatever it accepts. */
+static lab_error validate_input(const gltf_write_input *in, lab_diag *d)
+{
+    const char *at = "glTF export";
     if (in->joint_count < 1 || in->joint_count > GLTF_WRITE_MAX_JOINTS || in->key_count < 2 ||
-        in->key_count > 64 || in->bind->vertex_count > 65535 ||
+        in->key_count > 64 || in->bind->vertex_count < 1 || in->bind->vertex_count > 65535 ||
         (in->end_name && (in->end_parent < 0 || in->end_parent >= in->joint_count)))
-        return diag_fail(d, LAB_ERR_LIMIT, "glTF export", "%d joints (1 to %d), %d keys (2 to 64), %d vertices (at most 65535), "
+        return diag_fail(d, LAB_ERR_LIMIT, at, "%d joints (1 to %d), %d keys (2 to 64), %d vertices (1 to 65535), "
                          "end node under joint %d (one of the joints)", in->joint_count, GLTF_WRITE_MAX_JOINTS,
                          in->key_count, in->bind->vertex_count, in->end_name ? in->end_parent : 0);
-    builder b = {{0}, cJSON_CreateArray(), cJSON_CreateArray()};
+    if (in->animated_joint < 0 || in->animated_joint >= in->joint_count)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "animated joint %d of %d", in->animated_joint, in->joint_count);
+    if (!unit_quat(in->rig_rotation) || (in->end_name && !finite_vec3(in->end_translation)))
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "%s", "the rig's rotation must be a unit quaternion and the "
+                         "end node's translation finite as floats");
+    for (int j = 0; j < in->joint_count; j++) {
+        const gltf_write_joint *s = &in->skeleton[j];
+        if (s->parent < -1 || s->parent >= j || !finite_vec3(s->translation) || !unit_quat(s->rotation))
+            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "joint %d: parent %d (a joint listed before it, or -1), "
+                             "translation finite as floats, rotation a unit quaternion", j, s->parent);
+        const double *m = &in->inverse_bind[j].m[0][0];
+        for (int k = 0; k < 16; k++)
+            if (!float_finite(m[k]))
+                return diag_fail(d, LAB_ERR_NOT_FINITE, at, "inverse bind matrix %d, element %d is %g", j, k, m[k]);
+        if (m[12] != 0 || m[13] != 0 || m[14] != 0 || m[15] != 1)
+            return diag_fail(d, LAB_ERR_MATRIX_NOT_AFFINE, at, "inverse bind matrix %d", j);
+    }
+    for (int k = 0; k < in->key_count; k++) {
+        if (!float_finite(in->key_times[k]) || (k > 0 && !((float)in->key_times[k] > (float)in->key_times[k - 1])))
+            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "key %d at %g s: key times must be finite and increase "
+                             "as floats", k, in->key_times[k]);
+        if (!unit_quat(in->key_rotations[k]))
+            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "key %d: a rotation key must be a unit quaternion", k);
+        if (in->target_positions && in->target_weights && !float_finite(in->target_weights[k]))
+            return diag_fail(d, LAB_ERR_NOT_FINITE, at, "key %d: morph weight %g", k, in->target_weights[k]);
+    }
+    for (int v = 0; v < in->bind->vertex_count; v++) {
+        if (!finite_vec3(in->bind->vertices[v]) || !finite_vec3(in->normals[v]) ||
+            (in->target_positions && !finite_vec3(in->target_positions[v])))
+            return diag_fail(d, LAB_ERR_NOT_FINITE, at, "vertex %d: its position, normal or morph delta", v);
+        for (int s = 0; s < 4; s++)
+            if (in->joints[v][s] >= in->joint_count || !(in->weights[v][s] >= 0) || !isfinite(in->weights[v][s]))
+                return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "vertex %d slot %d: joint %d of %d, weight %g", v, s,
+                                 in->joints[v][s], in->joint_count, in->weights[v][s]);
+    }
+    for (int t = 0; t < in->bind->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            if (in->bind->triangles[t].v[k] < 0 || in->bind->triangles[t].v[k] >= in->bind->vertex_count)
+                return diag_fail(d, LAB_ERR_MESH_INDEX_RANGE, at, "triangle %d corner %d", t, k);
+    return validate_palettes(in, d);
+}
+
+lab_error gltf_write(const gltf_write_input *in, bytes *out, lab_diag *d)
+{
+    lab_error checked = validate_input(in, d);
+    if (checked != LAB_OK)
+        return checked;
+    builder b = {{0}, cJSON_CreateArray(), cJSON_CreateArray(), false};
     cJSON *root = cJSON_CreateObject(), *asset = cJSON_AddObjectToObject(root, "asset");
     cJSON_AddStringToObject(asset, "version", "2.0");
     cJSON_AddStringToObject(asset, "generator", in->generator);
@@ -300,7 +411,7 @@ lab_error gltf_write(const gltf_write_input *in, bytes *out, lab_diag *d)
     cJSON_AddNumberToObject(buffer, "byteLength", (double)b.bin.len);
     cJSON_AddStringToObject(buffer, "uri", uri.failed ? "" : (char *)uri.data);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "buffers"), buffer);
-    lab_error e = (b.bin.failed || uri.failed) ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "glTF export", "%s", "buffer")
+    lab_error e = (b.out_of_memory || b.bin.failed || uri.failed) ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "glTF export", "%s", "buffer")
                                                : json_to_bytes(root, out, d);
     cJSON_Delete(root);
     bytes_free(&uri);

@@ -2,9 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gpu/gpu.h"
 
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#include <GLES3/gl31.h>
+#include "gpu/gl_load.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +90,11 @@ static void copy_string(char *dst, size_t size, GLenum name)
 lab_error gpu_open(gpu_context **out, lab_diag *d)
 {
     *out = NULL;
+    DRIVER_ALLOCATIONS_UNTRACKED(); /* loading runs the libraries' constructors */
+    lab_error loaded = gl_load(d);
+    DRIVER_ALLOCATIONS_TRACKED();
+    if (loaded != LAB_OK)
+        return loaded;
     gpu_context *g = calloc(1, sizeof *g);
     if (!g)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "GPU context", "%zu bytes", sizeof *g);

@@ -2,7 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gpu/gpu_skin.h"
 
-#include <GLES3/gl31.h>
+#include "gpu/gl_load.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,46 +1,15 @@
 /* evidence.c - JSON and CSV helpers with round-trip numbers (see evidence.h). */
 #include "program/evidence.h"
 
+#include "base/json_memory.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-/* cJSON reports a failed allocation only through the NULL of the one call that made it;
- * cJSON_AddItemToObject(o, key, NULL) then quietly adds nothing, and a document missing a
- * key would be written with exit 0. So every cJSON allocation of this process goes through
- * json_malloc, which counts the failures of its thread; json_to_bytes refuses a document
- * when any allocation failed since the previous json_to_bytes. */
-static _Thread_local long failed_allocations;
-static _Thread_local long allocations_before_failure = -1; /* tests: fail the n-th next */
-
-static void *json_malloc(size_t size)
-{
-    void *p = NULL;
-    if (allocations_before_failure != 0)
-        p = malloc(size);
-    if (allocations_before_failure >= 0)
-        allocations_before_failure--;
-    if (!p)
-        failed_allocations++;
-    return p;
-}
-
-#if defined(__GNUC__)
-__attribute__((constructor))
-#endif
-static void json_install_hooks(void)
-{
-    cJSON_Hooks hooks = {json_malloc, free};
-    cJSON_InitHooks(&hooks);
-}
-
-void json_fail_allocation_after(long n)
-{
-    json_install_hooks();
-    allocations_before_failure = n;
-    failed_allocations = 0;
-}
+/* The failures json_memory had counted at the end of this thread's last json_to_bytes. */
+static _Thread_local long failures_seen;
 
 /* The marker of a non-finite number, found again by json_to_bytes. */
 #define NOT_FINITE_MARKER "not-finite"
@@ -158,8 +127,8 @@ static bool find_not_finite(const cJSON *item, char *path, size_t size)
 
 lab_error json_to_bytes(const cJSON *root, bytes *out, lab_diag *d)
 {
-    long failed = failed_allocations;
-    failed_allocations = 0;
+    long failed = json_memory_failures() - failures_seen;
+    failures_seen += failed;
     if (failed > 0 || !root)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "JSON document",
                          "%ld allocations failed while it was built", failed);
@@ -168,7 +137,7 @@ lab_error json_to_bytes(const cJSON *root, bytes *out, lab_diag *d)
         return diag_fail(d, LAB_ERR_NOT_FINITE, "JSON document", "the value at %s is NaN or infinite",
                          path[0] ? path : "/");
     char *text = cJSON_Print(root);
-    failed_allocations = 0;
+    failures_seen = json_memory_failures();
     if (!text)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "JSON printer", "%s", "cJSON_Print failed");
     bytes_append(out, text, strlen(text));

@@ -40,9 +40,6 @@ cJSON *json_evidence_root(const char *lab);
  * cJSON allocation of this thread failed since the previous call (a document built with a
  * failed allocation lacks an item: it is never written). */
 lab_error json_to_bytes(const cJSON *root, bytes *out, lab_diag *d);
-/* Tests only: the n-th next cJSON allocation of this thread fails (0: the next one);
- * -1 turns the fault off. Resets the failure count. */
-void json_fail_allocation_after(long n);
 
 /* {view, projection, viewport}: the camera a figure was drawn with. */
 cJSON *json_camera(const camera *c);

@@ -77,7 +77,8 @@ lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *
                                  lab_diag *d)
 {
     output_file *f = NULL;
-    lab_error e = image->text_outside > 0
+    lab_error e = image->out_of_memory ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, name, "a label could not be drawn")
+                  : image->text_outside > 0
                       ? diag_fail(d, LAB_ERR_INVALID_ARGUMENT, name,
                                   "%d label(s) cut off or missing, the first \"%s\": every label must "
                                   "fit inside its figure", image->text_outside, image->first_outside)
@@ -289,6 +290,14 @@ static void recover_killed_runs(const char *dir)
     }
 }
 
+/* The error of a system call that just failed: the C library or the kernel ran out of
+ * memory for it (ENOMEM: stdio's buffer, a kernel structure) is out of memory, exit 3
+ * with that message like every other failed allocation; anything else is an output error. */
+static lab_error failed_call(void)
+{
+    return errno == ENOMEM ? LAB_ERR_OUT_OF_MEMORY : LAB_ERR_OUTPUT;
+}
+
 lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
 {
     char tmp[4200], final[4200], old[4200];
@@ -307,7 +316,7 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
     for (; e == LAB_OK && written < n; written++) { /* 1. temporaries */
         join_path(tmp, sizeof tmp, dir, batch->files[written].name, "tmp");
         if (write_file(tmp, &batch->files[written].content) != 0) {
-            e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[written].name, "writing %s failed: %s", tmp,
+            e = diag_fail(d, failed_call(), batch->files[written].name, "writing %s failed: %s", tmp,
                           strerror(errno));
             written++; /* a partial temporary may exist */
             break;
@@ -325,18 +334,18 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
         unlink(old);
         had_old[kept] = link(final, old) == 0;
         if (!had_old[kept] && errno != ENOENT)
-            e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[kept].name,
+            e = diag_fail(d, failed_call(), batch->files[kept].name,
                           "keeping the old file as %s failed: %s", old, strerror(errno));
     }
     char journal[4200];
     snprintf(journal, sizeof journal, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
     if (e == LAB_OK && write_journal(batch, dir, had_old) != 0)
-        e = diag_fail(d, LAB_ERR_OUTPUT, journal, "writing the commit's journal failed: %s", strerror(errno));
+        e = diag_fail(d, failed_call(), journal, "writing the commit's journal failed: %s", strerror(errno));
     for (int i = 0; e == LAB_OK && i < n; i++) { /* 4. into place */
         join_path(tmp, sizeof tmp, dir, batch->files[i].name, "tmp");
         join_path(final, sizeof final, dir, batch->files[i].name, NULL);
         if (do_rename(batch, tmp, final) != 0) {
-            e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[i].name,
+            e = diag_fail(d, failed_call(), batch->files[i].name,
                           "renaming into place failed (%s); the %d files renamed before it were "
                           "rolled back", strerror(errno), i);
             roll_back(batch, dir, had_old, i);

@@ -1,0 +1,32 @@
+/* child.h - work that can take its process down, run in a child process.
+ *
+ * Two libraries the lab calls cannot be trusted to fail politely: Debian's libstb asserts
+ * (aborts) when an allocation fails inside its PNG encoder, and a GPU driver can abort or
+ * crash inside glvnd, LLVM or Mesa. child_run forks; the child runs the job and sends its
+ * error, its diag and its result bytes back through a pipe, then ends with _exit (no
+ * atexit handler, no second flush of the parent's stdio). This process reads them, waits
+ * for the child, and returns the job's own error and diag, with the result in *result.
+ *
+ * When the child dies (a signal, an abort) or its message arrives incomplete, child_run
+ * returns `crash_code` with a diag that names `what` and the child's end ("signal 11
+ * (Segmentation fault)", "exit status 1"), and *result is empty. Nothing the job did in
+ * the child reaches this process except the result: the job writes what the parent needs
+ * into `result` (a flat struct, a list of lengths and bytes) and the parent unpacks it.
+ *
+ *     lab_error e = child_run("GPU work", gpu_job, &state, &result, LAB_ERR_GPU, d);
+ *
+ * In sanitizer builds the child runs LeakSanitizer's check before it ends, so the job's
+ * leaks are still reported (and make the child fail). Call it before any output is
+ * written; the parent's stdio is flushed first. */
+#ifndef CHILD_H
+#define CHILD_H
+
+#include "base/bytes.h"
+#include "base/diag.h"
+
+typedef lab_error (*child_job)(void *state, bytes *result, lab_diag *d);
+
+lab_error child_run(const char *what, child_job job, void *state, bytes *result, lab_error crash_code,
+                    lab_diag *d);
+
+#endif

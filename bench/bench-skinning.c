@@ -3,13 +3,15 @@
  * path (skin_deform), the avx2 kernel this project had before its column-palette rewrite
  * (kept below as "avx2-rows", the reference the new kernel is measured against), and the
  * roofline: a triad a[i] = b[i] + s c[i] over as many bytes as the row moves (reads and
- * writes), at one and two threads, giving this machine's bandwidth for that working set;
+ * writes), at one and two threads, giving this machine's bandwidth for that working set
+ * (its three arrays are written before any timing, so no read hits the kernel's shared
+ * zero page; past the last-level cache in machine.csv the triad measures memory);
  * and "avx2-loads-only", the new kernel's memory operations without its arithmetic, the
  * floor its own loads put under it.
  *
  * Usage:  build/bin/bench-skinning [--smoke] OUTDIR
- *   writes OUTDIR/skinning.csv, OUTDIR/compression.csv and OUTDIR/skinning.png and
- *   prints the tables.
+ *   writes OUTDIR/skinning.csv, OUTDIR/compression.csv, OUTDIR/machine.csv (the caches
+ *   Linux reports) and OUTDIR/skinning.png and prints the tables.
  *   --smoke  tiny sizes and one repetition: checks that everything runs (make test).
  *
  * Every figure is the median of repeated runs after a warm-up run; the table also gives
@@ -513,6 +515,33 @@ static lab_error compression_table(const packed_mesh *random_rig, const palette_
 
 /* ---- output ------------------------------------------------------------------------------- */
 
+/* The caches of CPU 0 as Linux describes them (/sys/devices/system/cpu/cpu0/cache/indexN:
+ * level, type, size such as "32768K"), one row each: which working sets the triad and the
+ * kernels measure in a cache and which in memory. No row where the kernel gives none. */
+static void machine_csv(bytes *csv)
+{
+    bytes_printf(csv, "level,type,bytes\n");
+    for (int i = 0; i < 16; i++) {
+        char path[96], level[16] = "", type[32] = "", size[32] = "";
+        const char *field[3] = {"level", "type", "size"};
+        char *value[3] = {level, type, size};
+        bool ok = true;
+        for (int k = 0; ok && k < 3; k++) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", i, field[k]);
+            FILE *f = fopen(path, "r");
+            ok = f && fscanf(f, "%31s", value[k]) == 1;
+            if (f)
+                fclose(f);
+        }
+        if (!ok)
+            break;
+        char *unit = NULL;
+        long amount = strtol(size, &unit, 10);
+        amount *= *unit == 'K' ? 1024L : *unit == 'M' ? 1024L * 1024 : 1;
+        bytes_printf(csv, "%s,%s,%ld\n", level, type, amount);
+    }
+}
+
 static void write_csv(const table *tb, bytes *csv)
 {
     bytes_printf(csv, "kernel,method,influences,normals,threads,vertices,ns_per_vertex,ns_fastest,"
@@ -767,9 +796,12 @@ int main(int argc, char **argv)
     const int largest = sizes[size_count - 1];
     bench b = {pm, pc, pq, malloc(12 * (size_t)largest), malloc(12 * (size_t)largest), {NULL, NULL, NULL},
                (size_t)largest * 68 / 12 + 8, NULL, smoke ? 1 : 5, {0}};
-    for (int i = 0; i < 3; i++)
-        if ((b.triad[i] = calloc(b.triad_cap, sizeof(float))) == NULL)
+    for (int i = 0; i < 3; i++) { /* every page written before timing: never the shared zero page */
+        if ((b.triad[i] = malloc(b.triad_cap * sizeof(float))) == NULL)
             return CLI_EXIT_REJECTED;
+        for (size_t k = 0; k < b.triad_cap; k++)
+            b.triad[i][k] = (float)(k % 1024) * 0.25f + (float)i;
+    }
     if (!b.out_p || !b.out_n || fastskin_pool_create(1, &b.pool, &d) != LAB_OK)
         return cli_fail(LAB, &d, CLI_EXIT_REJECTED);
     packed_mesh random_rig = {0};
@@ -791,19 +823,22 @@ int main(int argc, char **argv)
     print_table(&b.tb);
     print_targets(&b.tb, sizes, size_count);
     output_batch batch = {0};
-    bytes csv = {0}, accuracy = {0};
+    bytes csv = {0}, accuracy = {0}, machine = {0};
     canvas plot = {0};
     write_csv(&b.tb, &csv);
+    machine_csv(&machine);
     lab_error e = compression_table(&random_rig, pc, &accuracy, &d);
     if (e == LAB_OK)
         e = output_batch_add(&batch, "skinning.csv", &csv, &d);
     if (e == LAB_OK)
         e = output_batch_add(&batch, "compression.csv", &accuracy, &d);
     if (e == LAB_OK)
+        e = output_batch_add(&batch, "machine.csv", &machine, &d);
+    if (e == LAB_OK)
         e = draw_plot(&b.tb, sizes, size_count, &plot, &d);
     if (e == LAB_OK)
         e = output_batch_add_image(&batch, "skinning.png", &plot, &d);
-    bytes_free(&csv), bytes_free(&accuracy);
+    bytes_free(&csv), bytes_free(&accuracy), bytes_free(&machine);
     canvas_free(&plot);
     packed_mesh_free(&random_rig);
     fastskin_pool_destroy(b.pool);

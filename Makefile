@@ -44,6 +44,7 @@ TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_UTIL := $(BUILD)/obj/tests/testutil.o
 BENCH     := $(BUILD)/bin/bench-skinning
 BENCH_GPU := $(BUILD)/bin/bench-gpu
+BENCH_INSTRUCTIONS := $(BUILD)/bin/bench-instructions
 
 # Package flags come from pkg-config, written once by scripts/ensure-deps.sh, which also
 # installs the Debian packages when they are missing (as root) or prints the apt-get line.
@@ -57,7 +58,7 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 
 .PHONY: all labs test sweep bench fuzz gltf-validator blender-check clean help $(LABS)
 .SECONDARY:
-all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU)
+all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS)
 
 help:
 	@sed -n '2,23p' Makefile | sed 's/^# \{0,1\}//'
@@ -103,6 +104,10 @@ $(BENCH_GPU): $(BUILD)/obj/bench/bench-gpu.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(GPU_LIBS) -o $@
 
+$(BENCH_INSTRUCTIONS): $(BUILD)/obj/bench/bench-instructions.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
+
 # The end-to-end suites find the chapter programs and the committed out/ through these.
 $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
     -DFAULTSHIM='"$(BUILD)/tests/libfaultshim.so"' -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
@@ -141,7 +146,7 @@ $(FAULTSHIM): tests/faultshim.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -shared -fPIC $< -o $@
 
-test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(VALIDATOR) $(FAULTSHIM)
+test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(VALIDATOR) $(FAULTSHIM)
 	sh tests/run-all.sh $(TEST_BINS)
 
 # The seeded sweep of every program's options, longer than make test's (tests/test_sweep.c).
@@ -154,10 +159,11 @@ sweep: $(BUILD)/tests/test_sweep $(LAB_BINS)
 # committed run the pages cite, and the tests check that its tables are generated from its
 # CSVs. `make bench BENCH_DIR=out/bench` replaces the committed run.
 BENCH_DIR ?= $(BUILD)/bench
-bench: $(BENCH) $(BENCH_GPU)
+bench: $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS)
 	@mkdir -p $(BENCH_DIR)
 	$(BENCH) $(BENCH_DIR)
 	$(BENCH_GPU) $(BENCH_DIR)
+	sh scripts/bench-instructions.sh $(BENCH_INSTRUCTIONS) $(BENCH_DIR)
 	sh scripts/bench-results.sh $(BENCH_DIR)
 	@echo 'bench: the tables are in $(BENCH_DIR)/RESULTS.md'
 
@@ -198,5 +204,5 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CH30_OBJ:.o=.d) $(LAB_BINS:$(BUILD)/bin/%=$(BUILD)/obj/lab/ch30/%.d) $(BUILD)/obj/bench/bench-skinning.d \
-         $(BUILD)/obj/bench/bench-gpu.d \
+         $(BUILD)/obj/bench/bench-gpu.d $(BUILD)/obj/bench/bench-instructions.d \
          $(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/obj/tests/%.d) $(TEST_UTIL:.o=.d)

@@ -1,7 +1,8 @@
 /* bench-skinning.c - how fast CPU skinning runs here, against baselines measured in the
  * same run: the plain scalar loop over the same packed data, the double-precision chapter
  * path (skin_deform), the avx2 kernel this project had before its column-palette rewrite
- * (kept below as "avx2-rows", the reference the new kernel is measured against), and the
+ * (kept below as "avx2-rows", the reference the new kernel is measured against), the avx2
+ * kernel as it was before its streams were copied into locals ("avx2-reloads"), and the
  * roofline: a triad a[i] = b[i] + s c[i] over as many bytes as the row moves (reads and
  * writes), at one and two threads, giving this machine's bandwidth for that working set
  * (its three arrays are written before any timing, so no read hits the kernel's shared
@@ -178,6 +179,44 @@ AVX2_TARGET static void run_reference(void *arg)
                 for (int c = 0; c < 3; c++)
                     on[c] /= len;
         }
+    }
+}
+
+/* The avx2 kernel as it was before its job and mesh were copied into locals and its weight
+ * loop unrolled (fastskin.c until 2026-12-01), K = 4, positions only, the 44-byte vertex:
+ * every vertex reads the job's and the mesh's pointers again, since its store may alias
+ * them, and at -O2 the weight loop stays a loop (69 instructions a vertex, counted with
+ * callgrind as scripts/bench-instructions.sh counts the kernels). Kept frozen, as
+ * "avx2-reloads", so the new kernel is compared with it in the same run. */
+AVX2_TARGET static void run_reloads(void *arg)
+{
+    const fastskin_job *job = arg;
+    for (int v = 0; v < job->mesh->count; v++) {
+        const packed_mesh *m = job->mesh;
+        const size_t vs = (size_t)v, at = vs * 3;
+        const float *columns = job->columns[0].c[0];
+        __m256 sum = _mm256_setzero_ps(), c01 = sum, c23 = sum;
+        for (int i = 0; i + 1 < 4; i++) {
+            __m256 wi = _mm256_broadcast_ss(m->weight + at + (size_t)i);
+            const float *src = columns + 16 * (size_t)m->joint[vs * 4 + (size_t)i];
+            sum = _mm256_add_ps(sum, wi);
+            c01 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src), c01);
+            c23 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src + 8), c23);
+        }
+        __m256 wl = _mm256_sub_ps(_mm256_set1_ps(1.0f), sum);
+        const float *src = columns + 16 * (size_t)m->joint[vs * 4 + 3];
+        c01 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src), c01);
+        c23 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src + 8), c23);
+        __m128 c0 = _mm256_castps256_ps128(c01), c1 = _mm256_extractf128_ps(c01, 1);
+        __m128 c2 = _mm256_castps256_ps128(c23), c3 = _mm256_extractf128_ps(c23, 1);
+        const float *p = m->position + 3 * vs;
+        __m128 o = _mm_fmadd_ps(c0, _mm_broadcast_ss(p),
+                                _mm_fmadd_ps(c1, _mm_broadcast_ss(p + 1), _mm_fmadd_ps(c2, _mm_broadcast_ss(p + 2), c3)));
+        float *out = job->out_position + 3 * vs;
+        if (v + 1 < job->mesh->count)
+            _mm_storeu_ps(out, o);
+        else
+            store3(out, o);
     }
 }
 
@@ -375,6 +414,7 @@ static void bench_mesh(bench *b, const packed_mesh *m)
                 if (normals == FASTSKIN_NO_NORMALS) {
                     fastskin_job loads = {m, b->pc, NULL, JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, SIMD_AVX2,
                                           b->out_p, NULL, NULL};
+                    time_row(b, "avx2-reloads", &loads, run_reloads, &loads, moved_bytes(m, loads.normals));
                     time_row(b, "avx2-loads-only", &loads, run_loads_only, &loads, moved_bytes(m, loads.normals));
                 }
             }

@@ -4,7 +4,7 @@
 # rounded as printed; nothing is typed by hand.
 set -eu
 dir=${1:?usage: bench-results.sh DIR}
-for f in skinning.csv compression.csv machine.csv gpu.csv; do
+for f in skinning.csv compression.csv machine.csv instructions.csv gpu.csv; do
     [ -r "$dir/$f" ] || { echo "bench-results: $dir/$f is missing: run make bench" >&2; exit 1; }
 done
 tmp="$dir/.RESULTS.md.$$"
@@ -59,6 +59,7 @@ END {
     row("scalar (plain loop)", "scalar", "LBS", "none")
     row("sse2", "sse2", "LBS", "none")
     row("avx2-rows (rows in registers, three horizontal adds a point)", "avx2-rows", "LBS", "none")
+    row("avx2-reloads (the avx2 kernel before its locals and unrolled loop)", "avx2-reloads", "LBS", "none")
     row("avx2", "avx2", "LBS", "none")
     row("avx2-loads-only (its loads and store, no arithmetic)", "avx2-loads-only", "LBS", "none")
     row("avx2, 2 threads", "avx2-2t", "LBS", "none")
@@ -75,6 +76,19 @@ cat <<'MID'
 DQS, every kernel. The plot of ns per vertex against the vertex count:
 
 ![ns per vertex against vertex count](skinning.png)
+
+## Instructions per vertex
+
+Counted, not timed: valgrind's callgrind counts the instructions executed inside each
+kernel's entry function and all it calls, over 10 passes of the random 64-joint rig's
+20,000 vertices (`build/bin/bench-instructions`, `scripts/bench-instructions.sh`), as the
+project's flags compile it. The count is the code's, whatever else the machine is doing.
+
+| level | method | influences | normals | instructions per vertex |
+|---|---|---|---|---|
+MID
+awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 } END { if (NR < 2) print "| not counted: valgrind was not installed for this run | | | | |" }' "$dir/instructions.csv"
+cat <<'MID'
 
 ## The compressed vertex
 

@@ -386,7 +386,8 @@ static void test_docs_results_file_is_generated(void **state)
     assert_non_null(tu_make_temp_dir(dir, sizeof dir));
     snprintf(command, sizeof command,
              "cp " COMMITTED_OUT_DIR "/bench/skinning.csv " COMMITTED_OUT_DIR "/bench/compression.csv "
-             COMMITTED_OUT_DIR "/bench/machine.csv " COMMITTED_OUT_DIR "/bench/gpu.csv '%s' && "
+             COMMITTED_OUT_DIR "/bench/machine.csv " COMMITTED_OUT_DIR "/bench/instructions.csv "
+             COMMITTED_OUT_DIR "/bench/gpu.csv '%s' && "
              "sh scripts/bench-results.sh '%s'",
              dir, dir);
     assert_int_equal(run_shell(".", command, NULL), 0);

@@ -122,7 +122,8 @@ static void test_bench_skinning_smoke(void **state)
     assert_non_null(strstr(csv, "\nchapter-double,DQS,2,none,1,10000,"));
     assert_non_null(strstr(csv, "triad_gb_per_s,triad_fraction,"));
     if (simd_level_available(SIMD_AVX2)) /* the reference kernel and the compressed vertex */
-        assert_true(strstr(csv, "\navx2-rows,LBS,4,none,1,10000,") && strstr(csv, "\navx2-u8-unorm8-q16-2t,LBS,4,none,2,"));
+        assert_true(strstr(csv, "\navx2-rows,LBS,4,none,1,10000,") && strstr(csv, "\navx2-reloads,LBS,4,none,1,10000,") &&
+                    strstr(csv, "\navx2-u8-unorm8-q16-2t,LBS,4,none,2,"));
     free(csv);
     /* the compressed vertex's accuracy: exact sums keep every weight within one unit */
     char *accuracy = tu_read_file(tu_path(ctx->dir, "compression.csv"), NULL);
@@ -139,6 +140,12 @@ static void test_bench_skinning_smoke(void **state)
     assert_true(tu_image_load(tu_path(ctx->dir, "skinning.png"), &img));
     tu_image_free(&img);
     assert_int_equal(tu_run_program(BENCH, ctx->out_path, ctx->err_path, (char *)NULL), 2);
+    /* the helper valgrind counts: the vertices it skinned, and its usage */
+    assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-instructions", ctx->out_path, ctx->err_path, "scalar", "lbs", "4",
+                                    "none", (char *)NULL), 0);
+    assert_true(tu_file_contains(ctx->out_path, "200000"));
+    assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-instructions", ctx->out_path, ctx->err_path, "scalar", "lbs", "9",
+                                    "none", (char *)NULL), 2);
 }
 
 /* The CSV row of `key` ("kernel,method,K,normals,threads,vertices,"), its fields after the
@@ -189,6 +196,7 @@ static void test_results_bench_table_is_the_committed_run(void **state)
         {"scalar (plain loop)", "scalar", "LBS", "none"},
         {"sse2", "sse2", "LBS", "none"},
         {"avx2-rows (rows in registers, three horizontal adds a point)", "avx2-rows", "LBS", "none"},
+        {"avx2-reloads (the avx2 kernel before its locals and unrolled loop)", "avx2-reloads", "LBS", "none"},
         {"avx2", "avx2", "LBS", "none"},
         {"avx2-loads-only (its loads and store, no arithmetic)", "avx2-loads-only", "LBS", "none"},
         {"avx2, 2 threads", "avx2-2t", "LBS", "none"},

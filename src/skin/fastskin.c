@@ -34,6 +34,50 @@ SPECIALISED int joint_at(const packed_mesh *m, size_t v, int k, int i, packed_jo
     return jf == PACKED_JOINT_U8 ? m->joint8[at] : m->joint[at];
 }
 
+/* packed_vertex_weights with K a constant of the caller's loop, so that its loops unroll
+ * and nothing is read from the mesh but the weights (the same arithmetic, in the same
+ * order: the same floats). */
+SPECIALISED void weights_at(const packed_mesh *m, size_t v, const int k, float *w)
+{
+    const size_t at = v * (size_t)(k - 1);
+    if (m->weight_format == PACKED_WEIGHT_FLOAT) {
+        float sum = 0.0f;
+        for (int i = 0; i + 1 < k; i++) {
+            w[i] = m->weight[at + (size_t)i];
+            sum += w[i];
+        }
+        w[k - 1] = 1.0f - sum;
+        return;
+    }
+    const bool wide = m->weight_format == PACKED_WEIGHT_UNORM16;
+    const float unit = wide ? 1.0f / 65535.0f : 1.0f / 255.0f;
+    unsigned rest = wide ? 65535u : 255u;
+    for (int i = 0; i + 1 < k; i++) {
+        unsigned q = wide ? m->weight16[at + (size_t)i] : m->weight8[at + (size_t)i];
+        w[i] = (float)q * unit;
+        rest -= q;
+    }
+    w[k - 1] = (float)rest * unit;
+}
+
+/* A job and its mesh copied into locals by a kernel's entry. The loops store through
+ * out_position, which the compiler must assume may alias anything whose address it cannot
+ * follow, so streams read through the caller's job and mesh would be reloaded every
+ * vertex; these copies' addresses never leave the inlined loops, and their fields live in
+ * registers. */
+typedef struct {
+    packed_mesh mesh;
+    fastskin_job job;
+} local_job;
+
+SPECIALISED const fastskin_job *localize(const fastskin_job *caller, local_job *l)
+{
+    l->mesh = *caller->mesh;
+    l->job = *caller;
+    l->job.mesh = &l->mesh;
+    return &l->job;
+}
+
 /* The position as the palette takes it: floats, or the quantised integers (the palette
  * then holds the dequantisation, palette_columns_dequantize). */
 SPECIALISED void position_at(const packed_mesh *m, size_t v, bool quantized, float *p)
@@ -211,8 +255,10 @@ SPECIALISED void lbs_sse2_loop(const fastskin_job *job, int begin, int end, cons
 #undef SSE2_LOOP
 }
 
-static int lbs_sse2(const fastskin_job *job, int begin, int end)
+static int lbs_sse2(const fastskin_job *caller, int begin, int end)
 {
+    local_job l;
+    const fastskin_job *job = localize(caller, &l);
     if (job->normals == FASTSKIN_NO_NORMALS)
         lbs_sse2_loop(job, begin, end, FASTSKIN_NO_NORMALS);
     else if (job->normals == FASTSKIN_RAW_NORMALS)
@@ -306,6 +352,7 @@ AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, con
     } else {
         __m256 sum = _mm256_setzero_ps();
         c01 = c23 = sum;
+#pragma GCC unroll 8 /* k is a constant here: straight-line code at -O2 too, as at -O3 */
         for (int i = 0; i + 1 < k; i++) {
             __m256 wi = weight_avx2(m, at + (size_t)i, wf);
             const float *src = columns + 16 * (size_t)joint_at(m, vs, k, i, jf);
@@ -378,8 +425,10 @@ AVX2_TARGET SPECIALISED void lbs_avx2_format(const fastskin_job *job, int begin,
         lbs_avx2_loop(job, begin, end, FASTSKIN_UNIT_NORMALS, jf, wf, false);
 }
 
-AVX2_TARGET static int lbs_avx2(const fastskin_job *job, int begin, int end)
+AVX2_TARGET static int lbs_avx2(const fastskin_job *caller, int begin, int end)
 {
+    local_job l;
+    const fastskin_job *job = localize(caller, &l);
     const packed_mesh *m = job->mesh;
     if (begin >= end)
         return -1;
@@ -440,9 +489,10 @@ AVX2_TARGET SPECIALISED bool dqs_avx2_vertex(const fastskin_job *job, int v, con
     const packed_mesh *m = job->mesh;
     const __m128 sign_bit = _mm_set1_ps(-0.0f);
     float w[PACKED_MAX_INFLUENCES];
-    packed_vertex_weights(m, v, w);
+    weights_at(m, (size_t)v, k, w);
     __m256 pivot = _mm256_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, 0, m->joint_format)].real);
     __m256 sum = _mm256_mul_ps(_mm256_set1_ps(w[0]), pivot);
+#pragma GCC unroll 8 /* k is a constant here */
     for (int i = 1; i < k; i++) { /* slot 0 is the pivot: its own sign needs no test */
         __m256 q = _mm256_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, i, m->joint_format)].real);
         /* the hemisphere fix without a branch: w takes the sign of q_0 . pivot_0 */
@@ -481,8 +531,10 @@ AVX2_TARGET SPECIALISED int dqs_avx2_loop(const fastskin_job *job, int begin, in
     return failed;
 }
 
-AVX2_TARGET static int dqs_avx2(const fastskin_job *job, int begin, int end)
+AVX2_TARGET static int dqs_avx2(const fastskin_job *caller, int begin, int end)
 {
+    local_job l;
+    const fastskin_job *job = localize(caller, &l);
     return job->normals ? dqs_avx2_loop(job, begin, end, true) : dqs_avx2_loop(job, begin, end, false);
 }
 #endif /* FASTSKIN_X86 */

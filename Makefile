@@ -9,7 +9,7 @@
 #     make lab30-gpu       the palette in GLSL shaders (EGL, headless)
 #     make lab30-gltf      glTF 2.0: export the rig and skin it back
 #   make test     build everything and run every test suite (cmocka)
-#   make bench    measure CPU and GPU skinning here (minutes): build/bench/skinning.csv,
+#   make bench    measure CPU and GPU skinning here (a minute): build/bench/skinning.csv,
 #                 skinning.png, compression.csv, machine.csv, gpu.csv, RESULTS.md
 #   make sweep    every program over seeded option values, SWEEP_RUNS each (default 100;
 #                 make test runs 10)
@@ -154,7 +154,7 @@ SWEEP_RUNS ?= 100
 sweep: $(BUILD)/tests/test_sweep $(LAB_BINS)
 	SWEEP_RUNS=$(SWEEP_RUNS) $(BUILD)/tests/test_sweep
 
-# Timings of this machine: out/bench/skinning.csv and .png (minutes; never part of make test).
+# Timings of this machine (about a minute; never part of make test).
 # A run on this machine goes to build/bench, where no test reads it: out/bench is the
 # committed run the pages cite, and the tests check that its tables are generated from its
 # CSVs. `make bench BENCH_DIR=out/bench` replaces the committed run.

@@ -562,7 +562,7 @@ static void machine_csv(bytes *csv)
 {
     bytes_printf(csv, "level,type,bytes\n");
     for (int i = 0; i < 16; i++) {
-        char path[96], level[16] = "", type[32] = "", size[32] = "";
+        char path[96], level[32] = "", type[32] = "", size[32] = "";
         const char *field[3] = {"level", "type", "size"};
         char *value[3] = {level, type, size};
         bool ok = true;

@@ -2,9 +2,10 @@
  * (scripts/bench-instructions.sh, run by make bench): instructions are a property of the
  * code, not of the machine's load, so the results file can state them per vertex.
  *
- * Usage:  build/bin/bench-instructions LEVEL METHOD K NORMALS
- *   LEVEL scalar|sse2|avx2, METHOD lbs|dqs, K 1..8, NORMALS none|unit|raw: 10 passes over
- *   the benchmark's random 64-joint rig of 20,000 vertices (packed as the 44-byte vertex);
+ * Usage:  build/bin/bench-instructions LEVEL METHOD K NORMALS [FORMAT]
+ *   LEVEL scalar|sse2|avx2, METHOD lbs|dqs, K 1..8, NORMALS none|unit|raw, FORMAT 44-byte
+ *   (the default), u8-unorm8 or u8-unorm8-q16 (packed_mesh_compress; positions only): 10
+ *   passes over the benchmark's random 64-joint rig of 20,000 vertices;
  *   prints the number of vertices skinned (200,000). Nothing is written. Exit 1 when the
  *   level is not available here, 2 on a bad argument, 3 when the count cannot be printed. */
 #include <stdbool.h>
@@ -29,11 +30,16 @@ static int choice(const char *arg, const char *const *names, int count)
 int main(int argc, char **argv)
 {
     static const char *const levels[] = {"scalar", "sse2", "avx2"}, *const methods[] = {"lbs", "dqs"},
-                             *const normals[] = {"none", "unit", "raw"};
-    int level = argc == 5 ? choice(argv[1], levels, 3) : -1, method = argc == 5 ? choice(argv[2], methods, 2) : -1;
-    int k = argc == 5 ? atoi(argv[3]) : 0, normal = argc == 5 ? choice(argv[4], normals, 3) : -1;
-    if (level < 0 || method < 0 || normal < 0 || k < 1 || k > PACKED_MAX_INFLUENCES) {
-        fprintf(stderr, "usage: bench-instructions scalar|sse2|avx2 lbs|dqs K(1-8) none|unit|raw\n");
+                             *const normals[] = {"none", "unit", "raw"},
+                             *const formats[] = {"44-byte", "u8-unorm8", "u8-unorm8-q16"};
+    bool args = argc == 5 || argc == 6;
+    int level = args ? choice(argv[1], levels, 3) : -1, method = args ? choice(argv[2], methods, 2) : -1;
+    int k = args ? atoi(argv[3]) : 0, normal = args ? choice(argv[4], normals, 3) : -1;
+    int format = argc == 6 ? choice(argv[5], formats, 3) : 0;
+    if (level < 0 || method < 0 || normal < 0 || format < 0 || k < 1 || k > PACKED_MAX_INFLUENCES ||
+        (format > 0 && normal > 0)) {
+        fprintf(stderr, "usage: bench-instructions scalar|sse2|avx2 lbs|dqs K(1-8) none|unit|raw "
+                        "[44-byte|u8-unorm8|u8-unorm8-q16 (positions only)]\n");
         return 2;
     }
     if (!simd_level_available((simd_level)level)) {
@@ -41,22 +47,26 @@ int main(int argc, char **argv)
         return 1;
     }
     rig_random rig;
-    packed_mesh mesh;
+    packed_mesh mesh, packed;
     palette_matrix pm[JOINTS];
-    palette_columns pc[JOINTS];
+    palette_columns pc[JOINTS], folded[JOINTS];
     palette_dualquat pq[JOINTS];
     float *p = malloc(12 * (size_t)VERTICES), *n = malloc(12 * (size_t)VERTICES);
     lab_diag d = {0};
     if (!p || !n || rig_random_build(VERTICES, JOINTS, k, 30, &rig, &d) != LAB_OK ||
-        packed_mesh_build(rig.positions, rig.normals, &rig.in, k, &mesh, NULL, &d) != LAB_OK) {
+        packed_mesh_build(rig.positions, rig.normals, &rig.in, k, &packed, NULL, &d) != LAB_OK ||
+        (format > 0 ? packed_mesh_compress(&packed, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM8, format == 2, &mesh, NULL, &d)
+                    : packed_mesh_compress(&packed, PACKED_JOINT_U16, PACKED_WEIGHT_FLOAT, false, &mesh, NULL, &d)) !=
+            LAB_OK) {
         fprintf(stderr, "bench-instructions: %s, %s\n", d.where, d.value);
         return 3;
     }
     palette_from_mat4(rig.skin, JOINTS, NULL, pm);
     palette_columns_from_matrices(pm, JOINTS, pc);
+    palette_columns_dequantize(pc, JOINTS, &mesh, folded); /* the identity fold unless quantised */
     palette_from_dualquats(rig.dq, JOINTS, pq);
-    fastskin_job job = {&mesh, pc, pq, JOINTS, (skin_method)method, (fastskin_normals)normal, 1, (simd_level)level,
-                        p, n, NULL};
+    fastskin_job job = {&mesh, format == 2 ? folded : pc, pq, JOINTS, (skin_method)method, (fastskin_normals)normal, 1,
+                        (simd_level)level, p, n, NULL};
     for (int pass = 0; pass < PASSES; pass++)
         if (fastskin_run(&job, &d) != LAB_OK) {
             fprintf(stderr, "bench-instructions: %s, %s\n", d.where, d.value);
@@ -64,6 +74,7 @@ int main(int argc, char **argv)
         }
     bool printed = printf("%d\n", PASSES * VERTICES) > 0 && fflush(stdout) == 0;
     packed_mesh_free(&mesh);
+    packed_mesh_free(&packed);
     rig_random_free(&rig);
     free(p), free(n);
     return printed ? 0 : 3; /* the count is the output: not written, exit 3 */

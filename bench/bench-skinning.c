@@ -229,23 +229,27 @@ AVX2_TARGET static inline void keep(__m256 v) { __asm__ volatile("" : : "x"(v));
 AVX2_TARGET static void run_loads_only(void *arg)
 {
     const fastskin_job *job = arg;
-    const packed_mesh *m = job->mesh;
-    const float *columns = job->columns[0].c[0];
-    for (int v = 0; v < m->count; v++) {
+    /* the streams in locals, as the kernel holds them: no pointer is reloaded after a store */
+    const int count = job->mesh->count;
+    const uint16_t *const joint = job->mesh->joint;
+    const float *const weight = job->mesh->weight, *const position = job->mesh->position;
+    const float *const columns = job->columns[0].c[0];
+    float *const out = job->out_position;
+    for (int v = 0; v < count; v++) {
         const size_t vs = (size_t)v;
         for (int i = 0; i < 4; i++) {
-            const float *src = columns + 16 * (size_t)m->joint[vs * 4 + (size_t)i];
+            const float *src = columns + 16 * (size_t)joint[vs * 4 + (size_t)i];
             keep(_mm256_loadu_ps(src));
             keep(_mm256_loadu_ps(src + 8));
         }
         for (int i = 0; i < 3; i++) {
-            keep(_mm256_broadcast_ss(m->weight + vs * 3 + (size_t)i));
-            keep(_mm256_castps128_ps256(_mm_broadcast_ss(m->position + vs * 3 + (size_t)i)));
+            keep(_mm256_broadcast_ss(weight + vs * 3 + (size_t)i));
+            keep(_mm256_castps128_ps256(_mm_broadcast_ss(position + vs * 3 + (size_t)i)));
         }
-        if (v + 1 < m->count) /* as the kernel: 16 bytes, the last vertex 12 */
-            _mm_storeu_ps(job->out_position + 3 * vs, _mm_setzero_ps());
+        if (v + 1 < count) /* as the kernel: 16 bytes, the last vertex 12 */
+            _mm_storeu_ps(out + 3 * vs, _mm_setzero_ps());
         else
-            store3(job->out_position + 3 * vs, _mm_setzero_ps());
+            store3(out + 3 * vs, _mm_setzero_ps());
     }
 }
 #endif

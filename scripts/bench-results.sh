@@ -86,10 +86,10 @@ kernel's entry function and all it calls, over 10 passes of the random 64-joint 
 20,000 vertices (`build/bin/bench-instructions`, `scripts/bench-instructions.sh`), as the
 project's flags compile it. The count is the code's, whatever else the machine is doing.
 
-| level | method | influences | normals | instructions per vertex |
-|---|---|---|---|---|
+| level | method | influences | normals | vertex | instructions per vertex |
+|---|---|---|---|---|---|
 MID
-awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 } END { if (NR < 2) print "| not counted: valgrind was not installed for this run | | | | |" }' "$dir/instructions.csv"
+awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 } END { if (NR < 2) print "| not counted: valgrind was not installed for this run | | | | | |" }' "$dir/instructions.csv"
 cat <<'MID'
 
 ## The compressed vertex

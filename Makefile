@@ -183,7 +183,7 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
       $(BUILD)/tests/test_gltf_malformed $(BUILD)/tests/test_gltf
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -Ilab/ch30 \
-	    $(DEPS_CFLAGS) $(filter-out src/gpu/% lab/ch30/record30_gpu.c,$(LIB_SRC) $(CH30_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
+	    $(DEPS_CFLAGS) $(filter-out src/gpu/% lab/ch30/record30_gpu.c lab/ch30/gpu30_figures.c,$(LIB_SRC) $(CH30_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
 	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
 	{ printf '\000'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-lbs.gltf

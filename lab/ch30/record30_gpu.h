@@ -97,6 +97,9 @@ void gpu30_buffers_free(gpu30_buffers *b);
 /* The float palettes of b->skin and b->dq (joints entries). */
 void gpu30_buffers_palettes(gpu30_buffers *b, int joints);
 
+/* gpu30.png: the twist at 180 and the bend at 90 by LBS, the CPU double result and each
+ * GPU path (gpu30_figures.c; a cli_step on a gpu30). */
+lab_error gpu30_figure(void *state, lab_diag *d);
 lab_error record30_gpu_evidence(void *state, lab_diag *d);
 /* The report's sections (lab30-gpu.c's step list titles and numbers them); each returns
  * whether its checks passed. */

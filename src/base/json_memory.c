@@ -28,14 +28,23 @@ static void install_hooks(void)
     cJSON_InitHooks(&hooks);
 }
 
+/* Where constructors do not run (not GNU C), each call installs the hooks; with GNU C they
+ * were installed before main, once. */
+static void ensure_hooks(void)
+{
+#if !defined(__GNUC__)
+    install_hooks();
+#endif
+}
+
 long json_memory_failures(void)
 {
-    install_hooks(); /* where constructors do not run (not GNU C), the first call installs them */
+    ensure_hooks();
     return failures;
 }
 
 void json_fail_allocation_after(long n)
 {
-    install_hooks();
+    ensure_hooks();
     allocations_before_failure = n;
 }

@@ -584,6 +584,7 @@ static lab_error validate_meshes(const gltf_document *doc, checked *c, lab_diag 
         const gltf_mesh *m = &doc->meshes[node->mesh];
         const influence_summary *l = &largest[node->mesh];
         if (node->skin >= 0 && l->largest >= doc->skins[node->skin].joint_count) {
+            snprintf(at, sizeof at, "/nodes/%d/skin", n);
             for (int k = 0; k < m->primitive_count; k++) { /* name the primitive: on the way out only */
                 influence_summary found = {-1, -1, -1};
                 if (m->primitives[k].sets)

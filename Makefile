@@ -8,9 +8,11 @@
 #     make lab30-palette   the engine's packed vertex, palettes and instancing
 #     make lab30-gpu       the palette in GLSL shaders (EGL, headless)
 #     make lab30-gltf      glTF 2.0: export the rig and skin it back
+#     make lab30-weights   where weights come from: bone heat beside the hand weights
 #   make test     build everything and run every test suite (cmocka)
-#   make bench    measure CPU and GPU skinning here (a minute): build/bench/skinning.csv,
-#                 skinning.png, compression.csv, machine.csv, gpu.csv, RESULTS.md
+#   make bench    measure CPU and GPU skinning and bone heat here (a minute and a half):
+#                 build/bench/skinning.csv, skinning.png, compression.csv, machine.csv,
+#                 gpu.csv, weights.csv, RESULTS.md
 #   make sweep    every program over seeded option values, SWEEP_RUNS each (default 100;
 #                 make test runs 10)
 #   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
@@ -28,7 +30,7 @@ ifeq ($(SANITIZE),1)
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette lab30-gpu lab30-fixes
+SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette lab30-gpu lab30-fixes lab30-weights
 LABS      := $(SIMPLE_LABS) lab30-gltf
 LIB_SRC   := $(wildcard src/*/*.c)
 SHADERS   := $(wildcard shaders/*.glsl shaders/*.frag)
@@ -45,6 +47,7 @@ TEST_UTIL := $(BUILD)/obj/tests/testutil.o
 BENCH     := $(BUILD)/bin/bench-skinning
 BENCH_GPU := $(BUILD)/bin/bench-gpu
 BENCH_INSTRUCTIONS := $(BUILD)/bin/bench-instructions
+BENCH_WEIGHTS := $(BUILD)/bin/bench-weights
 
 # Package flags come from pkg-config, written once by scripts/ensure-deps.sh, which also
 # installs the Debian packages when they are missing (as root) or prints the apt-get line.
@@ -58,10 +61,10 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 
 .PHONY: all labs test sweep bench fuzz gltf-validator blender-check clean help $(LABS)
 .SECONDARY:
-all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS)
+all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS)
 
 help:
-	@sed -n '2,23p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,25p' Makefile | sed 's/^# \{0,1\}//'
 
 $(CONFIG): scripts/ensure-deps.sh
 	sh scripts/ensure-deps.sh $@
@@ -91,6 +94,8 @@ $(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c
 
 # Only what talks to the GPU opens EGL and GLES, with dlopen (src/gpu/gl_load.h).
 $(BUILD)/bin/lab30-gpu $(BUILD)/bin/bench-gpu $(BUILD)/tests/test_gpu: EXTRA_LIBS = $(GPU_LIBS)
+# Only what solves sparse systems links CHOLMOD (src/solve/sparse.h).
+$(BUILD)/bin/lab30-weights $(BUILD)/tests/test_heat30: EXTRA_LIBS = $(SOLVE_LIBS)
 
 $(BUILD)/bin/%: $(BUILD)/obj/lab/ch30/%.o $(CH30_LIB) $(LIB)
 	@mkdir -p $(@D)
@@ -107,6 +112,10 @@ $(BENCH_GPU): $(BUILD)/obj/bench/bench-gpu.o $(LIB)
 $(BENCH_INSTRUCTIONS): $(BUILD)/obj/bench/bench-instructions.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
+
+$(BENCH_WEIGHTS): $(BUILD)/obj/bench/bench-weights.o $(CH30_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(SOLVE_LIBS) -o $@
 
 # The end-to-end suites find the chapter programs and the committed out/ through these.
 $(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
@@ -146,7 +155,7 @@ $(FAULTSHIM): tests/faultshim.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -shared -fPIC $< -o $@
 
-test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(VALIDATOR) $(FAULTSHIM)
+test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
 	sh tests/run-all.sh $(TEST_BINS)
 
 # The seeded sweep of every program's options, longer than make test's (tests/test_sweep.c).
@@ -159,10 +168,11 @@ sweep: $(BUILD)/tests/test_sweep $(LAB_BINS)
 # committed run the pages cite, and the tests check that its tables are generated from its
 # CSVs. `make bench BENCH_DIR=out/bench` replaces the committed run.
 BENCH_DIR ?= $(BUILD)/bench
-bench: $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS)
+bench: $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS)
 	@mkdir -p $(BENCH_DIR)
 	$(BENCH) $(BENCH_DIR)
 	$(BENCH_GPU) $(BENCH_DIR)
+	$(BENCH_WEIGHTS) $(BENCH_DIR)
 	sh scripts/bench-instructions.sh $(BENCH_INSTRUCTIONS) $(BENCH_DIR)
 	sh scripts/bench-results.sh $(BENCH_DIR)
 	@echo 'bench: the tables are in $(BENCH_DIR)/RESULTS.md'
@@ -183,7 +193,7 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
       $(BUILD)/tests/test_gltf_malformed $(BUILD)/tests/test_gltf
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -Ilab/ch30 \
-	    $(DEPS_CFLAGS) $(filter-out src/gpu/% lab/ch30/record30_gpu.c lab/ch30/gpu30_figures.c,$(LIB_SRC) $(CH30_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
+	    $(DEPS_CFLAGS) $(filter-out src/gpu/% src/solve/% lab/ch30/heat30.c lab/ch30/record30_gpu.c lab/ch30/gpu30_figures.c,$(LIB_SRC) $(CH30_SRC)) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
 	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
 	{ printf '\000'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-lbs.gltf
@@ -204,5 +214,5 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CH30_OBJ:.o=.d) $(LAB_BINS:$(BUILD)/bin/%=$(BUILD)/obj/lab/ch30/%.d) $(BUILD)/obj/bench/bench-skinning.d \
-         $(BUILD)/obj/bench/bench-gpu.d $(BUILD)/obj/bench/bench-instructions.d \
+         $(BUILD)/obj/bench/bench-gpu.d $(BUILD)/obj/bench/bench-instructions.d $(BUILD)/obj/bench/bench-weights.d \
          $(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/obj/tests/%.d) $(TEST_UTIL:.o=.d)

@@ -21,6 +21,9 @@ done
 # shaders on the CPU where there is no GPU). They ship no pkg-config module.
 [ -e /usr/share/glvnd/egl_vendor.d/50_mesa.json ] || missing="$missing libegl-mesa0"
 ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$missing libgl1-mesa-dri"
+# SuiteSparse's CHOLMOD, for the weights lab's sparse solves: Debian 12 ships no
+# pkg-config module for it, so its header stands for the package.
+[ -e /usr/include/suitesparse/cholmod.h ] || missing="$missing libsuitesparse-dev"
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -32,6 +35,7 @@ if [ -n "$missing" ]; then
         for m in $modules; do
             pkg-config --exists "${m%%:*}" || { echo "ensure-deps: ${m%%:*} still missing" >&2; exit 1; }
         done
+        [ -e /usr/include/suitesparse/cholmod.h ] || { echo "ensure-deps: cholmod.h still missing" >&2; exit 1; }
     else
         echo "ensure-deps: missing Debian packages:$missing" >&2
         echo "ensure-deps: run:  sudo apt-get install -y$missing" >&2
@@ -47,6 +51,7 @@ stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
     echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson egl glesv2)"
     echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lm"
     echo "GPU_LIBS := -ldl" # EGL and GLES are opened with dlopen (src/gpu/gl_load.h)
+    echo "SOLVE_LIBS := -lcholmod" # SuiteSparse's CHOLMOD (src/solve/sparse.h)
     echo "TEST_LIBS := $(pkg-config --libs cmocka)"
 } > "$out.tmp"
 mv "$out.tmp" "$out"

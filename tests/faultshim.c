@@ -21,8 +21,13 @@
  * - COUNT_FILE: receives "ALLOCATIONS RENAMES" made when the program ends.
  *
  * The allocations are counted over the program and every child it forks (the PNG
- * encoder's, the GPU work's): one numbering for the whole run, kept in shared memory. */
+ * encoder's, the GPU work's): one numbering for the whole run, kept in shared memory.
+ * Counting starts when main does (the shim wraps it through __libc_start_main): before
+ * that, the dynamic loader runs the constructors of the libraries the program links
+ * (libgfortran and libgomp, behind CHOLMOD's BLAS and LAPACK, allocate there and end the
+ * process when they cannot), where no program can answer. */
 #define _GNU_SOURCE /* backtrace, renameat */
+#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
@@ -57,6 +62,27 @@ static atomic_long renamed;
 static long fail_at = -2, fail_from = -1; /* -2: not read yet; -1: never */
 static const char *sites_path;
 static _Thread_local int inside_shim;
+static int in_main; /* set when main starts; a forked child inherits it */
+
+typedef int (*main_function)(int, char **, char **);
+typedef int (*start_function)(main_function, int, char **, void (*)(void), void (*)(void), void (*)(void), void *);
+static main_function real_main;
+
+static int counted_main(int argc, char **argv, char **envp)
+{
+    in_main = 1;
+    return real_main(argc, argv, envp);
+}
+
+/* glibc's entry point calls main; the shim's runs the program's main through counted_main. */
+int __libc_start_main(main_function main, int argc, char **argv, void (*init)(void), void (*fini)(void),
+                      void (*rtld_fini)(void), void *stack_end)
+{
+    start_function real;
+    *(void **)&real = dlsym(RTLD_NEXT, "__libc_start_main");
+    real_main = main;
+    return real(counted_main, argc, argv, init, fini, rtld_fini, stack_end);
+}
 
 /* The shared counts, mapped on the first allocation (before any thread or child exists). */
 static shared_counts *counts(void)
@@ -104,7 +130,7 @@ static void note_site(long n)
 
 static int fails(void)
 {
-    if (inside_shim)
+    if (inside_shim || !in_main)
         return 0;
     if (fail_at == -2) {
         fail_at = numbered("FAIL_AT");

@@ -59,6 +59,7 @@ static const program_run programs[] = {
     {LAB_BIN_DIR "/lab30-gltf", COMMITTED_OUT_DIR "/skinning30.gltf", false},
     {LAB_BIN_DIR "/lab30-fixes", NULL, false},
     {LAB_BIN_DIR "/lab30-gpu", NULL, true},
+    {LAB_BIN_DIR "/lab30-weights", NULL, false},
 };
 enum { PROGRAM_COUNT = sizeof programs / sizeof programs[0], FIRST = 24, SPREAD = 40 };
 

@@ -1,9 +1,11 @@
 /* test_mesh.c - the cylinder builder and chapter 12's connectivity checks. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmocka_all.h"
+#include "mesh/bvh.h"
 #include "mesh/mesh.h"
 
 /* An open cylinder of R rings and S segments, counted by hand: V = R S, T = 2 (R-1) S,
@@ -143,6 +145,50 @@ static void test_mesh_degenerate_count(void **state)
     assert_true(fabs(triangle_area(p[0], p[1], p[2]) - 0.5) < 1e-16);
 }
 
+static uint64_t rng = 0x2545f4914f6cdd1du;
+static double uniform(double lo, double hi) /* xorshift64, seeded: the same segments every run */
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* The hierarchy's answer is the loop's, on seeded segments from every vertex of two meshes:
+ * a cylinder seen from its axis and beyond its wall, and a random triangle soup. */
+static void test_mesh_bvh_agrees_with_the_loop(void **state)
+{
+    (void)state;
+    mesh m;
+    lab_diag d;
+    assert_int_equal(mesh_cylinder(9, 24, 1, 2, &m, &d), LAB_OK);
+    enum { SOUP = 60 };
+    vec3 soup_v[3 * SOUP];
+    mesh_triangle soup_t[SOUP];
+    for (int t = 0; t < SOUP; t++) {
+        vec3 c = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)};
+        for (int k = 0; k < 3; k++)
+            soup_v[3 * t + k] = vec3_add(c, vec3_make(uniform(-0.3, 0.3), uniform(-0.3, 0.3), uniform(-0.3, 0.3)));
+        soup_t[t] = (mesh_triangle){{3 * t, 3 * t + 1, 3 * t + 2}};
+    }
+    mesh soup = {3 * SOUP, soup_v, SOUP, soup_t};
+    const mesh *meshes[2] = {&m, &soup};
+    long blocked = 0, queries = 0;
+    for (int i = 0; i < 2; i++) {
+        mesh_bvh b;
+        assert_int_equal(mesh_bvh_build(meshes[i], &b, &d), LAB_OK);
+        for (int v = 0; v < meshes[i]->vertex_count; v++)
+            for (int k = 0; k < 8; k++) {
+                vec3 q = {uniform(-2, 2), uniform(-2, 2), uniform(-1, 3)};
+                bool slow = mesh_segment_blocked(meshes[i], v, q), fast = mesh_bvh_segment_blocked(&b, v, q);
+                if (slow != fast)
+                    fail_msg("mesh %d vertex %d to (%g, %g, %g): loop %d, hierarchy %d", i, v, q.x, q.y, q.z, slow, fast);
+                blocked += slow, queries++;
+            }
+        mesh_bvh_free(&b);
+    }
+    assert_true(blocked > queries / 10 && blocked < queries - queries / 10); /* both answers occur */
+    mesh_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_mesh_counts_for_other_sizes),
         cmocka_unit_test(test_mesh_cylinder_faces_outward),
         cmocka_unit_test(test_mesh_degenerate_count),
+        cmocka_unit_test(test_mesh_bvh_agrees_with_the_loop),
     };
     return cmocka_run_group_tests_name("mesh", tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /* test_programs.c - end to end, the contract every program keeps (DESIGN.md), checked on
- * all nine at once: the report on stdout is an output, so a stdout that cannot take it (a
+ * all eleven at once: the report on stdout is an output, so a stdout that cannot take it (a
  * full disk: /dev/full) makes the run exit 3 having written nothing; --help too. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -25,6 +25,8 @@ static const program_run programs[] = {
     {LAB_BIN_DIR "/lab30-fixes", NULL, NULL},
     {LAB_BIN_DIR "/lab30-gpu", NULL, NULL},
     {LAB_BIN_DIR "/bench-gpu", NULL, "--smoke"},
+    {LAB_BIN_DIR "/lab30-weights", NULL, NULL},
+    {LAB_BIN_DIR "/bench-weights", NULL, "--smoke"},
 };
 enum { PROGRAM_COUNT = sizeof programs / sizeof programs[0] };
 

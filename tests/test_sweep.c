@@ -309,6 +309,21 @@ static void test_sweep_lab30_gltf(void **state)
     report("lab30-gltf", s->runs);
 }
 
+/* --heat-c over its whole range, log-uniformly, with both ends and the paper's values. */
+static void test_sweep_lab30_weights(void **state)
+{
+    sweep *s = *state;
+    for (int i = 0; i < s->runs; i++) {
+        static const double special[] = {0.1, 100, 1, 0.22};
+        double c = below(s, 3) ? exp(log(0.1) + uniform(s) * log(1000.0)) : special[below(s, 4)];
+        char value[40];
+        snprintf(value, sizeof value, "%.17g", fmin(fmax(c, 0.1), 100.0));
+        char *argv[] = {BIN("lab30-weights"), "--heat-c", value, NULL};
+        run(s, 0, NULL, true, argv);
+    }
+    report("lab30-weights", s->runs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_sweep_lab30_palette),
         cmocka_unit_test(test_sweep_lab30_gpu),
         cmocka_unit_test(test_sweep_lab30_gltf),
+        cmocka_unit_test(test_sweep_lab30_weights),
     };
     return cmocka_run_group_tests_name("every program across its valid options (seeded)", tests, setup, teardown);
 }

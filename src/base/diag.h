@@ -37,6 +37,7 @@ typedef enum {
     LAB_ERR_WEIGHT_SUM,
     LAB_ERR_WEIGHT_SUM_ZERO,
     LAB_ERR_SINGULAR,
+    LAB_ERR_NOT_POSITIVE_DEFINITE,
     LAB_ERR_WEIGHTS_FILE,
     /* dual quaternion skinning */
     LAB_ERR_NOT_RIGID,

@@ -1,0 +1,47 @@
+/* bvh.h - does a segment cross a mesh? The visibility test of automatic weights (bone
+ * heat asks whether a vertex sees a bone), answered two ways:
+ *
+ *   mesh_segment_blocked       a loop over every triangle: O(T) a query, the reference
+ *   mesh_bvh_segment_blocked   a bounding volume hierarchy: O(log T) a query, its twin
+ *
+ *   mesh_bvh b;                               the caller's; holds a pointer to m
+ *   mesh_bvh_build(m, &b, d);                 O(T log T)
+ *   mesh_bvh_segment_blocked(&b, vertex, q);  as many queries as needed
+ *   mesh_bvh_free(&b);
+ *
+ * A segment runs from a vertex of the mesh to any point q; the triangles that have that
+ * vertex as a corner are not counted (the segment starts on them), and neither are hits
+ * within 1e-9 of either end. The hit test is Moller and Trumbore's (1997). test_mesh
+ * checks the two against each other on seeded segments.
+ */
+#ifndef MESH_BVH_H
+#define MESH_BVH_H
+
+#include <stdbool.h>
+
+#include "mesh/mesh.h"
+
+/* Whether the segment from vertex `vertex` of m to q crosses a triangle of m that does not
+ * have `vertex` as a corner: the loop. */
+bool mesh_segment_blocked(const mesh *m, int vertex, vec3 q);
+
+/* The hierarchy: leaves hold at most MESH_BVH_LEAF triangles; a node splits its triangles at
+ * the median centroid along its box's longest axis. */
+#define MESH_BVH_LEAF 4
+typedef struct {
+    vec3 lo, hi;                /* the box of its triangles */
+    int left, right;            /* children, or -1 for a leaf */
+    int first, count;           /* a leaf's triangles: order[first .. first + count) */
+} mesh_bvh_node;
+typedef struct {
+    const mesh *m;
+    mesh_bvh_node *nodes;
+    int node_count;
+    int *order;                 /* triangle indices, grouped by leaf */
+} mesh_bvh;
+lab_error mesh_bvh_build(const mesh *m, mesh_bvh *out, lab_diag *d);
+/* The same answer as mesh_segment_blocked. */
+bool mesh_bvh_segment_blocked(const mesh_bvh *b, int vertex, vec3 q);
+void mesh_bvh_free(mesh_bvh *b);
+
+#endif

@@ -1,0 +1,186 @@
+/* sparse.c - sparse symmetric systems through CHOLMOD (see sparse.h). */
+#include "solve/sparse.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <suitesparse/cholmod.h>
+
+lab_error sparse_init(sparse_triplets *a, int n, size_t capacity, lab_diag *d)
+{
+    *a = (sparse_triplets){0};
+    if (n < 1)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "sparse matrix", "n = %d (must be >= 1)", n);
+    capacity = capacity < 16 ? 16 : capacity;
+    a->row = malloc(capacity * sizeof *a->row);
+    a->col = malloc(capacity * sizeof *a->col);
+    a->value = malloc(capacity * sizeof *a->value);
+    if (!a->row || !a->col || !a->value) {
+        sparse_free(a);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "sparse matrix", "%zu entries", capacity);
+    }
+    a->n = n;
+    a->capacity = capacity;
+    return LAB_OK;
+}
+
+static bool grow(void **p, size_t size)
+{
+    void *q = realloc(*p, size);
+    if (q)
+        *p = q;
+    return q != NULL;
+}
+
+lab_error sparse_add(sparse_triplets *a, int i, int j, double x, lab_diag *d)
+{
+    if (i < 0 || i >= a->n || j < 0 || j >= a->n)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "sparse matrix entry", "(%d, %d) outside %d x %d", i, j, a->n,
+                         a->n);
+    if (!isfinite(x))
+        return diag_fail(d, LAB_ERR_NOT_FINITE, "sparse matrix entry", "(%d, %d) = %g", i, j, x);
+    if (a->count == a->capacity) {
+        size_t capacity = 2 * a->capacity;
+        if (capacity > SIZE_MAX / sizeof(double) || !grow((void **)&a->row, capacity * sizeof *a->row) ||
+            !grow((void **)&a->col, capacity * sizeof *a->col) ||
+            !grow((void **)&a->value, capacity * sizeof *a->value))
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "sparse matrix", "%zu entries", capacity);
+        a->capacity = capacity;
+    }
+    a->row[a->count] = i;
+    a->col[a->count] = j;
+    a->value[a->count] = x;
+    a->count++;
+    return LAB_OK;
+}
+
+void sparse_free(sparse_triplets *a)
+{
+    free(a->row);
+    free(a->col);
+    free(a->value);
+    *a = (sparse_triplets){0};
+}
+
+void sparse_multiply(const sparse_triplets *a, const double *x, double *y)
+{
+    for (int i = 0; i < a->n; i++)
+        y[i] = 0.0;
+    for (size_t k = 0; k < a->count; k++)
+        y[a->row[k]] += a->value[k] * x[a->col[k]];
+}
+
+double sparse_residual(const sparse_triplets *a, const double *x, const double *b)
+{
+    double *ax = malloc((size_t)a->n * sizeof *ax), worst = 0.0;
+    if (!ax)
+        return -1.0;
+    sparse_multiply(a, x, ax);
+    for (int i = 0; i < a->n; i++)
+        worst = fmax(worst, fabs(ax[i] - b[i]));
+    free(ax);
+    return worst;
+}
+
+/* CHOLMOD's status after a call: out of memory is ours to report as such. */
+static lab_error cholmod_failure(const cholmod_common *c, const char *where, lab_diag *d)
+{
+    if (c->status == CHOLMOD_OUT_OF_MEMORY)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, where, "CHOLMOD could not allocate");
+    return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, where, "CHOLMOD status %d", c->status);
+}
+
+lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d)
+{
+    *out = (sparse_cholesky){0};
+    cholmod_common *c = malloc(sizeof *c);
+    if (!c)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "sparse factorisation", "CHOLMOD's workspace");
+    cholmod_start(c);
+    c->print = 0;                      /* errors come back as lab_errors, never printed */
+    c->error_handler = NULL;
+    c->supernodal = CHOLMOD_SIMPLICIAL; /* no BLAS, no threads: the same bits every run */
+    c->final_ll = 1;                   /* L L^T, not L D L^T */
+    c->nmethods = 1;                   /* AMD only: METIS is not always there */
+    c->method[0].ordering = CHOLMOD_AMD;
+    c->postorder = 1;
+    out->common = c;
+    out->n = a->n;
+
+    size_t lower = 0;
+    for (size_t k = 0; k < a->count; k++)
+        lower += a->row[k] >= a->col[k];
+    cholmod_triplet *t = cholmod_allocate_triplet((size_t)a->n, (size_t)a->n, lower, -1, CHOLMOD_REAL, c);
+    if (!t) {
+        lab_error e = cholmod_failure(c, "sparse factorisation", d);
+        sparse_cholesky_free(out);
+        return e;
+    }
+    int *ti = t->i, *tj = t->j;
+    double *tx = t->x;
+    size_t n = 0;
+    for (size_t k = 0; k < a->count; k++)
+        if (a->row[k] >= a->col[k]) {
+            ti[n] = a->row[k];
+            tj[n] = a->col[k];
+            tx[n] = a->value[k];
+            n++;
+        }
+    t->nnz = n;
+    cholmod_sparse *s = cholmod_triplet_to_sparse(t, lower, c);
+    cholmod_free_triplet(&t, c);
+    cholmod_factor *l = s ? cholmod_analyze(s, c) : NULL;
+    if (l && c->status >= CHOLMOD_OK)
+        cholmod_factorize(s, l, c);
+    cholmod_free_sparse(&s, c);
+    lab_error e = LAB_OK;
+    if (!l || c->status < CHOLMOD_OK)
+        e = cholmod_failure(c, "sparse factorisation", d);
+    else if (c->status == CHOLMOD_NOT_POSDEF || l->minor < l->n)
+        e = diag_fail(d, LAB_ERR_NOT_POSITIVE_DEFINITE, "sparse factorisation",
+                      "the pivot of column %zu (of %d) is not positive", (size_t)l->minor, a->n);
+    out->factor = l;
+    if (e != LAB_OK) {
+        sparse_cholesky_free(out);
+        return e;
+    }
+    out->factor_nonzeros = c->lnz;
+    out->flops = c->fl;
+    out->peak_bytes = c->memory_usage;
+    return LAB_OK;
+}
+
+lab_error sparse_cholesky_solve(const sparse_cholesky *f, const double *b, double *x, lab_diag *d)
+{
+    cholmod_common *c = f->common;
+    cholmod_dense *rhs = cholmod_allocate_dense((size_t)f->n, 1, (size_t)f->n, CHOLMOD_REAL, c);
+    if (!rhs)
+        return cholmod_failure(c, "sparse solve", d);
+    double *r = rhs->x;
+    for (int i = 0; i < f->n; i++)
+        r[i] = b[i];
+    cholmod_dense *sol = cholmod_solve(CHOLMOD_A, f->factor, rhs, c);
+    cholmod_free_dense(&rhs, c);
+    if (!sol)
+        return cholmod_failure(c, "sparse solve", d);
+    const double *s = sol->x;
+    for (int i = 0; i < f->n; i++)
+        x[i] = s[i];
+    cholmod_free_dense(&sol, c);
+    return LAB_OK;
+}
+
+void sparse_cholesky_free(sparse_cholesky *f)
+{
+    cholmod_common *c = f->common;
+    if (c) {
+        cholmod_factor *l = f->factor;
+        if (l)
+            cholmod_free_factor(&l, c);
+        cholmod_finish(c);
+        free(c);
+    }
+    *f = (sparse_cholesky){0};
+}

@@ -1,0 +1,64 @@
+/* sparse.h - sparse symmetric systems A x = b, factorised by SuiteSparse's CHOLMOD.
+ *
+ * A matrix is built as triplets (row, column, value); entries at the same place add up. A
+ * symmetric matrix holds both of its halves as triplets, (i, j) and (j, i), so that
+ * sparse_multiply is the plain product; the factorisation reads only the lower half
+ * (i >= j) and trusts the caller for the upper one.
+ *
+ *   sparse_triplets a;                       the caller's buffer, grown as entries arrive
+ *   sparse_init(&a, n, guess, d);
+ *   sparse_add(&a, i, j, x, d);  ...
+ *   sparse_cholesky f;                       A = L L^T, once
+ *   sparse_cholesky_factor(&a, &f, d);
+ *   sparse_cholesky_solve(&f, b, x, d);      as many right-hand sides as needed
+ *   sparse_residual(&a, x, b);               max_i |(A x - b)_i|, by our own product
+ *   sparse_cholesky_free(&f); sparse_free(&a);
+ *
+ * The factorisation is CHOLMOD's simplicial LL^T after an AMD ordering: no BLAS, no
+ * threads, so the same matrix gives the same bits on every run. Results are lab_errors:
+ * LAB_ERR_NOT_POSITIVE_DEFINITE names the column where the factorisation broke down,
+ * LAB_ERR_OUT_OF_MEMORY is every failed allocation (ours or CHOLMOD's), and a matrix
+ * with an index outside 0..n-1 or a value that is not finite is refused before CHOLMOD
+ * sees it.
+ */
+#ifndef SOLVE_SPARSE_H
+#define SOLVE_SPARSE_H
+
+#include <stddef.h>
+
+#include "base/diag.h"
+
+typedef struct {
+    int n;                     /* n x n */
+    size_t count, capacity;    /* entries held, room for */
+    int *row, *col;
+    double *value;
+} sparse_triplets;
+
+/* An empty n x n matrix with room for `capacity` entries (n >= 1). */
+lab_error sparse_init(sparse_triplets *a, int n, size_t capacity, lab_diag *d);
+/* Adds x at (i, j) (to what is there), growing the arrays when needed. */
+lab_error sparse_add(sparse_triplets *a, int i, int j, double x, lab_diag *d);
+void sparse_free(sparse_triplets *a);
+/* y = A x (y has n entries and must not alias x). */
+void sparse_multiply(const sparse_triplets *a, const double *x, double *y);
+/* max_i |(A x - b)_i|: how far x is from solving the system, by sparse_multiply. Returns
+ * -1 when a scratch vector cannot be allocated. */
+double sparse_residual(const sparse_triplets *a, const double *x, const double *b);
+
+/* A factorised symmetric positive definite matrix, and what it cost. */
+typedef struct {
+    int n;
+    void *common, *factor;     /* cholmod_common, cholmod_factor */
+    double factor_nonzeros;    /* nonzeros of L */
+    double flops;              /* CHOLMOD's count for the factorisation */
+    size_t peak_bytes;         /* CHOLMOD's peak memory while factorising */
+} sparse_cholesky;
+
+/* A = L L^T from the lower half of the symmetric matrix `a`. */
+lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d);
+/* x = A^-1 b (n entries each; x may alias b). */
+lab_error sparse_cholesky_solve(const sparse_cholesky *f, const double *b, double *x, lab_diag *d);
+void sparse_cholesky_free(sparse_cholesky *f);
+
+#endif

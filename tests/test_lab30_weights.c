@@ -1,0 +1,196 @@
+/* test_lab30_weights.c - end to end: build/bin/lab30-weights in temporary directories.
+ * Exit codes, the evidence re-read with cJSON and checked with this test's own arithmetic
+ * (the article's r'/r from the weights the run wrote, the bend's symmetry about its joint),
+ * the weights CSV, the colour bar, determinism, committed out/. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#define LAB LAB_BIN_DIR "/lab30-weights"
+#define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
+typedef tu_run_dir run_ctx;
+
+enum { RINGS = 9, SEGMENTS = 24, VERTS = RINGS * SEGMENTS, OUTPUT_COUNT = 16 + 8 };
+
+static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COUNT][64])
+{
+    static const char *const poses[4] = {"twist090", "twist180", "bend090", "bend135"};
+    int n = 0;
+    for (int p = 0; p < 4; p++)
+        for (int k = 0; k < 4; k++)
+            snprintf(storage[n], 64, "weights30-%s-%s-%s.png", poses[p], k % 2 ? "heat" : "hand", k / 2 ? "dqs" : "lbs"),
+                names[n] = storage[n], n++;
+    const char *fixed[8] = {"weights30.png",  "weights30-profile.png", "weights30-poses.png", "weights30.json",
+                            "weights30.csv", "weights30-assets.png",  "weights30-assets.csv", NULL};
+    for (int k = 0; fixed[k]; k++)
+        names[n++] = fixed[k];
+    return n;
+}
+
+static void test_lab30_weights_usage_and_output_errors(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--help"), 0);
+    assert_true(tu_file_contains(ctx->out_path, "--heat-c"));
+    assert_int_equal(run_lab(ctx, (char *)NULL), 2);
+    assert_int_equal(run_lab(ctx, "--heat-c", "0.05", ctx->dir), 2);
+    assert_true(tu_file_contains(ctx->err_path, "outside [0.1, 100]"));
+    assert_int_equal(run_lab(ctx, "--heat-c", "inf", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--heat-c", "1,2", ctx->dir), 2);
+    assert_int_equal(tu_count_entries(ctx->dir), 0);
+    assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "missing")), 3);
+    assert_false(tu_exists(tu_path(ctx->dir, "missing")));
+    /* the assets are read from --assets DIR; a folder without them names the file */
+    assert_int_equal(run_lab(ctx, "--assets", "tests", ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "tests/RiggedSimple.gltf"));
+    assert_int_equal(tu_count_entries(ctx->dir), 0);
+}
+
+/* Bone heat on the artists' assets: the comparison the JSON states, recomputed by this test
+ * from the CSV of both weight sets, and the checks under their bounds. */
+static void test_lab30_weights_assets(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "weights30.json"));
+    static const char *const names[2] = {"RiggedSimple", "RiggedFigure"};
+    static const int joints[2] = {2, 19}, vertices[2] = {160, 370};
+    FILE *f = fopen(tu_path(ctx->dir, "weights30-assets.csv"), "r");
+    assert_non_null(f);
+    char line[256];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "asset,vertex,joint,artist_weight,heat_weight\n");
+    for (int i = 0; i < 2; i++) {
+        const cJSON *a = cJSON_GetArrayItem(tu_json_get(root, "assets"), i);
+        assert_string_equal(cJSON_GetStringValue(tu_json_get(a, "asset")), names[i]);
+        assert_int_equal((int)tu_json_num(a, "joints"), joints[i]);
+        assert_int_equal((int)tu_json_num(a, "vertices"), vertices[i]);
+        const cJSON *checks = tu_json_get(a, "checks");
+        assert_true(tu_json_num(checks, "max_sum_error") < 1e-12 && tu_json_num(checks, "max_backward_error") < 1e-14);
+        double largest = 0, mean = 0;
+        for (int v = 0; v < vertices[i]; v++) {
+            double worst = 0, heat_sum = 0;
+            for (int j = 0; j < joints[i]; j++) {
+                char asset[32];
+                int vv, jj;
+                double artist, heat;
+                assert_non_null(fgets(line, sizeof line, f));
+                assert_int_equal(sscanf(line, "%31[^,],%d,%d,%lf,%lf", asset, &vv, &jj, &artist, &heat), 5);
+                assert_string_equal(asset, names[i]);
+                assert_true(vv == v && jj == j);
+                worst = fmax(worst, fabs(heat - artist));
+                heat_sum += heat;
+            }
+            assert_true(fabs(heat_sum - 1) < 1e-12);
+            largest = fmax(largest, worst);
+            mean += worst / vertices[i];
+        }
+        const cJSON *w = tu_json_get(a, "against_the_artist");
+        assert_true(fabs(tu_json_num(w, "max_weight_difference") - largest) < 1e-15);
+        assert_true(fabs(tu_json_num(w, "mean_weight_difference") - mean) < 1e-12);
+        assert_true(tu_json_num(w, "max_position_difference_over_size") < 0.1);
+    }
+    assert_null(fgets(line, sizeof line, f));
+    fclose(f);
+    cJSON_Delete(root);
+}
+
+static const cJSON *find_pose(const cJSON *root, const char *rig, double deg, const char *weights, const char *method)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, tu_json_get(root, "poses")) {
+        if (!strcmp(cJSON_GetStringValue(tu_json_get(p, "rig")), rig) && tu_json_num(p, "angle_deg") == deg &&
+            !strcmp(cJSON_GetStringValue(tu_json_get(p, "weights")), weights) &&
+            !strcmp(cJSON_GetStringValue(tu_json_get(p, "method")), method))
+            return p;
+    }
+    fail_msg("no pose %s %g %s %s", rig, deg, weights, method);
+    return NULL;
+}
+
+/* The twist's middle ring under LBS keeps sqrt(1 - 4 w (1 - w) sin^2(theta / 2)) of its
+ * radius, for the hand weights (w = 1/2: 0.707106781186548 at 90 degrees, 0 at 180) and for
+ * whatever weight bone heat gave the ring, read back from the file. */
+static void test_lab30_weights_evidence(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    assert_true(tu_file_contains(ctx->out_path, "All checks passed."));
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "weights30.json"));
+    assert_true(fabs(tu_json_num(find_pose(root, "twist", 90, "hand", "LBS"), "middle_ring_radius") -
+                     0.707106781186548) < 1e-15);
+    assert_true(fabs(tu_json_num(find_pose(root, "twist", 180, "hand", "LBS"), "middle_ring_radius")) < 1e-15);
+    const cJSON *twist = cJSON_GetArrayItem(tu_json_get(root, "rigs"), 0), *bend = cJSON_GetArrayItem(tu_json_get(root, "rigs"), 1);
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(twist, "rig")), "twist");
+    double w = cJSON_GetArrayItem(tu_json_get(twist, "heat_child_weight"), 4 * SEGMENTS)->valuedouble;
+    for (int k = 0; k < 2; k++) {
+        double theta = (k ? 180 : 90) * acos(-1.0) / 180, s = sin(theta / 2);
+        double radius = tu_json_num(find_pose(root, "twist", k ? 180 : 90, "heat", "LBS"), "middle_ring_radius");
+        assert_true(fabs(radius - sqrt(1 - 4 * w * (1 - w) * s * s)) < 1e-12);
+        assert_true(fabs(tu_json_num(find_pose(root, "twist", k ? 180 : 90, "heat", "DQS"), "middle_ring_radius") - 1) < 1e-12);
+    }
+    /* the bend's bones are mirror images about the middle ring: w(z) + w(2 - z) = 1, rising */
+    const cJSON *heat = tu_json_get(bend, "heat_child_weight");
+    for (int ring = 0; ring < RINGS; ring++)
+        for (int s = 0; s < SEGMENTS; s++) {
+            double a = cJSON_GetArrayItem(heat, ring * SEGMENTS + s)->valuedouble;
+            double b = cJSON_GetArrayItem(heat, (RINGS - 1 - ring) * SEGMENTS + s)->valuedouble;
+            assert_true(fabs(a + b - 1) < 1e-12);
+            if (ring > 0)
+                assert_true(a > cJSON_GetArrayItem(heat, (ring - 1) * SEGMENTS + s)->valuedouble);
+        }
+    /* the checks the report printed are in the file, each under its bound */
+    const cJSON *checks = tu_json_get(bend, "checks");
+    assert_true(tu_json_num(checks, "max_sum_error") < 1e-12 && tu_json_num(checks, "min_weight") >= 0);
+    assert_true(tu_json_num(checks, "max_closed_form_error") < tu_json_num(checks, "closed_form_tolerance"));
+    assert_true(tu_json_num(tu_json_get(bend, "cost"), "factor_nonzeros") > VERTS);
+    cJSON_Delete(root);
+    char *csv = tu_read_file(tu_path(ctx->dir, "weights30.csv"), NULL);
+    int lines = 0;
+    for (char *c = csv; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 1 + 2 * VERTS);
+    assert_true(!strncmp(csv, "rig,vertex,ring,z,hand_child_weight,heat_child_weight\ntwist,0,0,0,0,0.03", 72));
+    free(csv);
+}
+
+/* The colour bar's ends: blue (20, 90, 210) at 0 and red (220, 40, 30) at 1, one column of
+ * 10 pixels each in every one of the four panels. */
+static void test_lab30_weights_colour_bar(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    tu_image img;
+    assert_true(tu_image_load(tu_path(ctx->dir, "weights30.png"), &img));
+    assert_true(tu_image_count_color(&img, 220, 40, 30) >= 4 * 10);
+    assert_true(tu_image_count_color(&img, 20, 90, 210) >= 4 * 10);
+    tu_image_free(&img);
+}
+
+static void test_lab30_weights_deterministic_and_committed(void **state)
+{
+    (void)state;
+    const char *names[OUTPUT_COUNT];
+    char storage[OUTPUT_COUNT][64];
+    int n = output_names(names, storage);
+    tu_check_deterministic_and_committed(LAB, NULL, NULL, names, n, "lab30-weights");
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_lab30_weights_usage_and_output_errors),
+        T(test_lab30_weights_evidence),
+        T(test_lab30_weights_assets),
+        T(test_lab30_weights_colour_bar),
+        T(test_lab30_weights_deterministic_and_committed),
+    };
+#undef T
+    return cmocka_run_group_tests_name("lab30-weights end to end", tests, NULL, NULL);
+}

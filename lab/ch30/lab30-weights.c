@@ -81,16 +81,6 @@ static void rig_bones(const rig30_rig *rig, heat30_bone out[WEIGHTS30_BONES])
 
 /* ---- 1. the Laplacian against a closed form -------------------------------------------------- */
 
-/* The entry (i, j) of a matrix held as triplets: the sum of every triplet there. */
-static double entry(const sparse_triplets *a, int i, int j)
-{
-    double x = 0.0;
-    for (size_t k = 0; k < a->count; k++)
-        if (a->row[k] == i && a->col[k] == j)
-            x += a->value[k];
-    return x;
-}
-
 /* A regular hexagon of side 1 as six equilateral triangles around vertex 0: every angle is
  * 60 degrees, so a spoke (two triangles) has L = (cot 60 + cot 60) / 2 = 1 / sqrt(3), a rim
  * edge (one triangle, a boundary) 1 / (2 sqrt(3)), the centre L_00 = -6 / sqrt(3), and the
@@ -113,12 +103,14 @@ static lab_error check_laplacian(void *state, lab_diag *d)
         return e;
     const double s3 = sqrt(3.0);
     weights30_laplacian_check *c = &r->laplacian;
-    *c = (weights30_laplacian_check){entry(&L, 0, 1), 1 / s3, entry(&L, 1, 2), 1 / (2 * s3), entry(&L, 0, 0),
-                                     -6 / s3, mass[0], s3 / 2, 0.0};
+    *c = (weights30_laplacian_check){.spoke = sparse_entry(&L, 0, 1), .spoke_expected = 1 / s3,
+                                     .rim = sparse_entry(&L, 1, 2), .rim_expected = 1 / (2 * s3),
+                                     .centre = sparse_entry(&L, 0, 0), .centre_expected = -6 / s3,
+                                     .mass = mass[0], .mass_expected = s3 / 2};
     for (int i = 0; i < 7; i++) { /* L 1 = 0: each row sums to zero */
         double sum = 0.0;
         for (int j = 0; j < 7; j++)
-            sum += entry(&L, i, j);
+            sum += sparse_entry(&L, i, j);
         c->row_sum = fmax(c->row_sum, fabs(sum));
     }
     sparse_free(&L);

@@ -88,7 +88,8 @@ typedef struct {
     int max_weight_vertex, max_weight_joint;
     double mean_weight_difference;          /* mean over vertices of max_j |heat - artist| */
     double *joint_difference;               /* per joint: mean over vertices of |heat - artist| */
-    double size;                            /* the bind mesh's bounding-box diagonal */
+    vec3 lo, hi;                            /* the bind mesh's bounding box */
+    double size;                            /* its diagonal */
     double t0, t1;                          /* the animation's range */
     double max_position_difference, mean_position_difference; /* over times and vertices, / size */
     double max_position_time;

@@ -321,12 +321,13 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
         e = artist_weights(a, &doc, doc.nodes[node].mesh, d);
     if (e == LAB_OK) {
         compare_weights(a);
-        vec3 lo = a->bind[0], hi = a->bind[0];
+        a->lo = a->hi = a->bind[0];
         for (int v = 1; v < a->vertex_count; v++) {
-            lo = vec3_make(fmin(lo.x, a->bind[v].x), fmin(lo.y, a->bind[v].y), fmin(lo.z, a->bind[v].z));
-            hi = vec3_make(fmax(hi.x, a->bind[v].x), fmax(hi.y, a->bind[v].y), fmax(hi.z, a->bind[v].z));
+            vec3 p = a->bind[v];
+            a->lo = vec3_make(fmin(a->lo.x, p.x), fmin(a->lo.y, p.y), fmin(a->lo.z, p.z));
+            a->hi = vec3_make(fmax(a->hi.x, p.x), fmax(a->hi.y, p.y), fmax(a->hi.z, p.z));
         }
-        a->size = vec3_length(vec3_sub(hi, lo));
+        a->size = vec3_length(vec3_sub(a->hi, a->lo));
         e = over_animation(a, &doc, skin, ibm, d);
     }
     if (e == LAB_OK)

@@ -165,12 +165,7 @@ static lab_error asset_panel(const weights30_asset *a, int view, canvas *c, lab_
     camera cam;
     const vec3 *sets[1] = {a->bind};
     int count[1] = {a->vertex_count};
-    vec3 lo = a->bind[0], hi = a->bind[0];
-    for (int v = 1; v < a->vertex_count; v++) {
-        lo = vec3_make(fmin(lo.x, a->bind[v].x), fmin(lo.y, a->bind[v].y), fmin(lo.z, a->bind[v].z));
-        hi = vec3_make(fmax(hi.x, a->bind[v].x), fmax(hi.y, a->bind[v].y), fmax(hi.z, a->bind[v].z));
-    }
-    vec3 centre = vec3_scale(vec3_add(lo, hi), 0.5);
+    vec3 centre = vec3_scale(vec3_add(a->lo, a->hi), 0.5);
     lab_error e = pa && pb && colors && vertex ? canvas_init(c, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d)
                                                : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "asset figure", "%d edges", a->edge_count);
     if (e == LAB_OK) /* from the front and a little above, z up, as the assets stand */

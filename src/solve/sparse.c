@@ -64,6 +64,15 @@ void sparse_free(sparse_triplets *a)
     *a = (sparse_triplets){0};
 }
 
+double sparse_entry(const sparse_triplets *a, int i, int j)
+{
+    double x = 0.0;
+    for (size_t k = 0; k < a->count; k++)
+        if (a->row[k] == i && a->col[k] == j)
+            x += a->value[k];
+    return x;
+}
+
 void sparse_multiply(const sparse_triplets *a, const double *x, double *y)
 {
     for (int i = 0; i < a->n; i++)

@@ -40,6 +40,8 @@ lab_error sparse_init(sparse_triplets *a, int n, size_t capacity, lab_diag *d);
 /* Adds x at (i, j) (to what is there), growing the arrays when needed. */
 lab_error sparse_add(sparse_triplets *a, int i, int j, double x, lab_diag *d);
 void sparse_free(sparse_triplets *a);
+/* The entry at (i, j): the sum of every triplet there (0 where there is none). O(count). */
+double sparse_entry(const sparse_triplets *a, int i, int j);
 /* y = A x (y has n entries and must not alias x). */
 void sparse_multiply(const sparse_triplets *a, const double *x, double *y);
 /* max_i |(A x - b)_i|: how far x is from solving the system, by sparse_multiply. Returns

@@ -24,6 +24,8 @@ ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$missing libgl1-mesa
 # SuiteSparse's CHOLMOD, for the weights lab's sparse solves: Debian 12 ships no
 # pkg-config module for it, so its header stands for the package.
 [ -e /usr/include/suitesparse/cholmod.h ] || missing="$missing libsuitesparse-dev"
+# giflib, for the animations: no pkg-config module either.
+[ -e /usr/include/gif_lib.h ] || missing="$missing libgif-dev"
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -36,6 +38,7 @@ if [ -n "$missing" ]; then
             pkg-config --exists "${m%%:*}" || { echo "ensure-deps: ${m%%:*} still missing" >&2; exit 1; }
         done
         [ -e /usr/include/suitesparse/cholmod.h ] || { echo "ensure-deps: cholmod.h still missing" >&2; exit 1; }
+        [ -e /usr/include/gif_lib.h ] || { echo "ensure-deps: gif_lib.h still missing" >&2; exit 1; }
     else
         echo "ensure-deps: missing Debian packages:$missing" >&2
         echo "ensure-deps: run:  sudo apt-get install -y$missing" >&2
@@ -49,7 +52,7 @@ mkdir -p "$(dirname "$out")"
 stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
 {
     echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson egl glesv2)"
-    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lm"
+    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lgif -lm"
     echo "GPU_LIBS := -ldl" # EGL and GLES are opened with dlopen (src/gpu/gl_load.h)
     echo "SOLVE_LIBS := -lcholmod" # SuiteSparse's CHOLMOD (src/solve/sparse.h)
     echo "TEST_LIBS := $(pkg-config --libs cmocka)"

@@ -18,7 +18,8 @@ static const unsigned char orange[3] = {255, 140, 0};
 static const char *const outputs[] = {"skinning30.png", "skinning30-theta000.png",
                                       "skinning30-theta090.png", "skinning30-theta180.png",
                                       "skinning30.json", "skinning30-radii.csv", "skinning30-hand.png",
-                                      "skinning30-weights.png", "skinning30-refused-weights.png"};
+                                      "skinning30-weights.png", "skinning30-refused-weights.png",
+                                      "skinning30-twist.gif"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 typedef tu_run_dir run_ctx;
@@ -482,6 +483,39 @@ static void test_lab30_figure_shows_ring_and_collapse(void **state)
 /* out/ holds the article's figures: two runs give the same bytes, and the same as out/,
  * so the figures never go stale. JSON and CSV byte for byte, PNGs pixel for pixel (the
  * encoder may change, pixels not). */
+/* The animation, decoded by giflib here: 73 frames of 0.08 s from 0 to 360 degrees, looping,
+ * under 2 MB; the frames at 0, 90 and 180 degrees hold the PNG panels of those poses, pixel
+ * for pixel (frame k is 5k degrees). */
+static void test_lab30_twist_animation(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    size_t size = 0;
+    free(tu_read_file(tu_path(ctx->dir, "skinning30-twist.gif"), &size));
+    assert_true(size > 0 && size <= 2 * 1024 * 1024);
+    tu_gif gif;
+    assert_true(tu_gif_load(tu_path(ctx->dir, "skinning30-twist.gif"), &gif));
+    assert_int_equal(gif.frame_count, 73);
+    assert_true(gif.loops);
+    for (int k = 0; k < gif.frame_count; k++)
+        assert_int_equal(gif.delay_cs[k], 8);
+    static const char *const panels[3] = {"skinning30-theta000.png", "skinning30-theta090.png", "skinning30-theta180.png"};
+    int x0 = -1, y0 = -1;
+    for (int i = 0; i < 3; i++) {
+        tu_image panel;
+        assert_true(tu_image_load(tu_path(ctx->dir, panels[i]), &panel));
+        int x, y;
+        if (!tu_image_find(&gif.frames[18 * i], &panel, &x, &y))
+            fail_msg("frame %d (theta %d) does not hold %s", 18 * i, 90 * i, panels[i]);
+        assert_true(i == 0 || (x == x0 && y == y0)); /* the same place in every frame */
+        x0 = x, y0 = y;
+        /* and no other frame holds it: the frames move */
+        assert_false(tu_image_find(&gif.frames[18 * i + 1], &panel, &x, &y));
+        tu_image_free(&panel);
+    }
+    tu_gif_free(&gif);
+}
+
 static void test_lab30_deterministic_and_committed(void **state)
 {
     (void)state;
@@ -503,6 +537,7 @@ int main(void)
         T(test_lab30_exercises),
         T(test_lab30_readme_exercises_keep_out_intact),
         T(test_lab30_figure_shows_ring_and_collapse),
+        T(test_lab30_twist_animation),
         T(test_lab30_deterministic_and_committed),
     };
 #undef T

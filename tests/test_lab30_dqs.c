@@ -14,7 +14,7 @@
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 
 static const char *const outputs[] = {
-    "dqs30.png", "dqs30-radius.png", "dqs30-chord.png", "dqs30.json", "dqs30-rings.csv",
+    "dqs30.png", "dqs30-radius.png", "dqs30-chord.png", "dqs30.json", "dqs30-rings.csv", "dqs30-twist.gif", "dqs30-bend.gif",
     "dqs30-lbs-twist090.png", "dqs30-lbs-twist180.png", "dqs30-lbs-twist270.png",
     "dqs30-lbs-bend090.png", "dqs30-lbs-bend135.png", "dqs30-dqs-twist090.png",
     "dqs30-dqs-twist180.png", "dqs30-dqs-twist270.png", "dqs30-dqs-bend090.png",
@@ -214,6 +214,43 @@ static void test_lab30_dqs_chord_sketch(void **state)
     tu_image_free(&img);
 }
 
+/* The animations, decoded by giflib here: a whole twist (73 frames) and a bend to 150
+ * degrees (31), 0.08 s a frame, looping; frame k is 5k degrees, LBS beside DQS, and at the
+ * figure's poses each half is that pose's PNG panel, pixel for pixel. */
+static void test_lab30_dqs_animations(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    static const struct {
+        const char *gif, *rig;
+        int frames, angles[3];
+    } anims[2] = {{"dqs30-twist.gif", "twist", 73, {90, 180, 270}}, {"dqs30-bend.gif", "bend", 31, {90, 135, -1}}};
+    for (int a = 0; a < 2; a++) {
+        size_t size = 0;
+        free(tu_read_file(tu_path(ctx->dir, anims[a].gif), &size));
+        assert_true(size > 0 && size <= 2 * 1024 * 1024);
+        tu_gif gif;
+        assert_true(tu_gif_load(tu_path(ctx->dir, anims[a].gif), &gif));
+        assert_int_equal(gif.frame_count, anims[a].frames);
+        assert_true(gif.loops);
+        for (int k = 0; k < gif.frame_count; k++)
+            assert_int_equal(gif.delay_cs[k], 8);
+        for (int i = 0; i < 3 && anims[a].angles[i] >= 0; i++)
+            for (int m = 0; m < 2; m++) {
+                char name[64];
+                snprintf(name, sizeof name, "dqs30-%s-%s%03d.png", m ? "dqs" : "lbs", anims[a].rig, anims[a].angles[i]);
+                tu_image panel;
+                assert_true(tu_image_load(tu_path(ctx->dir, name), &panel));
+                int x, y, k = anims[a].angles[i] / 5;
+                if (!tu_image_find(&gif.frames[k], &panel, &x, &y))
+                    fail_msg("%s frame %d does not hold %s", anims[a].gif, k, name);
+                assert_true(m ? x > gif.width / 2 : x < gif.width / 2); /* LBS left, DQS right */
+                tu_image_free(&panel);
+            }
+        tu_gif_free(&gif);
+    }
+}
+
 static void test_lab30_dqs_deterministic_and_committed(void **state)
 {
     (void)state;
@@ -231,6 +268,7 @@ int main(void)
         T(test_lab30_dqs_twists_at_the_seams),
         T(test_lab30_dqs_csv_and_plot),
         T(test_lab30_dqs_chord_sketch),
+        T(test_lab30_dqs_animations),
         T(test_lab30_dqs_deterministic_and_committed),
     };
 #undef T

@@ -16,7 +16,7 @@
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 
 static const char *const outputs[] = {"fixes30.png", "fixes30-radius.png", "fixes30.json", "fixes30.csv",
-                                     "fixes30-corrective.gltf"};
+                                     "fixes30-corrective.gltf", "fixes30-twist.gif"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 /* k twist joints at 180 degrees: every vertex's radius is the chapter's formula for its
@@ -268,6 +268,48 @@ static void test_lab30_fixes_deterministic_and_committed(void **state)
     tu_check_deterministic_and_committed(LAB, args, NULL, outputs, OUTPUT_COUNT, "lab30-fixes");
 }
 
+/* The animation, decoded by giflib here: every method over the twist, 0 to 210 degrees every
+ * 5 (43 frames, 0.1 s each, looping), a panel each, four to a row: panel m of a frame sits at
+ * (8 + (m % 4) (260 + 8), 8 + (m / 4) (356 + 8)). At 90 and 180 degrees each method's panel
+ * is the one fixes30.png shows for that method and pose, pixel for pixel. */
+static void test_lab30_fixes_animation(void **state)
+{
+    tu_run_dir *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    size_t size = 0;
+    free(tu_read_file(tu_path(ctx->dir, "fixes30-twist.gif"), &size));
+    assert_true(size > 0 && size <= 2 * 1024 * 1024);
+    tu_gif gif;
+    assert_true(tu_gif_load(tu_path(ctx->dir, "fixes30-twist.gif"), &gif));
+    assert_int_equal(gif.frame_count, 43);
+    assert_true(gif.loops);
+    for (int k = 0; k < gif.frame_count; k++)
+        assert_int_equal(gif.delay_cs[k], 10);
+    tu_image grid;
+    assert_true(tu_image_load(tu_path(ctx->dir, "fixes30.png"), &grid));
+    enum { W = 260, H = 356, GAP = 8 };
+    tu_image panel = {W, H, malloc(3 * W * H)};
+    assert_non_null(panel.rgb);
+    int column_x[2] = {-1, -1};
+    for (int a = 0; a < 2; a++) { /* 90 and 180 degrees: frames 18 and 36, grid columns 0 and 1 */
+        const tu_image *f = &gif.frames[18 * (a + 1)];
+        for (int m = 0; m < 7; m++) {
+            int x0 = GAP + (m % 4) * (W + GAP), y0 = GAP + (m / 4) * (H + GAP);
+            for (int y = 0; y < H; y++)
+                memcpy(panel.rgb + 3 * (size_t)W * y, f->rgb + 3 * ((size_t)(y0 + y) * f->width + x0), 3 * (size_t)W);
+            int x, y;
+            if (!tu_image_find(&grid, &panel, &x, &y))
+                fail_msg("frame %d: method %d's panel is not in fixes30.png", 18 * (a + 1), m);
+            assert_true(m == 0 || x == column_x[a]); /* one column of the grid: one pose */
+            column_x[a] = x;
+        }
+    }
+    assert_true(column_x[0] < column_x[1]);
+    free(panel.rgb);
+    tu_image_free(&grid);
+    tu_gif_free(&gif);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
@@ -278,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_fixes_centres_and_volume),
         T(test_lab30_fixes_evidence),
         T(test_lab30_fixes_corrective_as_gltf),
+        T(test_lab30_fixes_animation),
         cmocka_unit_test(test_lab30_fixes_deterministic_and_committed),
     };
 #undef T

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 
+#include <gif_lib.h>
+
 #include "cmocka_all.h"
 
 #include <dirent.h>
@@ -274,6 +276,81 @@ void tu_image_free(tu_image *img)
 {
     stbi_image_free(img->rgb);
     img->rgb = NULL;
+}
+
+bool tu_image_find(const tu_image *big, const tu_image *small, int *x, int *y)
+{
+    size_t row = 3 * (size_t)small->width;
+    for (int oy = 0; oy + small->height <= big->height; oy++)
+        for (int ox = 0; ox + small->width <= big->width; ox++) {
+            int r = 0;
+            while (r < small->height &&
+                   !memcmp(big->rgb + 3 * ((size_t)(oy + r) * big->width + ox), small->rgb + row * r, row))
+                r++;
+            if (r == small->height) {
+                *x = ox, *y = oy;
+                return true;
+            }
+        }
+    return false;
+}
+
+bool tu_gif_load(const char *path, tu_gif *out)
+{
+    *out = (tu_gif){0};
+    int err = 0;
+    GifFileType *gif = DGifOpenFileName(path, &err);
+    if (!gif)
+        return false;
+    bool ok = DGifSlurp(gif) == GIF_OK && gif->ImageCount > 0;
+    if (ok) {
+        out->width = gif->SWidth, out->height = gif->SHeight, out->frame_count = gif->ImageCount;
+        out->frames = calloc((size_t)gif->ImageCount, sizeof *out->frames);
+        out->delay_cs = calloc((size_t)gif->ImageCount, sizeof *out->delay_cs);
+        ok = out->frames && out->delay_cs;
+    }
+    for (int k = 0; ok && k < gif->ImageCount; k++) {
+        const SavedImage *im = &gif->SavedImages[k];
+        const ColorMapObject *map = im->ImageDesc.ColorMap ? im->ImageDesc.ColorMap : gif->SColorMap;
+        int w = im->ImageDesc.Width, h = im->ImageDesc.Height;
+        ok = map && w == out->width && h == out->height && im->ImageDesc.Left == 0 && im->ImageDesc.Top == 0;
+        tu_image *f = &out->frames[k];
+        f->width = w, f->height = h;
+        f->rgb = ok ? malloc(3 * (size_t)w * h) : NULL;
+        ok = ok && f->rgb;
+        for (size_t i = 0; ok && i < (size_t)w * h; i++) {
+            int c = im->RasterBits[i];
+            ok = c < map->ColorCount;
+            if (ok)
+                f->rgb[3 * i] = map->Colors[c].Red, f->rgb[3 * i + 1] = map->Colors[c].Green,
+                f->rgb[3 * i + 2] = map->Colors[c].Blue;
+        }
+        GraphicsControlBlock gcb;
+        ok = ok && DGifSavedExtensionToGCB(gif, k, &gcb) == GIF_OK;
+        if (ok)
+            out->delay_cs[k] = gcb.DelayTime;
+        for (int e = 0; ok && e < im->ExtensionBlockCount; e++)
+            if (im->ExtensionBlocks[e].Function == APPLICATION_EXT_FUNC_CODE && im->ExtensionBlocks[e].ByteCount == 11 &&
+                !memcmp(im->ExtensionBlocks[e].Bytes, "NETSCAPE2.0", 11))
+                out->loops = true;
+    }
+    for (int e = 0; ok && e < gif->ExtensionBlockCount; e++) /* extensions after the last image */
+        if (gif->ExtensionBlocks[e].Function == APPLICATION_EXT_FUNC_CODE && gif->ExtensionBlocks[e].ByteCount == 11 &&
+            !memcmp(gif->ExtensionBlocks[e].Bytes, "NETSCAPE2.0", 11))
+            out->loops = true;
+    DGifCloseFile(gif, &err);
+    if (!ok)
+        tu_gif_free(out);
+    return ok;
+}
+
+void tu_gif_free(tu_gif *g)
+{
+    for (int k = 0; g->frames && k < g->frame_count; k++)
+        free(g->frames[k].rgb);
+    free(g->frames);
+    free(g->delay_cs);
+    *g = (tu_gif){0};
 }
 
 int tu_image_count_color(const tu_image *img, unsigned char r, unsigned char g, unsigned char b)

@@ -67,6 +67,22 @@ void tu_image_free(tu_image *img);
 /* Pixels of exactly (r, g, b). */
 int tu_image_count_color(const tu_image *img, unsigned char r, unsigned char g, unsigned char b);
 
+/* Where `small` appears pixel for pixel inside `big` (every offset is tried): true with its
+ * top-left corner in *x, *y, false when nowhere. */
+bool tu_image_find(const tu_image *big, const tu_image *small, int *x, int *y);
+
+/* A GIF decoded with giflib, independently of the lab's encoder: every frame as RGB
+ * (through its own colour table, or the global one), its delay in hundredths of a second,
+ * and whether the file asks to loop (NETSCAPE2.0). Free with tu_gif_free. */
+typedef struct {
+    int width, height, frame_count;
+    tu_image *frames;
+    int *delay_cs;
+    bool loops;
+} tu_gif;
+bool tu_gif_load(const char *path, tu_gif *out);
+void tu_gif_free(tu_gif *g);
+
 /* Writes the Khronos glTF tutorial's "Simple Skin" asset (CC0) to path, built from the
  * numbers the tutorial publishes: a 1 x 2 strip of 10 vertices and 8 triangles, joints
  * (0, 1) with joint 1's weight rising 0, 1/4, 1/2, 3/4, 1 by row, both inverse binds

@@ -8,6 +8,7 @@
 
 #include "draw/diagram.h"
 #include "draw/figure.h"
+#include "draw/gif_encode.h"
 #include "draw/plot.h"
 #include "record30_dqs.h"
 
@@ -15,31 +16,27 @@
 #define PANEL_H 360
 #define LABEL_H figure_label_height(3) /* three label lines */
 
-/* A pose's camera: the twist's, or its bend angle's (r->cam[1 + the angle's index]). */
-static int camera_of(const dqs30 *r, const dqs30_pose *p)
-{
-    for (int b = 0; p->rig == RIG30_BEND && b < r->bend_count; b++)
-        if (r->bend_deg[b] == p->angle_deg)
-            return 1 + b;
-    return 0;
-}
+const int dqs30_anim_frames[2] = {DQS30_ANIM_TWIST_FRAMES, DQS30_ANIM_BEND_FRAMES};
 
-/* One camera for every twist pose, so their panels compare at one scale, and one per bend
- * angle, shared by LBS and DQS, so each elbow fills its panels (a camera over every bend
- * would leave the smaller bends a band of empty panel). */
+/* One camera for every twist pose and frame, and one for every bend pose and frame, so the
+ * panels compare at one scale and a frame of an animation at one of the figure's poses is
+ * that pose's panel, pixel for pixel. */
 lab_error dqs30_choose_cameras(void *state, lab_diag *d)
 {
     dqs30 *r = state;
     /* the twist as in lab30; the bend from the side (+x), so the elbow shows in profile */
     const vec3 eyes[2] = {{3.0, -5.0, 4.4}, {8.0, -0.3, 1.0}}, targets[2] = {{0, 0, 1}, {0, -0.3, 1.0}};
     lab_error e = LAB_OK;
-    for (int c = 0; e == LAB_OK && c < 1 + r->bend_count; c++) {
-        const vec3 *sets[2 * 2 * DQS30_MAX_ANGLES];
-        int count[2 * 2 * DQS30_MAX_ANGLES], n = 0, kind = c == 0 ? RIG30_TWIST : RIG30_BEND;
+    for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
+        const vec3 *sets[2 * 2 * DQS30_MAX_ANGLES + DQS30_ANIM_POSES];
+        int count[2 * 2 * DQS30_MAX_ANGLES + DQS30_ANIM_POSES], n = 0;
         for (int i = 0; i < r->pose_count; i++)
-            if (camera_of(r, &r->pose[i]) == c)
+            if (r->pose[i].rig == (rig30_kind)kind)
                 sets[n] = r->pose[i].pose.positions, count[n++] = r->rigs[kind].bind.vertex_count;
-        e = figure_fit_camera(&r->cam[c], eyes[kind], targets[kind], sets, count, n, 0.04,
+        for (int i = 0; i < r->anim_count; i++)
+            if (r->anim[i].rig == (rig30_kind)kind)
+                sets[n] = r->anim[i].pose.positions, count[n++] = r->rigs[kind].bind.vertex_count;
+        e = figure_fit_camera(&r->cam[kind], eyes[kind], targets[kind], sets, count, n, 0.04,
                               (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
     }
     return e;
@@ -76,9 +73,9 @@ static lab_error draw_panel(const dqs30 *r, const dqs30_pose *p, canvas *c, lab_
         figure_panel panel = {.positions = p->pose.positions, .edges = r->edges,
                               .edge_count = r->edge_count, .highlight = middle, .band = band,
                               .label = label, .label_lines = 3}; /* no axis */
-        figure_draw_panel(c, &r->cam[camera_of(r, p)], &panel);
+        figure_draw_panel(c, &r->cam[p->rig], &panel);
         if (p->rig == RIG30_BEND) { /* the elbow's joint, where the inner distance is measured from */
-            vec3 joint = camera_project(&r->cam[camera_of(r, p)], vec3_make(0, 0, RIG30_BEND_JOINT_Z));
+            vec3 joint = camera_project(&r->cam[p->rig], vec3_make(0, 0, RIG30_BEND_JOINT_Z));
             raster_fill_rect(c, (int)lround(joint.x) - 4, (int)lround(joint.y) - 4, 9, 9, FIGURE_TEXT);
         }
     }
@@ -125,6 +122,35 @@ static lab_error draw_chord(const rig30_chord *s, canvas *c, lab_diag *d)
     return LAB_OK;
 }
 
+/* dqs30-twist.gif and dqs30-bend.gif: frame k is the rig at 5k degrees, LBS beside DQS,
+ * each panel drawn as the figure's. */
+static lab_error animation(dqs30 *r, rig30_kind kind, const char *name, const char *title, lab_diag *d)
+{
+    bytes gif = {0};
+    gif_writer w = {0};
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < dqs30_anim_frames[kind]; k++) {
+        canvas parts[2] = {{0}}, frame = {0};
+        for (int m = 0; e == LAB_OK && m < 2; m++)
+            e = draw_panel(r, &r->anim[dqs30_anim_index(kind, k, m)], &parts[m], d);
+        if (e == LAB_OK)
+            e = figure_compose(&frame, parts, 2, 12, title, d);
+        if (e == LAB_OK && k == 0)
+            e = gif_begin(&w, frame.width, frame.height, DQS30_ANIM_DELAY_CS, &gif, d);
+        if (e == LAB_OK)
+            e = gif_add_frame(&w, &frame, d);
+        canvas_free(&parts[0]), canvas_free(&parts[1]), canvas_free(&frame);
+    }
+    if (e == LAB_OK)
+        e = gif_end(&w, d);
+    else
+        gif_abandon(&w);
+    if (e == LAB_OK)
+        e = output_batch_add(&r->out, name, &gif, d);
+    bytes_free(&gif);
+    return e;
+}
+
 lab_error dqs30_figures(void *state, lab_diag *d)
 {
     dqs30 *r = state;
@@ -153,6 +179,13 @@ lab_error dqs30_figures(void *state, lab_diag *d)
         snprintf(names[i], sizeof names[i], "dqs30-%s-%s%s.png", r->pose[i].method == SKIN_DQS ? "dqs" : "lbs",
                  rig30_kind_name(r->pose[i].rig), figure_angle_tag(angle, sizeof angle, r->pose[i].angle_deg));
     }
-    return output_batch_add_figure(&r->out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
+    e = output_batch_add_figure(&r->out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
+    if (e == LAB_OK)
+        e = animation(r, RIG30_TWIST, "dqs30-twist.gif",
+                      "Twist 0 to 360 deg: LBS (left) collapses\nthe middle ring, DQS (right) keeps it", d);
+    if (e == LAB_OK)
+        e = animation(r, RIG30_BEND, "dqs30-bend.gif",
+                      "Bend 0 to 150 deg: LBS (left) pinches\nthe elbow, DQS (right) bulges", d);
+    return e;
 }
 

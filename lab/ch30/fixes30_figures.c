@@ -1,6 +1,7 @@
-/* fixes30_figures.c - lab30-fixes's figures: the grid of methods by poses (fixes30.png) and
- * the radius plots over the twist (fixes30-radius.png), drawn from the rows the program
- * measured (see record30_fixes.h). */
+/* fixes30_figures.c - lab30-fixes's figures: the grid of methods by poses (fixes30.png),
+ * the radius plots over the twist (fixes30-radius.png) and every method over the twist as
+ * an animation (fixes30-twist.gif), drawn from the rows the program measured (see
+ * record30_fixes.h). */
 #include "record30_fixes.h"
 
 #include <math.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "draw/figure.h"
+#include "draw/gif_encode.h"
 #include "draw/plot.h"
 #include "rig30_check.h"
 
@@ -15,56 +17,69 @@
 #define PANEL_H 356
 #define LABEL_H figure_label_height(4) /* four label lines */
 
-/* Methods by poses: the twist at 90, 180, 210 and the bend at 90, 135, one camera per rig
- * over all its panels, each labelled with its middle and narrowest ring or its inner
- * distance and bulge. */
-static lab_error draw_grid(fixes30 *r, lab_diag *d)
+enum { COLUMNS = 5 };
+static const struct { rig30_kind rig; double deg; } cols[COLUMNS] = {
+    {RIG30_TWIST, 90}, {RIG30_TWIST, 180}, {RIG30_TWIST, 210}, {RIG30_BEND, 90}, {RIG30_BEND, 135}};
+
+/* One camera per rig over all its panels: the grid's and, for the twist, every frame of the
+ * animation, so a frame at one of the grid's poses is that panel, pixel for pixel. */
+static lab_error choose_cameras(const fixes30 *r, camera cams[2], lab_diag *d)
 {
-    enum { COLUMNS = 5 };
-    static const struct { rig30_kind rig; double deg; } cols[COLUMNS] = {
-        {RIG30_TWIST, 90}, {RIG30_TWIST, 180}, {RIG30_TWIST, 210}, {RIG30_BEND, 90}, {RIG30_BEND, 135}};
-    camera cams[2];
     lab_error e = LAB_OK;
-    for (int k = 0; e == LAB_OK && k < 2; k++) { /* one camera per rig over all its panels */
-        const vec3 *sets[COLUMNS * FIXES30_METHODS];
-        int count[COLUMNS * FIXES30_METHODS], n = 0;
+    for (int k = 0; e == LAB_OK && k < 2; k++) {
+        const vec3 *sets[COLUMNS * FIXES30_METHODS + FIXES30_ANIM_FRAMES * FIXES30_METHODS];
+        int count[COLUMNS * FIXES30_METHODS + FIXES30_ANIM_FRAMES * FIXES30_METHODS], n = 0;
         for (int c = 0; c < COLUMNS; c++)
             for (int m = 0; m < FIXES30_METHODS; m++) {
                 const fixes30_row *w = fixes30_row_at(r, cols[c].rig, cols[c].deg, (fixes30_method)m);
                 if ((int)cols[c].rig == k && w->applies)
                     sets[n] = w->positions, count[n++] = r->rigs[k].bind.vertex_count;
             }
+        for (int i = 0; k == RIG30_TWIST && i < r->anim_count; i++)
+            sets[n] = r->anim[i].positions, count[n++] = r->rigs[k].bind.vertex_count;
         const vec3 eye = k == 0 ? vec3_make(3.0, -5.0, 4.4) : vec3_make(8.0, -0.3, 1.0);
         const vec3 target = k == 0 ? vec3_make(0, 0, 1) : vec3_make(0, -0.3, 1.0);
         e = figure_fit_camera(&cams[k], eye, target, sets, count, n, 0.04,
                               (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
     }
+    return e;
+}
+
+/* One method at one pose, labelled with its middle and narrowest ring or its inner
+ * distance and bulge (three significant digits). */
+static lab_error draw_row_panel(const fixes30 *r, const fixes30_row *w, const camera *cam, const bool *middle,
+                                canvas *panel, lab_diag *d)
+{
+    lab_error e = canvas_init(panel, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
+    if (e != LAB_OK)
+        return e;
+    char line[4][64];
+    snprintf(line[0], 64, "%s", fixes30_method_name(w->method));
+    snprintf(line[1], 64, "%s %g deg", rig30_kind_name(w->rig), w->angle_deg);
+    if (!w->applies)
+        snprintf(line[2], 64, "n/a: no twist"), snprintf(line[3], 64, "to share");
+    else if (w->rig == RIG30_TWIST)
+        snprintf(line[2], 64, "middle r %.3g", w->radius_mean), snprintf(line[3], 64, "narrowest r %.3g", w->narrowest);
+    else
+        snprintf(line[2], 64, "inner %.3g", w->inner), snprintf(line[3], 64, "bulge %.3g", w->bulge);
+    const char *label[4] = {line[0], line[1], line[2], line[3]};
+    figure_panel fp = {.positions = w->applies ? w->positions : NULL, .edges = r->edges,
+                       .edge_count = w->applies ? r->edge_count : 0, .highlight = middle, .label = label,
+                       .label_lines = 4};
+    figure_draw_panel(panel, cam, &fp);
+    return LAB_OK;
+}
+
+/* Methods by poses: the twist at 90, 180, 210 and the bend at 90, 135. */
+static lab_error draw_grid(fixes30 *r, const camera cams[2], bool *const middle[2], lab_diag *d)
+{
     canvas panels[COLUMNS * FIXES30_METHODS] = {{0}};
-    bool *middle[2] = {NULL, NULL};
-    for (int k = 0; e == LAB_OK && k < 2; k++)
-        e = rig30_edge_masks(&r->rigs[k], r->edges, r->edge_count, &middle[k], NULL, d);
+    lab_error e = LAB_OK;
     for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)
         for (int c = 0; e == LAB_OK && c < COLUMNS; c++) {
             const fixes30_row *w = fixes30_row_at(r, cols[c].rig, cols[c].deg, (fixes30_method)m);
-            canvas *panel = &panels[m * COLUMNS + c];
-            e = canvas_init(panel, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
-            char line[4][64]; /* three significant digits */
-            snprintf(line[0], 64, "%s", fixes30_method_name((fixes30_method)m));
-            snprintf(line[1], 64, "%s %g deg", rig30_kind_name(w->rig), w->angle_deg);
-            if (!w->applies)
-                snprintf(line[2], 64, "n/a: no twist"), snprintf(line[3], 64, "to share");
-            else if (w->rig == RIG30_TWIST)
-                snprintf(line[2], 64, "middle r %.3g", w->radius_mean), snprintf(line[3], 64, "narrowest r %.3g", w->narrowest);
-            else
-                snprintf(line[2], 64, "inner %.3g", w->inner), snprintf(line[3], 64, "bulge %.3g", w->bulge);
-            const char *label[4] = {line[0], line[1], line[2], line[3]};
-            figure_panel fp = {.positions = w->applies ? w->positions : NULL, .edges = r->edges,
-                               .edge_count = w->applies ? r->edge_count : 0, .highlight = middle[w->rig],
-                               .label = label, .label_lines = 4};
-            if (e == LAB_OK)
-                figure_draw_panel(panel, &cams[w->rig], &fp);
+            e = draw_row_panel(r, w, &cams[w->rig], middle[w->rig], &panels[m * COLUMNS + c], d);
         }
-    free(middle[0]), free(middle[1]);
     canvas fig = {0};
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, panels, COLUMNS * FIXES30_METHODS, COLUMNS, 8,
@@ -76,6 +91,37 @@ static lab_error draw_grid(fixes30 *r, lab_diag *d)
     if (e == LAB_OK)
         e = output_batch_add_image(&r->out, "fixes30.png", &fig, d);
     canvas_free(&fig);
+    return e;
+}
+
+/* fixes30-twist.gif: frame k is the twist at 5k degrees, every method a panel (four to a
+ * row, no title, so a frame's panels sit at the grid's fixed places). */
+static lab_error draw_animation(fixes30 *r, const camera *cam, const bool *middle, lab_diag *d)
+{
+    bytes gif = {0};
+    gif_writer w = {0};
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < FIXES30_ANIM_FRAMES; k++) {
+        canvas panels[FIXES30_METHODS] = {{0}}, frame = {0};
+        for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)
+            e = draw_row_panel(r, &r->anim[k * FIXES30_METHODS + m], cam, middle, &panels[m], d);
+        if (e == LAB_OK)
+            e = figure_compose_grid(&frame, panels, FIXES30_METHODS, 4, 8, NULL, d);
+        if (e == LAB_OK && k == 0)
+            e = gif_begin(&w, frame.width, frame.height, FIXES30_ANIM_DELAY_CS, &gif, d);
+        if (e == LAB_OK)
+            e = gif_add_frame(&w, &frame, d);
+        for (int m = 0; m < FIXES30_METHODS; m++)
+            canvas_free(&panels[m]);
+        canvas_free(&frame);
+    }
+    if (e == LAB_OK)
+        e = gif_end(&w, d);
+    else
+        gif_abandon(&w);
+    if (e == LAB_OK)
+        e = output_batch_add(&r->out, "fixes30-twist.gif", &gif, d);
+    bytes_free(&gif);
     return e;
 }
 
@@ -122,7 +168,18 @@ static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
 lab_error record30_fixes_figures(void *state, lab_diag *d)
 {
     fixes30 *r = state;
-    lab_error e = draw_grid(r, d);
-    return e == LAB_OK ? draw_radius_plot(r, d) : e;
+    camera cams[2];
+    bool *middle[2] = {NULL, NULL};
+    lab_error e = choose_cameras(r, cams, d);
+    for (int k = 0; e == LAB_OK && k < 2; k++)
+        e = rig30_edge_masks(&r->rigs[k], r->edges, r->edge_count, &middle[k], NULL, d);
+    if (e == LAB_OK)
+        e = draw_grid(r, cams, middle, d);
+    if (e == LAB_OK)
+        e = draw_radius_plot(r, d);
+    if (e == LAB_OK)
+        e = draw_animation(r, &cams[RIG30_TWIST], middle[RIG30_TWIST], d);
+    free(middle[0]), free(middle[1]);
+    return e;
 }
 

@@ -41,16 +41,15 @@ static lab_error build_rigs(void *state, lab_diag *d)
     return rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
 }
 
-static lab_error run_pose(dqs30 *r, rig30_kind rig, skin_method method, double angle_deg,
-                          lab_diag *d)
+static lab_error run_pose(dqs30 *r, rig30_kind rig, skin_method method, double angle_deg, dqs30_pose *p,
+                          int *count, lab_diag *d)
 {
-    dqs30_pose *p = &r->pose[r->pose_count];
     const rig30_rig *g = &r->rigs[rig];
     const skin_influences *in = &g->influences;
     const int K = in->per_vertex;
     *p = (dqs30_pose){.rig = rig, .method = method, .angle_deg = angle_deg};
     lab_error e = rig30_pose_alloc(g, &p->pose, d);
-    r->pose_count += e == LAB_OK; /* freed with the others from here on */
+    *count += e == LAB_OK; /* freed with the others from here on */
     /* the locals, as matrices L_j and as the joints' own dual quaternions (signs kept) */
     dualquat local_dq[RIG30_JOINTS], palette_dq[RIG30_JOINTS];
     p->pose.theta = deg_to_rad(angle_deg);
@@ -78,8 +77,8 @@ static lab_error run_pose(dqs30 *r, rig30_kind rig, skin_method method, double a
     rig30_measure_rings(g, &p->pose, method, &p->rings);
     if (rig == RIG30_BEND)
         rig30_measure_bend(g, &p->pose, &p->bend);
-    else /* this pose's check, and the worst over all twist poses of the method */
-        rig30_check_twist(g, &p->pose, method, &p->check), rig30_check_twist(g, &p->pose, method, &r->twist_check[method]);
+    else /* this pose's check against the closed forms */
+        rig30_check_twist(g, &p->pose, method, &p->check);
     return LAB_OK;
 }
 
@@ -167,11 +166,29 @@ static lab_error run_poses(void *state, lab_diag *d)
     dqs30 *r = state;
     lab_error e = LAB_OK;
     for (int m = 0; e == LAB_OK && m < 2; m++) {
-        for (int i = 0; e == LAB_OK && i < r->twist_count; i++)
-            e = run_pose(r, RIG30_TWIST, dqs30_methods[m], r->twist_deg[i], d);
+        for (int i = 0; e == LAB_OK && i < r->twist_count; i++) {
+            dqs30_pose *p = &r->pose[r->pose_count];
+            e = run_pose(r, RIG30_TWIST, dqs30_methods[m], r->twist_deg[i], p, &r->pose_count, d);
+            if (e == LAB_OK) /* the worst over all twist poses of the method */
+                rig30_check_twist(&r->rigs[RIG30_TWIST], &p->pose, dqs30_methods[m], &r->twist_check[m]);
+        }
         for (int i = 0; e == LAB_OK && i < r->bend_count; i++)
-            e = run_pose(r, RIG30_BEND, dqs30_methods[m], r->bend_deg[i], d);
+            e = run_pose(r, RIG30_BEND, dqs30_methods[m], r->bend_deg[i], &r->pose[r->pose_count], &r->pose_count, d);
     }
+    return e;
+}
+
+/* The animations' frames: every 5 degrees of a whole twist and of a bend to 150 degrees,
+ * each under LBS and DQS (dqs30_anim_index orders them), computed as the poses above. */
+static lab_error animation_poses(void *state, lab_diag *d)
+{
+    dqs30 *r = state;
+    lab_error e = LAB_OK;
+    for (int kind = 0; e == LAB_OK && kind < 2; kind++)
+        for (int k = 0; e == LAB_OK && k < dqs30_anim_frames[kind]; k++)
+            for (int m = 0; e == LAB_OK && m < 2; m++)
+                e = run_pose(r, (rig30_kind)kind, dqs30_methods[m], k * DQS30_ANIM_STEP_DEG,
+                             &r->anim[dqs30_anim_index((rig30_kind)kind, k, m)], &r->anim_count, d);
     return e;
 }
 
@@ -223,6 +240,7 @@ int main(int argc, char **argv)
          .section = "Radius against weight (dqs30-radius.png): measured on a skinned ring"},
         {.run = chord_sketch, .report = record30_dqs_report_chord, /* two bones at +-90 deg */
          .section = "The LBS-versus-DQS text's picture (dqs30-chord.png): bones at +90 and -90 deg"},
+        {.run = animation_poses}, /* the animations' frames */
         {.run = dqs30_choose_cameras}, /* the figures (dqs30_figures.c) */
         {.run = dqs30_figures},
         {.run = record30_dqs_evidence},

@@ -199,6 +199,21 @@ static lab_error skin_every_pose(void *state, lab_diag *d)
     return e;
 }
 
+/* The animation's frames: every method over the twist, every 5 degrees from 0 to 210. */
+static lab_error animation_poses(void *state, lab_diag *d)
+{
+    fixes30 *r = state;
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < FIXES30_ANIM_FRAMES; k++)
+        for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++) {
+            fixes30_row *w = &r->anim[r->anim_count++];
+            *w = (fixes30_row){.rig = RIG30_TWIST, .angle_deg = k * FIXES30_ANIM_STEP_DEG, .method = (fixes30_method)m,
+                               .applies = true};
+            e = skin_one(r, w, d);
+        }
+    return e;
+}
+
 /* The twist every 2.5 degrees for the plot, so that its curves have no corners the
  * functions do not have: the narrowest ring and the largest |r - 1| of every method. */
 static lab_error sample_the_twist(void *state, lab_diag *d)
@@ -264,7 +279,8 @@ int main(int argc, char **argv)
          .section = "Each fix against its closed form"},
         {.section = "The bend: inner distance and bulge (both 1 and 0 at bind)", .report = record30_fixes_report_bend},
         {.section = "What each costs per vertex (counted)", .report = record30_fixes_report_costs},
-        {.run = record30_fixes_figures}, /* methods by poses; the radius against the twist */
+        {.run = animation_poses}, /* the animation's frames */
+        {.run = record30_fixes_figures}, /* methods by poses; the radius against the twist; the animation */
         {.run = record30_fixes_evidence},
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],

@@ -130,14 +130,13 @@ static lab_error hand_control(void *state, lab_diag *d)
 /* "The average of two rigid rotations is not rigid": skin one pose, measure every ring
  * against r'/r = sqrt(1 - 4 w (1-w) sin^2(theta/2)), count degenerate triangles, and
  * compare every vertex with the weighted 2-D rotation (rig30_check, no matrices). */
-static lab_error twist_pose(chapter30 *c, double theta_deg, lab_diag *d)
+static lab_error twist_pose(chapter30 *c, double theta_deg, lab30_pose *p, int *count, lab_diag *d)
 {
-    lab30_pose *p = &c->pose[c->pose_count];
     p->theta_deg = theta_deg;
     lab_error e = rig30_pose_alloc(&c->rig, &p->pose, d);
     if (e != LAB_OK)
         return e;
-    c->pose_count++;
+    (*count)++; /* freed with the others from here on */
     e = skin_twist(&c->rig, deg_to_rad(theta_deg), &p->pose, d);
     if (e != LAB_OK)
         return e;
@@ -160,7 +159,6 @@ static lab_error twist_pose(chapter30 *c, double theta_deg, lab_diag *d)
     double ratio = rig30_radius_ratio(p->middle_weights[1], p->pose.theta);
     p->middle_singular_analytic[0] = 1.0, p->middle_singular_analytic[1] = p->middle_singular_analytic[2] = ratio;
     rig30_check_twist(&c->rig, &p->pose, SKIN_LBS, &p->check);
-    rig30_check_twist(&c->rig, &p->pose, SKIN_LBS, &c->analytic);
     return LAB_OK;
 }
 
@@ -169,8 +167,21 @@ static lab_error twist_poses(void *state, lab_diag *d)
 {
     chapter30 *c = state;
     lab_error e = LAB_OK;
-    for (int i = 0; e == LAB_OK && i < c->theta_count; i++)
-        e = twist_pose(c, c->theta_deg[i], d);
+    for (int i = 0; e == LAB_OK && i < c->theta_count; i++) {
+        e = twist_pose(c, c->theta_deg[i], &c->pose[i], &c->pose_count, d);
+        if (e == LAB_OK)
+            rig30_check_twist(&c->rig, &c->pose[i].pose, SKIN_LBS, &c->analytic);
+    }
+    return e;
+}
+
+/* The animation's frames: the same pose, every 5 degrees of a whole turn. */
+static lab_error twist_sweep(void *state, lab_diag *d)
+{
+    chapter30 *c = state;
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < LAB30_SWEEP_FRAMES; k++)
+        e = twist_pose(c, k * LAB30_SWEEP_STEP_DEG, &c->sweep[k], &c->sweep_count, d);
     return e;
 }
 
@@ -234,6 +245,7 @@ int main(int argc, char **argv)
          .report = record30_report_degenerate},
         {.run = invalid_inputs, .section = "Invalid inputs: each must be rejected by its own rule",
          .report = record30_report_invalid_inputs},
+        {.run = twist_sweep}, /* the animation's poses */
         {.run = lab30_choose_camera}, /* the figure (lab30_figures.c) */
         {.run = lab30_figures},
         {.run = record30_evidence}, /* every number, as JSON and CSV */

@@ -8,6 +8,8 @@
 
 #include "draw/diagram.h"
 #include "draw/figure.h"
+#include "draw/gif_encode.h"
+#include "draw/plot.h"
 #include "record30.h"
 
 #define PANEL_W 320
@@ -16,18 +18,21 @@
 
 /* ---- the figure ---------------------------------------------------------------------- */
 
-/* One camera for every panel: an oblique look at the middle of the cylinder, and one
- * orthographic window fitted to every pose's vertices and the axis, so nothing clips and
- * the panels compare at the same scale. */
+/* One camera for every panel and every frame of the animation: an oblique look at the
+ * middle of the cylinder, and one orthographic window fitted to every pose's vertices,
+ * every frame's and the axis, so nothing clips, the panels compare at the same scale, and
+ * a frame at an article's pose is that pose's panel, pixel for pixel. */
 lab_error lab30_choose_camera(void *state, lab_diag *d)
 {
     chapter30 *c = state;
-    const vec3 *sets[LAB30_MAX_POSES + 1] = {c->axis};
-    int count[LAB30_MAX_POSES + 1] = {2};
+    const vec3 *sets[1 + LAB30_MAX_POSES + LAB30_SWEEP_FRAMES] = {c->axis};
+    int count[1 + LAB30_MAX_POSES + LAB30_SWEEP_FRAMES] = {2}, n = 1;
     for (int i = 0; i < c->pose_count; i++)
-        sets[i + 1] = c->pose[i].pose.positions, count[i + 1] = c->rig.bind.vertex_count;
-    return figure_fit_camera(&c->cam, vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), sets, count,
-                             c->pose_count + 1, 0.04, (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
+        sets[n] = c->pose[i].pose.positions, count[n++] = c->rig.bind.vertex_count;
+    for (int k = 0; k < c->sweep_count; k++)
+        sets[n] = c->sweep[k].pose.positions, count[n++] = c->rig.bind.vertex_count;
+    return figure_fit_camera(&c->cam, vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), sets, count, n, 0.04,
+                             (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
 }
 
 /* The bind mesh's edges at the skinned positions; the middle ring in orange. */
@@ -139,6 +144,69 @@ static lab_error draw_refused_weights(const chapter30 *c, canvas *out, lab_diag 
     return e;
 }
 
+/* ---- the animation ----------------------------------------------------------------------- */
+
+#define PLOT_W 640
+#define CLOSED_FORM_SAMPLES 361 /* |cos(theta/2)| every degree */
+
+/* The middle ring's radius against theta: the closed form |cos(theta / 2)| underneath
+ * (grey), the measured radius of every frame (orange squares), and a cursor at frame k. */
+static lab_error radius_plot(const chapter30 *c, int k, canvas *out, lab_diag *d)
+{
+    static double theta[CLOSED_FORM_SAMPLES], closed[CLOSED_FORM_SAMPLES];
+    double frame_theta[LAB30_SWEEP_FRAMES], measured[LAB30_SWEEP_FRAMES];
+    for (int i = 0; i < CLOSED_FORM_SAMPLES; i++) {
+        theta[i] = i;
+        /* the article's r'/r = sqrt(1 - 4 w (1-w) sin^2(theta/2)) at w = 1/2 is |cos(theta/2)| */
+        closed[i] = fabs(cos(deg_to_rad(i) / 2.0));
+    }
+    for (int i = 0; i < c->sweep_count; i++) {
+        frame_theta[i] = c->sweep[i].theta_deg;
+        measured[i] = c->sweep[i].ring[RIG30_MIDDLE_RING].mean;
+    }
+    double cursor_x[2] = {c->sweep[k].theta_deg, c->sweep[k].theta_deg}, cursor_y[2] = {0.0, 1.1};
+    const plot_series series[] = {
+        {theta, closed, CLOSED_FORM_SAMPLES, {150, 150, 150}, 0, 2, "|cos(theta/2)|", 0, 0},
+        {frame_theta, measured, c->sweep_count, FIGURE_HIGHLIGHT, 0, 1, "measured", 5, 1},
+        {cursor_x, cursor_y, 2, FIGURE_AXIS, 6, 1, NULL, 0, 0},
+    };
+    const plot_spec spec = {"Middle ring radius r'/r against the twist", "theta (deg)", "r'/r", 0, 360, 90, 0, 1.1,
+                            0.1, series, 3, false, false};
+    return plot_draw(out, PLOT_W, PANEL_H, &spec, d);
+}
+
+/* skinning30-twist.gif: frame k is the panel at theta = 5k degrees (the same drawing as the
+ * PNG panels) beside the radius plot with its cursor. */
+static lab_error twist_animation(chapter30 *c, lab_diag *d)
+{
+    bytes gif = {0};
+    gif_writer w = {0};
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < c->sweep_count; k++) {
+        canvas parts[2] = {{0}}, frame = {0};
+        e = draw_panel(c, &c->sweep[k], &parts[0], d);
+        if (e == LAB_OK)
+            e = radius_plot(c, k, &parts[1], d);
+        if (e == LAB_OK)
+            e = figure_compose(&frame, parts, 2, 12,
+                               "LBS twist of the 9x24 cylinder, 0 to 360 deg. Orange: the middle ring z = 1,\n"
+                               "whose radius follows |cos(theta/2)|: gone at 180 deg, back at 360", d);
+        if (e == LAB_OK && k == 0)
+            e = gif_begin(&w, frame.width, frame.height, LAB30_SWEEP_DELAY_CS, &gif, d);
+        if (e == LAB_OK)
+            e = gif_add_frame(&w, &frame, d);
+        canvas_free(&parts[0]), canvas_free(&parts[1]), canvas_free(&frame);
+    }
+    if (e == LAB_OK)
+        e = gif_end(&w, d);
+    else
+        gif_abandon(&w);
+    if (e == LAB_OK)
+        e = output_batch_add(&c->out, "skinning30-twist.gif", &gif, d);
+    bytes_free(&gif);
+    return e;
+}
+
 lab_error lab30_figures(void *state, lab_diag *d)
 {
     chapter30 *c = state;
@@ -174,6 +242,8 @@ lab_error lab30_figures(void *state, lab_diag *d)
     if (e == LAB_OK)
         e = output_batch_add_image(&c->out, "skinning30-refused-weights.png", &refused, d);
     canvas_free(&hand), canvas_free(&weights), canvas_free(&refused);
+    if (e == LAB_OK)
+        e = twist_animation(c, d);
     return e;
 }
 

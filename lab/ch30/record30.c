@@ -16,6 +16,8 @@ void record30_release(void *state)
     chapter30 *c = state;
     for (int i = 0; i < c->pose_count; i++)
         free(c->pose[i].pose.positions);
+    for (int k = 0; k < c->sweep_count; k++)
+        free(c->sweep[k].pose.positions);
     free(c->edges), free(c->invalid_code), free(c->invalid_diag);
     rig30_rig_free(&c->rig);
 }

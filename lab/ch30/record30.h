@@ -15,6 +15,10 @@
 #include "rig30_check.h"
 
 #define LAB30_MAX_POSES 8
+/* The animation: the twist from 0 to 360 degrees in steps of 5, one frame each. */
+#define LAB30_SWEEP_STEP_DEG 5
+#define LAB30_SWEEP_FRAMES (360 / LAB30_SWEEP_STEP_DEG + 1)
+#define LAB30_SWEEP_DELAY_CS 8                /* a frame shows for 0.08 s */
 
 /* Everything one pose produces: L_j, G_j, C_j and p' (in `pose`), and what is measured. */
 typedef struct {
@@ -41,6 +45,8 @@ typedef struct {
     lab30_pose pose[LAB30_MAX_POSES];
     int pose_count;
     rig30_check analytic;                /* over all poses */
+    lab30_pose sweep[LAB30_SWEEP_FRAMES];  /* the animation's poses, computed as the others */
+    int sweep_count;
     rig30_hand_control hand;
     int invalid_count;
     lab_error *invalid_code;
@@ -60,9 +66,10 @@ typedef struct {
 /* Frees what the computation allocated in the chapter30 at state (a cli_chapter release). */
 void record30_release(void *state);
 
-/* The figure's camera, one for every pose; then skinning30.png and its panels,
- * skinning30-hand.png, skinning30-weights.png and skinning30-refused-weights.png
- * (lab30_figures.c; cli_steps on a chapter30). */
+/* The figure's camera, one for every pose and every frame of the animation; then
+ * skinning30.png and its panels, skinning30-twist.gif (the twist from 0 to 360 degrees
+ * beside the middle ring's radius), skinning30-hand.png, skinning30-weights.png and
+ * skinning30-refused-weights.png (lab30_figures.c; cli_steps on a chapter30). */
 lab_error lab30_choose_camera(void *state, lab_diag *d);
 lab_error lab30_figures(void *state, lab_diag *d);
 

@@ -17,6 +17,8 @@ void record30_dqs_release(void *state)
     dqs30 *r = state;
     for (int i = 0; i < r->pose_count; i++)
         free(r->pose[i].pose.positions);
+    for (int i = 0; i < DQS30_ANIM_POSES; i++) /* those never reached are NULL */
+        free(r->anim[i].pose.positions);
     free(r->edges);
     rig30_rig_free(&r->rigs[RIG30_TWIST]);
     rig30_rig_free(&r->rigs[RIG30_BEND]);
@@ -147,9 +149,7 @@ static lab_error add_json(const dqs30 *r, output_batch *b, lab_diag *d)
     json_add_number(chord, "dqs_distance_from_centre", r->chord.dqs_distance);
     cJSON *cams = cJSON_AddObjectToObject(root, "cameras");
     cJSON_AddItemToObject(cams, "twist", json_camera(&r->cam[0]));
-    cJSON *bends = cJSON_AddArrayToObject(cams, "bend"); /* one per bend angle, in --bend's order */
-    for (int b = 0; b < r->bend_count; b++)
-        cJSON_AddItemToArray(bends, json_camera(&r->cam[1 + b]));
+    cJSON_AddItemToObject(cams, "bend", json_camera(&r->cam[1])); /* every bend pose and frame */
     return output_batch_add_json(b, "dqs30.json", root, d);
 }
 

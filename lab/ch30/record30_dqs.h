@@ -19,6 +19,20 @@
 extern const double dqs30_sweep_theta_deg[DQS30_SWEEP_ANGLES]; /* 60, 90, 120, 180 */
 extern const skin_method dqs30_methods[2];                     /* LBS, DQS */
 
+/* The animations: a whole twist and a bend to 150 degrees, every 5 degrees, each frame LBS
+ * beside DQS. */
+#define DQS30_ANIM_STEP_DEG 5
+#define DQS30_ANIM_TWIST_FRAMES (360 / DQS30_ANIM_STEP_DEG + 1)
+#define DQS30_ANIM_BEND_FRAMES (150 / DQS30_ANIM_STEP_DEG + 1)
+#define DQS30_ANIM_POSES (2 * (DQS30_ANIM_TWIST_FRAMES + DQS30_ANIM_BEND_FRAMES))
+#define DQS30_ANIM_DELAY_CS 8
+extern const int dqs30_anim_frames[2];                        /* [rig30_kind] */
+/* Where frame k of a rig's animation keeps its pose under method m (0 LBS, 1 DQS). */
+static inline int dqs30_anim_index(rig30_kind kind, int k, int m)
+{
+    return (kind == RIG30_TWIST ? 0 : 2 * DQS30_ANIM_TWIST_FRAMES) + 2 * k + m;
+}
+
 /* One skinned pose: a rig, a method, an angle, and what was measured on it. */
 typedef struct {
     rig30_kind rig;
@@ -36,6 +50,8 @@ typedef struct {
     int edge_count;
     dqs30_pose pose[2 * 2 * DQS30_MAX_ANGLES];
     int pose_count;
+    dqs30_pose anim[DQS30_ANIM_POSES];     /* the animations' frames (dqs30_anim_index) */
+    int anim_count;
     rig30_check twist_check[2];            /* per method, over all twist poses */
     /* the short way round at 270 degrees, and a full turn without the fix */
     double short_with_fix, short_without_fix, short_analytic; /* middle ring turn, radians */
@@ -48,7 +64,7 @@ typedef struct {
     double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];           /* measured r'/r */
     double sweep_analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];
     rig30_chord chord;                     /* the LBS-versus-DQS text's two bones at +-90 deg */
-    camera cam[1 + DQS30_MAX_ANGLES];                       /* the twist's, then one per bend angle */
+    camera cam[2];                         /* the twist's, the bend's: every pose and frame */
     /* the run's options */
     double twist_deg[DQS30_MAX_ANGLES], bend_deg[DQS30_MAX_ANGLES];
     int twist_count, bend_count;
@@ -66,8 +82,9 @@ void record30_dqs_release(void *state);
 /* (a cli_step on a dqs30: adds to its `out`) */
 lab_error record30_dqs_evidence(void *state, lab_diag *d);
 
-/* The figures' cameras, then dqs30.png and its panels, dqs30-radius.png and
- * dqs30-chord.png (dqs30_figures.c; cli_steps on a dqs30). */
+/* The figures' cameras, then dqs30.png and its panels, dqs30-radius.png, dqs30-chord.png
+ * and the animations dqs30-twist.gif and dqs30-bend.gif (dqs30_figures.c; cli_steps on a
+ * dqs30). */
 lab_error dqs30_choose_cameras(void *state, lab_diag *d);
 lab_error dqs30_figures(void *state, lab_diag *d);
 

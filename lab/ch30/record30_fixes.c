@@ -41,6 +41,8 @@ void record30_fixes_release(void *state)
     fixes30 *r = state;
     for (int i = 0; i < r->row_count; i++)
         free(r->rows[i].positions);
+    for (int i = 0; i < r->anim_count; i++)
+        free(r->anim[i].positions);
     for (int k = 0; k < 2; k++)
         free(r->deltas[0][k]), free(r->deltas[1][k]), free(r->unreachable[k]);
     free(r->centres[0]), free(r->centres[1]);

@@ -27,6 +27,10 @@ const char *fixes30_method_name(fixes30_method m);
 #define FIXES30_TOLERANCE 1e-12
 #define FIXES30_CURVE_STEP 2.5     /* the plot's curves: the twist every 2.5 degrees, */
 #define FIXES30_CURVE_SAMPLES 85   /* 0 to 210 */
+/* The animation: every method over the twist, 0 to 210 degrees every 5, a panel each. */
+#define FIXES30_ANIM_STEP_DEG 5
+#define FIXES30_ANIM_FRAMES (210 / FIXES30_ANIM_STEP_DEG + 1)
+#define FIXES30_ANIM_DELAY_CS 10
 extern const double fixes30_twist_deg[FIXES30_TWIST_POSES];
 extern const double fixes30_bend_deg[FIXES30_BEND_POSES];
 
@@ -62,6 +66,8 @@ typedef struct {
     double bind_volume;
     fixes30_row rows[FIXES30_POSES * FIXES30_METHODS];
     int row_count;
+    fixes30_row anim[FIXES30_ANIM_FRAMES * FIXES30_METHODS]; /* frame k, method m at k * METHODS + m */
+    int anim_count;
     int unreachable_count;    /* vertices no corrective delta reaches (both rigs) */
     double export_error;      /* the exported corrective read back at t = 0.5 against the double path */
     /* the twist sampled finely for the plot: [narrowest ring, largest |r - 1|][method][sample] */

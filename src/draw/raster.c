@@ -8,6 +8,17 @@
 
 #include <stb_easy_font.h>
 
+lab_error canvas_check_whole(const canvas *c, const char *name, lab_diag *d)
+{
+    if (c->out_of_memory)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, name, "a label could not be drawn");
+    if (c->text_outside > 0)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, name,
+                         "%d label(s) cut off or missing, the first \"%s\": every label must fit inside its figure",
+                         c->text_outside, c->first_outside);
+    return LAB_OK;
+}
+
 lab_error canvas_init(canvas *c, int width, int height, rgb background, lab_diag *d)
 {
     *c = (canvas){0};

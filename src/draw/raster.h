@@ -23,6 +23,11 @@ typedef struct {
     bool out_of_memory;      /* a drawing call could not allocate: the picture is not whole */
 } canvas;
 
+/* LAB_OK when the picture is whole: every label fit inside it and every drawing call could
+ * allocate. Otherwise LAB_ERR_OUT_OF_MEMORY, or LAB_ERR_INVALID_ARGUMENT for a cut label
+ * (a bug in the figure's layout), naming `name` and the first cut label. */
+lab_error canvas_check_whole(const canvas *c, const char *name, lab_diag *d);
+
 /* Allocates a canvas filled with `background`. */
 lab_error canvas_init(canvas *c, int width, int height, rgb background, lab_diag *d);
 void canvas_free(canvas *c);

@@ -77,12 +77,9 @@ lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *
                                  lab_diag *d)
 {
     output_file *f = NULL;
-    lab_error e = image->out_of_memory ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, name, "a label could not be drawn")
-                  : image->text_outside > 0
-                      ? diag_fail(d, LAB_ERR_INVALID_ARGUMENT, name,
-                                  "%d label(s) cut off or missing, the first \"%s\": every label must "
-                                  "fit inside its figure", image->text_outside, image->first_outside)
-                      : new_file(batch, name, &f, d);
+    lab_error e = canvas_check_whole(image, name, d);
+    if (e == LAB_OK)
+        e = new_file(batch, name, &f, d);
     if (e == LAB_OK)
         f->image = *image;
     else

@@ -75,9 +75,46 @@ static void test_figure_compose_row_and_grid(void **state)
         canvas_free(&p[i]);
 }
 
+/* Hidden lines on two overlapping triangles seen from +z (10 pixels a unit, the screen's y
+ * down): A, in front at z = 1, covers x in [-1, 1] above y = -1; B, behind it at z = -1, is
+ * the same shape moved right by 1. B's left edge (x = 0) runs behind A: hidden, except below
+ * A; A's edges all show; B's edges beyond A's right end (x > 1) show. Without hidden lines
+ * every edge shows. The depths: camera at z = 5 looking down -z, near 1 and far 10, so A is
+ * nearer (its NDC depth is smaller). */
+static void test_figure_hidden_lines(void **state)
+{
+    (void)state;
+    vec3 p[6] = {{-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {0, -1, -1}, {2, -1, -1}, {0, 1, -1}};
+    mesh_triangle t[2] = {{{0, 1, 2}}, {{3, 4, 5}}};
+    mesh_edge e[6] = {{0, 1}, {1, 2}, {0, 2}, {3, 4}, {4, 5}, {3, 5}};
+    bool hi[6] = {false, false, false, false, false, true}; /* B's left edge in orange */
+    camera cam = {camera_look_at(vec3_make(0, 0, 5), vec3_make(0, 0, 0), vec3_make(0, 1, 0)),
+                  camera_orthographic(-2, 3, -2, 2, 1, 10), {0, 0, 50, 40}};
+    for (int hidden = 0; hidden < 2; hidden++) {
+        canvas c;
+        assert_int_equal(canvas_init(&c, 50, 40, FIGURE_BACKGROUND, NULL), LAB_OK);
+        figure_panel panel = {.positions = p, .edges = e, .edge_count = 6, .highlight = hi,
+                              .triangles = t, .triangle_count = 2, .hidden_lines = hidden};
+        figure_draw_panel(&c, &cam, &panel);
+        /* B's left edge x = 0 (screen x 20), from y = -1 to 1 (screen rows 30 to 10): inside
+         * A's triangle where y < -x... A covers x + y <= 0 at x = 0 only up to y = 0 (row 20) */
+        int shown = 0;
+        for (int y = 11; y < 29; y++)
+            shown += rgb_equal(canvas_get(&c, 20, y), FIGURE_HIGHLIGHT);
+        if (hidden) /* rows 21 to 28 are behind A (y < 0 at x = 0), rows 11 to 19 are not */
+            assert_true(shown >= 8 && shown <= 10);
+        else
+            assert_int_equal(shown, 18);
+        assert_true(rgb_equal(canvas_get(&c, 15, 30), FIGURE_EDGE)); /* A's bottom edge, in front */
+        assert_true(rgb_equal(canvas_get(&c, 35, 30), FIGURE_EDGE)); /* B's bottom edge, beyond A */
+        canvas_free(&c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_figure_hidden_lines),
         cmocka_unit_test(test_figure_panel_colours_and_markers),
         cmocka_unit_test(test_figure_compose_row_and_grid),
     };

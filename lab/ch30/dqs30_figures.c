@@ -70,9 +70,12 @@ static lab_error draw_panel(const dqs30 *r, const dqs30_pose *p, canvas *c, lab_
         char line[3][64];
         panel_label(p, line);
         const char *label[3] = {line[0], line[1], line[2]};
+        const mesh *m = &r->rigs[p->rig].bind; /* the elbow in profile: its back edges hidden */
         figure_panel panel = {.positions = p->pose.positions, .edges = r->edges,
                               .edge_count = r->edge_count, .highlight = middle, .band = band,
-                              .label = label, .label_lines = 3}; /* no axis */
+                              .label = label, .label_lines = 3, /* no axis */
+                              .triangles = m->triangles, .triangle_count = m->triangle_count,
+                              .hidden_lines = p->rig == RIG30_BEND};
         figure_draw_panel(c, &r->cam[p->rig], &panel);
         if (p->rig == RIG30_BEND) { /* the elbow's joint, where the inner distance is measured from */
             vec3 joint = camera_project(&r->cam[p->rig], vec3_make(0, 0, RIG30_BEND_JOINT_Z));

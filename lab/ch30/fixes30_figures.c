@@ -63,9 +63,11 @@ static lab_error draw_row_panel(const fixes30 *r, const fixes30_row *w, const ca
     else
         snprintf(line[2], 64, "inner %.3g", w->inner), snprintf(line[3], 64, "bulge %.3g", w->bulge);
     const char *label[4] = {line[0], line[1], line[2], line[3]};
+    const mesh *m = &r->rigs[w->rig].bind; /* the elbow in profile: its back edges hidden */
     figure_panel fp = {.positions = w->applies ? w->positions : NULL, .edges = r->edges,
                        .edge_count = w->applies ? r->edge_count : 0, .highlight = middle, .label = label,
-                       .label_lines = 4};
+                       .label_lines = 4, .triangles = m->triangles, .triangle_count = w->applies ? m->triangle_count : 0,
+                       .hidden_lines = w->rig == RIG30_BEND};
     figure_draw_panel(panel, cam, &fp);
     return LAB_OK;
 }

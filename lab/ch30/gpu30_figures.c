@@ -43,7 +43,10 @@ lab_error gpu30_figure(void *state, lab_diag *d)
                              r->measured.cases[c2].error[k - 1][SKIN_LBS][GPU30_VS_DOUBLE]);
             const char *label[3] = {line1, line2, line3};
             figure_panel panel = {.positions = r->measured.figure[row][k], .edges = r->edges, .edge_count = r->edge_count,
-                                  .highlight = middle, .label = label, .label_lines = 3};
+                                  .highlight = middle, .label = label, .label_lines = 3,
+                                  /* the elbow (row 1) in profile: its back edges hidden */
+                                  .triangles = rig->bind.triangles, .triangle_count = rig->bind.triangle_count,
+                                  .hidden_lines = row == 1};
             if (e == LAB_OK)
                 figure_draw_panel(c, &cam, &panel);
         }

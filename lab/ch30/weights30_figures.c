@@ -132,8 +132,10 @@ static lab_error pose_panel(const weights30 *r, const weights30_result *x, canva
         else
             snprintf(line[2], 64, "min at ring %d, vol %.3f", x->narrowest_ring, x->volume_ratio);
         const char *label[3] = {line[0], line[1], line[2]};
+        const mesh *m = &r->rigs[x->set][kind].bind; /* the elbow in profile: its back edges hidden */
         figure_panel panel = {.positions = x->skinned.positions, .edges = r->edges, .edge_count = r->edge_count,
-                              .highlight = middle, .label = label, .label_lines = 3};
+                              .highlight = middle, .label = label, .label_lines = 3, .triangles = m->triangles,
+                              .triangle_count = m->triangle_count, .hidden_lines = kind == RIG30_BEND};
         figure_draw_panel(c, &r->cam[kind], &panel);
     }
     free(middle);

@@ -15,34 +15,71 @@ static void draw_segment(canvas *c, const camera *cam, vec3 a, vec3 b, int dash,
         raster_segment(c, pa.x, pa.y, pb.x, pb.y, dash, dash, color);
 }
 
-static void draw_marker(canvas *c, const camera *cam, vec3 p, rgb color)
+/* A segment through the depth test when zb is not NULL. */
+static void draw_edge(canvas *c, const camera *cam, vec3 a, vec3 b, rgb color, const raster_depth *zb)
+{
+    vec3 pa, pb;
+    if (!zb)
+        draw_segment(c, cam, a, b, 0, color);
+    else if (camera_project_segment(cam, a, b, &pa, &pb))
+        raster_segment_depth(c, zb, FIGURE_HIDDEN_TOLERANCE, pa.x, pa.y, pa.z, pb.x, pb.y, pb.z, color);
+}
+
+static void draw_marker(canvas *c, const camera *cam, vec3 p, rgb color, const raster_depth *zb)
 {
     vec3 q = camera_project(cam, p);
     if (!(q.x > -8.0 && q.y > -8.0 && q.x < c->width + 8.0 && q.y < c->height + 8.0))
         return; /* far outside (or not finite): nothing of the marker would show */
     int x = (int)floor(q.x), y = (int)floor(q.y);
+    if (zb && x >= 0 && y >= 0 && x < zb->width && y < zb->height &&
+        q.z > zb->z[(size_t)y * zb->width + x] + FIGURE_HIDDEN_TOLERANCE)
+        return; /* behind the surface */
     raster_fill_rect(c, x - FIGURE_MARKER_HALF, y - FIGURE_MARKER_HALF, 2 * FIGURE_MARKER_HALF + 1,
                      2 * FIGURE_MARKER_HALF + 1, color);
+}
+
+/* The depth pass: every triangle's nearest depth at every pixel it covers. */
+static bool depth_pass(canvas *c, const camera *cam, const figure_panel *panel, raster_depth *zb)
+{
+    if (raster_depth_init(zb, c->width, c->height, NULL) != LAB_OK) {
+        c->out_of_memory = true;
+        return false;
+    }
+    for (int t = 0; t < panel->triangle_count; t++) {
+        double x[3], y[3], z[3];
+        bool front = true;
+        for (int k = 0; k < 3; k++) {
+            vec3 v = panel->positions[panel->triangles[t].v[k]], q, unused;
+            front &= camera_project_segment(cam, v, v, &q, &unused); /* in front of the near plane */
+            x[k] = q.x, y[k] = q.y, z[k] = q.z;
+        }
+        if (front)
+            raster_depth_triangle(zb, x, y, z);
+    }
+    return true;
 }
 
 void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel)
 {
     const vec3 *p = panel->positions;
+    raster_depth depth = {0};
+    const raster_depth *zb = panel->hidden_lines && panel->triangles && depth_pass(c, cam, panel, &depth) ? &depth : NULL;
     for (int i = 0; i < panel->edge_count; i++) {
         if (panel->highlight && panel->highlight[i])
             continue;
         rgb color = panel->band && panel->band[i] ? FIGURE_BAND : FIGURE_EDGE;
-        draw_segment(c, cam, p[panel->edges[i].a], p[panel->edges[i].b], 0, color);
+        draw_edge(c, cam, p[panel->edges[i].a], p[panel->edges[i].b], color, zb);
     }
     if (vec3_length(vec3_sub(panel->axis_to, panel->axis_from)) > 0.0)
         draw_segment(c, cam, panel->axis_from, panel->axis_to, 6, FIGURE_AXIS);
     for (int i = 0; panel->highlight && i < panel->edge_count; i++)
         if (panel->highlight[i]) {
             mesh_edge e = panel->edges[i];
-            draw_segment(c, cam, p[e.a], p[e.b], 0, FIGURE_HIGHLIGHT);
-            draw_marker(c, cam, p[e.a], FIGURE_HIGHLIGHT);
-            draw_marker(c, cam, p[e.b], FIGURE_HIGHLIGHT);
+            draw_edge(c, cam, p[e.a], p[e.b], FIGURE_HIGHLIGHT, zb);
+            draw_marker(c, cam, p[e.a], FIGURE_HIGHLIGHT, zb);
+            draw_marker(c, cam, p[e.b], FIGURE_HIGHLIGHT, zb);
         }
+    raster_depth_free(&depth);
     for (int k = 0; k < panel->label_lines; k++)
         figure_draw_label(c, k, panel->label[k]);
 }

@@ -34,9 +34,21 @@ typedef struct {
     vec3 axis_from, axis_to;      /* drawn dashed; equal points draw nothing */
     const char *const *label;     /* lines of text at the top left */
     int label_lines;
+    /* Hidden lines: with `triangles` (the bind topology's, at `positions`) and hidden_lines
+     * set, a depth pass over the triangles comes first and every edge and marker is drawn
+     * only where it is no more than FIGURE_HIDDEN_TOLERANCE behind the nearest surface.
+     * Off by default: the article's figures draw every edge. */
+    const mesh_triangle *triangles;
+    int triangle_count;
+    bool hidden_lines;
 } figure_panel;
+/* In NDC depth (the cameras' near and far planes are fitted to what they show, so the
+ * figure's depth spans about [-1, 1]): 1% of it. An edge of the surface differs from the
+ * surface's depth at a pixel by the sampling of that pixel; an edge behind it, by far more. */
+#define FIGURE_HIDDEN_TOLERANCE 0.02
 
-/* Draws one panel onto c (already cleared) through cam. */
+/* Draws one panel onto c (already cleared) through cam. A depth buffer that cannot be
+ * allocated marks c out of memory (the figure is then refused as such). */
 void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel);
 
 /* The height `lines` one-line labels take at the top of a panel, as figure_draw_panel lays

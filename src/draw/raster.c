@@ -67,7 +67,22 @@ bool rgb_equal(rgb a, rgb b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
 /* Bresenham's all-octant integer walk; `plot` decides per step whether to set the pixel
  * (a dash pattern), clipping is per pixel so the walk is the same as without clipping.
  * A segment that misses the canvas entirely is skipped before walking. */
-static void walk_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int gap, rgb color)
+/* The depth test of a hidden-line walk: the segment's depth runs from z0 to z1 over its
+ * steps; a pixel is set where that depth is within tolerance of the buffer's nearest. */
+typedef struct {
+    const raster_depth *zb;
+    double z0, z1, tolerance;
+} depth_test;
+
+static bool in_front(const canvas *c, const depth_test *t, int x, int y, double along)
+{
+    if (!t || !canvas_contains(c, x, y) || x >= t->zb->width || y >= t->zb->height)
+        return true;
+    double z = t->z0 + along * (t->z1 - t->z0);
+    return z <= t->zb->z[(size_t)y * t->zb->width + x] + t->tolerance;
+}
+
+static void walk_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int gap, rgb color, const depth_test *depth)
 {
     if ((x0 < 0 && x1 < 0) || (y0 < 0 && y1 < 0) || (x0 >= c->width && x1 >= c->width) ||
         (y0 >= c->height && y1 >= c->height))
@@ -75,9 +90,9 @@ static void walk_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int g
     long dx = labs((long)x1 - x0), dy = -labs((long)y1 - y0);
     int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
     long err = dx + dy;
-    long period = (long)dash + gap;
+    long period = (long)dash + gap, steps = dx > -dy ? dx : -dy;
     for (long step = 0;; step++) {
-        if (period <= 0 || step % period < dash)
+        if ((period <= 0 || step % period < dash) && in_front(c, depth, x0, y0, steps ? (double)step / steps : 0.0))
             canvas_put(c, x0, y0, color);
         if (x0 == x1 && y0 == y1)
             break;
@@ -89,12 +104,12 @@ static void walk_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int g
 
 void raster_line(canvas *c, int x0, int y0, int x1, int y1, rgb color)
 {
-    walk_line(c, x0, y0, x1, y1, 1, 0, color);
+    walk_line(c, x0, y0, x1, y1, 1, 0, color, NULL);
 }
 
 void raster_dashed_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int gap, rgb color)
 {
-    walk_line(c, x0, y0, x1, y1, dash, gap, color);
+    walk_line(c, x0, y0, x1, y1, dash, gap, color, NULL);
 }
 
 /* Cohen-Sutherland outcode of a point against the box [lo_x, hi_x] x [lo_y, hi_y]. */
@@ -155,6 +170,76 @@ void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int d
         raster_line(c, ix0, iy0, ix1, iy1, color);
     else
         raster_dashed_line(c, ix0, iy0, ix1, iy1, dash, gap, color);
+}
+
+lab_error raster_depth_init(raster_depth *zb, int width, int height, lab_diag *d)
+{
+    *zb = (raster_depth){0};
+    if (width < 1 || height < 1)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "depth buffer", "%d x %d", width, height);
+    zb->z = malloc((size_t)width * (size_t)height * sizeof *zb->z);
+    if (!zb->z)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "depth buffer", "%d x %d", width, height);
+    zb->width = width, zb->height = height;
+    for (size_t i = 0; i < (size_t)width * height; i++)
+        zb->z[i] = INFINITY;
+    return LAB_OK;
+}
+
+void raster_depth_free(raster_depth *zb)
+{
+    free(zb->z);
+    *zb = (raster_depth){0};
+}
+
+/* Twice the signed area of (a, b, p): which side of a -> b the point p is on. */
+static double edge_function(double ax, double ay, double bx, double by, double px, double py)
+{
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+void raster_depth_triangle(raster_depth *zb, const double x[3], const double y[3], const double z[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(x[k]) || !isfinite(y[k]) || !isfinite(z[k]))
+            return;
+    double area = edge_function(x[0], y[0], x[1], y[1], x[2], y[2]);
+    if (area == 0.0)
+        return; /* seen edge-on: it covers no pixel centre */
+    int lo_x = (int)fmax(0.0, floor(fmin(x[0], fmin(x[1], x[2])))), hi_x = (int)fmin(zb->width - 1.0, ceil(fmax(x[0], fmax(x[1], x[2]))));
+    int lo_y = (int)fmax(0.0, floor(fmin(y[0], fmin(y[1], y[2])))), hi_y = (int)fmin(zb->height - 1.0, ceil(fmax(y[0], fmax(y[1], y[2]))));
+    for (int py = lo_y; py <= hi_y; py++)
+        for (int px = lo_x; px <= hi_x; px++) {
+            double cx = px + 0.5, cy = py + 0.5; /* the pixel's centre */
+            double w0 = edge_function(x[1], y[1], x[2], y[2], cx, cy) / area;
+            double w1 = edge_function(x[2], y[2], x[0], y[0], cx, cy) / area;
+            double w2 = 1.0 - w0 - w1;
+            if (w0 < 0.0 || w1 < 0.0 || w2 < 0.0)
+                continue;
+            /* screen-space interpolation is exact for NDC depth, orthographic or perspective */
+            double depth = w0 * z[0] + w1 * z[1] + w2 * z[2];
+            double *cell = &zb->z[(size_t)py * zb->width + px];
+            if (depth < *cell)
+                *cell = depth;
+        }
+}
+
+void raster_segment_depth(canvas *c, const raster_depth *zb, double tolerance, double x0, double y0, double z0,
+                          double x1, double y1, double z1, rgb color)
+{
+    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1) || !isfinite(z0) || !isfinite(z1))
+        return;
+    const double ax = x0, ay = y0, dx = x1 - x0, dy = y1 - y0, len2 = dx * dx + dy * dy;
+    if (!clip_to_box(&x0, &y0, &x1, &y1, -1.0, -1.0, c->width + 1.0, c->height + 1.0))
+        return;
+    if (!(fabs(x0) <= c->width + 2.0 && fabs(x1) <= c->width + 2.0 && fabs(y0) <= c->height + 2.0 &&
+          fabs(y1) <= c->height + 2.0))
+        return;
+    /* the depths at the clipped ends, from where they lie along the original segment */
+    double t0 = len2 > 0.0 ? ((x0 - ax) * dx + (y0 - ay) * dy) / len2 : 0.0;
+    double t1 = len2 > 0.0 ? ((x1 - ax) * dx + (y1 - ay) * dy) / len2 : 0.0;
+    depth_test t = {zb, z0 + t0 * (z1 - z0), z0 + t1 * (z1 - z0), tolerance};
+    walk_line(c, (int)floor(x0), (int)floor(y0), (int)floor(x1), (int)floor(y1), 1, 0, color, &t);
 }
 
 void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color)

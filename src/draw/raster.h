@@ -47,6 +47,24 @@ void raster_dashed_line(canvas *c, int x0, int y0, int x1, int y1, int dash, int
  * endpoint pixels. Non-finite endpoints draw nothing. dash <= 0 draws a solid line. */
 void raster_segment(canvas *c, double x0, double y0, double x1, double y1, int dash, int gap,
                     rgb color);
+/* Hidden lines: a depth buffer of the canvas's size, one depth per pixel, smaller nearer
+ * (NDC z, as camera_project leaves it), +infinity where no triangle covers the pixel's
+ * centre. raster_depth_triangle keeps the nearest depth of a screen-space triangle at
+ * every pixel centre it covers (interpolated linearly in the screen, which is exact for NDC
+ * depth under an orthographic or a perspective projection). raster_segment_depth draws the
+ * pixels raster_segment would, only those whose depth along the segment is no more than
+ * `tolerance` behind the buffer's: the segments that lie on the surface (its own edges)
+ * differ from it by the sampling of one pixel, and the tolerance absorbs that. */
+typedef struct {
+    int width, height;
+    double *z;
+} raster_depth;
+lab_error raster_depth_init(raster_depth *zb, int width, int height, lab_diag *d);
+void raster_depth_free(raster_depth *zb);
+void raster_depth_triangle(raster_depth *zb, const double x[3], const double y[3], const double z[3]);
+void raster_segment_depth(canvas *c, const raster_depth *zb, double tolerance, double x0, double y0, double z0,
+                          double x1, double y1, double z1, rgb color);
+
 /* [x0, x0 + w) x [y0, y0 + h). */
 void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color);
 /* ASCII text with its top-left corner at (x, y), each font unit `scale` pixels. A label

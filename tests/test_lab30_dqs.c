@@ -226,15 +226,8 @@ static void test_lab30_dqs_animations(void **state)
         int frames, angles[3];
     } anims[2] = {{"dqs30-twist.gif", "twist", 73, {90, 180, 270}}, {"dqs30-bend.gif", "bend", 31, {90, 135, -1}}};
     for (int a = 0; a < 2; a++) {
-        size_t size = 0;
-        free(tu_read_file(tu_path(ctx->dir, anims[a].gif), &size));
-        assert_true(size > 0 && size <= 2 * 1024 * 1024);
         tu_gif gif;
-        assert_true(tu_gif_load(tu_path(ctx->dir, anims[a].gif), &gif));
-        assert_int_equal(gif.frame_count, anims[a].frames);
-        assert_true(gif.loops);
-        for (int k = 0; k < gif.frame_count; k++)
-            assert_int_equal(gif.delay_cs[k], 8);
+        tu_check_animation(tu_path(ctx->dir, anims[a].gif), anims[a].frames, 8, &gif);
         for (int i = 0; i < 3 && anims[a].angles[i] >= 0; i++)
             for (int m = 0; m < 2; m++) {
                 char name[64];

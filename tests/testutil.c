@@ -344,6 +344,18 @@ bool tu_gif_load(const char *path, tu_gif *out)
     return ok;
 }
 
+void tu_check_animation(const char *path, int frames, int delay_cs, tu_gif *out)
+{
+    size_t size = 0;
+    free(tu_read_file(path, &size));
+    assert_true(size > 0 && size <= 2 * 1024 * 1024);
+    assert_true(tu_gif_load(path, out));
+    assert_int_equal(out->frame_count, frames);
+    assert_true(out->loops);
+    for (int k = 0; k < out->frame_count; k++)
+        assert_int_equal(out->delay_cs[k], delay_cs);
+}
+
 void tu_gif_free(tu_gif *g)
 {
     for (int k = 0; g->frames && k < g->frame_count; k++)

@@ -82,6 +82,9 @@ typedef struct {
 } tu_gif;
 bool tu_gif_load(const char *path, tu_gif *out);
 void tu_gif_free(tu_gif *g);
+/* A chapter's animation as the issue asks for it: at most 2 MB, decodable, `frames`
+ * frames of `delay_cs` each, looping (cmocka assertions); decoded into *out. */
+void tu_check_animation(const char *path, int frames, int delay_cs, tu_gif *out);
 
 /* Writes the Khronos glTF tutorial's "Simple Skin" asset (CC0) to path, built from the
  * numbers the tutorial publishes: a 1 x 2 strip of 10 vertices and 8 triangles, joints

@@ -8,7 +8,6 @@
 
 #include "draw/diagram.h"
 #include "draw/figure.h"
-#include "draw/gif_encode.h"
 #include "draw/plot.h"
 #include "record30_dqs.h"
 
@@ -125,32 +124,24 @@ static lab_error draw_chord(const rig30_chord *s, canvas *c, lab_diag *d)
     return LAB_OK;
 }
 
-/* dqs30-twist.gif and dqs30-bend.gif: frame k is the rig at 5k degrees, LBS beside DQS,
+/* Frame k of dqs30-twist.gif and dqs30-bend.gif: the rig at 5k degrees, LBS beside DQS,
  * each panel drawn as the figure's. */
-static lab_error animation(dqs30 *r, rig30_kind kind, const char *name, const char *title, lab_diag *d)
+typedef struct {
+    const dqs30 *r;
+    rig30_kind kind;
+    const char *title;
+} animation;
+
+static lab_error animation_frame(void *state, int k, canvas *frame, lab_diag *d)
 {
-    bytes gif = {0};
-    gif_writer w = {0};
+    const animation *a = state;
+    canvas parts[2] = {{0}};
     lab_error e = LAB_OK;
-    for (int k = 0; e == LAB_OK && k < dqs30_anim_frames[kind]; k++) {
-        canvas parts[2] = {{0}}, frame = {0};
-        for (int m = 0; e == LAB_OK && m < 2; m++)
-            e = draw_panel(r, &r->anim[dqs30_anim_index(kind, k, m)], &parts[m], d);
-        if (e == LAB_OK)
-            e = figure_compose(&frame, parts, 2, 12, title, d);
-        if (e == LAB_OK && k == 0)
-            e = gif_begin(&w, frame.width, frame.height, DQS30_ANIM_DELAY_CS, &gif, d);
-        if (e == LAB_OK)
-            e = gif_add_frame(&w, &frame, d);
-        canvas_free(&parts[0]), canvas_free(&parts[1]), canvas_free(&frame);
-    }
+    for (int m = 0; e == LAB_OK && m < 2; m++)
+        e = draw_panel(a->r, &a->r->anim[dqs30_anim_index(a->kind, k, m)], &parts[m], d);
     if (e == LAB_OK)
-        e = gif_end(&w, d);
-    else
-        gif_abandon(&w);
-    if (e == LAB_OK)
-        e = output_batch_add(&r->out, name, &gif, d);
-    bytes_free(&gif);
+        e = figure_compose(frame, parts, 2, 12, a->title, d);
+    canvas_free(&parts[0]), canvas_free(&parts[1]);
     return e;
 }
 
@@ -183,12 +174,14 @@ lab_error dqs30_figures(void *state, lab_diag *d)
                  rig30_kind_name(r->pose[i].rig), figure_angle_tag(angle, sizeof angle, r->pose[i].angle_deg));
     }
     e = output_batch_add_figure(&r->out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
+    animation twist = {r, RIG30_TWIST, "Twist 0 to 360 deg: LBS (left) collapses\nthe middle ring, DQS (right) keeps it"};
+    animation bend = {r, RIG30_BEND, "Bend 0 to 150 deg: LBS (left) pinches\nthe elbow, DQS (right) bulges"};
     if (e == LAB_OK)
-        e = animation(r, RIG30_TWIST, "dqs30-twist.gif",
-                      "Twist 0 to 360 deg: LBS (left) collapses\nthe middle ring, DQS (right) keeps it", d);
+        e = output_batch_add_animation(&r->out, "dqs30-twist.gif", DQS30_ANIM_TWIST_FRAMES, DQS30_ANIM_DELAY_CS,
+                                       animation_frame, &twist, d);
     if (e == LAB_OK)
-        e = animation(r, RIG30_BEND, "dqs30-bend.gif",
-                      "Bend 0 to 150 deg: LBS (left) pinches\nthe elbow, DQS (right) bulges", d);
+        e = output_batch_add_animation(&r->out, "dqs30-bend.gif", DQS30_ANIM_BEND_FRAMES, DQS30_ANIM_DELAY_CS,
+                                       animation_frame, &bend, d);
     return e;
 }
 

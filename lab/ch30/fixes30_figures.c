@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "draw/figure.h"
-#include "draw/gif_encode.h"
 #include "draw/plot.h"
 #include "rig30_check.h"
 
@@ -96,34 +95,25 @@ static lab_error draw_grid(fixes30 *r, const camera cams[2], bool *const middle[
     return e;
 }
 
-/* fixes30-twist.gif: frame k is the twist at 5k degrees, every method a panel (four to a
+/* Frame k of fixes30-twist.gif: the twist at 5k degrees, every method a panel (four to a
  * row, no title, so a frame's panels sit at the grid's fixed places). */
-static lab_error draw_animation(fixes30 *r, const camera *cam, const bool *middle, lab_diag *d)
+typedef struct {
+    const fixes30 *r;
+    const camera *cam;
+    const bool *middle;
+} animation;
+
+static lab_error animation_frame(void *state, int k, canvas *frame, lab_diag *d)
 {
-    bytes gif = {0};
-    gif_writer w = {0};
+    const animation *a = state;
+    canvas panels[FIXES30_METHODS] = {{0}};
     lab_error e = LAB_OK;
-    for (int k = 0; e == LAB_OK && k < FIXES30_ANIM_FRAMES; k++) {
-        canvas panels[FIXES30_METHODS] = {{0}}, frame = {0};
-        for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)
-            e = draw_row_panel(r, &r->anim[k * FIXES30_METHODS + m], cam, middle, &panels[m], d);
-        if (e == LAB_OK)
-            e = figure_compose_grid(&frame, panels, FIXES30_METHODS, 4, 8, NULL, d);
-        if (e == LAB_OK && k == 0)
-            e = gif_begin(&w, frame.width, frame.height, FIXES30_ANIM_DELAY_CS, &gif, d);
-        if (e == LAB_OK)
-            e = gif_add_frame(&w, &frame, d);
-        for (int m = 0; m < FIXES30_METHODS; m++)
-            canvas_free(&panels[m]);
-        canvas_free(&frame);
-    }
+    for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)
+        e = draw_row_panel(a->r, &a->r->anim[k * FIXES30_METHODS + m], a->cam, a->middle, &panels[m], d);
     if (e == LAB_OK)
-        e = gif_end(&w, d);
-    else
-        gif_abandon(&w);
-    if (e == LAB_OK)
-        e = output_batch_add(&r->out, "fixes30-twist.gif", &gif, d);
-    bytes_free(&gif);
+        e = figure_compose_grid(frame, panels, FIXES30_METHODS, 4, 8, NULL, d);
+    for (int m = 0; m < FIXES30_METHODS; m++)
+        canvas_free(&panels[m]);
     return e;
 }
 
@@ -179,8 +169,10 @@ lab_error record30_fixes_figures(void *state, lab_diag *d)
         e = draw_grid(r, cams, middle, d);
     if (e == LAB_OK)
         e = draw_radius_plot(r, d);
+    animation twist = {r, &cams[RIG30_TWIST], middle[RIG30_TWIST]};
     if (e == LAB_OK)
-        e = draw_animation(r, &cams[RIG30_TWIST], middle[RIG30_TWIST], d);
+        e = output_batch_add_animation(&r->out, "fixes30-twist.gif", FIXES30_ANIM_FRAMES, FIXES30_ANIM_DELAY_CS,
+                                       animation_frame, &twist, d);
     free(middle[0]), free(middle[1]);
     return e;
 }

@@ -8,7 +8,6 @@
 
 #include "draw/diagram.h"
 #include "draw/figure.h"
-#include "draw/gif_encode.h"
 #include "draw/plot.h"
 #include "record30.h"
 
@@ -175,35 +174,20 @@ static lab_error radius_plot(const chapter30 *c, int k, canvas *out, lab_diag *d
     return plot_draw(out, PLOT_W, PANEL_H, &spec, d);
 }
 
-/* skinning30-twist.gif: frame k is the panel at theta = 5k degrees (the same drawing as the
+/* Frame k of skinning30-twist.gif: the panel at theta = 5k degrees (the same drawing as the
  * PNG panels) beside the radius plot with its cursor. */
-static lab_error twist_animation(chapter30 *c, lab_diag *d)
+static lab_error twist_frame(void *state, int k, canvas *frame, lab_diag *d)
 {
-    bytes gif = {0};
-    gif_writer w = {0};
-    lab_error e = LAB_OK;
-    for (int k = 0; e == LAB_OK && k < c->sweep_count; k++) {
-        canvas parts[2] = {{0}}, frame = {0};
-        e = draw_panel(c, &c->sweep[k], &parts[0], d);
-        if (e == LAB_OK)
-            e = radius_plot(c, k, &parts[1], d);
-        if (e == LAB_OK)
-            e = figure_compose(&frame, parts, 2, 12,
-                               "LBS twist of the 9x24 cylinder, 0 to 360 deg. Orange: the middle ring z = 1,\n"
-                               "whose radius follows |cos(theta/2)|: gone at 180 deg, back at 360", d);
-        if (e == LAB_OK && k == 0)
-            e = gif_begin(&w, frame.width, frame.height, LAB30_SWEEP_DELAY_CS, &gif, d);
-        if (e == LAB_OK)
-            e = gif_add_frame(&w, &frame, d);
-        canvas_free(&parts[0]), canvas_free(&parts[1]), canvas_free(&frame);
-    }
+    const chapter30 *c = state;
+    canvas parts[2] = {{0}};
+    lab_error e = draw_panel(c, &c->sweep[k], &parts[0], d);
     if (e == LAB_OK)
-        e = gif_end(&w, d);
-    else
-        gif_abandon(&w);
+        e = radius_plot(c, k, &parts[1], d);
     if (e == LAB_OK)
-        e = output_batch_add(&c->out, "skinning30-twist.gif", &gif, d);
-    bytes_free(&gif);
+        e = figure_compose(frame, parts, 2, 12,
+                           "LBS twist of the 9x24 cylinder, 0 to 360 deg. Orange: the middle ring z = 1,\n"
+                           "whose radius follows |cos(theta/2)|: gone at 180 deg, back at 360", d);
+    canvas_free(&parts[0]), canvas_free(&parts[1]);
     return e;
 }
 
@@ -243,7 +227,8 @@ lab_error lab30_figures(void *state, lab_diag *d)
         e = output_batch_add_image(&c->out, "skinning30-refused-weights.png", &refused, d);
     canvas_free(&hand), canvas_free(&weights), canvas_free(&refused);
     if (e == LAB_OK)
-        e = twist_animation(c, d);
+        e = output_batch_add_animation(&c->out, "skinning30-twist.gif", c->sweep_count, LAB30_SWEEP_DELAY_CS,
+                                       twist_frame, c, d);
     return e;
 }
 

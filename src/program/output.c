@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "program/output.h"
 
+#include "draw/gif_encode.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -85,6 +87,31 @@ lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *
     else
         canvas_free(image);
     *image = (canvas){0};
+    return e;
+}
+
+lab_error output_batch_add_animation(output_batch *batch, const char *name, int frames, int delay_cs,
+                                     output_frame_fn draw_frame, void *state, lab_diag *d)
+{
+    bytes gif = {0};
+    gif_writer w = {0};
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < frames; k++) {
+        canvas frame = {0};
+        e = draw_frame(state, k, &frame, d);
+        if (e == LAB_OK && k == 0)
+            e = gif_begin(&w, frame.width, frame.height, delay_cs, &gif, d);
+        if (e == LAB_OK)
+            e = gif_add_frame(&w, &frame, d);
+        canvas_free(&frame);
+    }
+    if (e == LAB_OK && frames > 0)
+        e = gif_end(&w, d);
+    else
+        gif_abandon(&w);
+    if (e == LAB_OK)
+        e = output_batch_add(batch, name, &gif, d);
+    bytes_free(&gif);
     return e;
 }
 

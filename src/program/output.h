@@ -72,6 +72,14 @@ lab_error output_batch_add_figure(output_batch *batch, lab_error status, const c
                                   canvas *figure, canvas *panels, output_name *names, int count,
                                   lab_diag *d);
 
+/* An animation as a looping GIF (src/draw/gif_encode.h): draw_frame(state, k, &frame, d)
+ * draws frame k of `frames` onto a new canvas (every frame the size of the first), which is
+ * encoded at once and freed, so no frame is kept; each shows for delay_cs hundredths of a
+ * second. The file is added as `name` when every frame was drawn and encoded. */
+typedef lab_error (*output_frame_fn)(void *state, int k, canvas *frame, lab_diag *d);
+lab_error output_batch_add_animation(output_batch *batch, const char *name, int frames, int delay_cs,
+                                     output_frame_fn draw_frame, void *state, lab_diag *d);
+
 /* Writes every file into dir as described at the top of this header. */
 lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d);
 void output_batch_free(output_batch *batch);

@@ -1,4 +1,5 @@
 /* test_figure.c - wireframe panels (colours, order, markers) and composed figures. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "cmocka_all.h"
@@ -111,10 +112,64 @@ static void test_figure_hidden_lines(void **state)
     }
 }
 
+/* Lambert shading: a flat triangle facing the camera, every corner's normal n, lit from l:
+ * every pixel inside is base * max(0, n . l), computed here; lit from behind, black. */
+static void test_figure_lambert_shade_of_a_flat_triangle(void **state)
+{
+    (void)state;
+    vec3 p[3] = {{-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}};
+    mesh_triangle t[1] = {{{0, 1, 2}}};
+    double len = sqrt(0.3 * 0.3 + 0.2 * 0.2 + 1.0);
+    vec3 n = {0.3 / len, -0.2 / len, 1.0 / len}, normals[3] = {n, n, n};
+    const rgb base = {200, 180, 160};
+    camera cam = {camera_look_at(vec3_make(0, 0, 5), vec3_make(0, 0, 0), vec3_make(0, 1, 0)),
+                  camera_orthographic(-2, 2, -2, 2, 1, 10), {0, 0, 40, 40}};
+    const vec3 lights[2] = {{0.0, 0.6, 0.8}, {0.0, 0.0, -1.0}};
+    for (int k = 0; k < 2; k++) {
+        canvas c;
+        assert_int_equal(canvas_init(&c, 40, 40, FIGURE_BACKGROUND, NULL), LAB_OK);
+        figure_surface surface = {.positions = p, .normals = normals, .triangles = t, .triangle_count = 1,
+                                  .light = lights[k], .base = base};
+        figure_draw_surface(&c, &cam, &surface);
+        double shade = n.x * lights[k].x + n.y * lights[k].y + n.z * lights[k].z;
+        shade = shade > 0 ? shade : 0;
+        rgb expected = {(unsigned char)lround(200 * shade), (unsigned char)lround(180 * shade),
+                        (unsigned char)lround(160 * shade)};
+        assert_true(rgb_equal(canvas_get(&c, 14, 22), expected)); /* inside: x + y < 0 */
+        assert_true(rgb_equal(canvas_get(&c, 30, 10), FIGURE_BACKGROUND)); /* outside */
+        assert_int_equal(count_color(&c, expected), 40 * 40 - count_color(&c, FIGURE_BACKGROUND));
+        canvas_free(&c);
+    }
+}
+
+/* The z-buffer: two overlapping triangles, red at z = 1 (nearer the camera at z = 5) and
+ * blue at z = -1; where they overlap the red one shows, whichever is drawn first. */
+static void test_figure_z_buffer_order(void **state)
+{
+    (void)state;
+    vec3 p[6] = {{-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {-0.5, -1, -1}, {1.5, -1, -1}, {-0.5, 1, -1}};
+    const rgb red = {220, 0, 0}, blue = {0, 0, 220};
+    rgb colors[6] = {red, red, red, blue, blue, blue};
+    camera cam = {camera_look_at(vec3_make(0, 0, 5), vec3_make(0, 0, 0), vec3_make(0, 1, 0)),
+                  camera_orthographic(-2, 2, -2, 2, 1, 10), {0, 0, 40, 40}};
+    const mesh_triangle orders[2][2] = {{{{0, 1, 2}}, {{3, 4, 5}}}, {{{3, 4, 5}}, {{0, 1, 2}}}};
+    for (int k = 0; k < 2; k++) {
+        canvas c;
+        assert_int_equal(canvas_init(&c, 40, 40, FIGURE_BACKGROUND, NULL), LAB_OK);
+        figure_surface surface = {.positions = p, .colors = colors, .triangles = orders[k], .triangle_count = 2};
+        figure_draw_surface(&c, &cam, &surface);
+        assert_true(rgb_equal(canvas_get(&c, 16, 25), red));  /* (-0.35, -0.55): in both, red in front */
+        assert_true(rgb_equal(canvas_get(&c, 30, 26), blue)); /* (1.05, -0.65): in blue only */
+        canvas_free(&c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figure_hidden_lines),
+        cmocka_unit_test(test_figure_lambert_shade_of_a_flat_triangle),
+        cmocka_unit_test(test_figure_z_buffer_order),
         cmocka_unit_test(test_figure_panel_colours_and_markers),
         cmocka_unit_test(test_figure_compose_row_and_grid),
     };

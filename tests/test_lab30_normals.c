@@ -16,7 +16,9 @@ typedef tu_run_dir run_ctx;
 
 static const char *const poses[4] = {"bind", "bend135", "child-scale", "model-scale"};
 static const char *const views[4] = {"rigid", "blended", "per-bone", "perspective"};
-enum { OUTPUT_COUNT = 4 * 4 + 1 + 3 };
+enum { OUTPUT_COUNT = 4 * 4 + 1 + 3 + 1 + 2 * 5 };
+static const char *const shaded_poses[2] = {"child-scale", "bend135"};
+static const char *const shaded_views[5] = {"rigid", "blended", "per-bone", "true", "error"};
 
 static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COUNT][64])
 {
@@ -24,8 +26,13 @@ static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COU
     for (int p = 0; p < 4; p++)
         for (int v = 0; v < 4; v++)
             snprintf(storage[n], 64, "normals30-%s-%s.png", poses[p], views[v]), names[n] = storage[n], n++;
-    const char *fixed[4] = {"normals30.png", "normals30.json", "normals30-errors.csv", "normals30-weights.csv"};
-    for (int k = 0; k < 4; k++)
+    for (int p = 0; p < 2; p++)
+        for (int v = 0; v < 5; v++)
+            snprintf(storage[n], 64, "normals30-shaded-%s-%s.png", shaded_poses[p], shaded_views[v]),
+                names[n] = storage[n], n++;
+    const char *fixed[5] = {"normals30.png", "normals30.json", "normals30-errors.csv", "normals30-weights.csv",
+                            "normals30-shaded.png"};
+    for (int k = 0; k < 5; k++)
         names[n++] = fixed[k];
     return n;
 }
@@ -179,6 +186,27 @@ static void test_lab30_normals_panels(void **state)
     tu_image_free(&scaled);
 }
 
+/* The shaded panels: the light each normal gives. Bind normals in the bend's straight part
+ * all agree, so the panels share most of their pixels; under the scaled child the rigid
+ * normal lights the mesh differently from the true normal, and the error panel is mostly
+ * red there (the rigid normal is 36.87 degrees off where nothing blends). */
+static void test_lab30_normals_shaded_panels(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    tu_image rigid, truth, error;
+    assert_true(tu_image_load(tu_path(ctx->dir, "normals30-shaded-child-scale-rigid.png"), &rigid));
+    assert_true(tu_image_load(tu_path(ctx->dir, "normals30-shaded-child-scale-true.png"), &truth));
+    assert_true(tu_image_load(tu_path(ctx->dir, "normals30-shaded-child-scale-error.png"), &error));
+    assert_true(rigid.width == truth.width && rigid.height == truth.height);
+    int differ = 0;
+    for (int i = 0; i < rigid.width * rigid.height; i++)
+        differ += memcmp(rigid.rgb + 3 * i, truth.rgb + 3 * i, 3) != 0;
+    assert_true(differ > 1000); /* wrong normals, wrong light */
+    assert_true(tu_image_count_color(&error, 220, 0, 0) > 2000);
+    tu_image_free(&rigid), tu_image_free(&truth), tu_image_free(&error);
+}
+
 static void test_lab30_normals_deterministic_and_committed(void **state)
 {
     (void)state;
@@ -196,6 +224,7 @@ int main(void)
         T(test_lab30_normals_policies_on_an_edited_file),
         T(test_lab30_normals_evidence),
         T(test_lab30_normals_panels),
+        T(test_lab30_normals_shaded_panels),
         T(test_lab30_normals_deterministic_and_committed),
     };
 #undef T

@@ -15,6 +15,10 @@
  *   normals30.png                    every panel: per pose, one debug view per method and
  *                                    one perspective view of the whole chain
  *   normals30-<pose>-<view>.png      each panel alone
+ *   normals30-shaded.png             the scaled child and the bend lit by each method's
+ *                                    normals and by the true normal, and the rigid
+ *                                    normal's error on the mesh
+ *   normals30-shaded-<pose>-<view>.png  each of those panels alone
  *   normals30.json                   per pose the chain's matrices, normals per method,
  *                                    the true normals, angle errors; the weight report
  *   normals30-errors.csv             method,pose,vertex,angle_error_deg
@@ -327,6 +331,7 @@ int main(int argc, char **argv)
         {.run = skin_poses, .report = record30_normals_report_poses, /* the space chain; three normals */
          .section = "Three ways to skin a normal, against the truth, pose by pose"},
         {.run = add_figures},
+        {.run = normals30_shaded_figure}, /* the light each normal gives (normals30_figures.c) */
         {.run = record30_normals_evidence},
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],

@@ -54,6 +54,12 @@ typedef struct {
     const char *outdir;
 } normals30;
 
+/* normals30-shaded.png and its panels (normals30_figures.c, a cli_step on a normals30,
+ * after the figure's cameras are chosen): under the scaled child and the 135-degree bend,
+ * the mesh filled and lit by one directional light with each method's normals, with the
+ * true normal, and the rigid normal's angle error on the mesh with a colour bar. */
+lab_error normals30_shaded_figure(void *state, lab_diag *d);
+
 /* Frees what the computation allocated in the normals30 at state (a cli_chapter release). */
 void record30_normals_release(void *state);
 

@@ -84,6 +84,42 @@ void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel)
         figure_draw_label(c, k, panel->label[k]);
 }
 
+double figure_lambert(vec3 n, vec3 l)
+{
+    double d = vec3_dot(n, l);
+    return d > 0.0 ? d : 0.0;
+}
+
+void figure_draw_surface(canvas *c, const camera *cam, const figure_surface *s)
+{
+    raster_depth zb;
+    if (raster_depth_init(&zb, c->width, c->height, NULL) != LAB_OK) {
+        c->out_of_memory = true;
+        return;
+    }
+    for (int t = 0; t < s->triangle_count; t++) {
+        double x[3], y[3], z[3];
+        rgb color[3];
+        bool front = true;
+        for (int k = 0; k < 3; k++) {
+            int v = s->triangles[t].v[k];
+            vec3 q, unused;
+            front &= camera_project_segment(cam, s->positions[v], s->positions[v], &q, &unused);
+            x[k] = q.x, y[k] = q.y, z[k] = q.z;
+            if (s->colors) {
+                color[k] = s->colors[v];
+            } else {
+                double shade = figure_lambert(s->normals[v], s->light);
+                color[k] = (rgb){(unsigned char)lround(s->base.r * shade), (unsigned char)lround(s->base.g * shade),
+                                 (unsigned char)lround(s->base.b * shade)};
+            }
+        }
+        if (front)
+            raster_fill_triangle(c, &zb, x, y, z, color);
+    }
+    raster_depth_free(&zb);
+}
+
 /* One line of text and the 4 pixels under it; 8 pixels above the first. */
 static int label_line_height(void) { return raster_text_height("X", FIGURE_TEXT_SCALE) + 4; }
 

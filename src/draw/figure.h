@@ -51,6 +51,25 @@ typedef struct {
  * allocated marks c out of memory (the figure is then refused as such). */
 void figure_draw_panel(canvas *c, const camera *cam, const figure_panel *panel);
 
+/* A shaded surface: its triangles filled through a z-buffer, each corner's colour either
+ * given (colors) or the Lambert shade of `base` under one directional light,
+ * base * max(0, n . l) with n the vertex's unit normal and l the unit direction towards the
+ * light, interpolated across the triangle (Gouraud). A wrong normal is wrong light. */
+typedef struct {
+    const vec3 *positions;
+    const vec3 *normals;          /* unit, per vertex; used when colors is NULL */
+    const rgb *colors;            /* per vertex, or NULL */
+    const mesh_triangle *triangles;
+    int triangle_count;
+    vec3 light;                   /* towards the light, unit */
+    rgb base;
+} figure_surface;
+/* The Lambert factor max(0, n . l). */
+double figure_lambert(vec3 n, vec3 l);
+/* Draws the surface onto c through cam; a depth buffer that cannot be allocated marks c out
+ * of memory. */
+void figure_draw_surface(canvas *c, const camera *cam, const figure_surface *s);
+
 /* The height `lines` one-line labels take at the top of a panel, as figure_draw_panel lays
  * them out (and figure_draw_label): a camera viewport that starts this far down never draws
  * under them, whatever the pose. */

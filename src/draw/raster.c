@@ -198,7 +198,11 @@ static double edge_function(double ax, double ay, double bx, double by, double p
     return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
 }
 
-void raster_depth_triangle(raster_depth *zb, const double x[3], const double y[3], const double z[3])
+/* Every pixel centre the screen triangle covers, nearest first through the buffer: the
+ * buffer keeps the nearer depth; with a canvas, the pixel also takes the corners' colours
+ * interpolated there (Gouraud). One walk serves the depth pass and the filled triangles. */
+static void cover_triangle(raster_depth *zb, canvas *c, const double x[3], const double y[3], const double z[3],
+                           const rgb *color)
 {
     for (int k = 0; k < 3; k++)
         if (!isfinite(x[k]) || !isfinite(y[k]) || !isfinite(z[k]))
@@ -219,9 +223,26 @@ void raster_depth_triangle(raster_depth *zb, const double x[3], const double y[3
             /* screen-space interpolation is exact for NDC depth, orthographic or perspective */
             double depth = w0 * z[0] + w1 * z[1] + w2 * z[2];
             double *cell = &zb->z[(size_t)py * zb->width + px];
-            if (depth < *cell)
-                *cell = depth;
+            if (!(depth < *cell))
+                continue;
+            *cell = depth;
+            if (c)
+                canvas_put(c, px, py,
+                           (rgb){(unsigned char)lround(w0 * color[0].r + w1 * color[1].r + w2 * color[2].r),
+                                 (unsigned char)lround(w0 * color[0].g + w1 * color[1].g + w2 * color[2].g),
+                                 (unsigned char)lround(w0 * color[0].b + w1 * color[1].b + w2 * color[2].b)});
         }
+}
+
+void raster_depth_triangle(raster_depth *zb, const double x[3], const double y[3], const double z[3])
+{
+    cover_triangle(zb, NULL, x, y, z, NULL);
+}
+
+void raster_fill_triangle(canvas *c, raster_depth *zb, const double x[3], const double y[3], const double z[3],
+                          const rgb color[3])
+{
+    cover_triangle(zb, c, x, y, z, color);
 }
 
 void raster_segment_depth(canvas *c, const raster_depth *zb, double tolerance, double x0, double y0, double z0,

@@ -64,6 +64,12 @@ void raster_depth_free(raster_depth *zb);
 void raster_depth_triangle(raster_depth *zb, const double x[3], const double y[3], const double z[3]);
 void raster_segment_depth(canvas *c, const raster_depth *zb, double tolerance, double x0, double y0, double z0,
                           double x1, double y1, double z1, rgb color);
+/* A filled triangle through the depth buffer (a z-buffer): each pixel centre it covers is
+ * painted where the triangle is nearer than the buffer, which then takes its depth; the
+ * colour is the corners' interpolated there (Gouraud). Drawn in any order, the nearest
+ * triangle's colour is the one left. The buffer must be the canvas's size. */
+void raster_fill_triangle(canvas *c, raster_depth *zb, const double x[3], const double y[3], const double z[3],
+                          const rgb color[3]);
 
 /* [x0, x0 + w) x [y0, y0 + h). */
 void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color);

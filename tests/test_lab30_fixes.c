@@ -269,8 +269,8 @@ static void test_lab30_fixes_deterministic_and_committed(void **state)
 }
 
 /* The animation, decoded by giflib here: every method over the twist, 0 to 210 degrees every
- * 5 (43 frames, 0.1 s each, looping), a panel each, four to a row: panel m of a frame sits at
- * (8 + (m % 4) (260 + 8), 8 + (m / 4) (356 + 8)). At 90 and 180 degrees each method's panel
+ * 5 (43 frames, 0.1 s each, looping), a row each: panel m of a frame sits at
+ * (8, 8 + m (356 + 8)). At 90 and 180 degrees each method's panel
  * is the one fixes30.png shows for that method and pose, pixel for pixel. */
 static void test_lab30_fixes_animation(void **state)
 {
@@ -287,7 +287,7 @@ static void test_lab30_fixes_animation(void **state)
     for (int a = 0; a < 2; a++) { /* 90 and 180 degrees: frames 18 and 36, grid columns 0 and 1 */
         const tu_image *f = &gif.frames[18 * (a + 1)];
         for (int m = 0; m < 7; m++) {
-            int x0 = GAP + (m % 4) * (W + GAP), y0 = GAP + (m / 4) * (H + GAP);
+            int x0 = GAP, y0 = GAP + m * (H + GAP);
             for (int y = 0; y < H; y++)
                 memcpy(panel.rgb + 3 * (size_t)W * y, f->rgb + 3 * ((size_t)(y0 + y) * f->width + x0), 3 * (size_t)W);
             int x, y;

@@ -95,8 +95,8 @@ static lab_error draw_grid(fixes30 *r, const camera cams[2], bool *const middle[
     return e;
 }
 
-/* Frame k of fixes30-twist.gif: the twist at 5k degrees, every method a panel (four to a
- * row, no title, so a frame's panels sit at the grid's fixed places). */
+/* Frame k of fixes30-twist.gif: the twist at 5k degrees, every method a row of its own, in
+ * the grid's order (no title, so a frame's panels sit at fixed places). */
 typedef struct {
     const fixes30 *r;
     const camera *cam;
@@ -111,7 +111,7 @@ static lab_error animation_frame(void *state, int k, canvas *frame, lab_diag *d)
     for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)
         e = draw_row_panel(a->r, &a->r->anim[k * FIXES30_METHODS + m], a->cam, a->middle, &panels[m], d);
     if (e == LAB_OK)
-        e = figure_compose_grid(frame, panels, FIXES30_METHODS, 4, 8, NULL, d);
+        e = figure_compose_grid(frame, panels, FIXES30_METHODS, 1, 8, NULL, d);
     for (int m = 0; m < FIXES30_METHODS; m++)
         canvas_free(&panels[m]);
     return e;

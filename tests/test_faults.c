@@ -7,7 +7,8 @@
  * of those, two runs: that one allocation fails ("at"), and that one and every later one
  * fail ("from": the heap is gone for good, so the error path cannot allocate either). So
  * every allocation site the run reaches fails once in each way, in the context it is
- * called from, without one run per allocation (tens of thousands). lab30-gpu's driver
+ * called from, without one run per allocation (tens of thousands). Two workers share the
+ * points, each in a directory of its own (two cores: half the time). lab30-gpu's driver
  * alone makes some 27,000 call chains (LLVM compiling the shaders), so there the points
  * are the first 24 allocations and 40 more spread evenly over the run, both ways.
  *
@@ -39,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -215,6 +217,34 @@ static bool on_contract(const program_run *p, int rc, const char *dir, const cha
     return ok;
 }
 
+/* Fails points 2i + worker (FAIL_AT) and the same (FAIL_FROM), i.e. this worker's half of
+ * every point both ways, in its own directory; returns how many runs left the contract,
+ * each printed with its command's settings. */
+static int fail_points(const program_run *p, const long *point, int points, long total, int normal_files, int worker,
+                       const char *dir, const char *err_path)
+{
+    int failures = 0;
+    for (int k = 0; k < 2 * points; k++) {
+        if ((k / 2) % 2 != worker)
+            continue;
+        const char *mode = k % 2 ? "FAIL_FROM" : "FAIL_AT";
+        char value[32];
+        snprintf(value, sizeof value, "%ld", point[k / 2]);
+        setenv(mode, value, 1);
+        int rc = run_with(p, dir, err_path);
+        unsetenv(mode);
+        if (!on_contract(p, rc, dir, err_path, normal_files)) {
+            char *msg = tu_read_file(err_path, NULL);
+            fprintf(stderr, "%s, %s=%ld of %ld: exit %d, %d files\n  %s\n", p->program, mode, point[k / 2], total, rc,
+                    tu_count_entries(dir), msg ? msg : "");
+            free(msg);
+            failures++;
+        }
+        empty_dir(dir);
+    }
+    return failures;
+}
+
 static void test_allocation_failures_end_on_contract(void **state)
 {
     tu_run_dir *ctx = *state;
@@ -246,22 +276,21 @@ static void test_allocation_failures_end_on_contract(void **state)
         int points = failure_points(p, sites_file, total, &point);
         remove(sites_file);
         assert_true(points > (p->gpu ? FIRST : 100)); /* every program allocates from far more places */
-        for (int k = 0; k < 2 * points; k++) {
-            const char *mode = k % 2 ? "FAIL_FROM" : "FAIL_AT";
-            char value[32];
-            snprintf(value, sizeof value, "%ld", point[k / 2]);
-            setenv(mode, value, 1);
-            int rc = run_with(p, ctx->dir, ctx->err_path);
-            unsetenv(mode);
-            if (!on_contract(p, rc, ctx->dir, ctx->err_path, normal_files)) {
-                char *msg = tu_read_file(ctx->err_path, NULL);
-                fprintf(stderr, "%s, %s=%ld of %ld: exit %d, %d files\n  %s\n", p->program, mode, point[k / 2], total,
-                        rc, tu_count_entries(ctx->dir), msg ? msg : "");
-                free(msg);
-                failures++;
-            }
-            empty_dir(ctx->dir);
-        }
+        /* two workers, each its own directory: this machine's two cores halve the time */
+        char dir2[64], err2[80];
+        assert_non_null(tu_make_temp_dir(dir2, sizeof dir2));
+        snprintf(err2, sizeof err2, "%s.err", dir2);
+        fflush(stderr);
+        pid_t child = fork();
+        assert_true(child >= 0);
+        if (child == 0)
+            _exit(fail_points(p, point, points, total, normal_files, 1, dir2, err2) > 0);
+        failures += fail_points(p, point, points, total, normal_files, 0, ctx->dir, ctx->err_path);
+        int status = 0;
+        assert_int_equal(waitpid(child, &status, 0), child);
+        failures += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+        remove(err2);
+        tu_remove_tree(dir2);
         free(point);
     }
     unsetenv("LD_PRELOAD");

@@ -173,7 +173,13 @@ lab_error dqs30_figures(void *state, lab_diag *d)
         snprintf(names[i], sizeof names[i], "dqs30-%s-%s%s.png", r->pose[i].method == SKIN_DQS ? "dqs" : "lbs",
                  rig30_kind_name(r->pose[i].rig), figure_angle_tag(angle, sizeof angle, r->pose[i].angle_deg));
     }
-    e = output_batch_add_figure(&r->out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
+    return output_batch_add_figure(&r->out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
+}
+
+lab_error dqs30_animations(void *state, lab_diag *d)
+{
+    dqs30 *r = state;
+    lab_error e = LAB_OK;
     animation twist = {r, RIG30_TWIST, "Twist 0 to 360 deg: LBS (left) collapses\nthe middle ring, DQS (right) keeps it"};
     animation bend = {r, RIG30_BEND, "Bend 0 to 150 deg: LBS (left) pinches\nthe elbow, DQS (right) bulges"};
     if (e == LAB_OK)

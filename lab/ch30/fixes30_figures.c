@@ -160,20 +160,19 @@ static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
 lab_error record30_fixes_figures(void *state, lab_diag *d)
 {
     fixes30 *r = state;
-    camera cams[2];
-    bool *middle[2] = {NULL, NULL};
-    lab_error e = choose_cameras(r, cams, d);
+    lab_error e = choose_cameras(r, r->cam, d);
     for (int k = 0; e == LAB_OK && k < 2; k++)
-        e = rig30_edge_masks(&r->rigs[k], r->edges, r->edge_count, &middle[k], NULL, d);
+        e = rig30_edge_masks(&r->rigs[k], r->edges, r->edge_count, &r->middle[k], NULL, d);
     if (e == LAB_OK)
-        e = draw_grid(r, cams, middle, d);
-    if (e == LAB_OK)
-        e = draw_radius_plot(r, d);
-    animation twist = {r, &cams[RIG30_TWIST], middle[RIG30_TWIST]};
-    if (e == LAB_OK)
-        e = output_batch_add_animation(&r->out, "fixes30-twist.gif", FIXES30_ANIM_FRAMES, FIXES30_ANIM_DELAY_CS,
-                                       animation_frame, &twist, d);
-    free(middle[0]), free(middle[1]);
-    return e;
+        e = draw_grid(r, r->cam, r->middle, d);
+    return e == LAB_OK ? draw_radius_plot(r, d) : e;
+}
+
+lab_error record30_fixes_animation(void *state, lab_diag *d)
+{
+    fixes30 *r = state;
+    animation twist = {r, &r->cam[RIG30_TWIST], r->middle[RIG30_TWIST]};
+    return output_batch_add_animation(&r->out, "fixes30-twist.gif", FIXES30_ANIM_FRAMES, FIXES30_ANIM_DELAY_CS,
+                                      animation_frame, &twist, d);
 }
 

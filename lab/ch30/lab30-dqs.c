@@ -244,6 +244,7 @@ int main(int argc, char **argv)
         {.run = dqs30_choose_cameras}, /* the figures (dqs30_figures.c) */
         {.run = dqs30_figures},
         {.run = record30_dqs_evidence},
+        {.run = dqs30_animations}, /* the twist and the bend, LBS beside DQS */
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
                                         "Chapter 30, closing section: dual quaternion skinning (DQS) beside LBS",

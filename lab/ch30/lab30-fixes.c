@@ -280,8 +280,9 @@ int main(int argc, char **argv)
         {.section = "The bend: inner distance and bulge (both 1 and 0 at bind)", .report = record30_fixes_report_bend},
         {.section = "What each costs per vertex (counted)", .report = record30_fixes_report_costs},
         {.run = animation_poses}, /* the animation's frames */
-        {.run = record30_fixes_figures}, /* methods by poses; the radius against the twist; the animation */
+        {.run = record30_fixes_figures}, /* methods by poses; the radius against the twist */
         {.run = record30_fixes_evidence},
+        {.run = record30_fixes_animation}, /* every method over the twist */
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
                                         "Beyond LBS and DQS: the fixes production rigs use, on chapter 30's cylinder",

@@ -249,6 +249,7 @@ int main(int argc, char **argv)
         {.run = lab30_choose_camera}, /* the figure (lab30_figures.c) */
         {.run = lab30_figures},
         {.run = record30_evidence}, /* every number, as JSON and CSV */
+        {.run = lab30_animation},   /* the twist from 0 to 360 degrees, 73 frames */
     };
     static const cli_chapter chapter = {steps, sizeof steps / sizeof steps[0],
                                         "Chapter 30: how bones drive a mesh - linear blend skinning of a twisted cylinder",

@@ -226,9 +226,13 @@ lab_error lab30_figures(void *state, lab_diag *d)
     if (e == LAB_OK)
         e = output_batch_add_image(&c->out, "skinning30-refused-weights.png", &refused, d);
     canvas_free(&hand), canvas_free(&weights), canvas_free(&refused);
-    if (e == LAB_OK)
-        e = output_batch_add_animation(&c->out, "skinning30-twist.gif", c->sweep_count, LAB30_SWEEP_DELAY_CS,
-                                       twist_frame, c, d);
     return e;
+}
+
+lab_error lab30_animation(void *state, lab_diag *d)
+{
+    chapter30 *c = state;
+    return output_batch_add_animation(&c->out, "skinning30-twist.gif", c->sweep_count, LAB30_SWEEP_DELAY_CS,
+                                      twist_frame, c, d);
 }
 

@@ -67,11 +67,13 @@ typedef struct {
 void record30_release(void *state);
 
 /* The figure's camera, one for every pose and every frame of the animation; then
- * skinning30.png and its panels, skinning30-twist.gif (the twist from 0 to 360 degrees
- * beside the middle ring's radius), skinning30-hand.png, skinning30-weights.png and
- * skinning30-refused-weights.png (lab30_figures.c; cli_steps on a chapter30). */
+ * skinning30.png and its panels, skinning30-hand.png, skinning30-weights.png and
+ * skinning30-refused-weights.png; then skinning30-twist.gif, the twist from 0 to 360
+ * degrees beside the middle ring's radius, the run's last and longest step
+ * (lab30_figures.c; cli_steps on a chapter30). */
 lab_error lab30_choose_camera(void *state, lab_diag *d);
 lab_error lab30_figures(void *state, lab_diag *d);
+lab_error lab30_animation(void *state, lab_diag *d);
 
 /* skinning30.json, skinning30-radii.csv and, with c->gltf, skinning30.gltf. */
 /* (a cli_step on a chapter30: adds to its `out`) */

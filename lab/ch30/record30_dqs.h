@@ -82,11 +82,12 @@ void record30_dqs_release(void *state);
 /* (a cli_step on a dqs30: adds to its `out`) */
 lab_error record30_dqs_evidence(void *state, lab_diag *d);
 
-/* The figures' cameras, then dqs30.png and its panels, dqs30-radius.png, dqs30-chord.png
- * and the animations dqs30-twist.gif and dqs30-bend.gif (dqs30_figures.c; cli_steps on a
- * dqs30). */
+/* The figures' cameras, then dqs30.png and its panels, dqs30-radius.png and
+ * dqs30-chord.png; then the animations dqs30-twist.gif and dqs30-bend.gif, the run's last
+ * and longest step (dqs30_figures.c; cli_steps on a dqs30). */
 lab_error dqs30_choose_cameras(void *state, lab_diag *d);
 lab_error dqs30_figures(void *state, lab_diag *d);
+lab_error dqs30_animations(void *state, lab_diag *d);
 
 /* The report's sections, each measured value beside its closed form; each returns whether
  * its checks passed (cli_step reports on a dqs30; lab30-dqs.c's step list titles and

@@ -46,6 +46,7 @@ void record30_fixes_release(void *state)
     for (int k = 0; k < 2; k++)
         free(r->deltas[0][k]), free(r->deltas[1][k]), free(r->unreachable[k]);
     free(r->centres[0]), free(r->centres[1]);
+    free(r->middle[0]), free(r->middle[1]);
     free(r->edges);
     for (int k = 0; k < 2; k++)
         rig30_rig_free(&r->rigs[k]);

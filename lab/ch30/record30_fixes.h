@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "draw/camera.h"
 #include "fixes30.h"
 #include "program/output.h"
 
@@ -68,6 +69,8 @@ typedef struct {
     int row_count;
     fixes30_row anim[FIXES30_ANIM_FRAMES * FIXES30_METHODS]; /* frame k, method m at k * METHODS + m */
     int anim_count;
+    camera cam[2];           /* the figures': one per rig over every panel and frame */
+    bool *middle[2];         /* per rig, the middle ring's edges */
     int unreachable_count;    /* vertices no corrective delta reaches (both rigs) */
     double export_error;      /* the exported corrective read back at t = 0.5 against the double path */
     /* the twist sampled finely for the plot: [narrowest ring, largest |r - 1|][method][sample] */
@@ -80,6 +83,9 @@ const fixes30_row *fixes30_row_at(const fixes30 *r, rig30_kind rig, double deg, 
 /* cli steps: fixes30.png and fixes30-radius.png (fixes30_figures.c); fixes30.json and
  * fixes30.csv. */
 lab_error record30_fixes_figures(void *state, lab_diag *d);
+/* fixes30-twist.gif, every method over the twist (fixes30_figures.c, after
+ * record30_fixes_figures, whose cameras it shares): the run's last and longest step. */
+lab_error record30_fixes_animation(void *state, lab_diag *d);
 lab_error record30_fixes_evidence(void *state, lab_diag *d);
 /* The report's sections (lab30-fixes.c's step list titles and numbers them); each returns
  * whether its checks passed. */

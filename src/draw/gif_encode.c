@@ -35,11 +35,11 @@ lab_error gif_begin(gif_writer *w, int width, int height, int delay_cs, bytes *o
     if (width < 1 || height < 1 || width > 65535 || height > 65535 || delay_cs < 0 || delay_cs > 65535)
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "GIF encoder", "%d x %d pixels, delay %d", width, height,
                          delay_cs);
-    w->line = malloc((size_t)width);
+    w->indices = malloc((size_t)width * (size_t)height);
     int err = 0;
-    GifFileType *gif = w->line ? EGifOpen(w, append, &err) : NULL;
+    GifFileType *gif = w->indices ? EGifOpen(w, append, &err) : NULL;
     if (!gif) {
-        free(w->line), w->line = NULL;
+        free(w->indices), w->indices = NULL;
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "GIF encoder", "opening a %d x %d animation", width, height);
     }
     w->gif = gif;
@@ -98,12 +98,20 @@ lab_error gif_add_frame(gif_writer *w, const canvas *frame, lab_diag *d)
     palette *p = calloc(1, sizeof *p);
     if (!p)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, name, "its colour table");
+    /* one pass: every pixel's index (a figure is mostly runs of one colour: the previous
+     * pixel's index is reused without hashing) */
+    const unsigned char *prev = NULL;
+    int index = 0;
     for (size_t i = 0; i < (size_t)frame->width * frame->height; i++) {
         const unsigned char *c = frame->rgb + 3 * i;
-        if (palette_index(p, (rgb){c[0], c[1], c[2]}) < 0) {
+        if (!prev || c[0] != prev[0] || c[1] != prev[1] || c[2] != prev[2])
+            index = palette_index(p, (rgb){c[0], c[1], c[2]});
+        if (index < 0) {
             free(p);
             return diag_fail(d, LAB_ERR_LIMIT, name, "more than 256 colours: a GIF frame holds 256");
         }
+        w->indices[i] = (unsigned char)index;
+        prev = c;
     }
     int size = 2;
     while (size < p->count)
@@ -114,12 +122,8 @@ lab_error gif_add_frame(gif_writer *w, const canvas *frame, lab_diag *d)
     size_t extension_len = EGifGCBToExtension(&gcb, extension);
     int ok = map && EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, (int)extension_len, extension) != GIF_ERROR &&
              EGifPutImageDesc(gif, 0, 0, w->width, w->height, false, map) != GIF_ERROR;
-    for (int y = 0; ok && y < w->height; y++) {
-        const unsigned char *row = frame->rgb + (size_t)3 * w->width * y;
-        for (int x = 0; x < w->width; x++)
-            w->line[x] = (unsigned char)palette_index(p, (rgb){row[3 * x], row[3 * x + 1], row[3 * x + 2]});
-        ok = EGifPutLine(gif, w->line, w->width) != GIF_ERROR;
-    }
+    for (int y = 0; ok && y < w->height; y++)
+        ok = EGifPutLine(gif, w->indices + (size_t)w->width * y, w->width) != GIF_ERROR;
     GifFreeMapObject(map);
     free(p);
     if (!ok)
@@ -144,6 +148,6 @@ void gif_abandon(gif_writer *w)
 {
     if (w->gif)
         EGifCloseFile(w->gif, NULL);
-    free(w->line);
-    w->gif = NULL, w->line = NULL;
+    free(w->indices);
+    w->gif = NULL, w->indices = NULL;
 }

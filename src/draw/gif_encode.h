@@ -26,7 +26,7 @@ typedef struct {
     void *gif;                  /* giflib's GifFileType */
     bytes *out;
     int width, height, delay_cs, frames;
-    unsigned char *line;        /* one row of palette indices */
+    unsigned char *indices;     /* one frame of palette indices, width x height */
     int write_error;            /* giflib's output callback could not append */
 } gif_writer;
 

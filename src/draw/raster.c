@@ -265,9 +265,16 @@ void raster_segment_depth(canvas *c, const raster_depth *zb, double tolerance, d
 
 void raster_fill_rect(canvas *c, int x0, int y0, int w, int h, rgb color)
 {
-    for (int y = y0; y < y0 + h; y++)
-        for (int x = x0; x < x0 + w; x++)
-            canvas_put(c, x, y, color);
+    /* clipped to the canvas; the first row pixel by pixel, the others copied from it */
+    int xa = x0 < 0 ? 0 : x0, ya = y0 < 0 ? 0 : y0;
+    int xb = x0 + w > c->width ? c->width : x0 + w, yb = y0 + h > c->height ? c->height : y0 + h;
+    if (xa >= xb || ya >= yb)
+        return;
+    unsigned char *first = c->rgb + 3 * ((size_t)ya * c->width + (size_t)xa);
+    for (int x = 0; x < xb - xa; x++)
+        first[3 * x] = color.r, first[3 * x + 1] = color.g, first[3 * x + 2] = color.b;
+    for (int y = ya + 1; y < yb; y++)
+        memcpy(c->rgb + 3 * ((size_t)y * c->width + (size_t)xa), first, 3 * (size_t)(xb - xa));
 }
 
 /* stb_easy_font emits axis-aligned quads, 4 vertices of 16 bytes (x, y, z floats and
@@ -319,7 +326,11 @@ int raster_text_height(const char *text, int scale)
 
 void canvas_blit(canvas *dst, const canvas *src, int x, int y)
 {
-    for (int j = 0; j < src->height; j++)
-        for (int i = 0; i < src->width; i++)
-            canvas_put(dst, x + i, y + j, canvas_get(src, i, j));
+    /* the part of src inside dst, a row at a time */
+    int i0 = x < 0 ? -x : 0, j0 = y < 0 ? -y : 0;
+    int i1 = src->width < dst->width - x ? src->width : dst->width - x;
+    int j1 = src->height < dst->height - y ? src->height : dst->height - y;
+    for (int j = j0; j < j1 && i0 < i1; j++)
+        memcpy(dst->rgb + 3 * ((size_t)(y + j) * dst->width + (size_t)(x + i0)),
+               src->rgb + 3 * ((size_t)j * src->width + (size_t)i0), 3 * (size_t)(i1 - i0));
 }

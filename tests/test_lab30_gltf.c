@@ -371,8 +371,8 @@ static void test_lab30_gltf_deterministic_and_committed(void **state)
     const char *exported[] = {"skinning30.json", "skinning30-radii.csv", "skinning30.png",
                               "skinning30-theta000.png", "skinning30-theta090.png",
                               "skinning30-theta180.png", "skinning30-hand.png", "skinning30-weights.png",
-                              "skinning30-refused-weights.png", "skinning30.gltf"};
-    tu_check_deterministic_and_committed(LAB30, export_args, NULL, exported, 10, "lab30-gltf");
+                              "skinning30-refused-weights.png", "skinning30.gltf", "skinning30-twist.gif"};
+    tu_check_deterministic_and_committed(LAB30, export_args, NULL, exported, 11, "lab30-gltf");
     const char *asset_args[] = {COMMITTED_OUT_DIR "/skinning30.gltf", NULL};
     tu_check_deterministic_and_committed(LAB, asset_args, NULL, outputs, OUTPUT_COUNT, "lab30-gltf");
 }

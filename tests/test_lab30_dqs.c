@@ -214,8 +214,8 @@ static void test_lab30_dqs_chord_sketch(void **state)
     tu_image_free(&img);
 }
 
-/* The animations, decoded by giflib here: a whole twist (73 frames) and a bend to 150
- * degrees (31), 0.08 s a frame, looping; frame k is 5k degrees, LBS beside DQS, and at the
+/* The animations, decoded by giflib here: a whole twist every 10 degrees (37 frames) and a
+ * bend to 150 degrees every 15 (11), 0.12 s a frame, looping; LBS beside DQS, and at the
  * figure's poses each half is that pose's PNG panel, pixel for pixel. */
 static void test_lab30_dqs_animations(void **state)
 {
@@ -224,17 +224,18 @@ static void test_lab30_dqs_animations(void **state)
     static const struct {
         const char *gif, *rig;
         int frames, angles[3];
-    } anims[2] = {{"dqs30-twist.gif", "twist", 73, {90, 180, 270}}, {"dqs30-bend.gif", "bend", 31, {90, 135, -1}}};
+        int step;
+    } anims[2] = {{"dqs30-twist.gif", "twist", 37, {90, 180, 270}, 10}, {"dqs30-bend.gif", "bend", 11, {90, 135, -1}, 15}};
     for (int a = 0; a < 2; a++) {
         tu_gif gif;
-        tu_check_animation(tu_path(ctx->dir, anims[a].gif), anims[a].frames, 8, &gif);
+        tu_check_animation(tu_path(ctx->dir, anims[a].gif), anims[a].frames, 12, &gif);
         for (int i = 0; i < 3 && anims[a].angles[i] >= 0; i++)
             for (int m = 0; m < 2; m++) {
                 char name[64];
                 snprintf(name, sizeof name, "dqs30-%s-%s%03d.png", m ? "dqs" : "lbs", anims[a].rig, anims[a].angles[i]);
                 tu_image panel;
                 assert_true(tu_image_load(tu_path(ctx->dir, name), &panel));
-                int x, y, k = anims[a].angles[i] / 5;
+                int x, y, k = anims[a].angles[i] / anims[a].step;
                 if (!tu_image_find(&gif.frames[k], &panel, &x, &y))
                     fail_msg("%s frame %d does not hold %s", anims[a].gif, k, name);
                 assert_true(m ? x > gif.width / 2 : x < gif.width / 2); /* LBS left, DQS right */

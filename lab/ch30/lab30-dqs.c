@@ -178,8 +178,8 @@ static lab_error run_poses(void *state, lab_diag *d)
     return e;
 }
 
-/* The animations' frames: every 5 degrees of a whole twist and of a bend to 150 degrees,
- * each under LBS and DQS (dqs30_anim_index orders them), computed as the poses above. */
+/* The animations' frames: a whole twist every 10 degrees and a bend to 150 degrees every
+ * 15, each under LBS and DQS (dqs30_anim_index orders them), computed as the poses above. */
 static lab_error animation_poses(void *state, lab_diag *d)
 {
     dqs30 *r = state;
@@ -187,7 +187,8 @@ static lab_error animation_poses(void *state, lab_diag *d)
     for (int kind = 0; e == LAB_OK && kind < 2; kind++)
         for (int k = 0; e == LAB_OK && k < dqs30_anim_frames[kind]; k++)
             for (int m = 0; e == LAB_OK && m < 2; m++)
-                e = run_pose(r, (rig30_kind)kind, dqs30_methods[m], k * DQS30_ANIM_STEP_DEG,
+                e = run_pose(r, (rig30_kind)kind, dqs30_methods[m],
+                             k * (kind == RIG30_TWIST ? DQS30_ANIM_TWIST_STEP_DEG : DQS30_ANIM_BEND_STEP_DEG),
                              &r->anim[dqs30_anim_index((rig30_kind)kind, k, m)], &r->anim_count, d);
     return e;
 }

@@ -199,7 +199,7 @@ static lab_error skin_every_pose(void *state, lab_diag *d)
     return e;
 }
 
-/* The animation's frames: every method over the twist, every 5 degrees from 0 to 210. */
+/* The animation's frames: every method over the twist, every 10 degrees from 0 to 210. */
 static lab_error animation_poses(void *state, lab_diag *d)
 {
     fixes30 *r = state;

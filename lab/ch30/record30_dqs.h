@@ -19,13 +19,14 @@
 extern const double dqs30_sweep_theta_deg[DQS30_SWEEP_ANGLES]; /* 60, 90, 120, 180 */
 extern const skin_method dqs30_methods[2];                     /* LBS, DQS */
 
-/* The animations: a whole twist and a bend to 150 degrees, every 5 degrees, each frame LBS
- * beside DQS. */
-#define DQS30_ANIM_STEP_DEG 5
-#define DQS30_ANIM_TWIST_FRAMES (360 / DQS30_ANIM_STEP_DEG + 1)
-#define DQS30_ANIM_BEND_FRAMES (150 / DQS30_ANIM_STEP_DEG + 1)
+/* The animations: a whole twist every 10 degrees and a bend to 150 degrees every 15 (steps
+ * that pass through the figure's poses: 90, 180, 270; 90, 135), each frame LBS beside DQS. */
+#define DQS30_ANIM_TWIST_STEP_DEG 10
+#define DQS30_ANIM_BEND_STEP_DEG 15
+#define DQS30_ANIM_TWIST_FRAMES (360 / DQS30_ANIM_TWIST_STEP_DEG + 1)
+#define DQS30_ANIM_BEND_FRAMES (150 / DQS30_ANIM_BEND_STEP_DEG + 1)
 #define DQS30_ANIM_POSES (2 * (DQS30_ANIM_TWIST_FRAMES + DQS30_ANIM_BEND_FRAMES))
-#define DQS30_ANIM_DELAY_CS 8
+#define DQS30_ANIM_DELAY_CS 12
 extern const int dqs30_anim_frames[2];                        /* [rig30_kind] */
 /* Where frame k of a rig's animation keeps its pose under method m (0 LBS, 1 DQS). */
 static inline int dqs30_anim_index(rig30_kind kind, int k, int m)

@@ -28,10 +28,10 @@ const char *fixes30_method_name(fixes30_method m);
 #define FIXES30_TOLERANCE 1e-12
 #define FIXES30_CURVE_STEP 2.5     /* the plot's curves: the twist every 2.5 degrees, */
 #define FIXES30_CURVE_SAMPLES 85   /* 0 to 210 */
-/* The animation: every method over the twist, 0 to 210 degrees every 5, a panel each. */
-#define FIXES30_ANIM_STEP_DEG 5
+/* The animation: every method over the twist, 0 to 210 degrees every 10, a row each. */
+#define FIXES30_ANIM_STEP_DEG 10
 #define FIXES30_ANIM_FRAMES (210 / FIXES30_ANIM_STEP_DEG + 1)
-#define FIXES30_ANIM_DELAY_CS 10
+#define FIXES30_ANIM_DELAY_CS 15
 extern const double fixes30_twist_deg[FIXES30_TWIST_POSES];
 extern const double fixes30_bend_deg[FIXES30_BEND_POSES];
 

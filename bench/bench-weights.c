@@ -47,7 +47,7 @@ static lab_error product_seconds(const mesh *m, double *out, lab_diag *d)
     sparse_triplets L;
     double *mass = malloc((size_t)m->vertex_count * sizeof *mass), *x = malloc((size_t)m->vertex_count * sizeof *x),
            *y = malloc((size_t)m->vertex_count * sizeof *y);
-    lab_error e = mass && x && y ? heat30_laplacian(m, &L, mass, d)
+    lab_error e = mass && x && y ? heat30_laplacian(m, &L, mass, NULL, d)
                                  : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, LAB, "%d vertices", m->vertex_count);
     if (e == LAB_OK) {
         for (int i = 0; i < m->vertex_count; i++)

@@ -71,7 +71,9 @@ static void test_laplacian_of_a_right_triangle(void **state)
     sparse_triplets L;
     double mass[3];
     lab_diag d;
-    assert_int_equal(heat30_laplacian(&m, &L, mass, &d), LAB_OK);
+    int obtuse = -1;
+    assert_int_equal(heat30_laplacian(&m, &L, mass, &obtuse, &d), LAB_OK);
+    assert_int_equal(obtuse, 0); /* a right angle is not obtuse */
     assert_true(fabs(sparse_entry(&L, 1, 2)) < 1e-16);
     assert_true(fabs(sparse_entry(&L, 0, 1) - 0.5) < 1e-15 && fabs(sparse_entry(&L, 2, 0) - 0.5) < 1e-15);
     assert_true(fabs(sparse_entry(&L, 0, 0) + 1.0) < 1e-15);
@@ -91,7 +93,9 @@ static void test_laplacian_of_an_obtuse_triangle(void **state)
     sparse_triplets L;
     double mass[3], area = 0.5 * 2 * 0.2;
     lab_diag d;
-    assert_int_equal(heat30_laplacian(&m, &L, mass, &d), LAB_OK);
+    int obtuse = -1;
+    assert_int_equal(heat30_laplacian(&m, &L, mass, &obtuse, &d), LAB_OK);
+    assert_int_equal(obtuse, 1);
     assert_true(fabs(mass[2] - area / 2) < 1e-15 && fabs(mass[0] - area / 4) < 1e-15);
     double angle = 2 * atan(1.0 / 0.2); /* at vertex 2 */
     assert_true(fabs(sparse_entry(&L, 0, 1) - 0.5 / tan(angle)) < 1e-14 && sparse_entry(&L, 0, 1) < 0);

@@ -26,12 +26,14 @@ static double cotangent(vec3 u, vec3 v)
     return vec3_dot(u, v) / vec3_length(vec3_cross(u, v));
 }
 
-lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, lab_diag *d)
+lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, int *obtuse_count, lab_diag *d)
 {
     int n = m->vertex_count;
     lab_error e = sparse_init(L, n, (size_t)m->triangle_count * 12 + (size_t)n, d);
     for (int i = 0; i < n; i++)
         mass[i] = 0.0;
+    if (obtuse_count)
+        *obtuse_count = 0;
     for (int t = 0; e == LAB_OK && t < m->triangle_count; t++) {
         const int *v = m->triangles[t].v;
         vec3 p[3] = {m->vertices[v[0]], m->vertices[v[1]], m->vertices[v[2]]};
@@ -64,6 +66,8 @@ lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, lab_
         for (int k = 0; k < 3; k++)
             if (cot[k] < 0.0)
                 obtuse = k;
+        if (obtuse_count && obtuse >= 0)
+            ++*obtuse_count;
         for (int k = 0; k < 3; k++) {
             int q = (k + 1) % 3, r = (k + 2) % 3;
             if (obtuse < 0) {
@@ -104,6 +108,7 @@ lab_error heat30_heat(const mesh *m, const heat30_bone *bones, int bone_count, i
         }
         /* the nearest visible bone: try bones nearest first until one is seen */
         double nearest = INFINITY;
+        int visible = -1; /* the nearest bone seen: its visibility is known */
         for (int tried = 0; tried < bone_count; tried++) {
             int best = -1;
             for (int b = 0; b < bone_count; b++)
@@ -113,7 +118,7 @@ lab_error heat30_heat(const mesh *m, const heat30_bone *bones, int bone_count, i
                 break;
             seen[best] = true; /* tried */
             if (!mesh_bvh_segment_blocked(&bvh, i, closest[best]))
-                nearest = dist[best];
+                nearest = dist[best], visible = best;
         }
         H[i] = 0.0;
         if (!isfinite(nearest)) {
@@ -128,7 +133,7 @@ lab_error heat30_heat(const mesh *m, const heat30_bone *bones, int bone_count, i
         /* every visible bone within the tie tolerance of the nearest shares the vertex */
         int k = 0;
         for (int b = 0; b < bone_count; b++)
-            if (dist[b] <= nearest * (1.0 + HEAT30_TIE) && !mesh_bvh_segment_blocked(&bvh, i, closest[b])) {
+            if (dist[b] <= nearest * (1.0 + HEAT30_TIE) && (b == visible || !mesh_bvh_segment_blocked(&bvh, i, closest[b]))) {
                 pi[bones[b].joint] += 1.0;
                 k++;
             }
@@ -177,17 +182,10 @@ lab_error heat30_solve(const mesh *m, const heat30_bone *bones, int bone_count, 
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d vertices, %d joints", n, joint_count);
     /* L and M (the Laplacian of Meyer et al.), H and p (the heat) */
     if (e == LAB_OK)
-        e = heat30_laplacian(m, &A, mass, d);
+        e = heat30_laplacian(m, &A, mass, &out->obtuse_triangles, d);
     if (e == LAB_OK)
         e = heat30_heat(m, bones, bone_count, joint_count, c, H, p, &out->hidden, d);
     if (e == LAB_OK) {
-        for (int t = 0; t < m->triangle_count; t++)
-            for (int k = 0; k < 3; k++) {
-                const int *v = m->triangles[t].v;
-                vec3 u = vec3_sub(m->vertices[v[(k + 1) % 3]], m->vertices[v[k]]);
-                vec3 s = vec3_sub(m->vertices[v[(k + 2) % 3]], m->vertices[v[k]]);
-                out->obtuse_triangles += vec3_dot(u, s) < 0.0;
-            }
         /* A = -L + M H: L's entries change sign in place, M H joins the diagonal */
         for (size_t k = 0; k < A.count; k++)
             A.value[k] = -A.value[k];

@@ -54,10 +54,11 @@ typedef struct {
 /* The distance from p to the segment, and its closest point (may be NULL). */
 double heat30_segment_distance(vec3 p, heat30_bone bone, vec3 *closest);
 
-/* The cotangent matrix L (both halves, as triplets into a new *L) and the mixed Voronoi
- * area of every vertex (mass[vertex_count], the caller's). A triangle of zero area has
+/* The cotangent matrix L (both halves, as triplets into a new *L), the mixed Voronoi area
+ * of every vertex (mass[vertex_count], the caller's) and how many triangles are obtuse
+ * (*obtuse_count, may be NULL: each gives its edges a negative cotangent). A triangle of zero area has
  * no angles to take cotangents of: LAB_ERR_MESH_ZERO_AREA names it. */
-lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, lab_diag *d);
+lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, int *obtuse_count, lab_diag *d);
 
 /* The heat: H[i] = k c / d_i^2 and p[i * joint_count + j] (the caller's arrays), as above;
  * *hidden (may be NULL) counts vertices that see no bone. */

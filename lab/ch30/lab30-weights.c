@@ -98,7 +98,7 @@ static lab_error check_laplacian(void *state, lab_diag *d)
     mesh hexagon = {7, v, 6, t};
     sparse_triplets L;
     double mass[7];
-    lab_error e = heat30_laplacian(&hexagon, &L, mass, d);
+    lab_error e = heat30_laplacian(&hexagon, &L, mass, NULL, d);
     if (e != LAB_OK)
         return e;
     const double s3 = sqrt(3.0);

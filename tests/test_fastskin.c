@@ -118,12 +118,12 @@ static double max_error(const fixture *f, skin_method method, const float *out, 
 static void test_fastskin_matches_the_double_path_everywhere(void **state)
 {
     (void)state;
-    const int ks[4] = {1, 2, 4, 8}, threads[4] = {1, 2, 3, 7};
+    const int threads[4] = {1, 2, 3, 7};
     fastskin_pool *pool;
     assert_int_equal(fastskin_pool_create(6, &pool, NULL), LAB_OK); /* one pool for every job */
-    for (int ki = 0; ki < 4; ki++) {
+    for (int k = 1; k <= PACKED_MAX_INFLUENCES; k++) { /* 1, 2, 4, 8 specialised; the others generic */
         fixture f;
-        build(&f, 257, ks[ki]); /* odd: ranges do not divide evenly */
+        build(&f, 257, k); /* odd: ranges do not divide evenly */
         float *p = malloc(12 * f.n), *nn = malloc(12 * f.n), *p1 = malloc(12 * f.n), *p0 = malloc(12 * f.n);
         for (int method = 0; method < 2; method++)
             for (int level = 0; level < SIMD_LEVEL_COUNT; level++) {
@@ -140,7 +140,7 @@ static void test_fastskin_matches_the_double_path_everywhere(void **state)
                                                         normals == FASTSKIN_UNIT_NORMALS)
                                             : 0.0;
                         if (!(ep < 2e-5 && en < 2e-5))
-                            fail_msg("K=%d %s %s normals %d, %d threads: position error %g, normal error %g", ks[ki],
+                            fail_msg("K=%d %s %s normals %d, %d threads: position error %g, normal error %g", k,
                                      skin_method_name(job.method), simd_level_name(job.level), normals, threads[ti],
                                      ep, en);
                         if (normals == FASTSKIN_NO_NORMALS && ti == 0)
@@ -159,6 +159,17 @@ static void test_fastskin_matches_the_double_path_everywhere(void **state)
     fastskin_pool_destroy(pool);
 }
 
+/* DQS of one vertex of a compressed mesh in doubles: its slots' dual quaternions with the
+ * weights decoded by the test (slot 0, the heaviest, the pivot). */
+static vec3 dqs_of(const fixture *f, const packed_mesh *c, int v, const double *w, vec3 p)
+{
+    dualquat q[4], u;
+    for (int i = 0; i < 4; i++)
+        q[i] = f->dq[c->joint_format == PACKED_JOINT_U8 ? c->joint8[4 * v + i] : c->joint[4 * v + i]];
+    assert_int_equal(dualquat_normalize(dualquat_blend(q, w, 4, true), &u, "ref", NULL), LAB_OK);
+    return dualquat_transform_point(u, p);
+}
+
 /* The compressed vertex, decoded here on its own: weights from their integer units (the
  * implied one as U minus the rest), positions as offset + scale q; the kernels must agree
  * with a double blend of exactly that data, and the data with the float mesh within one
@@ -169,7 +180,10 @@ static void test_fastskin_compressed_vertex(void **state)
     static const packed_weight_format formats[3] = {PACKED_WEIGHT_FLOAT, PACKED_WEIGHT_UNORM16, PACKED_WEIGHT_UNORM8};
     fixture f;
     build(&f, 301, 4);
-    float *p = malloc(12 * f.n), *nn = malloc(12 * f.n);
+    float *p = malloc(12 * f.n), *nn = malloc(12 * f.n), *p3 = malloc(12 * f.n);
+    double (*decoded)[4] = malloc(sizeof *decoded * f.n);
+    fastskin_pool *pool;
+    assert_int_equal(fastskin_pool_create(2, &pool, NULL), LAB_OK);
     for (int jf = 0; jf < 2; jf++)
         for (int wi = 0; wi < 3; wi++)
             for (int quantized = 0; quantized < 2; quantized++) {
@@ -197,6 +211,7 @@ static void test_fastskin_compressed_vertex(void **state)
                     w[3] = wi == 0 ? 1.0 - (double)(c.weight[3 * v] + c.weight[3 * v + 1] + c.weight[3 * v + 2])
                                    : (unit_count - floor(sum_units + 0.5)) / unit_count;
                     assert_true(w[3] >= 0.0); /* the units of the stored weights never exceed U */
+                    memcpy(decoded[v], w, sizeof w);
                     float exact[4];
                     packed_vertex_weights(&f.packed, v, exact);
                     for (int i = 0; i < 4; i++)
@@ -231,13 +246,87 @@ static void test_fastskin_compressed_vertex(void **state)
                     if (!(worst < 2e-5))
                         fail_msg("joints %s, weights %d, quantised %d, %s: error %g", jf ? "u8" : "u16", wi, quantized,
                                  simd_level_name(job.level), worst);
+                    /* the split into ranges changes no bit: ranges end inside and at the
+                     * edges of the kernels' eight-vertex blocks */
+                    fastskin_job split = job;
+                    split.threads = 3, split.pool = pool, split.out_position = p3;
+                    assert_int_equal(fastskin_run(&split, NULL), LAB_OK);
+                    assert_memory_equal(p, p3, 12 * f.n);
                     job.method = SKIN_DQS; /* the quantised positions are LBS's only */
                     assert_int_equal(fastskin_run(&job, NULL), quantized ? LAB_ERR_INVALID_ARGUMENT : LAB_OK);
+                    if (quantized)
+                        continue;
+                    double worst_dqs = 0.0;
+                    for (int v = 0; v < f.n; v++) {
+                        vec3 r = dqs_of(&f, &c, v, decoded[v], f.pos[v]);
+                        worst_dqs = fmax(worst_dqs, vec3_length(vec3_sub(r, vec3_make(p[3 * v], p[3 * v + 1], p[3 * v + 2]))));
+                    }
+                    if (!(worst_dqs < 2e-5))
+                        fail_msg("DQS, joints %s, weights %d, %s: error %g", jf ? "u8" : "u16", wi,
+                                 simd_level_name(job.level), worst_dqs);
+                    split.method = SKIN_DQS;
+                    assert_int_equal(fastskin_run(&split, NULL), LAB_OK);
+                    assert_memory_equal(p, p3, 12 * f.n);
                 }
                 packed_mesh_free(&c);
             }
-    free(p), free(nn);
+    free(p), free(nn), free(p3), free(decoded);
+    fastskin_pool_destroy(pool);
     release(&f);
+}
+
+/* Every tail length: the first n vertices (n = 1 .. 24) of a mesh, skinned alone, give the
+ * bits they have in the whole mesh's run, for every level, method, normals choice, K of
+ * both kinds (specialised and generic) and weight format: the AVX2 kernels take eight
+ * vertices at a time and run a range's last ones through a block of their own. Nothing
+ * past the n-th vertex is written. */
+static void test_fastskin_every_tail_length(void **state)
+{
+    (void)state;
+    enum { N = 24, GUARD = 8 };
+    static const packed_weight_format formats[3] = {PACKED_WEIGHT_FLOAT, PACKED_WEIGHT_UNORM16, PACKED_WEIGHT_UNORM8};
+    const int ks[2] = {4, 3};
+    for (int ki = 0; ki < 2; ki++) {
+        fixture f;
+        build(&f, N, ks[ki]);
+        for (int wi = 0; wi < 3; wi++) {
+            packed_mesh c;
+            assert_int_equal(packed_mesh_compress(&f.packed, wi ? PACKED_JOINT_U8 : PACKED_JOINT_U16, formats[wi], false,
+                                                  &c, NULL, NULL),
+                             LAB_OK);
+            for (int level = 0; level < SIMD_LEVEL_COUNT; level++)
+                for (int method = 0; method < 2; method++)
+                    for (int normals = FASTSKIN_NO_NORMALS; normals <= FASTSKIN_RAW_NORMALS; normals++) {
+                        if (!simd_level_available((simd_level)level))
+                            continue;
+                        float whole_p[3 * N], whole_n[3 * N], part_p[3 * N + GUARD], part_n[3 * N + GUARD];
+                        fastskin_job job = {&c, f.pc, f.pd, J, method ? SKIN_DQS : SKIN_LBS, (fastskin_normals)normals,
+                                            1, (simd_level)level, whole_p, whole_n, NULL};
+                        assert_int_equal(fastskin_run(&job, NULL), LAB_OK);
+                        for (int n = 1; n <= N; n++) {
+                            packed_mesh first = c;
+                            first.count = n;
+                            memset(part_p, 0xFF, sizeof part_p), memset(part_n, 0xFF, sizeof part_n);
+                            job.mesh = &first, job.out_position = part_p, job.out_normal = part_n;
+                            assert_int_equal(fastskin_run(&job, NULL), LAB_OK);
+                            if (memcmp(part_p, whole_p, 12 * (size_t)n) != 0 ||
+                                (normals && memcmp(part_n, whole_n, 12 * (size_t)n) != 0))
+                                fail_msg("K=%d weights %d %s %s normals %d: the first %d vertices alone differ", ks[ki],
+                                         wi, simd_level_name(job.level), skin_method_name(job.method), normals, n);
+                            for (int i = 3 * n; i < 3 * N + GUARD; i++) {
+                                uint32_t bits_p, bits_n;
+                                memcpy(&bits_p, &part_p[i], 4), memcpy(&bits_n, &part_n[i], 4);
+                                if (bits_p != 0xFFFFFFFFu || bits_n != 0xFFFFFFFFu)
+                                    fail_msg("K=%d %s %s: %d vertices wrote float %d", ks[ki], simd_level_name(job.level),
+                                             skin_method_name(job.method), n, i);
+                            }
+                            job.mesh = &c, job.out_position = whole_p, job.out_normal = whole_n;
+                        }
+                    }
+            packed_mesh_free(&c);
+        }
+        release(&f);
+    }
 }
 
 /* Instancing: one shared palette plus each instance's model-to-world equals a palette
@@ -333,6 +422,39 @@ static void test_fastskin_reports_a_vanishing_dqs_blend(void **state)
         assert_true(out[0] == 1.0f && out[3] == 2.0f); /* those vertices keep their bind positions */
     }
     packed_mesh_free(&m);
+    /* inside a range and inside an eight-vertex block: vertices 11 and 13 of 20 blend a
+     * vanishing entry alone; the lowest is reported on any split, the others are skinned */
+    enum { N = 20 };
+    int joint[2 * N];
+    double weight[2 * N];
+    vec3 bind[N];
+    for (int v = 0; v < N; v++) {
+        joint[2 * v] = v == 11 || v == 13 ? 2 : 0, joint[2 * v + 1] = 1;
+        weight[2 * v] = 1.0, weight[2 * v + 1] = 0.0;
+        bind[v] = vec3_make(v, 1, 0);
+    }
+    assert_int_equal(packed_mesh_build(bind, NULL, &(skin_influences){N, 2, joint, weight}, 2, &m, NULL, NULL), LAB_OK);
+    palette_dualquat palette[3] = {{{0, 0, 0, 1}, {0, 0, 0, 0}}, {{1, 0, 0, 0}, {0, 0, 0, 0}}, {{0, 0, 0, 0}, {0, 0, 0, 0}}};
+    fastskin_pool *pool;
+    assert_int_equal(fastskin_pool_create(2, &pool, NULL), LAB_OK);
+    float many[3 * N];
+    for (int level = 0; level < SIMD_LEVEL_COUNT; level++)
+        for (int threads = 1; threads <= 3; threads += 2) {
+            if (!simd_level_available((simd_level)level))
+                continue;
+            fastskin_job job = {&m, NULL, palette, 3, SKIN_DQS, FASTSKIN_NO_NORMALS, threads, (simd_level)level, many,
+                                NULL, pool};
+            lab_diag d = {0};
+            assert_int_equal(fastskin_run(&job, &d), LAB_ERR_DQ_ZERO_NORM);
+            assert_int_equal(d.vertex, 11);
+            for (int v = 0; v < N; v++) { /* joint 0 turns half a turn about z: (x, y) -> (-x, -y) */
+                bool kept = v == 11 || v == 13;
+                assert_float_equal(many[3 * v], kept ? v : -v, 1e-5);
+                assert_float_equal(many[3 * v + 1], kept ? 1 : -1, 1e-5);
+            }
+        }
+    fastskin_pool_destroy(pool);
+    packed_mesh_free(&m);
 }
 
 int main(void)
@@ -340,6 +462,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fastskin_matches_the_double_path_everywhere),
         cmocka_unit_test(test_fastskin_compressed_vertex),
+        cmocka_unit_test(test_fastskin_every_tail_length),
         cmocka_unit_test(test_fastskin_instancing_equals_merged_palette),
         cmocka_unit_test(test_fastskin_validates_the_job),
         cmocka_unit_test(test_fastskin_reports_a_vanishing_dqs_blend),

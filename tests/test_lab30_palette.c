@@ -123,8 +123,29 @@ static void test_bench_skinning_smoke(void **state)
     assert_non_null(strstr(csv, "triad_gb_per_s,triad_fraction,"));
     if (simd_level_available(SIMD_AVX2)) /* the reference kernel and the compressed vertex */
         assert_true(strstr(csv, "\navx2-rows,LBS,4,none,1,10000,") && strstr(csv, "\navx2-reloads,LBS,4,none,1,10000,") &&
-                    strstr(csv, "\navx2-u8-unorm8-q16-2t,LBS,4,none,2,"));
+                    strstr(csv, "\navx2-u8-unorm8-q16-2t,LBS,4,none,2,") &&
+                    strstr(csv, "\ndqs-avx2-per-vertex,DQS,4,none,1,10000,"));
     free(csv);
+    /* the targets: each a ratio of paired times, positive and finite, its verdict the one
+     * its ratio and bound give */
+    char *targets = tu_read_file(tu_path(ctx->dir, "targets.csv"), NULL);
+    assert_non_null(targets);
+    assert_true(!strncmp(targets, "target,vertices,threads,ratio,lowest,highest,bound,met\n", 55));
+    int rows = 0;
+    for (const char *line = strchr(targets, '\n') + 1; *line; line = strchr(line, '\n') + 1, rows++) {
+        char what[128], op[3], met[4];
+        int vertices, threads;
+        double ratio, lowest, highest, bound;
+        if (sscanf(line, "%127[^,],%d,%d,%lf,%lf,%lf,%2s %lf,%3[a-z]", what, &vertices, &threads, &ratio, &lowest,
+                   &highest, op, &bound, met) != 9)
+            fail_msg("targets.csv: not a row: %.80s", line);
+        assert_true(isfinite(ratio) && lowest > 0 && lowest <= ratio && ratio <= highest && vertices == 10000);
+        bool at_least = !strcmp(op, ">=");
+        assert_true(at_least || !strcmp(op, "<="));
+        assert_string_equal(met, (at_least ? ratio >= bound : ratio <= bound) ? "yes" : "no");
+    }
+    assert_int_equal(rows, simd_level_available(SIMD_AVX2) ? 6 : 0); /* --smoke: 10000 is also the largest */
+    free(targets);
     /* the compressed vertex's accuracy: exact sums keep every weight within one unit */
     char *accuracy = tu_read_file(tu_path(ctx->dir, "compression.csv"), NULL);
     assert_non_null(accuracy);
@@ -204,7 +225,8 @@ static void test_results_bench_table_is_the_committed_run(void **state)
         {"avx2, unit normals", "avx2", "LBS", "unit"},
         {"avx2, u8 + UNORM8 (31 B moved)", "avx2-u8-unorm8", "LBS", "none"},
         {"avx2, u8 + UNORM8 + u16 positions (25 B)", "avx2-u8-unorm8-q16", "LBS", "none"},
-        {"DQS avx2", "avx2", "DQS", "none"},
+        {"DQS avx2 (eight vertices at a time)", "avx2", "DQS", "none"},
+        {"dqs-avx2-per-vertex (the DQS avx2 kernel before it)", "dqs-avx2-per-vertex", "DQS", "none"},
     };
     char *readme = tu_read_file(COMMITTED_OUT_DIR "/bench/RESULTS.md", NULL),
          *csv = tu_read_file(COMMITTED_OUT_DIR "/bench/skinning.csv", NULL);

@@ -23,8 +23,22 @@
 
 #define DQ_MIN_NORM 1e-9f
 /* Inlined at every call, so that a call with constant arguments (K, the normals choice,
- * the vertex format) compiles to a loop specialised for them. */
+ * the vertex format) compiles to a loop specialised for them. Not forced under the
+ * sanitizers: every forced copy is instrumented, and clang took 6 min 47 s to compile this
+ * file with ASan and UBSan (1 min 45 s before the eight-vertex blocks); the sanitizers
+ * check the same lines either way. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FASTSKIN_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FASTSKIN_SANITIZED 1
+#endif
+#endif
+#ifdef FASTSKIN_SANITIZED
+#define SPECIALISED static inline
+#else
 #define SPECIALISED static inline __attribute__((always_inline))
+#endif
 
 /* ---- shared per-vertex pieces ------------------------------------------------------- */
 
@@ -32,32 +46,6 @@ SPECIALISED int joint_at(const packed_mesh *m, size_t v, int k, int i, packed_jo
 {
     size_t at = v * (size_t)k + (size_t)i;
     return jf == PACKED_JOINT_U8 ? m->joint8[at] : m->joint[at];
-}
-
-/* packed_vertex_weights with K a constant of the caller's loop, so that its loops unroll
- * and nothing is read from the mesh but the weights (the same arithmetic, in the same
- * order: the same floats). */
-SPECIALISED void weights_at(const packed_mesh *m, size_t v, const int k, float *w)
-{
-    const size_t at = v * (size_t)(k - 1);
-    if (m->weight_format == PACKED_WEIGHT_FLOAT) {
-        float sum = 0.0f;
-        for (int i = 0; i + 1 < k; i++) {
-            w[i] = m->weight[at + (size_t)i];
-            sum += w[i];
-        }
-        w[k - 1] = 1.0f - sum;
-        return;
-    }
-    const bool wide = m->weight_format == PACKED_WEIGHT_UNORM16;
-    const float unit = wide ? 1.0f / 65535.0f : 1.0f / 255.0f;
-    unsigned rest = wide ? 65535u : 255u;
-    for (int i = 0; i + 1 < k; i++) {
-        unsigned q = wide ? m->weight16[at + (size_t)i] : m->weight8[at + (size_t)i];
-        w[i] = (float)q * unit;
-        rest -= q;
-    }
-    w[k - 1] = (float)rest * unit;
 }
 
 /* A job and its mesh copied into locals by a kernel's entry. The loops store through
@@ -326,6 +314,89 @@ AVX2_TARGET SPECIALISED __m256 implied_avx2(const packed_mesh *m, size_t at, int
     return _mm256_set1_ps((float)rest * (wf == PACKED_WEIGHT_UNORM16 ? 1.0f / 65535.0f : 1.0f / 255.0f));
 }
 
+/* ---- eight vertices at a time: the blocks both AVX2 methods decode their streams in ---- */
+
+/* x, y, z of eight vertices (24 floats, x0 y0 z0 x1 ... z7) as three registers, lane j
+ * vertex j, and back. Float 3j + c of the block sits in lane (3j + c) mod 8 of load
+ * (3j + c) / 8: the blends take, for each lane, the load holding the wanted component
+ * there, and the permute puts the lanes in vertex order (x lands as x0 x3 x6 x1 x4 x7 x2 x5,
+ * y as y5 y0 y3 y6 y1 y4 y7 y2, z as z2 z5 z0 z3 z6 z1 z4 z7). */
+AVX2_TARGET static inline void deinterleave3x8(__m256 a, __m256 b, __m256 c, __m256 *xyz)
+{
+    xyz[0] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(a, b, 0x92), c, 0x24),
+                                      _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    xyz[1] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(a, b, 0x24), c, 0x49),
+                                      _mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    xyz[2] = _mm256_permutevar8x32_ps(_mm256_blend_ps(_mm256_blend_ps(a, b, 0x49), c, 0x92),
+                                      _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+}
+
+AVX2_TARGET static inline void load3x8(const float *src, __m256 *xyz)
+{
+    deinterleave3x8(_mm256_loadu_ps(src), _mm256_loadu_ps(src + 8), _mm256_loadu_ps(src + 16), xyz);
+}
+
+AVX2_TARGET static inline void store3x8(float *dst, const __m256 *xyz)
+{
+    __m256 x = _mm256_permutevar8x32_ps(xyz[0], _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    __m256 y = _mm256_permutevar8x32_ps(xyz[1], _mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    __m256 z = _mm256_permutevar8x32_ps(xyz[2], _mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    _mm256_storeu_ps(dst, _mm256_blend_ps(_mm256_blend_ps(x, y, 0x92), z, 0x24));
+    _mm256_storeu_ps(dst + 8, _mm256_blend_ps(_mm256_blend_ps(x, y, 0x24), z, 0x49));
+    _mm256_storeu_ps(dst + 16, _mm256_blend_ps(_mm256_blend_ps(x, y, 0x49), z, 0x92));
+}
+
+/* Stored weight values at .. at + 7 as floats: the UNORM units as exact integers. */
+AVX2_TARGET SPECIALISED __m256 stored8_avx2(const packed_mesh *m, size_t at, packed_weight_format wf)
+{
+    if (wf == PACKED_WEIGHT_FLOAT)
+        return _mm256_loadu_ps(m->weight + at);
+    if (wf == PACKED_WEIGHT_UNORM16)
+        return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(m->weight16 + at))));
+    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(m->weight8 + at))));
+}
+
+/* The K weights of vertices v0 .. v0 + 7, w[i] slot i of each: the same floats as
+ * packed_vertex_weights (the implied one as 1 minus the stored ones added in order, or in
+ * the UNORM formats as U minus the stored units, exact in floats, times the unit). */
+AVX2_TARGET SPECIALISED void weights8_avx2(const packed_mesh *m, size_t v0, const int k, packed_weight_format wf,
+                                           __m256 *w)
+{
+    const int stored = k - 1;
+    const size_t at = v0 * (size_t)stored;
+    if (stored == 1) {
+        w[0] = stored8_avx2(m, at, wf);
+    } else if (stored == 3) {
+        deinterleave3x8(stored8_avx2(m, at, wf), stored8_avx2(m, at + 8, wf), stored8_avx2(m, at + 16, wf), w);
+    } else if (stored > 0) { /* K = 3, 5 to 8: through a buffer, lane j from float j * stored + i */
+        float buf[8 * (PACKED_MAX_INFLUENCES - 1)];
+#pragma GCC unroll 8
+        for (int r = 0; r < stored; r++)
+            _mm256_storeu_ps(buf + 8 * r, stored8_avx2(m, at + 8 * (size_t)r, wf));
+        const __m256i lane = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(stored));
+#pragma GCC unroll 8
+        for (int i = 0; i < stored; i++)
+            w[i] = _mm256_i32gather_ps(buf + i, lane, 4);
+    }
+    if (wf == PACKED_WEIGHT_FLOAT) {
+        __m256 sum = _mm256_setzero_ps();
+#pragma GCC unroll 8
+        for (int i = 0; i < stored; i++)
+            sum = _mm256_add_ps(sum, w[i]);
+        w[stored] = _mm256_sub_ps(_mm256_set1_ps(1.0f), sum);
+        return;
+    }
+    const bool wide = wf == PACKED_WEIGHT_UNORM16;
+    const __m256 unit = _mm256_set1_ps(wide ? 1.0f / 65535.0f : 1.0f / 255.0f);
+    __m256 rest = _mm256_set1_ps(wide ? 65535.0f : 255.0f);
+#pragma GCC unroll 8
+    for (int i = 0; i < stored; i++) {
+        rest = _mm256_sub_ps(rest, w[i]);
+        w[i] = _mm256_mul_ps(w[i], unit);
+    }
+    w[stored] = _mm256_mul_ps(rest, unit);
+}
+
 /* x, y, z of a stored vector, each in all four lanes. */
 AVX2_TARGET SPECIALISED void broadcast3(const float *p, __m128 *x, __m128 *y, __m128 *z)
 {
@@ -339,7 +410,8 @@ AVX2_TARGET SPECIALISED void broadcast3(const float *p, __m128 *x, __m128 *y, __
  * vector store), the 4th float landing on the next vertex's x, which is written next. */
 AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, const int k,
                                              const fastskin_normals normals, const packed_joint_format jf,
-                                             const packed_weight_format wf, const bool quantized, const bool last)
+                                             const packed_weight_format wf, const bool quantized, const bool last,
+                                             const float *decoded)
 {
     const packed_mesh *m = job->mesh;
     const size_t vs = (size_t)v, at = vs * (size_t)(k - 1);
@@ -354,13 +426,13 @@ AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, con
         c01 = c23 = sum;
 #pragma GCC unroll 8 /* k is a constant here: straight-line code at -O2 too, as at -O3 */
         for (int i = 0; i + 1 < k; i++) {
-            __m256 wi = weight_avx2(m, at + (size_t)i, wf);
+            __m256 wi = decoded ? _mm256_broadcast_ss(decoded + 8 * i) : weight_avx2(m, at + (size_t)i, wf);
             const float *src = columns + 16 * (size_t)joint_at(m, vs, k, i, jf);
             sum = _mm256_add_ps(sum, wi);
             c01 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src), c01);
             c23 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src + 8), c23);
         }
-        __m256 wl = implied_avx2(m, at, k - 1, sum, wf);
+        __m256 wl = decoded ? _mm256_broadcast_ss(decoded + 8 * (k - 1)) : implied_avx2(m, at, k - 1, sum, wf);
         const float *src = columns + 16 * (size_t)joint_at(m, vs, k, k - 1, jf);
         c01 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src), c01);
         c23 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src + 8), c23);
@@ -403,9 +475,20 @@ AVX2_TARGET SPECIALISED void lbs_avx2_loop(const fastskin_job *job, int begin, i
 {
 #define AVX2_LOOP(K)                                                                            \
     do {                                                                                        \
-        for (int v = begin; v + 1 < end; v++)                                                   \
-            lbs_avx2_vertex(job, v, K, normals, jf, wf, quantized, false);                      \
-        lbs_avx2_vertex(job, end - 1, K, normals, jf, wf, quantized, true);                     \
+        int v = begin;                                                                          \
+        if (K > 1 && wf != PACKED_WEIGHT_FLOAT) /* UNORM: decoded eight at a time */          \
+            for (; v + 8 < end; v += 8) { /* the last vertex is left to the loop below */       \
+                __m256 w[PACKED_MAX_INFLUENCES];                                                \
+                float decoded[8 * PACKED_MAX_INFLUENCES] __attribute__((aligned(32)));          \
+                weights8_avx2(job->mesh, (size_t)v, K, wf, w);                                  \
+                for (int i = 0; i < K; i++)                                                     \
+                    _mm256_store_ps(decoded + 8 * i, w[i]);                                     \
+                for (int j = 0; j < 8; j++)                                                     \
+                    lbs_avx2_vertex(job, v + j, K, normals, jf, wf, quantized, false, decoded + j); \
+            }                                                                                   \
+        for (; v + 1 < end; v++)                                                                \
+            lbs_avx2_vertex(job, v, K, normals, jf, wf, quantized, false, NULL);                \
+        lbs_avx2_vertex(job, end - 1, K, normals, jf, wf, quantized, true, NULL);               \
     } while (0)
     FOR_EACH_K(job->mesh->influences, AVX2_LOOP)
 #undef AVX2_LOOP
@@ -450,92 +533,213 @@ AVX2_TARGET static int lbs_avx2(const fastskin_job *caller, int begin, int end)
     return -1;
 }
 
-/* Lanes hold (w, x, y, z); the cross product of lanes x, y, z. Lane w of the result is
- * rounding noise, but the shuffles never move lane w into x, y or z, and it is never
- * stored, so it needs no clearing. */
-#define YZX _MM_SHUFFLE(1, 3, 2, 0)
-#define ZXY _MM_SHUFFLE(2, 1, 3, 0)
-AVX2_TARGET static inline __m128 cross_avx2(__m128 a, __m128 b)
+/* ---- AVX2 DQS: eight vertices at a time, one per lane ---------------------------------------
+ *
+ * A vertex's dual quaternion blend is eight independent sums, and its hemisphere test, its
+ * norm and Kavan's transform are a few dozen products: done one vertex at a time they need
+ * dot products across a register (_mm_dp_ps) and shuffles for every cross product. Here
+ * lane j of every register is vertex j of a block of eight, each register one component
+ * (w, x, y, z of the real part, then of the dual part), so every step is a plain vertical
+ * multiply-add, and the shuffling is paid once per palette entry loaded: eight dual
+ * quaternions (32 bytes each) become eight component registers by one 4x4 transpose per
+ * half. A range's last 1 to 7 vertices run through the same block (dqs_avx2_tail), so a
+ * vertex's bits never depend on where its range ends, and the thread count changes none. */
+
+/* Where the palette entries of slot i of the block's eight vertices start; `joints` is the
+ * block's first vertex's row of the joint stream (u16 or u8). */
+AVX2_TARGET SPECIALISED void entries8(const float *palette, const void *joints, const int k, int i,
+                                      packed_joint_format jf, const float **entry)
 {
-    return _mm_fmsub_ps(_mm_shuffle_ps(a, a, YZX), _mm_shuffle_ps(b, b, ZXY),
-                        _mm_mul_ps(_mm_shuffle_ps(a, a, ZXY), _mm_shuffle_ps(b, b, YZX)));
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++)
+        entry[j] = palette + 8 * (size_t)(jf == PACKED_JOINT_U8 ? ((const uint8_t *)joints)[j * k + i]
+                                                                : ((const uint16_t *)joints)[j * k + i]);
 }
 
-/* Kavan's transform on (w, x, y, z) vectors of the blended, unnormalised q^ (see
- * dq_apply): both correction terms are quadratic in q^, so dividing them by |q_0|^2
- * replaces normalising q^ first; no square root is needed. */
-AVX2_TARGET static inline __m128 dq_apply_avx2(__m128 r, __m128 t, __m128 inv_norm2, __m128 p,
-                                               bool translate)
+/* Four floats at `offset` (0: the real part w, x, y, z; 4: the dual part) of eight palette
+ * entries as four component registers, lane j entry j: entries j and j + 4 share a register
+ * (low and high half) before a 4x4 transpose within each half. */
+AVX2_TARGET static inline void transpose4x8(const float *const *entry, int offset, __m256 *q)
 {
-    __m128 a0 = _mm_shuffle_ps(r, r, 0), two = _mm_mul_ps(_mm_set1_ps(2.0f), inv_norm2);
-    __m128 c1 = _mm_fmadd_ps(a0, p, cross_avx2(r, p));
-    __m128 out = _mm_fmadd_ps(two, cross_avx2(r, c1), p);
+    __m256 r[4];
+#pragma GCC unroll 8
+    for (int j = 0; j < 4; j++)
+        r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(entry[j] + offset)),
+                                    _mm_loadu_ps(entry[j + 4] + offset), 1);
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    q[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    q[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    q[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    q[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+/* Kavan's transform (dq_apply) of eight points, or without the shift eight normals, by the
+ * blended, unnormalised q^ = (a0, d0; ae, de) in b[0..7]; `two` is 2 / |q_0|^2: both
+ * correction terms are quadratic in q^, so dividing them by |q_0|^2 replaces normalising
+ * q^ first, and no square root is needed. */
+AVX2_TARGET static inline void dq_apply8(const __m256 *b, __m256 two, const __m256 *p, __m256 *out, bool translate)
+{
+    const __m256 a0 = b[0], dx = b[1], dy = b[2], dz = b[3];
+    /* c1 = d0 x p + a0 p, c2 = d0 x c1 */
+    __m256 c1x = _mm256_fmadd_ps(a0, p[0], _mm256_fmsub_ps(dy, p[2], _mm256_mul_ps(dz, p[1])));
+    __m256 c1y = _mm256_fmadd_ps(a0, p[1], _mm256_fmsub_ps(dz, p[0], _mm256_mul_ps(dx, p[2])));
+    __m256 c1z = _mm256_fmadd_ps(a0, p[2], _mm256_fmsub_ps(dx, p[1], _mm256_mul_ps(dy, p[0])));
+    out[0] = _mm256_fmadd_ps(two, _mm256_fmsub_ps(dy, c1z, _mm256_mul_ps(dz, c1y)), p[0]);
+    out[1] = _mm256_fmadd_ps(two, _mm256_fmsub_ps(dz, c1x, _mm256_mul_ps(dx, c1z)), p[1]);
+    out[2] = _mm256_fmadd_ps(two, _mm256_fmsub_ps(dx, c1y, _mm256_mul_ps(dy, c1x)), p[2]);
     if (!translate)
-        return out;
-    __m128 ae = _mm_shuffle_ps(t, t, 0);
-    __m128 shift = _mm_add_ps(_mm_fmsub_ps(a0, t, _mm_mul_ps(ae, r)), cross_avx2(r, t));
-    return _mm_fmadd_ps(two, shift, out);
+        return;
+    /* + 2 (a0 de - ae d0 + d0 x de) */
+    const __m256 ae = b[4], ex = b[5], ey = b[6], ez = b[7];
+    out[0] = _mm256_fmadd_ps(two, _mm256_add_ps(_mm256_fmsub_ps(a0, ex, _mm256_mul_ps(ae, dx)),
+                                                _mm256_fmsub_ps(dy, ez, _mm256_mul_ps(dz, ey))), out[0]);
+    out[1] = _mm256_fmadd_ps(two, _mm256_add_ps(_mm256_fmsub_ps(a0, ey, _mm256_mul_ps(ae, dy)),
+                                                _mm256_fmsub_ps(dz, ex, _mm256_mul_ps(dx, ez))), out[1]);
+    out[2] = _mm256_fmadd_ps(two, _mm256_add_ps(_mm256_fmsub_ps(a0, ez, _mm256_mul_ps(ae, dz)),
+                                                _mm256_fmsub_ps(dx, ey, _mm256_mul_ps(dy, ex))), out[2]);
 }
 
-/* (0, x, y, z) from three floats, and back. */
-AVX2_TARGET static inline __m128 load_point(const float *p) { return _mm_setr_ps(0.0f, p[0], p[1], p[2]); }
-AVX2_TARGET static inline void store_point(float *dst, __m128 v)
+/* Vertices v0 .. v0 + 7 of mesh m, written at out_position (and out_normal) + 3 v0; returns
+ * the lanes whose blend vanished as bits (those vertices keep their bind data). */
+AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_mesh *m, size_t v0, const int k,
+                                           const packed_joint_format jf, const packed_weight_format wf,
+                                           const bool normals, float *out_position, float *out_normal)
 {
-    store3(dst, _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 2, 1)));
+    __m256 w[PACKED_MAX_INFLUENCES], q[4], b[8], pivot[4], p[3], o[3];
+    const float *entry[8];
+    const void *joints = jf == PACKED_JOINT_U8 ? (const void *)(m->joint8 + v0 * (size_t)k)
+                                               : (const void *)(m->joint + v0 * (size_t)k);
+    weights8_avx2(m, v0, k, wf, w);
+    /* the real parts first, the dual parts after: twelve registers of sums and pivot and
+     * four of entries stay within the sixteen AVX2 has. Slot 0 is the pivot: its own sign
+     * needs no test. */
+    entries8(palette, joints, k, 0, jf, entry);
+    transpose4x8(entry, 0, pivot);
+#pragma GCC unroll 8
+    for (int c = 0; c < 4; c++)
+        b[c] = _mm256_mul_ps(w[0], pivot[c]);
+    transpose4x8(entry, 4, q);
+#pragma GCC unroll 8
+    for (int c = 0; c < 4; c++)
+        b[4 + c] = _mm256_mul_ps(w[0], q[c]);
+#pragma GCC unroll 8 /* k is a constant here */
+    for (int i = 1; i < k; i++) {
+        entries8(palette, joints, k, i, jf, entry);
+        transpose4x8(entry, 0, q);
+        /* the hemisphere fix without a branch: w takes the sign of q_0 . pivot_0 */
+        __m256 dot = _mm256_fmadd_ps(q[3], pivot[3], _mm256_fmadd_ps(q[2], pivot[2],
+                                     _mm256_fmadd_ps(q[1], pivot[1], _mm256_mul_ps(q[0], pivot[0]))));
+        __m256 s = _mm256_xor_ps(w[i], _mm256_and_ps(dot, _mm256_set1_ps(-0.0f)));
+#pragma GCC unroll 8
+        for (int c = 0; c < 4; c++)
+            b[c] = _mm256_fmadd_ps(s, q[c], b[c]);
+        transpose4x8(entry, 4, q);
+#pragma GCC unroll 8
+        for (int c = 0; c < 4; c++)
+            b[4 + c] = _mm256_fmadd_ps(s, q[c], b[4 + c]);
+    }
+    __m256 norm2 = _mm256_fmadd_ps(b[3], b[3], _mm256_fmadd_ps(b[2], b[2],
+                                   _mm256_fmadd_ps(b[1], b[1], _mm256_mul_ps(b[0], b[0]))));
+    __m256 ok = _mm256_cmp_ps(norm2, _mm256_set1_ps(DQ_MIN_NORM * DQ_MIN_NORM), _CMP_GT_OQ);
+    /* 2 / |q_0|^2 by an exactly rounded divide (_mm256_rcp_ps differs between CPU vendors,
+     * and outputs must not); lanes that failed divide by zero and are not kept */
+    __m256 two = _mm256_mul_ps(_mm256_set1_ps(2.0f), _mm256_div_ps(_mm256_set1_ps(1.0f), norm2));
+    load3x8(m->position + 3 * v0, p);
+    dq_apply8(b, two, p, o, true);
+#pragma GCC unroll 8
+    for (int c = 0; c < 3; c++)
+        o[c] = _mm256_blendv_ps(p[c], o[c], ok);
+    store3x8(out_position + 3 * v0, o);
+    if (normals) {
+        load3x8(m->normal + 3 * v0, p);
+        dq_apply8(b, two, p, o, false);
+#pragma GCC unroll 8
+        for (int c = 0; c < 3; c++)
+            o[c] = _mm256_blendv_ps(p[c], o[c], ok);
+        store3x8(out_normal + 3 * v0, o);
+    }
+    return ~_mm256_movemask_ps(ok) & 0xFF;
 }
 
-AVX2_TARGET SPECIALISED bool dqs_avx2_vertex(const fastskin_job *job, int v, const int k, const bool normals)
+/* The last `count` (1 to 7) vertices of a range from v: their streams copied into an
+ * eight-vertex mesh of the same format (the rest zero: joint 0 at weight 1, at the origin),
+ * skinned by the same block, the results copied back. One copy of the block serves every
+ * K and format here: with the intrinsics' operations in the same order, the floats are
+ * those of the loops' specialised copies (the thread-count test compares them bit for bit). */
+AVX2_TARGET __attribute__((noinline)) static int dqs_avx2_tail(const fastskin_job *job, size_t v, int count)
 {
     const packed_mesh *m = job->mesh;
-    const __m128 sign_bit = _mm_set1_ps(-0.0f);
-    float w[PACKED_MAX_INFLUENCES];
-    weights_at(m, (size_t)v, k, w);
-    __m256 pivot = _mm256_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, 0, m->joint_format)].real);
-    __m256 sum = _mm256_mul_ps(_mm256_set1_ps(w[0]), pivot);
-#pragma GCC unroll 8 /* k is a constant here */
-    for (int i = 1; i < k; i++) { /* slot 0 is the pivot: its own sign needs no test */
-        __m256 q = _mm256_loadu_ps(job->dualquats[joint_at(m, (size_t)v, k, i, m->joint_format)].real);
-        /* the hemisphere fix without a branch: w takes the sign of q_0 . pivot_0 */
-        __m128 dot = _mm_dp_ps(_mm256_castps256_ps128(q), _mm256_castps256_ps128(pivot), 0xFF);
-        __m128 wi = _mm_xor_ps(_mm_set1_ps(w[i]), _mm_and_ps(dot, sign_bit));
-        sum = _mm256_fmadd_ps(_mm256_set_m128(wi, wi), q, sum);
-    }
-    __m128 real = _mm256_castps256_ps128(sum), dual = _mm256_extractf128_ps(sum, 1);
-    __m128 norm2 = _mm_dp_ps(real, real, 0xFF);
-    const float *p = m->position + 3 * (size_t)v, *n = m->normal + 3 * (size_t)v;
-    if (!(_mm_cvtss_f32(norm2) > DQ_MIN_NORM * DQ_MIN_NORM)) {
-        memcpy(job->out_position + 3 * (size_t)v, p, 3 * sizeof(float));
-        if (normals)
-            memcpy(job->out_normal + 3 * (size_t)v, n, 3 * sizeof(float));
-        return false;
-    }
-    /* 1 / |q_0|^2 by an exactly rounded divide (_mm_rcp_ps differs between CPU vendors,
-     * and outputs must not) */
-    __m128 inv_norm2 = _mm_div_ps(_mm_set1_ps(1.0f), norm2);
-    store_point(job->out_position + 3 * (size_t)v, dq_apply_avx2(real, dual, inv_norm2, load_point(p), true));
+    const int k = m->influences;
+    const packed_joint_format jf = m->joint_format;
+    const packed_weight_format wf = m->weight_format;
+    const bool normals = job->normals != FASTSKIN_NO_NORMALS;
+    if (k < 1 || k > PACKED_MAX_INFLUENCES) /* never (packing checked it): bounds the copies below */
+        return 0;
+    const size_t n = (size_t)count, stored = (size_t)k - 1;
+    float position[24] = {0}, normal[24] = {0}, out_position[24], out_normal[24];
+    float weight[8 * (PACKED_MAX_INFLUENCES - 1)] = {0};
+    uint16_t joint[8 * PACKED_MAX_INFLUENCES] = {0}, weight16[8 * (PACKED_MAX_INFLUENCES - 1)] = {0};
+    uint8_t joint8[8 * PACKED_MAX_INFLUENCES] = {0}, weight8[8 * (PACKED_MAX_INFLUENCES - 1)] = {0};
+    packed_mesh t = *m;
+    t.position = position, t.normal = normal, t.joint = joint, t.joint8 = joint8;
+    t.weight = weight, t.weight16 = weight16, t.weight8 = weight8;
+    memcpy(position, m->position + 3 * v, 3 * n * sizeof(float));
     if (normals)
-        store_point(job->out_normal + 3 * (size_t)v,
-                    dq_apply_avx2(real, dual, inv_norm2, load_point(n), false));
-    return true;
+        memcpy(normal, m->normal + 3 * v, 3 * n * sizeof(float));
+    if (jf == PACKED_JOINT_U16)
+        memcpy(joint, m->joint + (size_t)k * v, (size_t)k * n * sizeof *joint);
+    else
+        memcpy(joint8, m->joint8 + (size_t)k * v, (size_t)k * n * sizeof *joint8);
+    if (stored > 0 && wf == PACKED_WEIGHT_FLOAT)
+        memcpy(weight, m->weight + stored * v, stored * n * sizeof *weight);
+    else if (stored > 0 && wf == PACKED_WEIGHT_UNORM16)
+        memcpy(weight16, m->weight16 + stored * v, stored * n * sizeof *weight16);
+    else if (stored > 0)
+        memcpy(weight8, m->weight8 + stored * v, stored * n * sizeof *weight8);
+    int failed = dqs_avx2_block(job->dualquats[0].real, &t, 0, k, jf, wf, normals, out_position, out_normal);
+    memcpy(job->out_position + 3 * v, out_position, 3 * n * sizeof(float));
+    if (normals)
+        memcpy(job->out_normal + 3 * v, out_normal, 3 * n * sizeof(float));
+    return failed & ((1 << count) - 1);
 }
 
-AVX2_TARGET SPECIALISED int dqs_avx2_loop(const fastskin_job *job, int begin, int end, const bool normals)
+AVX2_TARGET SPECIALISED int dqs_avx2_loop(const fastskin_job *job, int begin, int end, const packed_joint_format jf,
+                                          const bool normals)
 {
+    const packed_mesh *m = job->mesh;
+    const packed_weight_format wf = m->weight_format;
+    const float *palette = job->dualquats[0].real;
     int failed = -1;
 #define DQS_LOOP(K)                                                                             \
-    for (int v = begin; v < end; v++)                                                           \
-        if (!dqs_avx2_vertex(job, v, K, normals) && failed < 0)                                 \
-            failed = v;
-    FOR_EACH_K(job->mesh->influences, DQS_LOOP)
+    do {                                                                                        \
+        int v = begin, bad;                                                                     \
+        for (; v + 8 <= end; v += 8)                                                            \
+            if ((bad = dqs_avx2_block(palette, m, (size_t)v, K, jf, wf, normals, job->out_position, \
+                                      job->out_normal)) && failed < 0)                          \
+                failed = v + __builtin_ctz((unsigned)bad);                                      \
+        if (v < end && (bad = dqs_avx2_tail(job, (size_t)v, end - v)) && failed < 0)                \
+            failed = v + __builtin_ctz((unsigned)bad);                                          \
+    } while (0)
+    FOR_EACH_K(m->influences, DQS_LOOP)
 #undef DQS_LOOP
     return failed;
+}
+
+/* The joint format and the normals choice as constants (the weight format is decided once
+ * per block of eight, which costs nothing measurable, and keeps the file's compile time). */
+AVX2_TARGET SPECIALISED int dqs_avx2_format(const fastskin_job *job, int begin, int end, const packed_joint_format jf)
+{
+    return job->normals ? dqs_avx2_loop(job, begin, end, jf, true) : dqs_avx2_loop(job, begin, end, jf, false);
 }
 
 AVX2_TARGET static int dqs_avx2(const fastskin_job *caller, int begin, int end)
 {
     local_job l;
     const fastskin_job *job = localize(caller, &l);
-    return job->normals ? dqs_avx2_loop(job, begin, end, true) : dqs_avx2_loop(job, begin, end, false);
+    if (job->mesh->joint_format == PACKED_JOINT_U16)
+        return dqs_avx2_format(job, begin, end, PACKED_JOINT_U16);
+    return dqs_avx2_format(job, begin, end, PACKED_JOINT_U8);
 }
 #endif /* FASTSKIN_X86 */
 

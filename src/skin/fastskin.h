@@ -6,11 +6,16 @@
  * checked against the double-precision chapter path:
  *   SIMD_SCALAR  plain C, the portable fallback and the benchmark's scalar baseline
  *   SIMD_SSE2    128-bit intrinsics (x86-64 baseline): one column per register
- *   SIMD_AVX2    256-bit intrinsics with FMA: two columns per register; the weights are
- *                broadcast from memory, the implied one computed as a vector, and x, y, z
- *                multiply whole columns, so no horizontal add is needed. The loop is
- *                compiled once per K (1, 2, 4, 8), normals choice and vertex format, every
- *                per-call choice made before the vertex loop.
+ *   SIMD_AVX2    256-bit intrinsics with FMA. LBS: two columns per register; the weights
+ *                are broadcast from memory (UNORM weights decoded eight vertices at a
+ *                time first), the implied one computed as a vector, and x, y, z multiply
+ *                whole columns, so no horizontal add is needed. DQS: eight vertices at a
+ *                time, one per lane, each register one component of eight dual
+ *                quaternions, so the hemisphere test, the norm and Kavan's transform are
+ *                vertical multiply-adds (a range's last 1 to 7 vertices go through the
+ *                same block, so the split into ranges changes no bit). The loops are
+ *                compiled once per K (1, 2, 4, 8), normals choice and joint format (LBS:
+ *                and weight format), every per-call choice made before the vertex loop.
  * The x86 paths are compiled wherever the compiler targets x86 (chosen at build time) and
  * used only where the CPU has them (simd_level_available). Work is split into `threads`
  * contiguous vertex ranges run by a persistent pool (fastskin_pool: threads started once,

@@ -10,8 +10,8 @@
 #     make lab30-gltf      glTF 2.0: export the rig and skin it back
 #     make lab30-weights   where weights come from: bone heat beside the hand weights
 #   make test     build everything and run every test suite (cmocka)
-#   make bench    measure CPU and GPU skinning and bone heat here (a minute and a quarter):
-#                 build/bench/skinning.csv, skinning.png, compression.csv, machine.csv,
+#   make bench    measure CPU and GPU skinning and bone heat here (about a minute and a half):
+#                 build/bench/skinning.csv, targets.csv, skinning.png, compression.csv, machine.csv,
 #                 gpu.csv, weights.csv, RESULTS.md
 #   make sweep    every program over seeded option values, SWEEP_RUNS each (default 100;
 #                 make test runs 10)

@@ -600,13 +600,27 @@ AVX2_TARGET static inline void dq_apply8(const __m256 *b, __m256 two, const __m2
                                                 _mm256_fmsub_ps(dx, ey, _mm256_mul_ps(dy, ex))), out[2]);
 }
 
+/* Eight points (or normals) from `in` to `out` (24 floats each) by dq_apply8; the lanes
+ * not in `ok` keep their input. */
+AVX2_TARGET SPECIALISED void dq_apply3x8(const __m256 *b, __m256 two, __m256 ok, const float *in, float *out,
+                                           bool translate)
+{
+    __m256 p[3], o[3];
+    load3x8(in, p);
+    dq_apply8(b, two, p, o, translate);
+#pragma GCC unroll 8
+    for (int c = 0; c < 3; c++)
+        o[c] = _mm256_blendv_ps(p[c], o[c], ok);
+    store3x8(out, o);
+}
+
 /* Vertices v0 .. v0 + 7 of mesh m, written at out_position (and out_normal) + 3 v0; returns
  * the lanes whose blend vanished as bits (those vertices keep their bind data). */
 AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_mesh *m, size_t v0, const int k,
                                            const packed_joint_format jf, const packed_weight_format wf,
                                            const bool normals, float *out_position, float *out_normal)
 {
-    __m256 w[PACKED_MAX_INFLUENCES], q[4], b[8], pivot[4], p[3], o[3];
+    __m256 w[PACKED_MAX_INFLUENCES], q[4], b[8], pivot[4];
     const float *entry[8];
     const void *joints = jf == PACKED_JOINT_U8 ? (const void *)(m->joint8 + v0 * (size_t)k)
                                                : (const void *)(m->joint + v0 * (size_t)k);
@@ -645,20 +659,9 @@ AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_me
     /* 2 / |q_0|^2 by an exactly rounded divide (_mm256_rcp_ps differs between CPU vendors,
      * and outputs must not); lanes that failed divide by zero and are not kept */
     __m256 two = _mm256_mul_ps(_mm256_set1_ps(2.0f), _mm256_div_ps(_mm256_set1_ps(1.0f), norm2));
-    load3x8(m->position + 3 * v0, p);
-    dq_apply8(b, two, p, o, true);
-#pragma GCC unroll 8
-    for (int c = 0; c < 3; c++)
-        o[c] = _mm256_blendv_ps(p[c], o[c], ok);
-    store3x8(out_position + 3 * v0, o);
-    if (normals) {
-        load3x8(m->normal + 3 * v0, p);
-        dq_apply8(b, two, p, o, false);
-#pragma GCC unroll 8
-        for (int c = 0; c < 3; c++)
-            o[c] = _mm256_blendv_ps(p[c], o[c], ok);
-        store3x8(out_normal + 3 * v0, o);
-    }
+    dq_apply3x8(b, two, ok, m->position + 3 * v0, out_position + 3 * v0, true);
+    if (normals)
+        dq_apply3x8(b, two, ok, m->normal + 3 * v0, out_normal + 3 * v0, false);
     return ~_mm256_movemask_ps(ok) & 0xFF;
 }
 

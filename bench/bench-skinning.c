@@ -2,7 +2,8 @@
  * same run: the plain scalar loop over the same packed data, the double-precision chapter
  * path (skin_deform), the avx2 kernel this project had before its column-palette rewrite
  * (kept below as "avx2-rows", the reference the new kernel is measured against), the avx2
- * kernel as it was before its streams were copied into locals ("avx2-reloads"), and the
+ * kernel as it was before its streams were copied into locals ("avx2-reloads"), the avx2
+ * DQS kernel as it was before it took eight vertices at a time ("dqs-avx2-per-vertex"), and the
  * roofline: a triad a[i] = b[i] + s c[i] over as many bytes as the row moves (reads and
  * writes), at one and two threads, giving this machine's bandwidth for that working set
  * (its three arrays are written before any timing, so no read hits the kernel's shared
@@ -11,8 +12,9 @@
  * floor its own loads put under it.
  *
  * Usage:  build/bin/bench-skinning [--smoke] OUTDIR
- *   writes OUTDIR/skinning.csv, OUTDIR/compression.csv, OUTDIR/machine.csv (the caches
- *   Linux reports) and OUTDIR/skinning.png and prints the tables.
+ *   writes OUTDIR/skinning.csv, OUTDIR/targets.csv (the targets, each a ratio of two
+ *   times measured in pairs: paired), OUTDIR/compression.csv, OUTDIR/machine.csv (the
+ *   caches Linux reports) and OUTDIR/skinning.png and prints the tables.
  *   --smoke  tiny sizes and one repetition: checks that everything runs (make test).
  *
  * Every figure is the median of repeated runs after a warm-up run; the table also gives

@@ -405,9 +405,11 @@ AVX2_TARGET SPECIALISED void broadcast3(const float *p, __m128 *x, __m128 *y, __
     *z = _mm_broadcast_ss(p + 2);
 }
 
-/* One vertex, every argument after v a compile-time constant at its call. `last`: the
- * range's last vertex, stored with exactly 12 bytes; the others store 16 (one aligned-free
- * vector store), the 4th float landing on the next vertex's x, which is written next. */
+/* One vertex, every argument after v but `decoded` a compile-time constant at its call.
+ * `last`: the range's last vertex, stored with exactly 12 bytes; the others store 16 (one
+ * aligned-free vector store), the 4th float landing on the next vertex's x, which is
+ * written next. `decoded`: the vertex's K weights already decoded by weights8_avx2 (slot i
+ * at decoded[8 i]), or NULL to read them from the mesh. */
 AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, const int k,
                                              const fastskin_normals normals, const packed_joint_format jf,
                                              const packed_weight_format wf, const bool quantized, const bool last,

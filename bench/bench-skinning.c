@@ -258,9 +258,10 @@ AVX2_TARGET static void run_loads_only(void *arg)
 /* The avx2 DQS kernel before it took eight vertices at a time (fastskin.c until
  * 2026-12-02), K = 4, positions only, the 44-byte vertex: one vertex per pass, its dual
  * quaternion in one register, the hemisphere test and the norm by _mm_dp_ps, the cross
- * products by shuffles (115 instructions a vertex, counted with callgrind as
- * scripts/bench-instructions.sh counts the kernels). Kept frozen, as
- * "dqs-avx2-per-vertex", so the eight-vertex kernel is compared with it in the same run. */
+ * products by shuffles (in fastskin.c it executed 115 instructions a vertex, counted with
+ * callgrind as scripts/bench-instructions.sh counts the kernels; this copy has K = 4 and
+ * the stream pointers written in). Kept frozen, as "dqs-avx2-per-vertex", so the
+ * eight-vertex kernel is compared with it in the same run. */
 #define YZX _MM_SHUFFLE(1, 3, 2, 0)
 #define ZXY _MM_SHUFFLE(2, 1, 3, 0)
 AVX2_TARGET static inline __m128 cross_per_vertex(__m128 a, __m128 b)

@@ -29,16 +29,19 @@ static int choice(const char *arg, const char *const *names, int count)
 
 int main(int argc, char **argv)
 {
-    static const char *const levels[] = {"scalar", "sse2", "avx2"}, *const methods[] = {"lbs", "dqs"},
+    const char *levels[SIMD_LEVEL_COUNT];
+    for (int l = 0; l < SIMD_LEVEL_COUNT; l++)
+        levels[l] = simd_level_name((simd_level)l);
+    static const char *const methods[] = {"lbs", "dqs"},
                              *const normals[] = {"none", "unit", "raw"},
                              *const formats[] = {"44-byte", "u8-unorm8", "u8-unorm8-q16"};
     bool args = argc == 5 || argc == 6;
-    int level = args ? choice(argv[1], levels, 3) : -1, method = args ? choice(argv[2], methods, 2) : -1;
+    int level = args ? choice(argv[1], levels, SIMD_LEVEL_COUNT) : -1, method = args ? choice(argv[2], methods, 2) : -1;
     int k = args ? atoi(argv[3]) : 0, normal = args ? choice(argv[4], normals, 3) : -1;
     int format = argc == 6 ? choice(argv[5], formats, 3) : 0;
     if (level < 0 || method < 0 || normal < 0 || format < 0 || k < 1 || k > PACKED_MAX_INFLUENCES ||
         (format > 0 && normal > 0)) {
-        fprintf(stderr, "usage: bench-instructions scalar|sse2|avx2 lbs|dqs K(1-8) none|unit|raw "
+        fprintf(stderr, "usage: bench-instructions scalar|sse2|avx2|avx512 lbs|dqs K(1-8) none|unit|raw "
                         "[44-byte|u8-unorm8|u8-unorm8-q16 (positions only)]\n");
         return 2;
     }

@@ -512,13 +512,14 @@ static void mesh_targets(bench *b, const packed_mesh *m)
 {
 #if defined(__x86_64__)
     const int n = m->count;
-    const simd_level best = simd_best_level();
-    if (best != SIMD_AVX2 || (n != 10000 && n != b->largest))
+    const simd_level best = simd_best_level(); /* avx2, or avx512 where the CPU has it */
+    if (best < SIMD_AVX2 || (n != 10000 && n != b->largest))
         return;
     fastskin_job lbs = {m, b->pc, b->pq, JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, best, b->out_p, b->out_n, b->pool};
     fastskin_job reloads = lbs;
-    add_target(b, "avx2 over avx2-reloads (the previous avx2 kernel)", n, 1, 0.6, false, run_fast, &lbs,
-               run_reloads, &reloads);
+    char what[96];
+    snprintf(what, sizeof what, "%s over avx2-reloads (the previous avx2 kernel)", simd_level_name(best));
+    add_target(b, what, n, 1, 0.6, false, run_fast, &lbs, run_reloads, &reloads);
     if (n != b->largest)
         return;
     for (int threads = 1; threads <= 2; threads++) {
@@ -536,13 +537,20 @@ static void mesh_targets(bench *b, const packed_mesh *m)
     add_target(b, "raw normals over positions only", n, 1, 1.25, false, run_fast, &raw, run_fast, &lbs);
     add_target(b, "DQS over LBS", n, 1, 1.6, false, run_fast, &dqs, run_fast, &lbs);
 #else
-    (void)b, (void)m; /* the targets are the AVX2 kernels' */
+    (void)b, (void)m; /* the targets are the x86 kernels' */
 #endif
 }
 
-/* All kernels for one mesh size and K: scalar, SSE2, AVX2 on one thread, the best level on
- * two threads, for each normals choice; at K = 4 also the reference kernel and the
- * compressed vertex. */
+/* Whether a level gets the two-thread rows and the compressed vertex's: avx2 and avx512
+ * where the CPU has them, else the best level there is. */
+static bool wide_level(simd_level level)
+{
+    return simd_level_available(level) && (level >= SIMD_AVX2 || simd_best_level() == level);
+}
+
+/* All kernels for one mesh size and K: every level on one thread, the wide levels
+ * (wide_level) on two, for each normals choice; at K = 4 also the reference kernel and
+ * the compressed vertex. */
 static void bench_mesh(bench *b, const packed_mesh *m)
 {
     simd_level best = simd_best_level();
@@ -550,10 +558,10 @@ static void bench_mesh(bench *b, const packed_mesh *m)
         for (int method = 0; method < 2; method++) {
             if (normals == FASTSKIN_RAW_NORMALS && (method == 1 || m->influences != 4))
                 continue; /* DQS keeps the length anyway; raw normals are measured at K = 4 */
-            for (int variant = 0; variant <= SIMD_LEVEL_COUNT; variant++) {
-                simd_level level = variant < SIMD_LEVEL_COUNT ? (simd_level)variant : best;
-                int threads = variant < SIMD_LEVEL_COUNT ? 1 : 2;
-                if (!simd_level_available(level))
+            for (int variant = 0; variant < 2 * SIMD_LEVEL_COUNT; variant++) {
+                simd_level level = (simd_level)(variant % SIMD_LEVEL_COUNT);
+                int threads = 1 + variant / SIMD_LEVEL_COUNT;
+                if (!simd_level_available(level) || (threads == 2 && !wide_level(level)))
                     continue;
                 fastskin_job job = {m, b->pc, b->pq, JOINTS, method ? SKIN_DQS : SKIN_LBS, (fastskin_normals)normals,
                                     threads, level, b->out_p, b->out_n, b->pool};
@@ -597,14 +605,18 @@ static void bench_mesh(bench *b, const packed_mesh *m)
             abort(); /* 64 joints fit 8 bits */
         palette_columns folded[JOINTS];
         palette_columns_dequantize(b->pc, JOINTS, &c, folded);
-        for (int threads = 1; threads <= 2; threads++) {
+        for (int variant = 0; variant < 2 * SIMD_LEVEL_COUNT; variant++) {
+            simd_level level = (simd_level)(variant % SIMD_LEVEL_COUNT);
+            int threads = 1 + variant / SIMD_LEVEL_COUNT;
+            if (!wide_level(level))
+                continue;
             fastskin_job job = {&c, formats[f].q ? folded : b->pc, NULL, JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS,
-                                threads, best, b->out_p, NULL, b->pool};
+                                threads, level, b->out_p, NULL, b->pool};
             char name[32];
-            snprintf(name, sizeof name, "%s-%s%s", simd_level_name(best), formats[f].name, threads > 1 ? "-2t" : "");
+            snprintf(name, sizeof name, "%s-%s%s", simd_level_name(level), formats[f].name, threads > 1 ? "-2t" : "");
             time_row(b, name, &job, run_fast, &job, moved_bytes(&c, FASTSKIN_NO_NORMALS));
         }
-        if (m->count == b->largest && best == SIMD_AVX2 && formats[f].joints == PACKED_JOINT_U8 && !formats[f].q) {
+        if (m->count == b->largest && best >= SIMD_AVX2 && formats[f].joints == PACKED_JOINT_U8 && !formats[f].q) {
             fastskin_job small = {&c, b->pc, NULL, JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, best, b->out_p, NULL, NULL};
             fastskin_job full = small;
             full.mesh = m;
@@ -788,6 +800,8 @@ static lab_error draw_plot(const table *tb, const int *sizes, int size_count, ca
         {"avx2-2t", "LBS, AVX2, 2 threads", SKIN_LBS, 4, {204, 121, 167}, 0},
         {"avx2-u8-unorm8", "LBS, AVX2, 19-byte vertex", SKIN_LBS, 4, {86, 180, 233}, 0},
         {"avx2", "DQS, AVX2, 4 joints", SKIN_DQS, 4, {213, 94, 0}, 4},
+        {"avx512", "LBS, AVX-512, 4 joints", SKIN_LBS, 4, {0, 0, 0}, 0}, /* where the CPU has it */
+        {"avx512", "DQS, AVX-512, 4 joints", SKIN_DQS, 4, {0, 0, 0}, 4},
     };
     enum { CURVES = sizeof curves / sizeof curves[0] };
     double x[CURVES][8], y[CURVES][8], ymax = 0.0, ymin = INFINITY;

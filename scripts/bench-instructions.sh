@@ -6,12 +6,21 @@
 # the code's, whatever the machine's load. Writes DIR/instructions.csv.
 # Without valgrind (Debian's package valgrind) the file has its header only and the
 # results say so.
+# The AVX-512 level is counted from its disassembly instead (valgrind cannot run it):
+# bench/avx512-loops.c compiled by CC with the project's flags, the instructions of the
+# LBS vertex loop (from the loop's branch target to its branch back) and of the DQS block
+# over its sixteen vertices; objdump is binutils', which gcc and clang need anyway.
 set -eu
-bin=${1:?usage: bench-instructions.sh BIN DIR}
-dir=${2:?usage: bench-instructions.sh BIN DIR}
+usage="usage: bench-instructions.sh BIN DIR CC [CFLAGS...]"
+bin=${1:?$usage}
+dir=${2:?$usage}
+shift 2
+[ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
 out="$dir/.instructions.csv.$$"
-trap 'rm -f "$out" "$dir/.callgrind.$$"' EXIT
-echo "level,method,influences,normals,format,instructions_per_vertex" > "$out"
+obj="$dir/.avx512-loops.$$.o"
+trap 'rm -f "$out" "$obj" "$dir/.callgrind.$$"' EXIT
+echo "level,method,influences,normals,format,instructions_per_vertex,counted" > "$out"
+"$@" -Isrc -c bench/avx512-loops.c -o "$obj" # before the loop below reuses "$@"
 if ! command -v valgrind > /dev/null 2>&1; then
     echo "bench-instructions: valgrind is not installed (apt-get install valgrind): no instruction counts" >&2
 else
@@ -27,9 +36,54 @@ else
         collected=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$dir/.callgrind.$$.log")
         rm -f "$dir/.callgrind.$$.log"
         awk -v c="$collected" -v n="$vertices" -v r="$1,$(echo "$2" | tr a-z A-Z),$3,$4,$5" \
-            'BEGIN { printf "%s,%.1f\n", r, c / n }' >> "$out"
+            'BEGIN { printf "%s,%.1f,executed (callgrind)\n", r, c / n }' >> "$out"
     done
 fi
+objdump -d --no-show-raw-insn "$obj" | awk '
+function hex(s,    i, v) {
+    v = 0
+    for (i = 1; i <= length(s); i++)
+        v = 16 * v + index("0123456789abcdef", substr(s, i, 1)) - 1
+    return v
+}
+# a function ends where the next begins: its instructions are at[0 .. n - 1], is[0 .. n - 1]
+function flush(    i, j, f, g, count, inner) {
+    if (name ~ /^loop_lbs_/) { # the body: from the target of the last branch back to that branch
+        for (i = n - 1; i >= 0; i--) {
+            split(is[i], f, /[ \t]+/)
+            if (f[1] ~ /^j/ && f[2] ~ /^[0-9a-f]+$/ && hex(f[2]) < at[i]) {
+                count = 0
+                inner = 0 # a loop inside the body: its static count is not what runs
+                for (j = 0; j <= i; j++) {
+                    count += at[j] >= hex(f[2])
+                    split(is[j], g, /[ \t]+/)
+                    inner += j < i && at[j] >= hex(f[2]) && g[1] ~ /^j/ && g[2] ~ /^[0-9a-f]+$/ && hex(g[2]) <= at[j]
+                }
+                if (inner)
+                    printf "bench-instructions: %s has a loop inside its vertex loop with this compiler: not counted\n",
+                           name > "/dev/stderr"
+                else
+                    printf "avx512,LBS,4,none,%s,%.1f,static (disassembly)\n",
+                           name == "loop_lbs_44_byte" ? "44-byte" : "u8-unorm8", count
+                break
+            }
+        }
+    } else if (name == "block_dqs_44_byte") { # straight through, sixteen vertices
+        inner = 0
+        for (j = 0; j < n; j++) {
+            split(is[j], g, /[ \t]+/)
+            inner += g[1] ~ /^j/ && g[2] ~ /^[0-9a-f]+$/ && hex(g[2]) <= at[j]
+        }
+        if (inner)
+            printf "bench-instructions: %s has a loop with this compiler: not counted\n", name > "/dev/stderr"
+        else
+            printf "avx512,DQS,4,none,44-byte,%.1f,static (disassembly)\n", n / 16
+    }
+    n = 0
+}
+/^[0-9a-f]+ <.*>:$/ { flush(); name = $2; gsub(/[<>:]/, "", name); next }
+/^ +[0-9a-f]+:/ { split($0, f, "\t"); a = f[1]; gsub(/[ :]/, "", a); at[n] = hex(a); is[n] = f[2]; n++ }
+END { flush() }' >> "$out"
 mv "$out" "$dir/instructions.csv"
 trap - EXIT
-rm -f "$dir/.callgrind.$$"
+rm -f "$obj" "$dir/.callgrind.$$"

@@ -275,18 +275,18 @@ static void test_fastskin_compressed_vertex(void **state)
     release(&f);
 }
 
-/* Every tail length: the first n vertices (n = 1 .. 24) of a mesh, skinned alone, give the
+/* Every tail length: the first n vertices (n = 1 .. 40) of a mesh, skinned alone, give the
  * bits they have in the whole mesh's run, for every level, method, normals choice, K of
- * both kinds (specialised and generic) and weight format: the AVX2 kernels take eight
- * vertices at a time and run a range's last ones through a block of their own. Nothing
- * past the n-th vertex is written. */
+ * both kinds (specialised and generic) and weight format: the AVX2 DQS kernel takes eight
+ * vertices at a time, the AVX-512 one sixteen, and each runs a range's last ones through
+ * a block of their own. Nothing past the n-th vertex is written. */
 static void test_fastskin_every_tail_length(void **state)
 {
     (void)state;
-    enum { N = 24, GUARD = 8 };
+    enum { N = 40, GUARD = 8 };
     static const packed_weight_format formats[3] = {PACKED_WEIGHT_FLOAT, PACKED_WEIGHT_UNORM16, PACKED_WEIGHT_UNORM8};
-    const int ks[2] = {4, 3};
-    for (int ki = 0; ki < 2; ki++) {
+    const int ks[4] = {4, 3, 1, 8};
+    for (int ki = 0; ki < 4; ki++) {
         fixture f;
         build(&f, N, ks[ki]);
         for (int wi = 0; wi < 3; wi++) {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cmocka_all.h"
+#include "skin/fastskin.h"
 #include "testutil.h"
 
 typedef struct {
@@ -238,19 +239,13 @@ static void test_sweep_lab30_palette(void **state)
 {
     sweep *s = *state;
     for (int i = 0; i < s->runs; i++) {
-        static const char *const levels[] = {"scalar", "sse2", "avx2"};
         char threads[16];
         int t = below(s, 3) == 0 ? 64 : 1 + below(s, 8);
         snprintf(threads, sizeof threads, "%d", t);
-        int level = below(s, 3);
-#if defined(__x86_64__) || defined(__i386__)
-        if (level == 2 && !__builtin_cpu_supports("avx2"))
-            level = 1;
-#else
-        level = 0; /* the x86 kernels are compiled only for x86 */
-#endif
-        char *argv[] = {BIN("lab30-palette"), "--threads", threads, "--simd", (char *)levels[level], NULL};
-        run(s, 0, NULL, true, argv);
+        /* every level the option accepts: one this CPU lacks is rejected data (exit 1) */
+        simd_level level = (simd_level)below(s, SIMD_LEVEL_COUNT);
+        char *argv[] = {BIN("lab30-palette"), "--threads", threads, "--simd", (char *)simd_level_name(level), NULL};
+        run(s, simd_level_available(level) ? 0 : 1, "is not available on this CPU", true, argv);
     }
     report("lab30-palette", s->runs);
 }

@@ -253,7 +253,9 @@ static lab_error add_figures(void *state, lab_diag *d)
 
 int main(int argc, char **argv)
 {
-    static const char *const levels[] = {"scalar", "sse2", "avx2", NULL}; /* simd_level order */
+    const char *levels[SIMD_LEVEL_COUNT + 1] = {NULL}; /* simd_level order */
+    for (int l = 0; l < SIMD_LEVEL_COUNT; l++)
+        levels[l] = simd_level_name((simd_level)l);
     static palette30 r = {.threads = 2};
     r.level = (int)simd_best_level();
     const cli_option options[] = {

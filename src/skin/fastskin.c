@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "skin/fastskin.h"
+#include "skin/fastskin_kernels.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -21,51 +22,7 @@
 #define FASTSKIN_X86 0
 #endif
 
-#define DQ_MIN_NORM 1e-9f
-/* Inlined at every call, so that a call with constant arguments (K, the normals choice,
- * the vertex format) compiles to a loop specialised for them. Not forced under the
- * sanitizers: every forced copy is instrumented, and clang -O1 took 6 min 47 s to compile
- * this file with ASan and UBSan (1 min 45 s before the eight-vertex blocks), where it
- * takes 4 s at -O2 with the copies left to the compiler; the sanitizers check the same
- * lines either way. */
-#if defined(__SANITIZE_ADDRESS__)
-#define FASTSKIN_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FASTSKIN_SANITIZED 1
-#endif
-#endif
-#ifdef FASTSKIN_SANITIZED
-#define SPECIALISED static inline
-#else
-#define SPECIALISED static inline __attribute__((always_inline))
-#endif
-
 /* ---- shared per-vertex pieces ------------------------------------------------------- */
-
-SPECIALISED int joint_at(const packed_mesh *m, size_t v, int k, int i, packed_joint_format jf)
-{
-    size_t at = v * (size_t)k + (size_t)i;
-    return jf == PACKED_JOINT_U8 ? m->joint8[at] : m->joint[at];
-}
-
-/* A job and its mesh copied into locals by a kernel's entry. The loops store through
- * out_position, which the compiler must assume may alias anything whose address it cannot
- * follow, so streams read through the caller's job and mesh would be reloaded every
- * vertex; these copies' addresses never leave the inlined loops, and their fields live in
- * registers. */
-typedef struct {
-    packed_mesh mesh;
-    fastskin_job job;
-} local_job;
-
-SPECIALISED const fastskin_job *localize(const fastskin_job *caller, local_job *l)
-{
-    l->mesh = *caller->mesh;
-    l->job = *caller;
-    l->job.mesh = &l->mesh;
-    return &l->job;
-}
 
 /* The position as the palette takes it: floats, or the quantised integers (the palette
  * then holds the dequantisation, palette_columns_dequantize). */
@@ -125,9 +82,6 @@ static bool dq_finish(const float *blend, const float *p, const float *n, float 
     return true;
 }
 
-/* A range's outcome: the lowest vertex whose DQS blend vanished, or -1. */
-typedef int (*range_kernel)(const fastskin_job *job, int begin, int end);
-
 /* ---- the portable scalar path (and the benchmark's plain loop) ----------------------- */
 
 static int lbs_scalar(const fastskin_job *job, int begin, int end)
@@ -186,17 +140,6 @@ static int dqs_scalar(const fastskin_job *job, int begin, int end)
     }
     return failed;
 }
-
-/* A range kernel specialised for the common K: `body(job, v, K)` for each vertex, with K a
- * constant in the cases 1, 2, 4 and 8, so that the influence loop unrolls. */
-#define FOR_EACH_K(k, CALL)                                                                     \
-    switch (k) {                                                                                \
-    case 1: CALL(1); break;                                                                     \
-    case 2: CALL(2); break;                                                                     \
-    case 4: CALL(4); break;                                                                     \
-    case 8: CALL(8); break;                                                                     \
-    default: CALL(k);                                                                           \
-    }
 
 #if FASTSKIN_X86
 /* ---- SSE2: one column or one quaternion per register ------------------------------------ */
@@ -501,38 +444,20 @@ AVX2_TARGET SPECIALISED void lbs_avx2_loop(const fastskin_job *job, int begin, i
 AVX2_TARGET SPECIALISED void lbs_avx2_format(const fastskin_job *job, int begin, int end,
                                              const packed_joint_format jf, const packed_weight_format wf)
 {
-    if (job->mesh->position16)
-        lbs_avx2_loop(job, begin, end, FASTSKIN_NO_NORMALS, jf, wf, true); /* validated: no normals */
-    else if (job->normals == FASTSKIN_NO_NORMALS)
-        lbs_avx2_loop(job, begin, end, FASTSKIN_NO_NORMALS, jf, wf, false);
-    else if (job->normals == FASTSKIN_RAW_NORMALS)
-        lbs_avx2_loop(job, begin, end, FASTSKIN_RAW_NORMALS, jf, wf, false);
-    else
-        lbs_avx2_loop(job, begin, end, FASTSKIN_UNIT_NORMALS, jf, wf, false);
+#define AVX2_NORMALS(N, Q) lbs_avx2_loop(job, begin, end, N, jf, wf, Q)
+    FOR_EACH_NORMALS(job, AVX2_NORMALS);
+#undef AVX2_NORMALS
 }
 
 AVX2_TARGET static int lbs_avx2(const fastskin_job *caller, int begin, int end)
 {
     local_job l;
     const fastskin_job *job = localize(caller, &l);
-    const packed_mesh *m = job->mesh;
     if (begin >= end)
         return -1;
-    if (m->joint_format == PACKED_JOINT_U16) {
-        if (m->weight_format == PACKED_WEIGHT_FLOAT)
-            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_FLOAT);
-        else if (m->weight_format == PACKED_WEIGHT_UNORM16)
-            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_UNORM16);
-        else
-            lbs_avx2_format(job, begin, end, PACKED_JOINT_U16, PACKED_WEIGHT_UNORM8);
-    } else {
-        if (m->weight_format == PACKED_WEIGHT_FLOAT)
-            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_FLOAT);
-        else if (m->weight_format == PACKED_WEIGHT_UNORM16)
-            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM16);
-        else
-            lbs_avx2_format(job, begin, end, PACKED_JOINT_U8, PACKED_WEIGHT_UNORM8);
-    }
+#define AVX2_FORMAT(JF, WF) lbs_avx2_format(job, begin, end, JF, WF)
+    FOR_EACH_FORMAT(job->mesh, AVX2_FORMAT);
+#undef AVX2_FORMAT
     return -1;
 }
 
@@ -547,17 +472,6 @@ AVX2_TARGET static int lbs_avx2(const fastskin_job *caller, int begin, int end)
  * quaternions (32 bytes each) become eight component registers by one 4x4 transpose per
  * half. A range's last 1 to 7 vertices run through the same block (dqs_avx2_tail), so a
  * vertex's bits never depend on where its range ends, and the thread count changes none. */
-
-/* Where the palette entries of slot i of the block's eight vertices start; `joints` is the
- * block's first vertex's row of the joint stream (u16 or u8). */
-AVX2_TARGET SPECIALISED void entries8(const float *palette, const void *joints, const int k, int i,
-                                      packed_joint_format jf, const float **entry)
-{
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        entry[j] = palette + 8 * (size_t)(jf == PACKED_JOINT_U8 ? ((const uint8_t *)joints)[j * k + i]
-                                                                : ((const uint16_t *)joints)[j * k + i]);
-}
 
 /* Four floats at `offset` (0: the real part w, x, y, z; 4: the dual part) of eight palette
  * entries as four component registers, lane j entry j: entries j and j + 4 share a register
@@ -631,7 +545,7 @@ AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_me
     /* the real parts first, the dual parts after: twelve registers of sums and pivot and
      * four of entries stay within the sixteen AVX2 has. Slot 0 is the pivot: its own sign
      * needs no test. */
-    entries8(palette, joints, k, 0, jf, entry);
+    block_entries(palette, 8, joints, k, 0, jf, 8, entry);
     transpose4x8(entry, 0, pivot);
 #pragma GCC unroll 8
     for (int c = 0; c < 4; c++)
@@ -642,7 +556,7 @@ AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_me
         b[4 + c] = _mm256_mul_ps(w[0], q[c]);
 #pragma GCC unroll 8 /* k is a constant here */
     for (int i = 1; i < k; i++) {
-        entries8(palette, joints, k, i, jf, entry);
+        block_entries(palette, 8, joints, k, i, jf, 8, entry);
         transpose4x8(entry, 0, q);
         /* the hemisphere fix without a branch: w takes the sign of q_0 . pivot_0 */
         __m256 dot = _mm256_fmadd_ps(q[3], pivot[3], _mm256_fmadd_ps(q[2], pivot[2],
@@ -668,45 +582,23 @@ AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_me
     return ~_mm256_movemask_ps(ok) & 0xFF;
 }
 
-/* The last `count` (1 to 7) vertices of a range from v: their streams copied into an
- * eight-vertex mesh of the same format (the rest zero: joint 0 at weight 1, at the origin),
- * skinned by the same block, the results copied back. One copy of the block serves every
- * K and format here: with the intrinsics' operations in the same order, the floats are
- * those of the loops' specialised copies (the thread-count test compares them bit for bit). */
+/* The last `count` (1 to 7) vertices of a range from v, as one block (tail_block), through
+ * one copy of the block for every K and format: with the intrinsics' operations in the
+ * same order, the floats are those of the loops' specialised copies (the thread-count
+ * test compares them bit for bit). */
 AVX2_TARGET __attribute__((noinline)) static int dqs_avx2_tail(const fastskin_job *job, size_t v, int count)
 {
     const packed_mesh *m = job->mesh;
-    const int k = m->influences;
-    const packed_joint_format jf = m->joint_format;
-    const packed_weight_format wf = m->weight_format;
     const bool normals = job->normals != FASTSKIN_NO_NORMALS;
-    if (k < 1 || k > PACKED_MAX_INFLUENCES) /* never (packing checked it): bounds the copies below */
+    tail_block t;
+    if (!tail_block_fill(&t, m, v, count, normals))
         return 0;
-    const size_t n = (size_t)count, stored = (size_t)k - 1;
-    float position[24] = {0}, normal[24] = {0}, out_position[24], out_normal[24];
-    float weight[8 * (PACKED_MAX_INFLUENCES - 1)] = {0};
-    uint16_t joint[8 * PACKED_MAX_INFLUENCES] = {0}, weight16[8 * (PACKED_MAX_INFLUENCES - 1)] = {0};
-    uint8_t joint8[8 * PACKED_MAX_INFLUENCES] = {0}, weight8[8 * (PACKED_MAX_INFLUENCES - 1)] = {0};
-    packed_mesh t = *m;
-    t.position = position, t.normal = normal, t.joint = joint, t.joint8 = joint8;
-    t.weight = weight, t.weight16 = weight16, t.weight8 = weight8;
-    memcpy(position, m->position + 3 * v, 3 * n * sizeof(float));
+    float out_position[24], out_normal[24];
+    int failed = dqs_avx2_block(job->dualquats[0].real, &t.mesh, 0, m->influences, m->joint_format,
+                                m->weight_format, normals, out_position, out_normal);
+    memcpy(job->out_position + 3 * v, out_position, 3 * (size_t)count * sizeof(float));
     if (normals)
-        memcpy(normal, m->normal + 3 * v, 3 * n * sizeof(float));
-    if (jf == PACKED_JOINT_U16)
-        memcpy(joint, m->joint + (size_t)k * v, (size_t)k * n * sizeof *joint);
-    else
-        memcpy(joint8, m->joint8 + (size_t)k * v, (size_t)k * n * sizeof *joint8);
-    if (stored > 0 && wf == PACKED_WEIGHT_FLOAT)
-        memcpy(weight, m->weight + stored * v, stored * n * sizeof *weight);
-    else if (stored > 0 && wf == PACKED_WEIGHT_UNORM16)
-        memcpy(weight16, m->weight16 + stored * v, stored * n * sizeof *weight16);
-    else if (stored > 0)
-        memcpy(weight8, m->weight8 + stored * v, stored * n * sizeof *weight8);
-    int failed = dqs_avx2_block(job->dualquats[0].real, &t, 0, k, jf, wf, normals, out_position, out_normal);
-    memcpy(job->out_position + 3 * v, out_position, 3 * n * sizeof(float));
-    if (normals)
-        memcpy(job->out_normal + 3 * v, out_normal, 3 * n * sizeof(float));
+        memcpy(job->out_normal + 3 * v, out_normal, 3 * (size_t)count * sizeof(float));
     return failed & ((1 << count) - 1);
 }
 
@@ -717,17 +609,16 @@ AVX2_TARGET SPECIALISED int dqs_avx2_loop(const fastskin_job *job, int begin, in
     const packed_weight_format wf = m->weight_format;
     const float *palette = job->dualquats[0].real;
     int failed = -1;
+#define DQS_BLOCK(v) dqs_avx2_block(palette, m, (size_t)(v), k_, jf, wf, normals, job->out_position, job->out_normal)
+#define DQS_TAIL(v, count) dqs_avx2_tail(job, (size_t)(v), count)
 #define DQS_LOOP(K)                                                                             \
     do {                                                                                        \
-        int v = begin, bad;                                                                     \
-        for (; v + 8 <= end; v += 8)                                                            \
-            if ((bad = dqs_avx2_block(palette, m, (size_t)v, K, jf, wf, normals, job->out_position, \
-                                      job->out_normal)) && failed < 0)                          \
-                failed = v + __builtin_ctz((unsigned)bad);                                      \
-        if (v < end && (bad = dqs_avx2_tail(job, (size_t)v, end - v)) && failed < 0)                \
-            failed = v + __builtin_ctz((unsigned)bad);                                          \
+        const int k_ = K;                                                                       \
+        FOR_EACH_BLOCK(begin, end, 8, failed, DQS_BLOCK, DQS_TAIL);                             \
     } while (0)
     FOR_EACH_K(m->influences, DQS_LOOP)
+#undef DQS_BLOCK
+#undef DQS_TAIL
 #undef DQS_LOOP
     return failed;
 }
@@ -753,7 +644,7 @@ AVX2_TARGET static int dqs_avx2(const fastskin_job *caller, int begin, int end)
 
 const char *simd_level_name(simd_level level)
 {
-    static const char *const names[SIMD_LEVEL_COUNT] = {"scalar", "sse2", "avx2"};
+    static const char *const names[SIMD_LEVEL_COUNT] = {"scalar", "sse2", "avx2", "avx512"};
     return (int)level >= 0 && level < SIMD_LEVEL_COUNT ? names[level] : "?";
 }
 
@@ -767,6 +658,8 @@ bool simd_level_available(simd_level level)
     if (level == SIMD_AVX2)
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
+    if (level == SIMD_AVX512)
+        return fastskin_avx512_supported();
     return false;
 }
 
@@ -780,6 +673,8 @@ simd_level simd_best_level(void)
 
 static range_kernel kernel_for(simd_level level, skin_method method)
 {
+    if (level == SIMD_AVX512)
+        return method == SKIN_DQS ? fastskin_dqs_avx512 : fastskin_lbs_avx512;
 #if FASTSKIN_X86
     if (level == SIMD_AVX2)
         return method == SKIN_DQS ? dqs_avx2 : lbs_avx2;

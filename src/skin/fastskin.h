@@ -2,7 +2,7 @@
  *
  * The same job as skin_deform, engine-style: a per-frame float palette (column-major 4x4
  * for LBS, palette_columns; dual quaternions for DQS), packed vertex streams in (the 44-byte
- * vertex or the compressed one), float positions (and normals) out. Three code paths, each
+ * vertex or the compressed one), float positions (and normals) out. Four code paths, each
  * checked against the double-precision chapter path:
  *   SIMD_SCALAR  plain C, the portable fallback and the benchmark's scalar baseline
  *   SIMD_SSE2    128-bit intrinsics (x86-64 baseline): one column per register
@@ -32,27 +32,19 @@
 
 #include <stdbool.h>
 
+#include "skin/fastskin_job.h"
 #include "skin/packed.h"
 #include "skin/skin.h"
 
-typedef enum { SIMD_SCALAR = 0, SIMD_SSE2, SIMD_AVX2, SIMD_LEVEL_COUNT } simd_level;
-
-const char *simd_level_name(simd_level level); /* "scalar", "sse2", "avx2" */
+/* The job itself (fastskin_job), the levels (simd_level) and the normals choice
+ * (fastskin_normals) are in fastskin_job.h. */
+const char *simd_level_name(simd_level level); /* "scalar", "sse2", "avx2", "avx512" */
 bool simd_level_available(simd_level level);     /* compiled in and supported by this CPU */
 simd_level simd_best_level(void);
-
-#define FASTSKIN_MAX_THREADS 64
-
-typedef enum {
-    FASTSKIN_NO_NORMALS = 0,   /* positions only */
-    FASTSKIN_UNIT_NORMALS,     /* normals transformed and normalised */
-    FASTSKIN_RAW_NORMALS,      /* normals transformed, not normalised (LBS; DQS keeps length) */
-} fastskin_normals;
 
 /* A persistent thread pool: `workers` threads started once by fastskin_pool_create, woken
  * for each job (they spin briefly between back-to-back jobs, then sleep), joined by
  * fastskin_pool_destroy. A pool serves one job at a time. */
-typedef struct fastskin_pool fastskin_pool;
 lab_error fastskin_pool_create(int workers, fastskin_pool **out, lab_diag *d);
 void fastskin_pool_destroy(fastskin_pool *pool);
 int fastskin_pool_workers(const fastskin_pool *pool);
@@ -60,21 +52,6 @@ int fastskin_pool_workers(const fastskin_pool *pool);
  * the pool's workers (parts - 1 <= workers; pool may be NULL when parts is 1); returns when
  * all are done. fastskin_run splits a job this way; the benchmark's roofline too. */
 void fastskin_pool_run(fastskin_pool *pool, int parts, void (*fn)(void *ctx, int part), void *ctx);
-
-typedef struct {
-    const packed_mesh *mesh;
-    const palette_columns *columns;      /* LBS: joint_count entries (dequantised when the
-                                            mesh's positions are quantised) */
-    const palette_dualquat *dualquats;   /* DQS: joint_count entries */
-    int joint_count;
-    skin_method method;
-    fastskin_normals normals;            /* also write out_normal unless FASTSKIN_NO_NORMALS */
-    int threads;                         /* 1 .. FASTSKIN_MAX_THREADS (0 means 1) */
-    simd_level level;
-    float *out_position;                 /* 3 per vertex, caller-owned */
-    float *out_normal;                   /* 3 per vertex when normals */
-    fastskin_pool *pool;                 /* threads > 1: at least threads - 1 workers */
-} fastskin_job;
 
 /* Sizes and pointers: the palette covers mesh->max_joint, the method's palette and the
  * outputs exist, the level is available, the thread count is in range with a pool large

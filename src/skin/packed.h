@@ -14,6 +14,7 @@
 #define PACKED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "math/dualquat.h"
@@ -72,13 +73,16 @@ size_t packed_mesh_bytes_per_vertex(const packed_mesh *m, int with_normals);
 
 /* The K weights of vertex v, the implied last one included, as the kernels see them. In
  * the UNORM formats the implied weight is computed in integers, (65535 or 255) minus the
- * stored units, so the K weights sum to exactly 1 before they become floats. */
-static inline void packed_vertex_weights(const packed_mesh *m, int v, float *w)
+ * stored units, so the K weights sum to exactly 1 before they become floats.
+ * packed_weights_at takes K and the weight format as arguments, so that a kernel calling it
+ * with constants gets a copy specialised for them; packed_vertex_weights reads the mesh's. */
+static inline void packed_weights_at(const packed_mesh *m, size_t v, int k, packed_weight_format wf, float *w)
 {
-    const int stored = m->influences - 1;
-    const size_t at = (size_t)v * (size_t)stored;
-    if (m->weight_format == PACKED_WEIGHT_FLOAT) {
+    const int stored = k - 1;
+    const size_t at = v * (size_t)stored;
+    if (wf == PACKED_WEIGHT_FLOAT) {
         float sum = 0.0f;
+#pragma GCC unroll 8 /* a kernel's constant K: the weights stay in registers */
         for (int i = 0; i < stored; i++) {
             w[i] = m->weight[at + i];
             sum += w[i];
@@ -86,16 +90,22 @@ static inline void packed_vertex_weights(const packed_mesh *m, int v, float *w)
         w[stored] = 1.0f - sum;
         return;
     }
-    const bool wide = m->weight_format == PACKED_WEIGHT_UNORM16;
+    const bool wide = wf == PACKED_WEIGHT_UNORM16;
     const unsigned one = wide ? 65535u : 255u;
     const float unit = wide ? 1.0f / 65535.0f : 1.0f / 255.0f;
     unsigned rest = one;
+#pragma GCC unroll 8
     for (int i = 0; i < stored; i++) {
         unsigned q = wide ? m->weight16[at + i] : m->weight8[at + i];
         w[i] = (float)q * unit;
         rest -= q;
     }
     w[stored] = (float)rest * unit;
+}
+
+static inline void packed_vertex_weights(const packed_mesh *m, int v, float *w)
+{
+    packed_weights_at(m, (size_t)v, m->influences, m->weight_format, w);
 }
 /* The implied weight of vertex v's last slot. */
 float packed_implied_weight(const packed_mesh *m, int v);

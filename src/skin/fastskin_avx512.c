@@ -1,0 +1,500 @@
+/* fastskin_avx512.c - the AVX-512 level of fastskin (see fastskin.h): sixteen floats a
+ * register.
+ *
+ * LBS, one vertex at a time: a palette entry's column-major 4x4 is one register, so the
+ * blend of K entries is K multiply-adds of whole matrices (AVX2 needs two an entry), and
+ * the blended matrix meets the position as (x x x x y y y y z z z z 1 1 1 1): one product,
+ * then its four quarters added, c0 x + c1 y + c2 z + c3.
+ * DQS, sixteen vertices at a time, lane j vertex j, as the AVX2 kernel does with eight:
+ * each register one component of sixteen dual quaternions, so the hemisphere test, the
+ * norm and Kavan's transform are vertical multiply-adds; sixteen palette entries become
+ * eight component registers by a 4x4 transpose within each 128-bit quarter and one
+ * shuffle of quarters. A range's last 1 to 15 vertices run through the same block
+ * (tail_block), so the thread split changes no bit.
+ *
+ * Written in the vector extensions gcc and clang share (vectors of 16 floats, arithmetic
+ * on whole vectors, __builtin_shufflevector), plus three operations taken from the
+ * intrinsics, where the compilers' generic code is slow or not fused: the multiply-add
+ * and the widening of u8 and u16 units to floats. Compiled for AVX-512 (F, VL, BW, DQ)
+ * the vectors are zmm registers and the shuffles vpermt2ps and friends; the level is
+ * offered where the CPU has those (fastskin_avx512_supported). Compiled with
+ * FASTSKIN_AVX512_TWIN the same lines build for any CPU, the three operations lane by
+ * lane (fmaf is the same correctly rounded fused operation, the conversions are exact):
+ * that twin is how the tests run this level's code on a machine without AVX-512
+ * (build/tests/test_fastskin_avx512_twin runs test_fastskin.c's suite with it).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "skin/fastskin_kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+/* No multiply-add is fused but those written as one (fma16): gcc fuses none in ISO C
+ * mode (-std=c11), clang would fuse a * b + c within an expression. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#if defined(FASTSKIN_AVX512_TWIN)
+#define AVX512_BUILT 1
+#define AVX512_TARGET /* built with -Wno-psabi (Makefile): its 64-byte vectors pass only
+                         between this file's own static functions, compiled alike */
+#elif defined(__x86_64__) || defined(__i386__)
+#define AVX512_BUILT 1
+#define AVX512_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma")))
+#include <immintrin.h>
+#else
+#define AVX512_BUILT 0
+#endif
+
+bool fastskin_avx512_supported(void)
+{
+#if defined(FASTSKIN_AVX512_TWIN)
+    return true; /* plain C: runs anywhere */
+#elif AVX512_BUILT
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
+#if AVX512_BUILT
+
+typedef float v16f __attribute__((vector_size(64)));
+typedef int32_t v16i __attribute__((vector_size(64)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef float v4f __attribute__((vector_size(16)));
+
+#define LANES 16
+#if defined(FASTSKIN_AVX512_TWIN)
+/* the twin's inlining left to the compiler: forced, its lane loops made gcc take 13
+ * minutes over this file */
+#define KERNEL static inline
+#else
+#define KERNEL AVX512_TARGET SPECIALISED
+#endif
+
+KERNEL v16f splat(float s) { return (v16f){s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s}; }
+
+KERNEL v16f load16(const float *p)
+{
+    v16f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+KERNEL void store16(float *p, v16f v) { memcpy(p, &v, sizeof v); }
+
+/* a b + c, rounded once */
+KERNEL v16f fma16(v16f a, v16f b, v16f c)
+{
+#if defined(FASTSKIN_AVX512_TWIN)
+    v16f r;
+    for (int j = 0; j < LANES; j++)
+        r[j] = fmaf(a[j], b[j], c[j]);
+    return r;
+#else
+    return _mm512_fmadd_ps(a, b, c);
+#endif
+}
+
+/* a b - c, rounded once */
+KERNEL v16f fms16(v16f a, v16f b, v16f c) { return fma16(a, b, -c); }
+
+/* p[0], p[1], p[2] in lanes 0 to 2 (the others zero), reading nothing past p[2]. */
+KERNEL v16f load3(const float *p)
+{
+#if defined(FASTSKIN_AVX512_TWIN)
+    return (v16f){p[0], p[1], p[2]};
+#else
+    return _mm512_maskz_loadu_ps(0x7, p);
+#endif
+}
+
+/* Lanes of a where mask is all ones, of b where it is zero. */
+KERNEL v16f select16(v16i mask, v16f a, v16f b) { return (v16f)(((v16i)a & mask) | ((v16i)b & ~mask)); }
+
+/* Sixteen stored weight values from `at` as floats: the UNORM units as exact integers. */
+KERNEL v16f units16(const packed_mesh *m, size_t at, packed_weight_format wf)
+{
+    if (wf == PACKED_WEIGHT_FLOAT)
+        return load16(m->weight + at);
+#if defined(FASTSKIN_AVX512_TWIN)
+    v16f r;
+    for (int j = 0; j < LANES; j++)
+        r[j] = (float)(wf == PACKED_WEIGHT_UNORM16 ? m->weight16[at + (size_t)j] : m->weight8[at + (size_t)j]);
+    return r;
+#else
+    if (wf == PACKED_WEIGHT_UNORM16)
+        return _mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(m->weight16 + at))));
+    return _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(m->weight8 + at))));
+#endif
+}
+
+/* ---- LBS: one vertex, its blended matrix in one register --------------------------------- */
+
+/* The four 128-bit quarters of v added: (q0 + q2) + (q1 + q3). */
+KERNEL v4f quarters_sum(v16f v)
+{
+    v8f h = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+            __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+    return __builtin_shufflevector(h, h, 0, 1, 2, 3) + __builtin_shufflevector(h, h, 4, 5, 6, 7);
+}
+
+/* Columns c0 c1 c2 c3 of b times x, y, z (lanes 0 to 2 of p) and `w`, added:
+ * c0 x + c1 y + c2 z + c3 w. */
+KERNEL v4f apply16(v16f b, v16f p, float w)
+{
+    return quarters_sum(b * __builtin_shufflevector(p, splat(w), 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 16, 16, 16, 16));
+}
+
+/* One vertex, every argument after v a compile-time constant at its call. `last`: the
+ * range's last vertex, stored with exactly 12 bytes; the others store 16, the 4th float
+ * landing on the next vertex's x, which is written next. */
+KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fastskin_normals normals,
+                         const packed_joint_format jf, const packed_weight_format wf, const bool quantized,
+                         const bool last)
+{
+    const packed_mesh *m = job->mesh;
+    const size_t vs = (size_t)v;
+    const float *columns = job->columns[0].c[0];
+    float w[PACKED_MAX_INFLUENCES];
+    packed_weights_at(m, vs, k, wf, w);
+    /* the blended matrix: sum of w_i M_i, all four columns at once */
+    v16f b = splat(w[0]) * load16(columns + 16 * (size_t)joint_at(m, vs, k, 0, jf));
+#pragma GCC unroll 8 /* k is a constant here */
+    for (int i = 1; i < k; i++)
+        b = fma16(splat(w[i]), load16(columns + 16 * (size_t)joint_at(m, vs, k, i, jf)), b);
+    v16f p;
+    if (quantized) {
+        const uint16_t *q = m->position16 + 3 * vs;
+        p = (v16f){(float)q[0], (float)q[1], (float)q[2]};
+    } else {
+        p = load3(m->position + 3 * vs);
+    }
+    v4f o = apply16(b, p, 1.0f); /* p' = c0 x + c1 y + c2 z + c3 */
+    memcpy(job->out_position + 3 * vs, &o, last ? 12 : 16);
+    if (normals == FASTSKIN_NO_NORMALS)
+        return;
+    o = apply16(b, load3(m->normal + 3 * vs), 0.0f); /* n' = c0 nx + c1 ny + c2 nz */
+    if (normals == FASTSKIN_UNIT_NORMALS) {
+        float len = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
+        if (len > 0.0f)
+            o = o / (v4f){len, len, len, len};
+    }
+    memcpy(job->out_normal + 3 * vs, &o, last ? 12 : 16);
+}
+
+#ifndef FASTSKIN_AVX512_LOOPS_ONLY /* bench/avx512-loops.c counts the loops without the entries */
+KERNEL void lbs16_loop(const fastskin_job *job, int begin, int end, const fastskin_normals normals,
+                       const packed_joint_format jf, const packed_weight_format wf, const bool quantized)
+{
+#define LBS16_LOOP(K)                                                                           \
+    do {                                                                                        \
+        for (int v = begin; v + 1 < end; v++)                                                   \
+            lbs16_vertex(job, v, K, normals, jf, wf, quantized, false);                         \
+        lbs16_vertex(job, end - 1, K, normals, jf, wf, quantized, true);                        \
+    } while (0)
+    FOR_EACH_K(job->mesh->influences, LBS16_LOOP)
+#undef LBS16_LOOP
+}
+
+KERNEL void lbs16_format(const fastskin_job *job, int begin, int end, const packed_joint_format jf,
+                         const packed_weight_format wf)
+{
+#define LBS16_NORMALS(N, Q) lbs16_loop(job, begin, end, N, jf, wf, Q)
+    FOR_EACH_NORMALS(job, LBS16_NORMALS);
+#undef LBS16_NORMALS
+}
+
+AVX512_TARGET int fastskin_lbs_avx512(const fastskin_job *caller, int begin, int end)
+{
+    local_job l;
+    const fastskin_job *job = localize(caller, &l);
+    if (begin >= end)
+        return -1;
+#define LBS16_FORMAT(JF, WF) lbs16_format(job, begin, end, JF, WF)
+    FOR_EACH_FORMAT(job->mesh, LBS16_FORMAT);
+#undef LBS16_FORMAT
+    return -1;
+}
+#endif
+
+/* ---- DQS: sixteen vertices at a time, one per lane ------------------------------------------ */
+
+/* Lane j of each listed macro call, for lanes 0 to 15. */
+#define LANES16(M, c)                                                                           \
+    M(0, c), M(1, c), M(2, c), M(3, c), M(4, c), M(5, c), M(6, c), M(7, c), M(8, c), M(9, c),   \
+        M(10, c), M(11, c), M(12, c), M(13, c), M(14, c), M(15, c)
+
+/* x, y, z of sixteen vertices (48 floats in three registers a, b, d) as three registers,
+ * lane j vertex j, and back. Float f = 3 j + c is component c of vertex j: one shuffle
+ * takes those with f < 32 from a and b (index f of the pair), a second those after from d
+ * (index 16 + f - 32 of the pair (first result, d)). */
+#define FROM_AB(j, c) (3 * (j) + (c) < 32 ? 3 * (j) + (c) : 0)
+#define FROM_D(j, c) (3 * (j) + (c) < 32 ? (j) : 3 * (j) + (c) - 16)
+KERNEL void deinterleave3x16(v16f a, v16f b, v16f d, v16f *xyz)
+{
+    xyz[0] = __builtin_shufflevector(__builtin_shufflevector(a, b, LANES16(FROM_AB, 0)), d, LANES16(FROM_D, 0));
+    xyz[1] = __builtin_shufflevector(__builtin_shufflevector(a, b, LANES16(FROM_AB, 1)), d, LANES16(FROM_D, 1));
+    xyz[2] = __builtin_shufflevector(__builtin_shufflevector(a, b, LANES16(FROM_AB, 2)), d, LANES16(FROM_D, 2));
+}
+
+/* Float f = 16 r + l of the output is component f mod 3 of vertex f / 3: x and y from the
+ * pair (x, y), then z from the pair (first result, z). */
+#define OUT_F(l, r) (16 * (r) + (l))
+#define FROM_XY(l, r) (OUT_F(l, r) % 3 == 0 ? OUT_F(l, r) / 3 : OUT_F(l, r) % 3 == 1 ? 16 + OUT_F(l, r) / 3 : 0)
+#define FROM_Z(l, r) (OUT_F(l, r) % 3 == 2 ? 16 + OUT_F(l, r) / 3 : (l))
+KERNEL void store3x16(float *dst, const v16f *xyz)
+{
+    store16(dst, __builtin_shufflevector(__builtin_shufflevector(xyz[0], xyz[1], LANES16(FROM_XY, 0)), xyz[2],
+                                         LANES16(FROM_Z, 0)));
+    store16(dst + 16, __builtin_shufflevector(__builtin_shufflevector(xyz[0], xyz[1], LANES16(FROM_XY, 1)), xyz[2],
+                                              LANES16(FROM_Z, 1)));
+    store16(dst + 32, __builtin_shufflevector(__builtin_shufflevector(xyz[0], xyz[1], LANES16(FROM_XY, 2)), xyz[2],
+                                              LANES16(FROM_Z, 2)));
+}
+
+KERNEL void load3x16(const float *src, v16f *xyz)
+{
+    deinterleave3x16(load16(src), load16(src + 16), load16(src + 32), xyz);
+}
+
+/* The K weights of vertices v0 .. v0 + 15, w[i] slot i of each: the same floats as
+ * packed_weights_at (the implied one as 1 minus the stored ones added in order, or in the
+ * UNORM formats as U minus the stored units, exact in floats, times the unit). */
+KERNEL void weights16(const packed_mesh *m, size_t v0, const int k, const packed_weight_format wf, v16f *w)
+{
+    const int stored = k - 1;
+    const size_t at = v0 * (size_t)stored;
+    if (stored == 1) {
+        w[0] = units16(m, at, wf);
+    } else if (stored == 3) {
+        deinterleave3x16(units16(m, at, wf), units16(m, at + 16, wf), units16(m, at + 32, wf), w);
+    } else if (stored > 0) { /* K = 3, 5 to 8: lane j from value j * stored + i */
+        float buf[LANES * (PACKED_MAX_INFLUENCES - 1)];
+        for (int r = 0; r < stored; r++)
+            store16(buf + LANES * r, units16(m, at + LANES * (size_t)r, wf));
+        for (int i = 0; i < stored; i++)
+            for (int j = 0; j < LANES; j++)
+                w[i][j] = buf[j * stored + i];
+    }
+    if (wf == PACKED_WEIGHT_FLOAT) {
+        v16f sum = splat(0.0f);
+#pragma GCC unroll 8
+        for (int i = 0; i < stored; i++)
+            sum = sum + w[i];
+        w[stored] = splat(1.0f) - sum;
+        return;
+    }
+    const bool wide = wf == PACKED_WEIGHT_UNORM16;
+    const v16f unit = splat(wide ? 1.0f / 65535.0f : 1.0f / 255.0f);
+    v16f rest = splat(wide ? 65535.0f : 255.0f);
+#pragma GCC unroll 8
+    for (int i = 0; i < stored; i++) {
+        rest = rest - w[i];
+        w[i] = w[i] * unit;
+    }
+    w[stored] = rest * unit;
+}
+
+/* Indices into the pair (a, b) of two registers, 0 to 31. */
+#define UNPACK_LO 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29
+#define UNPACK_HI 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31
+#define PAIRS_LO 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29
+#define PAIRS_HI 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
+#define QUARTERS_EVEN 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27
+#define QUARTERS_ODD 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31
+
+/* r[0..3] each hold four rows in its four quarters; the result's register c holds, in each
+ * quarter, element c of that quarter of r[0], r[1], r[2], r[3]: a 4x4 transpose per
+ * quarter. */
+KERNEL void transpose_quarters(const v16f *r, v16f *t)
+{
+    v16f a = __builtin_shufflevector(r[0], r[1], UNPACK_LO), b = __builtin_shufflevector(r[0], r[1], UNPACK_HI);
+    v16f c = __builtin_shufflevector(r[2], r[3], UNPACK_LO), d = __builtin_shufflevector(r[2], r[3], UNPACK_HI);
+    t[0] = __builtin_shufflevector(a, c, PAIRS_LO);
+    t[1] = __builtin_shufflevector(a, c, PAIRS_HI);
+    t[2] = __builtin_shufflevector(b, d, PAIRS_LO);
+    t[3] = __builtin_shufflevector(b, d, PAIRS_HI);
+}
+
+KERNEL v16f concat8(const float *lo, const float *hi)
+{
+    v8f a, b;
+    memcpy(&a, lo, sizeof a);
+    memcpy(&b, hi, sizeof b);
+    return __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+/* Sixteen palette entries (8 floats: real w x y z, dual w x y z) as eight component
+ * registers, lane j entry j. Register j < 4 holds entries j and j + 4 (quarters: real j,
+ * dual j, real j + 4, dual j + 4), register 4 + j entries j + 8 and j + 12; the transpose
+ * per quarter makes component c of entries 0-3, 4-7 (and 8-11, 12-15) whole quarters,
+ * and one shuffle of quarters puts them in lane order. */
+KERNEL void transpose16(const float *const *entry, v16f *q)
+{
+    v16f r[8], lo[4], hi[4];
+#pragma GCC unroll 8
+    for (int j = 0; j < 4; j++) {
+        r[j] = concat8(entry[j], entry[j + 4]);
+        r[4 + j] = concat8(entry[j + 8], entry[j + 12]);
+    }
+    transpose_quarters(r, lo);
+    transpose_quarters(r + 4, hi);
+#pragma GCC unroll 8
+    for (int c = 0; c < 4; c++) {
+        q[c] = __builtin_shufflevector(lo[c], hi[c], QUARTERS_EVEN);
+        q[4 + c] = __builtin_shufflevector(lo[c], hi[c], QUARTERS_ODD);
+    }
+}
+
+/* Kavan's transform (dq_apply in fastskin.c) of sixteen points, or without the shift
+ * sixteen normals, by the blended, unnormalised q^ = (a0, d0; ae, de) in b[0..7]; `two`
+ * is 2 / |q_0|^2, as in the AVX2 block (dq_apply8). */
+KERNEL void dq_apply16(const v16f *b, v16f two, const v16f *p, v16f *out, bool translate)
+{
+    const v16f a0 = b[0], dx = b[1], dy = b[2], dz = b[3];
+    /* c1 = d0 x p + a0 p, c2 = d0 x c1 */
+    v16f c1x = fma16(a0, p[0], fms16(dy, p[2], dz * p[1]));
+    v16f c1y = fma16(a0, p[1], fms16(dz, p[0], dx * p[2]));
+    v16f c1z = fma16(a0, p[2], fms16(dx, p[1], dy * p[0]));
+    out[0] = fma16(two, fms16(dy, c1z, dz * c1y), p[0]);
+    out[1] = fma16(two, fms16(dz, c1x, dx * c1z), p[1]);
+    out[2] = fma16(two, fms16(dx, c1y, dy * c1x), p[2]);
+    if (!translate)
+        return;
+    /* + 2 (a0 de - ae d0 + d0 x de) */
+    const v16f ae = b[4], ex = b[5], ey = b[6], ez = b[7];
+    out[0] = fma16(two, fms16(a0, ex, ae * dx) + fms16(dy, ez, dz * ey), out[0]);
+    out[1] = fma16(two, fms16(a0, ey, ae * dy) + fms16(dz, ex, dx * ez), out[1]);
+    out[2] = fma16(two, fms16(a0, ez, ae * dz) + fms16(dx, ey, dy * ex), out[2]);
+}
+
+/* Sixteen points (or normals) from `in` to `out` (48 floats each); the lanes not in `ok`
+ * keep their input. */
+KERNEL void dq_apply3x16(const v16f *b, v16f two, v16i ok, const float *in, float *out, bool translate)
+{
+    v16f p[3], o[3];
+    load3x16(in, p);
+    dq_apply16(b, two, p, o, translate);
+#pragma GCC unroll 8
+    for (int c = 0; c < 3; c++)
+        o[c] = select16(ok, o[c], p[c]);
+    store3x16(out, o);
+}
+
+/* Vertices v0 .. v0 + 15 of mesh m, written at out_position (and out_normal) + 3 v0;
+ * returns the lanes whose blend vanished as bits (those vertices keep their bind data). */
+KERNEL unsigned dqs16_block(const float *palette, const packed_mesh *m, size_t v0, const int k,
+                            const packed_joint_format jf, const packed_weight_format wf, const bool normals,
+                            float *out_position, float *out_normal)
+{
+    v16f w[PACKED_MAX_INFLUENCES], q[8], b[8], pivot[4];
+    const float *entry[LANES];
+    const void *joints = jf == PACKED_JOINT_U8 ? (const void *)(m->joint8 + v0 * (size_t)k)
+                                               : (const void *)(m->joint + v0 * (size_t)k);
+    weights16(m, v0, k, wf, w);
+    /* slot 0 is the pivot: its own sign needs no test */
+    block_entries(palette, 8, joints, k, 0, jf, LANES, entry);
+    transpose16(entry, q);
+#pragma GCC unroll 8
+    for (int c = 0; c < 8; c++)
+        b[c] = w[0] * q[c];
+#pragma GCC unroll 8
+    for (int c = 0; c < 4; c++)
+        pivot[c] = q[c];
+#pragma GCC unroll 8 /* k is a constant here */
+    for (int i = 1; i < k; i++) {
+        block_entries(palette, 8, joints, k, i, jf, LANES, entry);
+        transpose16(entry, q);
+        /* the hemisphere fix without a branch: w takes the sign of q_0 . pivot_0 */
+        v16f dot = fma16(q[3], pivot[3], fma16(q[2], pivot[2], fma16(q[1], pivot[1], q[0] * pivot[0])));
+        v16f s = (v16f)((v16i)w[i] ^ ((v16i)dot & (v16i)splat(-0.0f)));
+#pragma GCC unroll 8
+        for (int c = 0; c < 8; c++)
+            b[c] = fma16(s, q[c], b[c]);
+    }
+    v16f norm2 = fma16(b[3], b[3], fma16(b[2], b[2], fma16(b[1], b[1], b[0] * b[0])));
+    v16i ok = norm2 > splat(DQ_MIN_NORM * DQ_MIN_NORM);
+    /* 2 / |q_0|^2 by an exactly rounded divide; lanes that failed divide by zero and are not kept */
+    v16f two = splat(2.0f) * (splat(1.0f) / norm2);
+    dq_apply3x16(b, two, ok, m->position + 3 * v0, out_position + 3 * v0, true);
+    if (normals)
+        dq_apply3x16(b, two, ok, m->normal + 3 * v0, out_normal + 3 * v0, false);
+    unsigned failed = 0;
+    for (int j = 0; j < LANES; j++)
+        failed |= ok[j] ? 0u : 1u << j;
+    return failed;
+}
+
+#ifndef FASTSKIN_AVX512_LOOPS_ONLY
+/* The last `count` (1 to 15) vertices of a range from v, through one copy of the block
+ * for every K and format: with the operations in the same order, the floats are those of
+ * the loops' specialised copies (the tests compare them bit for bit). */
+AVX512_TARGET __attribute__((noinline)) static unsigned dqs16_tail(const fastskin_job *job, size_t v, int count)
+{
+    const packed_mesh *m = job->mesh;
+    const bool normals = job->normals != FASTSKIN_NO_NORMALS;
+    tail_block t;
+    if (!tail_block_fill(&t, m, v, count, normals))
+        return 0;
+    float out_position[3 * LANES], out_normal[3 * LANES];
+    unsigned failed = dqs16_block(job->dualquats[0].real, &t.mesh, 0, m->influences, m->joint_format,
+                                  m->weight_format, normals, out_position, out_normal);
+    memcpy(job->out_position + 3 * v, out_position, 3 * (size_t)count * sizeof(float));
+    if (normals)
+        memcpy(job->out_normal + 3 * v, out_normal, 3 * (size_t)count * sizeof(float));
+    return failed & ((1u << count) - 1u);
+}
+
+KERNEL int dqs16_loop(const fastskin_job *job, int begin, int end, const packed_joint_format jf, const bool normals)
+{
+    const packed_mesh *m = job->mesh;
+    const packed_weight_format wf = m->weight_format;
+    const float *palette = job->dualquats[0].real;
+    int failed = -1;
+#define DQS16_BLOCK(v) dqs16_block(palette, m, (size_t)(v), k_, jf, wf, normals, job->out_position, job->out_normal)
+#define DQS16_TAIL(v, count) dqs16_tail(job, (size_t)(v), count)
+#define DQS16_LOOP(K)                                                                           \
+    do {                                                                                        \
+        const int k_ = K;                                                                       \
+        FOR_EACH_BLOCK(begin, end, LANES, failed, DQS16_BLOCK, DQS16_TAIL);                     \
+    } while (0)
+    FOR_EACH_K(m->influences, DQS16_LOOP)
+#undef DQS16_BLOCK
+#undef DQS16_TAIL
+#undef DQS16_LOOP
+    return failed;
+}
+
+AVX512_TARGET int fastskin_dqs_avx512(const fastskin_job *caller, int begin, int end)
+{
+    local_job l;
+    const fastskin_job *job = localize(caller, &l);
+    const bool normals = job->normals != FASTSKIN_NO_NORMALS;
+    if (job->mesh->joint_format == PACKED_JOINT_U16)
+        return normals ? dqs16_loop(job, begin, end, PACKED_JOINT_U16, true)
+                       : dqs16_loop(job, begin, end, PACKED_JOINT_U16, false);
+    return normals ? dqs16_loop(job, begin, end, PACKED_JOINT_U8, true)
+                   : dqs16_loop(job, begin, end, PACKED_JOINT_U8, false);
+}
+#endif
+
+#else /* not x86: the level is never offered, and these are never called */
+
+int fastskin_lbs_avx512(const fastskin_job *job, int begin, int end)
+{
+    (void)job, (void)begin, (void)end;
+    return -1;
+}
+
+int fastskin_dqs_avx512(const fastskin_job *job, int begin, int end)
+{
+    (void)job, (void)begin, (void)end;
+    return -1;
+}
+
+#endif

@@ -145,9 +145,10 @@ awk -F, 'NR > 1 { printf "| %s | %s | %s | %.3g | %.3g | %.3g |\n", $1, $2, $3, 
 printf '\n## GPU skinning against the CPU kernel\n\n'
 awk -F'"' 'NR == 2 { printf "Renderer: %s. The palette upload, the draw or dispatch and the readback are timed apart\n", $2 }' "$dir/gpu.csv"
 cat <<'GPU'
-(`glFinish` between), on the random 64-joint rig; the CPU rows are the avx2 kernel with
-unit normals, like the shaders, on one and two threads over the same data. Where the
-renderer is llvmpipe, the GPU rows are this CPU running the shaders through a JIT.
+(`glFinish` between), on the random 64-joint rig; the CPU rows are the best kernel there
+is (their names say which) with unit normals, like the shaders, on one and two threads
+over the same data. Where the renderer is llvmpipe, the GPU rows are this CPU running the
+shaders through a JIT.
 
 | kernel | method | vertices | palette upload (us) | draw or dispatch (us) | readback (us) | total (us) | ns/vertex |
 |---|---|---|---|---|---|---|---|

@@ -589,17 +589,12 @@ AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_me
 AVX2_TARGET __attribute__((noinline)) static int dqs_avx2_tail(const fastskin_job *job, size_t v, int count)
 {
     const packed_mesh *m = job->mesh;
-    const bool normals = job->normals != FASTSKIN_NO_NORMALS;
     tail_block t;
-    if (!tail_block_fill(&t, m, v, count, normals))
+    if (!tail_block_fill(&t, m, v, count, job->normals != FASTSKIN_NO_NORMALS))
         return 0;
-    float out_position[24], out_normal[24];
-    int failed = dqs_avx2_block(job->dualquats[0].real, &t.mesh, 0, m->influences, m->joint_format,
-                                m->weight_format, normals, out_position, out_normal);
-    memcpy(job->out_position + 3 * v, out_position, 3 * (size_t)count * sizeof(float));
-    if (normals)
-        memcpy(job->out_normal + 3 * v, out_normal, 3 * (size_t)count * sizeof(float));
-    return failed & ((1 << count) - 1);
+    int failed = dqs_avx2_block(job->dualquats[0].real, &t.mesh, 0, m->influences, m->joint_format, m->weight_format,
+                                job->normals != FASTSKIN_NO_NORMALS, t.out_position, t.out_normal);
+    return (int)tail_block_return(&t, job, v, (unsigned)failed);
 }
 
 AVX2_TARGET SPECIALISED int dqs_avx2_loop(const fastskin_job *job, int begin, int end, const packed_joint_format jf,

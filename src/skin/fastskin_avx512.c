@@ -437,17 +437,12 @@ KERNEL unsigned dqs16_block(const float *palette, const packed_mesh *m, size_t v
 AVX512_TARGET __attribute__((noinline)) static unsigned dqs16_tail(const fastskin_job *job, size_t v, int count)
 {
     const packed_mesh *m = job->mesh;
-    const bool normals = job->normals != FASTSKIN_NO_NORMALS;
     tail_block t;
-    if (!tail_block_fill(&t, m, v, count, normals))
+    if (!tail_block_fill(&t, m, v, count, job->normals != FASTSKIN_NO_NORMALS))
         return 0;
-    float out_position[3 * LANES], out_normal[3 * LANES];
     unsigned failed = dqs16_block(job->dualquats[0].real, &t.mesh, 0, m->influences, m->joint_format,
-                                  m->weight_format, normals, out_position, out_normal);
-    memcpy(job->out_position + 3 * v, out_position, 3 * (size_t)count * sizeof(float));
-    if (normals)
-        memcpy(job->out_normal + 3 * v, out_normal, 3 * (size_t)count * sizeof(float));
-    return failed & ((1u << count) - 1u);
+                                  m->weight_format, job->normals != FASTSKIN_NO_NORMALS, t.out_position, t.out_normal);
+    return tail_block_return(&t, job, v, failed);
 }
 
 KERNEL int dqs16_loop(const fastskin_job *job, int begin, int end, const packed_joint_format jf, const bool normals)

@@ -143,6 +143,8 @@ typedef struct {
     float weight[TAIL_LANES * (PACKED_MAX_INFLUENCES - 1)];
     uint16_t joint[TAIL_LANES * PACKED_MAX_INFLUENCES], weight16[TAIL_LANES * (PACKED_MAX_INFLUENCES - 1)];
     uint8_t joint8[TAIL_LANES * PACKED_MAX_INFLUENCES], weight8[TAIL_LANES * (PACKED_MAX_INFLUENCES - 1)];
+    float out_position[3 * TAIL_LANES], out_normal[3 * TAIL_LANES]; /* the block writes here */
+    int count;                                                         /* the vertices copied in */
 } tail_block;
 
 /* False only for a K packing never produces (it bounds the copies). */
@@ -152,6 +154,7 @@ static inline bool tail_block_fill(tail_block *t, const packed_mesh *m, size_t v
     if (k < 1 || k > PACKED_MAX_INFLUENCES || count < 1 || count > TAIL_LANES)
         return false;
     memset(t, 0, sizeof *t);
+    t->count = count;
     const size_t n = (size_t)count, stored = (size_t)k - 1;
     t->mesh = *m;
     t->mesh.position = t->position, t->mesh.normal = t->normal, t->mesh.joint = t->joint;
@@ -171,6 +174,17 @@ static inline bool tail_block_fill(tail_block *t, const packed_mesh *m, size_t v
     else if (stored > 0)
         memcpy(t->weight8, m->weight8 + stored * v, stored * n * sizeof *t->weight8);
     return true;
+}
+
+/* The skinned tail back to the job's outputs at vertex v; `failed`, the block's vanished
+ * lanes as bits, cut to the vertices that are the range's. */
+static inline unsigned tail_block_return(const tail_block *t, const fastskin_job *job, size_t v, unsigned failed)
+{
+    const size_t floats = 3 * (size_t)t->count;
+    memcpy(job->out_position + 3 * v, t->out_position, floats * sizeof(float));
+    if (job->normals != FASTSKIN_NO_NORMALS)
+        memcpy(job->out_normal + 3 * v, t->out_normal, floats * sizeof(float));
+    return failed & ((1u << t->count) - 1u);
 }
 
 /* The AVX-512 level (fastskin_avx512.c). */

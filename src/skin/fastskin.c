@@ -361,27 +361,32 @@ AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, con
 {
     const packed_mesh *m = job->mesh;
     const size_t vs = (size_t)v, at = vs * (size_t)(k - 1);
-    const float *columns = job->columns[0].c[0];
+    /* columns 2-3 through a base of their own: both loads of an entry then address base +
+     * 64 j directly, where one pointer to the entry would be computed first */
+    const float *columns = job->columns[0].c[0], *columns23 = job->columns[0].c[2];
     __m256 c01, c23; /* columns 0-1 and 2-3 of the blended matrix */
     if (k == 1) {
         const float *src = columns + 16 * (size_t)joint_at(m, vs, 1, 0, jf);
         c01 = _mm256_loadu_ps(src);
         c23 = _mm256_loadu_ps(src + 8);
     } else {
-        __m256 sum = _mm256_setzero_ps();
-        c01 = c23 = sum;
+        /* the first influence starts the sums: a multiply, not an add to zero */
+        __m256 sum = decoded ? _mm256_broadcast_ss(decoded) : weight_avx2(m, at, wf);
+        size_t e = 16 * (size_t)joint_at(m, vs, k, 0, jf);
+        c01 = _mm256_mul_ps(sum, _mm256_loadu_ps(columns + e));
+        c23 = _mm256_mul_ps(sum, _mm256_loadu_ps(columns23 + e));
 #pragma GCC unroll 8 /* k is a constant here: straight-line code at -O2 too, as at -O3 */
-        for (int i = 0; i + 1 < k; i++) {
+        for (int i = 1; i + 1 < k; i++) {
             __m256 wi = decoded ? _mm256_broadcast_ss(decoded + 8 * i) : weight_avx2(m, at + (size_t)i, wf);
-            const float *src = columns + 16 * (size_t)joint_at(m, vs, k, i, jf);
+            e = 16 * (size_t)joint_at(m, vs, k, i, jf);
             sum = _mm256_add_ps(sum, wi);
-            c01 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src), c01);
-            c23 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(src + 8), c23);
+            c01 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(columns + e), c01);
+            c23 = _mm256_fmadd_ps(wi, _mm256_loadu_ps(columns23 + e), c23);
         }
         __m256 wl = decoded ? _mm256_broadcast_ss(decoded + 8 * (k - 1)) : implied_avx2(m, at, k - 1, sum, wf);
-        const float *src = columns + 16 * (size_t)joint_at(m, vs, k, k - 1, jf);
-        c01 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src), c01);
-        c23 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(src + 8), c23);
+        e = 16 * (size_t)joint_at(m, vs, k, k - 1, jf);
+        c01 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(columns + e), c01);
+        c23 = _mm256_fmadd_ps(wl, _mm256_loadu_ps(columns23 + e), c23);
     }
     __m128 c0 = _mm256_castps256_ps128(c01), c1 = _mm256_extractf128_ps(c01, 1);
     __m128 c2 = _mm256_castps256_ps128(c23), c3 = _mm256_extractf128_ps(c23, 1);
@@ -415,6 +420,18 @@ AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, con
         _mm_storeu_ps(out, n);
 }
 
+/* The K weights of vertices v0 .. v0 + 7 decoded (weights8_avx2) into `decoded`, slot i of
+ * vertex j at decoded[8 i + j]. */
+AVX2_TARGET SPECIALISED void decode8_avx2(const packed_mesh *m, size_t v0, const int k, packed_weight_format wf,
+                                          float *decoded)
+{
+    __m256 w[PACKED_MAX_INFLUENCES];
+    weights8_avx2(m, v0, k, wf, w);
+#pragma GCC unroll 8
+    for (int i = 0; i < k; i++)
+        _mm256_store_ps(decoded + 8 * i, w[i]);
+}
+
 AVX2_TARGET SPECIALISED void lbs_avx2_loop(const fastskin_job *job, int begin, int end,
                                            const fastskin_normals normals, const packed_joint_format jf,
                                            const packed_weight_format wf, const bool quantized)
@@ -422,16 +439,22 @@ AVX2_TARGET SPECIALISED void lbs_avx2_loop(const fastskin_job *job, int begin, i
 #define AVX2_LOOP(K)                                                                            \
     do {                                                                                        \
         int v = begin;                                                                          \
-        if (K > 1 && wf != PACKED_WEIGHT_FLOAT) /* UNORM: decoded eight at a time */          \
-            for (; v + 8 < end; v += 8) { /* the last vertex is left to the loop below */       \
-                __m256 w[PACKED_MAX_INFLUENCES];                                                \
-                float decoded[8 * PACKED_MAX_INFLUENCES] __attribute__((aligned(32)));          \
-                weights8_avx2(job->mesh, (size_t)v, K, wf, w);                                  \
-                for (int i = 0; i < K; i++)                                                     \
-                    _mm256_store_ps(decoded + 8 * i, w[i]);                                     \
+        if (K > 1 && wf != PACKED_WEIGHT_FLOAT) { /* UNORM: decoded eight at a time */        \
+            float decoded[2][8 * PACKED_MAX_INFLUENCES] __attribute__((aligned(32)));           \
+            int b = 0;                                                                          \
+            if (v + 8 < end)                                                                    \
+                decode8_avx2(job->mesh, (size_t)v, K, wf, decoded[0]);                          \
+            for (; v + 8 < end; v += 8, b ^= 1) { /* the last vertex is left to the loop below */ \
+                /* the next block's weights decoded a block ahead: broadcasts reading them   \
+                 * straight after their stores made the compressed vertex 1.3x slower */       \
+                if (v + 16 < end)                                                               \
+                    decode8_avx2(job->mesh, (size_t)v + 8, K, wf, decoded[b ^ 1]);              \
+                _Pragma("GCC unroll 8")                                                         \
                 for (int j = 0; j < 8; j++)                                                     \
-                    lbs_avx2_vertex(job, v + j, K, normals, jf, wf, quantized, false, decoded + j); \
+                    lbs_avx2_vertex(job, v + j, K, normals, jf, wf, quantized, false, decoded[b] + j); \
             }                                                                                   \
+        }                                                                                       \
+        _Pragma("GCC unroll 2") /* the streams' steps and the loop test once for two */       \
         for (; v + 1 < end; v++)                                                                \
             lbs_avx2_vertex(job, v, K, normals, jf, wf, quantized, false, NULL);                \
         lbs_avx2_vertex(job, end - 1, K, normals, jf, wf, quantized, true, NULL);               \

@@ -8,7 +8,7 @@
  *   SIMD_SSE2    128-bit intrinsics (x86-64 baseline): one column per register
  *   SIMD_AVX2    256-bit intrinsics with FMA. LBS: two columns per register; the weights
  *                are broadcast from memory (UNORM weights decoded eight vertices at a
- *                time first), the implied one computed as a vector, and x, y, z multiply
+ *                time, a block ahead), the implied one computed as a vector, and x, y, z multiply
  *                whole columns, so no horizontal add is needed. DQS: eight vertices at a
  *                time, one per lane, each register one component of eight dual
  *                quaternions, so the hemisphere test, the norm and Kavan's transform are

@@ -352,7 +352,7 @@ AVX2_TARGET SPECIALISED void broadcast3(const float *p, __m128 *x, __m128 *y, __
 /* One vertex, every argument after v but `decoded` a compile-time constant at its call.
  * `last`: the range's last vertex, stored with exactly 12 bytes; the others store 16 (one
  * aligned-free vector store), the 4th float landing on the next vertex's x, which is
- * written next. `decoded`: the vertex's K weights already decoded by weights8_avx2 (slot i
+ * written next. `decoded`: the vertex's K weights already decoded by decode8_avx2 (slot i
  * at decoded[8 i]), or NULL to read them from the mesh. */
 AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, const int k,
                                              const fastskin_normals normals, const packed_joint_format jf,
@@ -446,7 +446,7 @@ AVX2_TARGET SPECIALISED void lbs_avx2_loop(const fastskin_job *job, int begin, i
                 decode8_avx2(job->mesh, (size_t)v, K, wf, decoded[0]);                          \
             for (; v + 8 < end; v += 8, b ^= 1) { /* the last vertex is left to the loop below */ \
                 /* the next block's weights decoded a block ahead: broadcasts reading them   \
-                 * straight after their stores made the compressed vertex 1.3x slower */       \
+                 * straight after their stores waited for them (CHANGES.md measures it) */     \
                 if (v + 16 < end)                                                               \
                     decode8_avx2(job->mesh, (size_t)v + 8, K, wf, decoded[b ^ 1]);              \
                 _Pragma("GCC unroll 8")                                                         \

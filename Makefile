@@ -51,6 +51,7 @@ BENCH     := $(BUILD)/bin/bench-skinning
 BENCH_GPU := $(BUILD)/bin/bench-gpu
 BENCH_INSTRUCTIONS := $(BUILD)/bin/bench-instructions
 BENCH_WEIGHTS := $(BUILD)/bin/bench-weights
+BENCH_BASELINES := $(BUILD)/obj/bench/baselines.o
 
 # Package flags come from pkg-config, written once by scripts/ensure-deps.sh, which also
 # installs the Debian packages when they are missing (as root) or prints the apt-get line.
@@ -104,7 +105,7 @@ $(BUILD)/bin/%: $(BUILD)/obj/lab/ch30/%.o $(CH30_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) -o $@
 
-$(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(CH30_LIB) $(LIB)
+$(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(BENCH_BASELINES) $(CH30_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
 
@@ -112,7 +113,7 @@ $(BENCH_GPU): $(BUILD)/obj/bench/bench-gpu.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(GPU_LIBS) -o $@
 
-$(BENCH_INSTRUCTIONS): $(BUILD)/obj/bench/bench-instructions.o $(LIB)
+$(BENCH_INSTRUCTIONS): $(BUILD)/obj/bench/bench-instructions.o $(BENCH_BASELINES) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
 
@@ -233,5 +234,5 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CH30_OBJ:.o=.d) $(LAB_BINS:$(BUILD)/bin/%=$(BUILD)/obj/lab/ch30/%.d) $(BUILD)/obj/bench/bench-skinning.d \
-         $(BUILD)/obj/bench/bench-gpu.d $(BUILD)/obj/bench/bench-instructions.d $(BUILD)/obj/bench/bench-weights.d \
+         $(BUILD)/obj/bench/bench-gpu.d $(BUILD)/obj/bench/bench-instructions.d $(BUILD)/obj/bench/bench-weights.d $(BENCH_BASELINES:.o=.d) \
          $(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/obj/tests/%.d) $(TEST_UTIL:.o=.d) $(TWIN_OBJ:.o=.d)

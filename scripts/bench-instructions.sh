@@ -24,15 +24,21 @@ echo "level,method,influences,normals,format,instructions_per_vertex,counted" > 
 if ! command -v valgrind > /dev/null 2>&1; then
     echo "bench-instructions: valgrind is not installed (apt-get install valgrind): no instruction counts" >&2
 else
-    # level method K normals format: the kernel function callgrind collects in is METHOD_LEVEL
+    # level method K normals format: the kernel function callgrind collects in is METHOD_LEVEL,
+    # for the frozen kernels (bench/baselines.h, a level with a dash) baseline_LEVEL
     for row in "scalar lbs 4 none 44-byte" "sse2 lbs 4 none 44-byte" "avx2 lbs 1 none 44-byte" \
                "avx2 lbs 2 none 44-byte" "avx2 lbs 4 none 44-byte" "avx2 lbs 8 none 44-byte" "avx2 lbs 4 raw 44-byte" \
                "avx2 lbs 4 unit 44-byte" "avx2 lbs 4 none u8-unorm8" "avx2 lbs 4 none u8-unorm8-q16" \
-               "sse2 dqs 4 none 44-byte" "avx2 dqs 4 none 44-byte"; do
+               "avx2-rows lbs 4 none 44-byte" "avx2-reloads lbs 4 none 44-byte" "avx2-loads-only lbs 4 none 44-byte" \
+               "sse2 dqs 4 none 44-byte" "avx2 dqs 4 none 44-byte" "dqs-avx2-per-vertex dqs 4 none 44-byte"; do
         set -- $row
         "$bin" "$@" > /dev/null 2>&1 || continue # a level this CPU does not have
+        case $1 in
+            *-*) function=baseline_$(echo "$1" | tr - _) ;;
+            *) function=$2_$1 ;;
+        esac
         vertices=$(valgrind --tool=callgrind --callgrind-out-file="$dir/.callgrind.$$" \
-                   --toggle-collect="$2_$1" "$bin" "$@" 2> "$dir/.callgrind.$$.log")
+                   --toggle-collect="$function" "$bin" "$@" 2> "$dir/.callgrind.$$.log")
         collected=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$dir/.callgrind.$$.log")
         rm -f "$dir/.callgrind.$$.log"
         awk -v c="$collected" -v n="$vertices" -v r="$1,$(echo "$2" | tr a-z A-Z),$3,$4,$5" \

@@ -117,7 +117,9 @@ cat <<'MID'
 Counted, not timed: valgrind's callgrind counts the instructions executed inside each
 kernel's entry function and all it calls, over 10 passes of the random 64-joint rig's
 20,000 vertices (`build/bin/bench-instructions`, `scripts/bench-instructions.sh`), as the
-project's flags compile it. The count is the code's, whatever else the machine is doing.
+project's flags compile it; the rows whose level has a dash are the frozen kernels the
+timings compare with (`bench/baselines.c`), counted the same way. The count is the
+code's, whatever else the machine is doing.
 valgrind cannot run AVX-512 code, so the avx512 rows are counted in the disassembly
 (`bench/avx512-loops.c`, compiled by the same compiler with the same flags): the
 instructions of the LBS vertex loop's body, and of the DQS block over its sixteen

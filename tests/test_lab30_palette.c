@@ -167,6 +167,24 @@ static void test_bench_skinning_smoke(void **state)
     assert_true(tu_file_contains(ctx->out_path, "200000"));
     assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-instructions", ctx->out_path, ctx->err_path, "scalar", "lbs", "9",
                                     "none", (char *)NULL), 2);
+    /* the benchmark's frozen kernels, counted the same way: each in its one configuration */
+    static const char *const frozen[][2] = {
+        {"avx2-rows", "lbs"}, {"avx2-reloads", "lbs"}, {"avx2-loads-only", "lbs"}, {"dqs-avx2-per-vertex", "dqs"}};
+    for (int f = 0; f < 4; f++) {
+        assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-instructions", ctx->out_path, ctx->err_path, frozen[f][0],
+                                        frozen[f][1], "4", "none", (char *)NULL),
+                         simd_level_available(SIMD_AVX2) ? 0 : 1);
+        if (simd_level_available(SIMD_AVX2))
+            assert_true(tu_file_contains(ctx->out_path, "200000"));
+        assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-instructions", ctx->out_path, ctx->err_path, frozen[f][0],
+                                        frozen[f][1], "2", "none", (char *)NULL), 2);
+        assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-instructions", ctx->out_path, ctx->err_path, frozen[f][0],
+                                        frozen[f][1], "4", "raw", (char *)NULL), 2);
+        assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-instructions", ctx->out_path, ctx->err_path, frozen[f][0],
+                                        frozen[f][1], "4", "none", "u8-unorm8", (char *)NULL), 2);
+        assert_int_equal(tu_run_program(LAB_BIN_DIR "/bench-instructions", ctx->out_path, ctx->err_path, frozen[f][0],
+                                        f == 3 ? "lbs" : "dqs", "4", "none", (char *)NULL), 2);
+    }
 }
 
 /* The CSV row of `key` ("kernel,method,K,normals,threads,vertices,"), its fields after the

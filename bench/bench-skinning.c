@@ -48,7 +48,7 @@
 #define JOINTS 64
 
 static const int influence_counts[] = {1, 2, 4, 8};
-enum { INFLUENCE_COUNTS = 4 };
+enum { INFLUENCE_COUNTS = 4, PLOT_SIZES = 8 /* vertex counts the plot takes (--plot-from refuses more) */ };
 
 /* ---- deterministic data ------------------------------------------------------------------- */
 
@@ -107,7 +107,8 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One warm-up run, then at least `min_runs` and until 0.15 s have passed (at most 31). */
+/* One warm-up run, then at least `min_runs` and until 0.15 s have passed (at most 31);
+ * --smoke (min_runs 1) times the one run after the warm-up, checking that it runs. */
 static timing measure(bench_fn fn, void *arg, int min_runs)
 {
     double t[31];
@@ -118,7 +119,7 @@ static timing measure(bench_fn fn, void *arg, int min_runs)
         double t0 = timer_seconds();
         fn(arg);
         t[runs++] = timer_seconds() - t0;
-    } while (runs < 31 && (runs < min_runs || timer_seconds() - start < 0.15));
+    } while (runs < 31 && (runs < min_runs || (min_runs > 1 && timer_seconds() - start < 0.15)));
     qsort(t, (size_t)runs, sizeof t[0], compare_double);
     return (timing){t[runs / 2], t[0], t[runs - 1]};
 }
@@ -175,13 +176,22 @@ static void run_triad(void *arg)
     fastskin_pool_run(t->pool, t->parts, triad_part, t);
 }
 
-/* The double-precision chapter path: skin_deform with two influences a vertex. */
-typedef struct { const vec3 *bind; const skin_influences *in; const mat4 *palette; skin_blend blend; vec3 *out; } chapter_job;
+/* The double-precision chapter path: skin_deform with two influences a vertex. Its first
+ * failure (out of memory: the data are valid) is kept in e, with d, and ends the timing. */
+typedef struct {
+    const vec3 *bind;
+    const skin_influences *in;
+    const mat4 *palette;
+    skin_blend blend;
+    vec3 *out;
+    lab_diag *d;
+    lab_error e;
+} chapter_job;
 static void run_chapter(void *arg)
 {
-    const chapter_job *j = arg;
-    if (skin_deform(j->bind, j->in, j->palette, JOINTS, j->blend, j->out, NULL) != LAB_OK)
-        abort();
+    chapter_job *j = arg;
+    if (j->e == LAB_OK)
+        j->e = skin_deform(j->bind, j->in, j->palette, JOINTS, j->blend, j->out, j->d);
 }
 
 /* ---- the rows ----------------------------------------------------------------------------- */
@@ -203,13 +213,17 @@ typedef struct {
     int count, cap;
 } table;
 
-static row *add_row(table *tb)
+/* A new row at the end, or NULL, with out-of-memory in d, when the table cannot grow. */
+static row *add_row(table *tb, lab_diag *d)
 {
     if (tb->count == tb->cap) {
-        tb->cap = tb->cap ? 2 * tb->cap : 256;
-        tb->rows = realloc(tb->rows, sizeof *tb->rows * (size_t)tb->cap);
-        if (!tb->rows)
-            abort();
+        int cap = tb->cap ? 2 * tb->cap : 256;
+        row *grown = realloc(tb->rows, sizeof *tb->rows * (size_t)cap);
+        if (!grown) {
+            diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "benchmark table", "%d rows", cap);
+            return NULL;
+        }
+        tb->rows = grown, tb->cap = cap;
     }
     return &tb->rows[tb->count++];
 }
@@ -268,15 +282,19 @@ static double triad_ns(bench *b, int n, double bytes_per_vertex, int threads)
     return 1e9 * measure(run_triad, &t, b->min_runs).median / n;
 }
 
-static void time_row(bench *b, const char *kernel, const fastskin_job *job, bench_fn fn, void *arg,
-                     double bytes_per_vertex)
+/* One row timed; false, with out-of-memory in d, when the table cannot take it. */
+static bool time_row(bench *b, const char *kernel, const fastskin_job *job, bench_fn fn, void *arg,
+                     double bytes_per_vertex, lab_diag *d)
 {
-    row *r = add_row(&b->tb);
+    row *r = add_row(&b->tb, d);
+    if (!r)
+        return false;
     *r = (row){.method = job->method, .influences = job->mesh->influences, .threads = job->threads,
                .vertices = job->mesh->count, .normals = job->normals, .bytes_per_vertex = bytes_per_vertex};
     snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
     r->t = measure(fn, arg, b->min_runs);
     r->triad_ns = triad_ns(b, job->mesh->count, bytes_per_vertex, job->threads);
+    return true;
 }
 
 /* fn(arg) `reps` times: seconds per run. */
@@ -380,7 +398,7 @@ static bool wide_level(simd_level level)
 /* All kernels for one mesh size and K: every level on one thread, the wide levels
  * (wide_level) on two, for each normals choice; at K = 4 also the reference kernel and
  * the compressed vertex. */
-static void bench_mesh(bench *b, const packed_mesh *m)
+static lab_error bench_mesh(bench *b, const packed_mesh *m, lab_diag *d)
 {
     simd_level best = simd_best_level();
     for (int normals = FASTSKIN_NO_NORMALS; normals <= FASTSKIN_RAW_NORMALS; normals++)
@@ -396,7 +414,8 @@ static void bench_mesh(bench *b, const packed_mesh *m)
                                     threads, level, b->out_p, b->out_n, b->pool};
                 char name[32];
                 snprintf(name, sizeof name, "%s%s", simd_level_name(level), threads > 1 ? "-2t" : "");
-                time_row(b, name, &job, run_fast, &job, moved_bytes(m, job.normals));
+                if (!time_row(b, name, &job, run_fast, &job, moved_bytes(m, job.normals), d))
+                    return d->code;
             }
 #if defined(__x86_64__)
             if (m->influences == 4 && method == 0 && normals != FASTSKIN_RAW_NORMALS &&
@@ -404,24 +423,29 @@ static void bench_mesh(bench *b, const packed_mesh *m)
                 reference_job ref = {m, b->pm, normals != FASTSKIN_NO_NORMALS, b->out_p, b->out_n};
                 fastskin_job as = {m, NULL, NULL, JOINTS, SKIN_LBS, (fastskin_normals)normals, 1, SIMD_AVX2,
                                    NULL, NULL, NULL};
-                time_row(b, "avx2-rows", &as, run_reference, &ref, moved_bytes(m, as.normals));
+                if (!time_row(b, "avx2-rows", &as, run_reference, &ref, moved_bytes(m, as.normals), d))
+                    return d->code;
                 if (normals == FASTSKIN_NO_NORMALS) {
                     fastskin_job loads = {m, b->pc, NULL, JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, SIMD_AVX2,
                                           b->out_p, NULL, NULL};
-                    time_row(b, "avx2-reloads", &loads, run_reloads, &loads, moved_bytes(m, loads.normals));
-                    time_row(b, "avx2-loads-only", &loads, run_loads_only, &loads, moved_bytes(m, loads.normals));
+                    if (!time_row(b, "avx2-reloads", &loads, run_reloads, &loads, moved_bytes(m, loads.normals), d) ||
+                        !time_row(b, "avx2-loads-only", &loads, run_loads_only, &loads, moved_bytes(m, loads.normals),
+                                  d))
+                        return d->code;
                 }
             }
             if (m->influences == 4 && method == 1 && normals == FASTSKIN_NO_NORMALS &&
                 simd_level_available(SIMD_AVX2)) {
                 fastskin_job dqs = {m, NULL, b->pq, JOINTS, SKIN_DQS, FASTSKIN_NO_NORMALS, 1, SIMD_AVX2, b->out_p,
                                     NULL, NULL};
-                time_row(b, "dqs-avx2-per-vertex", &dqs, run_dqs_per_vertex, &dqs, moved_bytes(m, dqs.normals));
+                if (!time_row(b, "dqs-avx2-per-vertex", &dqs, run_dqs_per_vertex, &dqs, moved_bytes(m, dqs.normals),
+                              d))
+                    return d->code;
             }
 #endif
         }
     if (m->influences != 4)
-        return;
+        return LAB_OK;
     mesh_targets(b, m);
     static const struct { const char *name; packed_joint_format joints; packed_weight_format weights; bool q; } formats[] = {
         {"u16-unorm16", PACKED_JOINT_U16, PACKED_WEIGHT_UNORM16, false},
@@ -430,8 +454,9 @@ static void bench_mesh(bench *b, const packed_mesh *m)
     };
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
         packed_mesh c;
-        if (packed_mesh_compress(m, formats[f].joints, formats[f].weights, formats[f].q, &c, NULL, NULL) != LAB_OK)
-            abort(); /* 64 joints fit 8 bits */
+        lab_error e = packed_mesh_compress(m, formats[f].joints, formats[f].weights, formats[f].q, &c, NULL, d);
+        if (e != LAB_OK)
+            return e; /* 64 joints fit 8 bits: out of memory */
         palette_columns folded[JOINTS];
         palette_columns_dequantize(b->pc, JOINTS, &c, folded);
         for (int variant = 0; variant < 2 * SIMD_LEVEL_COUNT; variant++) {
@@ -443,7 +468,10 @@ static void bench_mesh(bench *b, const packed_mesh *m)
                                 threads, level, b->out_p, NULL, b->pool};
             char name[32];
             snprintf(name, sizeof name, "%s-%s%s", simd_level_name(level), formats[f].name, threads > 1 ? "-2t" : "");
-            time_row(b, name, &job, run_fast, &job, moved_bytes(&c, FASTSKIN_NO_NORMALS));
+            if (!time_row(b, name, &job, run_fast, &job, moved_bytes(&c, FASTSKIN_NO_NORMALS), d)) {
+                packed_mesh_free(&c);
+                return d->code;
+            }
         }
         if (m->count == b->largest && best >= SIMD_AVX2 && formats[f].joints == PACKED_JOINT_U8 && !formats[f].q) {
             fastskin_job small = {&c, b->pc, NULL, JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, best, b->out_p, NULL, NULL};
@@ -454,6 +482,7 @@ static void bench_mesh(bench *b, const packed_mesh *m)
         }
         packed_mesh_free(&c);
     }
+    return LAB_OK;
 }
 
 static lab_error bench_chapter(table *tb, int n, const mat4 *m64, int min_runs, lab_diag *d)
@@ -471,12 +500,17 @@ static lab_error bench_chapter(table *tb, int n, const mat4 *m64, int min_runs, 
         in.joint[2 * v + 1] = (int)(uniform() * JOINTS), in.weight[2 * v + 1] = 1.0 - w;
     }
     for (int method = 0; e == LAB_OK && method < 2; method++) {
-        chapter_job job = {bind, &in, m64, {.method = method ? SKIN_DQS : SKIN_LBS}, out};
-        row *r = add_row(tb);
+        chapter_job job = {bind, &in, m64, {.method = method ? SKIN_DQS : SKIN_LBS}, out, d, LAB_OK};
+        row *r = add_row(tb, d);
+        if (!r) {
+            e = d->code;
+            break;
+        }
         *r = (row){.method = job.blend.method, .influences = 2, .normals = FASTSKIN_NO_NORMALS, .threads = 1,
                    .vertices = n, .bytes_per_vertex = sizeof(vec3) * 2 + 2 * (sizeof(int) + sizeof(double))};
         snprintf(r->kernel, sizeof r->kernel, "chapter-double");
         r->t = measure(run_chapter, &job, min_runs);
+        e = job.e;
     }
     free(bind), free(out);
     skin_influences_free(&in);
@@ -633,7 +667,7 @@ static lab_error draw_plot(const table *tb, const int *sizes, int size_count, ca
         {"avx512", "DQS, AVX-512, 4 joints", SKIN_DQS, 4, {0, 0, 0}, 4},
     };
     enum { CURVES = sizeof curves / sizeof curves[0] };
-    double x[CURVES][8], y[CURVES][8], ymax = 0.0, ymin = INFINITY;
+    double x[CURVES][PLOT_SIZES], y[CURVES][PLOT_SIZES], ymax = 0.0, ymin = INFINITY;
     plot_series s[CURVES];
     char labels[CURVES][48];
     int used = 0;
@@ -692,7 +726,11 @@ static lab_error read_csv(const char *path, table *tb, int *sizes, int *size_cou
             e = diag_fail(d, LAB_ERR_INPUT_FILE, path, "line %d: not a row of skinning.csv", line_no);
             break;
         }
-        row *r = add_row(tb);
+        row *r = add_row(tb, d);
+        if (!r) {
+            e = d->code;
+            break;
+        }
         *r = (row){.method = strcmp(method, "DQS") ? SKIN_LBS : SKIN_DQS, .influences = k, .threads = threads,
                    .vertices = vertices, .t = {ns_per_vertex * vertices * 1e-9, 0, 0}};
         snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
@@ -701,10 +739,15 @@ static lab_error read_csv(const char *path, table *tb, int *sizes, int *size_cou
         bool seen = false;
         for (int i = 0; i < *size_count; i++)
             seen |= sizes[i] == vertices;
-        if (!seen && *size_count < 8)
+        if (!seen && *size_count == PLOT_SIZES) {
+            e = diag_fail(d, LAB_ERR_LIMIT, path, "line %d: vertex count %d, one more than the plot's %d", line_no,
+                          vertices, PLOT_SIZES);
+            break;
+        }
+        if (!seen)
             sizes[(*size_count)++] = vertices;
     }
-    for (int i = 1; i < *size_count; i++) /* ascending: insertion sort of at most 8 */
+    for (int i = 1; i < *size_count; i++) /* ascending: insertion sort of at most PLOT_SIZES */
         for (int j = i; j > 0 && sizes[j] < sizes[j - 1]; j--) {
             int t = sizes[j];
             sizes[j] = sizes[j - 1], sizes[j - 1] = t;
@@ -769,7 +812,7 @@ int main(int argc, char **argv)
     lab_diag d = {0};
     if (plot_from) { /* the plot alone, from the rows of a run */
         table earlier = {0};
-        int plot_sizes[8], plot_count = 0;
+        int plot_sizes[PLOT_SIZES], plot_count = 0;
         output_batch batch = {0};
         canvas plot = {0};
         lab_error e = read_csv(plot_from, &earlier, plot_sizes, &plot_count, &d);
@@ -800,29 +843,40 @@ int main(int argc, char **argv)
                .out_n = malloc(12 * (size_t)largest), .triad_cap = (size_t)largest * 68 / 12 + 8,
                .min_runs = smoke ? 1 : 5, .largest = largest};
     for (int i = 0; i < 3; i++) { /* every page written before timing: never the shared zero page */
-        if ((b.triad[i] = malloc(b.triad_cap * sizeof(float))) == NULL)
-            return CLI_EXIT_REJECTED;
+        if ((b.triad[i] = malloc(b.triad_cap * sizeof(float))) == NULL) {
+            diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, "triad", "%zu floats", b.triad_cap);
+            return cli_fail(LAB, &d, cli_exit_code(d.code));
+        }
         for (size_t k = 0; k < b.triad_cap; k++)
             b.triad[i][k] = (float)(k % 1024) * 0.25f + (float)i;
     }
-    if (!b.out_p || !b.out_n || fastskin_pool_create(1, &b.pool, &d) != LAB_OK)
-        return cli_fail(LAB, &d, CLI_EXIT_REJECTED);
+    if (!b.out_p || !b.out_n)
+        diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, "skinned vertices", "%d", largest);
+    else
+        fastskin_pool_create(1, &b.pool, &d);
+    if (d.code != LAB_OK)
+        return cli_fail(LAB, &d, cli_exit_code(d.code));
     packed_mesh random_rig = {0};
     for (int s = 0; s < size_count; s++) {
         for (int ki = 0; ki < INFLUENCE_COUNTS; ki++) {
             if (sizes[s] > 100000 && influence_counts[ki] != 4)
                 continue; /* past 1e5 vertices every K but 4 repeats what 1e5 shows, at minutes of cost */
             packed_mesh m;
-            if (!make_mesh(sizes[s], influence_counts[ki], &m))
-                return CLI_EXIT_REJECTED;
-            bench_mesh(&b, &m);
+            if (!make_mesh(sizes[s], influence_counts[ki], &m)) {
+                packed_mesh_free(&m);
+                diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, "benchmark mesh", "%d vertices, %d influences", sizes[s],
+                          influence_counts[ki]);
+                return cli_fail(LAB, &d, cli_exit_code(d.code));
+            }
+            if (bench_mesh(&b, &m, &d) != LAB_OK)
+                return cli_fail(LAB, &d, cli_exit_code(d.code));
             if (sizes[s] == 10000 && influence_counts[ki] == 4)
                 random_rig = m; /* kept for the accuracy table */
             else
                 packed_mesh_free(&m);
         }
         if (bench_chapter(&b.tb, sizes[s], m64, b.min_runs, &d) != LAB_OK)
-            return cli_fail(LAB, &d, CLI_EXIT_REJECTED);
+            return cli_fail(LAB, &d, cli_exit_code(d.code));
         fprintf(stderr, LAB ": %d vertices done\n", sizes[s]);
     }
     print_table(&b.tb);

@@ -224,6 +224,21 @@ static void test_bench_plot_from_the_committed_run(void **state)
                      1);
     assert_true(tu_file_contains(ctx->err_path, "line 2: not a row of skinning.csv"));
     assert_int_equal(tu_count_entries(ctx->dir), 2); /* skinning.png and bad.csv, nothing new */
+    /* the plot takes 8 vertex counts: a 9th is refused, never dropped from the plot */
+    char rows[1024] = "kernel,method,influences,normals,threads,vertices,ns_per_vertex\n";
+    for (int i = 1; i <= 9; i++)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "avx2,LBS,4,none,1,%d,3.5\n", 1000 * i);
+    assert_true(tu_write_file(tu_path(ctx->dir, "nine.csv"), rows));
+    assert_int_equal(tu_run_program(BENCH, ctx->out_path, ctx->err_path, "--plot-from", tu_path(ctx->dir, "nine.csv"),
+                                    ctx->dir, (char *)NULL),
+                     1);
+    assert_true(tu_file_contains(ctx->err_path, "line 10: vertex count 9000, one more than the plot's 8"));
+    assert_int_equal(tu_count_entries(ctx->dir), 3); /* and nine.csv */
+    *strstr(rows, "avx2,LBS,4,none,1,9000,") = '\0'; /* the first 8 rows: drawn */
+    assert_true(tu_write_file(tu_path(ctx->dir, "eight.csv"), rows));
+    assert_int_equal(tu_run_program(BENCH, ctx->out_path, ctx->err_path, "--plot-from", tu_path(ctx->dir, "eight.csv"),
+                                    ctx->dir, (char *)NULL),
+                     0);
 }
 
 /* The results file's benchmark table is one run's: every number in it is the committed

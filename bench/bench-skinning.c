@@ -8,7 +8,9 @@
  * triad a[i] = b[i] + s c[i] over as many bytes as the row moves (reads and writes), at
  * one and two threads, giving this machine's bandwidth for that working set (its three
  * arrays are written before any timing, so no read hits the kernel's shared zero page;
- * past the last-level cache in machine.csv the triad measures memory).
+ * past the last-level cache in machine.csv the triad measures memory). The frozen kernels
+ * that compute (all but avx2-loads-only) are checked against the library's scalar kernel
+ * at every size (check_frozen): a difference fails the run, nothing written.
  *
  * Usage:  build/bin/bench-skinning [--smoke] OUTDIR
  *   writes OUTDIR/skinning.csv, OUTDIR/targets.csv (the targets, each a ratio of two
@@ -270,6 +272,8 @@ typedef struct {
     table tb;
     int largest;                 /* the run's largest vertex count: the targets' "in memory" */
     target_table targets;
+    double frozen_worst;         /* the largest difference of a frozen kernel from the library */
+    bool frozen_agree;           /* every frozen kernel within FROZEN_BOUND of it (check_frozen) */
 } bench;
 
 /* The triad's median ns per vertex over n * bytes_per_vertex bytes, on `threads`. */
@@ -295,6 +299,31 @@ static bool time_row(bench *b, const char *kernel, const fastskin_job *job, benc
     r->t = measure(fn, arg, b->min_runs);
     r->triad_ns = triad_ns(b, job->mesh->count, bytes_per_vertex, job->threads);
     return true;
+}
+
+/* The frozen kernels compute what the library computes: each one's positions (in out_p,
+ * from its last timed run) against the scalar level's, computed into out_n, within twice
+ * the bound the tests hold every kernel to against the double reference (2e-5). A
+ * difference beyond it is printed and fails the run's self-check (exit 1, nothing
+ * written): a timing compared with a kernel that computes something else means nothing. */
+#define FROZEN_BOUND 4e-5
+static void check_frozen(bench *b, const char *kernel, const packed_mesh *m, skin_method method)
+{
+    fastskin_job scalar = {m, b->pc, b->pq, JOINTS, method, FASTSKIN_NO_NORMALS, 1, SIMD_SCALAR, b->out_n, NULL, NULL};
+    run_fast(&scalar);
+    double worst = 0.0;
+    int at = 0;
+    for (int i = 0; i < 3 * m->count; i++) {
+        double diff = fabs((double)b->out_p[i] - (double)b->out_n[i]);
+        if (!(diff <= worst)) /* a NaN is the worst */
+            worst = diff, at = i / 3;
+    }
+    b->frozen_worst = fmax(b->frozen_worst, worst);
+    if (!(worst <= FROZEN_BOUND)) {
+        printf("%s, %s, %d vertices: vertex %d differs from the scalar kernel by %.3g (bound %.0e)\n", kernel,
+               skin_method_name(method), m->count, at, worst, FROZEN_BOUND);
+        b->frozen_agree = false;
+    }
 }
 
 /* fn(arg) `reps` times: seconds per run. */
@@ -425,13 +454,17 @@ static lab_error bench_mesh(bench *b, const packed_mesh *m, lab_diag *d)
                                    NULL, NULL, NULL};
                 if (!time_row(b, "avx2-rows", &as, run_reference, &ref, moved_bytes(m, as.normals), d))
                     return d->code;
+                if (normals == FASTSKIN_NO_NORMALS)
+                    check_frozen(b, "avx2-rows", m, SKIN_LBS);
                 if (normals == FASTSKIN_NO_NORMALS) {
                     fastskin_job loads = {m, b->pc, NULL, JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, SIMD_AVX2,
                                           b->out_p, NULL, NULL};
-                    if (!time_row(b, "avx2-reloads", &loads, run_reloads, &loads, moved_bytes(m, loads.normals), d) ||
-                        !time_row(b, "avx2-loads-only", &loads, run_loads_only, &loads, moved_bytes(m, loads.normals),
-                                  d))
+                    if (!time_row(b, "avx2-reloads", &loads, run_reloads, &loads, moved_bytes(m, loads.normals), d))
                         return d->code;
+                    check_frozen(b, "avx2-reloads", m, SKIN_LBS);
+                    if (!time_row(b, "avx2-loads-only", &loads, run_loads_only, &loads, moved_bytes(m, loads.normals),
+                                  d))
+                        return d->code; /* it computes nothing: nothing to check */
                 }
             }
             if (m->influences == 4 && method == 1 && normals == FASTSKIN_NO_NORMALS &&
@@ -441,6 +474,7 @@ static lab_error bench_mesh(bench *b, const packed_mesh *m, lab_diag *d)
                 if (!time_row(b, "dqs-avx2-per-vertex", &dqs, run_dqs_per_vertex, &dqs, moved_bytes(m, dqs.normals),
                               d))
                     return d->code;
+                check_frozen(b, "dqs-avx2-per-vertex", m, SKIN_DQS);
             }
 #endif
         }
@@ -841,7 +875,7 @@ int main(int argc, char **argv)
     const int largest = sizes[size_count - 1];
     bench b = {.pm = pm, .pc = pc, .pq = pq, .out_p = malloc(12 * (size_t)largest),
                .out_n = malloc(12 * (size_t)largest), .triad_cap = (size_t)largest * 68 / 12 + 8,
-               .min_runs = smoke ? 1 : 5, .largest = largest};
+               .min_runs = smoke ? 1 : 5, .largest = largest, .frozen_agree = true};
     for (int i = 0; i < 3; i++) { /* every page written before timing: never the shared zero page */
         if ((b.triad[i] = malloc(b.triad_cap * sizeof(float))) == NULL) {
             diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, "triad", "%zu floats", b.triad_cap);
@@ -881,6 +915,8 @@ int main(int argc, char **argv)
     }
     print_table(&b.tb);
     print_targets(&b.targets);
+    printf("\nThe frozen kernels against the scalar kernel (positions): largest difference %.3g, bound %.0e: %s\n",
+           b.frozen_worst, FROZEN_BOUND, b.frozen_agree ? "agree" : "DIFFER");
     output_batch batch = {0};
     bytes csv = {0}, accuracy = {0}, machine = {0}, targets = {0};
     canvas plot = {0};
@@ -907,5 +943,5 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         free(b.triad[i]);
     free(b.out_p), free(b.out_n), free(b.tb.rows);
-    return cli_finish(LAB, &batch, e, &d, true, outdir);
+    return cli_finish(LAB, &batch, e, &d, b.frozen_agree, outdir);
 }

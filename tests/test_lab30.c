@@ -88,6 +88,10 @@ static void test_lab30_rejected_weights_lose_nothing(void **state)
     assert_true(tu_file_contains(ctx->err_path, "ring 4"));
     assert_true(tu_file_contains(ctx->err_path, "sum to 0.8, not 1"));
     assert_true(tu_file_contains(ctx->err_path, "0.8 p with homogeneous w = 0.8"));
+    /* a negative weight summing to 1 breaks the other rule, named as such (--help says it) */
+    assert_int_equal(run_lab(ctx, "--middle-weights", "-0.5,1.5", ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "weights must be non-negative, vertex 96 slot 0 (ring 4"));
+    assert_true(tu_file_contains(ctx->err_path, "weight -0.5"));
     size_t after_len;
     char *after = tu_read_file(tu_path(ctx->dir, "skinning30.json"), &after_len);
     assert_int_equal(before_len, after_len);

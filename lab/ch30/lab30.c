@@ -217,7 +217,7 @@ int main(int argc, char **argv)
         {"--middle-weights", CLI_DOUBLES, c.middle_weights, .min_count = 2, .max_count = 2,
          .value_name = "W0,W1", .given = &c.has_middle_weights,
          .help = "(root, child) weights of the middle ring z = 1 (default 0.5,0.5);\n"
-                 "they must sum to 1 within 1e-12"},
+                 "each non-negative, the two summing to 1 within 1e-12"},
         {"--gltf", CLI_FLAG, &c.gltf,
          .help = "also write skinning30.gltf: the rig, its skin and a 0..180 deg\n"
                  "twist animation, for any glTF viewer"},

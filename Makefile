@@ -1,23 +1,21 @@
 # Skinning lab: chapter programs, their shared library and their tests.
 #
-#   make lab30    build build/bin/lab30 and regenerate chapter 30's figures into out/
-#   make labs     build and run every chapter program into out/; each also on its own:
-#     make lab30-dqs       dual quaternion skinning beside LBS
-#     make lab30-fixes     twist joints, corrective shapes, centres of rotation
-#     make lab30-normals   weights, spaces and normals
-#     make lab30-palette   the engine's packed vertex, palettes and instancing
-#     make lab30-gpu       the palette in GLSL shaders (EGL, headless)
-#     make lab30-gltf      glTF 2.0: export the rig and skin it back
-#     make lab30-weights   where weights come from: bone heat beside the hand weights
+#   make lab30    build build/bin/lab30 and regenerate chapter 30's figures into out/ch30/
+#   make labs     build and run every chapter program into its chapter's out/CH/
+#   make PROGRAM  build one program and run it into its chapter's out/CH/ (listed below)
+#   make new-chapter N=31  make lab/ch31/ from lab/template/ (then add ch31 to lab/chapters.mk)
 #   make test     build everything and run every test suite (cmocka)
 #   make bench    measure CPU and GPU skinning and bone heat here (about a minute and a half):
 #                 build/bench/skinning.csv, targets.csv, skinning.png, compression.csv, machine.csv,
 #                 gpu.csv, weights.csv, RESULTS.md
+#   make check    make test, then make sweep (what CI runs, with gcc and under ASan and UBSan)
 #   make sweep    every program over seeded option values, SWEEP_RUNS each (default 100;
 #                 make test runs 10)
 #   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
 #   make blender-check  open fresh glTF exports in Blender's importer (installs Blender)
 #   make clean    remove build/
+#
+# A chapter is a folder lab/CH/ and a word in lab/chapters.mk (DESIGN.md, "Adding a chapter").
 #
 # The compiler is yours to choose (CC=clang); CFLAGS defaults to -O2 -g and comes after
 # the project's warning set, so your flags win. SANITIZE=1 adds ASan and UBSan; use a
@@ -30,45 +28,75 @@ ifeq ($(SANITIZE),1)
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-SIMPLE_LABS := lab30 lab30-dqs lab30-normals lab30-palette lab30-gpu lab30-fixes lab30-weights
-LABS      := $(SIMPLE_LABS) lab30-gltf
 LIB_SRC   := $(wildcard src/*/*.c)
 SHADERS   := $(wildcard shaders/*.glsl shaders/*.frag)
 LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o) $(BUILD)/obj/gen/shaders.o
 LIB       := $(BUILD)/libskinlab.a
-# Chapter 30's folder: its programs (lab30*.c) and what only they use, as a library of its own.
-CH30_SRC  := $(filter-out $(LABS:%=lab/ch30/%.c),$(wildcard lab/ch30/*.c))
-CH30_OBJ  := $(CH30_SRC:%.c=$(BUILD)/obj/%.o)
-CH30_LIB  := $(BUILD)/libch30.a
+
+# ---- the chapters, found by rule ------------------------------------------------------
+# lab/chapters.mk names the chapters. In a chapter's folder lab/CH/:
+#   - a program is a folder P holding P.c (its main): build/bin/P, `make P` runs it into out/CH;
+#   - every other .c file of the folder and of its program folders, test_*.c aside, goes
+#     into the chapter's library, build/libCH.a, which its programs link;
+#   - test_*.c, in the folder or a program's, is a cmocka suite: build/tests/test_*;
+#   - a program's optional P/program.mk sets what differs from the rule (P.libs: the
+#     packages it links beyond the library; P.input: an argument before OUTDIR; P.before: a
+#     command make P runs first; P.needs: programs built before it; P.gpu: 1 when it
+#     needs a GPU context).
+# Each chapter compiles with -Ilab/CH, so its programs include the chapter's headers by name.
+include lab/chapters.mk
+program_of = $(notdir $(patsubst %/,%,$(1)))
+chapter_programs = $(sort $(foreach d,$(wildcard lab/$(1)/*/),$(if $(wildcard $(d)$(call program_of,$(d)).c),$(call program_of,$(d)))))
+$(foreach c,$(CHAPTERS),$(eval PROGRAMS.$(c) := $(call chapter_programs,$(c))))
+$(foreach c,$(CHAPTERS),$(foreach p,$(PROGRAMS.$(c)),$(eval CHAPTER.$(p) := $(c))))
+LABS         := $(foreach c,$(CHAPTERS),$(PROGRAMS.$(c)))
+LAB_MAINS    := $(foreach p,$(LABS),lab/$(CHAPTER.$(p))/$(p)/$(p).c)
+not_tests     = $(foreach f,$(1),$(if $(filter test_%,$(notdir $(f))),,$(f)))
+CHAPTER_SRC   = $(filter-out $(LAB_MAINS),$(call not_tests,$(wildcard lab/$(1)/*.c lab/$(1)/*/*.c)))
+CHAPTER_LIBS := $(CHAPTERS:%=$(BUILD)/lib%.a)
+CHAPTER_OBJ  := $(foreach c,$(CHAPTERS),$(patsubst %.c,$(BUILD)/obj/%.o,$(call CHAPTER_SRC,$(c))))
+CHAPTER_TESTS := $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/test_*.c lab/$(c)/*/test_*.c))
+-include $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/*/program.mk))
 LAB_BINS  := $(LABS:%=$(BUILD)/bin/%)
-TEST_SRC  := $(wildcard tests/test_*.c)
+
+TEST_SRC  := $(wildcard tests/test_*.c) $(CHAPTER_TESTS)
 # test_fastskin's suite twice: with the library's kernels, and with the AVX-512 level's
 # portable twin in place of the level (below), so that its code runs on every machine.
 TWIN_OBJ  := $(BUILD)/obj/src/skin/fastskin_avx512_twin.o
-TEST_BINS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%) $(BUILD)/tests/test_fastskin_avx512_twin
+TEST_BINS := $(foreach t,$(TEST_SRC),$(BUILD)/tests/$(basename $(notdir $(t)))) $(BUILD)/tests/test_fastskin_avx512_twin
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_UTIL := $(BUILD)/obj/tests/testutil.o
 BENCH     := $(BUILD)/bin/bench-skinning
 BENCH_GPU := $(BUILD)/bin/bench-gpu
 BENCH_INSTRUCTIONS := $(BUILD)/bin/bench-instructions
 BENCH_WEIGHTS := $(BUILD)/bin/bench-weights
 BENCH_BASELINES := $(BUILD)/obj/bench/baselines.o
+# The programs the end-to-end suites run (tests/test_programs.c, test_faults.c, test_sweep.c,
+# test_docs.c), written by the build from the lists above: build/gen/programs.h.
+PROGRAMS_H := $(BUILD)/gen/programs.h
 
 # Package flags come from pkg-config, written once by scripts/ensure-deps.sh, which also
 # installs the Debian packages when they are missing (as root) or prints the apt-get line.
 CONFIG := $(BUILD)/config.mk
-ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+ifeq ($(filter clean help new-chapter,$(MAKECMDGOALS)),)
 include $(CONFIG)
 endif
 
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc -Ilab/ch30 $(DEPS_CFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc $(CHAPTER_INC) $(DEPS_CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
+# A chapter's files see its own folder; the suites of tests/ and bench/ see every chapter's.
+$(foreach c,$(CHAPTERS),$(eval $(BUILD)/obj/lab/$(c)/%.o: CHAPTER_INC := -Ilab/$(c)))
+$(BUILD)/obj/tests/%.o $(BUILD)/obj/bench/%.o: CHAPTER_INC := $(CHAPTERS:%=-Ilab/%)
 
-.PHONY: all labs test sweep bench fuzz gltf-validator blender-check clean help $(LABS)
+.PHONY: all labs test check sweep bench fuzz gltf-validator blender-check clean help new-chapter FORCE $(LABS)
 .SECONDARY:
 all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS)
 
+# The banner above, then each chapter's page and its programs with the summary their
+# option table declares (scripts/make-help.sh).
 help:
-	@sed -n '2,25p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
+	@sh scripts/make-help.sh $(foreach c,$(CHAPTERS),$(c) $(PROGRAMS.$(c)) /)
 
 $(CONFIG): scripts/ensure-deps.sh
 	sh scripts/ensure-deps.sh $@
@@ -83,10 +111,25 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(CH30_LIB): $(CH30_OBJ)
-	@mkdir -p $(@D)
-	@rm -f $@
-	$(AR) rcs $@ $^
+define chapter_rules
+$(BUILD)/lib$(1).a: $(patsubst %.c,$(BUILD)/obj/%.o,$(call CHAPTER_SRC,$(1)))
+	@mkdir -p $$(@D)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,$(c))))
+
+define program_rules
+$(BUILD)/bin/$(1): $(BUILD)/obj/lab/$(CHAPTER.$(1))/$(1)/$(1).o $(BUILD)/lib$(CHAPTER.$(1)).a $(LIB)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_LDFLAGS) $$^ $$(DEPS_LIBS) $$($(1).libs) -o $$@
+
+$(1): $(BUILD)/bin/$(1) $(foreach n,$($(1).needs),$(BUILD)/bin/$(n))
+	@mkdir -p out/$(CHAPTER.$(1))
+	$(if $($(1).before),$($(1).before))
+	$(BUILD)/bin/$(1) $(if $($(1).input),$($(1).input) )out/$(CHAPTER.$(1))
+endef
+$(foreach p,$(LABS),$(eval $(call program_rules,$(p))))
 
 # The GLSL sources of shaders/, embedded into the library (scripts/embed-shaders.sh).
 $(BUILD)/gen/shaders.c: $(SHADERS) scripts/embed-shaders.sh
@@ -96,16 +139,19 @@ $(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# Rewritten only when the list changes; what includes it (tests/testutil.c) is rebuilt then,
+# through its dependency file. Order-only here: it exists before the first compile.
+$(PROGRAMS_H): FORCE
+	@sh scripts/list-programs.sh $@ $(foreach p,$(LABS),'$(p)|$(CHAPTER.$(p))|$($(p).input)|$($(p).gpu)')
+$(TEST_OBJ) $(TEST_UTIL): | $(PROGRAMS_H)
+
 # Only what talks to the GPU opens EGL and GLES, with dlopen (src/gpu/gl_load.h).
-$(BUILD)/bin/lab30-gpu $(BUILD)/bin/bench-gpu $(BUILD)/tests/test_gpu: EXTRA_LIBS = $(GPU_LIBS)
-# Only what solves sparse systems links CHOLMOD (src/solve/sparse.h).
-$(BUILD)/bin/lab30-weights $(BUILD)/tests/test_heat30: EXTRA_LIBS = $(SOLVE_LIBS)
+$(BUILD)/tests/test_gpu: EXTRA_LIBS = $(GPU_LIBS)
+# What solves sparse systems links CHOLMOD (src/solve/sparse.h): tests link every chapter's
+# library, and lab30-weights' bone heat is in chapter 30's.
+$(BUILD)/tests/%: EXTRA_LIBS += $(SOLVE_LIBS)
 
-$(BUILD)/bin/%: $(BUILD)/obj/lab/ch30/%.o $(CH30_LIB) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) -o $@
-
-$(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(BENCH_BASELINES) $(CH30_LIB) $(LIB)
+$(BENCH): $(BUILD)/obj/bench/bench-skinning.o $(BENCH_BASELINES) $(CHAPTER_LIBS) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
 
@@ -117,17 +163,25 @@ $(BENCH_INSTRUCTIONS): $(BUILD)/obj/bench/bench-instructions.o $(BENCH_BASELINES
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) -o $@
 
-$(BENCH_WEIGHTS): $(BUILD)/obj/bench/bench-weights.o $(CH30_LIB) $(LIB)
+$(BENCH_WEIGHTS): $(BUILD)/obj/bench/bench-weights.o $(CHAPTER_LIBS) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(SOLVE_LIBS) -o $@
 
-# The end-to-end suites find the chapter programs and the committed out/ through these.
-$(BUILD)/obj/tests/%.o: ALL_CFLAGS += -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
+# The end-to-end suites find the programs and the committed out/ through these.
+TEST_FLAGS := -Itests -I$(BUILD)/gen -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
     -DFAULTSHIM='"$(BUILD)/tests/libfaultshim.so"' -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
+$(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += $(TEST_FLAGS)
+# What a suite that runs make (test_docs, test_scaffold) passes it, so that it builds with
+# this build's compiler into this build's directory.
+$(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += -DLAB_MAKE_VARIABLES='"CC=$(CC) SANITIZE=$(SANITIZE) BUILD=$(BUILD)"'
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL) $(CH30_LIB) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) $(TEST_LIBS) -o $@
+
+define test_rule
+$(BUILD)/tests/$(basename $(notdir $(1))): $(BUILD)/obj/$(1:.c=.o) $(TEST_UTIL) $(CHAPTER_LIBS) $(LIB)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_LDFLAGS) $$^ $$(DEPS_LIBS) $$(EXTRA_LIBS) $$(TEST_LIBS) -o $$@
+endef
+$(foreach t,$(TEST_SRC),$(eval $(call test_rule,$(t))))
 
 # The AVX-512 level built for any CPU (FASTSKIN_AVX512_TWIN, see src/skin/fastskin_avx512.c);
 # linked before the library, its objects replace the level's. -Wno-psabi: its 64-byte
@@ -136,17 +190,9 @@ $(TWIN_OBJ): src/skin/fastskin_avx512.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-psabi -DFASTSKIN_AVX512_TWIN -c $< -o $@
 
-$(BUILD)/tests/test_fastskin_avx512_twin: $(BUILD)/obj/tests/test_fastskin.o $(TWIN_OBJ) $(TEST_UTIL) $(CH30_LIB) $(LIB)
+$(BUILD)/tests/test_fastskin_avx512_twin: $(BUILD)/obj/tests/test_fastskin.o $(TWIN_OBJ) $(TEST_UTIL) $(CHAPTER_LIBS) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(TEST_LIBS) -o $@
-
-$(SIMPLE_LABS): %: $(BUILD)/bin/%
-	$(BUILD)/bin/$@ out
-
-# The glTF lab skins the chapter's own export (out/skinning30.gltf, open it in any viewer).
-lab30-gltf: $(BUILD)/bin/lab30-gltf $(BUILD)/bin/lab30
-	$(BUILD)/bin/lab30 --gltf out > /dev/null
-	$(BUILD)/bin/lab30-gltf out/skinning30.gltf out
+	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) $(TEST_LIBS) -o $@
 
 # The Khronos glTF-Validator from the npm registry, for the tests of the exported file.
 VALIDATOR := $(BUILD)/node/node_modules/gltf-validator/package.json
@@ -158,6 +204,11 @@ $(VALIDATOR):
 	npm install --silent --no-audit --no-fund --prefix $(BUILD)/node gltf-validator@2.0.0-dev.3.10
 
 labs: $(LABS)
+
+# A new chapter from the template: lab/chN/ with a program labN (a mesh, one formula and
+# its independent check, a figure and its evidence), its page and its test.
+new-chapter:
+	@sh scripts/new-chapter.sh $(N)
 
 # Not part of make test: Blender's own importer on fresh exports (scripts/blender-check.sh).
 blender-check: $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-fixes
@@ -172,6 +223,10 @@ $(FAULTSHIM): tests/faultshim.c
 
 test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
 	sh tests/run-all.sh $(TEST_BINS)
+
+# make test, then the longer seeded sweep (after it, not beside it under -j).
+check: test
+	$(MAKE) sweep
 
 # The seeded sweep of every program's options, longer than make test's (tests/test_sweep.c).
 SWEEP_RUNS ?= 100
@@ -206,13 +261,11 @@ WRITER_SEED := \200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\
 FUZZ := build/fuzz/fuzz-gltf
 # Built from what the reader's and the writer's paths use: not the GPU code, not CHOLMOD's
 # callers, not the SIMD kernels (fastskin.c alone takes minutes under these sanitizers).
-FUZZ_SRC := $(filter-out src/gpu/% src/solve/% src/skin/fastskin%.c lab/ch30/heat30.c lab/ch30/record30_weights.c \
-                lab/ch30/weights30_%.c lab/ch30/record30_gpu.c lab/ch30/gpu30_figures.c lab/ch30/record30_palette.c,\
-                $(LIB_SRC) $(CH30_SRC))
+FUZZ_SRC := $(filter-out src/gpu/% src/solve/% src/skin/fastskin%.c,$(LIB_SRC))
 fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-simple-skin \
       $(BUILD)/tests/test_gltf_malformed $(BUILD)/tests/test_gltf
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
-	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -Ilab/ch30 \
+	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
 	    $(DEPS_CFLAGS) $(FUZZ_SRC) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
 	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
@@ -225,7 +278,7 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 	    > build/fuzz/corpus/skinning30-external.gltf
 	FUZZ_SEEDS_DIR=build/fuzz $(BUILD)/tests/test_gltf_malformed > /dev/null 2>&1
 	FUZZ_SEEDS_DIR=build/fuzz $(BUILD)/tests/test_gltf > /dev/null 2>&1
-	{ printf '\034'; cat out/fixes30-corrective.gltf; } > build/fuzz/corpus/fixes30-corrective.gltf
+	{ printf '\034'; cat out/ch30/fixes30-corrective.gltf; } > build/fuzz/corpus/fixes30-corrective.gltf
 	printf '$(WRITER_SEED)' > build/fuzz/corpus/writer-one-joint.bin
 	FUZZ_ASSET_DIR=build/fuzz/assets $(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
 	    -dict=tests/fuzz_gltf.dict -print_final_stats=1 build/fuzz/corpus
@@ -233,6 +286,5 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CH30_OBJ:.o=.d) $(LAB_BINS:$(BUILD)/bin/%=$(BUILD)/obj/lab/ch30/%.d) $(BUILD)/obj/bench/bench-skinning.d \
-         $(BUILD)/obj/bench/bench-gpu.d $(BUILD)/obj/bench/bench-instructions.d $(BUILD)/obj/bench/bench-weights.d $(BENCH_BASELINES:.o=.d) \
-         $(TEST_BINS:$(BUILD)/tests/%=$(BUILD)/obj/tests/%.d) $(TEST_UTIL:.o=.d) $(TWIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CHAPTER_OBJ:.o=.d) $(LAB_MAINS:%.c=$(BUILD)/obj/%.d) $(TEST_OBJ:.o=.d) \
+         $(wildcard $(BUILD)/obj/bench/*.d) $(TEST_UTIL:.o=.d) $(TWIN_OBJ:.o=.d)

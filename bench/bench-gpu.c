@@ -113,7 +113,7 @@ int main(int argc, char **argv)
     const cli_option options[] = {
         {"--smoke", CLI_FLAG, &smoke, .help = "one small size, one run: checks that the bench works"},
     };
-    const cli_program program = {LAB, "Times GPU skinning on this machine against the CPU (make bench).", options, 1,
+    const cli_program program = {LAB, "Times GPU skinning on this machine against the CPU (make bench).", options, CLI_COUNT(options),
                                  {"OUTDIR"}, 1, NULL};
     int code = cli_start(&program, argc, argv, &outdir);
     if (code != CLI_RUN)

@@ -845,7 +845,7 @@ int main(int argc, char **argv)
         {"--plot-from", CLI_STRING, &plot_from, .value_name = "CSV",
          .help = "time nothing: draw skinning.png from an earlier run's skinning.csv"},
     };
-    const cli_program program = {LAB, "Times CPU skinning on this machine (make bench).", options, 2,
+    const cli_program program = {LAB, "Times CPU skinning on this machine (make bench).", options, CLI_COUNT(options),
                                  {"OUTDIR"}, 1, NULL};
     int code = cli_start(&program, argc, argv, &outdir);
     if (code != CLI_RUN)

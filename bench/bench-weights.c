@@ -16,10 +16,10 @@
 #include <stdlib.h>
 
 #include "base/timer.h"
-#include "heat30.h"
+#include "lab30-weights/heat30.h"
 #include "program/cli.h"
 #include "program/evidence.h"
-#include "record30_weights.h"
+#include "lab30-weights/weights30.h"
 
 #define LAB "bench-weights"
 #define MAX_RUNS 15
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
     const cli_option options[] = {
         {"--smoke", CLI_FLAG, &smoke, .help = "the chapter's cylinder only, one run: checks that the bench works"},
     };
-    const cli_program program = {LAB, "Times bone heat (lab30-weights) on this machine (make bench).", options, 1,
+    const cli_program program = {LAB, "Times bone heat (lab30-weights) on this machine (make bench).", options, CLI_COUNT(options),
                                  {"OUTDIR"}, 1, NULL};
     int code = cli_start(&program, argc, argv, &outdir);
     if (code != CLI_RUN)

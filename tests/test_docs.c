@@ -3,15 +3,18 @@
  *   - every command in a ```sh block of the front page (README.md) and of every chapter page
  *     (every .md file in a folder lab/<chapter>) runs as pasted, in order, in a scratch copy of the source tree,
  *     and exits as the page says (0, or N where the line ends in "# exits N"). The copy
- *     shares this build's directory, and build/bin/ in a command means this build's
- *     programs (build/asan/bin/ under the sanitizers). Three make targets are not run but
+ *     shares this build's directory, build/bin/ in a command means this build's programs
+ *     (build/asan/bin/ under the sanitizers), and make is given this build's compiler and
+ *     directory (LAB_MAKE_VARIABLES). Three make targets are not run but
  *     dry-run (make -n), since running them here would not end as a test should: `make
  *     test` is this run, `make bench` takes minutes, `make fuzz` a minute of libFuzzer;
  *   - every relative link and image of those pages and of DESIGN.md and CHANGES.md points
  *     at a file that exists;
  *   - `make help` names every chapter program;
- *   - src/ holds no chapter's code and includes no chapter's header, and the include graph
- *     of src/ and lab/ has no cycle;
+ *   - src/ holds no chapter's code and includes no chapter's header, the include graph of
+ *     src/ and lab/ has no cycle, and no folder includes one above it (the floors: base;
+ *     math and solve; mesh; skin and draw; program; gpu and glTF; a chapter's shared files;
+ *     its programs' folders, each of which includes no other program's);
  *   - out/bench/RESULTS.md is what scripts/bench-results.sh makes of the committed CSVs.
  *
  * The tests run in the source tree (make test runs them from the repository's root).
@@ -38,31 +41,66 @@ static const char *build_dir(void)
     return dir;
 }
 
-/* The pages a student follows: the front page and every chapter folder's *.md. */
+/* Whether a chapter of the build's list is selected (LAB_ONLY, tests/testutil.h). */
+static bool chapter_selected(const char *chapter)
+{
+    for (int i = 0; i < tu_program_count; i++)
+        if (!strcmp(tu_programs[i].chapter, chapter) && tu_program_selected(&tu_programs[i]))
+            return true;
+    return false;
+}
+
+/* Every file under dir, its subfolders included (names starting with '.' skipped), whose
+ * name ends in one of suffixes (NULL-terminated): appended to paths[*count], at most max. */
+static void collect_files(const char *dir, const char *const *suffixes, char (*paths)[256], int *count, int max)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *f; (f = readdir(d));) {
+        if (f->d_name[0] == '.')
+            continue;
+        char path[256];
+        int k = snprintf(path, sizeof path, "%s/%s", dir, f->d_name);
+        assert_true(k > 0 && (size_t)k < sizeof path);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        size_t len = strlen(f->d_name);
+        if (S_ISDIR(st.st_mode)) {
+            collect_files(path, suffixes, paths, count, max);
+            continue;
+        }
+        for (const char *const *x = suffixes; *x; x++)
+            if (len > strlen(*x) && !strcmp(f->d_name + len - strlen(*x), *x)) {
+                if (*count == max)
+                    fail_msg("more than %d files under %s: raise the limit", max, dir);
+                snprintf(paths[(*count)++], 256, "%s", path);
+                break;
+            }
+    }
+    closedir(d);
+}
+
+/* The pages a student follows: the front page and every page under each chapter's folder
+ * (its README.md and its programs'), for the chapters of the build's list; with LAB_ONLY,
+ * only the selected chapters' pages. */
 static int list_pages(char pages[][256], int max)
 {
     int n = 0;
-    snprintf(pages[n++], 256, "README.md");
-    DIR *lab = opendir("lab");
-    assert_non_null(lab);
-    struct dirent *ch;
-    while ((ch = readdir(lab)) && n < max) {
-        if (ch->d_name[0] == '.')
+    const char *only = getenv("LAB_ONLY");
+    if (!only || !*only)
+        snprintf(pages[n++], 256, "README.md");
+    for (int i = 0; i < tu_program_count; i++) {
+        const char *chapter = tu_programs[i].chapter;
+        bool seen = false;
+        for (int k = 0; k < i; k++)
+            seen |= !strcmp(tu_programs[k].chapter, chapter);
+        if (seen || !chapter_selected(chapter))
             continue;
-        char folder[256];
-        snprintf(folder, sizeof folder, "lab/%.200s", ch->d_name);
-        DIR *dir = opendir(folder);
-        if (!dir)
-            continue;
-        struct dirent *f;
-        while ((f = readdir(dir)) && n < max) {
-            size_t len = strlen(f->d_name);
-            if (len > 3 && !strcmp(f->d_name + len - 3, ".md"))
-                snprintf(pages[n++], 256, "%.200s/%.50s", folder, f->d_name);
-        }
-        closedir(dir);
+        static const char *const md[] = {".md", NULL};
+        char folder[128];
+        snprintf(folder, sizeof folder, "lab/%s", chapter);
+        collect_files(folder, md, pages, &n, max);
     }
-    closedir(lab);
     return n;
 }
 
@@ -131,12 +169,18 @@ static int run_page(const char *copy, const char *page, const char *log)
         }
         if (!in_sh || line[strspn(line, " ")] == '\0' || line[strspn(line, " ")] == '#')
             continue;
-        char command[2048];
+        char command[4096];
+        int k = 0;
         if (dry_run_only(line)) {
-            snprintf(command, sizeof command, "make -n %s > /dev/null", line + 5);
+            k = snprintf(command, sizeof command, "make -n " LAB_MAKE_VARIABLES " %s > /dev/null", line + 5);
+        } else if (!strncmp(line, "make ", 5)) { /* this build's compiler and directory */
+            char rest[2048];
+            rewrite_build_paths(line + 5, rest, sizeof rest);
+            k = snprintf(command, sizeof command, "make " LAB_MAKE_VARIABLES " %s", rest);
         } else {
             rewrite_build_paths(line, command, sizeof command);
         }
+        assert_true(k >= 0 && (size_t)k < sizeof command);
         int expect = expected_status(line), status = run_shell(copy, command, log);
         if (status != expect) {
             char *output = tu_read_file(log, NULL);
@@ -166,13 +210,14 @@ static void test_docs_every_command_runs_as_pasted(void **state)
     assert_int_equal(run_shell(".", command, log), 0);
     char pages[64][256];
     int n = list_pages(pages, 64), total = 0;
-    assert_true(n >= 2);
+    assert_true(n >= 1);
     for (int i = 0; i < n; i++) {
         int ran = run_page(copy, pages[i], log);
         printf("  %s: %d command%s\n", pages[i], ran, ran == 1 ? "" : "s");
         total += ran;
     }
-    assert_true(total >= 20); /* the pages do show commands */
+    const char *only = getenv("LAB_ONLY");
+    assert_true(total >= (only && *only ? 1 : 20)); /* the pages do show commands */
     snprintf(command, sizeof command, "rm -rf '%s' '%s'", copy, log);
     assert_int_equal(run_shell(".", command, NULL), 0);
 }
@@ -225,23 +270,14 @@ static void test_docs_make_help_names_every_program(void **state)
     assert_int_equal(run_shell(".", "make -s help", log), 0);
     char *help = tu_read_file(log, NULL);
     assert_non_null(help);
-    DIR *ch = opendir("lab/ch30");
-    assert_non_null(ch);
-    int programs = 0;
-    for (struct dirent *f; (f = readdir(ch));) {
-        size_t len = strlen(f->d_name);
-        /* a program is lab30.c or lab30-<name>.c; lab30_figures.c and the like serve one */
-        if (strncmp(f->d_name, "lab30", 5) || (f->d_name[5] != '.' && f->d_name[5] != '-') || len < 3 ||
-            strcmp(f->d_name + len - 2, ".c"))
-            continue;
+    for (int i = 0; i < tu_program_count; i++) {
         char target[128];
-        snprintf(target, sizeof target, "make %.*s ", (int)(len - 2), f->d_name);
+        snprintf(target, sizeof target, "make %s ", tu_programs[i].name);
         if (!strstr(help, target))
             fail_msg("make help does not name \"%s\"", target);
-        programs++;
     }
-    closedir(ch);
-    assert_int_equal(programs, 8);
+    /* and the list is the build's: each chapter folder's programs, found by rule */
+    assert_non_null(tu_find_program("lab30"));
     free(help);
     tu_remove_tree(dir);
 }
@@ -250,31 +286,15 @@ static void test_docs_make_help_names_every_program(void **state)
 
 enum { MAX_FILES = 512 };
 typedef struct {
-    char path[MAX_FILES][160];   /* every .c and .h under src/ and lab/ */
+    char path[MAX_FILES][256];   /* every .c and .h under src/ and lab/ */
     int count;
     int *edge;                   /* edge[a * MAX_FILES + b]: file a includes file b */
 } include_graph;
 
 static void collect(include_graph *g, const char *dir)
 {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    for (struct dirent *f; (f = readdir(d));) {
-        if (f->d_name[0] == '.')
-            continue;
-        char path[160];
-        snprintf(path, sizeof path, "%.100s/%.50s", dir, f->d_name);
-        struct stat st;
-        assert_int_equal(stat(path, &st), 0);
-        size_t len = strlen(f->d_name);
-        if (S_ISDIR(st.st_mode))
-            collect(g, path);
-        else if (len > 2 && (!strcmp(f->d_name + len - 2, ".c") || !strcmp(f->d_name + len - 2, ".h"))) {
-            assert_true(g->count < MAX_FILES);
-            snprintf(g->path[g->count++], sizeof g->path[0], "%s", path);
-        }
-    }
-    closedir(d);
+    static const char *const sources[] = {".c", ".h", NULL};
+    collect_files(dir, sources, g->path, &g->count, MAX_FILES);
 }
 
 static int find_file(const include_graph *g, const char *path)
@@ -286,10 +306,10 @@ static int find_file(const include_graph *g, const char *path)
 }
 
 /* The file `name` of an #include "name" in file `from`: its own folder first, then the
- * include paths -Isrc and -Ilab/<chapter> (the including file's chapter). */
+ * include paths -Isrc and, for a chapter's file (lab/<chapter>/...), -Ilab/<chapter>. */
 static int resolve(const include_graph *g, const char *from, const char *name)
 {
-    char dir[160], path[400];
+    char dir[256], path[512];
     snprintf(dir, sizeof dir, "%s", from);
     *strrchr(dir, '/') = '\0';
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -298,8 +318,40 @@ static int resolve(const include_graph *g, const char *from, const char *name)
         snprintf(path, sizeof path, "src/%s", name);
         i = find_file(g, path);
     }
+    if (i < 0 && !strncmp(from, "lab/", 4)) {
+        size_t chapter = 4 + strcspn(from + 4, "/");
+        snprintf(path, sizeof path, "%.*s/%s", (int)chapter, from, name);
+        i = find_file(g, path);
+    }
     return i;
 }
+
+/* The floors of the include graph (DESIGN.md, "Layout"), lowest first. A file includes only
+ * files of its own folder or of a lower floor: nothing includes upwards, and no two folders
+ * of one floor include each other. */
+static const struct { const char *folder; int floor; } floors[] = {
+    {"src/base/", 0}, {"src/math/", 1}, {"src/solve/", 1}, {"src/mesh/", 2}, {"src/skin/", 3},
+    {"src/draw/", 3}, {"src/program/", 4}, {"src/gpu/", 5},  {"src/gltf/", 5},
+};
+enum { CHAPTER_FLOOR = 6, PROGRAM_FLOOR = 7 };
+
+/* A file's floor: its src/ folder's; a chapter's shared files (lab/<chapter>/x.c) stand on
+ * CHAPTER_FLOOR, a program's (lab/<chapter>/<program>/x.c) on PROGRAM_FLOOR. -1: unknown. */
+static int floor_of(const char *path)
+{
+    for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+        if (!strncmp(path, floors[i].folder, strlen(floors[i].folder)))
+            return floors[i].floor;
+    if (strncmp(path, "lab/", 4))
+        return -1;
+    int slashes = 0;
+    for (const char *c = path; *c; c++)
+        slashes += *c == '/';
+    return slashes == 2 ? CHAPTER_FLOOR : slashes == 3 ? PROGRAM_FLOOR : -1;
+}
+
+/* The folder of a path, with its final '/'. */
+static size_t folder_length(const char *path) { return (size_t)(strrchr(path, '/') - path) + 1; }
 
 static bool on_cycle(const include_graph *g, int v, int *mark, int *stack, int depth)
 {
@@ -352,6 +404,14 @@ static void test_docs_library_is_chapter_free_and_acyclic(void **state)
             }
             if (i < library && j >= library)
                 fail_msg("%s includes %s: the library must not depend on a chapter", g.path[i], g.path[j]);
+            bool same_folder = folder_length(g.path[i]) == folder_length(g.path[j]) &&
+                               !strncmp(g.path[i], g.path[j], folder_length(g.path[i]));
+            int from = floor_of(g.path[i]), to = floor_of(g.path[j]);
+            if (from < 0)
+                fail_msg("%s: a folder of no floor (add it to test_docs.c's floors and DESIGN.md)", g.path[i]);
+            if (!same_folder && to >= from)
+                fail_msg("%s includes %s: a folder includes only its own files and lower floors' (floor %d, "
+                         "not %d)", g.path[i], g.path[j], from, to);
             g.edge[i * MAX_FILES + j] = 1;
         }
         free(text);
@@ -362,7 +422,7 @@ static void test_docs_library_is_chapter_free_and_acyclic(void **state)
         size_t len = strlen(g.path[i]);
         if (g.path[i][len - 1] != 'c')
             continue;
-        char header[160];
+        char header[256];
         snprintf(header, sizeof header, "%.*sh", (int)(len - 1), g.path[i]);
         int h = find_file(&g, header);
         if (h >= 0) /* the header stands for its module: what the .c includes, the module includes */

@@ -13,7 +13,7 @@
 #include "gltf/gltf_write.h"
 #include "base/json_memory.h"
 #include "program/evidence.h"
-#include "gltf_export.h"
+#include "rig30_gltf.h"
 #include "rig30.h"
 #include "testutil.h"
 
@@ -243,7 +243,7 @@ static int setup_export(void **state)
     exported *x = calloc(1, sizeof *x);
     bytes b = {0};
     if (!x || rig30_rig_build(&x->rig, RIG30_TWIST, NULL, NULL) != LAB_OK ||
-        gltf_export_rig30(&x->rig, &b, NULL) != LAB_OK)
+        rig30_gltf_export(&x->rig, &b, NULL) != LAB_OK)
         return -1;
     x->text = (char *)b.data;
     *state = x;
@@ -262,7 +262,7 @@ static int teardown_export(void **state)
 static cJSON *at_path(cJSON *root, const char *array, int index) { return cJSON_GetArrayItem(cJSON_GetObjectItem(root, array), index); }
 
 /* The export's frame conversion, by the test's own arithmetic: the chapter's z up is
- * glTF's +Y up, a chapter point (x, y, z) is seen at (x, z, -y) (gltf_export.h); and back. */
+ * glTF's +Y up, a chapter point (x, y, z) is seen at (x, z, -y) (rig30_gltf.h); and back. */
 static vec3 to_gltf_frame(vec3 p) { return vec3_make(p.x, p.z, -p.y); }
 static vec3 to_chapter_frame(vec3 q) { return vec3_make(q.x, -q.z, q.y); }
 
@@ -325,7 +325,7 @@ static void test_gltf_corrective_export_budget_holds_for_every_vertex(void **sta
 {
     (void)state;
     gltf_document doc;
-    assert_int_equal(gltf_load(COMMITTED_OUT_DIR "/fixes30-corrective.gltf", &doc, NULL), LAB_OK);
+    assert_int_equal(gltf_load(COMMITTED_OUT_DIR "/ch30/fixes30-corrective.gltf", &doc, NULL), LAB_OK);
     assert_int_equal(gltf_validate(&doc, NULL), LAB_OK);
     const gltf_primitive *p = &doc.meshes[0].primitives[0];
     int n = doc.accessors[p->position].count;
@@ -340,7 +340,7 @@ static void test_gltf_corrective_export_budget_holds_for_every_vertex(void **sta
     assert_true(radius > 3.0); /* the corrective shape reaches far past the cylinder's radius 1 */
     assert_true(radius * nlerp_deviation_of_keys(&doc) < 1e-4);
     /* and it names the program that wrote it */
-    assert_true(tu_file_contains(COMMITTED_OUT_DIR "/fixes30-corrective.gltf", "\"skinning lab, lab30-fixes\""));
+    assert_true(tu_file_contains(COMMITTED_OUT_DIR "/ch30/fixes30-corrective.gltf", "\"skinning lab, lab30-fixes\""));
     free(bind), free(delta);
     gltf_free(&doc);
 }
@@ -373,10 +373,10 @@ static void test_gltf_export_as_a_viewer_opens_it(void **state)
     const gltf_sampler *sampler = &doc.animations[0].samplers[0];
     int keys = doc.accessors[sampler->output].count;
     assert_true(nlerp_deviation_of_keys(&doc) < 1e-4);
-    assert_true(keys == gltf_export_key_segments(acos(-1.0), 1.0, 1e-4) + 1);
+    assert_true(keys == rig30_gltf_key_segments(acos(-1.0), 1.0, 1e-4) + 1);
     /* and the spacing is the coarsest that does: 30-degree keys gave 5.8e-4 */
-    assert_true(gltf_export_nlerp_deviation(acos(-1.0) / (keys - 2), 1.0) >= 1e-4);
-    assert_true(fabs(gltf_export_nlerp_deviation(acos(-1.0) / 6, 1.0) - 5.775e-4) < 1e-6);
+    assert_true(rig30_gltf_nlerp_deviation(acos(-1.0) / (keys - 2), 1.0) >= 1e-4);
+    assert_true(fabs(rig30_gltf_nlerp_deviation(acos(-1.0) / 6, 1.0) - 5.775e-4) < 1e-6);
     gltf_free(&doc);
 }
 
@@ -395,7 +395,7 @@ static void test_gltf_export_reports_every_failed_allocation(void **state)
         bytes b = {0};
         lab_diag d = {0};
         json_fail_allocation_after(k);
-        lab_error e = gltf_export_rig30(&x->rig, &b, &d);
+        lab_error e = rig30_gltf_export(&x->rig, &b, &d);
         json_fail_allocation_after(-1);
         if (e == LAB_OK) {
             assert_string_equal((char *)b.data, x->text);

@@ -19,10 +19,10 @@
 #include "testutil.h"
 
 #define LAB LAB_BIN_DIR "/lab30-gltf"
-#define BASE COMMITTED_OUT_DIR "/skinning30.gltf"
+#define BASE COMMITTED_OUT_DIR "/ch30/skinning30.gltf"
 #define URI_PREFIX "data:application/octet-stream;base64,"
 
-/* The export's layout (see lab/ch30/gltf_export.c): accessors 0 POSITION, 1 NORMAL, 2 JOINTS_0,
+/* The export's layout (see lab/ch30/rig30_gltf.c): accessors 0 POSITION, 1 NORMAL, 2 JOINTS_0,
  * 3 WEIGHTS_0, 4 indices, 5 inverse binds, 6 animation times, 7 rotations; one buffer,
  * bufferView k holds accessor k. */
 /* The inverse binds: "root", "child" and the end node "child_end"; 12 keys. */
@@ -471,7 +471,7 @@ static void test_gltf_limits_are_options(void **state)
         /* 216 positions and 3 joint matrices at 4 times: 4 x (648 + 48) numbers */
         {"--max-values", "2784", "2783", "gltf30.json", BASE},
         /* the corrective export: one target of 216 deltas on the mesh node */
-        {"--max-morph-deltas", "216", "215", "/nodes/2/mesh", COMMITTED_OUT_DIR "/fixes30-corrective.gltf"},
+        {"--max-morph-deltas", "216", "215", "/nodes/2/mesh", COMMITTED_OUT_DIR "/ch30/fixes30-corrective.gltf"},
     };
     for (int i = 0; i < 5; i++) {
         assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, limits[i].option, limits[i].ok,

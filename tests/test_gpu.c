@@ -309,12 +309,12 @@ static void test_lab30_gpu_end_to_end(void **state)
     assert_int_equal(tu_run_program(LAB, NULL, NULL, again, (char *)NULL), 0);
     static const char *const names[2] = {"gpu30.json", "gpu30.png"};
     assert_null(tu_first_differing_output(dir, again, names, 2));
-    cJSON *committed = tu_json_load(COMMITTED_OUT_DIR "/gpu30.json");
+    cJSON *committed = tu_json_load(COMMITTED_OUT_DIR "/ch30/gpu30.json");
     assert_non_null(committed);
     const char *here = cJSON_GetObjectItem(renderer, "GL_RENDERER")->valuestring;
     const char *there = cJSON_GetObjectItem(tu_json_get(committed, "renderer"), "GL_RENDERER")->valuestring;
     if (!strcmp(here, there))
-        assert_null(tu_first_stale_output(dir, COMMITTED_OUT_DIR, names, 2));
+        assert_null(tu_first_stale_output(dir, tu_committed_dir("lab30-gpu"), names, 2));
     else
         fprintf(stderr, "renderer %s, out/ was made on %s: compared with itself only\n", here, there);
     cJSON_Delete(committed);

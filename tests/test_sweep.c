@@ -319,17 +319,56 @@ static void test_sweep_lab30_weights(void **state)
     report("lab30-weights", s->runs);
 }
 
+/* ---- every program of the build's list -------------------------------------------------- */
+
+/* The programs above have sweepers of their own; any other program of the build's list (a
+ * new chapter's) is run here with its default options, which must pass every self-check,
+ * until it gets a sweeper of its own. */
+static const char *const swept[] = {"lab30", "lab30-dqs", "lab30-fixes", "lab30-normals",
+                                    "lab30-palette", "lab30-gpu", "lab30-gltf", "lab30-weights"};
+
+static void test_sweep_every_other_program_at_its_defaults(void **state)
+{
+    sweep *s = *state;
+    int ran = 0;
+    for (int i = 0; i < tu_program_count; i++) {
+        const tu_program *p = &tu_programs[i];
+        bool has_sweeper = false;
+        for (size_t k = 0; k < sizeof swept / sizeof swept[0]; k++)
+            has_sweeper |= !strcmp(swept[k], p->name);
+        if (has_sweeper || !tu_program_selected(p))
+            continue;
+        char program[256];
+        snprintf(program, sizeof program, "%s/%s", LAB_BIN_DIR, p->name);
+        char *argv[] = {program, (char *)p->input, NULL};
+        run(s, 0, NULL, true, argv);
+        report(p->name, 1);
+        ran++;
+    }
+    printf("  sweep: %d program%s at their defaults\n", ran, ran == 1 ? "" : "s");
+}
+
+/* Each sweeper above runs only when its program is selected (LAB_ONLY, tests/testutil.h). */
+#define SWEEPER(test, program) {#test, selected(program) ? test : skipped, NULL, NULL, NULL}
+static void skipped(void **state) { (void)state; skip(); }
+static bool selected(const char *name)
+{
+    const tu_program *p = tu_find_program(name);
+    return p && tu_program_selected(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sweep_lab30),
-        cmocka_unit_test(test_sweep_lab30_dqs),
-        cmocka_unit_test(test_sweep_lab30_fixes),
-        cmocka_unit_test(test_sweep_lab30_normals),
-        cmocka_unit_test(test_sweep_lab30_palette),
-        cmocka_unit_test(test_sweep_lab30_gpu),
-        cmocka_unit_test(test_sweep_lab30_gltf),
-        cmocka_unit_test(test_sweep_lab30_weights),
+        SWEEPER(test_sweep_lab30, "lab30"),
+        SWEEPER(test_sweep_lab30_dqs, "lab30-dqs"),
+        SWEEPER(test_sweep_lab30_fixes, "lab30-fixes"),
+        SWEEPER(test_sweep_lab30_normals, "lab30-normals"),
+        SWEEPER(test_sweep_lab30_palette, "lab30-palette"),
+        SWEEPER(test_sweep_lab30_gpu, "lab30-gpu"),
+        SWEEPER(test_sweep_lab30_gltf, "lab30-gltf"),
+        SWEEPER(test_sweep_lab30_weights, "lab30-weights"),
+        cmocka_unit_test(test_sweep_every_other_program_at_its_defaults),
     };
     return cmocka_run_group_tests_name("every program across its valid options (seeded)", tests, setup, teardown);
 }

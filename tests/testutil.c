@@ -1,6 +1,7 @@
 /* testutil.c - see testutil.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
+#include "programs.h"
 
 #include <gif_lib.h>
 
@@ -247,13 +248,61 @@ void tu_check_deterministic_and_committed(const char *program, const char *const
     assert_int_equal(run_into(program, args_b ? args_b : args_a, b), 0);
     assert_int_equal(tu_count_entries(a), count); /* exactly the outputs, nothing left over */
     const char *differs = tu_first_differing_output(a, b, names, count);
-    const char *stale = differs ? NULL : tu_first_stale_output(a, COMMITTED_OUT_DIR, names, count);
+    const char *committed = tu_committed_dir(make_target);
+    const char *stale = differs ? NULL : tu_first_stale_output(a, committed, names, count);
     tu_remove_tree(a);
     tu_remove_tree(b);
     if (differs)
         fail_msg("%s differs between two runs of %s", differs, program);
     if (stale)
-        fail_msg("out/%s differs from a fresh run: run `make %s` and commit out/", stale, make_target);
+        fail_msg("%s/%s differs from a fresh run: run `make %s` and commit %s/", committed, stale, make_target,
+                 committed);
+}
+
+#define LAB_PROGRAM(name, chapter, input, gpu) {name, chapter, input, gpu},
+const tu_program tu_programs[] = {LAB_PROGRAM_LIST};
+#undef LAB_PROGRAM
+const int tu_program_count = (int)(sizeof tu_programs / sizeof tu_programs[0]);
+
+const tu_program *tu_find_program(const char *name)
+{
+    for (int i = 0; i < tu_program_count; i++)
+        if (!strcmp(tu_programs[i].name, name))
+            return &tu_programs[i];
+    return NULL;
+}
+
+/* Whether `word` is one of the comma-separated items of list. */
+static bool listed(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *at = list; *at;) {
+        size_t len = strcspn(at, ",");
+        if (len == n && !strncmp(at, word, n))
+            return true;
+        at += len + (at[len] == ',');
+    }
+    return false;
+}
+
+bool tu_program_selected(const tu_program *p)
+{
+    const char *only = getenv("LAB_ONLY");
+    return !only || !*only || listed(only, p->name) || listed(only, p->chapter);
+}
+
+const char *tu_committed_dir(const char *program)
+{
+    const tu_program *p = tu_find_program(program);
+    assert_non_null(p); /* a program of the generated list */
+    static char dirs[16][64]; /* one per chapter: the same program gives the same pointer */
+    static int used;
+    for (int i = 0; i < used; i++)
+        if (!strcmp(dirs[i] + strlen(COMMITTED_OUT_DIR) + 1, p->chapter))
+            return dirs[i];
+    assert_true(used < 16 && strlen(COMMITTED_OUT_DIR) + 1 + strlen(p->chapter) < sizeof dirs[0]);
+    snprintf(dirs[used], sizeof dirs[0], "%s/%s", COMMITTED_OUT_DIR, p->chapter);
+    return dirs[used++];
 }
 
 const char *tu_first_differing_output(const char *dir_a, const char *dir_b,

@@ -54,11 +54,32 @@ const char *tu_first_differing_output(const char *dir_a, const char *dir_b,
 /* The determinism and committed-output check every end-to-end suite makes: `program`
  * runs with args_a (NULL-terminated) into one new directory and with args_b (NULL: the
  * same) into another, OUTDIR last; both must exit 0 and write exactly `count` files, the
- * same bytes in both runs, and the same as COMMITTED_OUT_DIR (PNGs pixel for pixel).
- * Fails the test naming the file, and `make make_target` as the way to regenerate it. */
+ * same bytes in both runs, and the same as the committed ones in make_target's chapter
+ * folder, out/<chapter>/ (PNGs pixel for pixel). Fails the test naming the file, and
+ * `make make_target` (a program's name) as the way to regenerate it. */
 void tu_check_deterministic_and_committed(const char *program, const char *const *args_a,
                                           const char *const *args_b, const char *const *names,
                                           int count, const char *make_target);
+
+/* Every chapter program, from the list the build writes (build/gen/programs.h, made from
+ * lab/chapters.mk and the chapters' folders): the suites that run every program
+ * (test_programs, test_faults, test_sweep, test_docs) take it from here, so a new chapter's
+ * programs are run without a test being edited. */
+typedef struct {
+    const char *name;            /* "lab30-dqs": build/bin/<name>, `make <name>` */
+    const char *chapter;         /* "ch30": its folder lab/<chapter>/, its outputs out/<chapter>/ */
+    const char *input;           /* an argument before OUTDIR (a committed file), or NULL */
+    bool gpu;                    /* it needs a GPU context (EGL) */
+} tu_program;
+extern const tu_program tu_programs[];
+extern const int tu_program_count;
+/* The program of that name, or NULL. */
+const tu_program *tu_find_program(const char *name);
+/* Whether the suites run this program: all of them, or with LAB_ONLY set (a comma-separated
+ * list of chapters and programs, e.g. "ch31" or "lab30,lab30-dqs") only those it names. */
+bool tu_program_selected(const tu_program *p);
+/* The folder of a program's committed outputs, "out/<chapter>" (COMMITTED_OUT_DIR/...). */
+const char *tu_committed_dir(const char *program);
 
 /* Decoded RGB image (stbi_load with 3 channels); free with tu_image_free. */
 typedef struct { int width, height; unsigned char *rgb; } tu_image;

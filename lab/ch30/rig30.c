@@ -1,5 +1,15 @@
 /* rig30.c - chapter 30's rigs on the cylinder: skeleton, weights, bind pose and one
  * skinned pose (see rig30.h). */
+#include "base/diag.h"
+#include "math/dualquat.h"
+#include "math/linalg.h"
+#include "math/quat.h"
+#include "mesh/mesh.h"
+#include "mesh/scene.h"
+#include "skin/blend.h"
+#include "skin/influences.h"
+#include "skin/pose.h"
+
 #include "rig30.h"
 
 #include <math.h>

@@ -1,5 +1,15 @@
 /* rig30_cases.c - the article's hand control and the invalid inputs, each run through
  * the real pipeline (see rig30_cases.h). */
+#include "base/diag.h"
+#include "math/dualquat.h"
+#include "math/linalg.h"
+#include "math/quat.h"
+#include "mesh/scene.h"
+#include "skin/blend.h"
+#include "skin/influences.h"
+#include "skin/pose.h"
+
+#include "rig30.h"
 #include "rig30_cases.h"
 
 #include <math.h>

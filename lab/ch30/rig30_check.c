@@ -1,5 +1,14 @@
 /* rig30_check.c - the closed forms of chapter 30's rigs and the measurements compared
  * with them; none of it calls the skinning path it checks (see rig30_check.h). */
+#include "base/diag.h"
+#include "math/dualquat.h"
+#include "math/linalg.h"
+#include "math/quat.h"
+#include "mesh/mesh.h"
+#include "skin/blend.h"
+#include "skin/influences.h"
+
+#include "rig30.h"
 #include "rig30_check.h"
 
 #include <math.h>

@@ -1,7 +1,14 @@
 /* rig30_json.c - the evidence of chapter 30's rigs as JSON (see rig30_json.h). */
-#include "rig30_json.h"
-
+#include "base/diag.h"
+#include "math/linalg.h"
+#include "mesh/mesh.h"
 #include "program/evidence.h"
+#include "skin/influences.h"
+
+#include "rig30.h"
+#include "rig30_cases.h"
+#include "rig30_check.h"
+#include "rig30_json.h"
 
 cJSON *rig30_json_mesh(const rig30_rig *rig)
 {

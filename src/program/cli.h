@@ -11,7 +11,8 @@
  *          .max_count = 8, .min = -3600, .max = 3600, .distinct = true,
  *          .value_name = "DEG[,DEG...]", .help = "child-joint twist angles in degrees"},
  *     };
- *     static const cli_program program = {"lab30", "...", options, 1, {"OUTDIR"}, 1};
+ *     static const cli_program program = {"lab30", "...", options, CLI_COUNT(options),
+ *                                         {"OUTDIR"}, 1};
  *     const char *args[CLI_MAX_POSITIONAL];
  *     int code = cli_start(&program, argc, argv, args);
  *     if (code != CLI_RUN) return code;
@@ -30,7 +31,8 @@
  *         {.section = "Why the ring shrinks", .report = report_why, .continues = true},
  *         {add_figures},
  *     };
- *     static const cli_chapter chapter = {steps, 4, "Chapter 30", false, locate, release};
+ *     static const cli_chapter chapter = {steps, CLI_COUNT(steps), "Chapter 30", false, locate,
+ *                                         release};
  *     return cli_main(&program, argc, argv, &chapter, &state, &state.out, state.args);
  *
  * The report's sections are numbered from that list, so the article's order is written in
@@ -50,6 +52,10 @@
 enum { CLI_EXIT_OK = 0, CLI_EXIT_REJECTED = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_OUTPUT = 3 };
 #define CLI_RUN (-1)             /* cli_start: go on with the program */
 #define CLI_MAX_POSITIONAL 4
+/* The number of entries of a table declared in the same scope, counted by the compiler: a
+ * program passes CLI_COUNT(options) and CLI_COUNT(steps), so an entry added to a table is
+ * never dropped by a count kept by hand. */
+#define CLI_COUNT(table) ((int)(sizeof(table) / sizeof((table)[0])))
 
 typedef enum {
     CLI_FLAG,      /* no value; *(bool *)target = true */

@@ -1,0 +1,98 @@
+/* fixes30.h - lab30-fixes's state, figures (fixes30.png, fixes30-radius.png),
+ * evidence (fixes30.json, fixes30.csv) and report. */
+#ifndef FIXES30_H
+#define FIXES30_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "draw/camera.h"
+#include "rig30_fixes.h"
+#include "program/output.h"
+
+typedef enum {
+    FIXES30_LBS = 0,        /* the chapter's two joints: the baseline */
+    FIXES30_TWIST1,         /* LBS with 1 twist joint */
+    FIXES30_TWIST3,         /* LBS with 3 twist joints */
+    FIXES30_CORRECTIVE,     /* LBS plus a corrective shape before skinning (glTF's order) */
+    FIXES30_CORRECTIVE_AFTER, /* the same target, the shape applied after skinning */
+    FIXES30_DQS,            /* dual quaternions (lab30-dqs) */
+    FIXES30_COR,            /* centres of rotation (Le and Hodgins 2016) */
+    FIXES30_METHODS
+} fixes30_method;
+const char *fixes30_method_name(fixes30_method m);
+
+#define FIXES30_TWIST_POSES 8  /* 0, 30, ..., 180, and 210 beyond the trained pose */
+#define FIXES30_BEND_POSES 2   /* 90, 135 */
+#define FIXES30_POSES (FIXES30_TWIST_POSES + FIXES30_BEND_POSES)
+#define FIXES30_TOLERANCE 1e-12
+#define FIXES30_CURVE_STEP 2.5     /* the plot's curves: the twist every 2.5 degrees, */
+#define FIXES30_CURVE_SAMPLES 85   /* 0 to 210 */
+/* The animation: every method over the twist, 0 to 210 degrees every 10, a row each. */
+#define FIXES30_ANIM_STEP_DEG 10
+#define FIXES30_ANIM_FRAMES (210 / FIXES30_ANIM_STEP_DEG + 1)
+#define FIXES30_ANIM_DELAY_CS 15
+extern const double fixes30_twist_deg[FIXES30_TWIST_POSES];
+extern const double fixes30_bend_deg[FIXES30_BEND_POSES];
+
+typedef struct {
+    rig30_kind rig;
+    double angle_deg;
+    fixes30_method method;
+    bool applies;            /* twist joints share a twist: not on the bend */
+    vec3 *positions;
+    double radius_mean, radius_min, radius_max; /* twist: the middle ring's */
+    double narrowest;        /* twist: the smallest mean radius of any ring (twist joints
+                                move the narrowest ring off the middle) */
+    double radius_error;     /* twist: the largest |r - 1| over every vertex, how far the
+                                method is from the round cylinder every fix aims at */
+    double inner, bulge;     /* bend: rig30_measure_bend's */
+    double volume_ratio;     /* against the bind mesh, ends closed */
+    double closed_error;     /* largest deviation from the method's closed form; NAN: none */
+} fixes30_row;
+
+typedef struct {
+    const char *outdir;
+    output_batch out;
+    rig30_rig rigs[2];
+    mesh_edge *edges;
+    int edge_count;
+    vec3 *deltas[2][2];      /* the corrective shape, [rig30_order][rig] */
+    bool *unreachable[2];    /* per rig, where the blended matrix is singular at the trained
+                                pose: no delta before skinning reaches the target */
+    vec3 *centres[2];        /* each rig's centres of rotation */
+    long cor_evaluations;    /* similarity evaluations of the precomputation */
+    long cor_contributing;   /* of them, those above zero (a sparse precomputation's share) */
+    double cor_seconds;      /* its time (report only: a time is not evidence) */
+    double bind_volume;
+    fixes30_row rows[FIXES30_POSES * FIXES30_METHODS];
+    int row_count;
+    fixes30_row anim[FIXES30_ANIM_FRAMES * FIXES30_METHODS]; /* frame k, method m at k * METHODS + m */
+    int anim_count;
+    camera cam[2];           /* the figures': one per rig over every panel and frame */
+    bool *middle[2];         /* per rig, the middle ring's edges */
+    int unreachable_count;    /* vertices no corrective delta reaches (both rigs) */
+    double export_error;      /* the exported corrective read back at t = 0.5 against the double path */
+    /* the twist sampled finely for the plot: [narrowest ring, largest |r - 1|][method][sample] */
+    double curve[2][FIXES30_METHODS][FIXES30_CURVE_SAMPLES];
+} fixes30;
+
+/* The row of that rig, pose and method (NULL: none). */
+const fixes30_row *fixes30_row_at(const fixes30 *r, rig30_kind rig, double deg, fixes30_method m);
+
+/* cli steps: fixes30.png and fixes30-radius.png (fixes30_figures.c); fixes30.json and
+ * fixes30.csv. */
+lab_error fixes30_figures(void *state, lab_diag *d);
+/* fixes30-twist.gif, every method over the twist (fixes30_figures.c, after
+ * fixes30_figures, whose cameras it shares): the run's last and longest step. */
+lab_error fixes30_animation(void *state, lab_diag *d);
+lab_error fixes30_evidence(void *state, lab_diag *d);
+/* The report's sections (lab30-fixes.c's step list titles and numbers them); each returns
+ * whether its checks passed. */
+bool fixes30_report_twist(const void *state, FILE *out);
+bool fixes30_report_closed_forms(const void *state, FILE *out);
+bool fixes30_report_bend(const void *state, FILE *out);
+bool fixes30_report_costs(const void *state, FILE *out);
+void fixes30_release(void *state);
+
+#endif

@@ -1,0 +1,72 @@
+/* gltf30.h - what lab30-gltf (a glTF asset skinned at sampled times) computes, and
+ * how it is recorded: the JSON evidence and the report. The computation stays in
+ * lab/ch30/lab30-gltf/lab30-gltf.c.
+ */
+#ifndef GLTF30_H
+#define GLTF30_H
+
+#include <stdio.h>
+
+#include "gltf/gltf.h"
+#include "program/output.h"
+
+#define GLTF30_MAX_TIMES 8
+/* The numbers gltf30.json may hold (positions, morph weights, joint matrices, at every
+ * sampled time), checked before sampling: every node that instances a mesh is evaluated
+ * and written, so a small file of many nodes on one big mesh would otherwise ask for
+ * gigabytes. 2^21 is a 175,000-vertex asset at four times; --max-values raises it. */
+#define GLTF30_DEFAULT_MAX_VALUES (1 << 21)
+
+/* One skinned primitive of one node. */
+/* One primitive of one mesh node: skinned when its node has a skin, morphed when its mesh
+ * has targets, rigid (placed by its node) when neither. */
+typedef struct { int node, mesh, primitive, vertex_count; bool skinned, morphed; } gltf30_part;
+const char *gltf30_part_kind(const gltf30_part *part); /* "skinned", "morphed", "skinned and morphed", "rigid" */
+
+typedef struct {
+    double t;
+    mat4 *world;                 /* every node */
+    vec3 **positions;            /* per part */
+    double **morph_weights;      /* per part: its node's morph weights, NULL without targets */
+    int normalized;              /* vertices whose weights were divided (normalize policy) */
+} gltf30_time;
+
+typedef struct {
+    gltf_document doc;
+    gltf30_part *parts;         /* every primitive of every mesh node, part_count of them */
+    int part_count;
+    gltf30_time at[GLTF30_MAX_TIMES];
+    int time_count;
+    double start, end;                /* the sampled animation's time range */
+    struct { double start, end; } *ranges; /* every animation's, animation_count of them */
+    /* the run's options and arguments */
+    double requested_times[GLTF30_MAX_TIMES]; /* --time; none: the animation's quarters */
+    const char *animation_arg;        /* --anim N|NAME; NULL: the first animation */
+    int animation;                    /* the one sampled: an index, -1 when the asset has none */
+    int requested_count;
+    int method;                       /* --method, a skin_method */
+    int policy;                       /* --policy, a skin_policy_kind */
+    gltf_limits limits;               /* --max-vertices, --max-nodes, --max-joints (0: default) */
+    int max_values;                   /* --max-values: numbers in gltf30.json */
+    const char *args[2];              /* ASSET, OUTDIR */
+    output_batch out;                 /* what the run writes */
+} gltf30;
+
+/* Frees what the computation allocated in the gltf30 at state (a cli_chapter release). */
+void gltf30_release(void *state);
+
+/* gltf30.json: per time, per skinned primitive, the joints' world matrices and the
+ * skinned positions. */
+/* (a cli_step on a gltf30: adds to its `out`) */
+/* gltf30.png and its panels (gltf30_figures.c; a cli_step on a gltf30). */
+lab_error gltf30_figures(void *state, lab_diag *d);
+
+lab_error gltf30_evidence(void *state, lab_diag *d);
+
+/* One line for the asset, one per sampled time. */
+/* (a cli_chapter report on a gltf30) */
+/* The report's one section: the asset, what was sampled, and how many vertices' weights a
+ * policy normalised at each time (no self-checks: the asset's own numbers are the result). */
+bool gltf30_report(const void *state, FILE *out);
+
+#endif

@@ -1,0 +1,233 @@
+/* lab30-gltf.c - Skin a real glTF 2.0 asset: the article's glTF rules at work.
+ *
+ * Concepts: JOINTS_n index skin.joints (not scene nodes); a missing inverseBindMatrices
+ * means identity matrices; the skinned mesh node's own transform is ignored, so skinned
+ * positions live in the space of the joints' world matrices. Loads the asset, samples its
+ * first animation at the given times, evaluates the node hierarchy, builds the joint
+ * matrices J_j = G(skin.joints[j]) IBM_j, and skins every skinned primitive.
+ *
+ * Usage:  build/bin/lab30-gltf [--time T,...] [--method lbs|dqs] [--policy strict|normalize]
+ *                              ASSET OUTDIR
+ *
+ * Writes into OUTDIR (which must exist), all or nothing:
+ *   gltf30.png            one wireframe panel per time: camera fitted to the animated bounds,
+ *                         joints as blue squares, bones as red lines
+ *   gltf30-panel<k>.png   each panel alone
+ *   gltf30.json           per time: joint world matrices, joint (skin) matrices, positions
+ *
+ * Exit codes: 0 success, 1 the asset was rejected (malformed, hostile or invalid skin data;
+ * the message names the JSON pointer), 2 usage, 3 output directory or write failure.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "gltf/gltf.h"
+#include "math/linalg.h"
+#include "mesh/mesh.h"
+#include "program/cli.h"
+#include "skin/blend.h"
+#include "skin/influences.h"
+
+#include "gltf30.h"
+
+#define LAB "lab30-gltf"
+
+/* ---- the computation ------------------------------------------------------------------------- */
+
+/* Every primitive of every node that has both a mesh and a skin. */
+static lab_error find_parts(gltf30 *r, lab_diag *d)
+{
+    int total = 0;
+    for (int n = 0; n < r->doc.node_count; n++)
+        if (r->doc.nodes[n].mesh >= 0)
+            total += r->doc.meshes[r->doc.nodes[n].mesh].primitive_count;
+    if (!(r->parts = malloc(sizeof *r->parts * (size_t)(total ? total : 1))))
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "mesh primitives", "%d", total);
+    for (int n = 0; n < r->doc.node_count; n++) { /* every mesh instance: a node with a mesh */
+        const gltf_node *node = &r->doc.nodes[n];
+        if (node->mesh < 0)
+            continue;
+        for (int p = 0; p < r->doc.meshes[node->mesh].primitive_count; p++)
+            r->parts[r->part_count++] =
+                (gltf30_part){n, node->mesh, p, gltf_primitive_vertex_count(&r->doc, node->mesh, p), node->skin >= 0,
+                              r->doc.meshes[node->mesh].primitives[p].target_count > 0};
+    }
+    return LAB_OK;
+}
+
+static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
+{
+    int n = r->doc.node_count;
+    mat4 *locals = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
+    at->world = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
+    at->positions = calloc((size_t)(r->part_count ? r->part_count : 1), sizeof(vec3 *));
+    at->morph_weights = calloc((size_t)(r->part_count ? r->part_count : 1), sizeof(double *));
+    lab_error e = (locals && at->world && at->positions && at->morph_weights)
+                      ? gltf_sample_locals(&r->doc, r->animation, at->t, locals, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "nodes", "%d", n);
+    if (e == LAB_OK)
+        e = gltf_world_matrices(&r->doc, locals, at->world, d);
+    for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
+        int count, targets = gltf_node_target_count(&r->doc, r->parts[p].node);
+        if (targets > 0) { /* the morph weights first: the targets move the bind pose */
+            at->morph_weights[p] = malloc(sizeof(double) * (size_t)targets);
+            e = at->morph_weights[p] ? gltf_sample_morph_weights(&r->doc, r->animation, at->t, r->parts[p].node, at->morph_weights[p], d)
+                                     : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "morph weights", "part %d", p);
+        }
+        at->positions[p] = e == LAB_OK ? malloc(sizeof(vec3) * (size_t)r->parts[p].vertex_count) : NULL;
+        count = 0;
+        if (e == LAB_OK && !at->positions[p])
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "positions", "part %d", p);
+        else if (e == LAB_OK && r->parts[p].skinned) /* morph targets, then the skin */
+            e = gltf_skin_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world, at->morph_weights[p],
+                                    (skin_method)r->method, (skin_policy_kind)r->policy, at->positions[p], &count, d);
+        else if (e == LAB_OK) /* morph targets, then the node's own world matrix */
+            e = gltf_place_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world, at->morph_weights[p],
+                                     at->positions[p], d);
+        at->normalized += e == LAB_OK ? count : 0;
+    }
+    free(locals);
+    return e;
+}
+
+/* --anim N|NAME: the animation to sample, by its index or its name; without it the first
+ * (-1 when the asset has none). One the asset does not have is a usage error that lists
+ * the ones it has. */
+static lab_error choose_animation(gltf30 *r, lab_diag *d)
+{
+    const gltf_document *doc = &r->doc;
+    r->animation = doc->animation_count > 0 ? 0 : -1;
+    if (!r->animation_arg)
+        return LAB_OK;
+    char *end;
+    long k = strtol(r->animation_arg, &end, 10);
+    bool number = r->animation_arg[0] != '\0' && *end == '\0';
+    for (int i = 0; i < doc->animation_count; i++)
+        if (number ? k == i : doc->animations[i].name && !strcmp(doc->animations[i].name, r->animation_arg)) {
+            r->animation = i;
+            return LAB_OK;
+        }
+    char there[200] = "none";
+    size_t used = 0;
+    for (int i = 0; i < doc->animation_count && used + 1 < sizeof there; i++) {
+        int n = snprintf(there + used, sizeof there - used, "%s%d \"%.40s\"", i ? ", " : "", i,
+                         doc->animations[i].name ? doc->animations[i].name : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return diag_fail(d, LAB_ERR_USAGE, "--anim", "\"%.60s\": the asset's animations are %s", r->animation_arg, there);
+}
+
+/* The asset: read, validated (every MUST the reader knows), its skinned primitives found. */
+static lab_error load_asset(void *state, lab_diag *d)
+{
+    gltf30 *r = state;
+    lab_error e = gltf_load(r->args[0], &r->doc, d);
+    r->doc.limits = r->limits; /* --max-vertices, --max-nodes, --max-joints, --max-targets, --max-morph-deltas */
+    if (e == LAB_OK)
+        e = gltf_validate(&r->doc, d);
+    if (e == LAB_OK)
+        e = choose_animation(r, d);
+    if (e == LAB_OK)
+        e = find_parts(r, d);
+    if (e == LAB_OK && r->part_count == 0) /* valid glTF, with nothing to draw */
+        e = diag_fail(d, LAB_ERR_NOTHING_TO_DO, r->args[0], "%s",
+                      "the asset is valid glTF but no node has a mesh: this lab draws meshes");
+    return e;
+}
+
+/* A refusal that an option of this program would turn into a result says which: weights
+ * off by more than glTF's tolerance are divided out by --policy normalize, and a count
+ * over a limit is raised by the limit's option (which the limit's message names). */
+static void locate_error(const void *state, lab_diag *d)
+{
+    const gltf30 *r = state;
+    size_t n = strlen(d->where);
+    if (d->code == LAB_ERR_WEIGHT_SUM && r->policy == SKIN_POLICY_STRICT && n + 1 < sizeof d->where)
+        snprintf(d->where + n, sizeof d->where - n, " (--policy normalize divides its weights by their sum)");
+}
+
+/* Every sampled time: the animation's locals, the joints' world matrices, the skin. */
+static lab_error sample_times(void *state, lab_diag *d)
+{
+    gltf30 *r = state;
+    r->ranges = calloc((size_t)(r->doc.animation_count ? r->doc.animation_count : 1), sizeof *r->ranges);
+    if (!r->ranges)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "animations", "%d time ranges", r->doc.animation_count);
+    for (int i = 0; i < r->doc.animation_count; i++) {
+        lab_error e = gltf_animation_range(&r->doc, i, &r->ranges[i].start, &r->ranges[i].end, d);
+        if (e != LAB_OK)
+            return e;
+    }
+    if (r->animation >= 0)
+        r->start = r->ranges[r->animation].start, r->end = r->ranges[r->animation].end;
+    double span = r->end - r->start;
+    const double quarters[4] = {r->start, r->start + 0.25 * span, r->start + 0.5 * span, r->end};
+    r->time_count = r->requested_count ? r->requested_count : (span > 0 ? 4 : 1);
+    long values = 0; /* what gltf30.json will hold, before anything is sampled */
+    for (int p = 0; p < r->part_count; p++) {
+        const gltf_node *node = &r->doc.nodes[r->parts[p].node];
+        values += 3L * r->parts[p].vertex_count + gltf_node_target_count(&r->doc, r->parts[p].node) +
+                  16L * (node->skin >= 0 ? r->doc.skins[node->skin].joint_count : 1);
+    }
+    values *= r->time_count;
+    if (values > r->max_values)
+        return diag_fail(d, LAB_ERR_LIMIT, "gltf30.json", "%ld numbers (%d parts at %d times: positions, morph weights, "
+                         "joint matrices), more than the limit (%d); --max-values raises it", values, r->part_count,
+                         r->time_count, r->max_values);
+    lab_error e = LAB_OK;
+    for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
+        r->at[k].t = r->requested_count ? r->requested_times[k] : quarters[k];
+        e = sample_time(r, &r->at[k], d);
+    }
+    return e;
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const methods[] = {"lbs", "dqs", NULL};          /* skin_method order */
+    static const char *const policies[] = {"strict", "normalize", NULL}; /* skin_policy_kind order */
+    static gltf30 r = {.method = SKIN_LBS, .policy = SKIN_POLICY_STRICT, .max_values = GLTF30_DEFAULT_MAX_VALUES};
+    const cli_option options[] = {
+        {"--time", CLI_DOUBLES, r.requested_times, .count = &r.requested_count, .min_count = 1,
+         .max_count = GLTF30_MAX_TIMES, .value_name = "T[,T...]",
+         .help = "sample times in seconds (default: start, quarter, half and end\n"
+                 "of the animation)"},
+        {"--anim", CLI_STRING, &r.animation_arg, .value_name = "N|NAME",
+         .help = "the animation to sample, by index or name (default: the first);\n"
+                 "the report lists the asset's animations"},
+        {"--method", CLI_CHOICE, &r.method, .choices = methods, .help = "lbs (default) or dqs"},
+        {"--policy", CLI_CHOICE, &r.policy, .choices = policies,
+         .help = "strict (default) rejects weight sums off by more than 2e-7 per\n"
+                 "weight; normalize divides them and counts the vertices"},
+        {"--max-vertices", CLI_INT, &r.limits.max_vertices, .min = 1, .max = 1 << 26, .value_name = "N",
+         .help = "refuse a primitive of more vertices (default 1048576)"},
+        {"--max-nodes", CLI_INT, &r.limits.max_nodes, .min = 1, .max = 1 << 24, .value_name = "N",
+         .help = "refuse an asset of more nodes (default 65536)"},
+        {"--max-joints", CLI_INT, &r.limits.max_joints, .min = 1, .max = 1 << 20, .value_name = "N",
+         .help = "refuse a skin of more joints (default 4096)"},
+        {"--max-values", CLI_INT, &r.max_values, .min = 1, .max = 1 << 30, .value_name = "N",
+         .help = "refuse an asset whose evidence would hold more numbers (default 2097152):\n"
+                 "every node that instances a mesh is sampled and written"},
+        {"--max-targets", CLI_INT, &r.limits.max_targets, .min = 1, .max = 1 << 20, .value_name = "N",
+         .help = "refuse a primitive of more morph targets (default 1024)"},
+        {"--max-morph-deltas", CLI_INT, &r.limits.max_morph_deltas, .min = 1, .max = 1 << 30, .value_name = "N",
+         .help = "refuse an asset whose nodes morph more targets x vertices in all\n"
+                 "(default 67108864: 1024 targets on 65536 vertices)"},
+    };
+    const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
+                                 options, CLI_COUNT(options), {"ASSET", "OUTDIR"}, 2, NULL};
+    static const cli_step steps[] = {
+        {.run = load_asset},
+        {.run = sample_times, .section = "The asset, sampled", .report = gltf30_report},
+        {.run = gltf30_figures},
+        {.run = gltf30_evidence},
+    };
+    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
+                                        "glTF 2.0: an asset's meshes evaluated at sampled times", true, locate_error,
+                                        gltf30_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, r.args);
+}

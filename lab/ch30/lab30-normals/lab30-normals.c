@@ -1,0 +1,352 @@
+/* lab30-normals.c - Weights, spaces and normals (the weights article, 002, and the normal
+ * notes of 001), on chapter 30's cylinder.
+ *
+ * Concepts: the full chain  bind model space -> skin (sum w_i G_i B_i^-1) -> model ->
+ * world (M_model) -> view (look_at) -> clip (orthographic or perspective) -> near clip ->
+ * divide -> viewport; normals that never receive translation and follow (A^-1)^T under
+ * non-uniform scale; three ways to skin a normal and how far each is from the true normal
+ * of the skinned surface; weight policies (strict, normalize, fallback) as the caller's
+ * explicit choice.
+ *
+ * Usage:  build/bin/lab30-normals [--policy strict|normalize|fallback=J]
+ *                                 [--weights-file FILE] OUTDIR
+ *
+ * Writes into OUTDIR (which must exist), all or nothing:
+ *   normals30.png                    every panel: per pose, one debug view per method and
+ *                                    one perspective view of the whole chain
+ *   normals30-<pose>-<view>.png      each panel alone
+ *   normals30-shaded.png             the scaled child and the bend lit by each method's
+ *                                    normals and by the true normal, and the rigid
+ *                                    normal's error on the mesh
+ *   normals30-shaded-<pose>-<view>.png  each of those panels alone
+ *   normals30.json                   per pose the chain's matrices, normals per method,
+ *                                    the true normals, angle errors; the weight report
+ *   normals30-errors.csv             method,pose,vertex,angle_error_deg
+ *   normals30-weights.csv            the weights used, in the --weights-file format
+ *
+ * Conventions as in lab30 (src/math/linalg.h). Exit codes: 0 success, 1 data rejected (weights,
+ * weights file) or a self-check failed, 2 usage, 3 output directory or write failure.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "draw/camera.h"
+#include "draw/figure.h"
+#include "draw/raster.h"
+#include "math/linalg.h"
+#include "mesh/scene.h"
+#include "program/cli.h"
+#include "program/output.h"
+#include "skin/blend.h"
+#include "skin/influences.h"
+#include "skin/normals.h"
+#include "skin/weights_csv.h"
+
+#include "normals30.h"
+#include "rig30.h"
+#include "rig30_check.h"
+
+#define LAB "lab30-normals"
+#define VIEWS (NORMALS_METHOD_COUNT + 1)     /* one debug view per method, one perspective */
+#define PANEL_W 320
+#define PANEL_H 420
+#define BAR_H 32                              /* the colour bar under the mesh */
+#define LABEL_H figure_label_height(4) /* four label lines */
+#define NORMAL_LENGTH 0.3
+#define ERROR_SCALE_DEG 20.0
+
+/* ---- the regression poses -------------------------------------------------------------- */
+
+static void normals30_specs(normals30_spec out[NORMALS30_POSES])
+{
+    const double pi = acos(-1.0);
+    out[0] = (normals30_spec){"bind", "bind pose: every S_i = I", "bind pose", RIG30_TWIST, 0, {1, 1, 1},
+                         mat4_identity()};
+    out[1] = (normals30_spec){"bend135", "extreme bend: elbow at 135 deg", "elbow bent 135 deg", RIG30_BEND, 135,
+                         {1, 1, 1}, mat4_identity()};
+    out[2] = (normals30_spec){"child-scale", "elbow rig, child bone scaled 2 along x (non-uniform)",
+                         "child scaled 2 along x", RIG30_BEND, 0, {2, 1, 1}, mat4_identity()};
+    out[3] = (normals30_spec){"model-scale", "elbow at 45 deg, M_model = Tx(0.5) Rz(30) S(1, 2.5, 1)",
+                         "elbow 45, model scaled", RIG30_BEND, 45, {1, 1, 1},
+                         mat4_mul(mat4_mul(mat4_translate(0.5, 0, 0), mat4_rotate_z(pi / 6)),
+                                  mat4_scale(1, 2.5, 1))};
+}
+
+/* ---- the computation ---------------------------------------------------------------------- */
+
+/* Chapter 30's twist and elbow rigs, and the cylinder's edges for the figure. */
+static lab_error build_rigs(void *state, lab_diag *d)
+{
+    normals30 *r = state;
+    return rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
+}
+
+/* The weights of both rigs: their own profiles, or the file's, through the policy. */
+static lab_error load_weights(void *state, lab_diag *d)
+{
+    normals30 *r = state;
+    skin_influences file = {0};
+    lab_error e = r->weights_file ? weights_csv_load(r->weights_file, NORMALS30_VERTS, &file, d) : LAB_OK;
+    for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
+        rig30_rig *rig = &r->rigs[kind];
+        /* one file gives both rigs the same weights; otherwise each keeps its profile */
+        e = rig30_set_influences(rig, r->weights_file ? &file : &rig->influences, r->policy,
+                                 kind == RIG30_TWIST ? &r->weights : NULL, d);
+    }
+    skin_influences_free(&file);
+    return e;
+}
+
+/* Positions: the rig's chain with the pose's child scale, then M_model. */
+static lab_error skin_positions(const normals30 *r, normals30_pose *p, lab_diag *d)
+{
+    const rig30_rig *rig = &r->rigs[p->spec.rig];
+    scene_node joints[RIG30_JOINTS];
+    rig30_joints(p->spec.rig, deg_to_rad(p->spec.angle_deg), joints);
+    vec3 s = p->spec.child_scale;
+    joints[1].local = mat4_mul(joints[1].local, mat4_scale(s.x, s.y, s.z));
+    lab_error e = rig30_pose_with(rig, joints, NULL, (skin_blend){.method = SKIN_LBS}, &p->pose, d);
+    for (int v = 0; e == LAB_OK && v < NORMALS30_VERTS; v++)
+        p->world_positions[v] = mat4_transform_point(p->spec.model, p->pose.positions[v]);
+    return e;
+}
+
+/* Normals: each method in model space, then to world; the truth; the faces; the naive. */
+static lab_error skin_normals(const normals30 *r, normals30_pose *p, lab_diag *d)
+{
+    const rig30_rig *rig = &r->rigs[p->spec.rig];
+    vec3 bind[NORMALS30_VERTS], model_space[NORMALS30_VERTS];
+    rig30_bind_normals(rig, bind);
+    lab_error e = LAB_OK;
+    for (int m = 0; e == LAB_OK && m < NORMALS_METHOD_COUNT; m++) {
+        e = normals_skin(bind, &rig->influences, p->pose.palette, RIG30_JOINTS,
+                         (normals_method)m, model_space, d);
+        if (e == LAB_OK)
+            e = normals_to_world(model_space, NORMALS30_VERTS, p->spec.model, p->normals[m], d);
+        if (e == LAB_OK && m == NORMALS_BLENDED_INVERSE_TRANSPOSE)
+            for (int v = 0; v < NORMALS30_VERTS; v++)
+                p->naive[v] = vec3_normalize(mat4_transform_direction(p->spec.model, model_space[v]));
+    }
+    if (e != LAB_OK)
+        return e;
+    rig30_true_normals(rig, p->pose.palette, p->spec.model, p->truth);
+    normals_from_faces(p->world_positions, NORMALS30_VERTS, rig->bind.triangles, rig->bind.triangle_count,
+                       p->faces);
+    bool steady[NORMALS30_VERTS];
+    rig30_steady_vertices(rig, steady);
+    for (int m = 0; m < NORMALS_METHOD_COUNT; m++) {
+        p->summary[m] = normals_compare(p->normals[m], p->truth, NORMALS30_VERTS, p->error[m]);
+        p->steady_max[m] = 0.0;
+        p->steady_count = 0;
+        for (int v = 0; v < NORMALS30_VERTS; v++)
+            if (steady[v]) {
+                p->steady_max[m] = fmax(p->steady_max[m], p->error[m][v]);
+                p->steady_count++;
+            }
+    }
+    p->faces_summary = normals_compare(p->faces, p->truth, NORMALS30_VERTS, NULL);
+    p->folded_count = 0;
+    for (int v = 0; v < NORMALS30_VERTS; v++)
+        p->folded_count += vec3_dot(p->truth[v], p->normals[NORMALS_BLENDED_INVERSE_TRANSPOSE][v]) < 0.0;
+    p->naive_summary = normals_compare(p->naive, p->truth, NORMALS30_VERTS, NULL);
+    return LAB_OK;
+}
+
+/* The regression poses: each skinned, then its normals by every method. */
+static lab_error skin_poses(void *state, lab_diag *d)
+{
+    normals30 *r = state;
+    normals30_spec specs[NORMALS30_POSES];
+    normals30_specs(specs);
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < NORMALS30_POSES; i++) {
+        normals30_pose *p = &r->pose[i];
+        p->spec = specs[i];
+        e = rig30_pose_alloc(&r->rigs[p->spec.rig], &p->pose, d);
+        if (e == LAB_OK)
+            e = skin_positions(r, p, d);
+        if (e == LAB_OK)
+            e = skin_normals(r, p, d);
+    }
+    return e;
+}
+
+/* ---- the figures ------------------------------------------------------------------------- */
+
+/* Ortho: an oblique look fitted to the world positions and the normals' tips; perspective:
+ * the same direction from a distance that frames the model in a 45 degree field of view. */
+static void choose_camera(normals30_pose *p)
+{
+    vec3 pts[2 * NORMALS30_VERTS], centre = {0, 0, 0};
+    for (int v = 0; v < NORMALS30_VERTS; v++) {
+        pts[v] = p->world_positions[v];
+        pts[NORMALS30_VERTS + v] = vec3_add(p->world_positions[v], vec3_scale(p->truth[v], NORMAL_LENGTH));
+        centre = vec3_add(centre, vec3_scale(p->world_positions[v], 1.0 / NORMALS30_VERTS));
+    }
+    double radius = 0.0;
+    for (int v = 0; v < 2 * NORMALS30_VERTS; v++)
+        radius = fmax(radius, vec3_length(vec3_sub(pts[v], centre)));
+    vec3 dir = vec3_normalize(p->spec.rig == RIG30_BEND ? vec3_make(8, -3, 3) : vec3_make(3, -5, 4.4));
+    vec3 up = {0, 0, 1};
+    camera_viewport_rect rect = {0, LABEL_H, PANEL_W, PANEL_H - LABEL_H - BAR_H};
+    p->ortho.view = camera_look_at(vec3_add(centre, vec3_scale(dir, 10.0)), centre, up);
+    p->ortho.viewport = rect;
+    p->ortho.projection = camera_fit_orthographic(p->ortho.view, pts, 2 * NORMALS30_VERTS, 0.04, rect);
+    const double fovy = acos(-1.0) / 4.0;
+    double distance = 1.1 * radius / sin(0.5 * fovy);
+    p->perspective.view = camera_look_at(vec3_add(centre, vec3_scale(dir, distance)), centre, up);
+    p->perspective.viewport = rect;
+    p->perspective.projection =
+        camera_perspective(fovy, (double)rect.width / rect.height, 0.1 * distance, 4.0 * distance);
+}
+
+static void draw_label(canvas *c, const char *const line[4])
+{
+    for (int k = 0; k < 4; k++)
+        figure_draw_label(c, k, line[k]);
+}
+
+static void draw_wireframe(canvas *c, const camera *cam, const normals30 *r, const vec3 *world)
+{
+    figure_panel panel = {.positions = world, .edges = r->edges, .edge_count = r->edge_count};
+    figure_draw_panel(c, cam, &panel);
+}
+
+/* The debug view: wireframe, and each vertex's normal as a short segment coloured by its
+ * angle to the true normal. */
+static void draw_method_panel(canvas *c, const normals30 *r, const normals30_pose *p, int m)
+{
+    vec3 tips[NORMALS30_VERTS];
+    rgb colors[NORMALS30_VERTS];
+    for (int v = 0; v < NORMALS30_VERTS; v++) {
+        tips[v] = vec3_add(p->world_positions[v], vec3_scale(p->normals[m][v], NORMAL_LENGTH));
+        colors[v] = figure_error_color(p->error[m][v], ERROR_SCALE_DEG);
+    }
+    draw_wireframe(c, &p->ortho, r, p->world_positions);
+    figure_draw_lines(c, &p->ortho, p->world_positions, tips, colors, NORMALS30_VERTS);
+    char stats[64], note[64];
+    snprintf(stats, sizeof stats, "mean %.2f max %.2f deg", p->summary[m].mean_deg, p->summary[m].max_deg);
+    if (p->folded_count) /* where "max 180" comes from */
+        snprintf(note, sizeof note, "180 at %d folded vertices", p->folded_count);
+    else /* the key result: the rigid normal is wrong under scale even where nothing blends */
+        snprintf(note, sizeof note, "steady: max %.2f deg", p->steady_max[m]);
+    draw_label(c, (const char *const[4]){p->spec.title, normals_method_name((normals_method)m), stats, note});
+    figure_error_bar(c, 24, PANEL_H - BAR_H / 2 - 4, PANEL_W - 120, 8, ERROR_SCALE_DEG);
+}
+
+/* The whole chain in perspective, with the world axes (x red, y green, z blue). */
+static void draw_perspective_panel(canvas *c, const normals30 *r, const normals30_pose *p)
+{
+    draw_wireframe(c, &p->perspective, r, p->world_positions);
+    const vec3 origin[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    const vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    const rgb colors[3] = {{220, 0, 0}, {0, 160, 0}, {0, 0, 220}};
+    figure_draw_lines(c, &p->perspective, origin, axes, colors, 3);
+    for (int a = 0; a < 3; a++) { /* each axis named at its tip, kept inside the panel by its size */
+        const char *name = (const char *[]){"x", "y", "z"}[a];
+        vec3 tip = camera_project(&p->perspective, axes[a]);
+        int w = raster_text_width(name, FIGURE_TEXT_SCALE), h = raster_text_height(name, FIGURE_TEXT_SCALE);
+        int x = (int)fmin(fmax(tip.x + 3, 0), c->width - w), y = (int)fmin(fmax(tip.y - 6, 0), c->height - h);
+        raster_text(c, x, y, FIGURE_TEXT_SCALE, name, colors[a]);
+    }
+    draw_label(c, (const char *const[4]){p->spec.title, "perspective view", "x red, y green, z blue", ""});
+}
+
+static lab_error add_figures(void *state, lab_diag *d)
+{
+    normals30 *r = state;
+    for (int i = 0; i < NORMALS30_POSES; i++)
+        choose_camera(&r->pose[i]);
+    enum { PANELS = NORMALS30_POSES * VIEWS };
+    canvas panels[PANELS] = {{0}}, fig = {0};
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < NORMALS30_POSES; i++)
+        for (int view = 0; e == LAB_OK && view < VIEWS; view++) {
+            int k = i * VIEWS + view;
+            const normals30_pose *p = &r->pose[i];
+            e = canvas_init(&panels[k], PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
+            if (e != LAB_OK)
+                break;
+            if (view < NORMALS_METHOD_COUNT)
+                draw_method_panel(&panels[k], r, p, view);
+            else
+                draw_perspective_panel(&panels[k], r, p);
+        }
+    if (e == LAB_OK)
+        e = figure_compose_grid(&fig, panels, PANELS, VIEWS, 12,
+                                "Normals: colour = angle to the true normal (0 green .. 20+ deg red), mean and max over the 216 "
+                                "vertices.\nsteady: where the weights equal their neighbours' (no weight gradient); "
+                                "folded: where the skinned surface turns back on itself,\nso its true normal points "
+                                "inward and every method is up to 180 deg off there",
+                                d);
+    output_name names[PANELS];
+    for (int k = 0; k < PANELS; k++) /* "normals30-bind-rigid.png" */
+        snprintf(names[k], sizeof names[k], "normals30-%s-%s.png", r->pose[k / VIEWS].spec.name,
+                 k % VIEWS < NORMALS_METHOD_COUNT ? normals_method_name((normals_method)(k % VIEWS)) : "perspective");
+    return output_batch_add_figure(&r->out, e, "normals30.png", &fig, panels, names, PANELS, d);
+}
+
+/* ---- main ------------------------------------------------------------------------------------ */
+
+/* --policy: "strict", "normalize" or "fallback=J" (J a joint of the rig) into a
+ * skin_weight_policy; -1 with a message in err when the text is none of them. */
+static int parse_policy(const char *value, void *target, const void *context, char *err, size_t size)
+{
+    (void)context;
+    skin_weight_policy *out = target;
+    *out = (skin_weight_policy){0};
+    if (!strcmp(value, "strict"))
+        return 0;
+    if (!strcmp(value, "normalize")) {
+        out->kind = SKIN_POLICY_NORMALIZE;
+        return 0;
+    }
+    char *end;
+    long j = strncmp(value, "fallback=", 9) ? -1 : strtol(value + 9, &end, 10);
+    if (j >= 0 && end != value + 9 && *end == '\0' && j < RIG30_JOINTS) {
+        *out = (skin_weight_policy){.kind = SKIN_POLICY_FALLBACK, .fallback_joint = (int)j};
+        return 0;
+    }
+    if (!strncmp(value, "fallback=", 9))
+        snprintf(err, size, "%s: J must be a joint of the rig, 0 to %d", value, RIG30_JOINTS - 1);
+    else
+        snprintf(err, size, "%s: expected strict, normalize or fallback=J", value);
+    return -1;
+}
+
+
+int main(int argc, char **argv)
+{
+    static normals30 r;
+    const cli_option options[] = {
+        {"--policy", CLI_CUSTOM, &r.policy, .parse = parse_policy,
+         .value_name = "strict|normalize|fallback=J",
+         .help = "how weights that do not sum to 1 are treated (default strict):\n"
+                 "strict rejects them; normalize divides by the sum W and reports\n"
+                 "it (W <= 1e-6 is rejected); fallback=J does the same but binds a\n"
+                 "vertex with W <= 1e-6 fully to joint J (0 or 1)"},
+        {"--weights-file", CLI_STRING, &r.weights_file, .value_name = "FILE",
+         .help = "per-vertex weights, CSV " WEIGHTS_CSV_HEADER "\n"
+                 "(normals30-weights.csv from a run is a template)"},
+    };
+    const cli_program program = {LAB, "Weights, spaces and normals on chapter 30's rigs.", options, CLI_COUNT(options),
+                                 {"OUTDIR"}, 1, NULL};
+    static const cli_step steps[] = {
+        {.run = build_rigs}, /* the twist and the elbow */
+        {.run = load_weights, .section = "Weights", /* their weights through the chosen policy */
+         .report = normals30_report_weights},
+        {.run = skin_poses, .report = normals30_report_poses, /* the space chain; three normals */
+         .section = "Three ways to skin a normal, against the truth, pose by pose"},
+        {.run = add_figures},
+        {.run = normals30_shaded_figure}, /* the light each normal gives (normals30_figures.c) */
+        {.run = normals30_evidence},
+    };
+    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
+                                        "Weights, spaces and normals: the chain to the screen and three ways to skin "
+                                        "a normal", false, NULL, normals30_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
+}

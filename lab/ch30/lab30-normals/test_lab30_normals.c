@@ -1,0 +1,234 @@
+/* test_lab30_normals.c - end to end: build/bin/lab30-normals in temporary directories.
+ * Exit codes, weight policies on an edited weights file, the evidence re-read with cJSON
+ * and checked with this test's own arithmetic, the panels, determinism, committed out/. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#include "draw/raster.h"
+
+#define LAB LAB_BIN_DIR "/lab30-normals"
+#define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
+typedef tu_run_dir run_ctx;
+
+static const char *const poses[4] = {"bind", "bend135", "child-scale", "model-scale"};
+static const char *const views[4] = {"rigid", "blended", "per-bone", "perspective"};
+enum { OUTPUT_COUNT = 4 * 4 + 1 + 3 + 1 + 2 * 5 };
+static const char *const shaded_poses[2] = {"child-scale", "bend135"};
+static const char *const shaded_views[5] = {"rigid", "blended", "per-bone", "true", "error"};
+
+static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COUNT][64])
+{
+    int n = 0;
+    for (int p = 0; p < 4; p++)
+        for (int v = 0; v < 4; v++)
+            snprintf(storage[n], 64, "normals30-%s-%s.png", poses[p], views[v]), names[n] = storage[n], n++;
+    for (int p = 0; p < 2; p++)
+        for (int v = 0; v < 5; v++)
+            snprintf(storage[n], 64, "normals30-shaded-%s-%s.png", shaded_poses[p], shaded_views[v]),
+                names[n] = storage[n], n++;
+    const char *fixed[5] = {"normals30.png", "normals30.json", "normals30-errors.csv", "normals30-weights.csv",
+                            "normals30-shaded.png"};
+    for (int k = 0; k < 5; k++)
+        names[n++] = fixed[k];
+    return n;
+}
+
+
+static cJSON *pose(const cJSON *root, const char *name)
+{
+    cJSON *p;
+    cJSON_ArrayForEach(p, tu_json_get(root, "poses")) if (!strcmp(cJSON_GetStringValue(tu_json_get(p, "pose")), name)) return p;
+    fail_msg("no pose %s", name);
+    return NULL;
+}
+
+static double method_error(const cJSON *p, const char *method, const char *key)
+{
+    return tu_json_num(tu_json_get(tu_json_get(tu_json_get(p, "methods"), method), "error"), key);
+}
+
+static void test_lab30_normals_usage_and_output_errors(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--help"), 0);
+    assert_true(tu_file_contains(ctx->out_path, "--policy"));
+    assert_int_equal(run_lab(ctx, (char *)NULL), 2);
+    assert_int_equal(run_lab(ctx, "--policy", "lenient", ctx->dir), 2);
+    assert_true(tu_file_contains(ctx->err_path, "expected strict, normalize or fallback=J"));
+    assert_int_equal(run_lab(ctx, "--policy", "fallback=2", ctx->dir), 2);
+    assert_int_equal(run_lab(ctx, "--weights-file"), 2);
+    assert_int_equal(run_lab(ctx, "--normals", ctx->dir), 2);
+    assert_int_equal(tu_count_entries(ctx->dir), 0);
+    assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "missing")), 3);
+    assert_false(tu_exists(tu_path(ctx->dir, "missing")));
+}
+
+/* Edit the weights template: vertex 96 gets (0.4, 0.4), vertex 0 gets (0, 0). */
+static void write_edited_weights(const char *template_path, const char *out_path)
+{
+    char *text = tu_read_file(template_path, NULL);
+    assert_non_null(text);
+    char *row96 = strstr(text, "\n96,0,0.5,1,0.5\n"), *row0 = strstr(text, "\n0,0,1,1,0\n");
+    assert_non_null(row96);
+    assert_non_null(row0);
+    memcpy(row96, "\n96,0,0.4,1,0.4\n", 16);
+    memcpy(row0, "\n0,0,0,1,0\n", 11);
+    assert_true(tu_write_file(out_path, text));
+    free(text);
+}
+
+static void test_lab30_normals_policies_on_an_edited_file(void **state)
+{
+    run_ctx *ctx = *state;
+    char edited[128];
+    snprintf(edited, sizeof edited, "%s.weights.csv", ctx->dir);
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    write_edited_weights(tu_path(ctx->dir, "normals30-weights.csv"), edited);
+    char *before = tu_read_file(tu_path(ctx->dir, "normals30.json"), NULL);
+    /* strict (chapter 30): rejected as in chapter 30, nothing lost */
+    assert_int_equal(run_lab(ctx, "--weights-file", edited, ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "weights must sum to 1"));
+    /* normalize: W = 0 at vertex 0 cannot be normalised */
+    assert_int_equal(run_lab(ctx, "--policy", "normalize", "--weights-file", edited, ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "vertex 0"));
+    char *after = tu_read_file(tu_path(ctx->dir, "normals30.json"), NULL);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    /* fallback=1: vertex 0 follows joint 1, vertex 96 is normalised, both reported */
+    assert_int_equal(run_lab(ctx, "--policy", "fallback=1", "--weights-file", edited, ctx->dir), 0);
+    assert_true(tu_file_contains(ctx->out_path, "bound to the fallback joint: vertices 0"));
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "normals30.json"));
+    cJSON *w = tu_json_get(root, "weights");
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(w, "policy")), "fallback");
+    assert_int_equal((int)tu_json_num(w, "normalized_count"), 1);
+    assert_int_equal(cJSON_GetArrayItem(tu_json_get(w, "normalized_vertices"), 0)->valueint, 96);
+    assert_int_equal(cJSON_GetArrayItem(tu_json_get(w, "fallback_vertices"), 0)->valueint, 0);
+    assert_true(fabs(tu_json_num(w, "largest_deviation") - 1.0) < 1e-15);
+    cJSON_Delete(root);
+    char *weights = tu_read_file(tu_path(ctx->dir, "normals30-weights.csv"), NULL);
+    assert_non_null(strstr(weights, "\n0,1,1,1,0\n"));    /* bound to joint 1 */
+    assert_non_null(strstr(weights, "\n96,0,0.5,1,0.5\n")); /* 0.4 / 0.8 */
+    free(weights);
+    /* a broken file names its line */
+    assert_true(tu_write_file(edited, "vertex,joint0,weight0,joint1,weight1\n0,0,1,1\n"));
+    assert_int_equal(run_lab(ctx, "--weights-file", edited, ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "line 2, 4 fields, expected 5"));
+    /* an empty file says so, not "cannot read" */
+    assert_true(tu_write_file(edited, ""));
+    assert_int_equal(run_lab(ctx, "--weights-file", edited, ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "the file is empty"));
+    remove(edited);
+    assert_int_equal(run_lab(ctx, "--weights-file", edited, ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "cannot open the file"));
+}
+
+static void test_lab30_normals_evidence(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "normals30.json"));
+    assert_non_null(root);
+    cJSON *bind = pose(root, "bind");
+    for (int m = 0; m < 3; m++)
+        assert_true(method_error(bind, views[m], "max_deg") < 1e-9);
+    /* non-uniform child scale: where the weights are steady, blended is exact and rigid is
+     * off by atan(2) - atan(1/2) = 36.87 deg at the 45 degree normals */
+    cJSON *scaled = tu_json_get(pose(root, "child-scale"), "methods");
+    assert_true(fabs(tu_json_num(tu_json_get(scaled, "rigid"), "steady_max_error_deg") - 36.869897645844) < 1e-6);
+    assert_true(tu_json_num(tu_json_get(scaled, "blended"), "steady_max_error_deg") < 1e-9);
+    /* the model matrix: world normals stay perpendicular to the world ring (this test's
+     * own chord between neighbours), and using M itself is worse */
+    cJSON *model = pose(root, "model-scale");
+    cJSON *pos = tu_json_get(model, "world_positions");
+    cJSON *n = tu_json_get(tu_json_get(tu_json_get(model, "methods"), "blended"), "normals");
+    for (int s = 0; s < 24; s++) {
+        int v = 8 * 24 + s, a = 8 * 24 + (s + 1) % 24, b = 8 * 24 + (s + 23) % 24; /* top ring */
+        double chord[3], dot = 0, len = 0;
+        for (int k = 0; k < 3; k++) {
+            chord[k] = cJSON_GetArrayItem(cJSON_GetArrayItem(pos, a), k)->valuedouble -
+                       cJSON_GetArrayItem(cJSON_GetArrayItem(pos, b), k)->valuedouble;
+            len += chord[k] * chord[k];
+        }
+        for (int k = 0; k < 3; k++)
+            dot += chord[k] * cJSON_GetArrayItem(cJSON_GetArrayItem(n, v), k)->valuedouble;
+        assert_true(fabs(dot) / sqrt(len) < 1e-12);
+    }
+    assert_true(tu_json_num(tu_json_get(model, "blended_with_model_3x3_error"), "mean_deg") >
+                2 * method_error(model, "blended", "mean_deg"));
+    cJSON_Delete(root);
+    char *csv = tu_read_file(tu_path(ctx->dir, "normals30-errors.csv"), NULL);
+    int lines = 0;
+    for (char *c = csv; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 1 + 3 * 4 * 216);
+    assert_true(!strncmp(csv, "method,pose,vertex,angle_error_deg\nrigid,bind,0,", 48));
+    free(csv);
+}
+
+/* The colour scale: exact normals are green (0,170,0); 20 degrees and more are red (220,0,0). */
+static void test_lab30_normals_panels(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    tu_image bind, scaled;
+    assert_true(tu_image_load(tu_path(ctx->dir, "normals30-bind-rigid.png"), &bind));
+    assert_true(tu_image_load(tu_path(ctx->dir, "normals30-child-scale-rigid.png"), &scaled));
+    assert_true(tu_image_count_color(&bind, 0, 170, 0) > 200);
+    int bar = 1 * 8; /* the colour bar's red end: one column of 8 pixels */
+    assert_int_equal(tu_image_count_color(&bind, 220, 0, 0), bar);
+    assert_true(tu_image_count_color(&scaled, 220, 0, 0) > bar + 100);
+    tu_image_free(&bind);
+    tu_image_free(&scaled);
+}
+
+/* The shaded panels: the light each normal gives. Bind normals in the bend's straight part
+ * all agree, so the panels share most of their pixels; under the scaled child the rigid
+ * normal lights the mesh differently from the true normal, and the error panel is mostly
+ * red there (the rigid normal is 36.87 degrees off where nothing blends). */
+static void test_lab30_normals_shaded_panels(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    tu_image rigid, truth, error;
+    assert_true(tu_image_load(tu_path(ctx->dir, "normals30-shaded-child-scale-rigid.png"), &rigid));
+    assert_true(tu_image_load(tu_path(ctx->dir, "normals30-shaded-child-scale-true.png"), &truth));
+    assert_true(tu_image_load(tu_path(ctx->dir, "normals30-shaded-child-scale-error.png"), &error));
+    assert_true(rigid.width == truth.width && rigid.height == truth.height);
+    int differ = 0;
+    for (int i = 0; i < rigid.width * rigid.height; i++)
+        differ += memcmp(rigid.rgb + 3 * i, truth.rgb + 3 * i, 3) != 0;
+    assert_true(differ > 1000); /* wrong normals, wrong light */
+    assert_true(tu_image_count_color(&error, 220, 0, 0) > 2000);
+    tu_image_free(&rigid), tu_image_free(&truth), tu_image_free(&error);
+}
+
+static void test_lab30_normals_deterministic_and_committed(void **state)
+{
+    (void)state;
+    const char *names[OUTPUT_COUNT];
+    char storage[OUTPUT_COUNT][64];
+    int n = output_names(names, storage);
+    tu_check_deterministic_and_committed(LAB, NULL, NULL, names, n, "lab30-normals");
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_lab30_normals_usage_and_output_errors),
+        T(test_lab30_normals_policies_on_an_edited_file),
+        T(test_lab30_normals_evidence),
+        T(test_lab30_normals_panels),
+        T(test_lab30_normals_shaded_panels),
+        T(test_lab30_normals_deterministic_and_committed),
+    };
+#undef T
+    return cmocka_run_group_tests_name("lab30-normals end to end", tests, NULL, NULL);
+}

@@ -1,0 +1,301 @@
+/* lab30-palette.c - Matrix palettes as engines use them (RTR4 vertex blending; Game Engine
+ * Architecture 13.5), on chapter 30's cylinder.
+ *
+ * Concepts: the packed vertex (float32 position and normal, four 16-bit joint indices,
+ * three stored weights, the fourth implied); the matrix palette K_j = G_j B_j^-1 rebuilt
+ * per frame from cached inverse binds, as float 3x4 rows; merging model-to-world into the
+ * palette versus instancing, where many instances share one palette and keep their own
+ * model-to-world; the fast kernels (src/skin/fastskin.h) checked against the double path.
+ *
+ * Usage:  build/bin/lab30-palette [--threads N] [--simd scalar|sse2|avx2] OUTDIR
+ *
+ * Writes into OUTDIR (which must exist), all or nothing:
+ *   palette30.png            a crowd: 20 instances of the twisted cylinder, 5 poses shared
+ *                            by 4 instances each, every instance with its own model-to-world
+ *   palette30.json           layouts and bytes per vertex, palette sizes, the packed path's
+ *                            errors against the double path, the truncation report
+ *   palette30-layouts.csv    memory per vertex for the layouts considered
+ *   palette30-candidates.png RTR4's flowchart for one elbow vertex: its candidate positions
+ *                            C_j p, their weighted sum (LBS), and where DQS puts it
+ *
+ * The evidence is computed on the portable scalar path, so it is the same on every
+ * machine; --simd picks the level for the crowd, and the report checks it against scalar.
+ * Exit codes: 0 success, 1 data rejected (an unavailable --simd level), 2 usage, 3 output.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "draw/camera.h"
+#include "draw/diagram.h"
+#include "draw/figure.h"
+#include "draw/raster.h"
+#include "math/dualquat.h"
+#include "math/linalg.h"
+#include "math/quat.h"
+#include "mesh/mesh.h"
+#include "program/cli.h"
+#include "program/output.h"
+#include "skin/blend.h"
+#include "skin/fastskin.h"
+#include "skin/influences.h"
+#include "skin/normals.h"
+#include "skin/packed.h"
+
+#include "palette30.h"
+#include "rig30.h"
+#include "rig30_cases.h"
+#include "rig30_check.h"
+
+#define LAB "lab30-palette"
+
+/* ---- the computation ------------------------------------------------------------------------ */
+
+/* The palette of one frame, from the joints' locals (cached inverse binds). */
+static lab_error build_frame(const palette30 *r, double theta, palette30_frame *f, lab_diag *d)
+{
+    lab_error e = rig30_palettes(&r->rig, theta, f->skin, f->dq, d); /* C_j = G_j B_j^-1, as matrices and DQs */
+    palette_from_mat4(f->skin, RIG30_JOINTS, NULL, f->pm);
+    palette_columns_from_matrices(f->pm, RIG30_JOINTS, f->pc);
+    palette_from_dualquats(f->dq, RIG30_JOINTS, f->pd);
+    return e;
+}
+
+/* The double reference for one vertex: position by skin_deform's method, normal as the
+ * engine's kernel does it (blended 3x3 for LBS, blended rotation for DQS). */
+static lab_error reference_normals(const palette30 *r, const palette30_frame *f, skin_method method, vec3 *out,
+                                   lab_diag *d)
+{
+    if (method == SKIN_LBS)
+        return normals_skin(r->bind_normals, &r->rig.influences, f->skin, RIG30_JOINTS, NORMALS_RIGID, out, d);
+    for (int v = 0; v < PALETTE30_VERTS; v++) { /* heaviest first, as packing orders them: the same pivot */
+        int joint[2] = {r->rig.influences.joint[2 * v], r->rig.influences.joint[2 * v + 1]};
+        double weight[2] = {r->rig.influences.weight[2 * v], r->rig.influences.weight[2 * v + 1]};
+        dualquat unit;
+        skin_sort_heaviest_first(joint, weight, 2);
+        lab_error e = skin_dqs_blend(joint, weight, 2, f->dq, true, &unit, "reference", d);
+        if (e != LAB_OK)
+            return e;
+        out[v] = quat_rotate(unit.real, r->bind_normals[v]);
+    }
+    return LAB_OK;
+}
+
+/* One pose through both paths, floats on the portable scalar level. */
+static lab_error compare_pose(palette30 *r, int pose, skin_method method, lab_diag *d)
+{
+    const palette30_frame *f = &r->frame[pose];
+    vec3 ref_p[PALETTE30_VERTS], ref_n[PALETTE30_VERTS];
+    skin_blend blend = {.method = method, .palette_dq = f->dq};
+    lab_error e = skin_deform(r->rig.bind.vertices, &r->rig.influences, f->skin, RIG30_JOINTS, blend,
+                              ref_p, d);
+    float pos[3 * PALETTE30_VERTS], nor[3 * PALETTE30_VERTS];
+    fastskin_job job = {&r->packed, f->pc, f->pd, RIG30_JOINTS, method, FASTSKIN_UNIT_NORMALS, 1, SIMD_SCALAR, pos, nor, NULL};
+    if (e == LAB_OK)
+        e = fastskin_run(&job, d);
+    if (e == LAB_OK)
+        e = reference_normals(r, f, method, ref_n, d);
+    if (e != LAB_OK)
+        return e;
+    for (int v = 0; v < PALETTE30_VERTS; v++) {
+        vec3 fp = vec3_make(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]);
+        vec3 fn = vec3_make(nor[3 * v], nor[3 * v + 1], nor[3 * v + 2]);
+        r->error[method][pose][0] = fmax(r->error[method][pose][0], vec3_length(vec3_sub(fp, ref_p[v])));
+        r->error[method][pose][1] = fmax(r->error[method][pose][1], vec3_length(vec3_sub(fn, ref_n[v])));
+    }
+    if (method == SKIN_LBS)
+        memcpy(r->crowd_model[pose], pos, sizeof pos);
+    return LAB_OK;
+}
+
+/* Instance i: pose i % PALETTE30_POSES, placed on a 5 x 4 grid, turned and scaled on its own. */
+static mat4 instance_world(int i)
+{
+    int col = i % PALETTE30_POSES, row = i / PALETTE30_POSES;
+    double yaw = 0.4 * row + 0.15 * col, scale = 0.8 + 0.1 * ((i * 7) % 5);
+    return mat4_mul(mat4_mul(mat4_translate(3.2 * col, 3.6 * row, 0), mat4_rotate_z(yaw)),
+                    mat4_scale(scale, scale, scale));
+}
+
+/* The crowd: one skinning per pose with the chosen level and threads, then each instance's
+ * own model-to-world; checked against scalar and against merged palettes. */
+static lab_error build_crowd(void *state, lab_diag *d)
+{
+    palette30 *r = state;
+    float fast[3 * PALETTE30_VERTS], merged[3 * PALETTE30_VERTS];
+    fastskin_pool *pool = NULL; /* threads started once for the whole crowd */
+    lab_error e = fastskin_pool_create(r->threads - 1, &pool, d);
+    for (int pose = 0; e == LAB_OK && pose < PALETTE30_POSES; pose++) {
+        fastskin_job job = {&r->packed, r->frame[pose].pc, NULL, RIG30_JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS,
+                            r->threads, (simd_level)r->level, fast, NULL, pool};
+        e = fastskin_run(&job, d);
+        for (int k = 0; e == LAB_OK && k < 3 * PALETTE30_VERTS; k++)
+            r->level_difference = fmax(r->level_difference, fabs((double)fast[k] - r->crowd_model[pose][k]));
+        for (int c = 0; e == LAB_OK && c < PALETTE30_COPIES; c++) {
+            int i = c * PALETTE30_POSES + pose;
+            r->world[i] = instance_world(i);
+            for (int v = 0; v < PALETTE30_VERTS; v++) {
+                const float *p = &r->crowd_model[pose][3 * v];
+                r->crowd_world[i][v] = mat4_transform_point(r->world[i], vec3_make(p[0], p[1], p[2]));
+            }
+            palette_matrix pm[RIG30_JOINTS];
+            palette_columns pc[RIG30_JOINTS];
+            palette_from_mat4(r->frame[pose].skin, RIG30_JOINTS, &r->world[i], pm);
+            palette_columns_from_matrices(pm, RIG30_JOINTS, pc);
+            fastskin_job m = {&r->packed, pc, NULL, RIG30_JOINTS, SKIN_LBS, FASTSKIN_NO_NORMALS, 1, SIMD_SCALAR,
+                              merged, NULL, NULL};
+            e = fastskin_run(&m, d);
+            for (int v = 0; e == LAB_OK && v < PALETTE30_VERTS; v++)
+                r->instancing_difference = fmax(
+                    r->instancing_difference,
+                    vec3_length(vec3_sub(r->crowd_world[i][v],
+                                         vec3_make(merged[3 * v], merged[3 * v + 1], merged[3 * v + 2]))));
+        }
+    }
+    fastskin_pool_destroy(pool);
+    return e;
+}
+
+/* The level must exist on this CPU; then the rig, packed as an engine packs it. */
+static lab_error pack_rig(void *state, lab_diag *d)
+{
+    palette30 *r = state;
+    if (!simd_level_available((simd_level)r->level))
+        return diag_fail(d, LAB_ERR_UNSUPPORTED, "--simd", "level %s is not available on this CPU",
+                         simd_level_name((simd_level)r->level));
+    lab_error e = rig30_rig_build(&r->rig, RIG30_TWIST, NULL, d);
+    if (e == LAB_OK)
+        e = mesh_unique_edges(r->rig.bind.triangles, r->rig.bind.triangle_count, &r->edges, &r->edge_count, d);
+    if (e != LAB_OK)
+        return e;
+    rig30_bind_normals(&r->rig, r->bind_normals);
+    return packed_mesh_build(r->rig.bind.vertices, r->bind_normals, &r->rig.influences, PALETTE30_K,
+                             &r->packed, &r->truncation, d);
+}
+
+/* Each pose's palette, and the packed float path against the double one. */
+static lab_error compare_poses(void *state, lab_diag *d)
+{
+    palette30 *r = state;
+    lab_error e = LAB_OK;
+    for (int pose = 0; e == LAB_OK && pose < PALETTE30_POSES; pose++) {
+        e = build_frame(r, deg_to_rad(palette30_pose_deg[pose]), &r->frame[pose], d);
+        for (int m = 0; e == LAB_OK && m < 2; m++)
+            e = compare_pose(r, pose, (skin_method)m, d);
+    }
+    return e;
+}
+
+/* RTR4's flowchart for one vertex: the palette takes it to n candidate positions C_j p,
+ * then the weights blend them. One bend-rig vertex on the inner side, weights 2/3 and 1/3,
+ * the elbow at 90 degrees. */
+static lab_error candidate_positions(void *state, lab_diag *d)
+{
+    palette30 *r = state;
+    return rig30_candidates_run(deg_to_rad(90), &r->candidates, d);
+}
+
+/* ---- the figures ------------------------------------------------------------------------- */
+
+/* The candidates in the bend's plane: horizontal y, vertical z. */
+static lab_error draw_candidates(const rig30_candidates *s, canvas *c, lab_diag *d)
+{
+    diagram g;
+    lab_error e = diagram_init(&g, c, 640, 460, 400, 420, 150,
+                               "One elbow vertex at 90 deg (y right, z up):\n"
+                               "LBS = 2/3 C0 p + 1/3 C1 p, on the dashed chord;\n"
+                               "grey circle: p's distance to the elbow", d);
+    if (e != LAB_OK)
+        return e;
+    vec3 p = s->p, c0 = s->candidate[0], c1 = s->candidate[1], joint = s->joint, tip = s->child_tip;
+    diagram_segment(&g, 0, 0, joint.y, joint.z, 0, FIGURE_EDGE); /* the two bones */
+    diagram_segment(&g, joint.y, joint.z, tip.y, tip.z, 0, FIGURE_EDGE);
+    diagram_segment(&g, joint.y, joint.z, 0, 2 * joint.z, 4, DIAGRAM_GREY); /* the child at bind */
+    diagram_segment(&g, c0.y, c0.z, c1.y, c1.z, 6, DIAGRAM_BLUE); /* LBS lies on it */
+    diagram_circle(&g, joint.y, joint.z, vec3_length(vec3_sub(p, joint)), DIAGRAM_GREY); /* p's distance */
+    diagram_point(&g, p.y, p.z, FIGURE_TEXT, DIAGRAM_LEFT, "p = C0 p (w %.3g)", s->weight[0]);
+    diagram_point(&g, c1.y, c1.z, DIAGRAM_BLUE, DIAGRAM_RIGHT, "C1 p (w %.3g)", s->weight[1]);
+    diagram_point(&g, s->lbs.y, s->lbs.z, DIAGRAM_RED, DIAGRAM_RIGHT, "LBS");
+    diagram_point(&g, s->dqs.y, s->dqs.z, DIAGRAM_GREEN, DIAGRAM_LEFT, "DQS");
+    diagram_point(&g, joint.y, joint.z, FIGURE_EDGE, DIAGRAM_RIGHT, "elbow");
+    return LAB_OK;
+}
+
+static lab_error add_figures(void *state, lab_diag *d)
+{
+    palette30 *r = state;
+    canvas c = {0};
+    bool *middle = NULL;
+    lab_error e = draw_candidates(&r->candidates, &c, d);
+    if (e == LAB_OK)
+        e = output_batch_add_image(&r->out, "palette30-candidates.png", &c, d);
+    canvas_free(&c);
+    if (e == LAB_OK)
+        e = rig30_edge_masks(&r->rig, r->edges, r->edge_count, &middle, NULL, d);
+    if (e == LAB_OK)
+        e = canvas_init(&c, 1100, 640, FIGURE_BACKGROUND, d);
+    if (e != LAB_OK) {
+        free(middle);
+        return e;
+    }
+    /* a perspective from the front, above the crowd's near edge: near instances look larger */
+    const vec3 eye = {6.4, -14.0, 13.0}, target = {6.6, 5.6, 0.6};
+    camera cam = {.viewport = {0, 50, 1100, 590}};
+    cam.view = camera_look_at(eye, target, vec3_make(0, 0, 1));
+    double dist = vec3_length(vec3_sub(eye, target));
+    cam.projection = camera_perspective(0.5, 1100.0 / 590.0, 0.1 * dist, 4.0 * dist);
+    for (int i = 0; i < PALETTE30_INSTANCES; i++) {
+        figure_panel panel = {.positions = r->crowd_world[i], .edges = r->edges,
+                              .edge_count = r->edge_count, .highlight = middle};
+        figure_draw_panel(&c, &cam, &panel);
+    }
+    raster_text(&c, 10, 10, FIGURE_TEXT_SCALE,
+                "A crowd: 20 instances, 5 shared palettes (twist 0..180), own model-to-world", FIGURE_TEXT);
+    for (int col = 0; col < PALETTE30_POSES; col++) { /* each column shares one palette: name it */
+        char label[32];
+        snprintf(label, sizeof label, "twist %g", palette30_pose_deg[col]);
+        vec3 top = camera_project(&cam, vec3_make(3.2 * col, 3.6 * (PALETTE30_COPIES - 1), 2.4));
+        int x = (int)top.x - raster_text_width(label, FIGURE_TEXT_SCALE) / 2;
+        raster_text(&c, x < 0 ? 0 : x, (int)fmax(top.y - 40, 40), FIGURE_TEXT_SCALE, label, FIGURE_TEXT);
+    }
+    free(middle);
+    return output_batch_add_image(&r->out, "palette30.png", &c, d);
+}
+
+
+int main(int argc, char **argv)
+{
+    const char *levels[SIMD_LEVEL_COUNT + 1] = {NULL}; /* simd_level order */
+    for (int l = 0; l < SIMD_LEVEL_COUNT; l++)
+        levels[l] = simd_level_name((simd_level)l);
+    static palette30 r = {.threads = 2};
+    r.level = (int)simd_best_level();
+    const cli_option options[] = {
+        {"--threads", CLI_INT, &r.threads, .min = 1, .max = FASTSKIN_MAX_THREADS, .value_name = "N",
+         .help = "worker threads for the crowd (default 2)"},
+        {"--simd", CLI_CHOICE, &r.level, .choices = levels,
+         .help = "kernel level for the crowd (default: the best available)"},
+    };
+    const cli_program program = {LAB, "Matrix palettes: chapter 30's cylinder in the engine's packed float format.",
+                                 options, CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
+    /* The steps in the report's order, each with the section that shows it. */
+    static const cli_step steps[] = {
+        {.run = pack_rig, .section = "Layouts: bytes per vertex", /* 4 joints, 3 weights, floats */
+         .report = palette30_report_layouts},
+        {.run = compare_poses, .report = palette30_report_poses, /* K_j = G_j B_j^-1 per frame */
+         .section = "Packed float path (scalar level) against the double path"},
+        {.run = build_crowd, .report = palette30_report_crowd, /* 20 instances share 5 palettes */
+         .section = "The crowd: instancing against merged palettes, and the kernel level"},
+        {.run = candidate_positions, .report = palette30_report_candidates, /* C_j p, then the blend */
+         .section = "RTR4's flowchart for one vertex (palette30-candidates.png)"},
+        {.run = add_figures},
+        {.run = palette30_evidence},
+    };
+    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
+                                        "Matrix palettes as engines use them: the cylinder through packed float32 "
+                                        "vertices", false, NULL, palette30_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
+}

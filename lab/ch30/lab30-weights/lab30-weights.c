@@ -1,0 +1,327 @@
+/* lab30-weights.c - Where weights come from: automatic weights by bone heat, beside the
+ * chapter's hand weights (chapter 30 sets w_1 = z/2 by hand and says it does not generate
+ * weights; the weights article, 002, asks where real tools get theirs).
+ *
+ * Concepts: Blender's "With Automatic Weights" is the bone-heat method of Baran and
+ * Popovic (SIGGRAPH 2007, section 4): each bone's weights are the steady state of heat
+ * that diffuses over the surface from the vertices nearest to that bone,
+ *
+ *     (-L + M H) w_j = M H p_j                         (heat30.h, term by term)
+ *
+ * with L the cotangent Laplacian, M the vertices' mixed Voronoi areas, H_ii = k c / d_i^2
+ * (d_i: the distance to the nearest visible bone, k bones tied at it) and p_j(i) = 1 / k
+ * where bone j is one of them. One sparse Cholesky factorisation (CHOLMOD), one solve per
+ * bone. The weights then sum to 1 and are non-negative by the structure of the system;
+ * the program checks both instead of normalising.
+ *
+ * On the chapter's cylinder the system has a closed form: by symmetry every ring has one
+ * weight, and the rows of a ring reduce to the three-point second difference in z,
+ * (w_{r+1} - 2 w_r + w_{r-1}) / h^2 = k^2 (w_r - p_r), k^2 = c / R^2, whose solutions are
+ * cosh(mu z) with cosh(mu h) = 1 + k^2 h^2 / 2 (the open ends mirror: w_{-1} = w_1). The
+ * program compares every vertex with it, and with the continuum's cosh(k z).
+ *
+ * Then the same method on two assets an artist weighted, the Khronos samples RiggedSimple
+ * and RiggedFigure: bone heat from each one's bind mesh and skeleton, the artist's weights
+ * beside it, and both skinned over the asset's animation.
+ *
+ * Usage:  build/bin/lab30-weights [--heat-c C] [--assets DIR] OUTDIR (--help)
+ *
+ * Writes into OUTDIR (which must exist), all or nothing:
+ *   weights30.png                  the child joint's weight on the mesh, hand and heat,
+ *                                  twist and bend rigs, with a colour bar
+ *   weights30-profile.png          the child weight along z: hand, heat, the closed forms
+ *   weights30-poses.png            hand and heat weights skinned at twist 90, 180 and bend
+ *                                  90, 135 with LBS and DQS
+ *   weights30-<pose>-<set>-<method>.png   each pose panel alone
+ *   weights30.json                 the weights, the checks, the measures, the cost
+ *   weights30.csv                  rig,vertex,ring,z,hand_child_weight,heat_child_weight
+ *   weights30-assets.png           each asset's weights, the artist's and bone heat's, and
+ *                                  their difference
+ *   weights30-assets.csv           asset,vertex,joint,artist_weight,heat_weight
+ *
+ * Conventions as in lab30 (src/math/linalg.h). Exit codes: 0 success, 1 an asset refused
+ * or a self-check failed, 2 usage, 3 output directory, write failure or out of memory.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "math/linalg.h"
+#include "mesh/mesh.h"
+#include "program/cli.h"
+#include "skin/blend.h"
+#include "skin/influences.h"
+#include "solve/sparse.h"
+
+#include "heat30.h"
+#include "rig30.h"
+#include "rig30_check.h"
+#include "rig30_fixes.h"
+#include "weights30.h"
+
+#define LAB "lab30-weights"
+
+/* ---- the rigs and their bones ------------------------------------------------------------ */
+
+/* Both of chapter 30's rigs twice: one keeps the hand weights, one will take bone heat's. */
+static lab_error build_rigs(void *state, lab_diag *d)
+{
+    weights30 *r = state;
+    lab_error e = rig30_build_both(r->rigs[WEIGHTS30_HAND], &r->edges, &r->edge_count, d);
+    for (int kind = 0; e == LAB_OK && kind < 2; kind++)
+        e = rig30_rig_build(&r->rigs[WEIGHTS30_HEAT][kind], (rig30_kind)kind, NULL, d);
+    return e;
+}
+
+/* A bone runs from its joint to its child joint; a leaf (joint 1 here) continues its
+ * parent's bone, as long, as an animator's tool gives every bone a tail. Twist: (0,0,0) to
+ * (0,0,2), then (0,0,2) to (0,0,4); bend: (0,0,0) to (0,0,1), then (0,0,1) to (0,0,2). */
+static void rig_bones(const rig30_rig *rig, heat30_bone out[WEIGHTS30_BONES])
+{
+    vec3 o[RIG30_JOINTS];
+    for (int j = 0; j < RIG30_JOINTS; j++)
+        o[j] = mat4_transform_point(rig->bind_world[j], vec3_make(0, 0, 0));
+    out[0] = (heat30_bone){o[0], o[1], 0};
+    out[1] = (heat30_bone){o[1], vec3_add(o[1], vec3_sub(o[1], o[0])), 1};
+}
+
+/* ---- 1. the Laplacian against a closed form -------------------------------------------------- */
+
+/* A regular hexagon of side 1 as six equilateral triangles around vertex 0: every angle is
+ * 60 degrees, so a spoke (two triangles) has L = (cot 60 + cot 60) / 2 = 1 / sqrt(3), a rim
+ * edge (one triangle, a boundary) 1 / (2 sqrt(3)), the centre L_00 = -6 / sqrt(3), and the
+ * centre's Voronoi area is a third of each triangle's, 6 (sqrt(3) / 4) / 3 = sqrt(3) / 2. */
+static lab_error check_laplacian(void *state, lab_diag *d)
+{
+    weights30 *r = state;
+    vec3 v[7] = {{0, 0, 0}};
+    mesh_triangle t[6];
+    for (int k = 0; k < 6; k++) {
+        double a = k * acos(-1.0) / 3.0;
+        v[1 + k] = vec3_make(cos(a), sin(a), 0);
+        t[k] = (mesh_triangle){{0, 1 + k, 1 + (k + 1) % 6}};
+    }
+    mesh hexagon = {7, v, 6, t};
+    sparse_triplets L;
+    double mass[7];
+    lab_error e = heat30_laplacian(&hexagon, &L, mass, NULL, d);
+    if (e != LAB_OK)
+        return e;
+    const double s3 = sqrt(3.0);
+    weights30_laplacian_check *c = &r->laplacian;
+    *c = (weights30_laplacian_check){.spoke = sparse_entry(&L, 0, 1), .spoke_expected = 1 / s3,
+                                     .rim = sparse_entry(&L, 1, 2), .rim_expected = 1 / (2 * s3),
+                                     .centre = sparse_entry(&L, 0, 0), .centre_expected = -6 / s3,
+                                     .mass = mass[0], .mass_expected = s3 / 2};
+    for (int i = 0; i < 7; i++) { /* L 1 = 0: each row sums to zero */
+        double sum = 0.0;
+        for (int j = 0; j < 7; j++)
+            sum += sparse_entry(&L, i, j);
+        c->row_sum = fmax(c->row_sum, fabs(sum));
+    }
+    sparse_free(&L);
+    return LAB_OK;
+}
+
+/* ---- 2. bone heat on the chapter's rigs ------------------------------------------------------ */
+
+/* The closed form of the cylinder's system (see the top of this file), ring by ring, and of
+ * the differential equation it discretises. h the ring spacing, k^2 = c / R^2.
+ *   bend:  p = 1 (child) above the middle ring, 1/2 on it (a tie), 0 below; the solution
+ *          is odd about the middle ring: w(z) = cosh(mu z) / (2 cosh(mu)) for z <= 1 and
+ *          1 - w(2 - z) above.
+ *   twist: p = 1/2 on the top ring only (where the two bones meet; k = 2 there, so its H
+ *          doubles) and 0 elsewhere: w = a cosh(mu z), a from the top ring's own row,
+ *          2 (w_7 - w_8) / h^2 = 2 k^2 (w_8 - 1/2).
+ * The continuum's versions replace mu by k (and the top ring's row by its limit). */
+static void heat_closed_forms(rig30_kind kind, double c, double out[RIG30_RINGS], double continuum[RIG30_RINGS])
+{
+    const double h = RIG30_HEIGHT / (RIG30_RINGS - 1), k2 = c / (RIG30_RADIUS * RIG30_RADIUS);
+    const double mu = acosh(1.0 + k2 * h * h / 2.0) / h, k = sqrt(k2), top = RIG30_HEIGHT;
+    const double a = (k2 * h * h / 2.0) / (k2 * h * h * cosh(mu * top) - cosh(mu * (top - h)) + cosh(mu * top));
+    for (int ring = 0; ring < RIG30_RINGS; ring++) {
+        double z = ring * h;
+        if (kind == RIG30_BEND) {
+            double lower = z <= 1.0 ? z : 2.0 - z, sign = z <= 1.0 ? 1.0 : -1.0;
+            out[ring] = (z <= 1.0 ? 0.0 : 1.0) + sign * cosh(mu * lower) / (2.0 * cosh(mu));
+            continuum[ring] = (z <= 1.0 ? 0.0 : 1.0) + sign * cosh(k * lower) / (2.0 * cosh(k));
+        } else {
+            out[ring] = a * cosh(mu * z);
+            /* none to compare with: the heat enters through the top ring's strip alone,
+             * h / 2 wide, so the continuum's limit is w = 0 and the weight a leaf joint
+             * gets depends on the mesh's resolution (see the chapter page) */
+            continuum[ring] = NAN;
+        }
+    }
+}
+
+static lab_error bone_heat(void *state, lab_diag *d)
+{
+    weights30 *r = state;
+    lab_error e = LAB_OK;
+    for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
+        weights30_rig *w = &r->rig[kind];
+        rig30_rig *heat = &r->rigs[WEIGHTS30_HEAT][kind];
+        rig_bones(heat, w->bones);
+        /* (-L + M H) w_j = M H p_j, one factorisation, one solve per joint (heat30.c) */
+        e = heat30_solve(&heat->bind, w->bones, WEIGHTS30_BONES, RIG30_JOINTS, r->heat_c, &w->heat, d);
+        if (e != LAB_OK)
+            break;
+        const double *W = w->heat.weights; /* vertex-major, RIG30_JOINTS a vertex */
+        /* the checks: properties of the system, not imposed on its solution */
+        w->min_weight = INFINITY;
+        for (int v = 0; v < WEIGHTS30_VERTS; v++) {
+            w->sum_error = fmax(w->sum_error, fabs(W[2 * v] + W[2 * v + 1] - 1.0));
+            w->min_weight = fmin(w->min_weight, fmin(W[2 * v], W[2 * v + 1]));
+            w->child[WEIGHTS30_HAND][v] = rig30_child_weight(&r->rigs[WEIGHTS30_HAND][kind].influences, v);
+            w->child[WEIGHTS30_HEAT][v] = W[2 * v + 1];
+        }
+        for (int j = 0; j < RIG30_JOINTS; j++)
+            w->backward_error = fmax(w->backward_error, w->heat.backward_error[j]);
+        heat_closed_forms((rig30_kind)kind, r->heat_c, w->closed_form, w->continuum);
+        /* the system's condition grows like 1 / c as the heat weakens */
+        w->closed_form_tolerance = RIG30_CHECK_TOLERANCE / 10.0 * fmax(1.0, 1.0 / r->heat_c);
+        for (int ring = 0; ring < RIG30_RINGS; ring++) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (int s = 0; s < RIG30_SEGMENTS; s++) {
+                double x = W[2 * (ring * RIG30_SEGMENTS + s) + 1];
+                lo = fmin(lo, x), hi = fmax(hi, x);
+                w->closed_form_error = fmax(w->closed_form_error, fabs(x - w->closed_form[ring]));
+            }
+            w->ring_spread = fmax(w->ring_spread, hi - lo);
+        }
+        /* the heat weights into the second rig, through the strict policy: no renormalising */
+        skin_influences in;
+        e = skin_influences_init(&in, WEIGHTS30_VERTS, RIG30_JOINTS, d);
+        for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
+            for (int j = 0; j < RIG30_JOINTS; j++)
+                in.joint[2 * v + j] = j, in.weight[2 * v + j] = W[2 * v + j];
+        if (e == LAB_OK)
+            e = rig30_set_influences(heat, &in, (skin_weight_policy){0}, NULL, d);
+        skin_influences_free(&in);
+    }
+    return e;
+}
+
+/* ---- 3. both weight sets at the chapter's poses ---------------------------------------------- */
+
+const rig30_kind weights30_pose_kind[WEIGHTS30_POSES] = {RIG30_TWIST, RIG30_TWIST, RIG30_BEND, RIG30_BEND};
+const double weights30_pose_deg[WEIGHTS30_POSES] = {90, 180, 90, 135};
+
+/* The measures of part 4 on one skinned pose: rings about their own centres (the twist's
+ * axis is z; the bend's is the bent pair of bones), the narrowest of them, the inner side
+ * of the elbow, and the volume with both ends closed. */
+static void measure_pose(const weights30 *r, weights30_result *x)
+{
+    rig30_kind kind = weights30_pose_kind[x->pose];
+    const rig30_rig *rig = &r->rigs[x->set][kind];
+    double radius[RIG30_RINGS];
+    x->inner_elbow = NAN;
+    if (kind == RIG30_TWIST) {
+        for (int ring = 0; ring < RIG30_RINGS; ring++)
+            radius[ring] = rig30_measure_ring(x->skinned.positions, ring).mean;
+    } else {
+        rig30_bend_metrics bend;
+        rig30_measure_bend(rig, &x->skinned, &bend);
+        memcpy(radius, bend.ring_radius, sizeof radius);
+        x->inner_elbow = bend.inner_min_distance;
+    }
+    x->middle_radius = radius[RIG30_MIDDLE_RING];
+    x->narrowest_ring = 0;
+    for (int ring = 1; ring < RIG30_RINGS; ring++)
+        if (radius[ring] < radius[x->narrowest_ring])
+            x->narrowest_ring = ring;
+    x->narrowest_radius = radius[x->narrowest_ring];
+    x->volume_ratio = rig30_volume(rig, x->skinned.positions) / r->bind_volume[kind];
+    /* the closed forms: a twisted ring of weight w keeps sqrt(1 - 4 w (1-w) sin^2(theta/2))
+     * of its radius under LBS (the article's formula) and all of it under DQS; a bent ring
+     * stays rigid under DQS; LBS's bend has none */
+    double w = x->set == WEIGHTS30_HAND ? rig30_child_weight(&rig->influences, RIG30_MIDDLE_RING * RIG30_SEGMENTS)
+                                        : r->rig[kind].child[WEIGHTS30_HEAT][RIG30_MIDDLE_RING * RIG30_SEGMENTS];
+    if (x->method == SKIN_DQS)
+        x->closed_form_radius = 1.0;
+    else
+        x->closed_form_radius = kind == RIG30_TWIST ? rig30_radius_ratio(w, deg_to_rad(weights30_pose_deg[x->pose])) : NAN;
+}
+
+static lab_error skin_poses(void *state, lab_diag *d)
+{
+    weights30 *r = state;
+    for (int kind = 0; kind < 2; kind++)
+        r->bind_volume[kind] = rig30_volume(&r->rigs[WEIGHTS30_HAND][kind], r->rigs[WEIGHTS30_HAND][kind].bind.vertices);
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++) {
+        weights30_result *x = &r->result[i];
+        /* in the figure's order: pose by pose, hand LBS, heat LBS, hand DQS, heat DQS */
+        *x = (weights30_result){.pose = i / 4, .set = (weights30_set)(i % 2),
+                                .method = (i / 2) % 2 ? SKIN_DQS : SKIN_LBS};
+        const rig30_rig *rig = &r->rigs[x->set][weights30_pose_kind[x->pose]];
+        e = rig30_pose_alloc(rig, &x->skinned, d);
+        if (e == LAB_OK)
+            e = rig30_pose_at(rig, deg_to_rad(weights30_pose_deg[x->pose]), (skin_blend){.method = x->method},
+                              &x->skinned, d);
+        if (e == LAB_OK)
+            measure_pose(r, x);
+    }
+    return e;
+}
+
+/* ---- 4. artists' assets ------------------------------------------------------------------------ */
+
+/* The Khronos samples in assets/ (CC BY 4.0, (c) 2017 Cesium): bone heat from each one's
+ * bind mesh and skeleton, beside the weights its artist painted (weights30_assets.c). */
+static lab_error compare_artist_weights(void *state, lab_diag *d)
+{
+    weights30 *r = state;
+    static const char *const names[WEIGHTS30_ASSETS] = {"RiggedSimple", "RiggedFigure"};
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < WEIGHTS30_ASSETS; i++) {
+        char path[4096];
+        r->asset[i].name = names[i];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s.gltf", r->assets_dir, names[i]) >= sizeof path)
+            e = diag_fail(d, LAB_ERR_USAGE, "--assets", "a path of %zu bytes, longer than %zu", strlen(r->assets_dir),
+                          sizeof path - 32);
+        else
+            e = weights30_asset_run(&r->asset[i], path, r->heat_c, d);
+    }
+    return e;
+}
+
+/* ---- main ---------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    static weights30 r = {.heat_c = HEAT30_C, .assets_dir = "assets"};
+    const cli_option options[] = {
+        {"--heat-c", CLI_DOUBLES, &r.heat_c, .min = 0.1, .max = 100, .value_name = "C",
+         .help = "the heat constant c of H_ii = c / d_i^2, 0.1 to 100 (default 1, the\n"
+                 "paper's): larger c pins each vertex to its nearest bone, smaller c\n"
+                 "lets the heat spread further along the surface (below 0.1 the\n"
+                 "system's condition, about 1/c, eats the 1e-12 the checks allow)"},
+        {"--assets", CLI_STRING, &r.assets_dir, .value_name = "DIR",
+         .help = "where RiggedSimple.gltf and RiggedFigure.gltf are (default assets,\n"
+                 "the repository's folder: run from its root)"},
+    };
+    const cli_program program = {LAB, "Automatic weights by bone heat beside chapter 30's hand weights.", options,
+                                 CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
+    static const cli_step steps[] = {
+        {.run = build_rigs},
+        {.run = check_laplacian, .section = "The cotangent Laplacian on a regular hexagon",
+         .report = weights30_report_laplacian},
+        {.run = bone_heat, .section = "Bone heat on the twist and the bend rigs",
+         .report = weights30_report_heat},
+        {.run = skin_poses, .section = "Hand and heat weights at the chapter's poses",
+         .report = weights30_report_poses},
+        {.run = compare_artist_weights, .section = "Bone heat against an artist's weights",
+         .report = weights30_report_assets},
+        {.run = weights30_figures},
+        {.run = weights30_evidence},
+    };
+    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
+                                        "Where weights come from: bone heat beside the chapter's hand weights", false,
+                                        NULL, weights30_release};
+    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
+}

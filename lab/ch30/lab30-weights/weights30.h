@@ -1,0 +1,135 @@
+/* weights30.h - what lab30-weights (where weights come from) computes, and how it
+ * is recorded: the JSON evidence, the weights CSV and the report. The computation stays in
+ * lab/ch30/lab30-weights/lab30-weights.c, the bone-heat method in heat30.c, the figures in
+ * weights30_figures.c.
+ */
+#ifndef WEIGHTS30_H
+#define WEIGHTS30_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "draw/camera.h"
+#include "heat30.h"
+#include "program/output.h"
+#include "rig30.h"
+
+#define WEIGHTS30_VERTS (RIG30_RINGS * RIG30_SEGMENTS)
+#define WEIGHTS30_POSES 4            /* twist 90, twist 180, bend 90, bend 135 */
+#define WEIGHTS30_RESULTS (WEIGHTS30_POSES * 2 * 2) /* x {hand, heat} x {LBS, DQS} */
+#define WEIGHTS30_BONES 2
+
+typedef enum { WEIGHTS30_HAND, WEIGHTS30_HEAT } weights30_set;
+const char *weights30_set_name(weights30_set set);       /* "hand", "heat" */
+
+/* One rig's skeleton as bones, and its bone-heat weights beside the chapter's. */
+typedef struct {
+    heat30_bone bones[WEIGHTS30_BONES];
+    heat30_result heat;
+    double child[2][WEIGHTS30_VERTS];     /* [set][vertex]: the child joint's weight */
+    double closed_form[RIG30_RINGS];      /* the discrete system's own solution, per ring */
+    double closed_form_error;             /* max over vertices |heat - closed form| */
+    double closed_form_tolerance;
+    double continuum[RIG30_RINGS];        /* the differential equation's solution, per ring */
+    double sum_error;                     /* max_i |sum_j w_ij - 1| */
+    double min_weight;
+    double ring_spread;                   /* max over rings of (max - min) of a ring's weights */
+    double backward_error;                /* max over joints: |A w - b| / (|A| |w| + |b|) */
+} weights30_rig;
+
+/* One skinned pose of one weight set with one method, and what it measures. */
+typedef struct {
+    int pose;                             /* index into weights30_pose_kind / _deg */
+    weights30_set set;
+    skin_method method;
+    rig30_pose skinned;
+    double middle_radius;                 /* the middle ring's mean radius about its centre */
+    int narrowest_ring;
+    double narrowest_radius;
+    double inner_elbow;                   /* bend: the inner side's closest distance to the joint; NAN for a twist */
+    double volume_ratio;                  /* against the bind mesh, ends closed */
+    double closed_form_radius;            /* hand weights, twist, LBS: the article's r'/r; else NAN */
+} weights30_result;
+
+extern const rig30_kind weights30_pose_kind[WEIGHTS30_POSES];
+extern const double weights30_pose_deg[WEIGHTS30_POSES];
+
+/* The Laplacian against a mesh whose cotangent weights are known in closed form: a regular
+ * hexagon of six equilateral triangles around a centre vertex. */
+typedef struct {
+    double spoke, spoke_expected;          /* L between the centre and a rim vertex: 1/sqrt(3) */
+    double rim, rim_expected;              /* L along a boundary edge: 1/(2 sqrt(3)) */
+    double centre, centre_expected;        /* L_cc = -6/sqrt(3) */
+    double mass, mass_expected;            /* the centre's area: sqrt(3)/2 */
+    double row_sum;                        /* max_i |sum_k L_ik|: L 1 = 0 */
+} weights30_laplacian_check;
+
+/* An artist's asset: its bind mesh and skeleton, bone heat on them beside the artist's
+ * weights, and the two skinned over the asset's animation (weights30_assets.c). */
+#define WEIGHTS30_ASSETS 2
+#define WEIGHTS30_ASSET_TIMES 25            /* samples over the animation, ends included */
+typedef struct {
+    const char *name;                       /* "RiggedSimple" */
+    int vertex_count, triangle_count, joint_count, bone_count;
+    vec3 *bind;                             /* the primitive's POSITION, mesh space */
+    mesh_triangle *triangles;
+    mesh welded;                            /* one vertex per distinct position: the surface
+                                             * the heat diffuses over (glTF splits vertices
+                                             * where normals or UVs differ) */
+    int *weld;                              /* vertex -> welded vertex */
+    mesh_edge *edges;
+    int edge_count;
+    heat30_bone *bones;
+    heat30_result heat;                     /* on the welded mesh */
+    double *artist, *automatic;             /* vertex_count x joint_count, vertex-major */
+    double sum_error, min_weight, backward_error;
+    int negative_count;                     /* weights below -1e-12 (an obtuse mesh) */
+    double max_weight_difference;           /* max_v max_j |heat - artist| */
+    int max_weight_vertex, max_weight_joint;
+    double mean_weight_difference;          /* mean over vertices of max_j |heat - artist| */
+    double *joint_difference;               /* per joint: mean over vertices of |heat - artist| */
+    vec3 lo, hi;                            /* the bind mesh's bounding box */
+    double size;                            /* its diagonal */
+    double t0, t1;                          /* the animation's range */
+    double max_position_difference, mean_position_difference; /* over times and vertices, / size */
+    double max_position_time;
+} weights30_asset;
+
+typedef struct {
+    rig30_rig rigs[2][2];                  /* [weights30_set][rig30_kind] */
+    weights30_rig rig[2];                  /* [rig30_kind] */
+    weights30_laplacian_check laplacian;
+    weights30_result result[WEIGHTS30_RESULTS];
+    double bind_volume[2];
+    mesh_edge *edges;
+    int edge_count;
+    camera cam[2];                         /* the twist's, the bend's */
+    weights30_asset asset[WEIGHTS30_ASSETS];
+    const char *assets_dir;                /* --assets */
+    double heat_c;                         /* --heat-c */
+    output_batch out;                      /* what the run writes, and where */
+    const char *outdir;
+} weights30;
+
+/* Frees what the computation allocated in the weights30 at state (a cli_chapter release). */
+void weights30_release(void *state);
+
+/* weights30.json and weights30.csv (a cli_step on a weights30). */
+lab_error weights30_evidence(void *state, lab_diag *d);
+
+/* weights30.png (the weights on the mesh, with a colour bar), weights30-profile.png (the
+ * weight along z) and weights30-poses.png with its panels (weights30_figures.c). */
+lab_error weights30_figures(void *state, lab_diag *d);
+
+/* Bone heat on the asset at path (RiggedSimple, RiggedFigure), compared with its artist's
+ * weights (weights30_assets.c). a->name must be set. */
+lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, lab_diag *d);
+void weights30_asset_free(weights30_asset *a);
+
+/* The report's sections; each returns whether its checks passed. */
+bool weights30_report_laplacian(const void *state, FILE *out);
+bool weights30_report_heat(const void *state, FILE *out);
+bool weights30_report_poses(const void *state, FILE *out);
+bool weights30_report_assets(const void *state, FILE *out);
+
+#endif

@@ -3,6 +3,7 @@
 #   make lab30    build build/bin/lab30 and regenerate chapter 30's figures into out/ch30/
 #   make labs     build and run every chapter program into its chapter's out/CH/
 #   make PROGRAM  build one program and run it into its chapter's out/CH/ (listed below)
+#   make grade30  grade your lab/ch30/exercises.c (EXERCISES=path grades another file)
 #   make new-chapter N=31  make lab/ch31/ from lab/template/ (then add ch31 to lab/chapters.mk)
 #   make test     build everything and run every test suite (cmocka)
 #   make bench    measure CPU and GPU skinning and bone heat here (about a minute and a half):
@@ -52,7 +53,7 @@ $(foreach c,$(CHAPTERS),$(foreach p,$(PROGRAMS.$(c)),$(eval CHAPTER.$(p) := $(c)
 LABS         := $(foreach c,$(CHAPTERS),$(PROGRAMS.$(c)))
 LAB_MAINS    := $(foreach p,$(LABS),lab/$(CHAPTER.$(p))/$(p)/$(p).c)
 not_tests     = $(foreach f,$(1),$(if $(filter test_%,$(notdir $(f))),,$(f)))
-CHAPTER_SRC   = $(filter-out $(LAB_MAINS),$(call not_tests,$(wildcard lab/$(1)/*.c lab/$(1)/*/*.c)))
+CHAPTER_SRC   = $(filter-out $(LAB_MAINS) lab/$(1)/exercises.c lab/$(1)/grade/%,$(call not_tests,$(wildcard lab/$(1)/*.c lab/$(1)/*/*.c)))
 CHAPTER_LIBS := $(CHAPTERS:%=$(BUILD)/lib%.a)
 CHAPTER_OBJ  := $(foreach c,$(CHAPTERS),$(patsubst %.c,$(BUILD)/obj/%.o,$(call CHAPTER_SRC,$(c))))
 CHAPTER_TESTS := $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/test_*.c lab/$(c)/*/test_*.c))
@@ -176,8 +177,30 @@ $(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += $(TEST_FLAGS)
 $(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += -DLAB_MAKE_VARIABLES='"CC=$(CC) SANITIZE=$(SANITIZE) BUILD=$(BUILD)"'
 
 
+# ---- the student's workbench: make gradeN ------------------------------------------------
+# A chapter with exercises (lab/CH/exercises.c, the student's file) has a grader in
+# lab/CH/grade/: gradeN.c (its main) and the rest of the folder's .c files but its test
+# fixtures (reference.c, the solution; mistakes.c and example.c, known mistakes). make gradeN
+# compiles EXERCISES (default lab/CH/exercises.c) with this build's flags, links it into
+# GRADE_DIR/gradeN and runs it there (GRADE_DIR defaults to build/gradeN; scripts/grade.sh,
+# lab/CH/grade/README.md). The
+# grader's suite, lab/CH/grade/test_gradeN.c, links the reference and the mistakes instead.
+GRADE_CHAPTERS := $(foreach c,$(CHAPTERS),$(if $(wildcard lab/$(c)/grade/),$(c)))
+GRADE_FIXTURES = lab/$(1)/grade/reference.c lab/$(1)/grade/mistakes.c lab/$(1)/grade/example.c
+GRADE_CORE     = $(filter-out $(call GRADE_FIXTURES,$(1)) lab/$(1)/grade/grade$(1:ch%=%).c,$(call not_tests,$(wildcard lab/$(1)/grade/*.c)))
+define grade_rules
+GRADE_OBJ.$(1) := $(patsubst %.c,$(BUILD)/obj/%.o,$(call GRADE_CORE,$(1)) lab/$(1)/grade/grade$(1:ch%=%).c)
+TEST_OBJS.test_grade$(1:ch%=%) := $(patsubst %.c,$(BUILD)/obj/%.o,$(call GRADE_CORE,$(1)) lab/$(1)/grade/reference.c lab/$(1)/grade/mistakes.c)
+.PHONY: grade$(1:ch%=%)
+grade$(1:ch%=%): $$(GRADE_OBJ.$(1)) $(BUILD)/lib$(1).a $(LIB)
+	@sh scripts/grade.sh $(1:ch%=%) "$$(or $$(EXERCISES),lab/$(1)/exercises.c)" "$$(or $$(GRADE_DIR),$(BUILD)/grade$(1:ch%=%))" \
+	    "$$(CC) $$(WARN) $$(CFLAGS) $$(SAN) -Isrc -Ilab/$(1) $$(DEPS_CFLAGS)" "$$(CC) $$(ALL_LDFLAGS)" \
+	    "$$(GRADE_OBJ.$(1)) $(BUILD)/lib$(1).a $(LIB) $$(DEPS_LIBS)"
+endef
+$(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
+
 define test_rule
-$(BUILD)/tests/$(basename $(notdir $(1))): $(BUILD)/obj/$(1:.c=.o) $(TEST_UTIL) $(CHAPTER_LIBS) $(LIB)
+$(BUILD)/tests/$(basename $(notdir $(1))): $(BUILD)/obj/$(1:.c=.o) $(TEST_OBJS.$(basename $(notdir $(1)))) $(TEST_UTIL) $(CHAPTER_LIBS) $(LIB)
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_LDFLAGS) $$^ $$(DEPS_LIBS) $$(EXTRA_LIBS) $$(TEST_LIBS) -o $$@
 endef
@@ -286,5 +309,5 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CHAPTER_OBJ:.o=.d) $(LAB_MAINS:%.c=$(BUILD)/obj/%.d) $(TEST_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(CHAPTER_OBJ:.o=.d) $(foreach c,$(GRADE_CHAPTERS),$(GRADE_OBJ.$(c):.o=.d) $(TEST_OBJS.test_grade$(c:ch%=%):.o=.d)) $(LAB_MAINS:%.c=$(BUILD)/obj/%.d) $(TEST_OBJ:.o=.d) \
          $(wildcard $(BUILD)/obj/bench/*.d) $(TEST_UTIL:.o=.d) $(TWIN_OBJ:.o=.d)

@@ -5,13 +5,15 @@
 #   make PROGRAM  build one program and run it into its chapter's out/CH/ (listed below)
 #   make grade30  grade your lab/ch30/exercises.c (EXERCISES=path grades another file)
 #   make new-chapter N=31  make lab/ch31/ from lab/template/ (then add ch31 to lab/chapters.mk)
-#   make test     build everything and run every test suite (cmocka)
+#   make test     build everything and run every test suite (cmocka), sampled where exhaustive
+#                 takes minutes: a few allocation sites a program, a short sweep (about a minute)
 #   make bench    measure CPU and GPU skinning and bone heat here (about a minute and a half):
 #                 build/bench/skinning.csv, targets.csv, skinning.png, compression.csv, machine.csv,
 #                 gpu.csv, weights.csv, RESULTS.md
-#   make check    make test, then make sweep (what CI runs, with gcc and under ASan and UBSan)
+#   make check    every suite at full length: every allocation site and rename of test_faults,
+#                 a longer sweep (what CI runs, with gcc and under ASan and UBSan)
 #   make sweep    every program over seeded option values, SWEEP_RUNS each (default 100;
-#                 make test runs 10)
+#                 make test runs 4, make check 30)
 #   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
 #   make blender-check  open fresh glTF exports in Blender's importer (installs Blender)
 #   make clean    remove build/
@@ -21,6 +23,11 @@
 # The compiler is yours to choose (CC=clang); CFLAGS defaults to -O2 -g and comes after
 # the project's warning set, so your flags win. SANITIZE=1 adds ASan and UBSan; use a
 # separate BUILD directory for it, e.g. make test CC=clang SANITIZE=1 BUILD=build/asan.
+
+# In parallel by default, one job a processor; a -j of yours wins (make -j1 for one at a time).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 
 BUILD   ?= build
 CFLAGS  ?= -O2 -g
@@ -76,11 +83,17 @@ BENCH_BASELINES := $(BUILD)/obj/bench/baselines.o
 # test_docs.c), written by the build from the lists above: build/gen/programs.h.
 PROGRAMS_H := $(BUILD)/gen/programs.h
 
+# What each program links, from its includes (scripts/closure.sh): CLOSURE.<program>, so
+# that make lab30 compiles the files lab30 needs and no other program's, GPU or CHOLMOD code.
+CLOSURE_MK := $(BUILD)/gen/closure.mk
+objects_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(patsubst $(BUILD)/gen/%.c,gen/%.c,$(1)))
+
 # Package flags come from pkg-config, written once by scripts/ensure-deps.sh, which also
 # installs the Debian packages when they are missing (as root) or prints the apt-get line.
 CONFIG := $(BUILD)/config.mk
 ifeq ($(filter clean help new-chapter,$(MAKECMDGOALS)),)
 include $(CONFIG)
+-include $(CLOSURE_MK)
 endif
 
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc $(CHAPTER_INC) $(DEPS_CFLAGS)
@@ -120,8 +133,12 @@ $(BUILD)/lib$(1).a: $(patsubst %.c,$(BUILD)/obj/%.o,$(call CHAPTER_SRC,$(1)))
 endef
 $(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,$(c))))
 
+$(CLOSURE_MK): $(wildcard src/*/*.[ch]) $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/*.[ch] lab/$(c)/*/*.[ch])) \
+                scripts/closure.sh lab/chapters.mk
+	@sh scripts/closure.sh $@ $(BUILD) $(foreach p,$(LABS),$(CHAPTER.$(p)):$(p))
+
 define program_rules
-$(BUILD)/bin/$(1): $(BUILD)/obj/lab/$(CHAPTER.$(1))/$(1)/$(1).o $(BUILD)/lib$(CHAPTER.$(1)).a $(LIB)
+$(BUILD)/bin/$(1): $(call objects_of,$(CLOSURE.$(1)))
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_LDFLAGS) $$^ $$(DEPS_LIBS) $$($(1).libs) -o $$@
 
@@ -245,11 +262,15 @@ $(FAULTSHIM): tests/faultshim.c
 	$(CC) $(WARN) $(CFLAGS) -shared -fPIC $< -o $@
 
 test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
-	sh tests/run-all.sh $(TEST_BINS)
+	FAULTS_SAMPLE=$(TEST_FAULTS_SAMPLE) SWEEP_RUNS=$(TEST_SWEEP_RUNS) sh tests/run-all.sh $(TEST_BINS)
 
-# make test, then the longer seeded sweep (after it, not beside it under -j).
-check: test
-	$(MAKE) sweep
+# make test's sampled settings, and make check's: every allocation site of every program
+# failed both ways and every rename refused and killed (test_faults), and a longer sweep.
+TEST_FAULTS_SAMPLE ?= 6
+TEST_SWEEP_RUNS ?= 4
+CHECK_SWEEP_RUNS ?= 30
+check: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
+	FAULTS_SAMPLE=0 SWEEP_RUNS=$(CHECK_SWEEP_RUNS) sh tests/run-all.sh $(TEST_BINS)
 
 # The seeded sweep of every program's options, longer than make test's (tests/test_sweep.c).
 SWEEP_RUNS ?= 100

@@ -15,7 +15,9 @@ tmp="$out.tmp.$$"
 mkdir -p "$(dirname "$out")"
 chapters=$(for entry in "$@"; do echo "${entry%%:*}"; done | sort -u)
 # every source file and the names it includes: "file name name ..."
-files=$(ls src/*/*.c src/*/*.h; for c in $chapters; do ls lab/"$c"/*.[ch] lab/"$c"/*/*.[ch]; done)
+files=$(for f in src/*/*.[ch] $(for c in $chapters; do echo "lab/$c/*.[ch] lab/$c/*/*.[ch]"; done); do
+    [ -f "$f" ] && echo "$f"
+done)
 # shellcheck disable=SC2086
 awk -v build="$build" -v programs="$*" '
     FNR == 1 { exists[FILENAME] = 1; inc[FILENAME] = "" }

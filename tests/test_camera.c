@@ -30,8 +30,9 @@ static void test_camera_look_at_sends_eye_to_origin_and_target_ahead(void **stat
     mat4 v = camera_look_at(eye, target, up);
     assert_true(dist(mat4_transform_point(v, eye), vec3_make(0, 0, 0)) < 1e-14);
     vec3 t = mat4_transform_point(v, target);
-    assert_true(fabs(t.x) < 1e-14 && fabs(t.y) < 1e-14);
-    assert_true(fabs(t.z + vec3_length(vec3_sub(target, eye))) < 1e-14); /* looks down -z */
+    assert_near(t.x, 0, 1e-14);
+    assert_near(t.y, 0, 1e-14);
+    assert_near(t.z, -(vec3_length(vec3_sub(target, eye))), 1e-14); /* looks down -z */
     /* world up stays up on screen: a point above the target has view y > 0 */
     assert_true(mat4_transform_point(v, vec3_make(0, 0, 2)).y > 0);
     /* right-handed: +x of the camera is to the right of the viewing direction */
@@ -60,12 +61,14 @@ static void test_camera_fit_holds_every_point_with_margin(void **state)
     double max_x = 0, max_y = 0;
     for (int i = 0; i < 4; i++) {
         vec3 n = ndc_of(proj, mat4_transform_point(view, pts[i]));
-        assert_true(fabs(n.x) < 1 && fabs(n.y) < 1 && fabs(n.z) < 1);
+        assert_near(n.x, 0, 1);
+        assert_near(n.y, 0, 1);
+        assert_near(n.z, 0, 1);
         max_x = fmax(max_x, fabs(n.x));
         max_y = fmax(max_y, fabs(n.y));
     }
     /* the tighter direction uses the margin exactly: 1 / (1 + 2 * 0.1) */
-    assert_true(fabs(fmax(max_x, max_y) - 1.0 / 1.2) < 1e-9);
+    assert_near(fmax(max_x, max_y), 1.0 / 1.2, 1e-9);
 }
 
 static void test_camera_project_is_the_whole_chain(void **state)
@@ -75,8 +78,9 @@ static void test_camera_project_is_the_whole_chain(void **state)
     /* world +y is up on screen: y = 4.5 is in pixel row 0, y = 0.5 in row 4 */
     vec3 top = camera_project(&cam, vec3_make(1.5, 4.5, -1));
     vec3 bottom = camera_project(&cam, vec3_make(1.5, 0.5, -1));
-    assert_true(fabs(top.x - 1.5) < 1e-12 && fabs(top.y - 0.5) < 1e-12);
-    assert_true(fabs(bottom.y - 4.5) < 1e-12);
+    assert_near(top.x, 1.5, 1e-12);
+    assert_near(top.y, 0.5, 1e-12);
+    assert_near(bottom.y, 4.5, 1e-12);
 }
 
 /* Perspective by hand: fovy 90 deg, aspect 2, near 1, far 3. A point 2 ahead at
@@ -86,14 +90,16 @@ static void test_camera_perspective_divide_and_viewport_by_hand(void **state)
     (void)state;
     mat4 p = camera_perspective(3.141592653589793 / 2, 2.0, 1.0, 3.0);
     vec4 c = mat4_mul_vec4(p, (vec4){1, 0.5, -2, 1});
-    assert_true(fabs(c.w - 2.0) < 1e-15);
+    assert_near(c.w, 2.0, 1e-15);
     vec3 n = camera_divide(c);
-    assert_true(fabs(n.x - 0.25) < 1e-15 && fabs(n.y - 0.25) < 1e-15);
+    assert_near(n.x, 0.25, 1e-15);
+    assert_near(n.y, 0.25, 1e-15);
     /* the near and far planes land on -1 and +1 */
-    assert_true(fabs(camera_divide(mat4_mul_vec4(p, (vec4){0, 0, -1, 1})).z + 1) < 1e-15);
-    assert_true(fabs(camera_divide(mat4_mul_vec4(p, (vec4){0, 0, -3, 1})).z - 1) < 1e-15);
+    assert_near(camera_divide(mat4_mul_vec4(p, (vec4){0, 0, -1, 1})).z, -(1), 1e-15);
+    assert_near(camera_divide(mat4_mul_vec4(p, (vec4){0, 0, -3, 1})).z, 1, 1e-15);
     vec3 px = camera_viewport(n, (camera_viewport_rect){0, 0, 400, 200});
-    assert_true(fabs(px.x - 250) < 1e-12 && fabs(px.y - 75) < 1e-12);
+    assert_near(px.x, 250, 1e-12);
+    assert_near(px.y, 75, 1e-12);
 }
 
 /* A segment from in front of the eye to behind it. Clipped at the near plane first, its
@@ -108,14 +114,15 @@ static void test_camera_near_clipping_before_the_divide(void **state)
     vec3 a, b;
     assert_true(camera_project_segment(&cam, front, behind, &a, &b));
     assert_true(a.x > 50 && b.x > 50);                /* both ends on the right */
-    assert_true(fabs(b.y - 50) < 1e-9);
+    assert_near(b.y, 50, 1e-9);
     vec3 wrong = camera_project(&cam, behind);        /* the divide-first picture */
     assert_true(wrong.x < 50);                        /* mirrored to the left */
     /* the clipped end is on the near plane: NDC z = -1 */
     vec4 ca = mat4_mul_vec4(cam.projection, vec4_point(front));
     vec4 cb = mat4_mul_vec4(cam.projection, vec4_point(behind));
     assert_true(camera_clip_near(&ca, &cb));
-    assert_true(fabs(cb.z / cb.w + 1.0) < 1e-12 && cb.w > 0);
+    assert_near(cb.z / cb.w, -(1.0), 1e-12);
+    assert_true(cb.w > 0);
     /* wholly behind: nothing to draw */
     assert_false(camera_project_segment(&cam, vec3_make(0, 0, 1), vec3_make(1, 1, 3), &a, &b));
 }

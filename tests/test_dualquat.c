@@ -139,8 +139,8 @@ static void test_dualquat_matrix_round_trip_and_point_transform(void **state)
         dualquat q;
         mat4 m = rigid(k);
         assert_int_equal(dualquat_from_mat4(m, &q, "m", NULL), LAB_OK);
-        assert_true(fabs(dualquat_norm(q) - 1.0) < 1e-15);                 /* unit norm */
-        assert_true(fabs(quat_dot(q.real, q.dual)) < 1e-15);               /* q_0 . q_e = 0 */
+        assert_near(dualquat_norm(q), 1.0, 1e-15);                 /* unit norm */
+        assert_near(quat_dot(q.real, q.dual), 0, 1e-15);               /* q_0 . q_e = 0 */
         assert_true(mat4_max_abs_diff(dualquat_to_mat4(q), m) < 1e-14);    /* round trip */
         assert_true(dist(dualquat_transform_point(q, p), mat4_transform_point(m, p)) < 1e-14);
     }
@@ -154,14 +154,15 @@ static void test_dualquat_product_is_matrix_product(void **state)
         assert_int_equal(dualquat_from_mat4(rigid(k), &a, "a", NULL), LAB_OK);
         assert_int_equal(dualquat_from_mat4(rigid(k + 1), &b, "b", NULL), LAB_OK);
         dualquat ab = dualquat_mul(a, b);
-        assert_true(fabs(dualquat_norm(ab) - 1.0) < 1e-14);
+        assert_near(dualquat_norm(ab), 1.0, 1e-14);
         assert_true(mat4_max_abs_diff(dualquat_to_mat4(ab), mat4_mul(rigid(k), rigid(k + 1))) < 1e-13);
     }
     /* the conjugate undoes the rotation: q q* has q_0 = 1 */
     dualquat a;
     assert_int_equal(dualquat_from_mat4(rigid(3), &a, "a", NULL), LAB_OK);
     dualquat one = dualquat_mul(a, dualquat_conjugate(a));
-    assert_true(fabs(one.real.w - 1.0) < 1e-15 && fabs(one.real.x) < 1e-15);
+    assert_near(one.real.w, 1.0, 1e-15);
+    assert_near(one.real.x, 0, 1e-15);
 }
 
 static void test_dualquat_blend_of_identical_transforms_is_that_transform(void **state)
@@ -219,7 +220,7 @@ static void test_dualquat_quat_from_mat4_all_branches(void **state)
         for (int k = 0; k < 3; k++) {
             quat q = quat_from_axis_angle(axes[a], angles[k]);
             quat back = quat_from_mat4(quat_to_mat4(q));
-            assert_true(fabs(fabs(quat_dot(q, back)) - 1.0) < 1e-14);
+            assert_near(fabs(quat_dot(q, back)), 1.0, 1e-14);
         }
 }
 

@@ -231,7 +231,7 @@ static void test_fastskin_compressed_vertex(void **state)
                 }
                 if (wi > 0) { /* largest remainder: within one unit, as reported */
                     assert_true(worst_weight <= 1.0 / unit_count + 1e-7);
-                    assert_true(fabs(r.largest_weight_error - worst_weight) < 1e-6);
+                    assert_near(r.largest_weight_error, worst_weight, 1e-6);
                 }
                 if (quantized) /* half a step per axis at most */
                     assert_true(r.largest_position_error > 0.0 && r.largest_position_error < 0.5 * 4.0 / 65535.0 * 1.74);

@@ -121,7 +121,8 @@ static void test_gltf_linear_translation_and_scale(void **state)
         vec3 p = mat4_transform_point(local, vec3_make(1, 1, 1));
         vec3 expected = vec3_add(scale[k], translation[k]);
         assert_true(vec3_length(vec3_sub(p, expected)) < 1e-12);
-        assert_true(fabs(local.m[0][0] - scale[k].x) < 1e-12 && fabs(local.m[2][3] - translation[k].z) < 1e-12);
+        assert_near(local.m[0][0], scale[k].x, 1e-12);
+        assert_near(local.m[2][3], translation[k].z, 1e-12);
     }
     gltf_free(&doc);
     bytes_free(&text);
@@ -364,7 +365,9 @@ static void test_gltf_export_as_a_viewer_opens_it(void **state)
     double ymin = 1e9, ymax = -1e9, zmax = -1e9;
     for (int v = 0; v < 216; v++)
         ymin = fmin(ymin, out[v].y), ymax = fmax(ymax, out[v].y), zmax = fmax(zmax, out[v].z);
-    assert_true(fabs(ymin) < 1e-6 && fabs(ymax - 2) < 1e-6 && fabs(zmax - 1) < 1e-6);
+    assert_near(ymin, 0, 1e-6);
+    assert_near(ymax, 2, 1e-6);
+    assert_near(zmax, 1, 1e-6);
     /* a node or primitive that is not there is refused, not read */
     assert_int_equal(skin_at(&doc, doc.node_count, 0.0, SKIN_LBS, out, NULL), LAB_ERR_GLTF);
     assert_int_equal(skin_at(&doc, -1, 0.0, SKIN_LBS, out, NULL), LAB_ERR_GLTF);
@@ -376,7 +379,7 @@ static void test_gltf_export_as_a_viewer_opens_it(void **state)
     assert_true(keys == rig30_gltf_key_segments(acos(-1.0), 1.0, 1e-4) + 1);
     /* and the spacing is the coarsest that does: 30-degree keys gave 5.8e-4 */
     assert_true(rig30_gltf_nlerp_deviation(acos(-1.0) / (keys - 2), 1.0) >= 1e-4);
-    assert_true(fabs(rig30_gltf_nlerp_deviation(acos(-1.0) / 6, 1.0) - 5.775e-4) < 1e-6);
+    assert_near(rig30_gltf_nlerp_deviation(acos(-1.0) / 6, 1.0), 5.775e-4, 1e-6);
     gltf_free(&doc);
 }
 
@@ -447,7 +450,7 @@ static void test_gltf_the_three_rules(void **state)
     for (int v = 0; v < 216; v++)
         out[v] = to_chapter_frame(out[v]);
     for (int v = 0; v < 216; v++)
-        assert_true(fabs(out[v].z - (bind[v].z + 2 * (bind[v].z / 2))) < 1e-5);
+        assert_near(out[v].z, (bind[v].z + 2 * (bind[v].z / 2)), 1e-5);
     gltf_free(&doc);
     free(text);
     /* the skinned mesh node's own transform is ignored */
@@ -467,7 +470,7 @@ static void test_gltf_the_three_rules(void **state)
         out[v] = to_chapter_frame(out[v]);
     for (int v = 0; v < 216; v++) {
         double w1 = bind[v].z / 2;
-        assert_true(fabs(out[v].z - (bind[v].z + 2 * (1 - w1) - 2 * w1)) < 1e-5);
+        assert_near(out[v].z, (bind[v].z + 2 * (1 - w1) - 2 * w1), 1e-5);
     }
     gltf_free(&doc);
     free(text);
@@ -712,18 +715,20 @@ static void test_gltf_external_sparse_normalised_sets_step_cubic(void **state)
     assert_int_equal(gltf_accessor_read(&doc, 0, pos, NULL), LAB_OK); /* zeros + sparse */
     assert_true(pos[0] == 0 && pos[3] == 1 && pos[6] == 0 && pos[10] == 2);
     assert_int_equal(gltf_accessor_read(&doc, 3, w, NULL), LAB_OK);
-    assert_true(fabs(w[0] - 0.2) < 1e-15 && w[4] == 0.2 && w[12] == 0.2);
+    assert_near(w[0], 0.2, 1e-15);
+    assert_true(w[4] == 0.2);
+    assert_true(w[12] == 0.2);
     mat4 locals[9], world[9];
     /* STEP holds the first value until the second key; CUBICSPLINE with zero tangents is
      * the smoothstep of the two values: at the middle, half way */
     assert_int_equal(gltf_sample_locals(&doc, 0, 1.999, locals, NULL), LAB_OK);
     assert_true(locals[2].m[0][3] == 0.0);
     assert_int_equal(gltf_sample_locals(&doc, 0, 1.0, locals, NULL), LAB_OK);
-    assert_true(fabs(locals[3].m[1][3] - 2.0) < 1e-12);
+    assert_near(locals[3].m[1][3], 2.0, 1e-12);
     assert_int_equal(gltf_sample_locals(&doc, 0, 2.0, locals, NULL), LAB_OK);
     assert_true(locals[2].m[0][3] == 10.0 && locals[3].m[1][3] == 4.0);
     assert_int_equal(gltf_sample_locals(&doc, 0, 0.5, locals, NULL), LAB_OK);
-    assert_true(fabs(locals[3].m[1][3] - 4.0 * (3 * 0.0625 - 2 * 0.015625)) < 1e-12);
+    assert_near(locals[3].m[1][3], 4.0 * (3 * 0.0625 - 2 * 0.015625), 1e-12);
     /* the matrix node: column-major in the file, translation (1, 2, 3) */
     assert_true(locals[1].m[0][3] == 1 && locals[1].m[1][3] == 2 && locals[1].m[2][3] == 3);
     assert_int_equal(gltf_world_matrices(&doc, locals, world, NULL), LAB_OK);
@@ -832,9 +837,9 @@ static void test_gltf_sampler_rules_cubic_step_sparse(void **state)
     mat4 locals[3];
     assert_int_equal(gltf_sample_locals(&doc, 0, 1.0, locals, NULL), LAB_OK);
     const double u = 0.5, h10 = u * u * u - 2 * u * u + u, dt = 2.0; /* the Hermite basis */
-    assert_true(fabs(locals[0].m[0][3] - h10 * dt * 1.0) < 1e-12);
+    assert_near(locals[0].m[0][3], h10 * dt * 1.0, 1e-12);
     assert_true(locals[1].m[0][3] == 20.0);
-    assert_true(fabs(locals[2].m[0][3] - 0.5 * 6.0) < 1e-12);
+    assert_near(locals[2].m[0][3], 0.5 * 6.0, 1e-12);
     gltf_free(&doc);
     free(text);
 }
@@ -974,8 +979,8 @@ static void test_lab30_gltf_applies_morph_targets(void **state)
     cJSON *part = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(json, "times"), 0), "parts"), 0);
     cJSON *w = tu_json_get(part, "morph_weights");
     assert_int_equal(cJSON_GetArraySize(w), 2);
-    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(w, 0)) - 0.25) < 1e-12);
-    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(w, 1)) + 0.25) < 1e-12);
+    assert_near(tu_json_number(cJSON_GetArrayItem(w, 0)), 0.25, 1e-12);
+    assert_near(tu_json_number(cJSON_GetArrayItem(w, 1)), -(0.25), 1e-12);
     cJSON *positions = tu_json_get(part, "positions");
     for (int v = 0; v < 216; v++) {
         vec3 p = x->rig.bind.vertices[v];
@@ -1084,8 +1089,8 @@ static void test_gltf_primitive_influences_as_stored(void **state)
     assert_int_equal(in.vertex_count, 10);
     assert_int_equal(in.per_vertex, 4);
     for (int v = 0; v < 10; v++) {
-        assert_true(fabs(skin_joint_weight(&in, v, 1) - (v / 2) / 4.0) < 1e-7);
-        assert_true(fabs(skin_joint_weight(&in, v, 0) - (1 - (v / 2) / 4.0)) < 1e-7);
+        assert_near(skin_joint_weight(&in, v, 1), (v / 2) / 4.0, 1e-7);
+        assert_near(skin_joint_weight(&in, v, 0), (1 - (v / 2) / 4.0), 1e-7);
     }
     skin_influences_free(&in);
     lab_diag d = {0};

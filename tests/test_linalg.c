@@ -9,9 +9,9 @@ static const double quarter = 1.5707963267948966; /* 90 degrees */
 
 static void assert_vec3_near(vec3 a, vec3 b, double tol)
 {
-    assert_true(fabs(a.x - b.x) <= tol);
-    assert_true(fabs(a.y - b.y) <= tol);
-    assert_true(fabs(a.z - b.z) <= tol);
+    assert_near(a.x, b.x, tol);
+    assert_near(a.y, b.y, tol);
+    assert_near(a.z, b.z, tol);
 }
 
 /* ---- validity ---------------------------------------------------------------------- */
@@ -105,17 +105,21 @@ static void test_linalg_det_and_singular_values(void **state)
     mat4 r = mat4_mul(mat4_rotate_x(0.3), mat4_rotate_z(1.1));
     mat4_linear_singular_values(r, sv);
     for (int i = 0; i < 3; i++)
-        assert_true(fabs(sv[i] - 1.0) < 1e-15);
-    assert_true(fabs(mat4_linear_det(r) - 1.0) < 1e-15);
+        assert_near(sv[i], 1.0, 1e-15);
+    assert_near(mat4_linear_det(r), 1.0, 1e-15);
     mat4 a = mat4_mul(mat4_mul(mat4_rotate_y(0.7), mat4_scale(0.5, 3, 2)), mat4_rotate_z(-0.4));
     mat4_linear_singular_values(a, sv);
-    assert_true(fabs(sv[0] - 3) < 1e-14 && fabs(sv[1] - 2) < 1e-14 && fabs(sv[2] - 0.5) < 1e-14);
-    assert_true(fabs(mat4_linear_det(a) - 3.0) < 1e-14);
+    assert_near(sv[0], 3, 1e-14);
+    assert_near(sv[1], 2, 1e-14);
+    assert_near(sv[2], 0.5, 1e-14);
+    assert_near(mat4_linear_det(a), 3.0, 1e-14);
     mat4 shear = mat4_identity();
     shear.m[0][1] = 1;
     mat4_linear_singular_values(shear, sv);
     const double phi = (1 + sqrt(5.0)) / 2;
-    assert_true(fabs(sv[0] - phi) < 1e-15 && fabs(sv[1] - 1) < 1e-15 && fabs(sv[2] - 1 / phi) < 1e-15);
+    assert_near(sv[0], phi, 1e-15);
+    assert_near(sv[1], 1, 1e-15);
+    assert_near(sv[2], 1 / phi, 1e-15);
     /* a flattened direction: a zero singular value, det 0; translation plays no part */
     mat4 flat = mat4_mul(mat4_translate(4, 5, 6), mat4_scale(1, 1, 0));
     mat4_linear_singular_values(flat, sv);
@@ -153,8 +157,8 @@ static void test_linalg_storage_is_row_major(void **state)
     assert_true(t.m[0][3] == 4 && t.m[1][3] == 5 && t.m[2][3] == 6);
     assert_true(t.m[3][0] == 0 && t.m[3][3] == 1);
     mat4 r = mat4_rotate_z(quarter);
-    assert_true(fabs(r.m[0][1] + 1.0) < 1e-15); /* -sin in row 0, column 1 */
-    assert_true(fabs(r.m[1][0] - 1.0) < 1e-15);
+    assert_near(r.m[0][1], -(1.0), 1e-15); /* -sin in row 0, column 1 */
+    assert_near(r.m[1][0], 1.0, 1e-15);
 }
 
 int main(void)

@@ -105,7 +105,7 @@ static void test_mesh_chapter30_cylinder_counts(void **state)
     for (int s = 0; s < 24; s++) {
         vec3 p = m.vertices[mesh_cylinder_index(24, 4, s)];
         assert_true(p.z == 1.0);
-        assert_true(fabs(hypot(p.x, p.y) - 1.0) < 1e-15);
+        assert_near(hypot(p.x, p.y), 1.0, 1e-15);
     }
     mesh_free(&m);
 }
@@ -142,7 +142,7 @@ static void test_mesh_degenerate_count(void **state)
     mesh_triangle t[2] = {{{0, 1, 2}}, {{0, 3, 2}}};
     assert_int_equal(mesh_count_degenerate(p, t, 2, 1e-12), 1);
     assert_int_equal(mesh_count_degenerate(p, t, 2, 0.0), 0);
-    assert_true(fabs(triangle_area(p[0], p[1], p[2]) - 0.5) < 1e-16);
+    assert_near(triangle_area(p[0], p[1], p[2]), 0.5, 1e-16);
 }
 
 static uint64_t rng = 0x2545f4914f6cdd1du;

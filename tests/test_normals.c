@@ -50,7 +50,9 @@ static void test_normals_inverse_transpose_by_hand(void **state)
     (void)state;
     mat4 it;
     assert_int_equal(mat4_linear_inverse_transpose(mat4_scale(2, 1, 1), &it, "S", NULL), LAB_OK);
-    assert_true(fabs(it.m[0][0] - 0.5) < 1e-15 && it.m[1][1] == 1 && it.m[2][2] == 1);
+    assert_near(it.m[0][0], 0.5, 1e-15);
+    assert_true(it.m[1][1] == 1);
+    assert_true(it.m[2][2] == 1);
     /* a shear: A = [[1, 1, 0], [0, 1, 0], [0, 0, 1]], (A^-1)^T = [[1, 0, 0], [-1, 1, 0], [0, 0, 1]] */
     mat4 shear = mat4_identity();
     shear.m[0][1] = 1;
@@ -77,8 +79,8 @@ static void test_normals_nonuniform_scale_breaks_rigid_not_blended(void **state)
     assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_BLENDED_INVERSE_TRANSPOSE, &blended, NULL), LAB_OK);
     assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_PER_BONE_INVERSE_TRANSPOSE, &per_bone, NULL), LAB_OK);
     double expected = (atan(2.0) - atan(0.5)) * 180 / acos(-1.0);
-    assert_true(fabs(deg(rigid, truth) - expected) < 1e-9);
-    assert_true(fabs(expected - 36.869897645844) < 1e-9);
+    assert_near(deg(rigid, truth), expected, 1e-9);
+    assert_near(expected, 36.869897645844, 1e-9);
     assert_true(deg(blended, truth) < 1e-9);
     assert_true(deg(per_bone, truth) < 1e-9);
 }
@@ -93,7 +95,8 @@ static void test_normals_blended_and_per_bone_are_different_approximations(void 
     assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_BLENDED_INVERSE_TRANSPOSE, &a, NULL), LAB_OK);
     assert_int_equal(normals_skin(&n, &in, palette, 2, NORMALS_PER_BONE_INVERSE_TRANSPOSE, &b, NULL), LAB_OK);
     assert_true(deg(a, b) > 1.0);
-    assert_true(fabs(vec3_length(a) - 1.0) < 1e-15 && fabs(vec3_length(b) - 1.0) < 1e-15);
+    assert_near(vec3_length(a), 1.0, 1e-15);
+    assert_near(vec3_length(b), 1.0, 1e-15);
 }
 
 /* Normals never receive translation: a palette of pure translations leaves them alone,
@@ -122,7 +125,7 @@ static void test_normals_world_uses_inverse_transpose(void **state)
     vec3 n = vec3_normalize(vec3_make(1, 1, 0)), tangent = vec3_make(1, -1, 0), w;
     assert_int_equal(normals_to_world(&n, 1, model, &w, NULL), LAB_OK);
     vec3 t = mat4_transform_direction(model, tangent);
-    assert_true(fabs(vec3_dot(w, t)) < 1e-15); /* still perpendicular to the moved tangent */
+    assert_near(vec3_dot(w, t), 0, 1e-15); /* still perpendicular to the moved tangent */
     vec3 naive = vec3_normalize(mat4_transform_direction(model, n));
     assert_true(fabs(vec3_dot(naive, vec3_normalize(t))) > 0.5);
 }
@@ -137,8 +140,8 @@ static void test_normals_from_faces_and_angles(void **state)
     normals_from_faces(p, 4, t, 2, n);
     for (int v = 0; v < 4; v++)
         assert_true(deg(n[v], vec3_make(0, 0, 1)) < 1e-12);
-    assert_true(fabs(normals_angle_deg(vec3_make(1, 0, 0), vec3_make(0, 3, 0)) - 90) < 1e-12);
-    assert_true(fabs(normals_angle_deg(vec3_make(1, 0, 0), vec3_make(-2, 0, 0)) - 180) < 1e-12);
+    assert_near(normals_angle_deg(vec3_make(1, 0, 0), vec3_make(0, 3, 0)), 90, 1e-12);
+    assert_near(normals_angle_deg(vec3_make(1, 0, 0), vec3_make(-2, 0, 0)), 180, 1e-12);
     assert_true(normals_angle_deg(vec3_make(1, 0, 0), vec3_make(1, 1e-9, 0)) > 5e-8); /* accurate near 0 */
     normals_error e = normals_compare(n, n, 4, NULL);
     assert_true(e.max_deg == 0.0 && e.mean_deg == 0.0);

@@ -38,7 +38,7 @@ static void test_packed_truncates_and_reports(void **state)
     assert_int_equal(packed_mesh_build(two, NULL, &(skin_influences){2, 6, (int *)joints, (double *)weights}, 4, &m, &r, NULL), LAB_OK);
     assert_int_equal(r.truncated_vertices, 1);
     assert_int_equal(r.largest_dropped_vertex, 0);
-    assert_true(fabs(r.largest_dropped_weight - 0.06) < 1e-15);
+    assert_near(r.largest_dropped_weight, 0.06, 1e-15);
     assert_true(fabsf(m.weight[0] - 0.3f / 0.9f) < 1e-7f);
     assert_true(fabsf(packed_implied_weight(&m, 0) - 0.15f / 0.9f) < 1e-6f);
     assert_true(m.weight[3] == 1.0f && packed_implied_weight(&m, 1) == 0.0f); /* vertex 1 */

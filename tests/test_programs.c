@@ -3,6 +3,7 @@
  * on stdout is an output, so a stdout that cannot take it (a full disk: /dev/full) makes
  * the run exit 3 having written nothing; --help too. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,74 @@ static void test_programs_a_full_stdout_is_an_output_failure(void **state)
     assert_true(ran > 0);
 }
 
+/* Checks as data: each program's <name>-checks.json holds every check its report made, and
+ * each verdict is what its numbers say, worked out here again: |computed - independent| <=
+ * tolerance for a comparison, computed < bound for a bound, equality for a count. A
+ * program with no checks (lab30-gltf only describes) writes no such file. */
+static void test_programs_checks_are_data_and_their_verdicts_hold(void **state)
+{
+    tu_run_dir *ctx = *state;
+    int programs = 0, records = 0;
+    for (int i = 0; i < tu_program_count; i++) {
+        const tu_program *p = &tu_programs[i];
+        if (!tu_program_selected(p))
+            continue;
+        char program[256], name[128];
+        snprintf(program, sizeof program, "%s/%s", LAB_BIN_DIR, p->name);
+        snprintf(name, sizeof name, "%s-checks.json", p->name);
+        char *argv[] = {program, (char *)p->input, ctx->dir, NULL};
+        if (!p->input)
+            argv[1] = ctx->dir, argv[2] = NULL;
+        int rc = tu_run(argv, ctx->out_path, ctx->err_path);
+        if (rc == 1 && tu_file_contains(ctx->err_path, "no EGL display"))
+            continue;
+        assert_int_equal(rc, 0);
+        cJSON *root = tu_json_load(tu_path(ctx->dir, name));
+        bool has_checks = tu_file_contains(ctx->out_path, "All checks passed.");
+        if (!has_checks) { /* a report that only describes */
+            assert_null(root);
+            continue;
+        }
+        assert_non_null(root);
+        cJSON *checks = tu_json_get(root, "checks"), *c;
+        int passed = 0;
+        cJSON_ArrayForEach(c, checks) {
+            const char *kind = cJSON_GetStringValue(tu_json_get(c, "kind"));
+            const char *verdict = cJSON_GetStringValue(tu_json_get(c, "verdict"));
+            double computed = tu_json_num(c, "computed");
+            bool holds;
+            if (!strcmp(kind, "bound"))
+                holds = computed < tu_json_num(c, "bound");
+            else if (!strcmp(kind, "count"))
+                holds = computed == tu_json_num(c, "independent");
+            else
+                holds = fabs(computed - tu_json_num(c, "independent")) <= tu_json_num(c, "tolerance");
+            if (holds != !strcmp(verdict, "ok"))
+                fail_msg("%s: \"%s\" (%s) says %s, its numbers say %s", name,
+                         cJSON_GetStringValue(tu_json_get(c, "what")), kind, verdict, holds ? "ok" : "FAIL");
+            assert_non_null(cJSON_GetStringValue(tu_json_get(c, "section")));
+            passed += holds;
+        }
+        assert_true(cJSON_GetArraySize(checks) > 0);
+        assert_near(tu_json_num(root, "checks_passed"), passed, 0);
+        assert_near(tu_json_num(root, "checks_failed"), cJSON_GetArraySize(checks) - passed, 0);
+        assert_int_equal(passed, cJSON_GetArraySize(checks)); /* a run that writes passed every check */
+        records += passed;
+        programs++;
+        cJSON_Delete(root);
+        char command[256];
+        snprintf(command, sizeof command, "rm -f %s/* %s/.[!.]*", ctx->dir, ctx->dir);
+        assert_int_equal(system(command), 0);
+    }
+    printf("  %d programs' checks, %d records, every verdict what its numbers say\n", programs, records);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_programs_a_full_stdout_is_an_output_failure, tu_run_dir_setup,
+                                        tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_programs_checks_are_data_and_their_verdicts_hold, tu_run_dir_setup,
                                         tu_run_dir_teardown),
     };
     return cmocka_run_group_tests_name("every program's contract", tests, NULL, NULL);

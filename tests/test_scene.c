@@ -56,7 +56,9 @@ static void test_scene_chain_by_hand(void **state)
     assert_int_equal(scene_evaluate(nodes, 3, world, NULL), LAB_OK);
     /* the tip's origin: 1 along x, turned to +y by the middle node, moved by +10 x */
     vec3 tip = mat4_transform_point(world[2], vec3_make(0, 0, 0));
-    assert_true(fabs(tip.x - 10) < 1e-15 && fabs(tip.y - 1) < 1e-15 && tip.z == 0);
+    assert_near(tip.x, 10, 1e-15);
+    assert_near(tip.y, 1, 1e-15);
+    assert_true(tip.z == 0);
     assert_true(mat4_max_abs_diff(world[0], nodes[0].local) == 0.0);
 }
 

@@ -139,8 +139,10 @@ static void test_skin_unnormalised_weights_scale_the_point(void **state)
     (void)state;
     mat4 palette[2] = {mat4_identity(), mat4_identity()};
     vec4 h = skin_lbs_point(vec3_make(1, 2, 3), (const int[]){0, 1}, (const double[]){0.4, 0.4}, 2, palette);
-    assert_true(fabs(h.x - 0.8) < 1e-15 && fabs(h.y - 1.6) < 1e-15 && fabs(h.z - 2.4) < 1e-15);
-    assert_true(fabs(h.w - 0.8) < 1e-15);
+    assert_near(h.x, 0.8, 1e-15);
+    assert_near(h.y, 1.6, 1e-15);
+    assert_near(h.z, 2.4, 1e-15);
+    assert_near(h.w, 0.8, 1e-15);
 }
 
 static void test_skin_swapping_slots_gives_same_result(void **state)
@@ -230,7 +232,7 @@ static void test_skin_policy_normalize_divides_and_reports(void **state)
     assert_true(weight[1] == 0.75); /* untouched */
     assert_int_equal(r.normalized_count, 1);
     assert_int_equal(r.normalized_vertices[0], 1);
-    assert_true(fabs(r.largest_deviation - 0.2) < 1e-15);
+    assert_near(r.largest_deviation, 0.2, 1e-15);
     assert_int_equal(r.largest_deviation_vertex, 1);
     assert_int_equal(r.fallback_count, 0);
     skin_weight_report_free(&r);
@@ -343,7 +345,7 @@ static void test_skin_sort_and_renormalize(void **state)
     double w[4] = {0.25f, 0.25f, 0.25f, 0.2500001f};
     skin_influences in = view(1, 4, joint, w);
     skin_renormalize(&in);
-    assert_true(fabs(w[0] + w[1] + w[2] + w[3] - 1.0) < 1e-15);
+    assert_near(w[0] + w[1] + w[2] + w[3] - 1.0, 0, 1e-15);
 }
 
 int main(void)

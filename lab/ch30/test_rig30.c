@@ -105,9 +105,9 @@ static void test_rig30_rig_matches_the_article(void **state)
 static void test_rig30_radius_formula_by_hand(void **state)
 {
     (void)state;
-    assert_true(fabs(rig30_radius_ratio(0.5, 0.5 * pi) - sqrt(0.5)) < 1e-15);
-    assert_true(fabs(rig30_radius_ratio(0.5, 2.0 * pi / 3.0) - 0.5) < 1e-15);
-    assert_true(fabs(rig30_radius_ratio(0.25, 2.0 * pi / 3.0) - sqrt(7.0) / 4.0) < 1e-15);
+    assert_near(rig30_radius_ratio(0.5, 0.5 * pi), sqrt(0.5), 1e-15);
+    assert_near(rig30_radius_ratio(0.5, 2.0 * pi / 3.0), 0.5, 1e-15);
+    assert_near(rig30_radius_ratio(0.25, 2.0 * pi / 3.0), sqrt(7.0) / 4.0, 1e-15);
     assert_true(rig30_radius_ratio(0.5, pi) < 1e-16);
     assert_true(rig30_radius_ratio(0.0, 2.0) == 1.0 && rig30_radius_ratio(1.0, 2.0) == 1.0);
 }
@@ -166,7 +166,7 @@ static void test_rig30_half_turn_collapses_middle_ring(void **state)
                                            rig->bind.triangle_count, RIG30_MIN_AREA),
                      48);
     /* ring 2 (w = 1/4) keeps half its radius: sqrt(1 - 4 * 1/4 * 3/4) = 1/2 */
-    assert_true(fabs(rig30_measure_ring(p.positions, 2).mean - 0.5) < 1e-15);
+    assert_near(rig30_measure_ring(p.positions, 2).mean, 0.5, 1e-15);
     free(p.positions);
     rig30_pose q = pose_at(rig, pi * 179.0 / 180.0);
     assert_int_equal(mesh_count_degenerate(q.positions, rig->bind.triangles,
@@ -182,8 +182,7 @@ static void test_rig30_exercise_quarter_weight(void **state)
     const double w[2] = {0.75, 0.25};
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, w, NULL), LAB_OK);
     rig30_pose p = pose_at(&rig, 2.0 * pi / 3.0);
-    assert_true(fabs(rig30_measure_ring(p.positions, RIG30_MIDDLE_RING).mean - sqrt(7) / 4) <
-                1e-15);
+    assert_near(rig30_measure_ring(p.positions, RIG30_MIDDLE_RING).mean, sqrt(7) / 4, 1e-15);
     free(p.positions);
     rig30_rig_free(&rig);
 }
@@ -196,8 +195,8 @@ static void test_rig30_hand_control_table(void **state)
     const vec3 expect[HAND_ROWS] = {{0.5, 1.5, 0}, {0, 1.5, 0}, {0, 1, 0}};
     for (int r = 0; r < HAND_ROWS; r++)
         assert_true(vec3_length(vec3_sub(h.computed[r], expect[r])) < 1e-15);
-    assert_true(fabs(h.error_vs_correct[HAND_NO_INVERSE_BIND] - 0.5) < 1e-15);
-    assert_true(fabs(h.error_vs_correct[HAND_REVERSED_ORDER] - sqrt(0.5)) < 1e-15);
+    assert_near(h.error_vs_correct[HAND_NO_INVERSE_BIND], 0.5, 1e-15);
+    assert_near(h.error_vs_correct[HAND_REVERSED_ORDER], sqrt(0.5), 1e-15);
 }
 
 /* DQS keeps every radius and turns each ring by the closed form, computed here from its
@@ -211,11 +210,11 @@ static void test_rig30_dqs_twist_closed_form_many_pairs(void **state)
             double w = i / 20.0, theta = k * 0.43;
             double r;
             assert_int_equal(rig30_sweep_ring_radius(SKIN_DQS, w, theta, &r, NULL), LAB_OK);
-            assert_true(fabs(r - 1.0) < 1e-14);
+            assert_near(r, 1.0, 1e-14);
             /* the closed form after the hemisphere fix: t wrapped into [-pi, pi] */
             double t = theta - 2 * pi * floor((theta + pi) / (2 * pi));
             double phi = 2 * atan2(w * sin(t / 2), (1 - w) + w * cos(t / 2));
-            assert_true(fabs(rig30_dqs_twist_angle(w, theta) - phi) < 1e-14);
+            assert_near(rig30_dqs_twist_angle(w, theta), phi, 1e-14);
         }
 }
 
@@ -272,9 +271,9 @@ static void test_rig30_twists_at_the_seams_and_beyond_one_turn(void **state)
     const double pi = 3.141592653589793;
     assert_true(rig30_angle_difference(rig30_dqs_twist_angle(1.0, deg_to_rad(-180)), pi) < 1e-12);
     assert_true(cos(0.5 * deg_to_rad(540)) < 0.0);
-    assert_true(fabs(rig30_dqs_twist_angle(0.5, deg_to_rad(540)) - pi / 2) < 1e-12);
-    assert_true(fabs(rig30_angle_difference(deg_to_rad(359), deg_to_rad(-1))) < 1e-12);
-    assert_true(fabs(rig30_angle_difference(deg_to_rad(-170), deg_to_rad(170)) - deg_to_rad(20)) < 1e-12);
+    assert_near(rig30_dqs_twist_angle(0.5, deg_to_rad(540)), pi / 2, 1e-12);
+    assert_near(rig30_angle_difference(deg_to_rad(359), deg_to_rad(-1)), 0, 1e-12);
+    assert_near(rig30_angle_difference(deg_to_rad(-170), deg_to_rad(170)), deg_to_rad(20), 1e-12);
 }
 
 /* 270 deg: the short way (-45 deg) with the fix, the long way (+135) without it;
@@ -285,10 +284,10 @@ static void test_rig30_hemisphere_fix_short_way_and_full_turn(void **state)
     const double pi = 3.141592653589793;
     rig30_pose p = {.positions = malloc(sizeof(vec3) * 216)};
     assert_int_equal(rig30_pose_at(rig, 1.5 * pi, (skin_blend){.method = SKIN_DQS}, &p, NULL), LAB_OK);
-    assert_true(fabs(rig30_measure_ring_angle(rig->bind.vertices, p.positions, 4) + pi / 4) < 1e-12);
+    assert_near(rig30_measure_ring_angle(rig->bind.vertices, p.positions, 4), -(pi / 4), 1e-12);
     skin_blend no_fix = {.method = SKIN_DQS, .skip_hemisphere_fix = true};
     assert_int_equal(rig30_pose_at(rig, 1.5 * pi, no_fix, &p, NULL), LAB_OK);
-    assert_true(fabs(rig30_measure_ring_angle(rig->bind.vertices, p.positions, 4) - 0.75 * pi) < 1e-12);
+    assert_near(rig30_measure_ring_angle(rig->bind.vertices, p.positions, 4), 0.75 * pi, 1e-12);
     lab_diag d = {0};
     assert_int_equal(rig30_pose_at(rig, 2 * pi, no_fix, &p, &d), LAB_ERR_DQ_ZERO_NORM);
     assert_int_equal(d.vertex / RIG30_SEGMENTS, RIG30_MIDDLE_RING);
@@ -302,7 +301,7 @@ static void test_rig30_bend_weights_and_metrics(void **state)
     assert_int_equal(rig30_rig_build(&rig, RIG30_BEND, NULL, NULL), LAB_OK);
     const double expect[RIG30_RINGS] = {0, 0, 0, 0.15625, 0.5, 0.84375, 1, 1, 1}; /* 3u^2 - 2u^3 */
     for (int k = 0; k < RIG30_RINGS; k++)
-        assert_true(fabs(rig30_child_weight(&rig.influences, k * RIG30_SEGMENTS) - expect[k]) < 1e-15);
+        assert_near(rig30_child_weight(&rig.influences, k * RIG30_SEGMENTS), expect[k], 1e-15);
     assert_true(mat4_max_abs_diff(rig.inverse_bind[1], mat4_translate(0, 0, -1)) == 0.0);
     rig30_pose p = {.positions = malloc(sizeof(vec3) * 216)};
     rig30_bend_metrics lbs, dqs;
@@ -312,16 +311,17 @@ static void test_rig30_bend_weights_and_metrics(void **state)
     assert_int_equal(rig30_pose_at(&rig, beta, (skin_blend){.method = SKIN_DQS}, &p, NULL), LAB_OK);
     rig30_measure_bend(&rig, &p, &dqs);
     /* LBS: the joint ring's inner vertex lands at cos(45 deg) from the joint */
-    assert_true(fabs(lbs.inner_min_distance - sqrt(0.5)) < 1e-12);
-    assert_true(fabs(dqs.inner_min_distance - 1.0) < 1e-12);
+    assert_near(lbs.inner_min_distance, sqrt(0.5), 1e-12);
+    assert_near(dqs.inner_min_distance, 1.0, 1e-12);
     assert_true(dqs.outer_max_bulge > 0.02 && dqs.outer_max_bulge > 10 * lbs.outer_max_bulge);
     for (int k = 0; k < RIG30_RINGS; k++) /* DQS moves each ring rigidly */
-        assert_true(fabs(dqs.ring_radius[k] - 1.0) < 1e-12);
+        assert_near(dqs.ring_radius[k], 1.0, 1e-12);
     assert_true(lbs.ring_radius[4] < 0.9);
     /* the bind pose measures as the bind mesh: inner distance 1, no bulge */
     assert_int_equal(rig30_pose_at(&rig, 0.0, (skin_blend){.method = SKIN_DQS}, &p, NULL), LAB_OK);
     rig30_measure_bend(&rig, &p, &dqs);
-    assert_true(fabs(dqs.inner_min_distance - 1.0) < 1e-12 && fabs(dqs.outer_max_bulge) < 1e-12);
+    assert_near(dqs.inner_min_distance, 1.0, 1e-12);
+    assert_near(dqs.outer_max_bulge, 0, 1e-12);
     free(p.positions);
     rig30_rig_free(&rig);
 }
@@ -344,7 +344,7 @@ static void test_rig30_true_normals(void **state)
     for (int ring = 0; ring < 9; ring++)
         for (int s = 0; s < 24; s++) {
             vec3 chord = vec3_sub(p.positions[ring * 24 + (s + 1) % 24], p.positions[ring * 24 + (s + 23) % 24]);
-            assert_true(fabs(vec3_dot(truth[ring * 24 + s], vec3_normalize(chord))) < 1e-12);
+            assert_near(vec3_dot(truth[ring * 24 + s], vec3_normalize(chord)), 0, 1e-12);
         }
     free(p.positions);
     rig30_rig bend;

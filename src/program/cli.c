@@ -3,6 +3,11 @@
  * line and the usage text are part of the command line. */
 #include "program/cli.h"
 
+#include <cJSON.h>
+
+#include "base/report.h"
+#include "program/evidence.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -294,16 +299,50 @@ bool cli_report(const cli_chapter *chapter, const void *state, FILE *out)
     fprintf(out, "%s\n", chapter->title);
     for (int i = 0; i < chapter->step_count; i++) {
         const cli_step *s = &chapter->steps[i];
+        char heading[512];
         if (s->section && s->continues && number > 0)
-            fprintf(out, "\n%d%c. %s\n", number, 'a' + ++letter, s->section);
+            snprintf(heading, sizeof heading, "%d%c. %s", number, 'a' + ++letter, s->section);
         else if (s->section)
-            fprintf(out, "\n%d. %s\n", ++number, s->section), letter = 0;
+            snprintf(heading, sizeof heading, "%d. %s", ++number, s->section), letter = 0;
+        if (s->section) {
+            fprintf(out, "\n%s\n", heading);
+            report_section(heading);
+        }
         if (s->report)
             ok &= s->report(state, out);
     }
     if (!chapter->without_checks)
         fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
     return ok;
+}
+
+/* The report's checks as data: <name>-checks.json, each record with its verdict. */
+static lab_error add_checks(const char *name, const report_checks *checks, output_batch *batch, lab_diag *d)
+{
+    if (checks->out_of_memory)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the report's checks", "%d records", checks->count);
+    cJSON *root = json_evidence_root(name), *list = cJSON_CreateArray();
+    int passed = 0;
+    for (int i = 0; i < checks->count; i++) {
+        const report_check *c = &checks->items[i];
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "section", c->section);
+        cJSON_AddStringToObject(item, "what", c->what);
+        cJSON_AddStringToObject(item, "kind", report_kind_name(c->kind));
+        cJSON_AddItemToObject(item, "computed", json_number_or_null(c->computed));
+        cJSON_AddItemToObject(item, c->kind == REPORT_BOUND ? "bound" : "independent", json_number_or_null(c->reference));
+        if (c->kind == REPORT_COMPARE)
+            cJSON_AddItemToObject(item, "tolerance", json_number_or_null(c->tolerance));
+        cJSON_AddStringToObject(item, "verdict", c->passed ? "ok" : "FAIL");
+        cJSON_AddItemToArray(list, item);
+        passed += c->passed;
+    }
+    json_add_number(root, "checks_passed", passed);
+    json_add_number(root, "checks_failed", checks->count - passed);
+    cJSON_AddItemToObject(root, "checks", list);
+    char file[OUTPUT_MAX_NAME + 1];
+    snprintf(file, sizeof file, "%s-checks.json", name);
+    return output_batch_add_json(batch, file, root, d);
 }
 
 int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
@@ -320,7 +359,13 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
     if (e != LAB_OK && chapter->locate)
         chapter->locate(state, &d);
     if (e == LAB_OK) {
+        report_checks checks = {0};
+        report_collect(&checks);
         bool checks_ok = cli_report(chapter, state, stdout);
+        report_collect(NULL);
+        if (!chapter->without_checks && checks_ok)
+            e = add_checks(program->name, &checks, batch, &d);
+        report_checks_free(&checks);
         code = cli_finish(program->name, batch, e, &d, checks_ok, args[program->positional_count - 1]);
     } else {
         code = cli_fail(program->name, &d, cli_exit_code(e));

@@ -227,6 +227,15 @@ bool dqs30_report_twist(const void *state, FILE *out)
             double dr = fabs(p->rings.radius[k] - p->rings.radius_analytic[k]);
             double da = rig30_angle_difference(p->rings.angle[k], p->rings.angle_analytic[k]);
             bool row_ok = dr <= RIG30_CHECK_TOLERANCE && (isnan(p->rings.angle[k]) || da <= 1e-9);
+            char what[96];
+            snprintf(what, sizeof what, "%s %g deg ring %d radius", skin_method_name(p->method), p->angle_deg, k);
+            report_record(what, REPORT_COMPARE, p->rings.radius[k], p->rings.radius_analytic[k], RIG30_CHECK_TOLERANCE,
+                          dr <= RIG30_CHECK_TOLERANCE);
+            if (!isnan(p->rings.angle[k])) {
+                snprintf(what, sizeof what, "%s %g deg ring %d turn (deg)", skin_method_name(p->method), p->angle_deg, k);
+                report_record(what, REPORT_COMPARE, rad_to_deg(p->rings.angle[k]),
+                              rad_to_deg(p->rings.angle_analytic[k]), rad_to_deg(1e-9), da <= 1e-9);
+            }
             ok &= row_ok;
             fprintf(out, "  %s %5g ring %d (%.3f) %10.6f %10.6f %9.2g %10.4f %10.4f %9.2g  %s\n",
                    skin_method_name(p->method), p->angle_deg, k, w, p->rings.radius[k],

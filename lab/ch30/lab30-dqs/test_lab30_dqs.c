@@ -20,7 +20,7 @@ static const char *const outputs[] = {
     "dqs30-lbs-twist090.png", "dqs30-lbs-twist180.png", "dqs30-lbs-twist270.png",
     "dqs30-lbs-bend090.png", "dqs30-lbs-bend135.png", "dqs30-dqs-twist090.png",
     "dqs30-dqs-twist180.png", "dqs30-dqs-twist270.png", "dqs30-dqs-bend090.png",
-    "dqs30-dqs-bend135.png"};
+    "dqs30-dqs-bend135.png", "lab30-dqs-checks.json"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 typedef tu_run_dir run_ctx;
@@ -97,7 +97,7 @@ static void test_lab30_dqs_twist_evidence(void **state)
             double expect = dqs ? 1.0 : sqrt(1 - 4 * w * (1 - w) * s * s);
             for (int k = 0; k < 24; k++) {
                 cJSON *q = cJSON_GetArrayItem(pos, ring * 24 + k);
-                assert_true(fabs(hypot(at(q, 0), at(q, 1)) - expect) < 1e-12);
+                assert_near(hypot(at(q, 0), at(q, 1)), expect, 1e-12);
             }
         }
     }
@@ -106,8 +106,8 @@ static void test_lab30_dqs_twist_evidence(void **state)
     assert_true(tu_json_num(tu_json_get(checks, "dqs_twist"), "max_position_error") < 1e-12);
     assert_true(tu_json_num(tu_json_get(checks, "lbs_twist"), "max_position_error") < 1e-12);
     cJSON *shortway = tu_json_get(checks, "short_way_270");
-    assert_true(fabs(tu_json_num(shortway, "middle_turn_with_fix_deg") + 45) < 1e-9);
-    assert_true(fabs(tu_json_num(shortway, "middle_turn_without_fix_deg") - 135) < 1e-9);
+    assert_near(tu_json_num(shortway, "middle_turn_with_fix_deg"), -(45), 1e-9);
+    assert_near(tu_json_num(shortway, "middle_turn_without_fix_deg"), 135, 1e-9);
     cJSON *full = tu_json_get(tu_json_get(checks, "full_turn_360"), "without_fix");
     assert_true(cJSON_IsTrue(tu_json_get(full, "rejected")));
     assert_non_null(strstr(cJSON_GetStringValue(tu_json_get(full, "message")), "vertex 96"));
@@ -139,8 +139,8 @@ static void test_lab30_dqs_bend_evidence(void **state)
     for (int k = 0; k < 3; k++) {
         double beta = (k + 2) * 30 * 3.141592653589793 / 180;
         /* LBS: the joint ring's inner vertex is averaged to cos(beta/2) from the joint */
-        assert_true(fabs(inner[0][k] - cos(beta / 2)) < 1e-9);
-        assert_true(fabs(inner[1][k] - 1.0) < 1e-9);
+        assert_near(inner[0][k], cos(beta / 2), 1e-9);
+        assert_near(inner[1][k], 1.0, 1e-9);
         assert_true(bulge[1][k] > bulge[0][k]);
     }
     assert_true(inner[0][2] < inner[0][1] && inner[0][1] < inner[0][0]); /* worse as it bends */
@@ -200,13 +200,13 @@ static void test_lab30_dqs_chord_sketch(void **state)
     cJSON *chord = tu_json_get(root, "chord_sketch");
     const double m1[3] = {0, 1, 0}, m2[3] = {0, -1, 0}, v[3] = {1, 0, 0};
     for (int i = 0; i < 3; i++) {
-        assert_true(fabs(at(tu_json_get(chord, "M1_v"), i) - m1[i]) < 1e-15);
-        assert_true(fabs(at(tu_json_get(chord, "M2_v"), i) - m2[i]) < 1e-15);
-        assert_true(fabs(at(tu_json_get(chord, "lbs"), i) - 0.5 * (m1[i] + m2[i])) < 1e-15);
-        assert_true(fabs(at(tu_json_get(chord, "dqs"), i) - v[i]) < 1e-15);
+        assert_near(at(tu_json_get(chord, "M1_v"), i), m1[i], 1e-15);
+        assert_near(at(tu_json_get(chord, "M2_v"), i), m2[i], 1e-15);
+        assert_near(at(tu_json_get(chord, "lbs"), i), 0.5 * (m1[i] + m2[i]), 1e-15);
+        assert_near(at(tu_json_get(chord, "dqs"), i), v[i], 1e-15);
     }
     assert_true(tu_json_num(chord, "lbs_distance_from_centre") < 1e-15);
-    assert_true(fabs(tu_json_num(chord, "dqs_distance_from_centre") - 1.0) < 1e-15);
+    assert_near(tu_json_num(chord, "dqs_distance_from_centre"), 1.0, 1e-15);
     cJSON_Delete(root);
     assert_true(tu_file_contains(ctx->out_path, "LBS distance from the centre"));
     tu_image img; /* the chord is drawn: the LBS marker (red) and the DQS marker (green) */

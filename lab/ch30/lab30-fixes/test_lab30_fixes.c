@@ -23,7 +23,7 @@
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 
 static const char *const outputs[] = {"fixes30.png", "fixes30-radius.png", "fixes30.json", "fixes30.csv",
-                                     "fixes30-corrective.gltf", "fixes30-twist.gif"};
+                                     "fixes30-corrective.gltf", "fixes30-twist.gif", "lab30-fixes-checks.json"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 /* k twist joints at 180 degrees: every vertex's radius is the chapter's formula for its
@@ -44,7 +44,7 @@ static void test_fixes_twist_joints_closed_form(void **state)
         double narrowest = 1e9;
         for (int ring = 0; ring < RIG30_RINGS; ring++)
             narrowest = fmin(narrowest, rig30_measure_ring(out, ring).mean);
-        assert_true(fabs(narrowest - cos(acos(-1.0) / 2 / (k + 1))) < 1e-12);
+        assert_near(narrowest, cos(acos(-1.0) / 2 / (k + 1)), 1e-12);
         if (k == 0) { /* the chapter's own LBS */
             assert_int_equal(rig30_pose_at(&rig, acos(-1.0), (skin_blend){.method = SKIN_LBS}, &chapter, NULL), LAB_OK);
             assert_true(rig30_max_distance(out, chapter.positions, 216) < 1e-12);
@@ -145,8 +145,8 @@ static void test_fixes_centres_and_volume(void **state)
     }
     assert_int_equal(rig30_cor(&rig, centres, acos(-1.0), out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++)
-        assert_true(fabs(hypot(out[v].x, out[v].y) - 1.0) < 1e-12);
-    assert_true(fabs(rig30_volume(&rig, rig.bind.vertices) - 2 * 12 * sin(acos(-1.0) / 12)) < 1e-12);
+        assert_near(hypot(out[v].x, out[v].y), 1.0, 1e-12);
+    assert_near(rig30_volume(&rig, rig.bind.vertices), 2 * 12 * sin(acos(-1.0) / 12), 1e-12);
     rig30_rig_free(&rig);
 }
 
@@ -196,7 +196,7 @@ static void test_lab30_fixes_evidence(void **state)
     for (int i = 0; i < 85; i++) {
         double t = tu_json_number(cJSON_GetArrayItem(deg, i)) * acos(-1.0) / 180.0;
         double lbs = tu_json_number(cJSON_GetArrayItem(tu_json_get(tu_json_get(curves, "LBS"), "narrowest_ring_radius"), i));
-        assert_true(fabs(lbs - fabs(cos(t / 2))) < 1e-12); /* w = 1/2 is the narrowest LBS ring */
+        assert_near(lbs, fabs(cos(t / 2)), 1e-12); /* w = 1/2 is the narrowest LBS ring */
     }
     static const double twist[8] = {0, 30, 60, 90, 120, 150, 180, 210};
     for (int p = 0; p < 8; p++)
@@ -212,14 +212,15 @@ static void test_lab30_fixes_evidence(void **state)
     /* at the trained pose: radius 1 everywhere after skinning; before, the middle ring is
      * out of reach (M singular) */
     const cJSON *after = row(root, "twist", 180, "post-skin corrective");
-    assert_true(fabs(tu_json_num(after, "radius_min") - 1) < 1e-12 && fabs(tu_json_num(after, "radius_max") - 1) < 1e-12);
-    assert_true(fabs(tu_json_num(after, "narrowest_ring_radius") - 1) < 1e-12);
+    assert_near(tu_json_num(after, "radius_min"), 1, 1e-12);
+    assert_near(tu_json_num(after, "radius_max"), 1, 1e-12);
+    assert_near(tu_json_num(after, "narrowest_ring_radius"), 1, 1e-12);
     assert_true(tu_json_num(row(root, "twist", 180, "pre-skin corrective"), "radius_max") < 1e-9);
     assert_int_equal((int)tu_json_num(root, "corrective_unreachable_before_skinning"), 24);
     assert_true(tu_json_num(row(root, "twist", 180, "LBS"), "radius_mean") < 1e-9); /* the collapse */
     for (int p = 0; p < 8; p++) { /* the radius error: LBS's worst ring is the middle one, 1 - |cos(theta/2)| */
         double half = twist[p] * acos(-1.0) / 360;
-        assert_true(fabs(tu_json_num(row(root, "twist", twist[p], "LBS"), "radius_error") - (1 - fabs(cos(half)))) < 1e-12);
+        assert_near(tu_json_num(row(root, "twist", twist[p], "LBS"), "radius_error"), (1 - fabs(cos(half))), 1e-12);
         assert_true(tu_json_num(row(root, "twist", twist[p], "DQS"), "radius_error") < 1e-12);
     }
     /* and above 1: the post-skin shape's middle ring at 90 is cos 45 + 1/2 */
@@ -228,7 +229,7 @@ static void test_lab30_fixes_evidence(void **state)
     assert_true(tu_json_num(row(root, "twist", 180, "CoR"), "radius_mean") > 0.99);
     double cor = tu_json_num(row(root, "bend", 90, "CoR"), "bulge"), dqs = tu_json_num(row(root, "bend", 90, "DQS"), "bulge");
     assert_true(cor < dqs);
-    assert_true(fabs(dqs - 0.0307) < 1e-3); /* lab30-dqs's bulge on the 90-degree bend */
+    assert_near(dqs, 0.0307, 1e-3); /* lab30-dqs's bulge on the 90-degree bend */
     assert_true(tu_json_num(row(root, "twist", 0, "DQS"), "volume_ratio") == 1.0);
     cJSON_Delete(root);
 }
@@ -250,7 +251,7 @@ static void test_lab30_fixes_corrective_as_gltf(void **state)
     assert_int_equal(tu_run_program(LAB_BIN_DIR "/lab30-gltf", NULL, NULL, "--time", "0.5", asset, out, (char *)NULL), 0);
     cJSON *json = tu_json_load(tu_path(out, "gltf30.json"));
     cJSON *part = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(json, "times"), 0), "parts"), 0);
-    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(tu_json_get(part, "morph_weights"), 0)) - 0.5) < 1e-7);
+    assert_near(tu_json_number(cJSON_GetArrayItem(tu_json_get(part, "morph_weights"), 0)), 0.5, 1e-7);
     rig30_rig rig;
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
     vec3 deltas[216], expect[216];

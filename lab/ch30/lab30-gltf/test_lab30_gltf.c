@@ -69,7 +69,8 @@ static void test_lab30_gltf_simple_skin(void **state)
     cJSON *root = tu_json_load(tu_path(ctx->dir, "gltf30.json"));
     cJSON *part = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(root, "times"), 0), "parts"), 0);
     cJSON *pos = tu_json_get(part, "positions");
-    assert_true(fabs(coord(pos, 8, 0) + 1) < 1e-6 && fabs(coord(pos, 8, 1) - 0.5) < 1e-6);
+    assert_near(coord(pos, 8, 0), -(1), 1e-6);
+    assert_near(coord(pos, 8, 1), 0.5, 1e-6);
     cJSON_Delete(root);
     assert_int_equal(run_lab(ctx, SIMPLE_SKIN, ctx->dir), 0); /* default: four times */
     for (int i = 0; i < OUTPUT_COUNT; i++)
@@ -135,9 +136,9 @@ static void test_lab30_gltf_round_trip(void **state)
         cJSON *b = tu_json_get(cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(gltf, "times"), k), "parts"), 0), "positions");
         assert_int_equal(cJSON_GetArraySize(a), cJSON_GetArraySize(b));
         for (int v = 0; v < cJSON_GetArraySize(a); v++) { /* the chapter's (x, y, z) is glTF's (x, z, -y) */
-            assert_true(fabs(coord(a, v, 0) - coord(b, v, 0)) < 1e-5);
-            assert_true(fabs(coord(a, v, 2) - coord(b, v, 1)) < 1e-5);
-            assert_true(fabs(-coord(a, v, 1) - coord(b, v, 2)) < 1e-5);
+            assert_near(coord(a, v, 0), coord(b, v, 0), 1e-5);
+            assert_near(coord(a, v, 2), coord(b, v, 1), 1e-5);
+            assert_near(-coord(a, v, 1), coord(b, v, 2), 1e-5);
         }
     }
     cJSON_Delete(lab30);
@@ -224,8 +225,7 @@ static void test_lab30_gltf_every_mesh_instance(void **state)
     cJSON *pos = tu_json_get(rigid, "positions");
     for (int v = 0; v < 216; v++)
         for (int c = 0; c < 3; c++)
-            assert_true(fabs(tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(pos, v), c)) -
-                             (bind[3 * v + c] + (c == 0 ? 5.0 : 0.0))) < 1e-12);
+            assert_near(tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(pos, v), c)), (bind[3 * v + c] + (c == 0 ? 5.0 : 0.0)), 1e-12);
     cJSON_Delete(json);
     assert_true(tu_file_contains(ctx->out_path, "rigid"));
     const char *morph = edited_asset(ctx->dir, COMMITTED_OUT_DIR "/ch30/fixes30-corrective.gltf", "morph.gltf", remove_the_skin);
@@ -240,7 +240,7 @@ static void test_lab30_gltf_every_mesh_instance(void **state)
     pos = tu_json_get(part, "positions");
     for (int v = 0; v < 216; v++)
         for (int c = 0; c < 3; c++)
-            assert_true(fabs(tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(pos, v), c)) - bind[3 * v + c]) < 1e-6);
+            assert_near(tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(pos, v), c)), bind[3 * v + c], 1e-6);
     cJSON_Delete(json);
 }
 
@@ -322,7 +322,7 @@ static void test_lab30_gltf_dqs_takes_float_rigid_matrices(void **state)
             continue;
         single++;
         for (int c = 0; c < 3; c++)
-            assert_true(fabs(coord(pos[0], v, c) - coord(pos[1], v, c)) < 1e-5);
+            assert_near(coord(pos[0], v, c), coord(pos[1], v, c), 1e-5);
     }
     assert_true(single > 0);
     skin_influences_free(&in);
@@ -374,8 +374,9 @@ static void test_lab30_gltf_deterministic_and_committed(void **state)
     const char *exported[] = {"skinning30.json", "skinning30-radii.csv", "skinning30.png",
                               "skinning30-theta000.png", "skinning30-theta090.png",
                               "skinning30-theta180.png", "skinning30-hand.png", "skinning30-weights.png",
-                              "skinning30-refused-weights.png", "skinning30.gltf", "skinning30-twist.gif"};
-    tu_check_deterministic_and_committed(LAB30, export_args, NULL, exported, 11, "lab30-gltf");
+                              "skinning30-refused-weights.png", "skinning30.gltf", "skinning30-twist.gif",
+                              "lab30-checks.json"};
+    tu_check_deterministic_and_committed(LAB30, export_args, NULL, exported, 12, "lab30-gltf");
     const char *asset_args[] = {COMMITTED_OUT_DIR "/ch30/skinning30.gltf", NULL};
     tu_check_deterministic_and_committed(LAB, asset_args, NULL, outputs, OUTPUT_COUNT, "lab30-gltf");
 }

@@ -220,6 +220,14 @@ bool gpu30_report_paths(const void *state, FILE *out)
                 const double *e = k->error[path][m];
                 bool pass = e[GPU30_VS_FLOAT] < GPU30_FLOAT_BOUND && e[GPU30_VS_DOUBLE] < GPU30_DOUBLE_BOUND &&
                             e[GPU30_NORMAL_ANGLE] < GPU30_NORMAL_BOUND;
+                static const char *const against[] = {"vs CPU float", "vs CPU double", "normal angle (rad)"};
+                static const double bound[] = {GPU30_FLOAT_BOUND, GPU30_DOUBLE_BOUND, GPU30_NORMAL_BOUND};
+                for (int q = 0; q < 3; q++) {
+                    char what[128];
+                    snprintf(what, sizeof what, "%s %g deg %s %s %s", gpu30_rig_name(k->rig), k->angle_deg,
+                             gpu_path_name((gpu_path)path), skin_method_name((skin_method)m), against[q]);
+                    report_record(what, REPORT_BOUND, e[q], bound[q], bound[q], e[q] < bound[q]);
+                }
                 fprintf(out, "  %-8s %3g deg  %-7s %s  vs float %-12.6g vs double %-12.6g normal %-12.6g %s\n",
                         gpu30_rig_name(k->rig), k->angle_deg, gpu_path_name((gpu_path)path), skin_method_name((skin_method)m),
                         e[GPU30_VS_FLOAT], e[GPU30_VS_DOUBLE], e[GPU30_NORMAL_ANGLE], pass ? "ok" : "FAIL");

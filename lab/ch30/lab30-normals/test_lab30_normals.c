@@ -18,7 +18,7 @@ typedef tu_run_dir run_ctx;
 
 static const char *const poses[4] = {"bind", "bend135", "child-scale", "model-scale"};
 static const char *const views[4] = {"rigid", "blended", "per-bone", "perspective"};
-enum { OUTPUT_COUNT = 4 * 4 + 1 + 3 + 1 + 2 * 5 };
+enum { OUTPUT_COUNT = 4 * 4 + 1 + 3 + 1 + 2 * 5 + 1 };
 static const char *const shaded_poses[2] = {"child-scale", "bend135"};
 static const char *const shaded_views[5] = {"rigid", "blended", "per-bone", "true", "error"};
 
@@ -32,9 +32,9 @@ static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COU
         for (int v = 0; v < 5; v++)
             snprintf(storage[n], 64, "normals30-shaded-%s-%s.png", shaded_poses[p], shaded_views[v]),
                 names[n] = storage[n], n++;
-    const char *fixed[5] = {"normals30.png", "normals30.json", "normals30-errors.csv", "normals30-weights.csv",
-                            "normals30-shaded.png"};
-    for (int k = 0; k < 5; k++)
+    const char *fixed[6] = {"normals30.png", "normals30.json", "normals30-errors.csv", "normals30-weights.csv",
+                            "normals30-shaded.png", "lab30-normals-checks.json"};
+    for (int k = 0; k < 6; k++)
         names[n++] = fixed[k];
     return n;
 }
@@ -110,7 +110,7 @@ static void test_lab30_normals_policies_on_an_edited_file(void **state)
     assert_int_equal((int)tu_json_num(w, "normalized_count"), 1);
     assert_int_equal(cJSON_GetArrayItem(tu_json_get(w, "normalized_vertices"), 0)->valueint, 96);
     assert_int_equal(cJSON_GetArrayItem(tu_json_get(w, "fallback_vertices"), 0)->valueint, 0);
-    assert_true(fabs(tu_json_num(w, "largest_deviation") - 1.0) < 1e-15);
+    assert_near(tu_json_num(w, "largest_deviation"), 1.0, 1e-15);
     cJSON_Delete(root);
     char *weights = tu_read_file(tu_path(ctx->dir, "normals30-weights.csv"), NULL);
     assert_non_null(strstr(weights, "\n0,1,1,1,0\n"));    /* bound to joint 1 */
@@ -141,7 +141,7 @@ static void test_lab30_normals_evidence(void **state)
     /* non-uniform child scale: where the weights are steady, blended is exact and rigid is
      * off by atan(2) - atan(1/2) = 36.87 deg at the 45 degree normals */
     cJSON *scaled = tu_json_get(pose(root, "child-scale"), "methods");
-    assert_true(fabs(tu_json_num(tu_json_get(scaled, "rigid"), "steady_max_error_deg") - 36.869897645844) < 1e-6);
+    assert_near(tu_json_num(tu_json_get(scaled, "rigid"), "steady_max_error_deg"), 36.869897645844, 1e-6);
     assert_true(tu_json_num(tu_json_get(scaled, "blended"), "steady_max_error_deg") < 1e-9);
     /* the model matrix: world normals stay perpendicular to the world ring (this test's
      * own chord between neighbours), and using M itself is worse */
@@ -158,7 +158,7 @@ static void test_lab30_normals_evidence(void **state)
         }
         for (int k = 0; k < 3; k++)
             dot += chord[k] * cJSON_GetArrayItem(cJSON_GetArrayItem(n, v), k)->valuedouble;
-        assert_true(fabs(dot) / sqrt(len) < 1e-12);
+        assert_near(dot / sqrt(len), 0, 1e-12);
     }
     assert_true(tu_json_num(tu_json_get(model, "blended_with_model_3x3_error"), "mean_deg") >
                 2 * method_error(model, "blended", "mean_deg"));

@@ -37,7 +37,9 @@ static void test_sparse_solves_a_known_system(void **state)
     assert_int_equal(sparse_cholesky_factor(&a, &f, &d), LAB_OK);
     double b[3] = {2, -2, 4}, x[3];
     assert_int_equal(sparse_cholesky_solve(&f, b, x, &d), LAB_OK);
-    assert_true(fabs(x[0] - 1) < 1e-15 && fabs(x[1] + 2) < 1e-15 && fabs(x[2] - 3) < 1e-15);
+    assert_near(x[0], 1, 1e-15);
+    assert_near(x[1], -(2), 1e-15);
+    assert_near(x[2], 3, 1e-15);
     assert_true(sparse_residual(&a, x, b) < 1e-15);
     assert_true(f.factor_nonzeros >= 5 && f.peak_bytes > 0);
     sparse_cholesky_free(&f);
@@ -80,10 +82,13 @@ static void test_laplacian_of_a_right_triangle(void **state)
     int obtuse = -1;
     assert_int_equal(heat30_laplacian(&m, &L, mass, &obtuse, &d), LAB_OK);
     assert_int_equal(obtuse, 0); /* a right angle is not obtuse */
-    assert_true(fabs(sparse_entry(&L, 1, 2)) < 1e-16);
-    assert_true(fabs(sparse_entry(&L, 0, 1) - 0.5) < 1e-15 && fabs(sparse_entry(&L, 2, 0) - 0.5) < 1e-15);
-    assert_true(fabs(sparse_entry(&L, 0, 0) + 1.0) < 1e-15);
-    assert_true(fabs(mass[0] - 0.25) < 1e-15 && fabs(mass[1] - 0.125) < 1e-15 && fabs(mass[2] - 0.125) < 1e-15);
+    assert_near(sparse_entry(&L, 1, 2), 0, 1e-16);
+    assert_near(sparse_entry(&L, 0, 1), 0.5, 1e-15);
+    assert_near(sparse_entry(&L, 2, 0), 0.5, 1e-15);
+    assert_near(sparse_entry(&L, 0, 0), -(1.0), 1e-15);
+    assert_near(mass[0], 0.25, 1e-15);
+    assert_near(mass[1], 0.125, 1e-15);
+    assert_near(mass[2], 0.125, 1e-15);
     sparse_free(&L);
 }
 
@@ -102,9 +107,11 @@ static void test_laplacian_of_an_obtuse_triangle(void **state)
     int obtuse = -1;
     assert_int_equal(heat30_laplacian(&m, &L, mass, &obtuse, &d), LAB_OK);
     assert_int_equal(obtuse, 1);
-    assert_true(fabs(mass[2] - area / 2) < 1e-15 && fabs(mass[0] - area / 4) < 1e-15);
+    assert_near(mass[2], area / 2, 1e-15);
+    assert_near(mass[0], area / 4, 1e-15);
     double angle = 2 * atan(1.0 / 0.2); /* at vertex 2 */
-    assert_true(fabs(sparse_entry(&L, 0, 1) - 0.5 / tan(angle)) < 1e-14 && sparse_entry(&L, 0, 1) < 0);
+    assert_near(sparse_entry(&L, 0, 1), 0.5 / tan(angle), 1e-14);
+    assert_true(sparse_entry(&L, 0, 1) < 0);
     sparse_free(&L);
 }
 
@@ -130,10 +137,16 @@ static void test_heat_of_known_distances(void **state)
     v[1] = vec3_make(1, 0, 5);
     assert_int_equal(heat30_heat(&m, bones, 2, 2, 3.0, H, p, &hidden, &d), LAB_OK);
     assert_int_equal(hidden, 0);
-    assert_true(fabs(H[0] - 3.0 / 4.0) < 1e-15 && p[0] == 1.0 && p[1] == 0.0);
-    assert_true(fabs(H[1] - 3.0) < 1e-15 && p[2] == 0.0 && p[3] == 1.0);
+    assert_near(H[0], 3.0 / 4.0, 1e-15);
+    assert_true(p[0] == 1.0);
+    assert_true(p[1] == 0.0);
+    assert_near(H[1], 3.0, 1e-15);
+    assert_true(p[2] == 0.0);
+    assert_true(p[3] == 1.0);
     /* vertex 2 at (2, 0, 2.5): sqrt(4 + 2.25) from both bones' ends: a tie */
-    assert_true(fabs(H[2] - 2 * 3.0 / 6.25) < 1e-15 && p[4] == 0.5 && p[5] == 0.5);
+    assert_near(H[2], 2 * 3.0 / 6.25, 1e-15);
+    assert_true(p[4] == 0.5);
+    assert_true(p[5] == 0.5);
 }
 
 /* A wall (a square of two triangles at x = 1) between a vertex at x = 2 and a bone on the
@@ -154,7 +167,9 @@ static void test_heat_visibility(void **state)
     lab_diag d;
     assert_int_equal(heat30_heat(&m, near_hidden, 2, 2, 1.0, H, p, &hidden, &d), LAB_OK);
     /* vertex 4: bone 0 is 2 away but behind the wall; bone 1 is 3 away and seen */
-    assert_true(fabs(H[4] - 1.0 / 9.0) < 1e-15 && p[8] == 0.0 && p[9] == 1.0);
+    assert_near(H[4], 1.0 / 9.0, 1e-15);
+    assert_true(p[8] == 0.0);
+    assert_true(p[9] == 1.0);
     heat30_bone only_hidden[1] = {{{0, -0.5, 0}, {0, 0.5, 0}, 0}};
     assert_int_equal(heat30_heat(&m, only_hidden, 1, 1, 1.0, H, p, &hidden, &d), LAB_OK);
     assert_true(H[4] == 0.0 && p[4] == 0.0);

@@ -15,7 +15,7 @@
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 typedef tu_run_dir run_ctx;
 
-enum { RINGS = 9, SEGMENTS = 24, VERTS = RINGS * SEGMENTS, OUTPUT_COUNT = 16 + 8 };
+enum { RINGS = 9, SEGMENTS = 24, VERTS = RINGS * SEGMENTS, OUTPUT_COUNT = 16 + 9 };
 
 static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COUNT][64])
 {
@@ -25,8 +25,9 @@ static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COU
         for (int k = 0; k < 4; k++)
             snprintf(storage[n], 64, "weights30-%s-%s-%s.png", poses[p], k % 2 ? "heat" : "hand", k / 2 ? "dqs" : "lbs"),
                 names[n] = storage[n], n++;
-    const char *fixed[8] = {"weights30.png",  "weights30-profile.png", "weights30-poses.png", "weights30.json",
-                            "weights30.csv", "weights30-assets.png",  "weights30-assets.csv", NULL};
+    const char *fixed[9] = {"weights30.png",  "weights30-profile.png", "weights30-poses.png", "weights30.json",
+                            "weights30.csv", "weights30-assets.png",  "weights30-assets.csv", "lab30-weights-checks.json",
+                            NULL};
     for (int k = 0; fixed[k]; k++)
         names[n++] = fixed[k];
     return n;
@@ -86,13 +87,13 @@ static void test_lab30_weights_assets(void **state)
                 worst = fmax(worst, fabs(heat - artist));
                 heat_sum += heat;
             }
-            assert_true(fabs(heat_sum - 1) < 1e-12);
+            assert_near(heat_sum, 1, 1e-12);
             largest = fmax(largest, worst);
             mean += worst / vertices[i];
         }
         const cJSON *w = tu_json_get(a, "against_the_artist");
-        assert_true(fabs(tu_json_num(w, "max_weight_difference") - largest) < 1e-15);
-        assert_true(fabs(tu_json_num(w, "mean_weight_difference") - mean) < 1e-12);
+        assert_near(tu_json_num(w, "max_weight_difference"), largest, 1e-15);
+        assert_near(tu_json_num(w, "mean_weight_difference"), mean, 1e-12);
         assert_true(tu_json_num(w, "max_position_difference_over_size") < 0.1);
     }
     assert_null(fgets(line, sizeof line, f));
@@ -122,17 +123,16 @@ static void test_lab30_weights_evidence(void **state)
     assert_int_equal(run_lab(ctx, ctx->dir), 0);
     assert_true(tu_file_contains(ctx->out_path, "All checks passed."));
     cJSON *root = tu_json_load(tu_path(ctx->dir, "weights30.json"));
-    assert_true(fabs(tu_json_num(find_pose(root, "twist", 90, "hand", "LBS"), "middle_ring_radius") -
-                     0.707106781186548) < 1e-15);
-    assert_true(fabs(tu_json_num(find_pose(root, "twist", 180, "hand", "LBS"), "middle_ring_radius")) < 1e-15);
+    assert_near(tu_json_num(find_pose(root, "twist", 90, "hand", "LBS"), "middle_ring_radius"), 0.707106781186548, 1e-15);
+    assert_near(tu_json_num(find_pose(root, "twist", 180, "hand", "LBS"), "middle_ring_radius"), 0, 1e-15);
     const cJSON *twist = cJSON_GetArrayItem(tu_json_get(root, "rigs"), 0), *bend = cJSON_GetArrayItem(tu_json_get(root, "rigs"), 1);
     assert_string_equal(cJSON_GetStringValue(tu_json_get(twist, "rig")), "twist");
     double w = cJSON_GetArrayItem(tu_json_get(twist, "heat_child_weight"), 4 * SEGMENTS)->valuedouble;
     for (int k = 0; k < 2; k++) {
         double theta = (k ? 180 : 90) * acos(-1.0) / 180, s = sin(theta / 2);
         double radius = tu_json_num(find_pose(root, "twist", k ? 180 : 90, "heat", "LBS"), "middle_ring_radius");
-        assert_true(fabs(radius - sqrt(1 - 4 * w * (1 - w) * s * s)) < 1e-12);
-        assert_true(fabs(tu_json_num(find_pose(root, "twist", k ? 180 : 90, "heat", "DQS"), "middle_ring_radius") - 1) < 1e-12);
+        assert_near(radius, sqrt(1 - 4 * w * (1 - w) * s * s), 1e-12);
+        assert_near(tu_json_num(find_pose(root, "twist", k ? 180 : 90, "heat", "DQS"), "middle_ring_radius"), 1, 1e-12);
     }
     /* the bend's bones are mirror images about the middle ring: w(z) + w(2 - z) = 1, rising */
     const cJSON *heat = tu_json_get(bend, "heat_child_weight");
@@ -140,7 +140,7 @@ static void test_lab30_weights_evidence(void **state)
         for (int s = 0; s < SEGMENTS; s++) {
             double a = cJSON_GetArrayItem(heat, ring * SEGMENTS + s)->valuedouble;
             double b = cJSON_GetArrayItem(heat, (RINGS - 1 - ring) * SEGMENTS + s)->valuedouble;
-            assert_true(fabs(a + b - 1) < 1e-12);
+            assert_near(a + b - 1, 0, 1e-12);
             if (ring > 0)
                 assert_true(a > cJSON_GetArrayItem(heat, (ring - 1) * SEGMENTS + s)->valuedouble);
         }

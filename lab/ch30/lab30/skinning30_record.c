@@ -214,6 +214,7 @@ bool skinning30_report_hand_control(const void *state, FILE *out)
         char article[48];
         snprintf(article, sizeof article, "(%g, %g, %g)", a.x, a.y, a.z);
         bool row_ok = vec3_length(vec3_sub(c, a)) <= RIG30_CHECK_TOLERANCE;
+        report_record(r->hand.name[k], REPORT_COMPARE, vec3_length(vec3_sub(c, a)), 0, RIG30_CHECK_TOLERANCE, row_ok);
         ok &= row_ok;
         fprintf(out, "  %-26s (%8.5f, %8.5f, %8.5f)   %-18s %.4f  %s\n", r->hand.name[k], c.x, c.y,
                 c.z, article, r->hand.error_vs_correct[k], row_ok ? "ok" : "FAIL");

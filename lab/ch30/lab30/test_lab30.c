@@ -26,7 +26,7 @@ static const char *const outputs[] = {"skinning30.png", "skinning30-theta000.png
                                       "skinning30-theta090.png", "skinning30-theta180.png",
                                       "skinning30.json", "skinning30-radii.csv", "skinning30-hand.png",
                                       "skinning30-weights.png", "skinning30-refused-weights.png",
-                                      "skinning30-twist.gif"};
+                                      "skinning30-twist.gif", "lab30-checks.json"};
 enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 
 typedef tu_run_dir run_ctx;
@@ -138,10 +138,10 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
         for (int s = 0; s < 24; s++) {
             cJSON *q = cJSON_GetArrayItem(pos, 4 * 24 + s);
             double r = hypot(cJSON_GetArrayItem(q, 0)->valuedouble, cJSON_GetArrayItem(q, 1)->valuedouble);
-            assert_true(fabs(r - expect) < 1e-12);
+            assert_near(r, expect, 1e-12);
             assert_true(cJSON_GetArrayItem(q, 2)->valuedouble == 1.0);
         }
-        assert_true(fabs(tu_json_num(p, "middle_ring_radius") - expect) < 1e-12);
+        assert_near(tu_json_num(p, "middle_ring_radius"), expect, 1e-12);
     }
     cJSON *checks = tu_json_get(root, "checks");
     assert_true(tu_json_num(checks, "bind_max_error") < 1e-12);
@@ -151,8 +151,8 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
     assert_true(tu_json_num(analytic, "max_height_error") < 1e-12);
     assert_true(tu_json_num(tu_json_get(checks, "quaternion_end_rings"), "max_difference") < 1e-12);
     cJSON *hand = tu_json_get(checks, "hand_control");
-    assert_true(fabs(tu_json_num(tu_json_get(hand, "missing_inverse_bind"), "error_vs_correct") - 0.5) < 1e-12);
-    assert_true(fabs(tu_json_num(tu_json_get(hand, "reversed_order"), "error_vs_correct") - sqrt(0.5)) < 1e-12);
+    assert_near(tu_json_num(tu_json_get(hand, "missing_inverse_bind"), "error_vs_correct"), 0.5, 1e-12);
+    assert_near(tu_json_num(tu_json_get(hand, "reversed_order"), "error_vs_correct"), sqrt(0.5), 1e-12);
     cJSON *invalid = tu_json_get(checks, "invalid_inputs");
     assert_true(cJSON_GetArraySize(invalid) >= 11);
     cJSON *c;
@@ -171,7 +171,7 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
             for (int m = 0; m < 4; m++)
                 s += cJSON_GetArrayItem(cJSON_GetArrayItem(g1, r), m)->valuedouble *
                      cJSON_GetArrayItem(cJSON_GetArrayItem(inv1, m), k)->valuedouble;
-            assert_true(fabs(s - cJSON_GetArrayItem(cJSON_GetArrayItem(c1, r), k)->valuedouble) < 1e-15);
+            assert_near(s - cJSON_GetArrayItem(cJSON_GetArrayItem(c1, r), k)->valuedouble, 0, 1e-15);
         }
     cJSON_Delete(root);
     char *csv = tu_read_file(tu_path(ctx->dir, "skinning30-radii.csv"), NULL);
@@ -256,18 +256,17 @@ static void test_lab30_blended_matrix_and_honest_radii(void **state)
         cJSON *p = cJSON_GetArrayItem(tu_json_get(root, "poses"), i);
         cJSON *blend = tu_json_get(p, "middle_ring_blend");
         for (int s = 0; s < 3; s++)
-            assert_true(fabs(tu_json_number(cJSON_GetArrayItem(tu_json_get(blend, "singular_values"), s)) -
-                             expect[i][s]) < 1e-15);
+            assert_near(tu_json_number(cJSON_GetArrayItem(tu_json_get(blend, "singular_values"), s)), expect[i][s], 1e-15);
         double det = tu_json_num(blend, "det");
-        assert_true(fabs(det - expect[i][1] * expect[i][2]) < 1e-15);
+        assert_near(det, expect[i][1] * expect[i][2], 1e-15);
         /* M^T M is not I once the pose turns: its (0, 0) entry is r'^2 */
         double mtm00 = tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(tu_json_get(blend, "MtM"), 0), 0));
-        assert_true(fabs(mtm00 - expect[i][1] * expect[i][1]) < 1e-15);
+        assert_near(mtm00, expect[i][1] * expect[i][1], 1e-15);
         /* segment 0 of the middle ring is the value the article printed */
         cJSON *ring4 = cJSON_GetArrayItem(tu_json_get(p, "ring_radius_per_vertex"), 4);
         const double article[3] = {1, 0.707106781186548, 6.12323399573677e-17};
         const double last_digit[3] = {0, 5e-16, 5e-31}; /* half a unit of the last printed digit */
-        assert_true(fabs(tu_json_number(cJSON_GetArrayItem(ring4, 0)) - article[i]) <= last_digit[i]);
+        assert_near(tu_json_number(cJSON_GetArrayItem(ring4, 0)), article[i], last_digit[i]);
     }
     cJSON_Delete(root);
     /* the CSV: min <= mean <= max on every row */
@@ -311,11 +310,11 @@ static void test_lab30_hand_control_and_weights_panels(void **state)
     cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     cJSON *hand = tu_json_get(tu_json_get(root, "checks"), "hand_control");
     assert_true(tu_json_num(hand, "reversed_order_on_cylinder") == 0.0);
-    assert_true(fabs(tu_json_num(tu_json_get(hand, "reversed_order"), "error_vs_correct") - sqrt(0.5)) < 1e-12);
+    assert_near(tu_json_num(tu_json_get(hand, "reversed_order"), "error_vs_correct"), sqrt(0.5), 1e-12);
     assert_true(tu_json_num(hand, "row_column_difference") < 1e-15);
     cJSON *local = tu_json_get(hand, "in_bind_frame");
-    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(local, 0)) - 1) < 1e-15 &&
-                fabs(tu_json_number(cJSON_GetArrayItem(local, 1))) < 1e-15);
+    assert_near(tu_json_number(cJSON_GetArrayItem(local, 0)), 1, 1e-15);
+    assert_near(tu_json_number(cJSON_GetArrayItem(local, 1)), 0, 1e-15);
     cJSON_Delete(root);
     assert_true(tu_image_load(tu_path(ctx->dir, "skinning30-weights.png"), &img));
     const unsigned char *lo = &img.rgb[3 * (47 * img.width + 41)], *hi = &img.rgb[3 * (47 * img.width + 40 + 12 * 19 + 6)];
@@ -330,24 +329,23 @@ static void test_lab30_exercises(void **state)
     assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta120.png")));
     cJSON *root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     cJSON *p = cJSON_GetArrayItem(tu_json_get(root, "poses"), 0);
-    assert_true(fabs(tu_json_num(p, "middle_ring_radius") - 0.5) < 1e-12);
+    assert_near(tu_json_num(p, "middle_ring_radius"), 0.5, 1e-12);
     cJSON_Delete(root);
     assert_int_equal(
         run_lab(ctx, "--theta", "120", "--middle-weights", "0.75,0.25", ctx->dir), 0);
     root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     p = cJSON_GetArrayItem(tu_json_get(root, "poses"), 0);
-    assert_true(fabs(tu_json_num(p, "middle_ring_radius") - sqrt(7.0) / 4.0) < 1e-12);
-    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(tu_json_get(p, "ring_radius_analytic"), 4)) -
-                     sqrt(7.0) / 4.0) < 1e-12);
+    assert_near(tu_json_num(p, "middle_ring_radius"), sqrt(7.0) / 4.0, 1e-12);
+    assert_near(tu_json_number(cJSON_GetArrayItem(tu_json_get(p, "ring_radius_analytic"), 4)), sqrt(7.0) / 4.0, 1e-12);
     cJSON_Delete(root);
     assert_true(tu_file_contains(ctx->out_path, "0.661437827766148"));
     /* the blended matrix explains it: singular values 1 and twice sqrt(7)/4 */
     root = tu_json_load(tu_path(ctx->dir, "skinning30.json"));
     cJSON *sv = tu_json_get(tu_json_get(cJSON_GetArrayItem(tu_json_get(root, "poses"), 0), "middle_ring_blend"),
                             "singular_values");
-    assert_true(fabs(tu_json_number(cJSON_GetArrayItem(sv, 0)) - 1.0) < 1e-12);
+    assert_near(tu_json_number(cJSON_GetArrayItem(sv, 0)), 1.0, 1e-12);
     for (int s = 1; s < 3; s++)
-        assert_true(fabs(tu_json_number(cJSON_GetArrayItem(sv, s)) - sqrt(7.0) / 4.0) < 1e-12);
+        assert_near(tu_json_number(cJSON_GetArrayItem(sv, s)), sqrt(7.0) / 4.0, 1e-12);
     cJSON_Delete(root);
     /* every line of the report is about this run: no comparison with the article's poses */
     assert_false(tu_file_contains(ctx->out_path, "article saw 0,"));
@@ -451,8 +449,10 @@ static void test_lab30_figure_shows_ring_and_collapse(void **state)
                 ox0 = x < ox0 ? x : ox0, ox1 = x > ox1 ? x : ox1, oy0 = y < oy0 ? y : oy0,
                 oy1 = y > oy1 ? y : oy1;
     const double reach = FIGURE_MARKER_HALF + 1.5; /* a vertex's marker square, and a pixel */
-    assert_true(fabs(ox0 - ex0) <= reach && fabs(ox1 + 1 - ex1) <= reach);
-    assert_true(fabs(oy0 - ey0) <= reach && fabs(oy1 + 1 - ey1) <= reach);
+    assert_near(ox0, ex0, reach);
+    assert_near(ox1 + 1 - ex1, 0, reach);
+    assert_near(oy0, ey0, reach);
+    assert_near(oy1 + 1 - ey1, 0, reach);
     assert_true(ex1 - ex0 > 100 && ey1 - ey0 > 20); /* an ellipse, not a line: oblique view */
     tu_image_free(&img);
 

@@ -15,6 +15,7 @@
  *   lab@NN@.png    the cylinder at the bind pose and turned, side by side (orange: the
  *                  vertices at angle 0 and the edges between them), and each panel alone
  *   lab@NN@.json   theta, the turned positions and every check
+ *   lab@NN@-checks.json  the report's checks as data (written by the shell)
  * and the report on stdout. Conventions: src/math/linalg.h (right-handed, column vectors,
  * radians inside, degrees on the command line). Exit codes: 0 success, 1 data rejected (or
  * a self-check failed), 2 usage, 3 output directory or write failure.
@@ -106,7 +107,7 @@ static lab_error check_rigid_turn(void *state, lab_diag *d)
     return LAB_OK;
 }
 
-static bool report_check(const void *state, FILE *out)
+static bool report_rigid_turn(const void *state, FILE *out)
 {
     const lab@NN@_state *s = state;
     bool ok = report_bound(out, "max |r' - r|", s->radius_error, TOLERANCE);
@@ -189,7 +190,7 @@ int main(int argc, char **argv)
         {.run = build_mesh},
         {.run = turn_mesh},
         {.run = check_rigid_turn, .section = "p' = Rz(theta) p against r' = r, z' = z, angle + theta",
-         .report = report_check},
+         .report = report_rigid_turn},
         {.run = add_figure},
         {.run = add_evidence},
     };

@@ -64,8 +64,9 @@ static void test_lab@NN@_usage_and_output_errors(void **state)
 static void test_lab@NN@_deterministic_and_committed(void **state)
 {
     (void)state;
-    static const char *const outputs[] = {"lab@NN@.png", "lab@NN@-bind.png", "lab@NN@-turned.png", "lab@NN@.json"};
-    tu_check_deterministic_and_committed(LAB, NULL, NULL, outputs, 4, "lab@NN@");
+    static const char *const outputs[] = {"lab@NN@.png", "lab@NN@-bind.png", "lab@NN@-turned.png", "lab@NN@.json",
+                                          "lab@NN@-checks.json"};
+    tu_check_deterministic_and_committed(LAB, NULL, NULL, outputs, 5, "lab@NN@");
 }
 
 int main(void)

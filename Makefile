@@ -188,7 +188,7 @@ $(BENCH_WEIGHTS): $(BUILD)/obj/bench/bench-weights.o $(CHAPTER_LIBS) $(LIB)
 # The end-to-end suites find the programs and the committed out/ through these.
 TEST_FLAGS := -Itests -I$(BUILD)/gen -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
     -DFAULTSHIM='"$(BUILD)/tests/libfaultshim.so"' -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
-$(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += $(TEST_FLAGS)
+$(TEST_OBJ) $(TEST_UTIL) $(BUILD)/obj/tests/make-simple-skin.o: ALL_CFLAGS += $(TEST_FLAGS)
 # What a suite that runs make (test_docs, test_scaffold) passes it, so that it builds with
 # this build's compiler into this build's directory.
 $(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += -DLAB_MAKE_VARIABLES='"CC=$(CC) SANITIZE=$(SANITIZE) BUILD=$(BUILD)"'
@@ -222,6 +222,8 @@ $(BUILD)/tests/$(basename $(notdir $(1))): $(BUILD)/obj/$(1:.c=.o) $(TEST_OBJS.$
 	$$(CC) $$(ALL_LDFLAGS) $$^ $$(DEPS_LIBS) $$(EXTRA_LIBS) $$(TEST_LIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRC),$(eval $(call test_rule,$(t))))
+# make fuzz's seed writer (tests/make-simple-skin.c): the tutorial's SimpleSkin, from testutil
+$(eval $(call test_rule,tests/make-simple-skin.c))
 
 # The AVX-512 level built for any CPU (FASTSKIN_AVX512_TWIN, see src/skin/fastskin_avx512.c);
 # linked before the library, its objects replace the level's. -Wno-psabi: its 64-byte

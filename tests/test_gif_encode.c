@@ -56,6 +56,49 @@ static void test_gif_round_trip(void **state)
     bytes_free(&a), bytes_free(&b);
 }
 
+/* Neighbouring pixels that differ in one channel only: a frame of vertical stripes two
+ * colours apart in red only, one in green only, one in blue only. The encoder reuses the
+ * previous pixel's index when the colour repeats; one that compared two channels of three
+ * would give each frame one colour, and its decoded stripes would be gone. */
+static void test_gif_neighbours_one_channel_apart(void **state)
+{
+    tu_run_dir *ctx = *state;
+    static const rgb base = {100, 50, 25}, other[3] = {{101, 50, 25}, {100, 51, 25}, {100, 50, 26}};
+    static const char *const channel[3] = {"red", "green", "blue"};
+    bytes out = {0};
+    gif_writer w;
+    lab_diag d;
+    assert_int_equal(gif_begin(&w, 8, 2, 5, &out, &d), LAB_OK);
+    for (int k = 0; k < 3; k++) {
+        canvas c;
+        assert_int_equal(canvas_init(&c, 8, 2, base, &d), LAB_OK);
+        for (int y = 0; y < 2; y++)
+            for (int x = 1; x < 8; x += 2)
+                canvas_put(&c, x, y, other[k]);
+        assert_int_equal(gif_add_frame(&w, &c, &d), LAB_OK);
+        canvas_free(&c);
+    }
+    assert_int_equal(gif_end(&w, &d), LAB_OK);
+    const char *path = tu_path(ctx->dir, "stripes.gif");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
+    fclose(f);
+    tu_gif gif;
+    assert_true(tu_gif_load(path, &gif));
+    assert_int_equal(gif.frame_count, 3);
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 16; i++) {
+            const unsigned char *p = gif.frames[k].rgb + 3 * i;
+            rgb want = i % 2 ? other[k] : base;
+            if (p[0] != want.r || p[1] != want.g || p[2] != want.b)
+                fail_msg("frame %d (neighbours %s apart only): pixel %d is (%d, %d, %d), not (%d, %d, %d)", k,
+                         channel[k], i, p[0], p[1], p[2], want.r, want.g, want.b);
+        }
+    tu_gif_free(&gif);
+    bytes_free(&out);
+}
+
 /* A frame of 257 colours, a frame of the wrong size, a frame whose label was cut. */
 static void test_gif_refusals(void **state)
 {
@@ -89,6 +132,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_gif_round_trip, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test(test_gif_refusals),
+        cmocka_unit_test_setup_teardown(test_gif_neighbours_one_channel_apart, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests_name("GIF encoder", tests, NULL, NULL);
 }

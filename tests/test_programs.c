@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmocka_all.h"
 #include "testutil.h"
@@ -59,10 +60,32 @@ static void test_programs_a_full_stdout_is_an_output_failure(void **state)
     assert_true(ran > 0);
 }
 
+/* Whether a report line that ends in a verdict ("ok", "FAIL") shows a nan or an inf: a
+ * value no check can have passed on. Returns the first such line (in a static buffer). */
+static const char *verdict_beside_nan(const char *report)
+{
+    static char line[512];
+    for (const char *at = report; at && *at;) {
+        const char *end = strchr(at, '\n');
+        size_t n = end ? (size_t)(end - at) : strlen(at);
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), at);
+        size_t len = strlen(line);
+        bool verdict = (len >= 4 && !strcmp(line + len - 4, "  ok")) || (len >= 6 && !strcmp(line + len - 6, "  FAIL"));
+        for (char *w = verdict ? strtok(line, " ") : NULL; w; w = strtok(NULL, " "))
+            if (!strcasecmp(w, "nan") || !strcasecmp(w, "-nan") || !strcasecmp(w, "inf") || !strcasecmp(w, "-inf")) {
+                snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), at);
+                return line;
+            }
+        at = end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
 /* Checks as data: each program's <name>-checks.json holds every check its report made, and
  * each verdict is what its numbers say, worked out here again: |computed - independent| <=
  * tolerance for a comparison, computed < bound for a bound, equality for a count. A
- * program with no checks (lab30-gltf only describes) writes no such file. */
+ * program with no checks (lab30-gltf only describes) writes no such file. And no line of a
+ * report that ends in a verdict shows a nan or an inf. */
 static void test_programs_checks_are_data_and_their_verdicts_hold(void **state)
 {
     tu_run_dir *ctx = *state;
@@ -81,6 +104,11 @@ static void test_programs_checks_are_data_and_their_verdicts_hold(void **state)
         if (rc == 1 && tu_file_contains(ctx->err_path, "no EGL display"))
             continue;
         assert_int_equal(rc, 0);
+        char *report = tu_read_file(ctx->out_path, NULL);
+        const char *bad = report ? verdict_beside_nan(report) : NULL;
+        if (bad)
+            fail_msg("%s prints a verdict beside a nan or an inf:\n%s", p->name, bad);
+        free(report);
         cJSON *root = tu_json_load(tu_path(ctx->dir, name));
         bool has_checks = tu_file_contains(ctx->out_path, "All checks passed.");
         if (!has_checks) { /* a report that only describes */

@@ -237,14 +237,20 @@ bool dqs30_report_twist(const void *state, FILE *out)
                               rad_to_deg(p->rings.angle_analytic[k]), rad_to_deg(1e-9), da <= 1e-9);
             }
             ok &= row_ok;
-            fprintf(out, "  %s %5g ring %d (%.3f) %10.6f %10.6f %9.2g %10.4f %10.4f %9.2g  %s\n",
+            /* a collapsed ring has no direction: its turn and the turn's error are undefined (null in the JSON) */
+            char turn[32] = "undefined", turn_error[32] = "undefined";
+            if (!isnan(p->rings.angle[k])) {
+                snprintf(turn, sizeof turn, "%.4f", rad_to_deg(p->rings.angle[k]));
+                snprintf(turn_error, sizeof turn_error, "%.2g", rad_to_deg(da));
+            }
+            fprintf(out, "  %s %5g ring %d (%.3f) %10.6f %10.6f %9.2g %10s %10.4f %9s  %s\n",
                    skin_method_name(p->method), p->angle_deg, k, w, p->rings.radius[k],
-                   p->rings.radius_analytic[k], dr, rad_to_deg(p->rings.angle[k]),
-                   rad_to_deg(p->rings.angle_analytic[k]), isnan(p->rings.angle[k]) ? NAN : rad_to_deg(da),
+                   p->rings.radius_analytic[k], dr, turn, rad_to_deg(p->rings.angle_analytic[k]), turn_error,
                    row_ok ? "ok" : "FAIL");
         }
     }
-    fprintf(out, "  (a turn of nan: the ring collapsed onto the axis and has no direction)\n");
+    fprintf(out, "  (a turn \"undefined\": the ring collapsed onto the axis, as its closed-form radius 0 says, and\n"
+                 "  a point has no direction to turn; such a row passes on its radius alone)\n");
     for (int m = 0; m < 2; m++) {
         const rig30_check *c = &r->twist_check[m];
         char label[64];

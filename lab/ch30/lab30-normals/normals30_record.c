@@ -138,11 +138,13 @@ bool normals30_report_weights(const void *state, FILE *out)
     if (r->policy.kind == SKIN_POLICY_FALLBACK)
         fprintf(out, " (joint %d)", r->policy.fallback_joint);
     fprintf(out, ", eps_w = %g\n", SKIN_DEFAULT_EPS_W);
-    fprintf(out, "  normalised: %d vertices; largest |W - 1| = %.6g", w->normalized_count,
-           w->largest_deviation);
+    fprintf(out, "  normalised: %d vertices; bound to the fallback joint: %d vertices\n", w->normalized_count,
+            w->fallback_count);
+    /* over every vertex of the input, the ones bound to the fallback joint too (W = 0 there) */
+    fprintf(out, "  the input's largest |W - 1|, over every vertex: %.6g", w->largest_deviation);
     if (w->largest_deviation_vertex >= 0)
         fprintf(out, " at vertex %d", w->largest_deviation_vertex);
-    fprintf(out, "; bound to the fallback joint: %d vertices\n", w->fallback_count);
+    fprintf(out, "\n");
     for (int k = 0; k < w->normalized_count && k < 8; k++)
         fprintf(out, "%s%d%s", k ? ", " : "  normalised vertices: ", w->normalized_vertices[k],
                k + 1 == w->normalized_count ? "\n" : "");

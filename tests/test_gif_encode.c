@@ -27,6 +27,17 @@ static void encode(bytes *out)
     assert_int_equal(gif_end(&w, &d), LAB_OK);
 }
 
+/* The encoded bytes written to dir/name and decoded by giflib (tests/testutil.c). */
+static void decode(const bytes *gif_bytes, const char *dir, const char *name, tu_gif *out)
+{
+    const char *path = tu_path(dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(gif_bytes->data, 1, gif_bytes->len, f), gif_bytes->len);
+    fclose(f);
+    assert_true(tu_gif_load(path, out));
+}
+
 static void test_gif_round_trip(void **state)
 {
     tu_run_dir *ctx = *state;
@@ -35,13 +46,8 @@ static void test_gif_round_trip(void **state)
     encode(&b);
     assert_true(a.len == b.len && !memcmp(a.data, b.data, a.len));
     assert_true(!memcmp(a.data, "GIF89a", 6));
-    const char *path = tu_path(ctx->dir, "t.gif");
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(a.data, 1, a.len, f), a.len);
-    fclose(f);
     tu_gif gif;
-    assert_true(tu_gif_load(path, &gif));
+    decode(&a, ctx->dir, "t.gif", &gif);
     assert_int_equal(gif.frame_count, 3);
     assert_true(gif.loops);
     for (int k = 0; k < 3; k++) {
@@ -79,13 +85,8 @@ static void test_gif_neighbours_one_channel_apart(void **state)
         canvas_free(&c);
     }
     assert_int_equal(gif_end(&w, &d), LAB_OK);
-    const char *path = tu_path(ctx->dir, "stripes.gif");
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
-    fclose(f);
     tu_gif gif;
-    assert_true(tu_gif_load(path, &gif));
+    decode(&out, ctx->dir, "stripes.gif", &gif);
     assert_int_equal(gif.frame_count, 3);
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < 16; i++) {

@@ -44,8 +44,10 @@ LIB       := $(BUILD)/libskinlab.a
 # ---- the chapters, found by rule ------------------------------------------------------
 # lab/chapters.mk names the chapters. In a chapter's folder lab/CH/:
 #   - a program is a folder P holding P.c (its main): build/bin/P, `make P` runs it into out/CH;
-#   - every other .c file of the folder and of its program folders, test_*.c aside, goes
-#     into the chapter's library, build/libCH.a, which its programs link;
+#   - a program links the objects its includes reach (scripts/closure.sh, below);
+#   - every other .c file of the folder and of its program folders (test_*.c, the student's
+#     exercises.c and the grader's grade/ aside) goes into the chapter's library,
+#     build/libCH.a, which the suites and the benchmarks link;
 #   - test_*.c, in the folder or a program's, is a cmocka suite: build/tests/test_*;
 #   - a program's optional P/program.mk sets what differs from the rule (P.libs: the
 #     packages it links beyond the library; P.input: an argument before OUTDIR; P.before: a

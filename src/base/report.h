@@ -33,7 +33,7 @@ typedef struct {
     double computed, reference, tolerance;
     bool passed;
 } report_check;
-typedef struct {
+typedef struct report_checks {
     report_check *items;
     int count, cap;
     bool out_of_memory;          /* a record could not be kept: the list is incomplete */

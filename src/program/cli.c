@@ -316,8 +316,7 @@ bool cli_report(const cli_chapter *chapter, const void *state, FILE *out)
     return ok;
 }
 
-/* The report's checks as data: <name>-checks.json, each record with its verdict. */
-static lab_error add_checks(const char *name, const report_checks *checks, output_batch *batch, lab_diag *d)
+lab_error cli_add_checks(const char *name, const report_checks *checks, output_batch *batch, lab_diag *d)
 {
     if (checks->out_of_memory)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the report's checks", "%d records", checks->count);
@@ -364,7 +363,7 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
         bool checks_ok = cli_report(chapter, state, stdout);
         report_collect(NULL);
         if (!chapter->without_checks && checks_ok)
-            e = add_checks(program->name, &checks, batch, &d);
+            e = cli_add_checks(program->name, &checks, batch, &d);
         report_checks_free(&checks);
         code = cli_finish(program->name, batch, e, &d, checks_ok, args[program->positional_count - 1]);
     } else {

@@ -136,6 +136,12 @@ bool cli_report(const cli_chapter *chapter, const void *state, FILE *out);
 int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
              void *state, output_batch *batch, const char **args);
 
+/* A report's checks as data (src/base/report.h): <name>-checks.json in batch, every record
+ * with its section, what it checks, the computed and the independent value, the tolerance
+ * or bound, and its verdict. cli_main writes one for every program whose report checks. */
+struct report_checks;
+lab_error cli_add_checks(const char *name, const struct report_checks *checks, output_batch *batch, lab_diag *d);
+
 /* The generated usage text. */
 void cli_usage(const cli_program *program, FILE *to);
 

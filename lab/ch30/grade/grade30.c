@@ -8,9 +8,11 @@
  * (A file that does not compile never gets here: make grade30 prints the compiler's
  * message and exits 2.)
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "base/diag.h"
+#include "base/report.h"
 #include "program/cli.h"
 
 #include "exercises30.h"
@@ -36,15 +38,30 @@ int main(int argc, char **argv)
                                               ex30_normal_matrix};
     int correct = 0;
     lab_diag d = {0};
+    /* the verdicts as records, one an exercise: the first failing case's difference against
+     * its tolerance (0 when correct; none when not written or crashed) */
+    report_checks checks = {0};
+    report_collect(&checks);
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
         grade30_result r;
         lab_error e = grade30_run(&student, (grade30_exercise)x, &r, &d);
-        if (e != LAB_OK)
+        if (e != LAB_OK) {
+            report_collect(NULL);
+            report_checks_free(&checks);
             return cli_fail(LAB, &d, cli_exit_code(e));
+        }
         grade30_print((grade30_exercise)x, &r, stdout);
         correct += r.verdict == GRADE30_CORRECT;
+        char what[480];
+        snprintf(what, sizeof what, "%s: %s%s%s", grade30_name((grade30_exercise)x), grade30_verdict_name(r.verdict),
+                 r.verdict == GRADE30_WRONG ? ", case: " : "", r.verdict == GRADE30_WRONG ? r.failed_case : "");
+        report_section(grade30_section((grade30_exercise)x));
+        report_record(what, REPORT_COMPARE, r.verdict == GRADE30_CORRECT ? 0 : r.verdict == GRADE30_WRONG ? r.difference : NAN,
+                      0, r.tolerance, r.verdict == GRADE30_CORRECT);
     }
-    lab_error e = grade30_figure(&student, theta, args[0], &d);
+    report_collect(NULL);
+    lab_error e = grade30_figure(&student, theta, &checks, args[0], &d);
+    report_checks_free(&checks);
     if (e != LAB_OK)
         return cli_fail(LAB, &d, cli_exit_code(e));
     printf("\n%d of %d exercises correct; your skinning beside the lab's: %s/grade30.png\n", correct,

@@ -74,7 +74,11 @@ void grade30_print(grade30_exercise x, const grade30_result *r, FILE *out);
 
 /* The student's skinning of the chapter's cylinder at a twist of theta_deg (their world
  * matrix, skin matrix and blend) beside the lab's, as dir/grade30.png; where an exercise
- * the picture needs is not written, its panel says so. Run in a child like the checks. */
-lab_error grade30_figure(const grade30_exercises *ex, double theta_deg, const char *dir, lab_diag *d);
+ * the picture needs is not written, its panel says so. Run in a child like the checks.
+ * With it, the verdicts as records (checks, one an exercise: src/base/report.h), written
+ * as dir/grade30-checks.json in the programs' format (cli_add_checks). */
+struct report_checks;
+lab_error grade30_figure(const grade30_exercises *ex, double theta_deg, const struct report_checks *checks,
+                         const char *dir, lab_diag *d);
 
 #endif

@@ -15,6 +15,8 @@
 #include "draw/raster.h"
 #include "math/linalg.h"
 #include "mesh/mesh.h"
+#include "base/report.h"
+#include "program/cli.h"
 #include "program/output.h"
 #include "skin/blend.h"
 
@@ -78,7 +80,8 @@ static lab_error draw(canvas *c, const camera *cam, const vec3 *positions, const
     return e;
 }
 
-lab_error grade30_figure(const grade30_exercises *ex, double theta_deg, const char *dir, lab_diag *d)
+lab_error grade30_figure(const grade30_exercises *ex, double theta_deg, const struct report_checks *checks,
+                         const char *dir, lab_diag *d)
 {
     rig30_rig rig = {0};
     rig30_pose lab = {0};
@@ -130,6 +133,8 @@ lab_error grade30_figure(const grade30_exercises *ex, double theta_deg, const ch
         e = figure_compose(&fig, panels, 2, 12, "grade30: LBS with your exercises 1-3", d);
     output_name names[2] = {"grade30-lab.png", "grade30-yours.png"};
     e = output_batch_add_figure(&out, e, "grade30.png", &fig, panels, names, 2, d);
+    if (e == LAB_OK && checks)
+        e = cli_add_checks("grade30", checks, &out, d);
     if (e == LAB_OK)
         e = output_batch_commit(&out, dir, d);
     output_batch_free(&out);

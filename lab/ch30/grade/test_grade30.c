@@ -201,6 +201,12 @@ static void test_grade30_make_grade30_on_four_files(void **state)
     text = tu_read_file(log, NULL);
     assert_non_null(strstr(text, "7 of 7 exercises correct"));
     free(text);
+    /* the verdicts as records, in the programs' format: one an exercise, every one ok */
+    cJSON *records = tu_json_load(tu_path(dir, "grade30-checks.json"));
+    assert_non_null(records);
+    assert_near(tu_json_num(records, "checks_passed"), GRADE30_EXERCISE_COUNT, 0);
+    assert_near(tu_json_num(records, "checks_failed"), 0, 0);
+    cJSON_Delete(records);
 
     /* the page's worked example: its verdict and its picture, pixel for pixel */
     assert_int_not_equal(make_grade("lab/ch30/grade/example.c", dir, log), 0);
@@ -208,6 +214,13 @@ static void test_grade30_make_grade30_on_four_files(void **state)
     assert_non_null(strstr(text, "6 of 7 exercises correct"));
     assert_non_null(strstr(text, "the known mistake: a missing inverse bind"));
     free(text);
+    records = tu_json_load(tu_path(dir, "grade30-checks.json"));
+    assert_non_null(records);
+    cJSON *second = cJSON_GetArrayItem(tu_json_get(records, "checks"), GRADE30_SKIN_MATRIX);
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(second, "verdict")), "FAIL");
+    assert_near(tu_json_num(second, "computed"), 2, 0); /* the bind pose moved 2 up its axis */
+    assert_near(tu_json_num(records, "checks_failed"), 1, 0);
+    cJSON_Delete(records);
     const char *picture = tu_path(dir, "grade30.png");
     if (!tu_same_pixels(picture, "lab/ch30/grade/example.png"))
         fail_msg("%s differs from lab/ch30/grade/example.png: run make grade30 EXERCISES=lab/ch30/grade/example.c "

@@ -1,5 +1,5 @@
 /* test_gltf_malformed.c - end to end: build/bin/lab30-gltf on malformed and hostile glTF
- * files. Each case starts from the project's own export (out/skinning30.gltf, written by
+ * files. Each case starts from the project's own export (out/ch30/skinning30.gltf, written by
  * lab30 --gltf), breaks one thing, either in the JSON or in the bytes of its buffer, and
  * runs the program. Every case must exit 1, name the place in its message (a JSON pointer,
  * or the mesh, primitive and vertex), and leave OUTDIR empty.

@@ -14,7 +14,7 @@ fi
 mkdir -p "$logs"
 start=$(date +%s)
 # the suites that take longest start first, so that the others fill the gaps
-slow="test_faults test_sweep test_docs test_lab30 test_scaffold test_lab30_fixes test_lab30_dqs test_gltf_malformed"
+slow="test_faults test_sweep test_docs test_lab30 test_programs test_scaffold test_lab30_figures test_lab30_gltf test_lab30_fixes test_lab30_dqs test_gltf_malformed"
 ordered=""
 for name in $slow; do
     for t in "$@"; do [ "$(basename "$t")" = "$name" ] && ordered="$ordered $t"; done

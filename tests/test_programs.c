@@ -83,7 +83,8 @@ static const char *verdict_beside_nan(const char *report)
 
 /* Checks as data: each program's <name>-checks.json holds every check its report made, and
  * each verdict is what its numbers say, worked out here again: |computed - independent| <=
- * tolerance for a comparison, computed < bound for a bound, equality for a count. A
+ * tolerance for a comparison, computed < bound for a bound (> for "above"), equality for a
+ * count. A
  * program with no checks (lab30-gltf only describes) writes no such file. And no line of a
  * report that ends in a verdict shows a nan or an inf. */
 static void test_programs_checks_are_data_and_their_verdicts_hold(void **state)
@@ -125,6 +126,8 @@ static void test_programs_checks_are_data_and_their_verdicts_hold(void **state)
             bool holds;
             if (!strcmp(kind, "bound"))
                 holds = computed < tu_json_num(c, "bound");
+            else if (!strcmp(kind, "above"))
+                holds = computed > tu_json_num(c, "bound");
             else if (!strcmp(kind, "count"))
                 holds = computed == tu_json_num(c, "independent");
             else

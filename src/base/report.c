@@ -54,7 +54,7 @@ bool report_record(const char *what, report_kind kind, double computed, double r
 
 const char *report_kind_name(report_kind kind)
 {
-    return kind == REPORT_COMPARE ? "compare" : kind == REPORT_BOUND ? "bound" : "count";
+    return kind == REPORT_COMPARE ? "compare" : kind == REPORT_BOUND ? "bound" : kind == REPORT_ABOVE ? "above" : "count";
 }
 
 void report_checks_free(report_checks *c)

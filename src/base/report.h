@@ -25,7 +25,9 @@ bool report_count(FILE *out, const char *label, long computed, long reference);
  * adds its record with report_record. The shell collects a program's whole report and
  * writes the records as <program>-checks.json (src/program/cli.h). This is the module's one
  * piece of state: where records go while a report is printed. */
-typedef enum { REPORT_COMPARE, REPORT_BOUND, REPORT_COUNT } report_kind;
+/* compare: |computed - reference| <= tolerance; bound: computed < reference; above: computed >
+ * reference; count: computed == reference. */
+typedef enum { REPORT_COMPARE, REPORT_BOUND, REPORT_COUNT, REPORT_ABOVE } report_kind;
 typedef struct {
     char *section;               /* "5. Ring radius ..." */
     char *what;                  /* the check's label */
@@ -46,7 +48,7 @@ void report_section(const char *heading);
 /* A check printed by its caller: recorded only. Returns passed. */
 bool report_record(const char *what, report_kind kind, double computed, double reference, double tolerance,
                    bool passed);
-const char *report_kind_name(report_kind kind); /* "compare", "bound", "count" */
+const char *report_kind_name(report_kind kind); /* "compare", "bound", "count", "above" */
 void report_checks_free(report_checks *c);
 
 #endif

@@ -329,7 +329,7 @@ lab_error cli_add_checks(const char *name, const report_checks *checks, output_b
         cJSON_AddStringToObject(item, "what", c->what);
         cJSON_AddStringToObject(item, "kind", report_kind_name(c->kind));
         cJSON_AddItemToObject(item, "computed", json_number_or_null(c->computed));
-        cJSON_AddItemToObject(item, c->kind == REPORT_BOUND ? "bound" : "independent", json_number_or_null(c->reference));
+        cJSON_AddItemToObject(item, c->kind == REPORT_BOUND || c->kind == REPORT_ABOVE ? "bound" : "independent", json_number_or_null(c->reference));
         if (c->kind == REPORT_COMPARE)
             cJSON_AddItemToObject(item, "tolerance", json_number_or_null(c->tolerance));
         cJSON_AddStringToObject(item, "verdict", c->passed ? "ok" : "FAIL");

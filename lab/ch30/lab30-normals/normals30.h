@@ -54,6 +54,11 @@ typedef struct {
     const char *outdir;
 } normals30;
 
+/* normals30.png and its panels (normals30_figures.c, a cli_step on a normals30): per pose,
+ * each method's normals drawn on the wireframe, coloured by their angle to the true normal,
+ * and the pose in perspective; the cameras are chosen here, for the shaded figure too. */
+lab_error normals30_figures(void *state, lab_diag *d);
+
 /* normals30-shaded.png and its panels (normals30_figures.c, a cli_step on a normals30,
  * after the figure's cameras are chosen): under the scaled child and the 135-degree bend,
  * the mesh filled and lit by one directional light with each method's normals, with the

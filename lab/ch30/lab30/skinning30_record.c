@@ -223,11 +223,16 @@ bool skinning30_report_hand_control(const void *state, FILE *out)
     fprintf(out, "  on the way: B_1^-1 p = (%.5f, %.5f, %.5f) (article: (1, 0, 0)), C_1 p = (%.5f, %.5f, %.5f) "
                  "(article: (0, 2, 0))\n", h->in_bind_frame.x, h->in_bind_frame.y, h->in_bind_frame.z,
             h->child_moves_it.x, h->child_moves_it.y, h->child_moves_it.z);
-    ok &= vec3_length(vec3_sub(h->in_bind_frame, vec3_make(1, 0, 0))) <= RIG30_CHECK_TOLERANCE &&
-          vec3_length(vec3_sub(h->child_moves_it, vec3_make(0, 2, 0))) <= RIG30_CHECK_TOLERANCE;
+    double bind_frame = vec3_length(vec3_sub(h->in_bind_frame, vec3_make(1, 0, 0)));
+    double moved = vec3_length(vec3_sub(h->child_moves_it, vec3_make(0, 2, 0)));
+    ok &= report_record("B_1^-1 p against the article's (1, 0, 0)", REPORT_COMPARE, bind_frame, 0,
+                        RIG30_CHECK_TOLERANCE, bind_frame <= RIG30_CHECK_TOLERANCE);
+    ok &= report_record("C_1 p against the article's (0, 2, 0)", REPORT_COMPARE, moved, 0, RIG30_CHECK_TOLERANCE,
+                        moved <= RIG30_CHECK_TOLERANCE);
     fprintf(out, "  GEA writes row vectors: p^T C_1^T = (%.5f, %.5f, %.5f), the same point as C_1 p "
                  "(|difference| %g)\n", h->row_vector.x, h->row_vector.y, h->row_vector.z, h->row_column_difference);
-    ok &= h->row_column_difference <= RIG30_CHECK_TOLERANCE;
+    ok &= report_record("row vectors against column vectors", REPORT_COMPARE, h->row_column_difference, 0,
+                        RIG30_CHECK_TOLERANCE, h->row_column_difference <= RIG30_CHECK_TOLERANCE);
     fprintf(out, "  the cylinder cannot catch a reversed order: B^-1 G skins it to within %g of G B^-1\n"
                  "  (Tz(2) and Rz(theta) commute); the hand control above catches it: %.4f\n",
             h->cylinder_reversed_difference, h->error_vs_correct[HAND_REVERSED_ORDER]);
@@ -334,7 +339,7 @@ bool skinning30_report_invalid_inputs(const void *state, FILE *out)
         diag_format(&r->invalid_diag[i], msg, sizeof msg);
         fprintf(out, "  %2d %-46s %s\n     %s\n", i + 1, c->name, rejected ? "rejected" : "NOT REJECTED",
                 r->invalid_code[i] == LAB_OK ? "(accepted)" : msg);
-        ok &= rejected;
+        ok &= report_record(c->name, REPORT_COUNT, rejected, 1, 0, rejected); /* 1: refused by its own rule */
     }
     return ok;
 }

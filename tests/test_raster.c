@@ -5,6 +5,8 @@
 
 #include "draw/camera.h"
 #include "cmocka_all.h"
+#include <stdio.h>
+
 #include "program/output.h"
 #include "draw/raster.h"
 
@@ -178,6 +180,51 @@ static void test_raster_text_draws_inside_its_box(void **state)
     canvas_free(&c);
 }
 
+/* A label drawn whole equals its characters drawn one at a time, each at the advance of
+ * the ones before it: the check of every stroke, the last character's right edge included
+ * (the bench chart once lost the right stroke of "5000"'s last zero). Every digit ends
+ * labels of 1 to 16 characters: the digit repeated, and after the widest glyphs. */
+static void assert_drawn_whole(const char *label)
+{
+    int w = raster_text_width(label, 1) + 4, h = raster_text_height(label, 1) + 4;
+    canvas whole, parts;
+    assert_int_equal(canvas_init(&whole, w, h, white, NULL), LAB_OK);
+    assert_int_equal(canvas_init(&parts, w, h, white, NULL), LAB_OK);
+    raster_text(&whole, 2, 2, 1, label, ink);
+    int x = 2;
+    for (const char *ch = label; *ch; ch++) {
+        char one[2] = {*ch, 0};
+        raster_text(&parts, x, 2, 1, one, ink);
+        x += raster_text_width(one, 1);
+    }
+    for (int py = 0; py < h; py++)
+        for (int px = 0; px < w; px++)
+            if (!rgb_equal(canvas_get(&whole, px, py), canvas_get(&parts, px, py)))
+                fail_msg("\"%s\": pixel (%d, %d) differs from its characters drawn one at a time", label, px, py);
+    assert_int_equal(whole.text_outside, 0);
+    canvas_free(&whole);
+    canvas_free(&parts);
+}
+
+static void test_raster_text_keeps_every_stroke_of_every_digit(void **state)
+{
+    (void)state;
+    char label[32];
+    for (char digit = '0'; digit <= '9'; digit++)
+        for (int n = 1; n <= 16; n++) {
+            memset(label, digit, (size_t)n), label[n] = '\0';
+            assert_drawn_whole(label);
+            memset(label, 'X', (size_t)n - 1), label[n - 1] = digit; /* X: 11 quads, the most */
+            assert_drawn_whole(label);
+        }
+    assert_drawn_whole("5000");
+    assert_drawn_whole("2000");
+    for (char ch = 32; ch < 127; ch++) { /* every character after "50" */
+        snprintf(label, sizeof label, "50%c", ch);
+        assert_drawn_whole(label);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_raster_dashed_line_pattern),
         cmocka_unit_test(test_raster_text_that_does_not_fit_is_counted),
         cmocka_unit_test(test_raster_text_draws_inside_its_box),
+        cmocka_unit_test(test_raster_text_keeps_every_stroke_of_every_digit),
     };
     return cmocka_run_group_tests_name("raster", tests, NULL, NULL);
 }

@@ -221,7 +221,9 @@ static void test_sweep_lab30_normals(void **state)
         int use_file = below(s, 4) != 0;
         if (use_file)
             write_weights(s, file, sums);
-        char *argv[] = {BIN("lab30-normals"), "--policy", (char *)policy, use_file ? "--weights-file" : NULL, file,
+        /* the file goes to either rig, whose option each has */
+        const char *option = below(s, 2) ? "--twist-weights" : "--bend-weights";
+        char *argv[] = {BIN("lab30-normals"), "--policy", (char *)policy, use_file ? (char *)option : NULL, file,
                         NULL};
         int expect = 0;
         const char *message = NULL;

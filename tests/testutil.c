@@ -241,7 +241,14 @@ void tu_check_deterministic_and_committed(const char *program, const char *const
                                           const char *const *args_b, const char *const *names,
                                           int count, const char *make_target)
 {
-    char a[64], b[64];
+    char a[64], b[64], manifest[96];
+    const char *all[128]; /* the outputs and the run's manifest (src/program/manifest.h) */
+    assert_true(count < 128);
+    snprintf(manifest, sizeof manifest, "%s-outputs.txt", strrchr(program, '/') ? strrchr(program, '/') + 1 : program);
+    for (int i = 0; i < count; i++)
+        all[i] = names[i];
+    all[count++] = manifest;
+    names = all;
     assert_non_null(tu_make_temp_dir(a, sizeof a));
     assert_non_null(tu_make_temp_dir(b, sizeof b));
     assert_int_equal(run_into(program, args_a, a), 0);

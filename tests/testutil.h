@@ -53,7 +53,8 @@ const char *tu_first_differing_output(const char *dir_a, const char *dir_b,
 
 /* The determinism and committed-output check every end-to-end suite makes: `program`
  * runs with args_a (NULL-terminated) into one new directory and with args_b (NULL: the
- * same) into another, OUTDIR last; both must exit 0 and write exactly `count` files, the
+ * same) into another, OUTDIR last; both must exit 0 and write exactly `count` files and
+ * their manifest `<program>-outputs.txt` (checked like them), the
  * same bytes in both runs, and the same as the committed ones in make_target's chapter
  * folder, out/<chapter>/ (PNGs pixel for pixel). Fails the test naming the file, and
  * `make make_target` (a program's name) as the way to regenerate it. */

@@ -1,6 +1,7 @@
 /* raster.c - integer rasterisation on an RGB canvas (see raster.h). */
 #include "draw/raster.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,17 +294,30 @@ void raster_text(canvas *c, int x, int y, int scale, const char *text, rgb color
     if (x < 0 || y < 0 || x + raster_text_width(text, scale) > c->width ||
         y + raster_text_height(text, scale) > c->height)
         text_outside(c, text);
-    size_t len = strlen(text);
-    size_t room = 300 * (len + 1); /* stb_easy_font: ~270 bytes per character at most */
-    easy_font_vertex *v = malloc(room);
+    /* stb_easy_font_print stops, silently, at the first quad (64 bytes) that does not fit:
+     * the header's "~270 bytes per character" is an average; a "0" takes 6 quads (384 bytes)
+     * and an "X" 11, so 300 bytes a character cut off the last stroke of "5000". The buffer
+     * holds 12 quads a character, and grows should the quads not leave room for one more
+     * (then, and only then, nothing was cut). */
+    size_t len = strlen(text), room = 64 * 12 * (len + 1);
     char *copy = malloc(len + 1); /* stb_easy_font_print takes a non-const pointer */
-    if (!v || !copy) {
+    easy_font_vertex *v = NULL;
+    int quads = 0;
+    while (copy && room <= INT_MAX) {
+        free(v);
+        if (!(v = malloc(room)))
+            break;
+        memcpy(copy, text, len + 1);
+        quads = stb_easy_font_print(0, 0, copy, NULL, v, (int)room);
+        if ((size_t)(quads + 1) * 64 <= room)
+            break;
+        room *= 2;
+    }
+    if (!v || !copy || (size_t)(quads + 1) * 64 > room) {
         c->out_of_memory = true; /* not drawn at all */
         free(v), free(copy);
         return;
     }
-    memcpy(copy, text, len + 1);
-    int quads = stb_easy_font_print(0, 0, copy, NULL, v, (int)room);
     for (int q = 0; q < quads; q++) {
         const easy_font_vertex *a = &v[4 * q], *b = &v[4 * q + 2];
         int qx0 = (int)lround(a->x * scale), qy0 = (int)lround(a->y * scale);

@@ -7,6 +7,7 @@
 
 #include "base/report.h"
 #include "program/evidence.h"
+#include "program/manifest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -344,6 +345,34 @@ lab_error cli_add_checks(const char *name, const report_checks *checks, output_b
     return output_batch_add_json(batch, file, root, d);
 }
 
+/* cli_finish; with `manifest`, the program's own outputs (src/program/manifest.h) too. */
+static int finish(const char *name, output_batch *batch, lab_error build_error, const lab_diag *build_diag,
+                  bool checks_ok, const char *outdir, bool manifest)
+{
+    int code = CLI_EXIT_OK;
+    lab_diag d = {0};
+    if (build_error != LAB_OK) {
+        code = cli_fail(name, build_diag, CLI_EXIT_OUTPUT);
+    } else if (!checks_ok) {
+        fprintf(stderr, "%s: error: a self-check failed (see the report), nothing written\n", name);
+        code = CLI_EXIT_REJECTED;
+    } else if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: error: the report could not be written to standard output (%s), "
+                        "nothing written\n", name, strerror(errno));
+        code = CLI_EXIT_OUTPUT;
+    } else if ((manifest && manifest_prepare(batch, outdir, name, &d) != LAB_OK) ||
+               output_batch_commit(batch, outdir, &d) != LAB_OK) {
+        code = cli_fail(name, &d, CLI_EXIT_OUTPUT);
+    } else if (manifest && manifest_report_removed(batch, stdout) > 0 && fflush(stdout) != 0) {
+        /* the outputs stand; only the list of what was removed is lost */
+        fprintf(stderr, "%s: error: the list of removed earlier outputs could not be written to standard "
+                        "output (%s); the outputs were written\n", name, strerror(errno));
+        code = CLI_EXIT_OUTPUT;
+    }
+    output_batch_free(batch);
+    return code;
+}
+
 int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
              void *state, output_batch *batch, const char **args)
 {
@@ -365,7 +394,7 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
         if (!chapter->without_checks && checks_ok)
             e = cli_add_checks(program->name, &checks, batch, &d);
         report_checks_free(&checks);
-        code = cli_finish(program->name, batch, e, &d, checks_ok, args[program->positional_count - 1]);
+        code = finish(program->name, batch, e, &d, checks_ok, args[program->positional_count - 1], true);
     } else {
         code = cli_fail(program->name, &d, cli_exit_code(e));
     }
@@ -393,20 +422,5 @@ int cli_fail(const char *name, const lab_diag *d, int exit_code)
 int cli_finish(const char *name, output_batch *batch, lab_error build_error,
                const lab_diag *build_diag, bool checks_ok, const char *outdir)
 {
-    int code = CLI_EXIT_OK;
-    lab_diag d = {0};
-    if (build_error != LAB_OK) {
-        code = cli_fail(name, build_diag, CLI_EXIT_OUTPUT);
-    } else if (!checks_ok) {
-        fprintf(stderr, "%s: error: a self-check failed (see the report), nothing written\n", name);
-        code = CLI_EXIT_REJECTED;
-    } else if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: error: the report could not be written to standard output (%s), "
-                        "nothing written\n", name, strerror(errno));
-        code = CLI_EXIT_OUTPUT;
-    } else if (output_batch_commit(batch, outdir, &d) != LAB_OK) {
-        code = cli_fail(name, &d, CLI_EXIT_OUTPUT);
-    }
-    output_batch_free(batch);
-    return code;
+    return finish(name, batch, build_error, build_diag, checks_ok, outdir, false);
 }

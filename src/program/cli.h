@@ -131,7 +131,7 @@ bool cli_report(const cli_chapter *chapter, const void *state, FILE *out);
 
 /* A whole main: cli_start; then the steps in order until one fails (its error is printed
  * with the contract's exit code, cli_exit_code, and nothing is written); then the report;
- * then cli_finish on `batch`. Releases the state in every case. args receives the
+ * then cli_finish on `batch`, with the program's manifest (below). Releases the state in every case. args receives the
  * positional arguments (OUTDIR last). */
 int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
              void *state, output_batch *batch, const char **args);
@@ -157,7 +157,10 @@ int cli_fail(const char *name, const lab_diag *d, int exit_code);
  * report printed (checks_ok). A build error exits 3; a failed self-check writes nothing
  * and exits 1; a report that could not be written to stdout (a full disk, a closed pipe)
  * exits 3 with nothing written; otherwise the batch is committed to outdir all or nothing
- * (exit 0 or 3). Frees the batch. */
+ * (exit 0 or 3). Frees the batch. cli_main's commit also writes the manifest
+ * `<name>-outputs.txt` and removes the program's earlier outputs that it did not write
+ * again (src/program/manifest.h), listed on stdout after the report; a bench, which
+ * calls this itself, writes fixed names and no manifest. */
 int cli_finish(const char *name, output_batch *batch, lab_error build_error,
                const lab_diag *build_diag, bool checks_ok, const char *outdir);
 

@@ -75,6 +75,15 @@ lab_error output_batch_add(output_batch *batch, const char *name, bytes *content
     return e;
 }
 
+lab_error output_batch_remove(output_batch *batch, const char *name, lab_diag *d)
+{
+    output_file *f;
+    lab_error e = new_file(batch, name, &f, d);
+    if (e == LAB_OK)
+        f->remove = true;
+    return e;
+}
+
 lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *image,
                                  lab_diag *d)
 {
@@ -220,7 +229,8 @@ static int do_rename(const output_batch *batch, const char *from, const char *to
     return batch->rename_file ? batch->rename_file(from, to, batch->rename_context) : rename(from, to);
 }
 
-/* Step 4 failed at file `failed`: files [0, failed) get their old contents back. */
+/* Step 4 failed at file `failed`: files [0, failed) get their old contents back (a removed
+ * one comes back; a removal of a file that was not there had nothing to undo). */
 static void roll_back(const output_batch *batch, const char *dir, const bool *had_old, int failed)
 {
     char old[4200], final[4200];
@@ -229,7 +239,7 @@ static void roll_back(const output_batch *batch, const char *dir, const bool *ha
         join_path(old, sizeof old, dir, batch->files[i].name, "old");
         if (had_old[i])
             rename(old, final);
-        else
+        else if (!batch->files[i].remove)
             unlink(final);
     }
 }
@@ -249,7 +259,8 @@ static int write_journal(const output_batch *batch, const char *dir, const bool 
 {
     bytes text = {0};
     for (int i = 0; i < batch->count; i++)
-        bytes_printf(&text, "%d %s\n", had_old[i] ? 1 : 0, batch->files[i].name);
+        if (had_old[i] || !batch->files[i].remove) /* a removal with nothing to remove has no undo */
+            bytes_printf(&text, "%d %s\n", had_old[i] ? 1 : 0, batch->files[i].name);
     char path[4200];
     snprintf(path, sizeof path, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
     int rc = text.failed ? -1 : write_file(path, &text);
@@ -338,6 +349,8 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "output batch", "%d files", n);
     int written = 0, kept = 0;
     for (; e == LAB_OK && written < n; written++) { /* 1. temporaries */
+        if (batch->files[written].remove)
+            continue;
         join_path(tmp, sizeof tmp, dir, batch->files[written].name, "tmp");
         if (write_file(tmp, &batch->files[written].content) != 0) {
             e = diag_fail(d, failed_call(), batch->files[written].name, "writing %s failed: %s", tmp,
@@ -349,7 +362,7 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
     for (int i = 0; e == LAB_OK && i < n; i++) { /* 2. nothing rename() cannot replace */
         struct stat st;
         join_path(final, sizeof final, dir, batch->files[i].name, NULL);
-        if (lstat(final, &st) == 0 && S_ISDIR(st.st_mode))
+        if (!batch->files[i].remove && lstat(final, &st) == 0 && S_ISDIR(st.st_mode))
             e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[i].name, "%s is a directory", final);
     }
     for (; e == LAB_OK && kept < n; kept++) { /* 3. keep the old files */
@@ -365,16 +378,19 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
     snprintf(journal, sizeof journal, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
     if (e == LAB_OK && write_journal(batch, dir, had_old) != 0)
         e = diag_fail(d, failed_call(), journal, "writing the commit's journal failed: %s", strerror(errno));
-    for (int i = 0; e == LAB_OK && i < n; i++) { /* 4. into place */
-        join_path(tmp, sizeof tmp, dir, batch->files[i].name, "tmp");
-        join_path(final, sizeof final, dir, batch->files[i].name, NULL);
-        if (do_rename(batch, tmp, final) != 0) {
-            e = diag_fail(d, failed_call(), batch->files[i].name,
-                          "renaming into place failed (%s); the %d files renamed before it were "
-                          "rolled back", strerror(errno), i);
+    for (int i = 0; e == LAB_OK && i < n; i++) { /* 4. into place, and the stale files out */
+        output_file *f = &batch->files[i];
+        join_path(tmp, sizeof tmp, dir, f->name, "tmp");
+        join_path(final, sizeof final, dir, f->name, NULL);
+        if (f->remove ? had_old[i] && unlink(final) != 0 && errno != ENOENT : do_rename(batch, tmp, final) != 0) {
+            e = diag_fail(d, failed_call(), f->name,
+                          "%s failed (%s); the %d files renamed or removed before it were rolled back",
+                          f->remove ? "removing an earlier output" : "renaming into place", strerror(errno), i);
             roll_back(batch, dir, had_old, i);
         }
     }
+    for (int i = 0; e == LAB_OK && i < n; i++)
+        batch->files[i].existed = had_old[i];
     unlink(journal); /* the commit point: from here the new run stands (or was rolled back) */
     if (e != LAB_OK)
         remove_tagged(batch, dir, "tmp", 0, written);

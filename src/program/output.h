@@ -10,6 +10,9 @@
  *   4. the temporaries are renamed into place, one by one; then the journal is removed
  *      (the commit point);
  *   5. the `.old` links are removed.
+ * A batch may also remove files (output_batch_remove: a program's earlier outputs that this
+ * run does not write); a removal is kept in steps 3 and 4 like a replacement, so it is
+ * rolled back and recovered with the rest.
  * A failure in steps 1-3 leaves OUTDIR as it was. A failure in step 4 (a refused rename)
  * rolls back: the files already renamed get their old contents back (or are removed when
  * there was none), so OUTDIR again holds the previous run's outputs.
@@ -31,6 +34,8 @@
 #ifndef OUTPUT_H
 #define OUTPUT_H
 
+#include <stdbool.h>
+
 #include "base/bytes.h"
 #include "base/diag.h"
 #include "draw/raster.h"
@@ -44,6 +49,8 @@ typedef struct {
     char name[OUTPUT_MAX_NAME + 1];
     bytes content;           /* the file's bytes (a PNG's once encoded) */
     canvas image;            /* a PNG still to encode; width 0 when none */
+    bool remove;             /* not a file to write: an earlier output to remove */
+    bool existed;            /* set by a successful commit: there was a file of this name */
 } output_file;
 
 typedef struct {
@@ -59,6 +66,11 @@ typedef struct {
  * LAB_ERR_OUT_OF_MEMORY when the buffer had run out of memory, LAB_ERR_INVALID_ARGUMENT
  * when the name is not a plain file name or is already in the batch. */
 lab_error output_batch_add(output_batch *batch, const char *name, bytes *content, lab_diag *d);
+/* The removal of dir/name (an earlier output this run does not write, src/program/manifest.h)
+ * as part of the commit: in step 3 the file is kept as .NAME.PID.old like a replaced one,
+ * in step 4 it is removed, and a rollback or a later recovery brings it back. A name that
+ * is not there is no error; after the commit, `existed` tells whether one was removed. */
+lab_error output_batch_remove(output_batch *batch, const char *name, lab_diag *d);
 /* Takes ownership of `image` (reset to empty, also on error); it is encoded as a PNG at
  * commit, all images of the batch at once on several threads. */
 lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *image,

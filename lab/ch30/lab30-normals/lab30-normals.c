@@ -9,7 +9,7 @@
  * explicit choice.
  *
  * Usage:  build/bin/lab30-normals [--policy strict|normalize|fallback=J]
- *                                 [--weights-file FILE] OUTDIR
+ *                                 [--twist-weights FILE] [--bend-weights FILE] OUTDIR
  *
  * Writes into OUTDIR (which must exist), all or nothing:
  *   normals30.png                    every panel: per pose, one debug view per method and
@@ -22,7 +22,9 @@
  *   normals30.json                   per pose the chain's matrices, normals per method,
  *                                    the true normals, angle errors; the weight report
  *   normals30-errors.csv             method,pose,vertex,angle_error_deg
- *   normals30-weights.csv            the weights used, in the --weights-file format
+ *   normals30-weights-twist.csv      the weights each rig used (the bind pose is the
+ *   normals30-weights-bend.csv       twist rig's, the other three the bend's): templates
+ *                                    for --twist-weights and --bend-weights
  *
  * Conventions as in lab30 (src/math/linalg.h). Exit codes: 0 success, 1 data rejected (weights,
  * weights file) or a self-check failed, 2 usage, 3 output directory or write failure.
@@ -78,19 +80,23 @@ static lab_error build_rigs(void *state, lab_diag *d)
     return rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
 }
 
-/* The weights of both rigs: their own profiles, or the file's, through the policy. */
+/* The weights of each rig: its own profile, or its file's, through the policy. */
 static lab_error load_weights(void *state, lab_diag *d)
 {
     normals30 *r = state;
-    skin_influences file = {0};
-    lab_error e = r->weights_file ? weights_csv_load(r->weights_file, NORMALS30_VERTS, &file, d) : LAB_OK;
+    lab_error e = LAB_OK;
     for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
         rig30_rig *rig = &r->rigs[kind];
-        /* one file gives both rigs the same weights; otherwise each keeps its profile */
-        e = rig30_set_influences(rig, r->weights_file ? &file : &rig->influences, r->policy,
-                                 kind == RIG30_TWIST ? &r->weights : NULL, d);
+        const char *path = r->weights_file[kind];
+        skin_influences file = {0};
+        e = path ? weights_csv_load(path, NORMALS30_VERTS, &file, d) : LAB_OK;
+        if (e == LAB_OK) {
+            e = rig30_set_influences(rig, path ? &file : &rig->influences, r->policy, &r->weights[kind], d);
+            if (e != LAB_OK && e != LAB_ERR_OUT_OF_MEMORY && path) /* which file broke the rule */
+                diag_prefix_where(d, "%s (the %s rig's weights)", path, rig30_kind_name((rig30_kind)kind));
+        }
+        skin_influences_free(&file);
     }
-    skin_influences_free(&file);
     return e;
 }
 
@@ -207,9 +213,12 @@ int main(int argc, char **argv)
                  "strict rejects them; normalize divides by the sum W and reports\n"
                  "it (W <= 1e-6 is rejected); fallback=J does the same but binds a\n"
                  "vertex with W <= 1e-6 fully to joint J (0 or 1)"},
-        {"--weights-file", CLI_STRING, &r.weights_file, .value_name = "FILE",
-         .help = "per-vertex weights, CSV " WEIGHTS_CSV_HEADER "\n"
-                 "(normals30-weights.csv from a run is a template)"},
+        {"--twist-weights", CLI_STRING, &r.weights_file[RIG30_TWIST], .value_name = "FILE",
+         .help = "the twist rig's per-vertex weights (the bind pose), CSV\n" WEIGHTS_CSV_HEADER "\n"
+                 "(normals30-weights-twist.csv from a run is a template)"},
+        {"--bend-weights", CLI_STRING, &r.weights_file[RIG30_BEND], .value_name = "FILE",
+         .help = "the bend rig's per-vertex weights (the other three poses), same\n"
+                 "format (normals30-weights-bend.csv from a run is a template)"},
     };
     const cli_program program = {LAB, "Weights, spaces and normals on chapter 30's rigs.", options, CLI_COUNT(options),
                                  {"OUTDIR"}, 1, NULL};

@@ -36,17 +36,17 @@ typedef struct {
     vec3 naive[NORMALS30_VERTS];                          /* blended, then M3x3 instead of (M^-1)^T */
     double error[NORMALS_METHOD_COUNT][NORMALS30_VERTS];
     normals_error summary[NORMALS_METHOD_COUNT], faces_summary, naive_summary;
-    double steady_max[NORMALS_METHOD_COUNT];    /* max error where the weights do not vary */
-    int steady_count;
+    double steady_max[NORMALS_METHOD_COUNT];    /* max error where the weights do not vary; */
+    int steady_count;                           /* over none when 0 (printed "none", JSON null) */
     int folded_count;                           /* truth . blended < 0: the surface folds */
     camera ortho, perspective;
 } normals30_pose;
 
 typedef struct {
     rig30_rig rigs[2];
-    skin_weight_report weights;
+    skin_weight_report weights[2];              /* per rig (rig30_kind), what the policy did */
     skin_weight_policy policy;                  /* the run's --policy */
-    const char *weights_file;                   /* the run's --weights-file, or NULL */
+    const char *weights_file[2];                /* --twist-weights, --bend-weights, or NULL */
     mesh_edge *edges;
     int edge_count;
     normals30_pose pose[NORMALS30_POSES];
@@ -68,7 +68,8 @@ lab_error normals30_shaded_figure(void *state, lab_diag *d);
 /* Frees what the computation allocated in the normals30 at state (a cli_chapter release). */
 void normals30_release(void *state);
 
-/* normals30.json, normals30-errors.csv and normals30-weights.csv. */
+/* normals30.json, normals30-errors.csv and the weights each rig used,
+ * normals30-weights-twist.csv and normals30-weights-bend.csv. */
 /* (a cli_step on a normals30: adds to its `out`) */
 lab_error normals30_evidence(void *state, lab_diag *d);
 

@@ -91,8 +91,10 @@ static void draw_method_panel(canvas *c, const normals30 *r, const normals30_pos
     snprintf(stats, sizeof stats, "mean %.2f max %.2f deg", p->summary[m].mean_deg, p->summary[m].max_deg);
     if (p->folded_count) /* where "max 180" comes from */
         snprintf(note, sizeof note, "180 at %d folded vertices", p->folded_count);
-    else /* the key result: the rigid normal is wrong under scale even where nothing blends */
+    else if (p->steady_count) /* the key result: the rigid normal is wrong under scale even where nothing blends */
         snprintf(note, sizeof note, "steady: max %.2f deg", p->steady_max[m]);
+    else /* a maximum over no vertex */
+        snprintf(note, sizeof note, "steady: none (all blend)");
     draw_label(c, (const char *const[4]){p->spec.title, normals_method_name((normals_method)m), stats, note});
     figure_error_bar(c, 24, PANEL_H - BAR_H / 2 - 4, PANEL_W - 120, 8, ERROR_SCALE_DEG);
 }

@@ -23,7 +23,8 @@ void normals30_release(void *state)
     for (int i = 0; i < NORMALS30_POSES; i++)
         free(r->pose[i].pose.positions);
     free(r->edges);
-    skin_weight_report_free(&r->weights);
+    skin_weight_report_free(&r->weights[RIG30_TWIST]);
+    skin_weight_report_free(&r->weights[RIG30_BEND]);
     rig30_rig_free(&r->rigs[RIG30_TWIST]);
     rig30_rig_free(&r->rigs[RIG30_BEND]);
 }
@@ -66,29 +67,44 @@ static cJSON *pose_json(const normals30_pose *p)
     }
     cJSON_AddNumberToObject(o, "steady_vertex_count", p->steady_count);
     cJSON_AddNumberToObject(o, "folded_vertex_count", p->folded_count);
-    for (int m = 0; m < NORMALS_METHOD_COUNT; m++)
-        json_add_number(cJSON_GetObjectItem(methods, normals_method_name((normals_method)m)),
-                        "steady_max_error_deg", p->steady_max[m]);
+    for (int m = 0; m < NORMALS_METHOD_COUNT; m++) /* a maximum over no vertex is null */
+        cJSON_AddItemToObject(cJSON_GetObjectItem(methods, normals_method_name((normals_method)m)),
+                              "steady_max_error_deg",
+                              p->steady_count ? json_number(p->steady_max[m]) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "mesh_faces_error", summary_json(p->faces_summary));
     cJSON_AddItemToObject(o, "blended_with_model_3x3_error", summary_json(p->naive_summary));
     return o;
 }
 
+/* Where a rig's weights came from: its file, or its own profile. */
+static const char *weights_source(const normals30 *r, int kind)
+{
+    return r->weights_file[kind] ? r->weights_file[kind] : "the rig's own profile";
+}
+
 static cJSON *weights_json(const normals30 *r)
 {
-    const skin_weight_report *w = &r->weights;
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "policy", skin_policy_name(r->policy.kind));
     if (r->policy.kind == SKIN_POLICY_FALLBACK)
         cJSON_AddNumberToObject(j, "fallback_joint", r->policy.fallback_joint);
     json_add_number(j, "eps_w", SKIN_DEFAULT_EPS_W);
-    cJSON_AddStringToObject(j, "source", r->weights_file ? r->weights_file : "the rigs' own profiles");
-    cJSON_AddNumberToObject(j, "normalized_count", w->normalized_count);
-    cJSON_AddItemToObject(j, "normalized_vertices", cJSON_CreateIntArray(w->normalized_vertices ? w->normalized_vertices : (int[]){0}, w->normalized_count));
-    json_add_number(j, "largest_deviation", w->largest_deviation);
-    cJSON_AddNumberToObject(j, "largest_deviation_vertex", w->largest_deviation_vertex);
-    cJSON_AddNumberToObject(j, "fallback_count", w->fallback_count);
-    cJSON_AddItemToObject(j, "fallback_vertices", cJSON_CreateIntArray(w->fallback_vertices ? w->fallback_vertices : (int[]){0}, w->fallback_count));
+    cJSON *rigs = cJSON_AddObjectToObject(j, "rigs");
+    for (int kind = 0; kind < 2; kind++) {
+        const skin_weight_report *w = &r->weights[kind];
+        cJSON *o = cJSON_AddObjectToObject(rigs, rig30_kind_name((rig30_kind)kind));
+        cJSON_AddStringToObject(o, "source", weights_source(r, kind));
+        cJSON_AddNumberToObject(o, "normalized_count", w->normalized_count);
+        cJSON_AddItemToObject(o, "normalized_vertices",
+                              cJSON_CreateIntArray(w->normalized_vertices ? w->normalized_vertices : (int[]){0},
+                                                   w->normalized_count));
+        json_add_number(o, "largest_deviation", w->largest_deviation);
+        cJSON_AddNumberToObject(o, "largest_deviation_vertex", w->largest_deviation_vertex);
+        cJSON_AddNumberToObject(o, "fallback_count", w->fallback_count);
+        cJSON_AddItemToObject(o, "fallback_vertices",
+                              cJSON_CreateIntArray(w->fallback_vertices ? w->fallback_vertices : (int[]){0},
+                                                   w->fallback_count));
+    }
     return j;
 }
 
@@ -101,7 +117,7 @@ lab_error normals30_evidence(void *state, lab_diag *d)
     cJSON *poses = cJSON_AddArrayToObject(root, "poses");
     for (int i = 0; i < NORMALS30_POSES; i++)
         cJSON_AddItemToArray(poses, pose_json(&r->pose[i]));
-    bytes json = {0}, csv = {0}, weights = {0};
+    bytes json = {0}, csv = {0}, weights[2] = {{0}, {0}};
     lab_error e = json_to_bytes(root, &json, d);
     cJSON_Delete(root);
     bytes_printf(&csv, "method,pose,vertex,angle_error_deg\n");
@@ -114,61 +130,81 @@ lab_error normals30_evidence(void *state, lab_diag *d)
                 bytes_append(&csv, "\n", 1);
             }
     if (e == LAB_OK)
-        e = weights_csv_write(&r->rigs[RIG30_TWIST].influences, &weights, d);
-    if (e == LAB_OK)
         e = output_batch_add(b, "normals30.json", &json, d);
     if (e == LAB_OK)
         e = output_batch_add(b, "normals30-errors.csv", &csv, d);
-    if (e == LAB_OK)
-        e = output_batch_add(b, "normals30-weights.csv", &weights, d);
+    for (int kind = 0; kind < 2; kind++) { /* each rig's weights, a template for its option */
+        char name[64];
+        snprintf(name, sizeof name, "normals30-weights-%s.csv", rig30_kind_name((rig30_kind)kind));
+        if (e == LAB_OK)
+            e = weights_csv_write(&r->rigs[kind].influences, &weights[kind], d);
+        if (e == LAB_OK)
+            e = output_batch_add(b, name, &weights[kind], d);
+        bytes_free(&weights[kind]);
+    }
     bytes_free(&json);
     bytes_free(&csv);
-    bytes_free(&weights);
     return e;
 }
 
 /* ---- the report ---------------------------------------------------------------------------- */
 
+/* Up to eight vertices of a list, then where the rest are. */
+static void print_vertices(FILE *out, const char *title, const int *v, int count)
+{
+    for (int k = 0; k < count && k < 8; k++)
+        fprintf(out, "%s%d", k ? ", " : title, v[k]);
+    if (count > 8)
+        fprintf(out, ", ... (all %d in normals30.json)", count);
+    if (count)
+        fprintf(out, "\n");
+}
+
 bool normals30_report_weights(const void *state, FILE *out)
 {
     const normals30 *r = state;
-    const skin_weight_report *w = &r->weights;
-    fprintf(out, "  source: %s; policy: %s", r->weights_file ? r->weights_file : "the rigs' own profiles",
-           skin_policy_name(r->policy.kind));
+    fprintf(out, "  policy: %s", skin_policy_name(r->policy.kind));
     if (r->policy.kind == SKIN_POLICY_FALLBACK)
         fprintf(out, " (joint %d)", r->policy.fallback_joint);
     fprintf(out, ", eps_w = %g\n", SKIN_DEFAULT_EPS_W);
-    fprintf(out, "  normalised: %d vertices; bound to the fallback joint: %d vertices\n", w->normalized_count,
-            w->fallback_count);
-    /* over every vertex of the input, the ones bound to the fallback joint too (W = 0 there) */
-    fprintf(out, "  the input's largest |W - 1|, over every vertex: %.6g", w->largest_deviation);
-    if (w->largest_deviation_vertex >= 0)
-        fprintf(out, " at vertex %d", w->largest_deviation_vertex);
-    fprintf(out, "\n");
-    for (int k = 0; k < w->normalized_count && k < 8; k++)
-        fprintf(out, "%s%d%s", k ? ", " : "  normalised vertices: ", w->normalized_vertices[k],
-               k + 1 == w->normalized_count ? "\n" : "");
-    if (w->normalized_count > 8)
-        fprintf(out, ", ... (all %d in normals30.json)\n", w->normalized_count);
-    for (int k = 0; k < w->fallback_count && k < 8; k++)
-        fprintf(out, "%s%d%s", k ? ", " : "  bound to the fallback joint: vertices ", w->fallback_vertices[k],
-               k + 1 == w->fallback_count ? "\n" : "");
-    if (w->fallback_count > 8)
-        fprintf(out, ", ... (all %d in normals30.json)\n", w->fallback_count);
+    for (int kind = 0; kind < 2; kind++) {
+        const skin_weight_report *w = &r->weights[kind];
+        fprintf(out, "  the %s rig's weights: %s\n", rig30_kind_name((rig30_kind)kind), weights_source(r, kind));
+        fprintf(out, "    normalised: %d vertices; bound to the fallback joint: %d vertices\n",
+                w->normalized_count, w->fallback_count);
+        /* over every vertex of the input, the ones bound to the fallback joint too (W = 0 there) */
+        fprintf(out, "    the input's largest |W - 1|, over every vertex: ");
+        if (r->policy.kind == SKIN_POLICY_STRICT) /* strict checks each sum and measures none */
+            fprintf(out, "at most %g (strict checked each sum)\n", SKIN_WEIGHT_TOLERANCE);
+        else if (w->largest_deviation == 0.0)
+            fprintf(out, "0 (every sum is exactly 1)\n");
+        else
+            fprintf(out, "%.6g at vertex %d\n", w->largest_deviation, w->largest_deviation_vertex);
+        print_vertices(out, "    normalised vertices: ", w->normalized_vertices, w->normalized_count);
+        print_vertices(out, "    bound to the fallback joint: vertices ", w->fallback_vertices, w->fallback_count);
+    }
     return true;
 }
 
 static bool print_pose(const normals30_pose *p, FILE *out)
 {
     fprintf(out, "\n  %s: %s\n", p->spec.name, p->spec.description);
-    fprintf(out, "  steady: the %d vertices whose weights equal their neighbours' (no weight gradient)\n",
-           p->steady_count);
+    if (p->steady_count)
+        fprintf(out, "  steady: the %d vertices whose weights equal their neighbours' (no weight gradient)\n",
+                p->steady_count);
+    else
+        fprintf(out, "  steady: none; every vertex's weights differ from a neighbour's\n");
     fprintf(out, "  %-10s %-44s %9s %9s %7s %12s\n", "method", "n' =", "mean deg", "max deg", "vertex",
            "max, steady");
-    for (int m = 0; m < NORMALS_METHOD_COUNT; m++)
-        fprintf(out, "  %-10s %-44s %9.4f %9.4f %7d %12.4f\n", normals_method_name((normals_method)m),
+    for (int m = 0; m < NORMALS_METHOD_COUNT; m++) {
+        fprintf(out, "  %-10s %-44s %9.4f %9.4f %7d ", normals_method_name((normals_method)m),
                normals_method_formula((normals_method)m), p->summary[m].mean_deg,
-               p->summary[m].max_deg, p->summary[m].max_vertex, p->steady_max[m]);
+               p->summary[m].max_deg, p->summary[m].max_vertex);
+        if (p->steady_count) /* a maximum over no vertex is none, never 0 */
+            fprintf(out, "%12.4f\n", p->steady_max[m]);
+        else
+            fprintf(out, "%12s\n", "none");
+    }
     fprintf(out, "  %-10s %-44s %9.4f %9.4f %7d\n", "faces", "area-weighted face normals of the mesh",
            p->faces_summary.mean_deg, p->faces_summary.max_deg, p->faces_summary.max_vertex);
     if (p->folded_count)

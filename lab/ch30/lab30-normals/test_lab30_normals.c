@@ -18,7 +18,7 @@ typedef tu_run_dir run_ctx;
 
 static const char *const poses[4] = {"bind", "bend135", "child-scale", "model-scale"};
 static const char *const views[4] = {"rigid", "blended", "per-bone", "perspective"};
-enum { OUTPUT_COUNT = 4 * 4 + 1 + 3 + 1 + 2 * 5 + 1 };
+enum { OUTPUT_COUNT = 4 * 4 + 1 + 4 + 1 + 2 * 5 + 1 };
 static const char *const shaded_poses[2] = {"child-scale", "bend135"};
 static const char *const shaded_views[5] = {"rigid", "blended", "per-bone", "true", "error"};
 
@@ -32,9 +32,9 @@ static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COU
         for (int v = 0; v < 5; v++)
             snprintf(storage[n], 64, "normals30-shaded-%s-%s.png", shaded_poses[p], shaded_views[v]),
                 names[n] = storage[n], n++;
-    const char *fixed[6] = {"normals30.png", "normals30.json", "normals30-errors.csv", "normals30-weights.csv",
-                            "normals30-shaded.png", "lab30-normals-checks.json"};
-    for (int k = 0; k < 6; k++)
+    const char *fixed[7] = {"normals30.png", "normals30.json", "normals30-errors.csv", "normals30-weights-twist.csv",
+                            "normals30-weights-bend.csv", "normals30-shaded.png", "lab30-normals-checks.json"};
+    for (int k = 0; k < 7; k++)
         names[n++] = fixed[k];
     return n;
 }
@@ -62,7 +62,8 @@ static void test_lab30_normals_usage_and_output_errors(void **state)
     assert_int_equal(run_lab(ctx, "--policy", "lenient", ctx->dir), 2);
     assert_true(tu_file_contains(ctx->err_path, "expected strict, normalize or fallback=J"));
     assert_int_equal(run_lab(ctx, "--policy", "fallback=2", ctx->dir), 2);
-    assert_int_equal(run_lab(ctx, "--weights-file"), 2);
+    assert_int_equal(run_lab(ctx, "--twist-weights"), 2);
+    assert_int_equal(run_lab(ctx, "--weights-file", "x.csv", ctx->dir), 2); /* one file per rig now */
     assert_int_equal(run_lab(ctx, "--normals", ctx->dir), 2);
     assert_int_equal(tu_count_entries(ctx->dir), 0);
     assert_int_equal(run_lab(ctx, tu_path(ctx->dir, "missing")), 3);
@@ -89,44 +90,105 @@ static void test_lab30_normals_policies_on_an_edited_file(void **state)
     char edited[128];
     snprintf(edited, sizeof edited, "%s.weights.csv", ctx->dir);
     assert_int_equal(run_lab(ctx, ctx->dir), 0);
-    write_edited_weights(tu_path(ctx->dir, "normals30-weights.csv"), edited);
+    write_edited_weights(tu_path(ctx->dir, "normals30-weights-twist.csv"), edited);
     char *before = tu_read_file(tu_path(ctx->dir, "normals30.json"), NULL);
     /* strict (chapter 30): rejected as in chapter 30, nothing lost */
-    assert_int_equal(run_lab(ctx, "--weights-file", edited, ctx->dir), 1);
+    assert_int_equal(run_lab(ctx, "--twist-weights", edited, ctx->dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "weights must sum to 1"));
+    assert_true(tu_file_contains(ctx->err_path, "(the twist rig's weights) vertex 0,"));
     /* normalize: W = 0 at vertex 0 cannot be normalised */
-    assert_int_equal(run_lab(ctx, "--policy", "normalize", "--weights-file", edited, ctx->dir), 1);
+    assert_int_equal(run_lab(ctx, "--policy", "normalize", "--twist-weights", edited, ctx->dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "vertex 0"));
     char *after = tu_read_file(tu_path(ctx->dir, "normals30.json"), NULL);
     assert_string_equal(before, after);
     free(before);
     free(after);
     /* fallback=1: vertex 0 follows joint 1, vertex 96 is normalised, both reported */
-    assert_int_equal(run_lab(ctx, "--policy", "fallback=1", "--weights-file", edited, ctx->dir), 0);
+    assert_int_equal(run_lab(ctx, "--policy", "fallback=1", "--twist-weights", edited, ctx->dir), 0);
     assert_true(tu_file_contains(ctx->out_path, "bound to the fallback joint: vertices 0"));
+    assert_true(tu_file_contains(ctx->out_path, "largest |W - 1|, over every vertex: 1 at vertex 0"));
     cJSON *root = tu_json_load(tu_path(ctx->dir, "normals30.json"));
-    cJSON *w = tu_json_get(root, "weights");
-    assert_string_equal(cJSON_GetStringValue(tu_json_get(w, "policy")), "fallback");
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(tu_json_get(root, "weights"), "policy")), "fallback");
+    cJSON *w = tu_json_get(tu_json_get(tu_json_get(root, "weights"), "rigs"), "twist");
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(w, "source")), edited);
     assert_int_equal((int)tu_json_num(w, "normalized_count"), 1);
     assert_int_equal(cJSON_GetArrayItem(tu_json_get(w, "normalized_vertices"), 0)->valueint, 96);
     assert_int_equal(cJSON_GetArrayItem(tu_json_get(w, "fallback_vertices"), 0)->valueint, 0);
     assert_near(tu_json_num(w, "largest_deviation"), 1.0, 1e-15);
     cJSON_Delete(root);
-    char *weights = tu_read_file(tu_path(ctx->dir, "normals30-weights.csv"), NULL);
+    char *weights = tu_read_file(tu_path(ctx->dir, "normals30-weights-twist.csv"), NULL);
     assert_non_null(strstr(weights, "\n0,1,1,1,0\n"));    /* bound to joint 1 */
     assert_non_null(strstr(weights, "\n96,0,0.5,1,0.5\n")); /* 0.4 / 0.8 */
     free(weights);
     /* a broken file names its line */
     assert_true(tu_write_file(edited, "vertex,joint0,weight0,joint1,weight1\n0,0,1,1\n"));
-    assert_int_equal(run_lab(ctx, "--weights-file", edited, ctx->dir), 1);
+    assert_int_equal(run_lab(ctx, "--twist-weights", edited, ctx->dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "line 2, 4 fields, expected 5"));
     /* an empty file says so, not "cannot read" */
     assert_true(tu_write_file(edited, ""));
-    assert_int_equal(run_lab(ctx, "--weights-file", edited, ctx->dir), 1);
+    assert_int_equal(run_lab(ctx, "--twist-weights", edited, ctx->dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "the file is empty"));
     remove(edited);
-    assert_int_equal(run_lab(ctx, "--weights-file", edited, ctx->dir), 1);
+    assert_int_equal(run_lab(ctx, "--twist-weights", edited, ctx->dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "cannot open the file"));
+}
+
+/* The text with every line holding `key` removed: what two runs may differ in by design. */
+static char *without_lines(char *text, const char *key)
+{
+    char *out = text;
+    for (char *line = text, *next; *line; line = next) {
+        char *end = strchr(line, '\n');
+        next = end ? end + 1 : line + strlen(line);
+        char saved = *next;
+        *next = '\0';
+        bool drop = strstr(line, key) != NULL;
+        *next = saved;
+        if (!drop)
+            memmove(out, line, (size_t)(next - line)), out += next - line;
+    }
+    *out = '\0';
+    return text;
+}
+
+/* Each rig's template fed back unedited reproduces the default run: every figure, CSV and
+ * the checks byte for byte; the JSON and the report differ only in naming the files. */
+static void test_lab30_normals_templates_reproduce_the_default_run(void **state)
+{
+    run_ctx *ctx = *state;
+    const char *names[OUTPUT_COUNT];
+    char storage[OUTPUT_COUNT][64], twist[128], bend[128];
+    int n = output_names(names, storage);
+    assert_int_equal(run_lab(ctx, ctx->dir), 0);
+    char *before[OUTPUT_COUNT], *report = tu_read_file(ctx->out_path, NULL);
+    size_t before_len[OUTPUT_COUNT];
+    for (int i = 0; i < n; i++)
+        before[i] = tu_read_file(tu_path(ctx->dir, names[i]), &before_len[i]);
+    snprintf(twist, sizeof twist, "%s.twist.csv", ctx->dir);
+    snprintf(bend, sizeof bend, "%s.bend.csv", ctx->dir);
+    assert_int_equal(rename(tu_path(ctx->dir, "normals30-weights-twist.csv"), twist), 0);
+    assert_int_equal(rename(tu_path(ctx->dir, "normals30-weights-bend.csv"), bend), 0);
+    assert_int_equal(run_lab(ctx, "--twist-weights", twist, "--bend-weights", bend, ctx->dir), 0);
+    for (int i = 0; i < n; i++) {
+        size_t len;
+        char *after = tu_read_file(tu_path(ctx->dir, names[i]), &len);
+        assert_non_null(after);
+        if (!strcmp(names[i], "normals30.json")) {
+            assert_non_null(strstr(after, twist));
+            assert_string_equal(without_lines(before[i], "\"source\":"), without_lines(after, "\"source\":"));
+        } else {
+            if (len != before_len[i] || memcmp(before[i], after, len))
+                fail_msg("%s differs when the templates are fed back", names[i]);
+        }
+        free(before[i]);
+        free(after);
+    }
+    char *fed = tu_read_file(ctx->out_path, NULL);
+    assert_string_equal(without_lines(report, "rig's weights:"), without_lines(fed, "rig's weights:"));
+    free(report);
+    free(fed);
+    remove(twist);
+    remove(bend);
 }
 
 static void test_lab30_normals_evidence(void **state)
@@ -136,8 +198,14 @@ static void test_lab30_normals_evidence(void **state)
     cJSON *root = tu_json_load(tu_path(ctx->dir, "normals30.json"));
     assert_non_null(root);
     cJSON *bind = pose(root, "bind");
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < 3; m++) {
         assert_true(method_error(bind, views[m], "max_deg") < 1e-9);
+        /* the twist's weights vary at every vertex: a maximum over none is null, never 0 */
+        assert_true(cJSON_IsNull(tu_json_get(tu_json_get(tu_json_get(bind, "methods"), views[m]),
+                                             "steady_max_error_deg")));
+    }
+    assert_int_equal((int)tu_json_num(bind, "steady_vertex_count"), 0);
+    assert_true(tu_file_contains(ctx->out_path, "steady: none;"));
     /* non-uniform child scale: where the weights are steady, blended is exact and rigid is
      * off by atan(2) - atan(1/2) = 36.87 deg at the 45 degree normals */
     cJSON *scaled = tu_json_get(pose(root, "child-scale"), "methods");
@@ -224,6 +292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_lab30_normals_usage_and_output_errors),
         T(test_lab30_normals_policies_on_an_edited_file),
+        T(test_lab30_normals_templates_reproduce_the_default_run),
         T(test_lab30_normals_evidence),
         T(test_lab30_normals_panels),
         T(test_lab30_normals_shaded_panels),

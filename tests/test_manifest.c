@@ -83,16 +83,6 @@ static void test_manifest_removes_exactly_the_earlier_outputs(void **state)
     tu_remove_tree(dir);
 }
 
-static int failing_rename(const char *from, const char *to, void *context)
-{
-    int *left = context;
-    if ((*left)-- == 0) {
-        errno = EXDEV;
-        return -1;
-    }
-    return rename(from, to);
-}
-
 /* A commit that fails after the removal brings the removed file back with the rest. */
 static void test_manifest_removal_is_rolled_back_with_the_commit(void **state)
 {
@@ -105,7 +95,7 @@ static void test_manifest_removal_is_rolled_back_with_the_commit(void **state)
     char *before = tu_read_file(tu_path(dir, "prog-outputs.txt"), NULL);
     /* the batch: prog-a.png, the removal of prog-b.png, the manifest; its second rename fails */
     int left = 1;
-    assert_int_equal(run(dir, second, 1, failing_rename, &left, &removed), LAB_ERR_OUTPUT);
+    assert_int_equal(run(dir, second, 1, tu_failing_rename, &left, &removed), LAB_ERR_OUTPUT);
     assert_true(tu_exists(tu_path(dir, "prog-b.png")));
     char *after = tu_read_file(tu_path(dir, "prog-outputs.txt"), NULL);
     assert_string_equal(before, after);

@@ -74,6 +74,24 @@ static void test_output_batch_reports_a_buffer_out_of_memory(void **state)
     output_batch_free(&b);
 }
 
+/* A value 0 in exact arithmetic reads as 0 below 1e-12, with its rounding where there is
+ * room; anything else prints as its format says, the threshold's own edge included. */
+static void test_output_format_or_zero(void **state)
+{
+    (void)state;
+    char b[64];
+    assert_string_equal(format_or_zero(b, sizeof b, 6.7276365657783e-17, "%.6g", FORMAT_ZERO_NOTE),
+                        "0 (6.7e-17 in floating point)");
+    assert_string_equal(format_or_zero(b, sizeof b, -3.7494e-33, "%.3g", FORMAT_ZERO_BRIEF), "0 (-3.7e-33)");
+    assert_string_equal(format_or_zero(b, sizeof b, -8.26e-15, "%.3g", FORMAT_ZERO_BARE), "0");
+    assert_string_equal(format_or_zero(b, sizeof b, 0.0, "%.3g", FORMAT_ZERO_NOTE), "0");
+    assert_string_equal(format_or_zero(b, sizeof b, 1e-12, "%.3g", FORMAT_ZERO_NOTE), "1e-12"); /* not below */
+    assert_string_equal(format_or_zero(b, sizeof b, 0.707106781186548, "%.6g", FORMAT_ZERO_BRIEF), "0.707107");
+    assert_string_equal(format_or_zero(b, sizeof b, -45, "%.3g", FORMAT_ZERO_BARE), "-45");
+    assert_string_equal(format_or_zero(b, sizeof b, NAN, "%.3g", FORMAT_ZERO_BARE), "nan");
+    assert_string_equal(format_or_zero(b, 8, 1e-20, "%.3g", FORMAT_ZERO_NOTE), "0 (1e-2"); /* cut, terminated */
+}
+
 static void test_output_format_double_round_trips(void **state)
 {
     (void)state;
@@ -167,17 +185,6 @@ static void test_output_batch_failure_keeps_earlier_outputs(void **state)
     tu_remove_tree(dir);
 }
 
-/* Fails the n-th rename of the commit's step 4 (counting from 0). */
-static int failing_rename(const char *from, const char *to, void *context)
-{
-    int *left = context;
-    if ((*left)-- == 0) {
-        errno = EXDEV;
-        return -1;
-    }
-    return rename(from, to);
-}
-
 /* The two runs of the rollback tests: the previous one (a and c) committed into dir, and
  * the next one (new a, b which the previous run did not have, new c) whose renames go
  * through `hook`. */
@@ -223,7 +230,7 @@ static void test_output_batch_rolls_back_a_commit_that_fails_midway(void **state
     for (int fail_at = 0; fail_at < 3; fail_at++) {
         output_batch b;
         int left = fail_at;
-        next_run(&b, failing_rename, &left);
+        next_run(&b, tu_failing_rename, &left);
         lab_diag d = {0};
         assert_int_equal(output_batch_commit(&b, dir, &d), LAB_ERR_OUTPUT);
         assert_non_null(strstr(d.value, "rolled back"));
@@ -372,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_output_check_dir_rules),
         cmocka_unit_test(test_output_batch_rejects_bad_names),
         cmocka_unit_test(test_output_format_double_round_trips),
+        cmocka_unit_test(test_output_format_or_zero),
         cmocka_unit_test(test_output_png_decodes_to_the_same_pixels),
         cmocka_unit_test(test_output_batch_commits_every_file),
         cmocka_unit_test(test_output_batch_failure_keeps_earlier_outputs),

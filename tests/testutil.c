@@ -8,6 +8,7 @@
 #include "cmocka_all.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <fcntl.h>
@@ -235,6 +236,16 @@ static int run_into(const char *program, const char *const *args, const char *ou
     argv[n++] = (char *)outdir;
     argv[n] = NULL;
     return tu_run(argv, NULL, NULL);
+}
+
+int tu_failing_rename(const char *from, const char *to, void *context)
+{
+    int *left = context;
+    if ((*left)-- == 0) {
+        errno = EXDEV;
+        return -1;
+    }
+    return rename(from, to);
 }
 
 void tu_check_deterministic_and_committed(const char *program, const char *const *args_a,

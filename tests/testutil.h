@@ -34,6 +34,10 @@ int tu_run_dir_teardown(void **state);
 #define TU_RUN_SECONDS 300
 int tu_run(char *const argv[], const char *stdout_path, const char *stderr_path);
 
+/* An output batch's rename hook (output.h) that lets *(int *)context renames through and
+ * fails the next with EXDEV, to show a commit's rollback. */
+int tu_failing_rename(const char *from, const char *to, void *context);
+
 /* Runs `program` with the NULL-terminated arguments after err_path; like tu_run. */
 int tu_run_program(const char *program, const char *out_path, const char *err_path, ...);
 

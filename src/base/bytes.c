@@ -102,6 +102,17 @@ const char *bytes_read_message(bytes_read_result r)
     return (int)r >= 0 && r <= BYTES_READ_NOT_REGULAR ? text[r] : "?";
 }
 
+char *format_or_zero(char *buf, size_t size, double x, const char *fmt, format_zero_mode mode)
+{
+    if (!(fabs(x) < FORMAT_ZERO_BELOW)) /* NaN too: printed as fmt prints it */
+        snprintf(buf, size, fmt, x);
+    else if (x == 0.0 || mode == FORMAT_ZERO_BARE)
+        snprintf(buf, size, "0");
+    else
+        snprintf(buf, size, mode == FORMAT_ZERO_NOTE ? "0 (%.2g in floating point)" : "0 (%.2g)", x);
+    return buf;
+}
+
 char *format_double(char *buf, double x)
 {
     if (isnan(x))

@@ -50,4 +50,13 @@ const char *bytes_read_message(bytes_read_result r);
  * "nan", "inf", "-inf" for non-finite x. buf needs 32 bytes. Returns buf. */
 char *format_double(char *buf, double x);
 
+/* A quantity of order 1 that is 0 in exact arithmetic and only rounding in floating point
+ * (the collapsed ring's radius 6.7e-17, det M = 3.7e-33), as a student reads it: when
+ * |x| < FORMAT_ZERO_BELOW, "0 (3.7e-33 in floating point)" (FORMAT_ZERO_NOTE), "0 (3.7e-33)"
+ * (FORMAT_ZERO_BRIEF, a figure's label) or "0" (FORMAT_ZERO_BARE); otherwise x as printf's
+ * `fmt` (one double) prints it. An exact 0 prints "0". Returns buf. */
+#define FORMAT_ZERO_BELOW 1e-12
+typedef enum { FORMAT_ZERO_NOTE, FORMAT_ZERO_BRIEF, FORMAT_ZERO_BARE } format_zero_mode;
+char *format_or_zero(char *buf, size_t size, double x, const char *fmt, format_zero_mode mode);
+
 #endif

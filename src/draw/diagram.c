@@ -34,22 +34,38 @@ void diagram_circle(const diagram *g, double cx, double cy, double r, rgb color)
                         cy + r * sin((k + 1) * step), 0, color);
 }
 
-void diagram_point(const diagram *g, double x, double y, rgb color, diagram_side side, const char *label_fmt, ...)
+/* A label at the pixel (ix, iy) on `side`; a label cut at 127 characters is counted as
+ * text that did not fit. */
+static void place_label(const diagram *g, int ix, int iy, rgb color, diagram_side side, const char *label_fmt,
+                        va_list ap)
 {
     char label[128];
-    va_list ap;
-    va_start(ap, label_fmt);
     int n = vsnprintf(label, sizeof label, label_fmt, ap);
-    va_end(ap);
     if (n < 0 || (size_t)n >= sizeof label)
         g->c->text_outside++;
-    int ix = (int)px(g, x), iy = (int)py(g, y);
-    raster_fill_rect(g->c, ix - 3, iy - 3, 7, 7, color);
     int w = raster_text_width(label, FIGURE_TEXT_SCALE), h = raster_text_height(label, FIGURE_TEXT_SCALE);
     if (side == DIAGRAM_ABOVE)
         raster_text(g->c, ix + 4, iy - 6 - h, FIGURE_TEXT_SCALE, label, color);
     else
         raster_text(g->c, side == DIAGRAM_LEFT ? ix - 8 - w : ix + 8, iy - 8, FIGURE_TEXT_SCALE, label, color);
+}
+
+void diagram_point(const diagram *g, double x, double y, rgb color, diagram_side side, const char *label_fmt, ...)
+{
+    int ix = (int)px(g, x), iy = (int)py(g, y);
+    raster_fill_rect(g->c, ix - 3, iy - 3, 7, 7, color);
+    va_list ap;
+    va_start(ap, label_fmt);
+    place_label(g, ix, iy, color, side, label_fmt, ap);
+    va_end(ap);
+}
+
+void diagram_label(const diagram *g, double x, double y, rgb color, diagram_side side, const char *label_fmt, ...)
+{
+    va_list ap;
+    va_start(ap, label_fmt);
+    place_label(g, (int)px(g, x), (int)py(g, y), color, side, label_fmt, ap);
+    va_end(ap);
 }
 
 void diagram_axes(const diagram *g, double x0, double x1, double y0, double y1, double step, const char *x_name,

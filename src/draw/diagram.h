@@ -44,6 +44,13 @@ void diagram_point(const diagram *g, double x, double y, rgb color, diagram_side
 #endif
     ;
 
+/* The label alone, placed as diagram_point places it (a bone's name beside the bone). */
+void diagram_label(const diagram *g, double x, double y, rgb color, diagram_side side, const char *label_fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
 /* Grey axes through the plane's origin over [x0, x1] and [y0, y1], a tick and its value
  * every `step` units (0 left out), and the axes' names at their positive ends. */
 void diagram_axes(const diagram *g, double x0, double x1, double y0, double y1, double step, const char *x_name,

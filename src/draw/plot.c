@@ -118,7 +118,29 @@ static void draw_legend(canvas *c, const plot_area *a, const plot_spec *s)
     }
 }
 
+/* A mark: its dashed line across the plot area, its label at the top on the side with room. */
+static void draw_mark(canvas *c, const plot_area *a, const plot_mark *m)
+{
+    static const rgb ink = {90, 90, 90};
+    double px = to_px(a, m->x);
+    if (!(px >= a->x0 && px <= a->x1))
+        return;
+    raster_segment(c, px, a->y0, px, a->y1, 5, 4, ink);
+    if (!m->label)
+        return;
+    int w = raster_text_width(m->label, PLOT_SCALE), x = (int)lround(px) + 6;
+    if (x + w > a->x1 - 2)
+        x = (int)lround(px) - 6 - w;
+    raster_text(c, x, (int)lround(to_py(a, m->label_y)), PLOT_SCALE, m->label, ink);
+}
+
 lab_error plot_draw(canvas *out, int width, int height, const plot_spec *spec, lab_diag *d)
+{
+    return plot_draw_marked(out, width, height, spec, NULL, 0, d);
+}
+
+lab_error plot_draw_marked(canvas *out, int width, int height, const plot_spec *spec, const plot_mark *marks,
+                           int mark_count, lab_diag *d)
 {
     if (!(spec->x_max > spec->x_min && spec->y_max > spec->y_min && (spec->x_step > 0 || spec->x_log) &&
           (spec->y_step > 0 || spec->y_log) && (!spec->x_log || spec->x_min > 0) && (!spec->y_log || spec->y_min > 0)))
@@ -139,6 +161,8 @@ lab_error plot_draw(canvas *out, int width, int height, const plot_spec *spec, l
     draw_ticks(out, &a, spec);
     for (int i = 0; i < spec->series_count; i++)
         draw_series(out, &a, &spec->series[i]);
+    for (int i = 0; i < mark_count; i++)
+        draw_mark(out, &a, &marks[i]);
     /* the frame last, so curves on the range's edge do not hide it */
     raster_line(out, a.x0, a.y0, a.x1, a.y0, black);
     raster_line(out, a.x0, a.y1, a.x1, a.y1, black);

@@ -35,7 +35,19 @@ typedef struct {
     bool y_log;                   /* log10 y axis: ticks at 1, 2 and 5 times the powers of ten, y_step unused */
 } plot_spec;
 
+/* A place on the x axis worth a word: a dashed vertical line at x, and its label (lines
+ * separated by '\n') right of the line, or left of it where the right has no room, its top
+ * at label_y (data coordinates: a place the curves leave free). */
+typedef struct {
+    double x;
+    const char *label;
+    double label_y;
+} plot_mark;
+
 /* Draws the plot onto a new width x height canvas. */
 lab_error plot_draw(canvas *out, int width, int height, const plot_spec *spec, lab_diag *d);
+/* The same with mark_count marks drawn over the curves. */
+lab_error plot_draw_marked(canvas *out, int width, int height, const plot_spec *spec, const plot_mark *marks,
+                           int mark_count, lab_diag *d);
 
 #endif

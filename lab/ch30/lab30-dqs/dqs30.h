@@ -43,6 +43,8 @@ typedef struct {
     rig30_ring_table rings;                                    /* against the closed forms */
     rig30_check check;                                         /* twist */
     rig30_bend_metrics bend;                                   /* bend */
+    bool flipped;   /* DQS: the child's q^_1 was negated onto the root's side (q^_0 . q^_1 < 0,
+                     * past 180 degrees of twist): where the middle ring jumps the short way */
 } dqs30_pose;
 
 typedef struct {

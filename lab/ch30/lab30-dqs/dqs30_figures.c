@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes.h"
 #include "base/diag.h"
 #include "draw/camera.h"
 #include "draw/diagram.h"
@@ -58,11 +59,16 @@ static void panel_label(const dqs30_pose *p, char line[3][64])
     snprintf(line[0], 64, "%s %s %g deg", skin_method_name(p->method), rig30_kind_name(p->rig), p->angle_deg);
     double turn = p->rings.angle[RIG30_MIDDLE_RING];
     if (p->rig == RIG30_TWIST) {
-        snprintf(line[1], 64, "mid r %.3g", p->rings.radius[RIG30_MIDDLE_RING]);
+        char r[32], deg[32]; /* the collapse at 180 reads as 0 (base/bytes.h) */
+        /* past 180 degrees DQS turns the short way: "flipped" says so where the ring jumps */
+        snprintf(line[1], 64, "mid r %s%s",
+                 format_or_zero(r, sizeof r, p->rings.radius[RIG30_MIDDLE_RING], "%.3g", FORMAT_ZERO_BRIEF),
+                 p->flipped ? ", flipped" : "");
         if (isnan(turn)) /* a collapsed ring has no direction */
             snprintf(line[2], 64, "collapsed: no turn");
         else
-            snprintf(line[2], 64, "turn %.3g deg", rad_to_deg(turn));
+            snprintf(line[2], 64, "turn %s deg", format_or_zero(deg, sizeof deg, rad_to_deg(turn), "%.3g",
+                                                                FORMAT_ZERO_BARE));
     } else {
         snprintf(line[1], 64, "inner %.3g", p->bend.inner_min_distance);
         snprintf(line[2], 64, "bulge %.3g", p->bend.outer_max_bulge);
@@ -108,7 +114,7 @@ static lab_error draw_radius_plot(const dqs30 *r, canvas *c, lab_diag *d)
         for (int t = 0; t < DQS30_SWEEP_ANGLES; t++) {
             int i = m * DQS30_SWEEP_ANGLES + t;
             /* the four DQS curves coincide at r'/r = 1: one colour, one legend entry */
-            snprintf(labels[i], sizeof labels[i], m ? "DQS, all four theta" : "LBS theta = %g",
+            snprintf(labels[i], sizeof labels[i], m ? "DQS, all four theta" : "LBS theta = %g deg",
                      dqs30_sweep_theta_deg[t]);
             series[i] = (plot_series){w, r->sweep[m][t], DQS30_SWEEP_SAMPLES, m ? dqs_color : colors[t],
                                       m ? 8 : 0, 2, (m && t) ? NULL : labels[i], 0, 0};
@@ -170,7 +176,8 @@ lab_error dqs30_figures(void *state, lab_diag *d)
         e = figure_compose_grid(&fig, panels, r->pose_count, r->twist_count + r->bend_count, 12,
                                 "Top: LBS, bottom: DQS. Orange: ring w = 1/2; teal: blended band; black square: the elbow's joint.\n"
                                 "inner: the inner side's closest distance to the joint (1 at bind); "
-                                "bulge: how far the outer side swells past radius 1",
+                                "bulge: how far the outer side swells past radius 1.\n"
+                                "flipped: past 180 deg DQS blends -q1 (the hemisphere rule), so the ring turns the short way",
                                 d);
     if (e == LAB_OK)
         e = draw_radius_plot(r, &plot, d);
@@ -190,8 +197,11 @@ lab_error dqs30_animations(void *state, lab_diag *d)
 {
     dqs30 *r = state;
     lab_error e = LAB_OK;
-    animation twist = {r, RIG30_TWIST, "Twist 0 to 360 deg: LBS (left) collapses\nthe middle ring, DQS (right) keeps it"};
-    animation bend = {r, RIG30_BEND, "Bend 0 to 150 deg: LBS (left) pinches\nthe elbow, DQS (right) bulges"};
+    animation twist = {r, RIG30_TWIST,
+                       "Twist 0 to 360 deg: LBS (left) collapses\nthe middle ring, DQS (right) keeps it.\n"
+                       "Past 180 deg DQS blends -q1 (flipped):\nits ring jumps to the short way round"};
+    animation bend = {r, RIG30_BEND, "Bend 0 to 150 deg: LBS (left) pinches\nthe elbow, DQS (right) keeps it; its\n"
+                                     "outer side bulges by 3% of the radius\n(the labels' bulge, too small to see)"};
     if (e == LAB_OK)
         e = output_batch_add_animation(&r->out, "dqs30-twist.gif", DQS30_ANIM_TWIST_FRAMES, DQS30_ANIM_DELAY_CS,
                                        animation_frame, &twist, d);

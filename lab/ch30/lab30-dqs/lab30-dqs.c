@@ -85,6 +85,9 @@ static lab_error run_pose(dqs30 *r, rig30_kind rig, skin_method method, double a
     }
     if (e != LAB_OK)
         return e;
+    /* the hemisphere rule at the middle ring, whose pivot is the root (w = 1/2, the lower joint):
+     * past 180 degrees q^_1 . q^_0 < 0 and the blend takes -q^_1, the short way round */
+    p->flipped = method == SKIN_DQS && quat_dot(palette_dq[0].real, palette_dq[1].real) < 0.0;
     rig30_measure_rings(g, &p->pose, method, &p->rings);
     if (rig == RIG30_BEND)
         rig30_measure_bend(g, &p->pose, &p->bend);

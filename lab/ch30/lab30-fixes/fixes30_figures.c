@@ -11,6 +11,7 @@
 #include "draw/figure.h"
 #include "draw/plot.h"
 #include "rig30_check.h"
+#include "base/bytes.h"
 #include "base/diag.h"
 #include "draw/camera.h"
 #include "draw/raster.h"
@@ -64,10 +65,15 @@ static lab_error draw_row_panel(const fixes30 *r, const fixes30_row *w, const ca
     snprintf(line[1], 64, "%s %g deg", rig30_kind_name(w->rig), w->angle_deg);
     if (!w->applies)
         snprintf(line[2], 64, "n/a: no twist"), snprintf(line[3], 64, "to share");
-    else if (w->rig == RIG30_TWIST)
-        snprintf(line[2], 64, "middle r %.3g", w->radius_mean), snprintf(line[3], 64, "narrowest r %.3g", w->narrowest);
-    else
+    else if (w->rig == RIG30_TWIST) { /* the collapse at 180 reads as 0 (base/bytes.h) */
+        char middle[32], narrowest[32];
+        snprintf(line[2], 64, "middle r %s", format_or_zero(middle, sizeof middle, w->radius_mean, "%.3g",
+                                                           FORMAT_ZERO_BARE));
+        snprintf(line[3], 64, "narrowest r %s", format_or_zero(narrowest, sizeof narrowest, w->narrowest, "%.3g",
+                                                               FORMAT_ZERO_BARE));
+    } else {
         snprintf(line[2], 64, "inner %.3g", w->inner), snprintf(line[3], 64, "bulge %.3g", w->bulge);
+    }
     const char *label[4] = {line[0], line[1], line[2], line[3]};
     const mesh *m = &r->rigs[w->rig].bind; /* the elbow in profile: its back edges hidden */
     figure_panel fp = {.positions = w->applies ? w->positions : NULL, .edges = r->edges,
@@ -102,8 +108,10 @@ static lab_error draw_grid(fixes30 *r, const camera cams[2], bool *const middle[
     return e;
 }
 
-/* Frame k of fixes30-twist.gif: the twist at 5k degrees, every method a row of its own, in
- * the grid's order (no title, so a frame's panels sit at fixed places). */
+/* Frame k of fixes30-twist.gif: the twist at 10k degrees, every method a panel of its own
+ * as in the still figure, four to a row in the grid's row order, under a title that names
+ * the angle (two lines in every frame, so a frame's panels sit at fixed places). */
+#define ANIM_COLUMNS 4
 typedef struct {
     const fixes30 *r;
     const camera *cam;
@@ -117,8 +125,12 @@ static lab_error animation_frame(void *state, int k, canvas *frame, lab_diag *d)
     lab_error e = LAB_OK;
     for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)
         e = draw_row_panel(a->r, &a->r->anim[k * FIXES30_METHODS + m], a->cam, a->middle, &panels[m], d);
+    char title[160];
+    snprintf(title, sizeof title, "Every fix for the candy wrapper, twist %g deg (0 to 210):\n"
+                                  "orange: the middle ring; the rows of fixes30.png, in its order",
+             a->r->anim[k * FIXES30_METHODS].angle_deg);
     if (e == LAB_OK)
-        e = figure_compose_grid(frame, panels, FIXES30_METHODS, 1, 8, NULL, d);
+        e = figure_compose_grid(frame, panels, FIXES30_METHODS, ANIM_COLUMNS, 8, title, d);
     for (int m = 0; m < FIXES30_METHODS; m++)
         canvas_free(&panels[m]);
     return e;
@@ -150,14 +162,21 @@ static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
          30, 0, 1.25, 0.25, s[0], FIXES30_METHODS, false, false},
         {"The largest deviation from radius 1, max of abs(r - 1) over every vertex (DQS, CoR on 0)", "twist (deg)",
          "max abs(r - 1)", 0, 210, 30, 0, 1.0, 0.25, s[1], FIXES30_METHODS, false, false}};
+    /* where the post-skin curve jumps: R, the blended quaternion that turns its delta, takes
+     * the child's -q past 180 degrees (the hemisphere rule, lab30-dqs), so the delta turns
+     * the other way from one sample to the next */
+    const plot_mark flip = {180, "R flips", 0.62};
     canvas plots[2] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < 2; k++)
-        e = plot_draw(&plots[k], 1180, 520, &spec[k], d);
+        e = plot_draw_marked(&plots[k], 1180, 520, &spec[k], &flip, k, d);
     if (e == LAB_OK)
         e = figure_compose_grid(&fig, plots, 2, 1, 8,
                                 "The twist, 0 to 210 degrees, every method: sampled every 2.5 degrees, "
-                                "markers every 30 (the report's poses)", d);
+                                "markers every 30 (the report's poses).\n"
+                                "Below: past 180 the post-skin curve jumps. R, the blended quaternion that turns "
+                                "its delta, flips\nto the short way round (the hemisphere rule, lab30-dqs): the "
+                                "delta turns the other way at once.", d);
     if (e == LAB_OK)
         e = output_batch_add_image(&r->out, "fixes30-radius.png", &fig, d);
     canvas_free(&plots[0]), canvas_free(&plots[1]), canvas_free(&fig);

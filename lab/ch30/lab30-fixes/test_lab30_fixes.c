@@ -277,9 +277,11 @@ static void test_lab30_fixes_deterministic_and_committed(void **state)
 }
 
 /* The animation, decoded by giflib here: every method over the twist, 0 to 210 degrees every
- * 10 (22 frames, 0.15 s each, looping), a row each: panel m of a frame sits at
- * (8, 8 + m (356 + 8)). At 90 and 180 degrees each method's panel
- * is the one fixes30.png shows for that method and pose, pixel for pixel. */
+ * 10 (22 frames, 0.15 s each, looping), four panels to a row under a two-line title: panel m
+ * of a frame sits at (8 + (m % 4)(260 + 8), top + (m / 4)(356 + 8)), the rows at the frame's
+ * bottom. The frames fit the README's gallery (at most 1400 pixels wide, as its stills). At
+ * 90 and 180 degrees each method's panel is the one fixes30.png shows for that method and
+ * pose, pixel for pixel. */
 static void test_lab30_fixes_animation(void **state)
 {
     tu_run_dir *ctx = *state;
@@ -288,14 +290,18 @@ static void test_lab30_fixes_animation(void **state)
     tu_check_animation(tu_path(ctx->dir, "fixes30-twist.gif"), 22, 15, &gif);
     tu_image grid;
     assert_true(tu_image_load(tu_path(ctx->dir, "fixes30.png"), &grid));
-    enum { W = 260, H = 356, GAP = 8 };
+    enum { W = 260, H = 356, GAP = 8, COLUMNS = 4, ROWS = 2 };
+    assert_true(gif.frames[0].width <= 1400 && gif.frames[0].width < gif.frames[0].height * 2);
+    assert_int_equal(gif.frames[0].width, GAP + COLUMNS * (W + GAP));
     tu_image panel = {W, H, malloc(3 * W * H)};
     assert_non_null(panel.rgb);
     int column_x[2] = {-1, -1};
     for (int a = 0; a < 2; a++) { /* 90 and 180 degrees: frames 9 and 18, grid columns 0 and 1 */
         const tu_image *f = &gif.frames[9 * (a + 1)];
+        int top = f->height - ROWS * (H + GAP); /* below the title */
+        assert_true(top > 2 * GAP);
         for (int m = 0; m < 7; m++) {
-            int x0 = GAP, y0 = GAP + m * (H + GAP);
+            int x0 = GAP + (m % COLUMNS) * (W + GAP), y0 = top + (m / COLUMNS) * (H + GAP);
             for (int y = 0; y < H; y++)
                 memcpy(panel.rgb + 3 * (size_t)W * y, f->rgb + 3 * ((size_t)(y0 + y) * f->width + x0), 3 * (size_t)W);
             int x, y;

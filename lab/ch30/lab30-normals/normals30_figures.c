@@ -227,6 +227,8 @@ lab_error normals30_shaded_figure(void *state, lab_diag *d)
         e = figure_compose_grid(&fig, panels, PANELS, SHADED_VIEWS, 12,
                                 "The normals as light: one directional light, Lambert's max(0, n . l) at each vertex, "
                                 "interpolated across\neach triangle. Columns: the rigid, blended and per-bone normals, "
-                                "the true normal, the rigid normal's error (0 green .. 20+ deg red)", d);
+                                "the true normal, the rigid normal's error (0 green .. 20+ deg red).\n"
+                                "Black at the top: the inside of the open tube, seen through its open end; its "
+                                "outward normals face away from the light.", d);
     return output_batch_add_figure(&r->out, e, "normals30-shaded.png", &fig, panels, names, PANELS, d);
 }

@@ -207,7 +207,8 @@ static lab_error draw_candidates(const rig30_candidates *s, canvas *c, lab_diag 
     lab_error e = diagram_init(&g, c, 640, 460, 400, 420, 150,
                                "One elbow vertex at 90 deg (y right, z up):\n"
                                "LBS = 2/3 C0 p + 1/3 C1 p, on the dashed chord;\n"
-                               "grey circle: p's distance to the elbow", d);
+                               "grey circle: p's distance to the elbow;\n"
+                               "bone 1 turned 90 deg from its bind pose (dashed)", d);
     if (e != LAB_OK)
         return e;
     vec3 p = s->p, c0 = s->candidate[0], c1 = s->candidate[1], joint = s->joint, tip = s->child_tip;
@@ -221,6 +222,8 @@ static lab_error draw_candidates(const rig30_candidates *s, canvas *c, lab_diag 
     diagram_point(&g, s->lbs.y, s->lbs.z, DIAGRAM_RED, DIAGRAM_RIGHT, "LBS");
     diagram_point(&g, s->dqs.y, s->dqs.z, DIAGRAM_GREEN, DIAGRAM_LEFT, "DQS");
     diagram_point(&g, joint.y, joint.z, FIGURE_EDGE, DIAGRAM_RIGHT, "elbow");
+    diagram_label(&g, 0.5 * joint.y, 0.5 * joint.z, FIGURE_EDGE, DIAGRAM_RIGHT, "bone 0 (root)");
+    diagram_label(&g, 0.5 * (joint.y + tip.y), 0.5 * (joint.z + tip.z), FIGURE_EDGE, DIAGRAM_ABOVE, "bone 1");
     return LAB_OK;
 }
 
@@ -256,7 +259,7 @@ static lab_error add_figures(void *state, lab_diag *d)
                 "A crowd: 20 instances, 5 shared palettes (twist 0..180), own model-to-world", FIGURE_TEXT);
     for (int col = 0; col < PALETTE30_POSES; col++) { /* each column shares one palette: name it */
         char label[32];
-        snprintf(label, sizeof label, "twist %g", palette30_pose_deg[col]);
+        snprintf(label, sizeof label, "twist %g deg", palette30_pose_deg[col]);
         vec3 top = camera_project(&cam, vec3_make(3.2 * col, 3.6 * (PALETTE30_COPIES - 1), 2.4));
         int x = (int)top.x - raster_text_width(label, FIGURE_TEXT_SCALE) / 2;
         raster_text(&c, x < 0 ? 0 : x, (int)fmax(top.y - 40, 40), FIGURE_TEXT_SCALE, label, FIGURE_TEXT);

@@ -235,6 +235,10 @@ static void measure_pose(const weights30 *r, weights30_result *x)
         if (radius[ring] < radius[x->narrowest_ring])
             x->narrowest_ring = ring;
     x->narrowest_radius = radius[x->narrowest_ring];
+    double widest = radius[0];
+    for (int ring = 1; ring < RIG30_RINGS; ring++)
+        widest = fmax(widest, radius[ring]);
+    x->rings_equal = widest - x->narrowest_radius <= RIG30_CHECK_TOLERANCE;
     x->volume_ratio = rig30_volume(rig, x->skinned.positions) / r->bind_volume[kind];
     /* the closed forms: a twisted ring of weight w keeps sqrt(1 - 4 w (1-w) sin^2(theta/2))
      * of its radius under LBS (the article's formula) and all of it under DQS; a bent ring

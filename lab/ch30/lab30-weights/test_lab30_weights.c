@@ -134,6 +134,28 @@ static void test_lab30_weights_evidence(void **state)
         assert_near(radius, sqrt(1 - 4 * w * (1 - w) * s * s), 1e-12);
         assert_near(tu_json_num(find_pose(root, "twist", k ? 180 : 90, "heat", "DQS"), "middle_ring_radius"), 1, 1e-12);
     }
+    /* "all equal": a twist pose's rings, measured here from its positions (mean distance to
+     * the z axis), spread over at most 1e-12 exactly when the file says so; then no ring is
+     * named the narrowest (DQS), otherwise the narrowest is named (LBS) */
+    const cJSON *p;
+    cJSON_ArrayForEach(p, tu_json_get(root, "poses")) {
+        if (strcmp(cJSON_GetStringValue(tu_json_get(p, "rig")), "twist"))
+            continue;
+        const cJSON *pos = tu_json_get(p, "positions");
+        double lo = INFINITY, hi = -INFINITY;
+        for (int ring = 0; ring < RINGS; ring++) {
+            double sum = 0;
+            for (int k = 0; k < SEGMENTS; k++) {
+                const cJSON *v = cJSON_GetArrayItem(pos, ring * SEGMENTS + k);
+                sum += hypot(cJSON_GetArrayItem(v, 0)->valuedouble, cJSON_GetArrayItem(v, 1)->valuedouble);
+            }
+            lo = fmin(lo, sum / SEGMENTS), hi = fmax(hi, sum / SEGMENTS);
+        }
+        bool equal = hi - lo <= 1e-12;
+        assert_int_equal(cJSON_IsTrue(tu_json_get(p, "rings_all_equal")), equal);
+        assert_int_equal(cJSON_IsNull(tu_json_get(p, "narrowest_ring")), equal);
+        assert_int_equal(equal, !strcmp(cJSON_GetStringValue(tu_json_get(p, "method")), "DQS"));
+    }
     /* the bend's bones are mirror images about the middle ring: w(z) + w(2 - z) = 1, rising */
     const cJSON *heat = tu_json_get(bend, "heat_child_weight");
     for (int ring = 0; ring < RINGS; ring++)

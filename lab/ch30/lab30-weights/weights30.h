@@ -44,8 +44,10 @@ typedef struct {
     skin_method method;
     rig30_pose skinned;
     double middle_radius;                 /* the middle ring's mean radius about its centre */
-    int narrowest_ring;
+    int narrowest_ring;                   /* the first of the narrowest, when they differ */
     double narrowest_radius;
+    bool rings_equal;                     /* every ring's radius within RIG30_CHECK_TOLERANCE of the
+                                           * others': no ring is the narrowest */
     double inner_elbow;                   /* bend: the inner side's closest distance to the joint; NAN for a twist */
     double volume_ratio;                  /* against the bind mesh, ends closed */
     double closed_form_radius;            /* hand weights, twist, LBS: the article's r'/r; else NAN */

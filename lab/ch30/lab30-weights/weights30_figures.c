@@ -138,6 +138,8 @@ static lab_error pose_panel(const weights30 *r, const weights30_result *x, canva
         snprintf(line[1], 64, "mid %.3f, min %.3f", x->middle_radius, x->narrowest_radius);
         if (kind == RIG30_BEND)
             snprintf(line[2], 64, "inner %.3f, vol %.3f", x->inner_elbow, x->volume_ratio);
+        else if (x->rings_equal) /* no ring is the narrowest */
+            snprintf(line[2], 64, "min: all equal, vol %.3f", x->volume_ratio);
         else
             snprintf(line[2], 64, "min at ring %d, vol %.3f", x->narrowest_ring, x->volume_ratio);
         const char *label[3] = {line[0], line[1], line[2]};
@@ -276,7 +278,8 @@ lab_error weights30_figures(void *state, lab_diag *d)
         e = figure_compose_grid(&all, poses, WEIGHTS30_RESULTS, 4, 12,
                                 "Rows: twist 90, twist 180, bend 90, bend 135. Columns: hand LBS, heat LBS, hand DQS, "
                                 "heat DQS. Orange: the middle ring.\nmid: the middle ring's radius about its own centre "
-                                "(1 at bind);\nmin: the narrowest ring's; inner: the inner elbow's distance to the joint; vol: volume against the bind",
+                                "(1 at bind);\nmin: the narrowest ring's (all equal: every ring within 1e-12 of the others); inner: the inner "
+                                "elbow's distance to the joint;\nvol: volume against the bind",
                                 d);
     output_name names[WEIGHTS30_RESULTS];
     for (int i = 0; i < WEIGHTS30_RESULTS; i++) { /* "weights30-twist090-heat-lbs.png" */

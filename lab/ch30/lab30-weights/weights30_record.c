@@ -84,7 +84,11 @@ static cJSON *result_json(const weights30_result *x)
     cJSON_AddStringToObject(o, "method", skin_method_name(x->method));
     json_add_number(o, "middle_ring_radius", x->middle_radius);
     cJSON_AddItemToObject(o, "middle_ring_radius_closed_form", json_number_or_null(x->closed_form_radius));
-    cJSON_AddNumberToObject(o, "narrowest_ring", x->narrowest_ring);
+    cJSON_AddBoolToObject(o, "rings_all_equal", x->rings_equal); /* within 1e-12: no narrowest ring */
+    if (x->rings_equal)
+        cJSON_AddNullToObject(o, "narrowest_ring");
+    else
+        cJSON_AddNumberToObject(o, "narrowest_ring", x->narrowest_ring);
     json_add_number(o, "narrowest_ring_radius", x->narrowest_radius);
     cJSON_AddItemToObject(o, "inner_elbow_distance", json_number_or_null(x->inner_elbow));
     json_add_number(o, "bind_volume_ratio", x->volume_ratio);
@@ -246,7 +250,7 @@ bool weights30_report_poses(const void *state, FILE *out)
     bool ok = true;
     fprintf(out, "  middle ring: its mean radius about its own centre (closed form: the article's r'/r\n"
             "  for an LBS twist, 1 for DQS); inner: the inner elbow's closest distance to the joint;\n"
-            "  volume: against the bind mesh, ends closed\n");
+            "  volume: against the bind mesh, ends closed; narrowest \"all\": every ring within 1e-12\n");
     fprintf(out, "  %-12s %-5s %-4s %-18s %-18s %-13s %-8s %-8s\n", "pose", "w", "", "middle ring", "closed form",
             "narrowest", "inner", "volume");
     for (int i = 0; i < WEIGHTS30_RESULTS; i++) {
@@ -255,9 +259,13 @@ bool weights30_report_poses(const void *state, FILE *out)
         snprintf(pose, sizeof pose, "%s %g", rig30_kind_name(weights30_pose_kind[x->pose]), weights30_pose_deg[x->pose]);
         snprintf(closed, sizeof closed, isnan(x->closed_form_radius) ? "none" : "%.15f", x->closed_form_radius);
         snprintf(inner, sizeof inner, isnan(x->inner_elbow) ? "-" : "%.4f", x->inner_elbow);
-        fprintf(out, "  %-12s %-5s %-4s %-18.15f %-18s ring %d %.4f %-8s %-8.4f\n", pose, weights30_set_name(x->set),
-                skin_method_name(x->method), x->middle_radius, closed, x->narrowest_ring, x->narrowest_radius, inner,
-                x->volume_ratio);
+        char narrowest[32];
+        if (x->rings_equal) /* within RIG30_CHECK_TOLERANCE: no ring is the narrowest */
+            snprintf(narrowest, sizeof narrowest, "all %.4f", x->narrowest_radius);
+        else
+            snprintf(narrowest, sizeof narrowest, "ring %d %.4f", x->narrowest_ring, x->narrowest_radius);
+        fprintf(out, "  %-12s %-5s %-4s %-18.15f %-18s %-13s %-8s %-8.4f\n", pose, weights30_set_name(x->set),
+                skin_method_name(x->method), x->middle_radius, closed, narrowest, inner, x->volume_ratio);
     }
     fprintf(out, "\n");
     for (int i = 0; i < WEIGHTS30_RESULTS; i++) {

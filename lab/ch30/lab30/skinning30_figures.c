@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes.h"
 #include "base/diag.h"
 #include "draw/camera.h"
 #include "draw/diagram.h"
@@ -51,13 +52,17 @@ static lab_error draw_panel(const skinning30 *c, const skinning30_pose *p, canva
     if (e == LAB_OK)
         e = canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
     if (e == LAB_OK) {
-        char line1[64], line2[64], line3[64], line4[64];
+        /* values that are 0 in exact arithmetic (the collapse at 180) read as 0 (base/bytes.h) */
+        char line1[64], line2[64], line3[64], line4[64], r[32], det[32], sv[3][16];
         snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
-        snprintf(line2, sizeof line2, "middle ring r = %.6g", p->ring[RIG30_MIDDLE_RING].mean);
+        format_or_zero(r, sizeof r, p->ring[RIG30_MIDDLE_RING].mean, "%.6g", FORMAT_ZERO_BRIEF);
+        snprintf(line2, sizeof line2, "middle ring r = %s", r);
         /* the blended matrix's singular values: how much it squashes the ring's plane */
-        snprintf(line3, sizeof line3, "det M = %.3g", p->middle_det);
-        snprintf(line4, sizeof line4, "sv(M) %.3g %.3g %.3g", p->middle_singular[0], p->middle_singular[1],
-                 p->middle_singular[2]);
+        snprintf(line3, sizeof line3, "det M = %s", format_or_zero(det, sizeof det, p->middle_det, "%.3g",
+                                                                   FORMAT_ZERO_BRIEF));
+        for (int k = 0; k < 3; k++)
+            format_or_zero(sv[k], sizeof sv[k], p->middle_singular[k], "%.3g", FORMAT_ZERO_BARE);
+        snprintf(line4, sizeof line4, "sv(M) %s %s %s", sv[0], sv[1], sv[2]);
         const char *label[4] = {line1, line2, line3, line4};
         figure_panel panel = {.positions = p->pose.positions, .edges = c->edges,
                               .edge_count = c->edge_count, .highlight = middle,
@@ -73,15 +78,15 @@ static lab_error draw_panel(const skinning30 *c, const skinning30_pose *p, canva
  * (the midpoint), and where the two wrong orders put it. 100 pixels a unit. */
 static void draw_hand_control(const rig30_hand_control *h, const diagram *g)
 {
-    diagram_axes(g, -1.6, 2.4, -0.4, 2.6, 1.0, "x", "y");
+    diagram_axes(g, -2.2, 2.4, -0.4, 2.6, 1.0, "x", "y");
     diagram_segment(g, h->point.x, h->point.y, h->child_moves_it.x, h->child_moves_it.y, 6, DIAGRAM_BLUE);
     const struct { vec3 at; rgb color; diagram_side side; const char *label; } marks[] = {
         {h->point, FIGURE_TEXT, DIAGRAM_RIGHT, "p = C0 p"},
         {h->in_bind_frame, DIAGRAM_GREY, DIAGRAM_ABOVE, "B1^-1 p"}, /* on the x axis: its label above */
         {h->child_moves_it, DIAGRAM_BLUE, DIAGRAM_RIGHT, "C1 p"},
-        {h->computed[HAND_CORRECT], DIAGRAM_GREEN, DIAGRAM_RIGHT, "G1 B1^-1: blend"},
-        {h->computed[HAND_NO_INVERSE_BIND], DIAGRAM_RED, DIAGRAM_LEFT, "G1 alone"},
-        {h->computed[HAND_REVERSED_ORDER], DIAGRAM_RED, DIAGRAM_LEFT, "B1^-1 G1"},
+        {h->computed[HAND_CORRECT], DIAGRAM_GREEN, DIAGRAM_RIGHT, "G1 B1^-1: right"},
+        {h->computed[HAND_NO_INVERSE_BIND], DIAGRAM_RED, DIAGRAM_LEFT, "wrong: G1 alone"},
+        {h->computed[HAND_REVERSED_ORDER], DIAGRAM_RED, DIAGRAM_LEFT, "wrong: B1^-1 G1"},
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         diagram_point(g, marks[i].at.x, marks[i].at.y, marks[i].color, marks[i].side, "%s", marks[i].label);
@@ -221,7 +226,7 @@ lab_error skinning30_figures(void *state, lab_diag *d)
     canvas hand = {0}, weights = {0}, refused = {0};
     diagram plane;
     if (e == LAB_OK)
-        e = diagram_init(&plane, &hand, 460, 410, 210, 330, 100, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2", d);
+        e = diagram_init(&plane, &hand, 520, 445, 270, 365, 100, "Hand control: B1 = Ty(1),\nG1 = Ty(1) Rz(90), w = 1/2;\nthe blend: green right, red wrong", d);
     if (e == LAB_OK)
         draw_hand_control(&c->hand, &plane);
     if (e == LAB_OK)

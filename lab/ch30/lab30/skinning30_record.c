@@ -283,7 +283,9 @@ bool skinning30_report_blend(const void *state, FILE *out)
         for (int row = 0; row < 3; row++)
             fprintf(out, "    M  [%9.6f %9.6f %9.6f]   M^T M [%9.6f %9.6f %9.6f]\n", m.m[row][0], m.m[row][1],
                     m.m[row][2], gram.m[row][0], gram.m[row][1], gram.m[row][2]);
-        fprintf(out, "    det M = %.6g (a rigid matrix has 1; M^T M = I for it)\n", p->middle_det);
+        char det[48];
+        fprintf(out, "    det M = %s; a rigid matrix has 1, and M^T M = I\n",
+                format_or_zero(det, sizeof det, p->middle_det, "%.6g", FORMAT_ZERO_NOTE));
         for (int s = 0; s < 3; s++) {
             char label[64];
             snprintf(label, sizeof label, "  singular value %d (1, r'/r, r'/r)", s + 1);

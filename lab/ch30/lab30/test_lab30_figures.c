@@ -58,7 +58,7 @@ static void test_lab30_rejected_weights_lose_nothing(void **state)
 /* ---- the hand control and the weights ------------------------------------------------ */
 
 /* Section 4 shown, not only asserted: the hand-control panel puts each point where the
- * computation put it (100 pixels a unit, origin at (210, 330)), in its colour; the JSON
+ * computation put it (100 pixels a unit, origin at (270, 365)), in its colour; the JSON
  * says the cylinder cannot tell the orders apart and the hand control can; the weights
  * panel's colour bar runs from green (root) to red (child). */
 static void test_lab30_hand_control_and_weights_panels(void **state)
@@ -74,7 +74,7 @@ static void test_lab30_hand_control_and_weights_panels(void **state)
         {0, 2, 40, 90, 200},    /* C1 p, blue */
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-        const unsigned char *px = &img.rgb[3 * ((int)(330 - 100 * marks[i].y) * img.width + (int)(210 + 100 * marks[i].x))];
+        const unsigned char *px = &img.rgb[3 * ((int)(365 - 100 * marks[i].y) * img.width + (int)(270 + 100 * marks[i].x))];
         assert_true(px[0] == marks[i].r && px[1] == marks[i].g && px[2] == marks[i].b);
     }
     tu_image_free(&img);

@@ -125,6 +125,28 @@ static void matrix_and_trs(asset *s)
 static void duplicate_joint(asset *s) { set_raw(at(s->doc, "skins", 0), "joints", "[1, 1]"); }
 static void unsigned_int_rotation(asset *s) { set_number(at(s->doc, "accessors", 7), "componentType", 5125); }
 static void integer_weights_not_normalized(asset *s) { set_number(at(s->doc, "accessors", 3), "componentType", 5121); }
+/* The validator's memo: checking every element of a rotation output (LINEAR, STEP) implies
+ * the every-third check CUBICSPLINE needs, never the reverse. One output shared by a
+ * CUBICSPLINE sampler (4 keys: in-tangent, value, out-tangent) and, after it, a LINEAR one
+ * (12 keys) over the same 12 quaternions: element 0, a tangent to the spline, is (0, 0, 0, 0),
+ * which the LINEAR sampler must refuse as a key. */
+static void shared_output_spline_then_linear(asset *s)
+{
+    for (int c = 0; c < 4; c++)
+        set_float(s, ROTATIONS_OFFSET + 4 * c, 0.0f);
+    float t0, t3;
+    memcpy(&t0, s->buffer + TIMES_OFFSET, 4);
+    memcpy(&t3, s->buffer + TIMES_OFFSET + 12, 4);
+    char json[200];
+    snprintf(json, sizeof json, "{\"bufferView\": 6, \"componentType\": 5126, \"count\": 4, \"type\": \"SCALAR\", "
+             "\"min\": [%.9g], \"max\": [%.9g]}", t0, t3);
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s->doc, "accessors"), cJSON_Parse(json)); /* accessor 8 */
+    cJSON *animation = at(s->doc, "animations", 0);
+    set_raw(animation, "samplers", "[{\"input\": 8, \"output\": 7, \"interpolation\": \"CUBICSPLINE\"}, "
+                                   "{\"input\": 6, \"output\": 7, \"interpolation\": \"LINEAR\"}]");
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(animation, "channels"),
+                         cJSON_Parse("{\"sampler\": 1, \"target\": {\"node\": 0, \"path\": \"rotation\"}}"));
+}
 /* rules that held before: indices, ranges, the hierarchy, the skin data */
 static void joint_out_of_range(asset *s) { set_raw(at(s->doc, "skins", 0), "joints", "[0, 9]"); }
 static void accessor_past_view(asset *s) { set_number(at(s->doc, "accessors", 0), "count", 217); }
@@ -304,6 +326,8 @@ static const malformed_case cases[] = {
     {"POSITION: -infinity", position_infinite, "/meshes/0/primitives/0/attributes/POSITION"},
     {"rotation key: NaN", rotation_key_nan, "/animations/0/samplers/0/output"},
     {"rotation key: length 0", rotation_key_zero, "/animations/0/samplers/0/output"},
+    {"rotation output shared, CUBICSPLINE then LINEAR", shared_output_spline_then_linear,
+     "/animations/0/samplers/1/output, key 0 is (0, 0, 0, 0)"},
     {"translation 1e400 in the JSON", translation_overflows_json, "/nodes/1/translation"},
     {"scales 1e300 on two nested nodes", nested_scales_overflow, "/nodes/1"},
     {"normalized JOINTS", joints_normalized, "/meshes/0/primitives/0/attributes/JOINTS_0"},

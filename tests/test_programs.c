@@ -3,6 +3,7 @@
  * on stdout is an output, so a stdout that cannot take it (a full disk: /dev/full) makes
  * the run exit 3 having written nothing; --help too. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 
 #include "cmocka_all.h"
 #include "testutil.h"
+
+#include "base/text.h"
 
 /* After the chapter programs (tests/testutil.h; LAB_ONLY narrows them), the benchmarks'
  * --smoke runs (not when LAB_ONLY is set). */
@@ -81,16 +84,41 @@ static const char *verdict_beside_nan(const char *report)
     return NULL;
 }
 
+/* Every JSON file (.json, .gltf) a run wrote into dir is valid UTF-8 and parses: evidence
+ * a JSON reader takes, whatever names the input held. Returns how many. */
+static int assert_json_files_valid(const char *dir, const char *program)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (!dot || (strcmp(dot, ".json") && strcmp(dot, ".gltf")))
+            continue;
+        size_t len;
+        char *text = tu_read_file(tu_path(dir, e->d_name), &len);
+        assert_non_null(text);
+        cJSON *root = cJSON_ParseWithLength(text, len);
+        if (text_utf8_invalid(text, len) >= 0 || !root)
+            fail_msg("%s wrote %s, which is not valid JSON in UTF-8", program, e->d_name);
+        cJSON_Delete(root);
+        free(text);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
 /* Checks as data: each program's <name>-checks.json holds every check its report made, and
  * each verdict is what its numbers say, worked out here again: |computed - independent| <=
  * tolerance for a comparison, computed < bound for a bound (> for "above"), equality for a
  * count. A
- * program with no checks (lab30-gltf only describes) writes no such file. And no line of a
- * report that ends in a verdict shows a nan or an inf. */
+ * program with no checks would write no such file. No line of a report that ends in a
+ * verdict shows a nan or an inf, and every JSON file a run writes parses, in UTF-8. */
 static void test_programs_checks_are_data_and_their_verdicts_hold(void **state)
 {
     tu_run_dir *ctx = *state;
-    int programs = 0, records = 0;
+    int programs = 0, records = 0, json_files = 0;
     for (int i = 0; i < tu_program_count; i++) {
         const tu_program *p = &tu_programs[i];
         if (!tu_program_selected(p))
@@ -105,6 +133,7 @@ static void test_programs_checks_are_data_and_their_verdicts_hold(void **state)
         if (rc == 1 && tu_file_contains(ctx->err_path, "no EGL display"))
             continue;
         assert_int_equal(rc, 0);
+        json_files += assert_json_files_valid(ctx->dir, p->name);
         char *report = tu_read_file(ctx->out_path, NULL);
         const char *bad = report ? verdict_beside_nan(report) : NULL;
         if (bad)
@@ -149,7 +178,8 @@ static void test_programs_checks_are_data_and_their_verdicts_hold(void **state)
         snprintf(command, sizeof command, "rm -f %s/* %s/.[!.]*", ctx->dir, ctx->dir);
         assert_int_equal(system(command), 0);
     }
-    printf("  %d programs' checks, %d records, every verdict what its numbers say\n", programs, records);
+    printf("  %d programs' checks, %d records, every verdict what its numbers say; %d JSON files valid\n", programs,
+           records, json_files);
 }
 
 int main(void)

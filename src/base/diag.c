@@ -1,5 +1,6 @@
 /* diag.c - the message table and the helpers that fill a lab_diag. */
 #include "base/diag.h"
+#include "base/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -135,5 +136,8 @@ lab_error diag_resource_failure(lab_error code, const lab_diag *got, lab_diag *d
 
 void diag_format(const lab_diag *d, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s, %s, %s", lab_error_rule(d->code), d->where, d->value);
+    /* where and value may quote a file (a name, a key): its control characters escaped */
+    char where[4 * sizeof d->where], value[4 * sizeof d->value];
+    snprintf(buf, size, "%s, %s, %s", lab_error_rule(d->code), text_printable(where, sizeof where, d->where),
+             text_printable(value, sizeof value, d->value));
 }

@@ -2,6 +2,7 @@
  * the buffers decoded (data URIs, external files, the GLB's BIN chunk). Every error names
  * the JSON pointer of the offending element (see gltf.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include "base/text.h"
 #include "gltf/gltf_accessor.h"
 #include "base/bytes.h"
 #include "base/json_memory.h"
@@ -627,6 +628,60 @@ static lab_error check_scenes(const cJSON *root, int node_count, lab_diag *d)
     return e;
 }
 
+/* JSON is UTF-8 (RFC 8259, 8.1): every string and key of the asset must be valid UTF-8, or
+ * it is refused at its JSON pointer (pointer holds the item's, len bytes of it). */
+static lab_error check_strings(const cJSON *item, char *pointer, size_t len, size_t size, lab_diag *d)
+{
+    if (cJSON_IsString(item) && item->valuestring) {
+        long bad = text_utf8_invalid(item->valuestring, strlen(item->valuestring));
+        if (bad >= 0)
+            return gltf_fail_at(d, len ? pointer : "(document)", "byte %ld of the string is 0x%02x, not UTF-8: "
+                                "JSON text is UTF-8 (RFC 8259)", bad, (unsigned char)item->valuestring[bad]);
+    }
+    int k = 0;
+    for (const cJSON *c = item->child; c; c = c->next, k++) {
+        char step[32];
+        size_t at = len;
+        if (cJSON_IsObject(item) && c->string) {
+            long bad = text_utf8_invalid(c->string, strlen(c->string));
+            if (bad >= 0)
+                return gltf_fail_at(d, len ? pointer : "(document)", "a key's byte %ld is 0x%02x, not UTF-8: JSON "
+                                    "text is UTF-8 (RFC 8259)", bad, (unsigned char)c->string[bad]);
+            if (at + 1 < size)
+                pointer[at++] = '/';
+            for (const char *ch = c->string; *ch && at + 2 < size; ch++) /* RFC 6901: ~ as ~0, / as ~1 */
+                if (*ch == '~' || *ch == '/')
+                    pointer[at++] = '~', pointer[at++] = *ch == '~' ? '0' : '1';
+                else
+                    pointer[at++] = *ch;
+        } else {
+            snprintf(step, sizeof step, "/%d", k);
+            for (const char *ch = step; *ch && at + 1 < size; ch++)
+                pointer[at++] = *ch;
+        }
+        pointer[at] = '\0'; /* a pointer longer than the buffer is cut: the error still names its start */
+        lab_error e = check_strings(c, pointer, at, size, d);
+        pointer[len] = '\0';
+        if (e != LAB_OK)
+            return e;
+    }
+    return LAB_OK;
+}
+
+/* A string escape \u0000 would end the name it is in (a C string): the reader refuses it,
+ * at its byte. Escapes come in pairs, so a backslash's partner is skipped. */
+static lab_error check_no_nul_escape(const uint8_t *json, size_t n, lab_diag *d)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (json[i] == '\\') {
+            if (json[i + 1] == 'u' && i + 6 <= n && !memcmp(json + i + 2, "0000", 4))
+                return gltf_fail_at(d, "(document)", "byte %zu of the JSON: a string holds \\u0000 (U+0000), which "
+                                    "would cut the name it is in: this reader refuses it", i);
+            i++;
+        }
+    return LAB_OK;
+}
+
 static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8_t *bin,
                             size_t bin_size, gltf_document *doc, lab_diag *d)
 {
@@ -737,7 +792,12 @@ lab_error gltf_parse(const uint8_t *data, size_t size, const char *base_dir, glt
                                                                    : "byte %zu of the JSON: not a JSON object",
                             cJSON_IsObject(root) ? offset : start);
     }
-    lab_error e = parse_json(root, base_dir, bin, bin_size, out, d);
+    char pointer[192] = "";
+    lab_error e = check_no_nul_escape(json, json_size, d);
+    if (e == LAB_OK)
+        e = check_strings(root, pointer, 0, sizeof pointer, d);
+    if (e == LAB_OK)
+        e = parse_json(root, base_dir, bin, bin_size, out, d);
     cJSON_Delete(root);
     if (e != LAB_OK)
         gltf_free(out);

@@ -31,8 +31,25 @@ typedef struct {
     int normalized;              /* vertices whose weights were divided (normalize policy) */
 } gltf30_time;
 
+/* What the report checks (gltf30_check.c), each against a value computed apart from it. */
+#define GLTF30_MAX_KEY_TIMES 64     /* distinct key times the sampler is checked at, spread over the keys */
+#define GLTF30_KEY_TOLERANCE 1e-9   /* a sampled value against its key, relative to max(1, |key|) */
+#define GLTF30_REST_TOLERANCE 1e-5  /* |J - I| of a bind pose; the skinned-vs-mesh bound per unit of size */
+typedef struct {
+    double weight_deviation, weight_bound; /* largest |W - 1| as skinned, over weight_vertices */
+    long weight_vertices;
+    long not_finite, coordinates;         /* of the sampled positions */
+    int key_times, keys_checked;          /* the sampler at its keys' times */
+    double key_difference;                /* largest, relative to max(1, |key|) */
+    int bind_parts, rest_parts;           /* skinned parts whose rest pose is / is not their bind pose */
+    double bind_difference, bind_bound;   /* rest pose skinned vs M p, over bind_parts */
+    double bind_common;                   /* largest |M - I|: 0 where M is the identity */
+    double rest_offset;                   /* largest |J_j - J_0| over rest_parts */
+} gltf30_checks;
+
 typedef struct {
     gltf_document doc;
+    gltf30_checks checks;
     gltf30_part *parts;         /* every primitive of every mesh node, part_count of them */
     int part_count;
     gltf30_time at[GLTF30_MAX_TIMES];
@@ -63,10 +80,15 @@ lab_error gltf30_figures(void *state, lab_diag *d);
 
 lab_error gltf30_evidence(void *state, lab_diag *d);
 
+/* The checks (gltf30_check.c; a cli_step on a gltf30, after the sampling). */
+lab_error gltf30_check(void *state, lab_diag *d);
+
 /* One line for the asset, one per sampled time. */
 /* (a cli_chapter report on a gltf30) */
-/* The report's one section: the asset, what was sampled, and how many vertices' weights a
- * policy normalised at each time (no self-checks: the asset's own numbers are the result). */
+/* The report's sections: the asset, what was sampled (a time outside the animation's range
+ * said clamped), how many vertices' weights a policy normalised at each time; then the
+ * checks, each beside its independent value. */
 bool gltf30_report(const void *state, FILE *out);
+bool gltf30_report_checks(const void *state, FILE *out);
 
 #endif

@@ -187,6 +187,10 @@ lab_error gltf30_figures(void *state, lab_diag *d)
     camera cam;
     lab_error e = fit_camera(r, &cam, d);
     canvas panels[GLTF30_MAX_TIMES] = {{0}}, fig = {0};
+    long orange = 0; /* edges drawn in orange: the legend names only what is drawn */
+    bool skinned = false;
+    for (int p = 0; p < r->part_count; p++)
+        skinned |= r->parts[p].skinned;
     for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
         e = canvas_init(&panels[k], PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
         for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
@@ -200,6 +204,8 @@ lab_error gltf30_figures(void *state, lab_diag *d)
                                   .highlight = equal};
             if (e == LAB_OK)
                 figure_draw_panel(&panels[k], &cam, &panel);
+            for (int i = 0; e == LAB_OK && equal && i < n; i++)
+                orange += equal[i];
             free(edges), free(equal);
         }
         if (e != LAB_OK)
@@ -211,12 +217,13 @@ lab_error gltf30_figures(void *state, lab_diag *d)
         figure_draw_label(&panels[k], 0, label);
         figure_draw_label(&panels[k], 1, turn);
     }
-    char title[400]; /* the asset, its animation and the colours */
+    char title[400]; /* the asset, its animation and the colours of what is drawn */
     const char *slash = strrchr(r->args[0], '/');
-    snprintf(title, sizeof title, "%.60s, animation %g..%g s: blue joints, red bones; orange: vertices\n"
-             "two joints pull equally, where LBS collapses first.\n"
-             "Under each time, the largest angle a joint has turned since the first time shown", slash ? slash + 1 : r->args[0],
-             r->start, r->end);
+    snprintf(title, sizeof title, "%.60s, animation %g..%g s%s%s\n%s%s", slash ? slash + 1 : r->args[0], r->start,
+             r->end, skinned ? ": blue joints, red bones" : "",
+             orange ? "; orange: vertices\ntwo joints pull equally, where LBS collapses first." : ".",
+             orange ? "\n" : "",
+             skinned ? "Under each time, the largest angle a joint has turned since the first time shown" : "");
     if (e == LAB_OK)
         e = figure_compose(&fig, panels, r->time_count, 12, title, d);
     output_name names[GLTF30_MAX_TIMES];

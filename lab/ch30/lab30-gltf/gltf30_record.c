@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/report.h"
 #include "program/evidence.h"
 #include "base/diag.h"
+#include "base/text.h"
 #include "gltf/gltf.h"
 #include "mesh/mesh.h"
 #include "program/output.h"
@@ -101,17 +103,54 @@ bool gltf30_report(const void *state, FILE *out)
     for (int p = 0; p < r->part_count; p++)
         fprintf(out, "  part %d: node %d, mesh %d primitive %d, %d vertices, %s\n", p, r->parts[p].node,
                 r->parts[p].mesh, r->parts[p].primitive, r->parts[p].vertex_count, gltf30_part_kind(&r->parts[p]));
-    for (int k = 0; k < r->time_count; k++)
-        fprintf(out, "  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t,
-                r->at[k].normalized);
+    for (int k = 0; k < r->time_count; k++) {
+        fprintf(out, "  t = %-8g %d vertices whose weights were normalised\n", r->at[k].t, r->at[k].normalized);
+        if (r->animation >= 0 && (r->at[k].t < r->start || r->at[k].t > r->end)) /* the sampler clamps */
+            fprintf(out, "    (outside the animation's range %g..%g s: sampled at %g, its %s)\n", r->start, r->end,
+                    r->at[k].t < r->start ? r->start : r->end, r->at[k].t < r->start ? "start" : "end");
+    }
     fprintf(out, "  the asset's animations (--anim N|NAME chooses one):\n");
     for (int i = 0; i < r->doc.animation_count; i++) {
         double start = r->ranges[i].start, end = r->ranges[i].end;
-        fprintf(out, "  %s%d \"%s\": %g..%g s (%g s), %d channels\n", i == r->animation ? "* " : "  ", i,
-                r->doc.animations[i].name ? r->doc.animations[i].name : "", start, end, end - start,
-                r->doc.animations[i].channel_count);
+        char name[160]; /* a name from the file, its control characters escaped */
+        text_printable(name, sizeof name, r->doc.animations[i].name ? r->doc.animations[i].name : "");
+        fprintf(out, "  %s%d \"%s\": %g..%g s (%g s), %d channels\n", i == r->animation ? "* " : "  ", i, name, start,
+                end, end - start, r->doc.animations[i].channel_count);
     }
     if (r->doc.animation_count == 0)
         fprintf(out, "    none: the asset is sampled at its rest pose\n");
-    return true; /* no self-checks: the asset's own numbers are the result */
+    return true;
+}
+
+bool gltf30_report_checks(const void *state, FILE *out)
+{
+    const gltf30 *r = state;
+    const gltf30_checks *c = &r->checks;
+    bool ok = true;
+    char label[96];
+    if (c->weight_vertices) {
+        snprintf(label, sizeof label, "weight sums as skinned: max |W - 1| (%ld vertices)", c->weight_vertices);
+        ok &= report_bound(out, label, c->weight_deviation, c->weight_bound);
+    }
+    snprintf(label, sizeof label, "non-finite coordinates (%ld sampled)", c->coordinates);
+    ok &= report_count(out, label, c->not_finite, 0);
+    if (c->keys_checked) {
+        snprintf(label, sizeof label, "sampler at its keys: max rel. diff (%d keys, %d times)", c->keys_checked,
+                 c->key_times);
+        ok &= report_bound(out, label, c->key_difference, GLTF30_KEY_TOLERANCE);
+    } else {
+        fprintf(out, "  the sampler at its keys: %s\n", r->animation < 0 ? "no animation, no keys" : "no keys");
+    }
+    if (c->bind_parts) { /* every J_j = M at rest: skinning must give M p */
+        snprintf(label, sizeof label, "rest pose skinned vs M p: max distance (%d parts)", c->bind_parts);
+        ok &= report_bound(out, label, c->bind_difference, c->bind_bound);
+        fprintf(out, "  (M: the joint matrices' common value at rest, %s)\n",
+                c->bind_common <= GLTF30_REST_TOLERANCE ? "the identity: skinned = the mesh"
+                                                         : "one transform the skin applies to the whole mesh");
+    }
+    if (c->rest_parts)
+        fprintf(out, "  %d skinned part(s) whose rest pose is not their bind pose (the joint matrices differ\n"
+                     "  by up to %.3g at rest): skinning there moves the mesh, and no identity is checked\n",
+                c->rest_parts, c->rest_offset);
+    return ok;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/text.h"
 #include "gltf/gltf.h"
 #include "math/linalg.h"
 #include "mesh/mesh.h"
@@ -94,31 +95,51 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
     return e;
 }
 
-/* --anim N|NAME: the animation to sample, by its index or its name; without it the first
- * (-1 when the asset has none). One the asset does not have is a usage error that lists
- * the ones it has. */
+/* --anim N|NAME|name:NAME: the animation to sample; without it the first (-1 when the asset
+ * has none). The rule between a number and a name: an argument of digits only is an index
+ * (--anim 1 is animation 1, even where animation 0 is named "1"); anything else is a name,
+ * and name:NAME is always one (name:1). A name that several animations share is refused
+ * with their indices, and one the asset does not have lists what it has (usage errors). */
 static lab_error choose_animation(gltf30 *r, lab_diag *d)
 {
     const gltf_document *doc = &r->doc;
     r->animation = doc->animation_count > 0 ? 0 : -1;
-    if (!r->animation_arg)
+    const char *arg = r->animation_arg;
+    if (!arg)
         return LAB_OK;
-    char *end;
-    long k = strtol(r->animation_arg, &end, 10);
-    bool number = r->animation_arg[0] != '\0' && *end == '\0';
-    for (int i = 0; i < doc->animation_count; i++)
-        if (number ? k == i : doc->animations[i].name && !strcmp(doc->animations[i].name, r->animation_arg)) {
-            r->animation = i;
-            return LAB_OK;
-        }
-    char there[200] = "none";
+    bool by_name = strncmp(arg, "name:", 5) == 0, number = !by_name && arg[0] != '\0';
+    const char *name = by_name ? arg + 5 : arg;
+    for (const char *c = arg; number && *c; c++)
+        number = *c >= '0' && *c <= '9';
+    char there[240] = "", shown[96];
     size_t used = 0;
-    for (int i = 0; i < doc->animation_count && used + 1 < sizeof there; i++) {
-        int n = snprintf(there + used, sizeof there - used, "%s%d \"%.40s\"", i ? ", " : "", i,
-                         doc->animations[i].name ? doc->animations[i].name : "");
-        used += n > 0 ? (size_t)n : 0;
+    int found = -1, matches = 0;
+    for (int i = 0; i < doc->animation_count; i++) {
+        bool hit = number ? strlen(arg) < 10 && atol(arg) == i
+                          : doc->animations[i].name && !strcmp(doc->animations[i].name, name);
+        if (!hit)
+            continue;
+        found = found < 0 ? i : found;
+        int n = snprintf(there + used, sizeof there - used, "%s%d", matches++ ? ", " : "", i);
+        used += n > 0 && (size_t)n < sizeof there - used ? (size_t)n : 0;
     }
-    return diag_fail(d, LAB_ERR_USAGE, "--anim", "\"%.60s\": the asset's animations are %s", r->animation_arg, there);
+    if (matches == 1) {
+        r->animation = found;
+        return LAB_OK;
+    }
+    text_printable(shown, sizeof shown, name);
+    if (matches > 1) /* a name, never a number, can match twice */
+        return diag_fail(d, LAB_ERR_USAGE, "--anim", "\"%s\" names animations %s: choose one by its index", shown,
+                         there);
+    used = 0;
+    for (int i = 0; i < doc->animation_count && used + 1 < sizeof there; i++) {
+        char one[64];
+        int n = snprintf(there + used, sizeof there - used, "%s%d \"%s\"", i ? ", " : "", i,
+                         text_printable(one, sizeof one, doc->animations[i].name ? doc->animations[i].name : ""));
+        used += n > 0 && (size_t)n < sizeof there - used ? (size_t)n : sizeof there - used - 1;
+    }
+    return diag_fail(d, LAB_ERR_USAGE, "--anim", "\"%s\": the asset's animations are %s", shown,
+                     doc->animation_count ? there : "none");
 }
 
 /* The asset: read, validated (every MUST the reader knows), its skinned primitives found. */
@@ -196,9 +217,10 @@ int main(int argc, char **argv)
          .max_count = GLTF30_MAX_TIMES, .value_name = "T[,T...]",
          .help = "sample times in seconds (default: start, quarter, half and end\n"
                  "of the animation)"},
-        {"--anim", CLI_STRING, &r.animation_arg, .value_name = "N|NAME",
-         .help = "the animation to sample, by index or name (default: the first);\n"
-                 "the report lists the asset's animations"},
+        {"--anim", CLI_STRING, &r.animation_arg, .value_name = "N|NAME|name:NAME",
+         .help = "the animation to sample (default: the first); digits only are an\n"
+                 "index, anything else a name, name:NAME always a name (name:1);\n"
+                 "a name several animations share is refused; the report lists them"},
         {"--method", CLI_CHOICE, &r.method, .choices = methods, .help = "lbs (default) or dqs"},
         {"--policy", CLI_CHOICE, &r.policy, .choices = policies,
          .help = "strict (default) rejects weight sums off by more than 2e-7 per\n"
@@ -223,11 +245,12 @@ int main(int argc, char **argv)
     static const cli_step steps[] = {
         {.run = load_asset},
         {.run = sample_times, .section = "The asset, sampled", .report = gltf30_report},
+        {.run = gltf30_check, .section = "Checks", .report = gltf30_report_checks}, /* gltf30_check.c */
         {.run = gltf30_figures},
         {.run = gltf30_evidence},
     };
     static const cli_chapter chapter = {steps, CLI_COUNT(steps),
-                                        "glTF 2.0: an asset's meshes evaluated at sampled times", true, locate_error,
+                                        "glTF 2.0: an asset's meshes evaluated at sampled times", false, locate_error,
                                         gltf30_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, r.args);
 }

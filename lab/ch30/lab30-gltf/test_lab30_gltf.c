@@ -24,8 +24,9 @@
 typedef tu_run_dir run_ctx;
 
 static const char *const outputs[] = {"gltf30.png", "gltf30-panel0.png", "gltf30-panel1.png",
-                                      "gltf30-panel2.png", "gltf30-panel3.png", "gltf30.json"};
-enum { OUTPUT_COUNT = 6 };
+                                      "gltf30-panel2.png", "gltf30-panel3.png", "gltf30.json",
+                                      "lab30-gltf-checks.json"};
+enum { OUTPUT_COUNT = 7 };
 
 static double coord(const cJSON *positions, int v, int c)
 {
@@ -229,6 +230,33 @@ static void test_lab30_gltf_chooses_the_animation(void **state)
     assert_int_equal(run_lab(ctx, "--anim", "walk", asset, outdir), 2);
 }
 
+/* The report checks itself, like the other programs, on every asset in assets/ and on the
+ * export: weight sums, finite positions, the sampler at its keys, the rest pose against the
+ * mesh; it ends with "All checks passed." and the checks are in lab30-gltf-checks.json. A
+ * time outside the animation's range is said to be clamped, with the range. */
+static void test_lab30_gltf_report_checks(void **state)
+{
+    run_ctx *ctx = *state;
+    const char *assets[] = {"assets/SimpleSkin.gltf", "assets/RiggedSimple.gltf", "assets/RiggedFigure.gltf",
+                            COMMITTED_OUT_DIR "/ch30/skinning30.gltf"};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(run_lab(ctx, assets[i], ctx->dir), 0);
+        char *report = tu_read_file(ctx->out_path, NULL);
+        const char *tail = report + strlen(report) - strlen("All checks passed.\n");
+        assert_string_equal(tail, "All checks passed.\n");
+        assert_non_null(strstr(report, "weight sums as skinned"));
+        assert_non_null(strstr(report, "sampler at its keys"));
+        assert_non_null(strstr(report, "rest pose skinned vs M p"));
+        free(report);
+        cJSON *checks = tu_json_load(tu_path(ctx->dir, "lab30-gltf-checks.json"));
+        assert_true(tu_json_num(checks, "checks_failed") == 0 && cJSON_GetArraySize(tu_json_get(checks, "checks")) >= 4);
+        cJSON_Delete(checks);
+    }
+    assert_int_equal(run_lab(ctx, "--time", "0,10", "assets/RiggedSimple.gltf", ctx->dir), 0);
+    assert_true(tu_file_contains(ctx->out_path, "(outside the animation's range 0.0416"));
+    assert_true(tu_file_contains(ctx->out_path, "s: sampled at 0.0416"));
+}
+
 /* make lab30-gltf: the export and the skinned panels of out/ are current. */
 static void test_lab30_gltf_deterministic_and_committed(void **state)
 {
@@ -255,6 +283,7 @@ int main(void)
         T(test_lab30_gltf_round_trip),
         T(test_lab30_gltf_dqs_takes_float_rigid_matrices),
         T(test_lab30_gltf_chooses_the_animation),
+        T(test_lab30_gltf_report_checks),
         T(test_lab30_gltf_deterministic_and_committed),
     };
 #undef T

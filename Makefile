@@ -300,7 +300,8 @@ bench: $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS)
 # own export (inline and with an external buffer), the corrective export (a morph target
 # and its weights channel), the assets test_gltf builds (GLB, sparse accessors, external
 # buffers, normalised weights, two JOINTS sets, STEP and CUBICSPLINE, morph weights
-# channels) and every case of test_gltf_malformed, each behind an options byte (see
+# channels), gltfpack's quantized and meshopt-compressed export (which reach the decoders)
+# and every case of test_gltf_malformed, each behind an options byte (see
 # tests/fuzz_gltf.c), a rig for the writer, and a dictionary of glTF's keys
 # (tests/fuzz_gltf.dict).
 FUZZ_SECONDS ?= 60
@@ -327,6 +328,10 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 	FUZZ_SEEDS_DIR=build/fuzz $(BUILD)/tests/test_gltf_malformed > /dev/null 2>&1
 	FUZZ_SEEDS_DIR=build/fuzz $(BUILD)/tests/test_gltf > /dev/null 2>&1
 	{ printf '\034'; cat out/ch30/fixes30-corrective.gltf; } > build/fuzz/corpus/fixes30-corrective.gltf
+	gltfpack -i build/fuzz/skinning30.gltf -o build/fuzz/quantized.glb -ar 16 -af 0 > /dev/null
+	gltfpack -i build/fuzz/skinning30.gltf -o build/fuzz/meshopt.glb -cc -ar 16 -af 0 > /dev/null
+	{ printf '\000'; cat build/fuzz/quantized.glb; } > build/fuzz/corpus/quantized.glb
+	{ printf '\000'; cat build/fuzz/meshopt.glb; } > build/fuzz/corpus/meshopt.glb
 	printf '$(WRITER_SEED)' > build/fuzz/corpus/writer-one-joint.bin
 	FUZZ_ASSET_DIR=build/fuzz/assets $(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
 	    -dict=tests/fuzz_gltf.dict -print_final_stats=1 build/fuzz/corpus

@@ -26,7 +26,7 @@ awk -v build="$build" -v programs="$*" '
     function chapter(path, p) { split(path, p, "/"); return p[2] }
     # a header whose functions live in .c files of other names
     function implementers(h) {
-        if (h == "src/gltf/gltf.h") return "src/gltf/gltf_parse.c src/gltf/gltf_validate.c src/gltf/gltf_sample.c"
+        if (h == "src/gltf/gltf.h") return "src/gltf/gltf_parse.c src/gltf/gltf_validate.c src/gltf/gltf_sample.c src/gltf/gltf_meshopt.c"
         if (h == "src/skin/fastskin_kernels.h") return "src/skin/fastskin_avx512.c"
         if (h == "src/gpu/gpu_shaders.h") return build "/gen/shaders.c"
         c = h; sub(/\.h$/, ".c", c)

@@ -26,6 +26,10 @@ ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$missing libgl1-mesa
 [ -e /usr/include/suitesparse/cholmod.h ] || missing="$missing libsuitesparse-dev"
 # giflib, for the animations: no pkg-config module either.
 [ -e /usr/include/gif_lib.h ] || missing="$missing libgif-dev"
+# meshoptimizer, whose decoders read EXT_meshopt_compression: no pkg-config module.
+[ -e /usr/include/meshoptimizer.h ] || missing="$missing libmeshoptimizer-dev"
+# gltfpack, which the glTF tests run to make quantized and compressed assets.
+command -v gltfpack >/dev/null 2>&1 || missing="$missing gltfpack"
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -39,6 +43,8 @@ if [ -n "$missing" ]; then
         done
         [ -e /usr/include/suitesparse/cholmod.h ] || { echo "ensure-deps: cholmod.h still missing" >&2; exit 1; }
         [ -e /usr/include/gif_lib.h ] || { echo "ensure-deps: gif_lib.h still missing" >&2; exit 1; }
+        command -v gltfpack >/dev/null 2>&1 || { echo "ensure-deps: gltfpack still missing" >&2; exit 1; }
+        [ -e /usr/include/meshoptimizer.h ] || { echo "ensure-deps: meshoptimizer.h still missing" >&2; exit 1; }
     else
         echo "ensure-deps: missing Debian packages:$missing" >&2
         echo "ensure-deps: run:  sudo apt-get install -y$missing" >&2
@@ -52,7 +58,7 @@ mkdir -p "$(dirname "$out")"
 stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
 {
     echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson egl glesv2)"
-    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lgif -lm"
+    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lgif -lmeshoptimizer -lm"
     echo "GPU_LIBS := -ldl" # EGL and GLES are opened with dlopen (src/gpu/gl_load.h)
     echo "SOLVE_LIBS := -lcholmod" # SuiteSparse's CHOLMOD (src/solve/sparse.h)
     echo "TEST_LIBS := $(pkg-config --libs cmocka)"

@@ -1222,6 +1222,8 @@ static void test_gltf_write_refuses_what_a_reader_would(void **state)
         {"a position that overflows a float", LAB_ERR_NOT_FINITE},
         {"a joint index outside the skin", LAB_ERR_INVALID_ARGUMENT},
         {"an inverse bind that is not affine", LAB_ERR_MATRIX_NOT_AFFINE},
+        {"a joint name that is not UTF-8", LAB_ERR_INVALID_ARGUMENT}, /* the reader refuses it: JSON is UTF-8 */
+        {"an animation name that is not UTF-8", LAB_ERR_INVALID_ARGUMENT},
     };
     for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
         gltf_write_input in = good;
@@ -1243,7 +1245,9 @@ static void test_gltf_write_refuses_what_a_reader_would(void **state)
         case 5: bad_skeleton[0].parent = 1; break;
         case 6: bad_vertices[2].z = 1e39; break;
         case 7: bad_joints[1][0] = 2; break;
-        default: bad_inverse[0].m[3][0] = 0.5; break;
+        case 8: bad_inverse[0].m[3][0] = 0.5; break;
+        case 9: bad_skeleton[1].name = "child\xcc"; break;
+        default: in.animation_name = "\xff"; break;
         }
         lab_diag d = {0};
         lab_error e = gltf_write(&in, &b, &d);

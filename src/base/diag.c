@@ -40,6 +40,7 @@ static const char *const rules[] = {
     [LAB_ERR_DQ_MISMATCH] =
         "a dual-quaternion palette must hold the same transforms as the matrix palette",
     [LAB_ERR_GLTF] = "a glTF asset must follow the glTF 2.0 specification",
+    [LAB_ERR_GLTF_EXTENSION] = "a glTF asset may require only the extensions this reader reads",
     [LAB_ERR_NOT_FINITE] = "every number a program computes must be finite before it is written",
     [LAB_ERR_LIMIT] = "the input exceeds a documented limit of this program",
     [LAB_ERR_UNSUPPORTED] = "the run asks for a feature this machine does not have",

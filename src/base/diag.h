@@ -45,6 +45,7 @@ typedef enum {
     LAB_ERR_DQ_MISMATCH,
     /* assets */
     LAB_ERR_GLTF,
+    LAB_ERR_GLTF_EXTENSION, /* a valid asset that requires an extension the reader does not read */
     /* computed values */
     LAB_ERR_NOT_FINITE,
     /* resources, limits, calls and output */

@@ -31,8 +31,30 @@
 #define GLTF_RIGID_TOLERANCE 1e-5
 #define GLTF_MAX_SETS 8                  /* JOINTS_0..7: up to 32 influences per vertex */
 
-typedef struct { uint8_t *data; size_t size; } gltf_buffer;
-typedef struct { int buffer; size_t offset, length, stride; } gltf_view;
+typedef struct {
+    uint8_t *data;
+    size_t size;
+    bool fallback;                       /* EXT_meshopt_compression's: no data, never read */
+} gltf_buffer;
+
+/* EXT_meshopt_compression on a bufferView (gltf_meshopt.c): where the compressed bytes are,
+ * and how they decode into the view's count x stride bytes. */
+typedef enum { GLTF_MESHOPT_ATTRIBUTES, GLTF_MESHOPT_TRIANGLES, GLTF_MESHOPT_INDICES } gltf_meshopt_mode;
+typedef enum { GLTF_MESHOPT_NONE, GLTF_MESHOPT_OCTAHEDRAL, GLTF_MESHOPT_QUATERNION, GLTF_MESHOPT_EXPONENTIAL } gltf_meshopt_filter;
+typedef struct {
+    bool on;
+    int buffer;
+    size_t offset, length, stride;
+    long count;
+    gltf_meshopt_mode mode;
+    gltf_meshopt_filter filter;
+} gltf_meshopt;
+
+typedef struct {
+    int buffer;
+    size_t offset, length, stride;
+    gltf_meshopt meshopt;                /* decoded by gltf_validate into a buffer of its own */
+} gltf_view;
 
 typedef struct {
     int view;                            /* -1: all zeros (a sparse accessor may fill it) */
@@ -128,8 +150,30 @@ typedef struct {
     gltf_skin *skins;          int skin_count;
     gltf_mesh *meshes;         int mesh_count;
     gltf_animation *animations; int animation_count;
+    bool quantized;            /* KHR_mesh_quantization: integer POSITION, NORMAL and deltas */
+    char *unread_extensions;   /* extensionsUsed this reader ignores, ", "-separated; NULL: none */
     bool validated;
 } gltf_document;
+
+/* The extensions this reader reads, NULL-terminated. An asset that lists another in
+ * extensionsRequired is refused (LAB_ERR_GLTF_EXTENSION, "uses X, which this reader does not
+ * read"); one listed only in extensionsUsed is ignored and named in unread_extensions.
+ *   KHR_mesh_quantization: POSITION as float or any 8- or 16-bit integer, normalized or not;
+ *     NORMAL as float, normalized byte or short; morph-target POSITION deltas as float,
+ *     byte or short, normalized or not; NORMAL deltas as NORMAL. Read as doubles like any
+ *     accessor (normalized: c / 127, c / 255, c / 32767, c / 65535, signed ones at least -1);
+ *     the dequantizing transform is the file's own (a node's, or inverse binds). */
+extern const char *const gltf_read_extensions[];
+
+/* EXT_meshopt_compression: each compressed view's fields checked (its source range inside a
+ * buffer that is not a fallback, count x byteStride = the view's byteLength, the strides and
+ * filters each mode allows), then decoded with libmeshoptimizer (meshopt_decodeVertexBuffer,
+ * meshopt_decodeIndexBuffer, meshopt_decodeIndexSequence, and the octahedral, quaternion and
+ * exponential filters) into a new buffer. The decoded views together hold at most
+ * GLTF_MESHOPT_MAX_DECODED bytes. A stream the library refuses is refused naming the view,
+ * the function and its result. */
+#define GLTF_MESHOPT_MAX_DECODED (256u << 20)
+lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d);
 
 /* Parses .gltf JSON or .glb (told apart by the "glTF" magic). External buffers are read
  * relative to base_dir (NULL: none allowed); they must be plain relative paths. */
@@ -141,7 +185,10 @@ void gltf_free(gltf_document *doc);
 
 /* Every index, byte range, count and the skin data (joint indices inside skin.joints,
  * non-negative weights, no joint twice with a non-zero weight, affine inverse binds),
- * plus the node graph (one parent each, no cycles). Must pass before anything is read. */
+ * plus the node graph (one parent each, no cycles). Must pass before anything is read.
+ * It first decodes the views compressed with EXT_meshopt_compression (gltf_meshopt_decode),
+ * each into a new buffer the view then points to, so that everything after reads plain
+ * views. */
 lab_error gltf_validate(gltf_document *doc, lab_diag *d);
 
 /* Accessor a as doubles, count * components of them (normalised integers mapped to

@@ -185,6 +185,13 @@ static lab_error load_buffer(const cJSON *b, int i, const char *base_dir, const 
     const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
     char pointer[96];
     snprintf(pointer, sizeof pointer, "%s/uri", at);
+    const cJSON *fallback = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(b, "extensions"), "EXT_meshopt_compression"),
+        "fallback");
+    if (!uri && cJSON_IsTrue(fallback)) { /* EXT_meshopt_compression's: a reader of the extension never reads it */
+        *out = (gltf_buffer){NULL, 0, true};
+        return LAB_OK;
+    }
     if (!uri) {
         if (i != 0 || !bin)
             return gltf_fail_at(d, pointer, "a buffer without uri must be the GLB's BIN chunk (buffer 0)");
@@ -231,7 +238,35 @@ static lab_error parse_view(const cJSON *v, int i, gltf_view *out, lab_diag *d)
     if (e == LAB_OK) e = get_int(v, "byteOffset", 0, GLTF_MAX_FILE, false, 0, &offset, at, d);
     if (e == LAB_OK) e = get_int(v, "byteLength", 1, GLTF_MAX_FILE, true, 0, &length, at, d);
     if (e == LAB_OK) e = get_int(v, "byteStride", 4, 252, false, 0, &stride, at, d);
-    *out = (gltf_view){(int)buffer, (size_t)offset, (size_t)length, (size_t)stride};
+    *out = (gltf_view){(int)buffer, (size_t)offset, (size_t)length, (size_t)stride, {0}};
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v, "extensions"),
+                                                      "EXT_meshopt_compression");
+    if (e != LAB_OK || !m)
+        return e;
+    /* EXT_meshopt_compression: the compressed bytes and how they decode (gltf_meshopt.c) */
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/extensions/EXT_meshopt_compression", at);
+    long count = 0;
+    e = get_int(m, "buffer", 0, 1L << 30, true, 0, &buffer, sub, d);
+    if (e == LAB_OK) e = get_int(m, "byteOffset", 0, GLTF_MAX_FILE, false, 0, &offset, sub, d);
+    if (e == LAB_OK) e = get_int(m, "byteLength", 1, GLTF_MAX_FILE, true, 0, &length, sub, d);
+    if (e == LAB_OK) e = get_int(m, "byteStride", 1, 256, true, 0, &stride, sub, d);
+    if (e == LAB_OK) e = get_int(m, "count", 1, GLTF_MAX_FILE, true, 0, &count, sub, d);
+    static const char *const modes[] = {"ATTRIBUTES", "TRIANGLES", "INDICES"};
+    static const char *const filters[] = {"NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL"};
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(m, "mode"), *filter = cJSON_GetObjectItemCaseSensitive(m, "filter");
+    int mode_k = -1, filter_k = filter ? -1 : 0;
+    for (int k = 0; k < 3; k++)
+        mode_k = cJSON_IsString(mode) && !strcmp(mode->valuestring, modes[k]) ? k : mode_k;
+    for (int k = 0; k < 4; k++)
+        filter_k = cJSON_IsString(filter) && !strcmp(filter->valuestring, filters[k]) ? k : filter_k;
+    if (e == LAB_OK && mode_k < 0)
+        e = gltf_fail_at(d, sub, "mode must be ATTRIBUTES, TRIANGLES or INDICES");
+    if (e == LAB_OK && filter_k < 0)
+        e = gltf_fail_at(d, sub, "filter \"%.40s\" is not NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL",
+                         cJSON_IsString(filter) ? filter->valuestring : "?");
+    out->meshopt = (gltf_meshopt){true, (int)buffer, (size_t)offset, (size_t)length, (size_t)stride, count,
+                                  (gltf_meshopt_mode)mode_k, (gltf_meshopt_filter)filter_k};
     return e;
 }
 
@@ -682,6 +717,56 @@ static lab_error check_no_nul_escape(const uint8_t *json, size_t n, lab_diag *d)
     return LAB_OK;
 }
 
+const char *const gltf_read_extensions[] = {"KHR_mesh_quantization", "EXT_meshopt_compression", NULL};
+
+static bool reads_extension(const char *name)
+{
+    for (int k = 0; gltf_read_extensions[k]; k++)
+        if (!strcmp(name, gltf_read_extensions[k]))
+            return true;
+    return false;
+}
+
+/* extensionsRequired: each one this reader reads, or the asset is refused naming it;
+ * extensionsUsed: the ones it does not read, named in doc->unread_extensions (ignored). */
+static lab_error read_extensions(const cJSON *root, gltf_document *doc, lab_diag *d)
+{
+    char at[64];
+    bytes unread = {0};
+    for (int list = 0; list < 2; list++) {
+        const char *key = list == 0 ? "extensionsRequired" : "extensionsUsed";
+        const cJSON *names = cJSON_GetObjectItemCaseSensitive(root, key), *name;
+        if (names && !cJSON_IsArray(names)) {
+            bytes_free(&unread);
+            snprintf(at, sizeof at, "/%s", key);
+            return gltf_fail_at(d, at, "must be an array of strings");
+        }
+        int k = 0;
+        cJSON_ArrayForEach(name, names) {
+            snprintf(at, sizeof at, "/%s/%d", key, k++);
+            if (!cJSON_IsString(name)) {
+                bytes_free(&unread);
+                return gltf_fail_at(d, at, "must be a string");
+            }
+            doc->quantized |= !strcmp(name->valuestring, "KHR_mesh_quantization");
+            if (reads_extension(name->valuestring))
+                continue;
+            if (list == 0) { /* required: the asset cannot be read without it */
+                bytes_free(&unread);
+                return diag_fail(d, LAB_ERR_GLTF_EXTENSION, at, "uses \"%.60s\", which this reader does not read "
+                                 "(it reads KHR_mesh_quantization and EXT_meshopt_compression)", name->valuestring);
+            }
+            bytes_printf(&unread, "%s%s", unread.len ? ", " : "", name->valuestring);
+        }
+    }
+    if (unread.failed)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/extensionsUsed", "their names");
+    doc->unread_extensions = unread.len ? (char *)unread.data : NULL;
+    if (!unread.len)
+        bytes_free(&unread);
+    return LAB_OK;
+}
+
 static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8_t *bin,
                             size_t bin_size, gltf_document *doc, lab_diag *d)
 {
@@ -690,11 +775,9 @@ static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(asset, "version");
     if (!cJSON_IsString(version) || strncmp(version->valuestring, "2.", 2) != 0)
         return gltf_fail_at(d, "/asset/version", "must be a string \"2.x\"");
-    const cJSON *required = cJSON_GetObjectItemCaseSensitive(root, "extensionsRequired");
-    const cJSON *first = cJSON_IsArray(required) ? required->child : NULL;
-    if (first) /* an asset that needs an extension cannot be read without it */
-        return gltf_fail_at(d, "/extensionsRequired/0", "extension \"%.60s\" is required, and this reader supports none",
-                            cJSON_IsString(first) ? first->valuestring : "?");
+    e = read_extensions(root, doc, d);
+    if (e != LAB_OK)
+        return e;
     const cJSON *buffers;
     e = get_array(root, "buffers", &buffers, &doc->buffer_count, d);
     if (e == LAB_OK && !(doc->buffers = alloc_array((size_t)doc->buffer_count, sizeof *doc->buffers)))
@@ -857,5 +940,6 @@ void gltf_free(gltf_document *doc)
     }
     free(doc->buffers), free(doc->views), free(doc->accessors), free(doc->nodes);
     free(doc->skins), free(doc->meshes), free(doc->animations);
+    free(doc->unread_extensions);
     memset(doc, 0, sizeof *doc);
 }

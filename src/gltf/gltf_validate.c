@@ -81,6 +81,9 @@ static lab_error validate_views(const gltf_document *doc, lab_diag *d)
         if (v->buffer >= doc->buffer_count)
             return gltf_fail_at(d, at, "buffer %d of %d", v->buffer, doc->buffer_count);
         size_t size = doc->buffers[v->buffer].size;
+        if (doc->buffers[v->buffer].fallback) /* compressed views were decoded into buffers of their own */
+            return gltf_fail_at(d, at, "buffer %d is EXT_meshopt_compression's fallback, which holds no data: only a "
+                                "compressed view may name it", v->buffer);
         if (v->offset > size || v->length > size - v->offset)
             return gltf_fail_at(d, at, "bytes [%zu, %zu) outside buffer %d of %zu bytes", v->offset,
                            v->offset + v->length, v->buffer, size);
@@ -235,6 +238,33 @@ static lab_error check_accessor(const gltf_document *doc, int a, const int *type
 }
 
 static const int FLOAT_ONLY[1] = {5126};
+/* KHR_mesh_quantization's types (see gltf.h): float, byte, unsigned byte, short, unsigned
+ * short; which of them a role takes, and whether it must be normalized, is checked by
+ * check_quantized. */
+static const int QUANTIZED_TYPES[5] = {5126, 5120, 5121, 5122, 5123};
+
+/* A POSITION, NORMAL or morph-target accessor: float VEC3; with KHR_mesh_quantization also
+ * the integer types that extension allows for the role (POSITION any 8- or 16-bit type;
+ * a POSITION delta byte or short; a normal or a normal delta byte or short, normalized).
+ * A normalized flag is refused where the type may not have one (float). */
+static lab_error check_quantized(const gltf_document *doc, int a, bool normal, bool delta, const char *at, lab_diag *d)
+{
+    lab_error e = check_accessor(doc, a, doc->quantized ? QUANTIZED_TYPES : FLOAT_ONLY, doc->quantized ? 5 : 1, 3, at, d);
+    if (e != LAB_OK)
+        return e;
+    const gltf_accessor *acc = &doc->accessors[a];
+    int type = acc->component_type;
+    bool is_unsigned = type == 5121 || type == 5123;
+    if (type == 5126 && acc->normalized)
+        return gltf_fail_at(d, at, "accessor %d is float and normalized: only integer types may be", a);
+    if (type != 5126 && (normal || delta) && is_unsigned)
+        return gltf_fail_at(d, at, "accessor %d is unsigned (componentType %d): KHR_mesh_quantization allows a %s "
+                            "only signed byte or short", a, type, normal ? "normal" : "position delta");
+    if (type != 5126 && normal && !acc->normalized)
+        return gltf_fail_at(d, at, "accessor %d is an integer normal that is not normalized: KHR_mesh_quantization "
+                            "requires normalized byte or short", a);
+    return LAB_OK;
+}
 
 /* Each node's interval in a depth-first walk of the node forest: u is v or an ancestor
  * of v exactly when enter[u] <= enter[v] < leave[u]. One walk for the whole document, so
@@ -454,7 +484,7 @@ static lab_error validate_primitive(const gltf_document *doc, checked *c, influe
 {
     char sub[160];
     snprintf(sub, sizeof sub, "%s/attributes/POSITION", at);
-    lab_error e = check_accessor(doc, p->position, FLOAT_ONLY, 1, 3, sub, d);
+    lab_error e = check_quantized(doc, p->position, false, false, sub, d);
     if (e != LAB_OK)
         return e;
     int vertices = doc->accessors[p->position].count;
@@ -471,7 +501,7 @@ static lab_error validate_primitive(const gltf_document *doc, checked *c, influe
     e = check_finite(doc, c, p->position, sub, d);
     if (e != LAB_OK)
         return e;
-    /* NORMAL, and each morph target's deltas: float VEC3, one per vertex, finite */
+    /* NORMAL, and each morph target's deltas: VEC3 (float, or quantized), one per vertex, finite */
     for (int t = -1; t < p->target_count; t++)
         for (int k = 0; k < 2; k++) {
             int a = t < 0 ? (k == 0 ? -1 : p->normal) : (k == 0 ? p->targets[t].position : p->targets[t].normal);
@@ -481,7 +511,7 @@ static lab_error validate_primitive(const gltf_document *doc, checked *c, influe
                 snprintf(sub, sizeof sub, "%s/attributes/NORMAL", at);
             else
                 snprintf(sub, sizeof sub, "%s/targets/%d/%s", at, t, k == 0 ? "POSITION" : "NORMAL");
-            e = check_accessor(doc, a, FLOAT_ONLY, 1, 3, sub, d);
+            e = check_quantized(doc, a, k == 1, t >= 0, sub, d);
             if (e == LAB_OK && doc->accessors[a].count != vertices)
                 e = gltf_fail_at(d, sub, "count %d, POSITION has %d: %s", doc->accessors[a].count, vertices,
                                  t < 0 ? "one normal a vertex" : "a morph target holds one delta a vertex");
@@ -710,7 +740,8 @@ static lab_error validate_animations(const gltf_document *doc, checked *memo, la
 lab_error gltf_validate(gltf_document *doc, lab_diag *d)
 {
     doc->validated = false;
-    lab_error e = validate_views(doc, d);
+    lab_error e = gltf_meshopt_decode(doc, d); /* compressed views into plain ones, first */
+    if (e == LAB_OK) e = validate_views(doc, d);
     if (e == LAB_OK) e = validate_accessors(doc, d);
     if (e == LAB_OK) e = validate_nodes(doc, d);
     doc->validated = e == LAB_OK; /* accessors may be read from here on */

@@ -1,6 +1,8 @@
 /* gltf_write.c - the glTF 2.0 exporter (see gltf_write.h). */
 #include "gltf/gltf_write.h"
 
+#include "base/text.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -344,6 +346,16 @@ static lab_error validate_input(const gltf_write_input *in, lab_diag *d)
                          in->key_count, in->bind->vertex_count, in->end_name ? in->end_parent : 0);
     if (in->animated_joint < 0 || in->animated_joint >= in->joint_count)
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "animated joint %d of %d", in->animated_joint, in->joint_count);
+    /* every name in UTF-8, as JSON is and as the reader requires (gltf_parse) */
+    const char *names[] = {in->generator, in->mesh_name, in->mesh_node_name, in->rig_name, in->skin_name,
+                           in->animation_name, in->end_name, in->target_name};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (names[k] && text_utf8_invalid(names[k], strlen(names[k])) >= 0)
+            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "name %zu (generator, mesh, mesh node, rig, skin, "
+                             "animation, end, target) is not UTF-8", k);
+    for (int j = 0; j < in->joint_count; j++)
+        if (in->skeleton[j].name && text_utf8_invalid(in->skeleton[j].name, strlen(in->skeleton[j].name)) >= 0)
+            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "joint %d's name is not UTF-8", j);
     if (!unit_quat(in->rig_rotation) || (in->end_name && !finite_vec3(in->end_translation)))
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "%s", "the rig's rotation must be a unit quaternion and the "
                          "end node's translation finite as floats");

@@ -109,7 +109,14 @@ bool gltf30_report(const void *state, FILE *out)
             fprintf(out, "    (outside the animation's range %g..%g s: sampled at %g, its %s)\n", r->start, r->end,
                     r->at[k].t < r->start ? r->start : r->end, r->at[k].t < r->start ? "start" : "end");
     }
-    fprintf(out, "  the asset's animations (--anim N|NAME chooses one):\n");
+    if (r->doc.quantized) /* integer attributes, read as their accessors say */
+        fprintf(out, "  KHR_mesh_quantization: integer positions, normals and morph deltas decoded\n");
+    if (r->doc.unread_extensions) { /* used, not required: what they add is left out */
+        char names[200];
+        fprintf(out, "  extensions this reader ignores (used, not required): %s\n",
+                text_printable(names, sizeof names, r->doc.unread_extensions));
+    }
+    fprintf(out, "  the asset's animations (--anim N|NAME|name:NAME chooses one):\n");
     for (int i = 0; i < r->doc.animation_count; i++) {
         double start = r->ranges[i].start, end = r->ranges[i].end;
         char name[160]; /* a name from the file, its control characters escaped */

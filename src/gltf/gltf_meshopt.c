@@ -1,0 +1,124 @@
+/* gltf_meshopt.c - EXT_meshopt_compression's views decoded with libmeshoptimizer (see gltf.h). */
+#include "gltf/gltf.h"
+
+#include <meshoptimizer.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gltf/gltf_accessor.h"
+
+static const char *const mode_names[] = {"ATTRIBUTES", "TRIANGLES", "INDICES"};
+static const char *const filter_names[] = {"NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL"};
+
+/* The rules of the extension's specification, checked before anything is decoded. */
+static lab_error check_view(const gltf_document *doc, const gltf_view *v, const char *at, lab_diag *d)
+{
+    const gltf_meshopt *m = &v->meshopt;
+    if (m->buffer < 0 || m->buffer >= doc->buffer_count)
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: buffer %d of %d", m->buffer, doc->buffer_count);
+    const gltf_buffer *b = &doc->buffers[m->buffer];
+    if (b->fallback)
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: buffer %d is a fallback buffer, which holds no data",
+                            m->buffer);
+    if (m->offset > b->size || m->length > b->size - m->offset)
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: bytes [%zu, %zu) outside buffer %d of %zu bytes",
+                            m->offset, m->offset + m->length, m->buffer, b->size);
+    if (m->count <= 0 || (size_t)m->count * m->stride != v->length)
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: count %ld x byteStride %zu is not the view's "
+                            "byteLength %zu", m->count, m->stride, v->length);
+    bool stride_ok = m->mode == GLTF_MESHOPT_ATTRIBUTES ? m->stride % 4 == 0 && m->stride <= 256
+                                                        : m->stride == 2 || m->stride == 4;
+    if (!stride_ok)
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: byteStride %zu is not allowed in mode %s (%s)",
+                            m->stride, mode_names[m->mode],
+                            m->mode == GLTF_MESHOPT_ATTRIBUTES ? "a multiple of 4, at most 256" : "2 or 4");
+    if (m->mode == GLTF_MESHOPT_TRIANGLES && m->count % 3)
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: count %ld of mode TRIANGLES is not a multiple of 3",
+                            m->count);
+    if (v->stride && v->stride != m->stride)
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: byteStride %zu differs from the view's %zu", m->stride,
+                            v->stride);
+    bool filter_ok = m->filter == GLTF_MESHOPT_NONE ||
+                     (m->mode == GLTF_MESHOPT_ATTRIBUTES &&
+                      (m->filter == GLTF_MESHOPT_OCTAHEDRAL ? m->stride == 4 || m->stride == 8
+                       : m->filter == GLTF_MESHOPT_QUATERNION ? m->stride == 8 : true));
+    if (!filter_ok)
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: filter %s does not go with mode %s and byteStride %zu",
+                            filter_names[m->filter], mode_names[m->mode], m->stride);
+    return LAB_OK;
+}
+
+/* One view: its count x stride bytes decoded into out (a new allocation). */
+static lab_error decode_view(const gltf_document *doc, const gltf_view *v, const char *at, uint8_t **out,
+                             lab_diag *d)
+{
+    const gltf_meshopt *m = &v->meshopt;
+    const unsigned char *src = doc->buffers[m->buffer].data + m->offset;
+    *out = malloc(v->length);
+    if (!*out)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "EXT_meshopt_compression: %zu decoded bytes", v->length);
+    int rc;
+    const char *call;
+    if (m->mode == GLTF_MESHOPT_ATTRIBUTES)
+        call = "meshopt_decodeVertexBuffer", rc = meshopt_decodeVertexBuffer(*out, (size_t)m->count, m->stride, src,
+                                                                             m->length);
+    else if (m->mode == GLTF_MESHOPT_TRIANGLES)
+        call = "meshopt_decodeIndexBuffer", rc = meshopt_decodeIndexBuffer(*out, (size_t)m->count, m->stride, src,
+                                                                           m->length);
+    else
+        call = "meshopt_decodeIndexSequence", rc = meshopt_decodeIndexSequence(*out, (size_t)m->count, m->stride,
+                                                                               src, m->length);
+    if (rc != 0) {
+        free(*out), *out = NULL;
+        return gltf_fail_at(d, at, "EXT_meshopt_compression: %s returned %d: the %zu-byte stream is truncated or "
+                            "malformed for %ld elements of %zu bytes", call, rc, m->length, m->count, m->stride);
+    }
+    if (m->filter == GLTF_MESHOPT_OCTAHEDRAL)
+        meshopt_decodeFilterOct(*out, (size_t)m->count, m->stride);
+    else if (m->filter == GLTF_MESHOPT_QUATERNION)
+        meshopt_decodeFilterQuat(*out, (size_t)m->count, m->stride);
+    else if (m->filter == GLTF_MESHOPT_EXPONENTIAL)
+        meshopt_decodeFilterExp(*out, (size_t)m->count, m->stride);
+    return LAB_OK;
+}
+
+lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d)
+{
+    char at[64];
+    size_t total = 0;
+    int compressed = 0;
+    for (int i = 0; i < doc->view_count; i++) { /* every rule first, and the total, before any allocation */
+        const gltf_view *v = &doc->views[i];
+        if (!v->meshopt.on)
+            continue;
+        snprintf(at, sizeof at, "/bufferViews/%d", i);
+        lab_error e = check_view(doc, v, at, d);
+        if (e != LAB_OK)
+            return e;
+        if (v->length > GLTF_MESHOPT_MAX_DECODED - total)
+            return diag_fail(d, LAB_ERR_LIMIT, at, "EXT_meshopt_compression: the compressed views decode to more than "
+                             "%u bytes in all", GLTF_MESHOPT_MAX_DECODED);
+        total += v->length;
+        compressed++;
+    }
+    if (compressed == 0)
+        return LAB_OK;
+    gltf_buffer *buffers = realloc(doc->buffers, sizeof *buffers * (size_t)(doc->buffer_count + compressed));
+    if (!buffers)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/buffers", "%d decoded views", compressed);
+    doc->buffers = buffers;
+    for (int i = 0; i < doc->view_count; i++) {
+        gltf_view *v = &doc->views[i];
+        if (!v->meshopt.on)
+            continue;
+        snprintf(at, sizeof at, "/bufferViews/%d", i);
+        uint8_t *data;
+        lab_error e = decode_view(doc, v, at, &data, d);
+        if (e != LAB_OK)
+            return e;
+        doc->buffers[doc->buffer_count] = (gltf_buffer){data, v->length, false};
+        *v = (gltf_view){doc->buffer_count++, 0, v->length, v->stride ? v->stride : 0, {0}};
+    }
+    return LAB_OK;
+}

@@ -37,8 +37,13 @@ SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 endif
 
 LIB_SRC   := $(wildcard src/*/*.c)
+# The lab's one C++ file: KHR_draco_mesh_compression's decoder behind a C interface
+# (src/gltf/gltf_draco_bridge.h). Built with the C compiler's C++ sibling, without the
+# sanitizers (it only calls libdraco), and linked with -lstdc++ (DEPS_LIBS).
+LIB_CXX_SRC := $(wildcard src/*/*.cc)
+CXX := $(if $(findstring clang,$(CC)),clang++,g++)
 SHADERS   := $(wildcard shaders/*.glsl shaders/*.frag)
-LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o) $(BUILD)/obj/gen/shaders.o
+LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o) $(LIB_CXX_SRC:src/%.cc=$(BUILD)/obj/src/%.o) $(BUILD)/obj/gen/shaders.o
 LIB       := $(BUILD)/libskinlab.a
 
 # ---- the chapters, found by rule ------------------------------------------------------
@@ -88,7 +93,7 @@ PROGRAMS_H := $(BUILD)/gen/programs.h
 # What each program links, from its includes (scripts/closure.sh): CLOSURE.<program>, so
 # that make lab30 compiles the files lab30 needs and no other program's, GPU or CHOLMOD code.
 CLOSURE_MK := $(BUILD)/gen/closure.mk
-objects_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(patsubst $(BUILD)/gen/%.c,gen/%.c,$(1)))
+objects_of = $(patsubst %.cc,$(BUILD)/obj/%.o,$(patsubst %.c,$(BUILD)/obj/%.o,$(patsubst $(BUILD)/gen/%.c,gen/%.c,$(1))))
 
 # Package flags come from pkg-config, written once by scripts/ensure-deps.sh, which also
 # installs the Debian packages when they are missing (as root) or prints the apt-get line.
@@ -121,6 +126,10 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+$(BUILD)/obj/%.o: %.cc
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Wpedantic -Werror $(CXXFLAGS) -pthread -MMD -MP -Isrc -c $< -o $@
+
 # Rebuilt from scratch: `ar r` would keep members of source files that no longer exist.
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -135,7 +144,7 @@ $(BUILD)/lib$(1).a: $(patsubst %.c,$(BUILD)/obj/%.o,$(call CHAPTER_SRC,$(1)))
 endef
 $(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,$(c))))
 
-$(CLOSURE_MK): $(wildcard src/*/*.[ch]) $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/*.[ch] lab/$(c)/*/*.[ch])) \
+$(CLOSURE_MK): $(wildcard src/*/*.[ch] src/*/*.cc) $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/*.[ch] lab/$(c)/*/*.[ch])) \
                 scripts/closure.sh lab/chapters.mk
 	@sh scripts/closure.sh $@ $(BUILD) $(foreach p,$(LABS),$(CHAPTER.$(p)):$(p))
 
@@ -300,7 +309,8 @@ bench: $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS)
 # own export (inline and with an external buffer), the corrective export (a morph target
 # and its weights channel), the assets test_gltf builds (GLB, sparse accessors, external
 # buffers, normalised weights, two JOINTS sets, STEP and CUBICSPLINE, morph weights
-# channels), gltfpack's quantized and meshopt-compressed export (which reach the decoders)
+# channels), gltfpack's quantized and meshopt-compressed export and draco_transcoder's
+# Draco export (which reach the decoders)
 # and every case of test_gltf_malformed, each behind an options byte (see
 # tests/fuzz_gltf.c), a rig for the writer, and a dictionary of glTF's keys
 # (tests/fuzz_gltf.dict).
@@ -314,8 +324,9 @@ FUZZ_SRC := $(filter-out src/gpu/% src/solve/% src/skin/fastskin%.c,$(LIB_SRC))
 fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-simple-skin \
       $(BUILD)/tests/test_gltf_malformed $(BUILD)/tests/test_gltf
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
+	clang++ -std=c++17 -O1 -g -Isrc -c src/gltf/gltf_draco_bridge.cc -o build/fuzz/gltf_draco_bridge.o
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
-	    $(DEPS_CFLAGS) $(FUZZ_SRC) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
+	    $(DEPS_CFLAGS) $(FUZZ_SRC) tests/fuzz_gltf.c build/fuzz/gltf_draco_bridge.o $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
 	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
 	{ printf '\000'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-lbs.gltf
@@ -332,6 +343,8 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 	gltfpack -i build/fuzz/skinning30.gltf -o build/fuzz/meshopt.glb -cc -ar 16 -af 0 > /dev/null
 	{ printf '\000'; cat build/fuzz/quantized.glb; } > build/fuzz/corpus/quantized.glb
 	{ printf '\000'; cat build/fuzz/meshopt.glb; } > build/fuzz/corpus/meshopt.glb
+	draco_transcoder -i build/fuzz/skinning30.gltf -o build/fuzz/draco.glb > /dev/null
+	{ printf '\002'; cat build/fuzz/draco.glb; } > build/fuzz/corpus/draco.glb
 	printf '$(WRITER_SEED)' > build/fuzz/corpus/writer-one-joint.bin
 	FUZZ_ASSET_DIR=build/fuzz/assets $(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
 	    -dict=tests/fuzz_gltf.dict -print_final_stats=1 build/fuzz/corpus

@@ -4,7 +4,8 @@
 # program starts from every .c file of its folder but its tests; each file's #include
 # "x.h" is found in the file's own folder, then src/, then the chapter's folder (the
 # build's -I order); a header brings the .c file of the same name beside it, and that
-# file's includes in turn. Three headers are implemented by files of other names (below).
+# file's includes in turn. Four headers are implemented by files of other names (below);
+# gltf_draco_bridge.h by the lab's one C++ file.
 # So make lab30 compiles the 32 files lab30 needs, not the library's 60 and every program's.
 # The fragment is rewritten only when it changes.
 #   closure.sh OUT.mk BUILD CHAPTER:PROGRAM ...
@@ -15,7 +16,7 @@ tmp="$out.tmp.$$"
 mkdir -p "$(dirname "$out")"
 chapters=$(for entry in "$@"; do echo "${entry%%:*}"; done | sort -u)
 # every source file and the names it includes: "file name name ..."
-files=$(for f in src/*/*.[ch] $(for c in $chapters; do echo "lab/$c/*.[ch] lab/$c/*/*.[ch]"; done); do
+files=$(for f in src/*/*.[ch] src/*/*.cc $(for c in $chapters; do echo "lab/$c/*.[ch] lab/$c/*/*.[ch]"; done); do
     [ -f "$f" ] && echo "$f"
 done)
 # shellcheck disable=SC2086
@@ -26,7 +27,8 @@ awk -v build="$build" -v programs="$*" '
     function chapter(path, p) { split(path, p, "/"); return p[2] }
     # a header whose functions live in .c files of other names
     function implementers(h) {
-        if (h == "src/gltf/gltf.h") return "src/gltf/gltf_parse.c src/gltf/gltf_validate.c src/gltf/gltf_sample.c src/gltf/gltf_meshopt.c"
+        if (h == "src/gltf/gltf.h") return "src/gltf/gltf_parse.c src/gltf/gltf_validate.c src/gltf/gltf_sample.c src/gltf/gltf_meshopt.c src/gltf/gltf_draco.c"
+        if (h == "src/gltf/gltf_draco_bridge.h") return "src/gltf/gltf_draco_bridge.cc"
         if (h == "src/skin/fastskin_kernels.h") return "src/skin/fastskin_avx512.c"
         if (h == "src/gpu/gpu_shaders.h") return build "/gen/shaders.c"
         c = h; sub(/\.h$/, ".c", c)
@@ -44,7 +46,7 @@ awk -v build="$build" -v programs="$*" '
                 for (i = 2; i <= m; i++) queue = queue " " q[i]
                 if (f in seen) continue
                 seen[f] = 1
-                if (f ~ /\.c$/) sources = sources " " f
+                if (f ~ /\.c$/ || f ~ /\.cc$/) sources = sources " " f
                 nn = split(inc[f], names, " ")
                 for (i = 1; i <= nn; i++) {
                     split(dir(f) "/" names[i] " src/" names[i] " lab/" ch "/" names[i], cand, " ")

@@ -28,6 +28,10 @@ ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$missing libgl1-mesa
 [ -e /usr/include/gif_lib.h ] || missing="$missing libgif-dev"
 # meshoptimizer, whose decoders read EXT_meshopt_compression: no pkg-config module.
 [ -e /usr/include/meshoptimizer.h ] || missing="$missing libmeshoptimizer-dev"
+# Draco, whose decoder reads KHR_draco_mesh_compression (C++, behind one bridge file), and
+# its tools, which the tests use to make Draco files: no pkg-config module.
+[ -e /usr/include/draco/compression/decode.h ] || missing="$missing libdraco-dev"
+command -v draco_transcoder >/dev/null 2>&1 || missing="$missing draco"
 # gltfpack, which the glTF tests run to make quantized and compressed assets.
 command -v gltfpack >/dev/null 2>&1 || missing="$missing gltfpack"
 
@@ -45,6 +49,7 @@ if [ -n "$missing" ]; then
         [ -e /usr/include/gif_lib.h ] || { echo "ensure-deps: gif_lib.h still missing" >&2; exit 1; }
         command -v gltfpack >/dev/null 2>&1 || { echo "ensure-deps: gltfpack still missing" >&2; exit 1; }
         [ -e /usr/include/meshoptimizer.h ] || { echo "ensure-deps: meshoptimizer.h still missing" >&2; exit 1; }
+        [ -e /usr/include/draco/compression/decode.h ] || { echo "ensure-deps: draco's headers still missing" >&2; exit 1; }
     else
         echo "ensure-deps: missing Debian packages:$missing" >&2
         echo "ensure-deps: run:  sudo apt-get install -y$missing" >&2
@@ -58,7 +63,7 @@ mkdir -p "$(dirname "$out")"
 stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
 {
     echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson egl glesv2)"
-    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lgif -lmeshoptimizer -lm"
+    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lgif -lmeshoptimizer -ldraco -lstdc++ -lm"
     echo "GPU_LIBS := -ldl" # EGL and GLES are opened with dlopen (src/gpu/gl_load.h)
     echo "SOLVE_LIBS := -lcholmod" # SuiteSparse's CHOLMOD (src/solve/sparse.h)
     echo "TEST_LIBS := $(pkg-config --libs cmocka)"

@@ -163,7 +163,7 @@ static void weight_negative(asset *s)
 static void times_decrease(asset *s) { set_float(s, TIMES_OFFSET + 4 * 3, 0.0f); }
 static void unknown_component_type(asset *s) { set_number(at(s->doc, "accessors", 4), "componentType", 5124); }
 static void data_uri_media_type(asset *s) { cJSON_AddStringToObject(s->doc, "x-uri", "text/plain"); }
-static void extension_required(asset *s) { set_raw(s->doc, "extensionsRequired", "[\"KHR_draco_mesh_compression\"]"); }
+static void extension_required(asset *s) { set_raw(s->doc, "extensionsRequired", "[\"KHR_texture_basisu\"]"); }
 static void scene_node_out_of_range(asset *s) { set_raw(at(s->doc, "scenes", 0), "nodes", "[0, 7]"); }
 static void scene_out_of_range(asset *s) { set_number(s->doc, "scene", 3); }
 static void skeleton_not_a_root(asset *s) { set_number(at(s->doc, "skins", 0), "skeleton", 2); }

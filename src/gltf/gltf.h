@@ -87,7 +87,16 @@ typedef struct { int *joints, joint_count, inverse_bind, skeleton; } gltf_skin; 
 /* A morph target: per-vertex deltas added to the base before skinning. */
 typedef struct { int position, normal; } gltf_target; /* accessors; -1 when absent */
 
+/* KHR_draco_mesh_compression on a primitive (gltf_draco.c): the bufferView of its Draco
+ * stream and the Draco attribute ids of the attributes the reader uses. */
 typedef struct {
+    int view;                            /* -1: the primitive is not compressed */
+    int position, normal;                /* -1 when the stream does not hold it */
+    int joints[GLTF_MAX_SETS], weights[GLTF_MAX_SETS];
+} gltf_draco;
+
+typedef struct {
+    gltf_draco draco;                    /* decoded by gltf_validate into plain accessors */
     int position, indices;               /* accessors; indices -1 when absent */
     int normal;                          /* the NORMAL accessor, -1 when absent */
     gltf_target *targets;                /* target_count of them, any number */
@@ -151,13 +160,16 @@ typedef struct {
     gltf_mesh *meshes;         int mesh_count;
     gltf_animation *animations; int animation_count;
     bool quantized;            /* KHR_mesh_quantization: integer POSITION, NORMAL and deltas */
+    size_t decoded_bytes;      /* what the compressed views and Draco streams decoded into */
     char *unread_extensions;   /* extensionsUsed this reader ignores, ", "-separated; NULL: none */
     bool validated;
 } gltf_document;
 
 /* The extensions this reader reads, NULL-terminated. An asset that lists another in
  * extensionsRequired is refused (LAB_ERR_GLTF_EXTENSION, "uses X, which this reader does not
- * read"); one listed only in extensionsUsed is ignored and named in unread_extensions.
+ * read"); one listed only in extensionsUsed is ignored and named in unread_extensions. The
+ * three it reads: KHR_mesh_quantization (below), EXT_meshopt_compression and
+ * KHR_draco_mesh_compression (decoded by gltf_validate, below).
  *   KHR_mesh_quantization: POSITION as float or any 8- or 16-bit integer, normalized or not;
  *     NORMAL as float, normalized byte or short; morph-target POSITION deltas as float,
  *     byte or short, normalized or not; NORMAL deltas as NORMAL. Read as doubles like any
@@ -170,10 +182,21 @@ extern const char *const gltf_read_extensions[];
  * filters each mode allows), then decoded with libmeshoptimizer (meshopt_decodeVertexBuffer,
  * meshopt_decodeIndexBuffer, meshopt_decodeIndexSequence, and the octahedral, quaternion and
  * exponential filters) into a new buffer. The decoded views together hold at most
- * GLTF_MESHOPT_MAX_DECODED bytes. A stream the library refuses is refused naming the view,
+ * GLTF_MAX_DECODED bytes (with Draco's). A stream the library refuses is refused naming the view,
  * the function and its result. */
-#define GLTF_MESHOPT_MAX_DECODED (256u << 20)
+#define GLTF_MAX_DECODED (256u << 20)
 lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d);
+
+/* KHR_draco_mesh_compression: each compressed primitive's stream (its bufferView checked
+ * inside its buffer) decoded with Debian's libdraco through the one C++ file
+ * (gltf_draco_bridge.h), then every attribute the reader uses (POSITION, NORMAL, JOINTS_n,
+ * WEIGHTS_n, through the extension's attribute map) and the indices written into new
+ * buffers in their accessors' componentType and normalization, the accessors pointed at
+ * them: everything after reads plain accessors. Refused naming the primitive's extension:
+ * a stream the decoder refuses (with its message), a point or face count that is not the
+ * accessor's, a component count that differs, a value the accessor's type cannot hold.
+ * Decoded data counts towards GLTF_MAX_DECODED with meshopt's. */
+lab_error gltf_draco_decode_all(gltf_document *doc, lab_diag *d);
 
 /* Parses .gltf JSON or .glb (told apart by the "glTF" magic). External buffers are read
  * relative to base_dir (NULL: none allowed); they must be plain relative paths. */

@@ -86,7 +86,7 @@ static lab_error decode_view(const gltf_document *doc, const gltf_view *v, const
 lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d)
 {
     char at[64];
-    size_t total = 0;
+    size_t total = doc->decoded_bytes;
     int compressed = 0;
     for (int i = 0; i < doc->view_count; i++) { /* every rule first, and the total, before any allocation */
         const gltf_view *v = &doc->views[i];
@@ -96,14 +96,15 @@ lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d)
         lab_error e = check_view(doc, v, at, d);
         if (e != LAB_OK)
             return e;
-        if (v->length > GLTF_MESHOPT_MAX_DECODED - total)
-            return diag_fail(d, LAB_ERR_LIMIT, at, "EXT_meshopt_compression: the compressed views decode to more than "
-                             "%u bytes in all", GLTF_MESHOPT_MAX_DECODED);
+        if (v->length > GLTF_MAX_DECODED - total)
+            return diag_fail(d, LAB_ERR_LIMIT, at, "EXT_meshopt_compression: the compressed data decodes to more than "
+                             "%u bytes in all", GLTF_MAX_DECODED);
         total += v->length;
         compressed++;
     }
     if (compressed == 0)
         return LAB_OK;
+    doc->decoded_bytes = total;
     gltf_buffer *buffers = realloc(doc->buffers, sizeof *buffers * (size_t)(doc->buffer_count + compressed));
     if (!buffers)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/buffers", "%d decoded views", compressed);

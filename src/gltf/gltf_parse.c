@@ -481,6 +481,44 @@ static lab_error check_target_attributes(const cJSON *target, const char *at, la
 
 /* The attributes a skinning reader needs: POSITION, NORMAL, JOINTS_n, WEIGHTS_n; and the
  * morph targets (their POSITION and NORMAL deltas). */
+/* KHR_draco_mesh_compression on a primitive: its bufferView, and the Draco attribute ids of
+ * the attributes this reader uses (the others stay undecoded: nothing reads them). */
+static lab_error parse_draco(const cJSON *j, const char *at, gltf_primitive *p, lab_diag *d)
+{
+    gltf_draco *g = &p->draco;
+    g->view = g->position = g->normal = -1;
+    for (int s = 0; s < GLTF_MAX_SETS; s++)
+        g->joints[s] = g->weights[s] = -1;
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "extensions"),
+                                                        "KHR_draco_mesh_compression");
+    if (!ext)
+        return LAB_OK;
+    char sub[192], attr_at[224];
+    snprintf(sub, sizeof sub, "%s/extensions/KHR_draco_mesh_compression", at);
+    snprintf(attr_at, sizeof attr_at, "%s/attributes", sub);
+    long view = -1, id = -1;
+    lab_error e = get_int(ext, "bufferView", 0, 1L << 30, true, 0, &view, sub, d);
+    const cJSON *attributes = cJSON_GetObjectItemCaseSensitive(ext, "attributes");
+    if (e == LAB_OK && !cJSON_IsObject(attributes))
+        return gltf_fail_at(d, sub, "attributes must be an object");
+    g->view = (int)view;
+    if (e == LAB_OK) e = get_int(attributes, "POSITION", 0, 1L << 30, false, -1, &id, attr_at, d);
+    g->position = (int)id;
+    if (e == LAB_OK) e = get_int(attributes, "NORMAL", 0, 1L << 30, false, -1, &id, attr_at, d);
+    g->normal = (int)id;
+    for (int s = 0; e == LAB_OK && s < p->sets; s++) {
+        char name[16];
+        snprintf(name, sizeof name, "JOINTS_%d", s);
+        e = get_int(attributes, name, 0, 1L << 30, false, -1, &id, attr_at, d);
+        g->joints[s] = (int)id;
+        snprintf(name, sizeof name, "WEIGHTS_%d", s);
+        if (e == LAB_OK)
+            e = get_int(attributes, name, 0, 1L << 30, false, -1, &id, attr_at, d);
+        g->weights[s] = (int)id;
+    }
+    return e;
+}
+
 static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive *p, lab_diag *d)
 {
     long idx = 0, v = 0;
@@ -537,7 +575,7 @@ static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive 
         p->weights[s] = (int)wv;
         p->sets = s + 1;
     }
-    return LAB_OK;
+    return parse_draco(j, at, p, d);
 }
 
 static lab_error parse_mesh(const cJSON *j, int i, gltf_mesh *m, lab_diag *d)
@@ -717,7 +755,8 @@ static lab_error check_no_nul_escape(const uint8_t *json, size_t n, lab_diag *d)
     return LAB_OK;
 }
 
-const char *const gltf_read_extensions[] = {"KHR_mesh_quantization", "EXT_meshopt_compression", NULL};
+const char *const gltf_read_extensions[] = {"KHR_mesh_quantization", "EXT_meshopt_compression",
+                                            "KHR_draco_mesh_compression", NULL};
 
 static bool reads_extension(const char *name)
 {
@@ -754,7 +793,7 @@ static lab_error read_extensions(const cJSON *root, gltf_document *doc, lab_diag
             if (list == 0) { /* required: the asset cannot be read without it */
                 bytes_free(&unread);
                 return diag_fail(d, LAB_ERR_GLTF_EXTENSION, at, "uses \"%.60s\", which this reader does not read "
-                                 "(it reads KHR_mesh_quantization and EXT_meshopt_compression)", name->valuestring);
+                                 "(it reads KHR_mesh_quantization, EXT_meshopt_compression and KHR_draco_mesh_compression)", name->valuestring);
             }
             bytes_printf(&unread, "%s%s", unread.len ? ", " : "", name->valuestring);
         }

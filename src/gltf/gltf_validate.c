@@ -740,7 +740,8 @@ static lab_error validate_animations(const gltf_document *doc, checked *memo, la
 lab_error gltf_validate(gltf_document *doc, lab_diag *d)
 {
     doc->validated = false;
-    lab_error e = gltf_meshopt_decode(doc, d); /* compressed views into plain ones, first */
+    lab_error e = gltf_meshopt_decode(doc, d); /* compressed views and primitives into plain ones, first */
+    if (e == LAB_OK) e = gltf_draco_decode_all(doc, d);
     if (e == LAB_OK) e = validate_views(doc, d);
     if (e == LAB_OK) e = validate_accessors(doc, d);
     if (e == LAB_OK) e = validate_nodes(doc, d);

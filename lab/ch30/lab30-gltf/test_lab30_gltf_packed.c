@@ -31,6 +31,7 @@
 
 #define LAB LAB_BIN_DIR "/lab30-gltf"
 #define GLTFPACK "/usr/bin/gltfpack" /* Debian's package gltfpack (scripts/ensure-deps.sh) */
+#define DRACO_TRANSCODER "/usr/bin/draco_transcoder" /* Debian's package draco */
 
 static double type_step(const cJSON *accessor)
 {
@@ -105,42 +106,29 @@ static double hausdorff(double (*a)[3], int na, double (*b)[3], int nb)
     return worst;
 }
 
-/* Packs src with gltfpack into dir, skins both at three times inside the source's range and
- * compares them within the bound; returns the largest distance over the bound. */
-static double packed_against_source(tu_run_dir *ctx, const char *src, const char *name, const char *compress)
+/* Skins src and packed at three times inside src's range (under `policy`) and compares
+ * the point sets within the bound of the steps s_pos, w_step, r_step (see the top);
+ * returns the largest distance over the bound. */
+static double compare_runs(tu_run_dir *ctx, const char *src, const char *packed, const char *name, const char *policy,
+                           double s_pos, double w_step, double r_step)
 {
-    char packed[160], out_src[160], out_packed[160], times[96];
-    snprintf(packed, sizeof packed, "%s/%s%s-packed.gltf", ctx->dir, name, compress);
-    snprintf(out_src, sizeof out_src, "%s/%s%s-src", ctx->dir, name, compress);
-    snprintf(out_packed, sizeof out_packed, "%s/%s%s-out", ctx->dir, name, compress);
-    char *pack[] = {GLTFPACK, "-i", (char *)src, "-o", packed, "-ar", "16", "-at", "24", "-af", "0",
-                    compress[0] ? (char *)compress : NULL, NULL};
-    assert_int_equal(tu_run(pack, NULL, ctx->err_path), 0);
+    char out_src[160], out_packed[160], times[96];
+    snprintf(out_src, sizeof out_src, "%s/%s-src", ctx->dir, name);
+    snprintf(out_packed, sizeof out_packed, "%s/%s-out", ctx->dir, name);
     assert_int_equal(mkdir(out_src, 0777), 0);
     assert_int_equal(mkdir(out_packed, 0777), 0);
-    assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, src, out_src, (char *)NULL), 0);
+    assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, "--policy", policy, src, out_src, (char *)NULL), 0);
     cJSON *first = tu_json_load(tu_path(out_src, "gltf30.json"));
     double start = cJSON_GetArrayItem(tu_json_get(first, "animation_range"), 0)->valuedouble;
     double end = cJSON_GetArrayItem(tu_json_get(first, "animation_range"), 1)->valuedouble;
     cJSON_Delete(first);
     snprintf(times, sizeof times, "%.17g,%.17g,%.17g", start + 0.25 * (end - start), start + 0.5 * (end - start),
              start + 0.75 * (end - start));
-    assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, "--time", times, src, out_src, (char *)NULL), 0);
-    assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, "--time", times, packed, out_packed, (char *)NULL),
-                     0);
+    assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, "--policy", policy, "--time", times, src, out_src,
+                                    (char *)NULL), 0);
+    assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, "--policy", policy, "--time", times, packed,
+                                    out_packed, (char *)NULL), 0);
     assert_true(tu_file_contains(ctx->out_path, "All checks passed."));
-    char *text = tu_read_file(packed, NULL);
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    double s_pos, w_step, r_step;
-    bool quantized, meshopt = false;
-    declared_steps(root, &s_pos, &w_step, &r_step, &quantized);
-    const cJSON *ext;
-    cJSON_ArrayForEach(ext, cJSON_GetObjectItem(root, "extensionsRequired"))
-        meshopt |= !strcmp(cJSON_GetStringValue(ext), "EXT_meshopt_compression");
-    cJSON_Delete(root);
-    assert_true(quantized && s_pos > 0.0);
-    assert_int_equal(meshopt, compress[0] != '\0'); /* -c, -cc: EXT_meshopt_compression */
     cJSON *a = tu_json_load(tu_path(out_src, "gltf30.json")), *b = tu_json_load(tu_path(out_packed, "gltf30.json"));
     double worst_ratio = 0.0;
     for (int k = 0; k < 3; k++) {
@@ -153,13 +141,46 @@ static double packed_against_source(tu_run_dir *ctx, const char *src, const char
             cJSON_ArrayForEach(w, cJSON_GetObjectItem(part, "morph_weights")) morph += fabs(w->valuedouble);
         double bound = sqrt(3.0) / 2 * s_pos * (1 + morph) + 4 * w_step * radius + 4 * r_step * radius + 1e-6;
         double distance = hausdorff(p, np, q, nq);
-        printf("  %s%s t = %.4g: %d and %d vertices, %.3g apart, bound %.3g (s_pos %.3g, w %.3g, r %.3g)\n", name,
-               compress, start + 0.25 * (k + 1) * (end - start), np, nq, distance, bound, s_pos, w_step, r_step);
+        printf("  %s t = %.4g: %d and %d vertices, %.3g apart, bound %.3g (s_pos %.3g, w %.3g, r %.3g)\n", name,
+               start + 0.25 * (k + 1) * (end - start), np, nq, distance, bound, s_pos, w_step, r_step);
         worst_ratio = fmax(worst_ratio, distance / bound);
         free(p), free(q);
     }
     cJSON_Delete(a), cJSON_Delete(b);
     return worst_ratio;
+}
+
+static cJSON *load_json(const char *path)
+{
+    char *text = tu_read_file(path, NULL);
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    return root;
+}
+
+/* Packs src with gltfpack (with `compress`: -c, -cc, or "" for quantization alone) and
+ * compares the result with src within the steps the packed file declares. */
+static double packed_against_source(tu_run_dir *ctx, const char *src, const char *name, const char *compress)
+{
+    char packed[160], tag[64];
+    snprintf(tag, sizeof tag, "%s%s", name, compress);
+    snprintf(packed, sizeof packed, "%s/%s-packed.gltf", ctx->dir, tag);
+    char *pack[] = {GLTFPACK, "-i", (char *)src, "-o", packed, "-ar", "16", "-at", "24", "-af", "0",
+                    compress[0] ? (char *)compress : NULL, NULL};
+    assert_int_equal(tu_run(pack, NULL, ctx->err_path), 0);
+    cJSON *root = load_json(packed);
+    double s_pos, w_step, r_step;
+    bool quantized, meshopt = false;
+    declared_steps(root, &s_pos, &w_step, &r_step, &quantized);
+    const cJSON *ext;
+    cJSON_ArrayForEach(ext, cJSON_GetObjectItem(root, "extensionsRequired"))
+        meshopt |= !strcmp(cJSON_GetStringValue(ext), "EXT_meshopt_compression");
+    cJSON_Delete(root);
+    assert_true(quantized && s_pos > 0.0);
+    assert_int_equal(meshopt, compress[0] != '\0'); /* -c, -cc: EXT_meshopt_compression */
+    return compare_runs(ctx, src, packed, tag, "strict", s_pos, w_step, r_step);
 }
 
 /* KHR_mesh_quantization from gltfpack: the chapter's export (a skinned twist), the
@@ -216,10 +237,10 @@ static void test_lab30_gltf_extensions_read_required_and_ignored(void **state)
     char out[160];
     snprintf(out, sizeof out, "%s/out", ctx->dir);
     assert_int_equal(mkdir(out, 0777), 0);
-    const char *path = with_extensions(ctx, "[\"KHR_draco_mesh_compression\"]", "[\"KHR_draco_mesh_compression\"]");
+    const char *path = with_extensions(ctx, "[\"KHR_texture_basisu\"]", "[\"KHR_texture_basisu\"]");
     assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, path, out, (char *)NULL), 1);
     assert_true(tu_file_contains(ctx->err_path, "may require only the extensions this reader reads, "
-                                                "/extensionsRequired/0, uses \"KHR_draco_mesh_compression\", which "
+                                                "/extensionsRequired/0, uses \"KHR_texture_basisu\", which "
                                                 "this reader does not read"));
     assert_false(tu_file_contains(ctx->err_path, "must follow the glTF 2.0 specification"));
     assert_int_equal(tu_count_entries(out), 0);
@@ -284,6 +305,75 @@ static void test_lab30_gltf_meshopt_broken_streams_are_refused(void **state)
     assert_true(tu_file_contains(ctx->err_path, "/bufferViews/0, buffer 1 is EXT_meshopt_compression's fallback"));
 }
 
+/* KHR_draco_mesh_compression from Debian's draco_transcoder (-qp 14 -qw 12: positions on 14
+ * bits of the POSITION accessor's extent, weights on 12): the export and RiggedFigure skin
+ * within those steps of their sources. The transcoder's weights, quantized, sum to 1 only
+ * within their step, so both run under --policy normalize. (It refuses morph targets.) */
+static void test_lab30_gltf_draco_within_the_quantization_steps(void **state)
+{
+    tu_run_dir *ctx = *state;
+    const char *sources[2][2] = {{COMMITTED_OUT_DIR "/ch30/skinning30.gltf", "export"},
+                                 {"assets/RiggedFigure.gltf", "RiggedFigure"}};
+    for (int i = 0; i < 2; i++) {
+        char draco[160], tag[64];
+        snprintf(tag, sizeof tag, "%s-draco", sources[i][1]);
+        snprintf(draco, sizeof draco, "%s/%s.gltf", ctx->dir, tag);
+        char *transcode[] = {DRACO_TRANSCODER, "-i", (char *)sources[i][0], "-o", draco, "-qp", "14", "-qw", "12", NULL};
+        assert_int_equal(tu_run(transcode, NULL, ctx->err_path), 0);
+        cJSON *root = load_json(draco);
+        const cJSON *ext, *accessors = tu_json_get(root, "accessors"), *mesh, *p;
+        bool required = false;
+        cJSON_ArrayForEach(ext, cJSON_GetObjectItem(root, "extensionsRequired"))
+            required |= !strcmp(cJSON_GetStringValue(ext), "KHR_draco_mesh_compression");
+        assert_true(required);
+        double extent = 0.0; /* the POSITION accessors' largest side: 14 bits span it */
+        cJSON_ArrayForEach(mesh, tu_json_get(root, "meshes")) cJSON_ArrayForEach(p, tu_json_get(mesh, "primitives")) {
+            const cJSON *a = cJSON_GetArrayItem(accessors, (int)tu_json_num(tu_json_get(p, "attributes"), "POSITION"));
+            for (int c = 0; c < 3; c++)
+                extent = fmax(extent, cJSON_GetArrayItem(tu_json_get(a, "max"), c)->valuedouble -
+                                          cJSON_GetArrayItem(tu_json_get(a, "min"), c)->valuedouble);
+        }
+        cJSON_Delete(root);
+        assert_true(compare_runs(ctx, sources[i][0], draco, tag, "normalize", extent / 16383, 1.0 / 4095, 0.0) <= 1.0);
+    }
+}
+
+/* A broken Draco file: the stream cut short, or an accessor whose count is not the stream's,
+ * is refused naming the primitive's extension and the cause. */
+static void test_lab30_gltf_draco_broken_streams_are_refused(void **state)
+{
+    tu_run_dir *ctx = *state;
+    char draco[160], broken[160], out[160];
+    snprintf(draco, sizeof draco, "%s/export-draco.gltf", ctx->dir);
+    snprintf(broken, sizeof broken, "%s/broken.gltf", ctx->dir);
+    snprintf(out, sizeof out, "%s/out", ctx->dir);
+    assert_int_equal(mkdir(out, 0777), 0);
+    char *transcode[] = {DRACO_TRANSCODER, "-i", COMMITTED_OUT_DIR "/ch30/skinning30.gltf", "-o", draco, NULL};
+    assert_int_equal(tu_run(transcode, NULL, ctx->err_path), 0);
+    for (int k = 0; k < 2; k++) {
+        cJSON *root = load_json(draco);
+        const cJSON *p = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(root, "meshes"), 0), "primitives"), 0);
+        int view = (int)tu_json_num(tu_json_get(tu_json_get(p, "extensions"), "KHR_draco_mesh_compression"), "bufferView");
+        cJSON *target = k == 0 ? cJSON_GetArrayItem(tu_json_get(root, "bufferViews"), view)
+                               : cJSON_GetArrayItem(tu_json_get(root, "accessors"),
+                                                    (int)tu_json_num(tu_json_get(p, "attributes"), "POSITION"));
+        const char *key = k == 0 ? "byteLength" : "count";
+        double value = k == 0 ? 40 : tu_json_num(target, "count") + 1;
+        cJSON_DeleteItemFromObject(target, key);
+        cJSON_AddNumberToObject(target, key, value);
+        char *text = cJSON_PrintUnformatted(root);
+        cJSON_Delete(root);
+        assert_true(tu_write_file(broken, text));
+        free(text);
+        /* the external .bin sits beside the copy under the same name */
+        assert_int_equal(tu_run_program(LAB, ctx->out_path, ctx->err_path, broken, out, (char *)NULL), 1);
+        assert_true(tu_file_contains(ctx->err_path, "/meshes/0/primitives/0/extensions/KHR_draco_mesh_compression"));
+        assert_true(tu_file_contains(ctx->err_path, k == 0 ? "the Draco decoder refuses the 40-byte stream"
+                                                           : "POSITION decodes to 216 points"));
+        assert_int_equal(tu_count_entries(out), 0);
+    }
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
@@ -291,6 +381,8 @@ int main(void)
         T(test_lab30_gltf_quantized_within_the_declared_steps),
         T(test_lab30_gltf_meshopt_within_the_declared_steps),
         T(test_lab30_gltf_meshopt_broken_streams_are_refused),
+        T(test_lab30_gltf_draco_within_the_quantization_steps),
+        T(test_lab30_gltf_draco_broken_streams_are_refused),
         T(test_lab30_gltf_extensions_read_required_and_ignored),
     };
 #undef T

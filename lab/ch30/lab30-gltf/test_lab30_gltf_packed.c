@@ -257,16 +257,24 @@ typedef struct {
     const char *message;           /* what the error must say, after the view's pointer */
 } broken_case;
 
+/* The export through `tool` (with `flag`, or none) into dir/name.gltf, the name of a broken
+ * copy beside it (sharing its .bin) and an OUTDIR. */
+static void compressed_export(tu_run_dir *ctx, const char *tool, const char *flag, const char *name, char file[160],
+                              char broken[160], char out[160])
+{
+    snprintf(file, 160, "%s/%s.gltf", ctx->dir, name);
+    snprintf(broken, 160, "%s/broken.gltf", ctx->dir);
+    snprintf(out, 160, "%s/out", ctx->dir);
+    assert_int_equal(mkdir(out, 0777), 0);
+    char *argv[] = {(char *)tool, "-i", COMMITTED_OUT_DIR "/ch30/skinning30.gltf", "-o", file, (char *)flag, NULL};
+    assert_int_equal(tu_run(argv, NULL, ctx->err_path), 0);
+}
+
 static void test_lab30_gltf_meshopt_broken_streams_are_refused(void **state)
 {
     tu_run_dir *ctx = *state;
     char packed[160], broken[160], out[160];
-    snprintf(packed, sizeof packed, "%s/export-c.gltf", ctx->dir);
-    snprintf(broken, sizeof broken, "%s/broken.gltf", ctx->dir);
-    snprintf(out, sizeof out, "%s/out", ctx->dir);
-    assert_int_equal(mkdir(out, 0777), 0);
-    char *pack[] = {GLTFPACK, "-i", COMMITTED_OUT_DIR "/ch30/skinning30.gltf", "-o", packed, "-c", NULL};
-    assert_int_equal(tu_run(pack, NULL, ctx->err_path), 0);
+    compressed_export(ctx, GLTFPACK, "-c", "export-c", packed, broken, out);
     static const broken_case cases[] = {
         {"a truncated stream", "byteLength", "8", "EXT_meshopt_compression: meshopt_decodeVertexBuffer returned"},
         {"a wrong count", "count", "217", "EXT_meshopt_compression: count 217 x byteStride"},
@@ -344,12 +352,7 @@ static void test_lab30_gltf_draco_broken_streams_are_refused(void **state)
 {
     tu_run_dir *ctx = *state;
     char draco[160], broken[160], out[160];
-    snprintf(draco, sizeof draco, "%s/export-draco.gltf", ctx->dir);
-    snprintf(broken, sizeof broken, "%s/broken.gltf", ctx->dir);
-    snprintf(out, sizeof out, "%s/out", ctx->dir);
-    assert_int_equal(mkdir(out, 0777), 0);
-    char *transcode[] = {DRACO_TRANSCODER, "-i", COMMITTED_OUT_DIR "/ch30/skinning30.gltf", "-o", draco, NULL};
-    assert_int_equal(tu_run(transcode, NULL, ctx->err_path), 0);
+    compressed_export(ctx, DRACO_TRANSCODER, NULL, "export-draco", draco, broken, out);
     for (int k = 0; k < 2; k++) {
         cJSON *root = load_json(draco);
         const cJSON *p = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(root, "meshes"), 0), "primitives"), 0);

@@ -1166,8 +1166,8 @@ static long validation_reads(const char *text, gltf_limits limits, lab_error exp
 }
 
 /* Validation reads each accessor once however many nodes and targets use it, and refuses
- * a count beyond the documented limits before it reads anything for it: the issue's two
- * hostile files, 10,000 targets on 500 nodes and a million targets on one accessor. */
+ * a count beyond the documented limits before it reads anything for it: 10,000 targets on
+ * 500 nodes and 100,000 targets on one accessor; a million targets stop at the parse. */
 static void test_gltf_validation_cost_is_per_accessor(void **state)
 {
     (void)state;
@@ -1181,11 +1181,83 @@ static void test_gltf_validation_cost_is_per_accessor(void **state)
     gltf_limits work = {.max_targets = 10000, .max_morph_deltas = 1000000};
     assert_int_equal(validation_reads(many_nodes, work, LAB_ERR_LIMIT, "/nodes/33/mesh"), 2);
     free(many_nodes);
+    /* a million targets: 15 MB of JSON whose cJSON tree would take about 270 MiB, refused by
+     * the parse before it builds the tree (GLTF_MAX_JSON_TREE); 100,000 are read as before */
     char *million = hostile_morphs(1000000, 1);
-    assert_int_equal(validation_reads(million, (gltf_limits){0}, LAB_ERR_LIMIT, "/meshes/0/primitives/0/targets"), 0);
-    gltf_limits all = {.max_targets = 1 << 20};
-    assert_int_equal(validation_reads(million, all, LAB_OK, NULL), 2);
+    gltf_document doc;
+    lab_diag d = {0};
+    assert_int_equal(gltf_parse((const uint8_t *)million, strlen(million), NULL, &doc, &d), LAB_ERR_LIMIT);
+    assert_non_null(strstr(d.value, "would make a tree of about"));
     free(million);
+    char *many = hostile_morphs(100000, 1);
+    assert_int_equal(validation_reads(many, (gltf_limits){0}, LAB_ERR_LIMIT, "/meshes/0/primitives/0/targets"), 0);
+    gltf_limits all = {.max_targets = 1 << 20};
+    assert_int_equal(validation_reads(many, all, LAB_OK, NULL), 2);
+    free(many);
+}
+
+/* A one-triangle mesh whose POSITION, NORMAL and one morph target's POSITION delta have the
+ * given componentTypes and normalization (0: not normalized, 1: normalized), 3 vertices of
+ * 12-byte strides (room for every type, 4-byte aligned); KHR_mesh_quantization required
+ * when `extension`. */
+static char *quantized_mesh(bool extension, int position, int pn, int normal, int nn, int delta, int dn)
+{
+    uint8_t data[3 * 12 * 3] = {0};
+    bytes b = {0};
+    bytes_printf(&b, "{\"asset\":{\"version\":\"2.0\"},%s\"buffers\":[{\"byteLength\":108,"
+                     "\"uri\":\"data:application/octet-stream;base64,",
+                 extension ? "\"extensionsUsed\":[\"KHR_mesh_quantization\"],\"extensionsRequired\":"
+                             "[\"KHR_mesh_quantization\"]," : "");
+    base64_append(&b, data, sizeof data);
+    bytes_printf(&b, "\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":36,\"byteStride\":12},"
+                     "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":36,\"byteStride\":12},"
+                     "{\"buffer\":0,\"byteOffset\":72,\"byteLength\":36,\"byteStride\":12}],\"accessors\":[");
+    const int types[3][2] = {{position, pn}, {normal, nn}, {delta, dn}};
+    for (int k = 0; k < 3; k++)
+        bytes_printf(&b, "%s{\"bufferView\":%d,\"componentType\":%d,%s\"count\":3,\"type\":\"VEC3\"%s}", k ? "," : "", k,
+                     types[k][0], types[k][1] ? "\"normalized\":true," : "",
+                     k == 0 ? ",\"min\":[0,0,0],\"max\":[0,0,0]" : "");
+    bytes_printf(&b, "],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},"
+                     "\"targets\":[{\"POSITION\":2}]}]}],\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}");
+    assert_false(b.failed);
+    return (char *)b.data;
+}
+
+/* KHR_mesh_quantization's table, role by role: POSITION takes float and every 8- and
+ * 16-bit type, normalized or not; NORMAL float or normalized byte or short; a POSITION
+ * delta float, byte or short, normalized or not. Anything else is refused at its pointer,
+ * and without the extension every integer type is. */
+static void test_gltf_quantization_table(void **state)
+{
+    (void)state;
+    const int F = 5126, B = 5120, UB = 5121, S = 5122, US = 5123;
+    const struct { int p, pn, n, nn, t, tn; bool ok; const char *where; } rows[] = {
+        {F, 0, F, 0, F, 0, true, NULL},   {B, 0, F, 0, F, 0, true, NULL},     {B, 1, F, 0, F, 0, true, NULL},
+        {UB, 0, F, 0, F, 0, true, NULL},  {UB, 1, F, 0, F, 0, true, NULL},    {S, 0, F, 0, F, 0, true, NULL},
+        {S, 1, F, 0, F, 0, true, NULL},   {US, 0, F, 0, F, 0, true, NULL},    {US, 1, F, 0, F, 0, true, NULL},
+        {F, 0, B, 1, F, 0, true, NULL},   {F, 0, S, 1, F, 0, true, NULL},     {F, 0, F, 0, B, 0, true, NULL},
+        {F, 0, F, 0, B, 1, true, NULL},   {F, 0, F, 0, S, 0, true, NULL},     {F, 0, F, 0, S, 1, true, NULL},
+        {F, 0, B, 0, F, 0, false, "NORMAL"},     /* an integer normal, not normalized */
+        {F, 0, UB, 1, F, 0, false, "NORMAL"},    /* an unsigned normal */
+        {F, 0, US, 1, F, 0, false, "NORMAL"},
+        {F, 0, F, 0, UB, 0, false, "targets/0/POSITION"}, /* an unsigned delta */
+        {F, 0, F, 0, US, 1, false, "targets/0/POSITION"},
+        {5125, 0, F, 0, F, 0, false, "POSITION"}, /* 32-bit integers: never */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        for (int extension = 0; extension < 2; extension++) {
+            char *text = quantized_mesh(extension, rows[i].p, rows[i].pn, rows[i].n, rows[i].nn, rows[i].t, rows[i].tn);
+            gltf_document doc;
+            lab_diag d = {0};
+            assert_int_equal(gltf_parse((const uint8_t *)text, strlen(text), NULL, &doc, &d), LAB_OK);
+            lab_error e = gltf_validate(&doc, &d);
+            bool all_float = rows[i].p == F && rows[i].n == F && rows[i].t == F;
+            bool expect_ok = rows[i].ok && (extension || all_float);
+            if ((e == LAB_OK) != expect_ok || (!expect_ok && rows[i].where && !strstr(d.where, rows[i].where)))
+                fail_msg("row %zu, extension %d: %d (%s, %s)", i, extension, e, d.where, d.value);
+            gltf_free(&doc);
+            free(text);
+        }
 }
 
 /* The writer refuses what a reader would refuse, before writing (the fuzzer's writer
@@ -1267,6 +1339,7 @@ int main(void)
         cmocka_unit_test(test_gltf_corrective_export_budget_holds_for_every_vertex),
         cmocka_unit_test(test_gltf_primitive_influences_as_stored),
         cmocka_unit_test(test_gltf_glb_reads_like_gltf),
+        cmocka_unit_test(test_gltf_quantization_table),
         cmocka_unit_test(test_gltf_linear_translation_and_scale),
         cmocka_unit_test(test_gltf_deep_chain_of_nodes),
         X(test_gltf_round_trip_equals_lab30),

@@ -1,4 +1,5 @@
 /* testutil.c - see testutil.h. */
+#define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 #include "programs.h"
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -153,10 +155,14 @@ int tu_run(char *const argv[], const char *stdout_path, const char *stderr_path)
         _exit(127);
     }
     int status;
-    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+    struct rusage usage;
+    if (wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status))
         return -1;
+    tu_last_peak_kb = usage.ru_maxrss;
     return WEXITSTATUS(status);
 }
+
+long tu_last_peak_kb;
 
 int tu_run_program(const char *program, const char *out_path, const char *err_path, ...)
 {

@@ -33,6 +33,19 @@ int tu_run_dir_teardown(void **state);
  * of stopping the suite. */
 #define TU_RUN_SECONDS 300
 int tu_run(char *const argv[], const char *stdout_path, const char *stderr_path);
+/* The peak resident memory of the last program tu_run ran, in KiB (wait4's ru_maxrss).
+ * Under AddressSanitizer it includes the shadow memory: TU_SANITIZED says so. */
+extern long tu_last_peak_kb;
+#if defined(__SANITIZE_ADDRESS__)
+#define TU_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TU_SANITIZED 1
+#endif
+#endif
+#ifndef TU_SANITIZED
+#define TU_SANITIZED 0
+#endif
 
 /* An output batch's rename hook (output.h) that lets *(int *)context renames through and
  * fails the next with EXDEV, to show a commit's rollback. */

@@ -68,6 +68,9 @@ typedef struct {
     size_t sparse_index_offset;
     int sparse_value_view;
     size_t sparse_value_offset;
+    bool has_bounds;                     /* a VEC3 accessor's min and max, as the file declares them */
+    bool from_draco;                     /* its data decoded from a Draco stream (lossy: quantized there) */
+    double min[3], max[3];
 } gltf_accessor;
 
 typedef struct {
@@ -161,6 +164,7 @@ typedef struct {
     gltf_animation *animations; int animation_count;
     bool quantized;            /* KHR_mesh_quantization: integer POSITION, NORMAL and deltas */
     size_t decoded_bytes;      /* what the compressed views and Draco streams decoded into */
+    int parsed_buffer_count;   /* the file's buffers: the ones after them hold decoded data */
     char *unread_extensions;   /* extensionsUsed this reader ignores, ", "-separated; NULL: none */
     bool validated;
 } gltf_document;
@@ -284,6 +288,10 @@ lab_error gltf_sample_morph_weights(const gltf_document *doc, int animation, dou
  * weights has the mesh's target count, or is NULL for the base alone. */
 lab_error gltf_morph_primitive(const gltf_document *doc, int mesh, int primitive, const double *weights,
                                vec3 *positions, vec3 *normals, lab_diag *d);
+
+/* Whether accessor a's data was decoded (EXT_meshopt_compression, KHR_draco_mesh_compression)
+ * rather than stored as it is read. */
+bool gltf_accessor_decoded(const gltf_document *doc, int a);
 
 /* Vertex count of a primitive's POSITION accessor. */
 int gltf_primitive_vertex_count(const gltf_document *doc, int mesh, int primitive);

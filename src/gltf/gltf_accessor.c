@@ -104,3 +104,9 @@ lab_error gltf_accessor_read(const gltf_document *doc, int index, double *out, l
     }
     return LAB_OK;
 }
+
+bool gltf_accessor_decoded(const gltf_document *doc, int a)
+{
+    int v = a >= 0 && a < doc->accessor_count ? doc->accessors[a].view : -1;
+    return v >= 0 && v < doc->view_count && doc->views[v].buffer >= doc->parsed_buffer_count;
+}

@@ -7,6 +7,12 @@
 #include "gltf/gltf.h"
 
 #define GLTF_MAX_FILE (256u << 20)   /* files and buffers larger than this are refused */
+/* The parse's memory: cJSON's tree of the JSON, estimated before parsing (gltf_parse), at
+ * most GLTF_MAX_JSON_TREE; a node is about 80 bytes with malloc's own, a string's copy its
+ * length and 32. */
+#define GLTF_MAX_JSON_TREE (128u << 20)
+#define GLTF_JSON_NODE_BYTES 80
+#define GLTF_JSON_STRING_BYTES 32
 
 /* An LAB_ERR_GLTF diag at the JSON pointer `pointer`. */
 lab_error gltf_fail_at(lab_diag *d, const char *pointer, const char *fmt, ...)

@@ -100,7 +100,7 @@ static lab_error decode_attribute(gltf_document *doc, const gltf_draco_mesh *mes
     }
     if (e == LAB_OK) {
         doc->decoded_bytes += element * (size_t)points;
-        acc->view = view, acc->offset = 0, acc->sparse_count = 0;
+        acc->view = view, acc->offset = 0, acc->sparse_count = 0, acc->from_draco = true;
     }
     return e;
 }

@@ -334,7 +334,14 @@ static lab_error parse_accessor(const cJSON *j, int i, gltf_accessor *a, lab_dia
         return gltf_fail_at(d, sub, "must not be true for componentType %ld (FLOAT or UNSIGNED_INT)", type);
     }
     *a = (gltf_accessor){(int)view, (size_t)offset, (int)type, n, cJSON_IsTrue(norm), (int)count,
-                         0, -1, 0, 0, -1, 0};
+                         0, -1, 0, 0, -1, 0, false, false, {0}, {0}};
+    const cJSON *lo = cJSON_GetObjectItemCaseSensitive(j, "min"), *hi = cJSON_GetObjectItemCaseSensitive(j, "max");
+    a->has_bounds = n == 3 && cJSON_GetArraySize(lo) == 3 && cJSON_GetArraySize(hi) == 3;
+    for (int k = 0; a->has_bounds && k < 3; k++) { /* kept as declared: a check compares decoded data with them */
+        const cJSON *l = cJSON_GetArrayItem(lo, k), *h = cJSON_GetArrayItem(hi, k);
+        a->has_bounds = cJSON_IsNumber(l) && cJSON_IsNumber(h);
+        a->min[k] = a->has_bounds ? l->valuedouble : 0, a->max[k] = a->has_bounds ? h->valuedouble : 0;
+    }
     const cJSON *sparse = cJSON_GetObjectItemCaseSensitive(j, "sparse");
     if (sparse) {
         char sub[96];
@@ -741,6 +748,32 @@ static lab_error check_strings(const cJSON *item, char *pointer, size_t len, siz
     return LAB_OK;
 }
 
+/* What cJSON's tree of json (n bytes) would take, from one pass over the text: a node of
+ * about GLTF_JSON_NODE_BYTES for every object, array, string, number, true, false and
+ * null, and a copy of every string and key. Strings are skipped whole (their escapes
+ * with them), so a bracket inside one counts nothing. */
+static size_t json_tree_bytes(const uint8_t *json, size_t n)
+{
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = json[i];
+        if (c == '"') { /* a string value or a key: a copy of it, and a node when a value */
+            size_t start = i++;
+            while (i < n && json[i] != '"')
+                i += json[i] == '\\' ? 2 : 1;
+            size_t after = i + 1;
+            while (after < n && (json[after] == ' ' || json[after] == '\t' || json[after] == '\n' || json[after] == '\r'))
+                after++;
+            bytes += (i - start) + GLTF_JSON_STRING_BYTES + (after < n && json[after] == ':' ? 0 : GLTF_JSON_NODE_BYTES);
+        } else if (c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n') {
+            bytes += GLTF_JSON_NODE_BYTES;
+            while (c != '{' && c != '[' && i + 1 < n && strchr("0123456789+-.eEtrufalsn", json[i + 1]))
+                i++; /* the rest of the scalar */
+        }
+    }
+    return bytes;
+}
+
 /* A string escape \u0000 would end the name it is in (a C string): the reader refuses it,
  * at its byte. Escapes come in pairs, so a backslash's partner is skipped. */
 static lab_error check_no_nul_escape(const uint8_t *json, size_t n, lab_diag *d)
@@ -824,6 +857,7 @@ static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8
     int i = 0;
     for (const cJSON *b = buffers ? buffers->child : NULL; e == LAB_OK && b; b = b->next, i++)
         e = load_buffer(b, i, base_dir, bin, bin_size, &doc->buffers[i], d);
+    doc->parsed_buffer_count = doc->buffer_count;
     PARSE_ALL(root, "bufferViews", doc->views, doc->view_count, parse_view);
     PARSE_ALL(root, "accessors", doc->accessors, doc->accessor_count, parse_accessor);
     PARSE_ALL(root, "nodes", doc->nodes, doc->node_count, parse_node);
@@ -894,6 +928,11 @@ lab_error gltf_parse(const uint8_t *data, size_t size, const char *base_dir, glt
     const uint8_t *nul = memchr(json, 0, json_size); /* JSON text holds no NUL, not even as whitespace */
     if (nul)
         return gltf_fail_at(d, "(document)", "byte %zu of the JSON: a NUL character", (size_t)(nul - json));
+    size_t tree = json_tree_bytes(json, json_size); /* the parse's memory, known before it is spent */
+    if (tree > GLTF_MAX_JSON_TREE)
+        return diag_fail(d, LAB_ERR_LIMIT, "(document)", "%zu bytes of JSON would make a tree of about %zu MiB, more "
+                         "than the reader's %u MiB: an asset's data belongs in its buffers, not in its JSON", json_size,
+                         tree >> 20, GLTF_MAX_JSON_TREE >> 20);
     const char *end = NULL;
     long failures = json_memory_failures();
     cJSON *root = cJSON_ParseWithLengthOpts((const char *)json, json_size, &end, false);

@@ -35,6 +35,7 @@ typedef struct {
 #define GLTF30_MAX_KEY_TIMES 64     /* distinct key times the sampler is checked at, spread over the keys */
 #define GLTF30_KEY_TOLERANCE 1e-9   /* a sampled value against its key, relative to max(1, |key|) */
 #define GLTF30_REST_TOLERANCE 1e-5  /* |J - I| of a bind pose; the skinned-vs-mesh bound per unit of size */
+#define GLTF30_DECODED_TOLERANCE 1e-6 /* decoded positions outside their declared box, per unit of its size */
 typedef struct {
     double weight_deviation, weight_bound; /* largest |W - 1| as skinned, over weight_vertices */
     long weight_vertices;
@@ -45,6 +46,9 @@ typedef struct {
     double bind_difference, bind_bound;   /* rest pose skinned vs M p, over bind_parts */
     double bind_common;                   /* largest |M - I|: 0 where M is the identity */
     double rest_offset;                   /* largest |J_j - J_0| over rest_parts */
+    long decoded_values;                  /* decoded POSITION coordinates with declared bounds */
+    double decoded_excursion, decoded_bound; /* largest step outside them, and its bound */
+    long draco_values;                    /* Draco-decoded ones: quantized in the stream, not compared */
 } gltf30_checks;
 
 typedef struct {

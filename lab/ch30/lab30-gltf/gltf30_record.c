@@ -1,11 +1,13 @@
 /* gltf30_record.c - lab30-gltf's evidence and report (see gltf30.h). */
 #include "gltf30.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/report.h"
 #include "program/evidence.h"
+#include "program/json_writer.h"
 #include "base/diag.h"
 #include "base/text.h"
 #include "gltf/gltf.h"
@@ -39,59 +41,98 @@ const char *gltf30_part_kind(const gltf30_part *part)
     return part->skinned ? (part->morphed ? "skinned and morphed" : "skinned") : part->morphed ? "morphed" : "rigid";
 }
 
-static cJSON *time_json(const gltf30 *r, const gltf30_time *at)
+/* A matrix as 4 rows of 4 numbers, member key (NULL in an array), as evidence.h writes it. */
+static void write_mat4(json_writer *w, const char *key, mat4 m)
 {
-    cJSON *t = cJSON_CreateObject();
-    json_add_number(t, "time", at->t);
-    cJSON_AddNumberToObject(t, "normalized_vertices", at->normalized);
-    cJSON *parts = cJSON_AddArrayToObject(t, "parts");
-    for (int p = 0; p < r->part_count; p++) {
-        const gltf30_part *part = &r->parts[p];
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddNumberToObject(j, "node", part->node);
-        cJSON_AddNumberToObject(j, "mesh", part->mesh);
-        cJSON_AddNumberToObject(j, "primitive", part->primitive);
-        cJSON_AddStringToObject(j, "kind", gltf30_part_kind(part));
-        if (part->skinned) { /* the joints' world matrices the skin used */
-            const gltf_skin *s = &r->doc.skins[r->doc.nodes[part->node].skin];
-            cJSON *worlds = cJSON_AddArrayToObject(j, "joint_world");
-            for (int k = 0; k < s->joint_count; k++)
-                cJSON_AddItemToArray(worlds, json_mat4(at->world[s->joints[k]]));
-        } else { /* the node's own world matrix placed it */
-            cJSON_AddItemToObject(j, "node_world", json_mat4(at->world[part->node]));
-        }
-        if (at->morph_weights[p]) /* applied before skinning */
-            cJSON_AddItemToObject(j, "morph_weights", json_number_array(at->morph_weights[p],
-                                                                        gltf_node_target_count(&r->doc, part->node)));
-        cJSON_AddItemToObject(j, "positions", json_vec3_array(at->positions[p], part->vertex_count));
-        cJSON_AddItemToArray(parts, j);
+    json_writer_array(w, key);
+    for (int row = 0; row < 4; row++) {
+        json_writer_array(w, NULL);
+        for (int col = 0; col < 4; col++)
+            json_writer_number(w, NULL, m.m[row][col]);
+        json_writer_end(w);
     }
-    return t;
+    json_writer_end(w);
 }
 
+static void write_time(json_writer *w, const gltf30 *r, const gltf30_time *at)
+{
+    json_writer_object(w, NULL);
+    json_writer_number(w, "time", at->t);
+    json_writer_int(w, "normalized_vertices", at->normalized);
+    json_writer_array(w, "parts");
+    for (int p = 0; p < r->part_count; p++) {
+        const gltf30_part *part = &r->parts[p];
+        json_writer_object(w, NULL);
+        json_writer_int(w, "node", part->node);
+        json_writer_int(w, "mesh", part->mesh);
+        json_writer_int(w, "primitive", part->primitive);
+        json_writer_string(w, "kind", gltf30_part_kind(part));
+        if (part->skinned) { /* the joints' world matrices the skin used */
+            const gltf_skin *s = &r->doc.skins[r->doc.nodes[part->node].skin];
+            json_writer_array(w, "joint_world");
+            for (int k = 0; k < s->joint_count; k++)
+                write_mat4(w, NULL, at->world[s->joints[k]]);
+            json_writer_end(w);
+        } else { /* the node's own world matrix placed it */
+            write_mat4(w, "node_world", at->world[part->node]);
+        }
+        if (at->morph_weights[p]) { /* applied before skinning */
+            json_writer_array(w, "morph_weights");
+            for (int k = 0; k < gltf_node_target_count(&r->doc, part->node); k++)
+                json_writer_number(w, NULL, at->morph_weights[p][k]);
+            json_writer_end(w);
+        }
+        json_writer_array(w, "positions");
+        for (int v = 0; v < part->vertex_count; v++) {
+            vec3 q = at->positions[p][v];
+            json_writer_array(w, NULL);
+            json_writer_number(w, NULL, q.x), json_writer_number(w, NULL, q.y), json_writer_number(w, NULL, q.z);
+            json_writer_end(w);
+        }
+        json_writer_end(w);
+        json_writer_end(w);
+    }
+    json_writer_end(w);
+    json_writer_end(w);
+}
+
+/* gltf30.json, written as it is produced (src/program/json_writer.h): up to --max-values
+ * numbers, which a cJSON tree would hold at about 100 bytes each before printing them. */
 lab_error gltf30_evidence(void *state, lab_diag *d)
 {
     gltf30 *r = state;
-    output_batch *b = &r->out;
-    cJSON *root = json_evidence_root("lab30-gltf");
+    bytes text = {0};
+    json_writer w;
+    json_writer_begin(&w, &text);
+    json_writer_string(&w, "lab", "lab30-gltf");
+    cJSON *conventions = json_conventions();
+    json_writer_item(&w, "conventions", conventions);
+    cJSON_Delete(conventions);
     const char *slash = strrchr(r->args[0], '/');
-    cJSON_AddStringToObject(root, "asset", slash ? slash + 1 : r->args[0]);
-    cJSON_AddStringToObject(root, "method", skin_method_name((skin_method)r->method));
-    cJSON_AddStringToObject(root, "policy", skin_policy_name((skin_policy_kind)r->policy));
-    cJSON_AddStringToObject(root, "space", "the joints' world space: the skinned mesh node's transform is ignored");
-    cJSON *anim = cJSON_AddObjectToObject(root, "animation"); /* the one sampled (--anim) */
-    cJSON_AddNumberToObject(anim, "index", r->animation);
+    json_writer_string(&w, "asset", slash ? slash + 1 : r->args[0]);
+    json_writer_string(&w, "method", skin_method_name((skin_method)r->method));
+    json_writer_string(&w, "policy", skin_policy_name((skin_policy_kind)r->policy));
+    json_writer_string(&w, "space", "the joints' world space: the skinned mesh node's transform is ignored");
+    json_writer_object(&w, "animation"); /* the one sampled (--anim) */
+    json_writer_int(&w, "index", r->animation);
     if (r->animation >= 0 && r->doc.animations[r->animation].name)
-        cJSON_AddStringToObject(anim, "name", r->doc.animations[r->animation].name);
+        json_writer_string(&w, "name", r->doc.animations[r->animation].name);
     else
-        cJSON_AddNullToObject(anim, "name"); /* none, or an animation without a name */
-    cJSON *range = cJSON_AddArrayToObject(root, "animation_range");
-    cJSON_AddItemToArray(range, json_number(r->start));
-    cJSON_AddItemToArray(range, json_number(r->end));
-    cJSON *times = cJSON_AddArrayToObject(root, "times");
+        json_writer_null(&w, "name"); /* none, or an animation without a name */
+    json_writer_end(&w);
+    json_writer_array(&w, "animation_range");
+    json_writer_number(&w, NULL, r->start);
+    json_writer_number(&w, NULL, r->end);
+    json_writer_end(&w);
+    json_writer_array(&w, "times");
     for (int k = 0; k < r->time_count; k++)
-        cJSON_AddItemToArray(times, time_json(r, &r->at[k]));
-    return output_batch_add_json(b, "gltf30.json", root, d);
+        write_time(&w, r, &r->at[k]);
+    json_writer_end(&w);
+    lab_error e = json_writer_finish(&w, d);
+    if (e == LAB_OK)
+        e = output_batch_add(&r->out, "gltf30.json", &text, d);
+    bytes_free(&text);
+    return e;
 }
 
 
@@ -155,6 +196,13 @@ bool gltf30_report_checks(const void *state, FILE *out)
                 c->bind_common <= GLTF30_REST_TOLERANCE ? "the identity: skinned = the mesh"
                                                          : "one transform the skin applies to the whole mesh");
     }
+    if (c->decoded_values) { /* compressed data decoded: against the bounds its writer declared */
+        snprintf(label, sizeof label, "decoded POSITION outside its declared min/max (%ld values)", c->decoded_values);
+        ok &= report_bound(out, label, fmax(c->decoded_excursion, 0.0), c->decoded_bound);
+    }
+    if (c->draco_values)
+        fprintf(out, "  %ld POSITION values decoded from Draco: quantized inside the stream on a step the JSON\n"
+                     "  does not declare, so not compared with its min/max here\n", c->draco_values);
     if (c->rest_parts)
         fprintf(out, "  %d skinned part(s) whose rest pose is not their bind pose (the joint matrices differ\n"
                      "  by up to %.3g at rest): skinning there moves the mesh, and no identity is checked\n",

@@ -21,7 +21,13 @@
 # A chapter is a folder lab/CH/ and a word in lab/chapters.mk (DESIGN.md, "Adding a chapter").
 #
 # The compiler is yours to choose (CC=clang); CFLAGS defaults to -O2 -g and comes after
-# the project's warning set, so your flags win. SANITIZE=1 adds ASan and UBSan; use a
+# the project's warning set, so your flags win, but for one: EXACT comes after them, so that
+# no compiler fuses a multiply and an add the code writes apart (clang does by default, and
+# -march=native gives it FMA): the committed outputs are the same bytes whatever -O and
+# -march (the fast kernels fuse where their intrinsics say so, and their tests compare
+# within bounds). With a -march of yours, gcc 12's SLP vectorizer also fuses alternating
+# add/sub patterns into vfmaddsub despite -ffp-contract=off (quat_mul did), so EXACT turns
+# that vectorizer off there. SANITIZE=1 adds ASan and UBSan; use a
 # separate BUILD directory for it, e.g. make test CC=clang SANITIZE=1 BUILD=build/asan.
 
 # In parallel by default, one job a processor; a -j of yours wins (make -j1 for one at a time).
@@ -103,7 +109,8 @@ include $(CONFIG)
 -include $(CLOSURE_MK)
 endif
 
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -pthread -MMD -MP -Isrc $(CHAPTER_INC) $(DEPS_CFLAGS)
+EXACT   = -ffp-contract=off $(if $(findstring -march,$(CFLAGS)),-fno-tree-slp-vectorize)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXACT) $(SAN) -pthread -MMD -MP -Isrc $(CHAPTER_INC) $(DEPS_CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 # A chapter's files see its own folder; the suites of tests/ and bench/ see every chapter's.
 $(foreach c,$(CHAPTERS),$(eval $(BUILD)/obj/lab/$(c)/%.o: CHAPTER_INC := -Ilab/$(c)))
@@ -222,7 +229,7 @@ TEST_OBJS.test_grade$(1:ch%=%) := $(patsubst %.c,$(BUILD)/obj/%.o,$(call GRADE_C
 .PHONY: grade$(1:ch%=%)
 grade$(1:ch%=%): $$(GRADE_OBJ.$(1)) $(BUILD)/lib$(1).a $(LIB)
 	@sh scripts/grade.sh $(1:ch%=%) "$$(or $$(EXERCISES),lab/$(1)/exercises.c)" "$$(or $$(GRADE_DIR),$(BUILD)/grade$(1:ch%=%))" \
-	    "$$(CC) $$(WARN) $$(CFLAGS) $$(SAN) -Isrc -Ilab/$(1) $$(DEPS_CFLAGS)" "$$(CC) $$(ALL_LDFLAGS)" \
+	    "$$(CC) $$(WARN) $$(CFLAGS) $$(EXACT) $$(SAN) -Isrc -Ilab/$(1) $$(DEPS_CFLAGS)" "$$(CC) $$(ALL_LDFLAGS)" \
 	    "$$(GRADE_OBJ.$(1)) $(BUILD)/lib$(1).a $(LIB) $$(DEPS_LIBS)"
 endef
 $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))

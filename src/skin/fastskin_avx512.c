@@ -277,9 +277,12 @@ KERNEL void weights16(const packed_mesh *m, size_t v0, const int k, const packed
         float buf[LANES * (PACKED_MAX_INFLUENCES - 1)];
         for (int r = 0; r < stored; r++)
             store16(buf + LANES * r, units16(m, at + LANES * (size_t)r, wf));
-        for (int i = 0; i < stored; i++)
+        for (int i = 0; i < stored; i++) {
+            v16f lanes = splat(0.0f); /* whole, then assigned: gcc -O3 saw w[i] read before written */
             for (int j = 0; j < LANES; j++)
-                w[i][j] = buf[j * stored + i];
+                lanes[j] = buf[j * stored + i];
+            w[i] = lanes;
+        }
     }
     if (wf == PACKED_WEIGHT_FLOAT) {
         v16f sum = splat(0.0f);

@@ -202,8 +202,9 @@ static void test_bench_skinning_smoke(void **state)
  * key in f[0 ..]; false when there is none. */
 static bool csv_fields(const char *csv, const char *key, double *f, int count)
 {
-    char line[128];
-    snprintf(line, sizeof line, "\n%s", key);
+    char line[160];
+    if (snprintf(line, sizeof line, "\n%s", key) >= (int)sizeof line) /* no key is that long */
+        return false;
     const char *at = strstr(csv, line);
     if (!at)
         return false;

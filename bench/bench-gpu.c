@@ -88,8 +88,8 @@ static lab_error bench_gpu(bench *b, gpu_path path, skin_method method, lab_diag
  * memory); the palette's conversion to columns counts as its upload. */
 static lab_error bench_cpu(bench *b, int threads, skin_method method, lab_diag *d)
 {
-    fastskin_job job = {b->m, b->pc, b->pd, JOINTS, method, FASTSKIN_UNIT_NORMALS, threads, simd_best_level(),
-                        b->p, b->n, b->pool};
+    fastskin_job job = {b->m, b->pc, b->pd, JOINTS, method, FASTSKIN_UNIT_NORMALS, threads,
+                        fastskin_default_level(method), b->p, b->n, b->pool}; /* the level a user gets */
     lab_error e = fastskin_run(&job, d);
     double run[MAX_RUNS], start = timer_seconds();
     int runs = 0;
@@ -100,7 +100,7 @@ static lab_error bench_cpu(bench *b, int threads, skin_method method, lab_diag *
     }
     if (e == LAB_OK) {
         char name[32];
-        snprintf(name, sizeof name, "cpu-%s%s", simd_level_name(simd_best_level()), threads > 1 ? "-2t" : "");
+        snprintf(name, sizeof name, "cpu-%s%s", simd_level_name(job.level), threads > 1 ? "-2t" : "");
         row(b, name, method, 0.0, median(run, runs), 0.0);
     }
     return e;

@@ -353,6 +353,20 @@ static void test_fastskin_instancing_equals_merged_palette(void **state)
     release(&f);
 }
 
+/* The default level per method: the best the CPU runs for DQS; for LBS never AVX-512 where
+ * AVX2 runs (measured slower: fastskin.h), and always a level this CPU has. */
+static void test_fastskin_default_level_per_method(void **state)
+{
+    (void)state;
+    simd_level lbs = fastskin_default_level(SKIN_LBS), dqs = fastskin_default_level(SKIN_DQS);
+    assert_true(simd_level_available(lbs) && simd_level_available(dqs));
+    assert_int_equal(dqs, simd_best_level());
+    if (simd_level_available(SIMD_AVX2))
+        assert_int_equal(lbs, SIMD_AVX2);
+    else
+        assert_int_equal(lbs, simd_best_level());
+}
+
 static void test_fastskin_validates_the_job(void **state)
 {
     (void)state;
@@ -464,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_fastskin_compressed_vertex),
         cmocka_unit_test(test_fastskin_every_tail_length),
         cmocka_unit_test(test_fastskin_instancing_equals_merged_palette),
+        cmocka_unit_test(test_fastskin_default_level_per_method),
         cmocka_unit_test(test_fastskin_validates_the_job),
         cmocka_unit_test(test_fastskin_reports_a_vanishing_dqs_blend),
     };

@@ -689,6 +689,14 @@ simd_level simd_best_level(void)
     return SIMD_SCALAR;
 }
 
+simd_level fastskin_default_level(skin_method method)
+{
+    simd_level best = simd_best_level();
+    if (method == SKIN_LBS && best == SIMD_AVX512 && simd_level_available(SIMD_AVX2))
+        return SIMD_AVX2; /* measured faster for LBS (fastskin.h) */
+    return best;
+}
+
 static range_kernel kernel_for(simd_level level, skin_method method)
 {
     if (level == SIMD_AVX512)

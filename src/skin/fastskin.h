@@ -40,7 +40,14 @@
  * (fastskin_normals) are in fastskin_job.h. */
 const char *simd_level_name(simd_level level); /* "scalar", "sse2", "avx2", "avx512" */
 bool simd_level_available(simd_level level);     /* compiled in and supported by this CPU */
-simd_level simd_best_level(void);
+simd_level simd_best_level(void);                /* the highest level the CPU runs */
+/* The level to use by default for `method`: the fastest this CPU runs, by measurement (the
+ * palette page, "Which level by default"). AVX-512 for DQS, whose kernel takes sixteen
+ * vertices a pass in structure-of-arrays registers; for LBS, AVX2 where the CPU has it,
+ * because the AVX-512 LBS kernel (one vertex at a time, a horizontal sum and a masked load
+ * a vertex) measured 1.38x to 2.10x avx2's time on every vertex format and size on an AMD
+ * EPYC with AVX-512, which runs 512-bit operations as two 256-bit halves. */
+simd_level fastskin_default_level(skin_method method);
 
 /* A persistent thread pool: `workers` threads started once by fastskin_pool_create, woken
  * for each job (they spin briefly between back-to-back jobs, then sleep), joined by

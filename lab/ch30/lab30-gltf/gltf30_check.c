@@ -240,7 +240,7 @@ static lab_error check_bind_pose(gltf30 *r, lab_diag *d)
  * took from the data before compressing, within GLTF30_DECODED_TOLERANCE of the box's size.
  * A Draco stream quantizes inside itself, on a grid whose step the JSON does not declare
  * (up to half a step outside the box: 6.4e-06 on RiggedFigure at 14 bits): counted apart,
- * compared with the source by the tests instead (test_lab30_gltf_packed.c). */
+ * compared with the source by the tests instead (test_lab30_gltf_draco.c). */
 static lab_error check_decoded(gltf30 *r, lab_diag *d)
 {
     gltf30_checks *c = &r->checks;

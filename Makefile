@@ -15,7 +15,8 @@
 #   make sweep    every program over seeded option values, SWEEP_RUNS each (default 100;
 #                 make test runs 4, make check 30)
 #   make fuzz     libFuzzer on the glTF reader for FUZZ_SECONDS (default 60)
-#   make blender-check  open fresh glTF exports in Blender's importer (installs Blender)
+#   make blender-check  fresh glTF exports in Blender's importer, Blender's automatic weights
+#                       against lab30-weights's Blender model (installs Blender)
 #   make clean    remove build/
 #
 # A chapter is a folder lab/CH/ and a word in lab/chapters.mk (DESIGN.md, "Adding a chapter").
@@ -271,7 +272,7 @@ new-chapter:
 	@sh scripts/new-chapter.sh $(N)
 
 # Not part of make test: Blender's own importer on fresh exports (scripts/blender-check.sh).
-blender-check: $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-fixes
+blender-check: $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-fixes $(BUILD)/bin/lab30-weights
 	sh scripts/blender-check.sh $(BUILD)/bin
 
 # A shim test_faults preloads: it fails the Nth allocation or rename of a program, or kills

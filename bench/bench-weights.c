@@ -47,7 +47,7 @@ static lab_error product_seconds(const mesh *m, double *out, lab_diag *d)
     sparse_triplets L;
     double *mass = malloc((size_t)m->vertex_count * sizeof *mass), *x = malloc((size_t)m->vertex_count * sizeof *x),
            *y = malloc((size_t)m->vertex_count * sizeof *y);
-    lab_error e = mass && x && y ? heat30_laplacian(m, &L, mass, NULL, d)
+    lab_error e = mass && x && y ? heat30_laplacian(m, HEAT30_PAPER, &L, mass, NULL, d)
                                  : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, LAB, "%d vertices", m->vertex_count);
     if (e == LAB_OK) {
         for (int i = 0; i < m->vertex_count; i++)
@@ -91,12 +91,12 @@ static lab_error bench_cylinder(bytes *csv, int rings, int segments, int min_run
     heat30_result r = {0};
     timings t = {0};
     if (e == LAB_OK) /* the warm-up */
-        e = heat30_solve(&m, bones, 2, 2, HEAT30_C, &r, d);
+        e = heat30_solve(&m, HEAT30_PAPER, bones, 2, 2, HEAT30_C, &r, d);
     double start = timer_seconds();
     while (e == LAB_OK && t.runs < MAX_RUNS && (t.runs < min_runs || timer_seconds() - start < 0.5)) {
         heat30_result_free(&r);
         double t0 = timer_seconds();
-        e = heat30_solve(&m, bones, 2, 2, HEAT30_C, &r, d);
+        e = heat30_solve(&m, HEAT30_PAPER, bones, 2, 2, HEAT30_C, &r, d);
         t.total[t.runs] = timer_seconds() - t0;
         t.factor[t.runs] = r.factor_seconds, t.solves[t.runs] = r.solve_seconds;
         t.runs++;
@@ -128,7 +128,7 @@ static lab_error bench_asset(bytes *csv, const char *name, int min_runs, lab_dia
     while (e == LAB_OK && t.runs < MAX_RUNS && (t.runs < min_runs || timer_seconds() - start < 0.5)) {
         heat30_result r;
         double t0 = timer_seconds();
-        e = heat30_solve(&a.welded, a.bones, a.bone_count, a.joint_count, HEAT30_C, &r, d);
+        e = heat30_solve(&a.welded, HEAT30_PAPER, a.bones, a.bone_count, a.joint_count, HEAT30_C, &r, d);
         t.total[t.runs] = timer_seconds() - t0;
         t.factor[t.runs] = r.factor_seconds, t.solves[t.runs] = r.solve_seconds;
         t.runs++;
@@ -138,7 +138,7 @@ static lab_error bench_asset(bytes *csv, const char *name, int min_runs, lab_dia
     if (e == LAB_OK)
         e = product_seconds(&a.welded, &product, d);
     if (e == LAB_OK)
-        row(csv, name, &a.welded, a.joint_count, &a.heat, &t, product);
+        row(csv, name, &a.welded, a.joint_count, &a.heat[HEAT30_PAPER], &t, product);
     weights30_asset_free(&a);
     return e;
 }

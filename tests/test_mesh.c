@@ -171,22 +171,53 @@ static void test_mesh_bvh_agrees_with_the_loop(void **state)
     }
     mesh soup = {3 * SOUP, soup_v, SOUP, soup_t};
     const mesh *meshes[2] = {&m, &soup};
-    long blocked = 0, queries = 0;
-    for (int i = 0; i < 2; i++) {
-        mesh_bvh b;
-        assert_int_equal(mesh_bvh_build(meshes[i], &b, &d), LAB_OK);
-        for (int v = 0; v < meshes[i]->vertex_count; v++)
-            for (int k = 0; k < 8; k++) {
-                vec3 q = {uniform(-2, 2), uniform(-2, 2), uniform(-1, 3)};
-                bool slow = mesh_segment_blocked(meshes[i], v, q), fast = mesh_bvh_segment_blocked(&b, v, q);
-                if (slow != fast)
-                    fail_msg("mesh %d vertex %d to (%g, %g, %g): loop %d, hierarchy %d", i, v, q.x, q.y, q.z, slow, fast);
-                blocked += slow, queries++;
-            }
-        mesh_bvh_free(&b);
+    for (int rule = MESH_SEGMENT_ANY; rule <= MESH_SEGMENT_FACING; rule++) {
+        long blocked = 0, queries = 0;
+        for (int i = 0; i < 2; i++) {
+            mesh_bvh b;
+            assert_int_equal(mesh_bvh_build(meshes[i], &b, &d), LAB_OK);
+            for (int v = 0; v < meshes[i]->vertex_count; v++)
+                for (int k = 0; k < 8; k++) {
+                    vec3 q = {uniform(-2, 2), uniform(-2, 2), uniform(-1, 3)};
+                    bool slow = mesh_segment_blocked(meshes[i], v, q, (mesh_segment_rule)rule);
+                    bool fast = mesh_bvh_segment_blocked(&b, v, q, (mesh_segment_rule)rule);
+                    if (slow != fast)
+                        fail_msg("rule %d mesh %d vertex %d to (%g, %g, %g): loop %d, hierarchy %d", rule, i, v, q.x,
+                                 q.y, q.z, slow, fast);
+                    blocked += slow, queries++;
+                }
+            mesh_bvh_free(&b);
+        }
+        if (!(blocked > queries / 40 && blocked < queries - queries / 40)) /* both answers occur */
+            fail_msg("rule %d: %ld of %ld queries blocked", rule, blocked, queries);
     }
-    assert_true(blocked > queries / 10 && blocked < queries - queries / 10); /* both answers occur */
     mesh_free(&m);
+}
+
+/* Blender's rule counts a wall only when the segment enters it from the front: the same
+ * wall, both ways round, and a vertex that no triangle uses sees through everything. */
+static void test_segment_facing_rule(void **state)
+{
+    (void)state;
+    /* a wall in the plane x = 1 (two triangles), its normal -x or +x, and a lone vertex 4 */
+    vec3 v[5] = {{1, -1, -1}, {1, 1, -1}, {1, 1, 1}, {1, -1, 1}, {0, 0, 0}};
+    mesh_triangle facing_us[2] = {{{0, 2, 1}}, {{0, 3, 2}}}, facing_away[2] = {{{0, 1, 2}}, {{0, 2, 3}}};
+    mesh front = {5, v, 2, facing_us}, back = {5, v, 2, facing_away};
+    vec3 behind = {2, 0, 0};
+    /* the wall's normal: (v2 - v0) x (v1 - v0) = (0,2,2) x (0,2,0) = (-4, 0, 0): towards vertex 4 */
+    assert_true(mesh_segment_blocked(&front, 4, behind, MESH_SEGMENT_ANY));
+    assert_true(mesh_segment_blocked(&back, 4, behind, MESH_SEGMENT_ANY));
+    assert_true(mesh_segment_blocked(&front, 4, behind, MESH_SEGMENT_FACING) == false); /* unused: sees all */
+    mesh_triangle with_own[3] = {{{0, 2, 1}}, {{0, 3, 2}}, {{4, 0, 1}}}, away_own[3] = {{{0, 1, 2}}, {{0, 2, 3}}, {{4, 0, 1}}};
+    mesh front_used = {5, v, 3, with_own}, back_used = {5, v, 3, away_own};
+    assert_true(mesh_segment_blocked(&front_used, 4, behind, MESH_SEGMENT_FACING));
+    assert_false(mesh_segment_blocked(&back_used, 4, behind, MESH_SEGMENT_FACING));
+    mesh_bvh b;
+    lab_diag d;
+    assert_int_equal(mesh_bvh_build(&front, &b, &d), LAB_OK);
+    assert_false(mesh_bvh_segment_blocked(&b, 4, behind, MESH_SEGMENT_FACING));
+    assert_true(mesh_bvh_segment_blocked(&b, 4, behind, MESH_SEGMENT_ANY));
+    mesh_bvh_free(&b);
 }
 
 int main(void)
@@ -202,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_mesh_cylinder_faces_outward),
         cmocka_unit_test(test_mesh_degenerate_count),
         cmocka_unit_test(test_mesh_bvh_agrees_with_the_loop),
+        cmocka_unit_test(test_segment_facing_rule),
     };
     return cmocka_run_group_tests_name("mesh", tests, NULL, NULL);
 }

@@ -30,7 +30,12 @@ static const char *const rules[] = {
     [LAB_ERR_WEIGHT_SUM_ZERO] =
         "weights summing to at most eps_w cannot be normalised (choose a fallback joint)",
     [LAB_ERR_SINGULAR] = "a linear part that transforms normals must be invertible",
-    [LAB_ERR_NOT_POSITIVE_DEFINITE] = "a system solved by Cholesky factorisation must be symmetric positive definite",
+    [LAB_ERR_NOT_POSITIVE_DEFINITE] = "a system solved by Cholesky factorisation must be symmetric positive definite "
+                                      "(by L D L^T without pivoting: have no zero pivot)",
+    [LAB_ERR_HEAT_ON_BONE] =
+        "bone heat needs every vertex off the bones: its heat c / d^2 has no value at distance d = 0",
+    [LAB_ERR_HEAT_UNSEEN] = "bone heat needs every connected part of the surface to see a bone: "
+                            "a part that sees none has no heat to pin its weights",
     [LAB_ERR_WEIGHTS_FILE] =
         "a weights file has the header vertex,joint0,weight0,joint1,weight1 and one row per vertex",
     [LAB_ERR_NOT_RIGID] = ("dual quaternion skinning takes rigid skin matrices only "

@@ -38,6 +38,8 @@ typedef enum {
     LAB_ERR_WEIGHT_SUM_ZERO,
     LAB_ERR_SINGULAR,
     LAB_ERR_NOT_POSITIVE_DEFINITE,
+    LAB_ERR_HEAT_ON_BONE,   /* bone heat: a vertex at distance 0 from its nearest bone */
+    LAB_ERR_HEAT_UNSEEN,    /* bone heat: a connected part of the surface that sees no bone */
     LAB_ERR_WEIGHTS_FILE,
     /* dual quaternion skinning */
     LAB_ERR_NOT_RIGID,

@@ -98,8 +98,15 @@ typedef struct {
     int joints[GLTF_MAX_SETS], weights[GLTF_MAX_SETS];
 } gltf_draco;
 
+/* What a primitive's vertices draw (glTF's numbers; 4 when "mode" is absent). */
+typedef enum {
+    GLTF_POINTS, GLTF_LINES, GLTF_LINE_LOOP, GLTF_LINE_STRIP, GLTF_TRIANGLES, GLTF_TRIANGLE_STRIP, GLTF_TRIANGLE_FAN
+} gltf_mode;
+const char *gltf_mode_name(gltf_mode mode);   /* "TRIANGLES" */
+
 typedef struct {
     gltf_draco draco;                    /* decoded by gltf_validate into plain accessors */
+    gltf_mode mode;
     int position, indices;               /* accessors; indices -1 when absent */
     int normal;                          /* the NORMAL accessor, -1 when absent */
     gltf_target *targets;                /* target_count of them, any number */
@@ -295,6 +302,18 @@ bool gltf_accessor_decoded(const gltf_document *doc, int a);
 
 /* Vertex count of a primitive's POSITION accessor. */
 int gltf_primitive_vertex_count(const gltf_document *doc, int mesh, int primitive);
+
+/* The primitive's surface as a triangle list, 3 vertex indices a triangle, in a new *out
+ * (free() it) of *count triangles: its indices, or 0, 1, 2, ... without them, read by its
+ * mode (the specification's topology): TRIANGLES three at a time; TRIANGLE_STRIP triangle
+ * i = (v_i, v_{i+1+i%2}, v_{i+2-i%2}), which keeps the strip's winding; TRIANGLE_FAN
+ * triangle i = (v_{i+1}, v_{i+2}, v_0). A triangle that repeats an index draws nothing
+ * (strips are joined that way) and is left out, counted in *dropped (may be NULL). POINTS
+ * and the LINE modes have no surface: LAB_ERR_NOTHING_TO_DO at /meshes/M/primitives/P/mode.
+ * A TRIANGLES count that is not a multiple of 3 is refused at .../indices (LAB_ERR_GLTF).
+ * Indices must be in range (gltf_validate checks them). */
+lab_error gltf_primitive_triangles(const gltf_document *doc, int mesh, int primitive, int **out, int *count,
+                                   int *dropped, lab_diag *d);
 /* A validated primitive's influences as stored, K = 4 per JOINTS_n / WEIGHTS_n set, into a
  * new *out (free with skin_influences_free); no weight policy applied. A primitive without
  * sets gives K = 0 and no arrays. */

@@ -538,11 +538,13 @@ static lab_error parse_primitive(const cJSON *j, const char *at, gltf_primitive 
     if (e == LAB_OK) e = get_int(attr, "POSITION", 0, 1L << 30, true, 0, &v, sub, d);
     if (e != LAB_OK)
         return e;
-    long normal = -1;
+    long normal = -1, mode = GLTF_TRIANGLES;
     e = get_int(attr, "NORMAL", 0, 1L << 30, false, -1, &normal, sub, d);
+    if (e == LAB_OK)
+        e = get_int(j, "mode", GLTF_POINTS, GLTF_TRIANGLE_FAN, false, GLTF_TRIANGLES, &mode, at, d);
     if (e != LAB_OK)
         return e;
-    *p = (gltf_primitive){.position = (int)v, .indices = (int)idx, .normal = (int)normal};
+    *p = (gltf_primitive){.position = (int)v, .indices = (int)idx, .normal = (int)normal, .mode = (gltf_mode)mode};
     const cJSON *targets = cJSON_GetObjectItemCaseSensitive(j, "targets");
     snprintf(sub, sizeof sub, "%s/targets", at);
     if (targets && (!cJSON_IsArray(targets) || cJSON_GetArraySize(targets) == 0))

@@ -247,6 +247,62 @@ int gltf_primitive_vertex_count(const gltf_document *doc, int mesh, int primitiv
     return doc->accessors[doc->meshes[mesh].primitives[primitive].position].count;
 }
 
+const char *gltf_mode_name(gltf_mode mode)
+{
+    static const char *const names[] = {"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP",
+                                        "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"};
+    return (int)mode >= 0 && mode <= GLTF_TRIANGLE_FAN ? names[mode] : "unknown";
+}
+
+lab_error gltf_primitive_triangles(const gltf_document *doc, int mesh, int primitive, int **out, int *count,
+                                   int *dropped, lab_diag *d)
+{
+    const gltf_primitive *p = &doc->meshes[mesh].primitives[primitive];
+    char at[96];
+    *out = NULL, *count = 0;
+    if (p->mode < GLTF_TRIANGLES)
+        return diag_fail(d, LAB_ERR_NOTHING_TO_DO, diag_where(at, sizeof at, "/meshes/%d/primitives/%d/mode", mesh, primitive),
+                         "%d (%s): points and lines have no surface; this program reads TRIANGLES (4), "
+                         "TRIANGLE_STRIP (5) and TRIANGLE_FAN (6)", (int)p->mode, gltf_mode_name(p->mode));
+    int n = p->indices >= 0 ? doc->accessors[p->indices].count : gltf_primitive_vertex_count(doc, mesh, primitive);
+    if (p->mode == GLTF_TRIANGLES && n % 3 != 0)
+        return diag_fail(d, LAB_ERR_GLTF, diag_where(at, sizeof at, "/meshes/%d/primitives/%d/indices", mesh, primitive),
+                         "%d vertices: TRIANGLES takes a multiple of 3", n);
+    int triangles = p->mode == GLTF_TRIANGLES ? n / 3 : n >= 3 ? n - 2 : 0;
+    double *v = malloc(((size_t)n + 1) * sizeof *v);
+    *out = malloc(((size_t)triangles * 3 + 1) * sizeof **out);
+    if (!v || !*out) {
+        free(v), free(*out), *out = NULL;
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "triangles", "mesh %d primitive %d: %d indices", mesh, primitive, n);
+    }
+    lab_error e = LAB_OK;
+    if (p->indices >= 0)
+        e = gltf_accessor_read(doc, p->indices, v, d);
+    else
+        for (int i = 0; i < n; i++)
+            v[i] = i;
+    int kept = 0;
+    for (int i = 0; e == LAB_OK && i < triangles; i++) {
+        int *t = *out + 3 * (size_t)kept;
+        if (p->mode == GLTF_TRIANGLES)
+            t[0] = (int)v[3 * i], t[1] = (int)v[3 * i + 1], t[2] = (int)v[3 * i + 2];
+        else if (p->mode == GLTF_TRIANGLE_STRIP)
+            t[0] = (int)v[i], t[1] = (int)v[i + 1 + i % 2], t[2] = (int)v[i + 2 - i % 2];
+        else
+            t[0] = (int)v[i + 1], t[1] = (int)v[i + 2], t[2] = (int)v[0];
+        kept += t[0] != t[1] && t[1] != t[2] && t[0] != t[2];
+    }
+    free(v);
+    if (e != LAB_OK) {
+        free(*out), *out = NULL;
+        return e;
+    }
+    *count = kept;
+    if (dropped)
+        *dropped = triangles - kept;
+    return LAB_OK;
+}
+
 /* J_j = G(skin.joints[j]) IBM_j, with identity IBMs when the skin has none (5.28.1). */
 static lab_error joint_matrices(const gltf_document *doc, const gltf_skin *s, const mat4 *world, mat4 *out,
                                 lab_diag *d)

@@ -25,16 +25,52 @@ static bool segment_hits_triangle(vec3 o, vec3 q, vec3 a, vec3 b, vec3 c)
     return t > 1e-9 && t < 1.0 - 1e-9;
 }
 
-bool mesh_segment_blocked(const mesh *m, int vertex, vec3 q)
+/* The segment a rule tests, from *o to *q, given the vertex's position o and the end q. */
+static void rule_segment(mesh_segment_rule rule, vec3 *o, vec3 *q)
 {
-    vec3 o = m->vertices[vertex];
+    if (rule == MESH_SEGMENT_FACING) { /* Blender: start 1e-5 in, run (1 - 2e-5) of the way */
+        vec3 dir = vec3_sub(*q, *o);
+        *o = vec3_add(*o, vec3_scale(dir, 1e-5));
+        *q = vec3_add(*o, vec3_scale(dir, 1.0 - 2e-5));
+    }
+}
+
+/* Whether triangle t blocks the segment o..q under the rule (o, q from rule_segment). */
+static bool triangle_blocks(const mesh *m, int t, int vertex, vec3 o, vec3 q, mesh_segment_rule rule)
+{
+    const int *v = m->triangles[t].v;
+    vec3 a = m->vertices[v[0]], b = m->vertices[v[1]], c = m->vertices[v[2]];
+    if (rule == MESH_SEGMENT_ANY && (v[0] == vertex || v[1] == vertex || v[2] == vertex))
+        return false;
+    if (rule == MESH_SEGMENT_FACING) { /* the segment must enter the triangle's front */
+        vec3 n = vec3_cross(vec3_sub(b, a), vec3_sub(c, a)), dir = vec3_sub(q, o);
+        double nl = vec3_length(n), dl = vec3_length(dir);
+        if (!(nl > 0.0 && dl > 0.0) || !(vec3_dot(n, dir) / (nl * dl) < -1e-5))
+            return false;
+    }
+    return segment_hits_triangle(o, q, a, b, c);
+}
+
+/* Blender's rule: a vertex that no triangle uses sees everything. O(T), once a query. */
+static bool vertex_unused(const mesh *m, int vertex)
+{
     for (int t = 0; t < m->triangle_count; t++) {
         const int *v = m->triangles[t].v;
         if (v[0] == vertex || v[1] == vertex || v[2] == vertex)
-            continue;
-        if (segment_hits_triangle(o, q, m->vertices[v[0]], m->vertices[v[1]], m->vertices[v[2]]))
-            return true;
+            return false;
     }
+    return true;
+}
+
+bool mesh_segment_blocked(const mesh *m, int vertex, vec3 q, mesh_segment_rule rule)
+{
+    vec3 o = m->vertices[vertex];
+    if (rule == MESH_SEGMENT_FACING && vertex_unused(m, vertex))
+        return false;
+    rule_segment(rule, &o, &q);
+    for (int t = 0; t < m->triangle_count; t++)
+        if (triangle_blocks(m, t, vertex, o, q, rule))
+            return true;
     return false;
 }
 
@@ -89,14 +125,20 @@ lab_error mesh_bvh_build(const mesh *m, mesh_bvh *out, lab_diag *d)
     int t = m->triangle_count;
     out->order = malloc(((size_t)t + 1) * sizeof *out->order);
     out->nodes = malloc(((size_t)2 * t + 1) * sizeof *out->nodes); /* a binary tree of t leaves at most */
+    out->unused = malloc((size_t)m->vertex_count + 1);
     keyed_triangle *scratch = malloc(((size_t)t + 1) * sizeof *scratch);
-    if (!out->order || !out->nodes || !scratch) {
+    if (!out->order || !out->nodes || !out->unused || !scratch) {
         free(scratch);
         mesh_bvh_free(out);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "triangle hierarchy", "%d triangles", t);
     }
     for (int i = 0; i < t; i++)
         out->order[i] = i;
+    for (int i = 0; i < m->vertex_count; i++)
+        out->unused[i] = true;
+    for (int i = 0; i < t; i++)
+        for (int k = 0; k < 3; k++)
+            out->unused[m->triangles[i].v[k]] = false;
     if (t > 0)
         build_node(out, scratch, 0, t);
     free(scratch);
@@ -107,6 +149,7 @@ void mesh_bvh_free(mesh_bvh *b)
 {
     free(b->order);
     free(b->nodes);
+    free(b->unused);
     *b = (mesh_bvh){0};
 }
 
@@ -133,12 +176,15 @@ static bool segment_meets_box(vec3 o, vec3 q, vec3 lo, vec3 hi)
     return true;
 }
 
-bool mesh_bvh_segment_blocked(const mesh_bvh *b, int vertex, vec3 q)
+bool mesh_bvh_segment_blocked(const mesh_bvh *b, int vertex, vec3 q, mesh_segment_rule rule)
 {
     if (b->node_count == 0)
         return false;
     const mesh *m = b->m;
     vec3 o = m->vertices[vertex];
+    if (rule == MESH_SEGMENT_FACING && b->unused && b->unused[vertex])
+        return false;
+    rule_segment(rule, &o, &q);
     int stack[128], top = 0; /* depth <= log2(triangles) + 1 */
     stack[top++] = 0;
     while (top > 0) {
@@ -150,13 +196,9 @@ bool mesh_bvh_segment_blocked(const mesh_bvh *b, int vertex, vec3 q)
             stack[top++] = n->right;
             continue;
         }
-        for (int i = n->first; i < n->first + n->count; i++) {
-            const int *v = m->triangles[b->order[i]].v;
-            if (v[0] == vertex || v[1] == vertex || v[2] == vertex)
-                continue;
-            if (segment_hits_triangle(o, q, m->vertices[v[0]], m->vertices[v[1]], m->vertices[v[2]]))
+        for (int i = n->first; i < n->first + n->count; i++)
+            if (triangle_blocks(m, b->order[i], vertex, o, q, rule))
                 return true;
-        }
     }
     return false;
 }

@@ -101,7 +101,7 @@ static lab_error cholmod_failure(const cholmod_common *c, const char *where, lab
     return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, where, "CHOLMOD status %d", c->status);
 }
 
-lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d)
+static lab_error factor(const sparse_triplets *a, bool ldl, sparse_cholesky *out, lab_diag *d)
 {
     *out = (sparse_cholesky){0};
     cholmod_common *c = malloc(sizeof *c);
@@ -111,7 +111,7 @@ lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out,
     c->print = 0;                      /* errors come back as lab_errors, never printed */
     c->error_handler = NULL;
     c->supernodal = CHOLMOD_SIMPLICIAL; /* no BLAS, no threads: the same bits every run */
-    c->final_ll = 1;                   /* L L^T, not L D L^T */
+    c->final_ll = !ldl;                /* L L^T, or (ldl) L D L^T */
     c->nmethods = 1;                   /* AMD only: METIS is not always there */
     c->method[0].ordering = CHOLMOD_AMD;
     c->postorder = 1;
@@ -149,7 +149,9 @@ lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out,
         e = cholmod_failure(c, "sparse factorisation", d);
     else if (c->status == CHOLMOD_NOT_POSDEF || l->minor < l->n)
         e = diag_fail(d, LAB_ERR_NOT_POSITIVE_DEFINITE, "sparse factorisation",
-                      "the pivot of column %zu (of %d) is not positive", (size_t)l->minor, a->n);
+                      ldl ? "the pivot of column %zu (of %d) is zero: no L D L^T without pivoting"
+                          : "the pivot of column %zu (of %d) is not positive",
+                      (size_t)l->minor, a->n);
     out->factor = l;
     if (e != LAB_OK) {
         sparse_cholesky_free(out);
@@ -159,6 +161,16 @@ lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out,
     out->flops = c->fl;
     out->peak_bytes = c->memory_usage;
     return LAB_OK;
+}
+
+lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d)
+{
+    return factor(a, false, out, d);
+}
+
+lab_error sparse_ldl_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d)
+{
+    return factor(a, true, out, d);
 }
 
 lab_error sparse_cholesky_solve(const sparse_cholesky *f, const double *b, double *x, lab_diag *d)

@@ -48,7 +48,7 @@ void sparse_multiply(const sparse_triplets *a, const double *x, double *y);
  * -1 when a scratch vector cannot be allocated. */
 double sparse_residual(const sparse_triplets *a, const double *x, const double *b);
 
-/* A factorised symmetric positive definite matrix, and what it cost. */
+/* A factorised symmetric matrix (L L^T, or L D L^T), and what it cost. */
 typedef struct {
     int n;
     void *common, *factor;     /* cholmod_common, cholmod_factor */
@@ -59,6 +59,12 @@ typedef struct {
 
 /* A = L L^T from the lower half of the symmetric matrix `a`. */
 lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d);
+/* A = L D L^T (unit L, D diagonal) for a symmetric matrix that may be indefinite: no
+ * pivoting, so it needs a non-zero pivot in every column of the AMD order
+ * (LAB_ERR_NOT_POSITIVE_DEFINITE names the first that is zero) and is only as stable as
+ * the matrix allows; check the solution's residual (sparse_residual). Solved and freed as
+ * the Cholesky factor is. */
+lab_error sparse_ldl_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d);
 /* x = A^-1 b (n entries each; x may alias b). */
 lab_error sparse_cholesky_solve(const sparse_cholesky *f, const double *b, double *x, lab_diag *d);
 void sparse_cholesky_free(sparse_cholesky *f);

@@ -79,24 +79,39 @@ static lab_error fit_camera(const gltf30 *r, camera *cam, lab_diag *d)
     return LAB_OK;
 }
 
-/* The primitive's triangles as edges: indices, or consecutive triples without them.
- * *out (free() it) holds *edge_count edges. */
+/* The primitive's edges by its mode: each triangle's three (strips and fans as the
+ * specification assembles them, gltf_primitive_triangles), each line's one; points have
+ * none. *out (free() it) holds *edge_count edges. */
 static lab_error part_edges(const gltf30 *r, const gltf30_part *part, mesh_edge **out,
                             int *edge_count, lab_diag *d)
 {
     const gltf_primitive *p = &r->doc.meshes[part->mesh].primitives[part->primitive];
+    int *tri = NULL, triangles = 0;
+    *out = NULL, *edge_count = 0;
+    if (p->mode >= GLTF_TRIANGLES) {
+        lab_error e = gltf_primitive_triangles(&r->doc, part->mesh, part->primitive, &tri, &triangles, NULL, d);
+        *out = e == LAB_OK ? malloc(sizeof(mesh_edge) * ((size_t)triangles * 3 + 1)) : NULL;
+        if (e == LAB_OK && !*out)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d triangles", triangles);
+        for (int t = 0; e == LAB_OK && t < triangles; t++)
+            for (int k = 0; k < 3; k++)
+                (*out)[(*edge_count)++] = (mesh_edge){tri[3 * t + k], tri[3 * t + (k + 1) % 3]};
+        free(tri);
+        return e;
+    }
     int count = p->indices >= 0 ? r->doc.accessors[p->indices].count : part->vertex_count;
-    double *idx = malloc(sizeof(double) * (size_t)(count ? count : 1));
-    *out = malloc(sizeof(mesh_edge) * (size_t)(count ? count : 1));
-    *edge_count = 0;
+    double *idx = malloc(sizeof(double) * ((size_t)count + 1));
+    *out = malloc(sizeof(mesh_edge) * ((size_t)count + 1));
     lab_error e = idx && *out ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "edges", "%d indices", count);
     if (e == LAB_OK && p->indices >= 0)
         e = gltf_accessor_read(&r->doc, p->indices, idx, d);
     for (int k = 0; e == LAB_OK && p->indices < 0 && k < count; k++)
         idx[k] = k;
-    for (int t = 0; e == LAB_OK && t + 2 < count; t += 3)
-        for (int k = 0; k < 3; k++)
-            (*out)[(*edge_count)++] = (mesh_edge){(int)idx[t + k], (int)idx[t + (k + 1) % 3]};
+    int step = p->mode == GLTF_LINES ? 2 : 1; /* LINES in pairs; strips and loops run on */
+    for (int k = 0; e == LAB_OK && p->mode != GLTF_POINTS && k + 1 < count; k += step)
+        (*out)[(*edge_count)++] = (mesh_edge){(int)idx[k], (int)idx[k + 1]};
+    if (e == LAB_OK && p->mode == GLTF_LINE_LOOP && count > 2)
+        (*out)[(*edge_count)++] = (mesh_edge){(int)idx[count - 1], (int)idx[0]};
     free(idx);
     return e;
 }

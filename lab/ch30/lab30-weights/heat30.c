@@ -24,15 +24,77 @@ double heat30_segment_distance(vec3 p, heat30_bone bone, vec3 *closest)
     return vec3_length(vec3_sub(p, q));
 }
 
+const char *const heat30_model_names[HEAT30_MODELS + 1] = {"paper", "blender", NULL};
+
+double heat30_blender_cut(double w)
+{
+    if (w < HEAT30_BLENDER_CUT_END)
+        return 0.0;
+    if (w < HEAT30_BLENDER_CUT_START)
+        return (w - HEAT30_BLENDER_CUT_END) / (HEAT30_BLENDER_CUT_START - HEAT30_BLENDER_CUT_END) * HEAT30_BLENDER_CUT_START;
+    return w;
+}
+
 /* cot of the angle between u and v: cos / sin = (u . v) / |u x v|. */
 static double cotangent(vec3 u, vec3 v)
 {
     return vec3_dot(u, v) / vec3_length(vec3_cross(u, v));
 }
 
-lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, int *obtuse_count, lab_diag *d)
+static int by_edge_key(const void *a, const void *b)
+{
+    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+static unsigned long long edge_key(int i, int j)
+{
+    return i < j ? (unsigned long long)i << 32 | (unsigned)j : (unsigned long long)j << 32 | (unsigned)i;
+}
+
+/* per[3 t + k]: how many triangles hold the edge opposite corner k of triangle t (sorted
+ * keys, then two binary searches an edge). keys: 3 T scratch entries. */
+static void edge_triangle_counts(const mesh *m, unsigned long long *keys, int *per)
+{
+    size_t count = (size_t)m->triangle_count * 3;
+    for (int t = 0; t < m->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            keys[3 * (size_t)t + k] = edge_key(m->triangles[t].v[(k + 1) % 3], m->triangles[t].v[(k + 2) % 3]);
+    qsort(keys, count, sizeof *keys, by_edge_key);
+    for (int t = 0; t < m->triangle_count; t++)
+        for (int k = 0; k < 3; k++) {
+            unsigned long long key = edge_key(m->triangles[t].v[(k + 1) % 3], m->triangles[t].v[(k + 2) % 3]);
+            size_t lo = 0, hi = count; /* the first key >= key, then the first > key */
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (keys[mid] < key) lo = mid + 1; else hi = mid;
+            }
+            size_t first = lo;
+            hi = count;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (keys[mid] <= key) lo = mid + 1; else hi = mid;
+            }
+            per[3 * t + k] = (int)(lo - first);
+        }
+}
+
+lab_error heat30_laplacian(const mesh *m, heat30_model model, sparse_triplets *L, double *mass, int *obtuse_count,
+                           lab_diag *d)
 {
     int n = m->vertex_count;
+    unsigned long long *keys = NULL;
+    int *per = NULL; /* Blender's: the triangles on each triangle's edges */
+    if (model == HEAT30_BLENDER) {
+        keys = malloc(((size_t)m->triangle_count * 3 + 1) * sizeof *keys);
+        per = malloc(((size_t)m->triangle_count * 3 + 1) * sizeof *per);
+        if (!keys || !per) {
+            free(keys), free(per);
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat's Laplacian", "%d triangles", m->triangle_count);
+        }
+        edge_triangle_counts(m, keys, per);
+        free(keys);
+    }
     lab_error e = sparse_init(L, n, (size_t)m->triangle_count * 12 + (size_t)n, d);
     for (int i = 0; i < n; i++)
         mass[i] = 0.0;
@@ -43,17 +105,26 @@ lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, int 
         vec3 p[3] = {m->vertices[v[0]], m->vertices[v[1]], m->vertices[v[2]]};
         if (!(triangle_area(p[0], p[1], p[2]) > 0.0)) {
             sparse_free(L);
-            return diag_fail(d, LAB_ERR_MESH_ZERO_AREA, "bone heat's Laplacian", "triangle %d (%d, %d, %d): its angles have no cotangent", t,
-                             v[0], v[1], v[2]);
+            free(per);
+            int k = vec3_length(vec3_sub(p[0], p[1])) == 0.0 ? 1 : vec3_length(vec3_sub(p[1], p[2])) == 0.0 ? 2
+                  : vec3_length(vec3_sub(p[2], p[0])) == 0.0 ? 0 : -1; /* a corner at its predecessor's place */
+            if (k >= 0)
+                return diag_fail(d, LAB_ERR_MESH_ZERO_AREA, "bone heat's Laplacian",
+                                 "triangle %d (%d, %d, %d): vertices %d and %d are coincident, at (%.9g, %.9g, %.9g): its "
+                                 "angles have no cotangent", t, v[0], v[1], v[2], v[(k + 2) % 3], v[k], p[k].x, p[k].y, p[k].z);
+            return diag_fail(d, LAB_ERR_MESH_ZERO_AREA, "bone heat's Laplacian",
+                             "triangle %d (%d, %d, %d): its corners are collinear: its angles have no cotangent", t, v[0],
+                             v[1], v[2]);
         }
         double cot[3];    /* cot[k]: the angle at corner k, opposite the edge (k+1, k+2) */
         for (int k = 0; k < 3; k++)
             cot[k] = cotangent(vec3_sub(p[(k + 1) % 3], p[k]), vec3_sub(p[(k + 2) % 3], p[k]));
         /* L_ik += cot(angle opposite ik) / 2: each triangle gives an edge one of its two
-         * angles; an interior edge gets both (cot alpha + cot beta) / 2, a boundary edge one */
+         * angles; an interior edge gets both (cot alpha + cot beta) / 2, a boundary edge one.
+         * Blender divides by the edge's triangles instead: a boundary edge keeps cot alpha */
         for (int k = 0; e == LAB_OK && k < 3; k++) {
             int i = v[(k + 1) % 3], j = v[(k + 2) % 3];
-            double w = cot[k] / 2.0;
+            double w = cot[k] / (per ? per[3 * t + k] : 2.0);
             e = sparse_add(L, i, j, w, d);
             if (e == LAB_OK)
                 e = sparse_add(L, j, i, w, d);
@@ -82,119 +153,230 @@ lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, int 
             }
         }
     }
+    free(per);
     if (e != LAB_OK)
         sparse_free(L);
     return e;
 }
 
-lab_error heat30_heat(const mesh *m, const heat30_bone *bones, int bone_count, int joint_count, double c,
-                      double *H, double *p, int *hidden, lab_diag *d)
+/* Blender's vertex normals: the normalised sum of the unit normals of the vertex's
+ * triangles (zero for a vertex no triangle uses, as Blender's normalize_v3 leaves it). */
+static void vertex_normals(const mesh *m, vec3 *out)
+{
+    for (int i = 0; i < m->vertex_count; i++)
+        out[i] = vec3_make(0, 0, 0);
+    for (int t = 0; t < m->triangle_count; t++) {
+        const int *v = m->triangles[t].v;
+        vec3 n = vec3_cross(vec3_sub(m->vertices[v[1]], m->vertices[v[0]]), vec3_sub(m->vertices[v[2]], m->vertices[v[0]]));
+        n = vec3_scale(n, 1.0 / vec3_length(n)); /* the Laplacian refused zero areas first */
+        for (int k = 0; k < 3; k++)
+            out[v[k]] = vec3_add(out[v[k]], n);
+    }
+    for (int i = 0; i < m->vertex_count; i++) {
+        double len = vec3_length(out[i]);
+        if (len > 0.0)
+            out[i] = vec3_scale(out[i], 1.0 / len);
+    }
+}
+
+/* The model's distance from x to the bone, and the bone's closest point. The paper's is
+ * Euclidean; Blender's is d / ((cos + 1.001) / 2), cos between the vertex normal and the
+ * direction from the closest point to x (0 where x is on the bone). */
+static double model_distance(heat30_model model, vec3 x, vec3 normal, heat30_bone bone, vec3 *closest)
+{
+    double dist = heat30_segment_distance(x, bone, closest);
+    if (model == HEAT30_PAPER)
+        return dist;
+    double cosine = dist > 0.0 ? vec3_dot(vec3_scale(vec3_sub(x, *closest), 1.0 / dist), normal) : 0.0;
+    return dist / (0.5 * (cosine + 1.001));
+}
+
+typedef struct { double dist; int bone; } keyed_bone;
+static int by_distance(const void *pa, const void *pb)
+{
+    const keyed_bone *a = pa, *b = pb;
+    return a->dist < b->dist ? -1 : a->dist > b->dist ? 1 : a->bone - b->bone;
+}
+
+lab_error heat30_heat(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
+                      double c, double *H, double *p, int *hidden, lab_diag *d)
 {
     int n = m->vertex_count, unseen = 0;
+    const bool blender = model == HEAT30_BLENDER;
+    const mesh_segment_rule rule = blender ? MESH_SEGMENT_FACING : MESH_SEGMENT_ANY;
+    const double tie = blender ? HEAT30_BLENDER_TIE : HEAT30_TIE;
     mesh_bvh bvh;
     lab_error e = mesh_bvh_build(m, &bvh, d);
     if (e != LAB_OK)
         return e;
     double *dist = malloc((size_t)bone_count * sizeof *dist);
     vec3 *closest = malloc((size_t)bone_count * sizeof *closest);
-    bool *seen = malloc((size_t)bone_count * sizeof *seen);
-    if (!dist || !closest || !seen) {
-        free(dist), free(closest), free(seen), mesh_bvh_free(&bvh);
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d bones", bone_count);
+    keyed_bone *order = malloc((size_t)bone_count * sizeof *order);
+    vec3 *normal = blender ? malloc((size_t)n * sizeof *normal) : NULL;
+    if (!dist || !closest || !order || (blender && !normal)) {
+        free(dist), free(closest), free(order), free(normal), mesh_bvh_free(&bvh);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d bones, %d vertices", bone_count, n);
     }
-    for (int i = 0; i < n; i++) {
+    if (blender)
+        vertex_normals(m, normal);
+    for (int i = 0; e == LAB_OK && i < n; i++) {
         double *pi = p + (size_t)i * joint_count;
+        const bool surface = !bvh.unused[i]; /* some triangle uses it */
         for (int j = 0; j < joint_count; j++)
             pi[j] = 0.0;
         for (int b = 0; b < bone_count; b++) {
-            dist[b] = heat30_segment_distance(m->vertices[i], bones[b], &closest[b]);
-            seen[b] = false;
+            dist[b] = model_distance(model, m->vertices[i], blender ? normal[i] : vec3_make(0, 0, 0), bones[b], &closest[b]);
         }
-        /* the nearest visible bone: try bones nearest first until one is seen */
         double nearest = INFINITY;
-        int visible = -1; /* the nearest bone seen: its visibility is known */
-        for (int tried = 0; tried < bone_count; tried++) {
-            int best = -1;
+        int visible = -1; /* the paper's: the nearest bone seen, its visibility known */
+        if (blender || !surface) {
+            /* Blender: the nearest of all bones, seen or not (and a vertex off the surface) */
             for (int b = 0; b < bone_count; b++)
-                if (!seen[b] && dist[b] < nearest && (best < 0 || dist[b] < dist[best]))
-                    best = b;
-            if (best < 0)
-                break;
-            seen[best] = true; /* tried */
-            if (!mesh_bvh_segment_blocked(&bvh, i, closest[best]))
-                nearest = dist[best], visible = best;
+                nearest = fmin(nearest, dist[b]);
+        } else {
+            /* the paper: the nearest visible bone; bones are tried nearest first (sorted:
+             * O(B log B) a vertex, then one visibility query a bone until one is seen) */
+            for (int b = 0; b < bone_count; b++)
+                order[b] = (keyed_bone){dist[b], b};
+            qsort(order, (size_t)bone_count, sizeof *order, by_distance);
+            for (int k = 0; k < bone_count && visible < 0; k++) {
+                if (!mesh_bvh_segment_blocked(&bvh, i, closest[order[k].bone], rule))
+                    nearest = order[k].dist, visible = order[k].bone;
+            }
         }
         H[i] = 0.0;
-        if (!isfinite(nearest)) {
-            unseen++;
-            continue;
-        }
-        if (!(nearest > 0.0)) {
-            free(dist), free(closest), free(seen), mesh_bvh_free(&bvh);
-            return diag_fail_at_vertex(d, LAB_ERR_INVALID_ARGUMENT, i, NULL,
-                                       "lies on a bone: the heat c / d^2 has no value at d = 0");
+        if (surface && !blender && nearest == 0.0) {
+            for (visible = 0; dist[visible] > 0.0; visible++)
+                ;
+            e = diag_fail_at_vertex(d, LAB_ERR_HEAT_ON_BONE, i, NULL,
+                                    "(%.9g, %.9g, %.9g) lies on bone %d of joint %d", m->vertices[i].x,
+                                    m->vertices[i].y, m->vertices[i].z, visible, bones[visible].joint);
+            break;
         }
         /* every visible bone within the tie tolerance of the nearest shares the vertex */
         int k = 0;
-        for (int b = 0; b < bone_count; b++)
-            if (dist[b] <= nearest * (1.0 + HEAT30_TIE) && (b == visible || !mesh_bvh_segment_blocked(&bvh, i, closest[b]))) {
+        for (int b = 0; isfinite(nearest) && b < bone_count; b++)
+            if (dist[b] <= nearest * (1.0 + tie) &&
+                (!surface || b == visible || !mesh_bvh_segment_blocked(&bvh, i, closest[b], rule))) {
                 pi[bones[b].joint] += 1.0;
                 k++;
             }
+        if (k == 0) { /* no bone in sight (Blender: the nearest one hidden) */
+            unseen++;
+            continue;
+        }
         for (int j = 0; j < joint_count; j++)
-            pi[j] /= k;                                   /* p_j(i) = 1 / k */
-        H[i] = k * c / (nearest * nearest);               /* H_ii = k c / d_i^2 */
+            pi[j] /= k;                                        /* p_j(i) = 1 / k */
+        if (surface) {
+            double dh = blender ? fmax(nearest, HEAT30_BLENDER_MIN_DISTANCE) : nearest;
+            H[i] = k * c / (dh * dh);                          /* H_ii = k c / d_i^2 */
+        }
     }
-    free(dist), free(closest), free(seen), mesh_bvh_free(&bvh);
+    free(dist), free(closest), free(order), free(normal), mesh_bvh_free(&bvh);
     if (hidden)
         *hidden = unseen;
+    return e;
+}
+
+/* The root of i's part (union-find, halving the path as it goes). */
+static int part_of(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Every connected part of the surface needs a vertex with heat: without one, nothing pins
+ * its weights and its block of the system is singular. parent, flag: n of scratch each. */
+static lab_error check_parts_see_a_bone(const mesh *m, const double *H, int *parent, unsigned char *flag, lab_diag *d)
+{
+    enum { USED = 1, HEATED = 2 };
+    int n = m->vertex_count;
+    for (int i = 0; i < n; i++)
+        parent[i] = i, flag[i] = 0;
+    for (int t = 0; t < m->triangle_count; t++) {
+        const int *v = m->triangles[t].v;
+        for (int k = 0; k < 3; k++) {
+            flag[v[k]] |= USED;
+            int a = part_of(parent, v[0]), b = part_of(parent, v[k]);
+            parent[a > b ? a : b] = a < b ? a : b;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (H[i] > 0.0)
+            flag[part_of(parent, i)] |= HEATED;
+    for (int i = 0; i < n; i++) { /* i ascending: the first vertex of a part names it */
+        int root = part_of(parent, i);
+        if (!(flag[i] & USED) || (flag[root] & HEATED))
+            continue; /* a vertex no triangle uses takes its nearest bones' weights instead */
+        int size = 0;
+        for (int v = 0; v < n; v++)
+            size += part_of(parent, v) == root;
+        return diag_fail_at_vertex(d, LAB_ERR_HEAT_UNSEEN, i, NULL,
+                                   "its connected part of the surface (%d vertices, this one the first) sees no "
+                                   "bone: from each of them, the nearest bones are hidden behind a triangle",
+                                   size);
+    }
     return LAB_OK;
 }
 
 void heat30_result_free(heat30_result *r)
 {
+    free(r->solution);
     free(r->weights);
     free(r->backward_error);
     *r = (heat30_result){0};
 }
 
-lab_error heat30_solve(const mesh *m, const heat30_bone *bones, int bone_count, int joint_count, double c,
-                       heat30_result *out, lab_diag *d)
+lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
+                       double c, heat30_result *out, lab_diag *d)
 {
-    *out = (heat30_result){.vertex_count = m->vertex_count, .joint_count = joint_count};
+    *out = (heat30_result){.vertex_count = m->vertex_count, .joint_count = joint_count, .model = model};
     int n = m->vertex_count;
+    if ((double)n * (bone_count > joint_count ? bone_count : joint_count) > HEAT30_MAX_PAIRS)
+        return diag_fail(d, LAB_ERR_LIMIT, "bone heat", "%d vertices x %d bones (%d joints): over %d vertex-bone pairs",
+                         n, bone_count, joint_count, HEAT30_MAX_PAIRS);
     for (int b = 0; b < bone_count; b++)
         if (bones[b].joint < 0 || bones[b].joint >= joint_count)
             return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "bone %d names joint %d of %d", b,
                              bones[b].joint, joint_count);
-    for (int j = 0; j < joint_count; j++) {
-        bool owned = false;
-        for (int b = 0; b < bone_count; b++)
-            owned |= bones[b].joint == j;
-        if (!owned)
-            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "joint %d owns no bone", j);
-    }
     sparse_triplets A = {0};
     sparse_cholesky f = {0};
+    size_t nj = (size_t)n * joint_count;
     double *mass = malloc((size_t)n * sizeof *mass), *H = malloc((size_t)n * sizeof *H);
-    double *p = malloc((size_t)n * joint_count * sizeof *p), *rhs = malloc((size_t)n * sizeof *rhs);
+    double *p = malloc(nj * sizeof *p), *rhs = malloc((size_t)n * sizeof *rhs);
     double *w = malloc((size_t)n * sizeof *w);
-    out->weights = malloc((size_t)n * joint_count * sizeof *out->weights);
+    int *parent = malloc((size_t)n * sizeof *parent);
+    unsigned char *flag = malloc((size_t)n + (size_t)joint_count);
+    out->solution = malloc(nj * sizeof *out->solution);
+    out->weights = malloc(nj * sizeof *out->weights);
     out->backward_error = malloc((size_t)joint_count * sizeof *out->backward_error);
     lab_error e = LAB_OK;
-    if (!mass || !H || !p || !rhs || !w || !out->weights || !out->backward_error)
+    if (!mass || !H || !p || !rhs || !w || !parent || !flag || !out->solution || !out->weights || !out->backward_error)
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d vertices, %d joints", n, joint_count);
+    for (int j = 0; e == LAB_OK && j < joint_count; j++) /* every joint owns a bone */
+        flag[n + j] = 0;
+    for (int b = 0; e == LAB_OK && b < bone_count; b++)
+        flag[n + bones[b].joint] = 1;
+    for (int j = 0; e == LAB_OK && j < joint_count; j++)
+        if (!flag[n + j])
+            e = diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "joint %d owns no bone", j);
     /* L and M (the Laplacian of Meyer et al.), H and p (the heat) */
     if (e == LAB_OK)
-        e = heat30_laplacian(m, &A, mass, &out->obtuse_triangles, d);
+        e = heat30_laplacian(m, model, &A, mass, &out->obtuse_triangles, d);
     if (e == LAB_OK)
-        e = heat30_heat(m, bones, bone_count, joint_count, c, H, p, &out->hidden, d);
+        e = heat30_heat(m, model, bones, bone_count, joint_count, c, H, p, &out->hidden, d);
+    if (e == LAB_OK)
+        e = check_parts_see_a_bone(m, H, parent, flag, d);
+    /* the paper's rows times M; Blender's rows are M^-1 L / 4 + H, times 4 M */
+    const double scale = model == HEAT30_BLENDER ? 4.0 : 1.0;
     if (e == LAB_OK) {
-        /* A = -L + M H: L's entries change sign in place, M H joins the diagonal */
+        /* A = -L + M H: L's entries change sign in place, M H joins the diagonal; a vertex
+         * no triangle uses (M_ii = 0, no neighbours) gets the row w_i = p_i */
         for (size_t k = 0; k < A.count; k++)
             A.value[k] = -A.value[k];
         for (int i = 0; e == LAB_OK && i < n; i++)
-            e = sparse_add(&A, i, i, mass[i] * H[i], d);
+            e = sparse_add(&A, i, i, mass[i] > 0.0 ? scale * mass[i] * H[i] : 1.0, d);
     }
     double a_norm = 0.0; /* |A|, the largest absolute row sum */
     for (int i = 0; e == LAB_OK && i < n; i++)
@@ -204,14 +386,17 @@ lab_error heat30_solve(const mesh *m, const heat30_bone *bones, int bone_count, 
     for (int i = 0; e == LAB_OK && i < n; i++)
         a_norm = fmax(a_norm, rhs[i]);
     double t0 = timer_seconds();
+    /* the paper's -L + M H is positive definite; Blender's whole boundary cotangents can make
+     * it indefinite (its own solver takes least squares): L D L^T for it */
     if (e == LAB_OK)
-        e = sparse_cholesky_factor(&A, &f, d);
+        e = model == HEAT30_BLENDER ? sparse_ldl_factor(&A, &f, d) : sparse_cholesky_factor(&A, &f, d);
     out->factor_seconds = timer_seconds() - t0;
     t0 = timer_seconds();
     for (int j = 0; e == LAB_OK && j < joint_count; j++) {
         double b_norm = 0.0, w_norm = 0.0;
-        for (int i = 0; i < n; i++) { /* b_j = M H p_j */
-            rhs[i] = mass[i] * H[i] * p[(size_t)i * joint_count + j];
+        for (int i = 0; i < n; i++) { /* b_j = M H p_j (times Blender's 4) */
+            double pij = p[(size_t)i * joint_count + j];
+            rhs[i] = mass[i] > 0.0 ? scale * mass[i] * H[i] * pij : pij;
             b_norm = fmax(b_norm, fabs(rhs[i]));
         }
         e = sparse_cholesky_solve(&f, rhs, w, d);
@@ -223,8 +408,10 @@ lab_error heat30_solve(const mesh *m, const heat30_bone *bones, int bone_count, 
                 e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "the residual's scratch vector");
             out->backward_error[j] = r / (a_norm * w_norm + b_norm);
         }
-        for (int i = 0; e == LAB_OK && i < n; i++)
-            out->weights[(size_t)i * joint_count + j] = w[i];
+        for (int i = 0; e == LAB_OK && i < n; i++) { /* Blender cuts each weight, then stops */
+            out->solution[(size_t)i * joint_count + j] = w[i];
+            out->weights[(size_t)i * joint_count + j] = model == HEAT30_BLENDER ? heat30_blender_cut(w[i]) : w[i];
+        }
     }
     out->solve_seconds = timer_seconds() - t0;
     out->factor_nonzeros = f.factor_nonzeros;
@@ -232,7 +419,7 @@ lab_error heat30_solve(const mesh *m, const heat30_bone *bones, int bone_count, 
     out->peak_bytes = f.peak_bytes;
     sparse_cholesky_free(&f);
     sparse_free(&A);
-    free(mass), free(H), free(p), free(rhs), free(w);
+    free(mass), free(H), free(p), free(rhs), free(w), free(parent), free(flag);
     if (e != LAB_OK)
         heat30_result_free(out);
     return e;

@@ -1,8 +1,9 @@
 /* heat30.h - where weights come from: bone heat (Baran and Popovic, "Automatic Rigging and
- * Animation of 3D Characters", SIGGRAPH 2007, section 4), the method behind Blender's
- * "With Automatic Weights". The formulas are written out, term by term, in heat30.c.
+ * Animation of 3D Characters", SIGGRAPH 2007, section 4), as the paper writes it
+ * (HEAT30_PAPER) and as Blender 3.4's "With Automatic Weights" computes it
+ * (HEAT30_BLENDER). The formulas are written out, term by term, in heat30.c.
  *
- * The weights of bone j solve one sparse linear system on the bind mesh:
+ * The paper's model. The weights of bone j solve one sparse linear system on the bind mesh:
  *
  *     -Delta w_j + H w_j = H p_j          (the paper's equation)
  *
@@ -19,18 +20,40 @@
  *
  *     (-L + M H) w_j = M H p_j
  *
- * Open ends: an edge with one triangle (the cylinder's end rings) has one opposite angle,
- * so L keeps the one term cot alpha / 2: the discrete form of a zero-flux (Neumann)
- * boundary, heat neither enters nor leaves through the cut.
+ * Blender's model (source/blender/editors/armature/meshlaplacian.c, Blender 3.4), point by
+ * point where it differs:
+ *   - its rows are M^-1 L / 4 + H (its per-vertex area is twice Meyer's and it takes
+ *     0.5 / area): the paper's system with 4 H in place of H, the same as c = 4;
+ *   - an edge's cotangent is divided by the number of triangles on it, not by 2: a boundary
+ *     edge keeps its whole cot alpha;
+ *   - the distance is d / ((cos + 1.001) / 2), cos the cosine between the vertex normal (the
+ *     normalised sum of its triangles' unit normals) and the direction from the bone's
+ *     closest point to the vertex: a vertex facing away from a bone is farther from it;
+ *   - the nearest bone is the nearest of all bones, visible or not: k counts the bones within
+ *     1e-4 of that distance that are visible (MESH_SEGMENT_FACING, src/mesh/bvh.h), so a
+ *     vertex whose nearest bone is hidden gets no heat; H uses max(d, 1e-4);
+ *   - each weight is cut (heat30_blender_cut): below 0.025 it is dropped, from 0.025 to 0.05
+ *     it is scaled down to meet 0 at 0.025, and nothing is normalised afterwards.
+ * heat30_result keeps the solution before the cut.
  *
- * Visible: the segment from a vertex to the closest point of a bone crosses no triangle
- * of the mesh (the triangles around the vertex itself excluded). The paper asks that the
- * segment lie inside the character's volume; for a closed mesh whose bones are inside it
- * the two are the same test.
+ * Open ends: an edge with one triangle (the cylinder's end rings) has one opposite angle,
+ * so the paper's L keeps the one term cot alpha / 2: the discrete form of a zero-flux
+ * (Neumann) boundary, heat neither enters nor leaves through the cut.
+ *
+ * Visible (the paper's model): the segment from a vertex to the closest point of a bone
+ * crosses no triangle of the mesh (MESH_SEGMENT_ANY: the triangles around the vertex itself
+ * excluded). The paper asks that the segment lie inside the character's volume; for a
+ * closed mesh whose bones are inside it the two are the same test.
+ *
+ * Vertices no triangle uses are not on the surface the heat flows over: in both models such
+ * a vertex takes its weights from the bones nearest it, p_j(i), visibility aside (Blender's
+ * row for it is H w = H p). A vertex on a bone (d = 0) is refused by the paper's model
+ * (LAB_ERR_HEAT_ON_BONE) and clamped by Blender's; a connected part of the surface in
+ * which no vertex sees a bone is refused by both (LAB_ERR_HEAT_UNSEEN), naming a vertex.
  *
  * Properties the program checks rather than enforces: because L 1 = 0 and sum_j p_j = 1
- * wherever H_ii > 0, the weights of every vertex sum to 1; because -L + M H is an
- * M-matrix when no cotangent weight is negative, they are non-negative.
+ * wherever H_ii > 0, the solution's weights sum to 1 at every vertex; because -L + M H is
+ * an M-matrix when no cotangent weight is negative, they are non-negative.
  */
 #ifndef HEAT30_H
 #define HEAT30_H
@@ -41,8 +64,26 @@
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
-#define HEAT30_C 1.0           /* the paper's heat constant c */
+#define HEAT30_C 1.0           /* the paper's heat constant c (Blender's C_WEIGHT too) */
 #define HEAT30_TIE 1e-9        /* bones within this relative distance of the nearest tie */
+/* The cost is linear in vertices x bones (a distance each, and a visibility query each in
+ * the worst case, where a vertex sees no bone) and the tables are vertices x joints
+ * doubles: a run beyond this many pairs is refused (LAB_ERR_LIMIT). The time at the limit
+ * is measured on the chapter page. */
+#define HEAT30_MAX_PAIRS (1 << 22)
+
+typedef enum { HEAT30_PAPER, HEAT30_BLENDER } heat30_model;
+#define HEAT30_MODELS 2
+extern const char *const heat30_model_names[HEAT30_MODELS + 1]; /* "paper", "blender", NULL */
+
+/* Blender 3.4's constants (meshlaplacian.c: DISTANCE_EPSILON, the mindist clamp,
+ * WEIGHT_LIMIT_END and WEIGHT_LIMIT_START) */
+#define HEAT30_BLENDER_TIE 1e-4
+#define HEAT30_BLENDER_MIN_DISTANCE 1e-4
+#define HEAT30_BLENDER_CUT_END 0.025
+#define HEAT30_BLENDER_CUT_START 0.05
+/* Blender's cut of one weight: 0 below 0.025, (w - 0.025) / 0.025 * 0.05 up to 0.05, w above. */
+double heat30_blender_cut(double w);
 
 /* A bone: the segment from a to b, whose heat goes to joint `joint`'s weights. A joint may
  * own several bones (one to each child), and a bone may be a point (a == b). */
@@ -54,21 +95,26 @@ typedef struct {
 /* The distance from p to the segment, and its closest point (may be NULL). */
 double heat30_segment_distance(vec3 p, heat30_bone bone, vec3 *closest);
 
-/* The cotangent matrix L (both halves, as triplets into a new *L), the mixed Voronoi area
- * of every vertex (mass[vertex_count], the caller's) and how many triangles are obtuse
- * (*obtuse_count, may be NULL: each gives its edges a negative cotangent). A triangle of zero area has
- * no angles to take cotangents of: LAB_ERR_MESH_ZERO_AREA names it. */
-lab_error heat30_laplacian(const mesh *m, sparse_triplets *L, double *mass, int *obtuse_count, lab_diag *d);
+/* The cotangent matrix L (both halves, as triplets into a new *L; the model's edge rule),
+ * the mixed Voronoi area of every vertex (mass[vertex_count], the caller's; 0 for a vertex
+ * no triangle uses) and how many triangles are obtuse (*obtuse_count, may be NULL: each
+ * gives its edges a negative cotangent). A triangle of zero area has no angles to take
+ * cotangents of: LAB_ERR_MESH_ZERO_AREA names it. */
+lab_error heat30_laplacian(const mesh *m, heat30_model model, sparse_triplets *L, double *mass, int *obtuse_count,
+                           lab_diag *d);
 
-/* The heat: H[i] = k c / d_i^2 and p[i * joint_count + j] (the caller's arrays), as above;
- * *hidden (may be NULL) counts vertices that see no bone. */
-lab_error heat30_heat(const mesh *m, const heat30_bone *bones, int bone_count, int joint_count, double c,
-                      double *H, double *p, int *hidden, lab_diag *d);
+/* The heat: H[i] = k c / d_i^2 and p[i * joint_count + j] (the caller's arrays), by the
+ * model's distance and visibility; *hidden (may be NULL) counts vertices of the surface
+ * with no heat (H_ii = 0). */
+lab_error heat30_heat(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
+                      double c, double *H, double *p, int *hidden, lab_diag *d);
 
 /* What one bone-heat run found and cost. */
 typedef struct {
     int vertex_count, joint_count;
-    double *weights;            /* vertex_count x joint_count, vertex-major */
+    heat30_model model;
+    double *solution;           /* vertex_count x joint_count, vertex-major: the solves' */
+    double *weights;            /* the same after the model's cut (Blender's), or a copy */
     double *backward_error;     /* per joint: the solve's normwise backward error,
                                  * |A w - b| / (|A| |w| + |b|) in the infinity norms, with
                                  * A = -L + M H, b = M H p_j and |A| the largest row sum of
@@ -81,11 +127,12 @@ typedef struct {
     double factor_seconds, solve_seconds; /* wall time: the report's, never the evidence's */
 } heat30_result;
 
-/* Bone-heat weights of every vertex of m for joint_count joints (each must own a bone).
- * Refuses a mesh whose system is not positive definite (LAB_ERR_NOT_POSITIVE_DEFINITE):
- * a vertex or a whole piece of the mesh that sees no bone has nothing to pin it. */
-lab_error heat30_solve(const mesh *m, const heat30_bone *bones, int bone_count, int joint_count, double c,
-                       heat30_result *out, lab_diag *d);
+/* Bone-heat weights of every vertex of m for joint_count joints (each must own a bone),
+ * by the model. Refuses more than HEAT30_MAX_PAIRS vertex-bone pairs (LAB_ERR_LIMIT), a
+ * connected part of the surface that sees no bone (LAB_ERR_HEAT_UNSEEN) before it
+ * factorises, and (the paper's model) a vertex on a bone. */
+lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
+                       double c, heat30_result *out, lab_diag *d);
 void heat30_result_free(heat30_result *r);
 
 #endif

@@ -43,10 +43,13 @@
  * or a self-check failed, 2 usage, 3 output directory, write failure or out of memory.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "math/linalg.h"
@@ -66,13 +69,15 @@
 
 /* ---- the rigs and their bones ------------------------------------------------------------ */
 
-/* Both of chapter 30's rigs twice: one keeps the hand weights, one will take bone heat's. */
+/* Both of chapter 30's rigs once a weight set: the first keeps the hand weights, the
+ * others will take the automatic weights. */
 static lab_error build_rigs(void *state, lab_diag *d)
 {
     weights30 *r = state;
     lab_error e = rig30_build_both(r->rigs[WEIGHTS30_HAND], &r->edges, &r->edge_count, d);
-    for (int kind = 0; e == LAB_OK && kind < 2; kind++)
-        e = rig30_rig_build(&r->rigs[WEIGHTS30_HEAT][kind], (rig30_kind)kind, NULL, d);
+    for (int set = WEIGHTS30_HAND + 1; set < WEIGHTS30_SETS; set++)
+        for (int kind = 0; e == LAB_OK && kind < 2; kind++)
+            e = rig30_rig_build(&r->rigs[set][kind], (rig30_kind)kind, NULL, d);
     return e;
 }
 
@@ -107,7 +112,7 @@ static lab_error check_laplacian(void *state, lab_diag *d)
     mesh hexagon = {7, v, 6, t};
     sparse_triplets L;
     double mass[7];
-    lab_error e = heat30_laplacian(&hexagon, &L, mass, NULL, d);
+    lab_error e = heat30_laplacian(&hexagon, HEAT30_PAPER, &L, mass, NULL, d);
     if (e != LAB_OK)
         return e;
     const double s3 = sqrt(3.0);
@@ -158,55 +163,169 @@ static void heat_closed_forms(rig30_kind kind, double c, double out[RIG30_RINGS]
     }
 }
 
+/* The checks of one model's solution: properties of the system, not imposed on it. */
+static void check_solution(weights30_rig *w, heat30_model model)
+{
+    const double *S = w->heat[model].solution; /* vertex-major, RIG30_JOINTS a vertex */
+    w->min_weight[model] = INFINITY;
+    for (int v = 0; v < WEIGHTS30_VERTS; v++) {
+        w->sum_error[model] = fmax(w->sum_error[model], fabs(S[2 * v] + S[2 * v + 1] - 1.0));
+        w->min_weight[model] = fmin(w->min_weight[model], fmin(S[2 * v], S[2 * v + 1]));
+    }
+    for (int j = 0; j < RIG30_JOINTS; j++)
+        w->backward_error[model] = fmax(w->backward_error[model], w->heat[model].backward_error[j]);
+    for (int ring = 0; ring < RIG30_RINGS; ring++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int s = 0; s < RIG30_SEGMENTS; s++) {
+            double x = S[2 * (ring * RIG30_SEGMENTS + s) + 1];
+            lo = fmin(lo, x), hi = fmax(hi, x);
+        }
+        w->ring_spread[model] = fmax(w->ring_spread[model], hi - lo);
+    }
+}
+
 static lab_error bone_heat(void *state, lab_diag *d)
 {
     weights30 *r = state;
     lab_error e = LAB_OK;
     for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
         weights30_rig *w = &r->rig[kind];
-        rig30_rig *heat = &r->rigs[WEIGHTS30_HEAT][kind];
-        rig_bones(heat, w->bones);
-        /* (-L + M H) w_j = M H p_j, one factorisation, one solve per joint (heat30.c) */
-        e = heat30_solve(&heat->bind, w->bones, WEIGHTS30_BONES, RIG30_JOINTS, r->heat_c, &w->heat, d);
+        rig_bones(&r->rigs[WEIGHTS30_HAND][kind], w->bones);
+        for (int v = 0; v < WEIGHTS30_VERTS; v++)
+            w->child[WEIGHTS30_HAND][v] = rig30_child_weight(&r->rigs[WEIGHTS30_HAND][kind].influences, v);
+        for (int model = 0; e == LAB_OK && model < HEAT30_MODELS; model++) {
+            weights30_set set = weights30_set_of_model((heat30_model)model);
+            /* (-L + M H) w_j = M H p_j, one factorisation, one solve per joint (heat30.c) */
+            e = heat30_solve(&r->rigs[set][kind].bind, (heat30_model)model, w->bones, WEIGHTS30_BONES, RIG30_JOINTS,
+                             r->heat_c, &w->heat[model], d);
+            if (e != LAB_OK)
+                break;
+            check_solution(w, (heat30_model)model);
+            const double *W = w->heat[model].weights;
+            for (int v = 0; v < WEIGHTS30_VERTS; v++)
+                w->child[set][v] = W[2 * v + 1];
+            /* into the set's rig: the paper's weights through the strict policy (they sum to
+             * 1 by the system's structure); Blender's after its cut through normalize, as
+             * Blender's armature divides by the weights' sum when it deforms */
+            skin_influences in;
+            e = skin_influences_init(&in, WEIGHTS30_VERTS, RIG30_JOINTS, d);
+            for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
+                for (int j = 0; j < RIG30_JOINTS; j++)
+                    in.joint[2 * v + j] = j, in.weight[2 * v + j] = W[2 * v + j];
+            skin_weight_policy policy = {.kind = model == HEAT30_BLENDER ? SKIN_POLICY_NORMALIZE : SKIN_POLICY_STRICT};
+            if (e == LAB_OK)
+                e = rig30_set_influences(&r->rigs[set][kind], &in, policy, NULL, d);
+            skin_influences_free(&in);
+        }
         if (e != LAB_OK)
             break;
-        const double *W = w->heat.weights; /* vertex-major, RIG30_JOINTS a vertex */
-        /* the checks: properties of the system, not imposed on its solution */
-        w->min_weight = INFINITY;
+        const double *B = w->heat[HEAT30_BLENDER].weights;
+        w->cut_sum_lo = INFINITY, w->cut_sum_hi = -INFINITY;
         for (int v = 0; v < WEIGHTS30_VERTS; v++) {
-            w->sum_error = fmax(w->sum_error, fabs(W[2 * v] + W[2 * v + 1] - 1.0));
-            w->min_weight = fmin(w->min_weight, fmin(W[2 * v], W[2 * v + 1]));
-            w->child[WEIGHTS30_HAND][v] = rig30_child_weight(&r->rigs[WEIGHTS30_HAND][kind].influences, v);
-            w->child[WEIGHTS30_HEAT][v] = W[2 * v + 1];
+            w->root[v] = B[2 * v];
+            w->cut_sum_lo = fmin(w->cut_sum_lo, B[2 * v] + B[2 * v + 1]);
+            w->cut_sum_hi = fmax(w->cut_sum_hi, B[2 * v] + B[2 * v + 1]);
         }
-        for (int j = 0; j < RIG30_JOINTS; j++)
-            w->backward_error = fmax(w->backward_error, w->heat.backward_error[j]);
+        /* the paper's model against its closed form, vertex by vertex */
         heat_closed_forms((rig30_kind)kind, r->heat_c, w->closed_form, w->continuum);
         /* the system's condition grows like 1 / c as the heat weakens */
         w->closed_form_tolerance = RIG30_CHECK_TOLERANCE / 10.0 * fmax(1.0, 1.0 / r->heat_c);
-        for (int ring = 0; ring < RIG30_RINGS; ring++) {
-            double lo = INFINITY, hi = -INFINITY;
-            for (int s = 0; s < RIG30_SEGMENTS; s++) {
-                double x = W[2 * (ring * RIG30_SEGMENTS + s) + 1];
-                lo = fmin(lo, x), hi = fmax(hi, x);
-                w->closed_form_error = fmax(w->closed_form_error, fabs(x - w->closed_form[ring]));
-            }
-            w->ring_spread = fmax(w->ring_spread, hi - lo);
-        }
-        /* the heat weights into the second rig, through the strict policy: no renormalising */
-        skin_influences in;
-        e = skin_influences_init(&in, WEIGHTS30_VERTS, RIG30_JOINTS, d);
-        for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
-            for (int j = 0; j < RIG30_JOINTS; j++)
-                in.joint[2 * v + j] = j, in.weight[2 * v + j] = W[2 * v + j];
-        if (e == LAB_OK)
-            e = rig30_set_influences(heat, &in, (skin_weight_policy){0}, NULL, d);
-        skin_influences_free(&in);
+        for (int v = 0; v < WEIGHTS30_VERTS; v++)
+            w->closed_form_error = fmax(w->closed_form_error, fabs(w->child[WEIGHTS30_HEAT][v] -
+                                                                   w->closed_form[v / RIG30_SEGMENTS]));
     }
     return e;
 }
 
-/* ---- 3. both weight sets at the chapter's poses ---------------------------------------------- */
+/* ---- 3. bounded biharmonic weights ------------------------------------------------------ */
+
+/* The cylinder's biharmonic system ring by ring, solved on its own by dense elimination.
+ * With a weight per ring, (L w) at ring r is (s/h) (w_{r+1} - 2 w_r + w_{r-1}) (one-sided at
+ * the end rings: a vertical edge's cot is s/h, a diagonal's cot 90 = 0), each vertex's area
+ * is s h (s h / 2 on an end ring: every quad gives each corner a quarter), so
+ * Q w = L M^-1 L w is D diag(1/A) D w with D the second difference and A_r = 1 (1/2 at the
+ * ends), up to the common factor s / h^3. The end rings hold 0 and 1. */
+static void bbw_ring_system(double out[RIG30_RINGS])
+{
+    enum { N = RIG30_RINGS, F = RIG30_RINGS - 2 };
+    double D[N][N] = {{0}}, A[N], Q[N][N] = {{0}}, m[F][F + 1];
+    for (int r = 0; r < N; r++) {
+        A[r] = r == 0 || r == N - 1 ? 0.5 : 1.0;
+        if (r > 0)
+            D[r][r - 1] += 1.0, D[r][r] -= 1.0;
+        if (r < N - 1)
+            D[r][r + 1] += 1.0, D[r][r] -= 1.0;
+    }
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < N; c++)
+            for (int k = 0; k < N; k++)
+                Q[r][c] += D[r][k] * D[k][c] / A[k];
+    for (int r = 0; r < F; r++) { /* rows 1..N-2, w_0 = 0, w_{N-1} = 1 moved right */
+        for (int c = 0; c < F; c++)
+            m[r][c] = Q[r + 1][c + 1];
+        m[r][F] = -Q[r + 1][N - 1];
+    }
+    for (int k = 0; k < F; k++) /* Gauss-Jordan; Q's free block is positive definite */
+        for (int r = 0; r < F; r++) {
+            if (r == k)
+                continue;
+            double f = m[r][k] / m[k][k];
+            for (int c = k; c <= F; c++)
+                m[r][c] -= f * m[k][c];
+        }
+    out[0] = 0.0, out[N - 1] = 1.0;
+    for (int r = 0; r < F; r++)
+        out[r + 1] = m[r][F] / m[r][r];
+}
+
+static lab_error biharmonic(void *state, lab_diag *d)
+{
+    weights30 *r = state;
+    lab_error e = LAB_OK;
+    for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
+        weights30_rig *w = &r->rig[kind];
+        rig30_rig *rig = &r->rigs[WEIGHTS30_BBW][kind];
+        sparse_triplets L = {0};
+        double mass[WEIGHTS30_VERTS], harmonic[2 * WEIGHTS30_VERTS];
+        int handle[WEIGHTS30_VERTS];
+        for (int v = 0; v < WEIGHTS30_VERTS; v++) /* the end rings: the root's, the child's */
+            handle[v] = v < RIG30_SEGMENTS ? 0 : v >= WEIGHTS30_VERTS - RIG30_SEGMENTS ? 1 : -1;
+        e = heat30_laplacian(&rig->bind, HEAT30_PAPER, &L, mass, NULL, d);
+        /* harmonic: L w = 0 off the handles; on this mesh it is the hand weights, z / 2 */
+        if (e == LAB_OK)
+            e = bbw30_harmonic(&L, handle, RIG30_JOINTS, harmonic, d);
+        for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
+            w->harmonic_error = fmax(w->harmonic_error, fabs(harmonic[2 * v + 1] - rig->bind.vertices[v].z / 2.0));
+        /* biharmonic: min 1/2 w^T L M^-1 L w with 0 <= w <= 1, active sets (bbw30.c) */
+        if (e == LAB_OK)
+            e = bbw30_solve(&L, mass, handle, RIG30_JOINTS, true, &w->bbw, d);
+        if (e == LAB_OK) {
+            bbw_ring_system(w->bbw_ring);
+            w->bbw_min = INFINITY, w->bbw_max = -INFINITY;
+            for (int v = 0; v < WEIGHTS30_VERTS; v++) {
+                double x = w->bbw.weights[2 * v + 1];
+                w->child[WEIGHTS30_BBW][v] = x;
+                w->bbw_ring_error = fmax(w->bbw_ring_error, fabs(x - w->bbw_ring[v / RIG30_SEGMENTS]));
+                w->bbw_min = fmin(w->bbw_min, x), w->bbw_max = fmax(w->bbw_max, x);
+            }
+            w->bbw_kkt_independent = weights30_kkt_by_products(&L, mass, handle, w->bbw.raw, RIG30_JOINTS, w->bbw.q_scale);
+        }
+        sparse_free(&L);
+        skin_influences in;
+        if (e == LAB_OK)
+            e = skin_influences_init(&in, WEIGHTS30_VERTS, RIG30_JOINTS, d);
+        if (e == LAB_OK) {
+            for (int v = 0; v < WEIGHTS30_VERTS; v++)
+                for (int j = 0; j < RIG30_JOINTS; j++)
+                    in.joint[2 * v + j] = j, in.weight[2 * v + j] = w->bbw.weights[2 * v + j];
+            e = rig30_set_influences(rig, &in, (skin_weight_policy){0}, NULL, d);
+            skin_influences_free(&in);
+        }
+    }
+    return e;
+}
+
+/* ---- 4. every weight set at the chapter's poses ---------------------------------------------- */
 
 const rig30_kind weights30_pose_kind[WEIGHTS30_POSES] = {RIG30_TWIST, RIG30_TWIST, RIG30_BEND, RIG30_BEND};
 const double weights30_pose_deg[WEIGHTS30_POSES] = {90, 180, 90, 135};
@@ -230,6 +349,7 @@ static void measure_pose(const weights30 *r, weights30_result *x)
         x->inner_elbow = bend.inner_min_distance;
     }
     x->middle_radius = radius[RIG30_MIDDLE_RING];
+    x->top_radius = radius[RIG30_RINGS - 1];
     x->narrowest_ring = 0;
     for (int ring = 1; ring < RIG30_RINGS; ring++)
         if (radius[ring] < radius[x->narrowest_ring])
@@ -243,8 +363,7 @@ static void measure_pose(const weights30 *r, weights30_result *x)
     /* the closed forms: a twisted ring of weight w keeps sqrt(1 - 4 w (1-w) sin^2(theta/2))
      * of its radius under LBS (the article's formula) and all of it under DQS; a bent ring
      * stays rigid under DQS; LBS's bend has none */
-    double w = x->set == WEIGHTS30_HAND ? rig30_child_weight(&rig->influences, RIG30_MIDDLE_RING * RIG30_SEGMENTS)
-                                        : r->rig[kind].child[WEIGHTS30_HEAT][RIG30_MIDDLE_RING * RIG30_SEGMENTS];
+    double w = rig30_child_weight(&rig->influences, RIG30_MIDDLE_RING * RIG30_SEGMENTS);
     if (x->method == SKIN_DQS)
         x->closed_form_radius = 1.0;
     else
@@ -259,9 +378,9 @@ static lab_error skin_poses(void *state, lab_diag *d)
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++) {
         weights30_result *x = &r->result[i];
-        /* in the figure's order: pose by pose, hand LBS, heat LBS, hand DQS, heat DQS */
-        *x = (weights30_result){.pose = i / 4, .set = (weights30_set)(i % 2),
-                                .method = (i / 2) % 2 ? SKIN_DQS : SKIN_LBS};
+        /* in the figure's order: pose by pose, every set with LBS, then every set with DQS */
+        *x = (weights30_result){.pose = i / (2 * WEIGHTS30_SETS), .set = (weights30_set)(i % WEIGHTS30_SETS),
+                                .method = (i / WEIGHTS30_SETS) % 2 ? SKIN_DQS : SKIN_LBS};
         const rig30_rig *rig = &r->rigs[x->set][weights30_pose_kind[x->pose]];
         e = rig30_pose_alloc(rig, &x->skinned, d);
         if (e == LAB_OK)
@@ -273,15 +392,45 @@ static lab_error skin_poses(void *state, lab_diag *d)
     return e;
 }
 
-/* ---- 4. artists' assets ------------------------------------------------------------------------ */
+/* ---- 5. artists' assets ------------------------------------------------------------------------ */
 
 /* The Khronos samples in assets/ (CC BY 4.0, (c) 2017 Cesium): bone heat from each one's
  * bind mesh and skeleton, beside the weights its artist painted (weights30_assets.c). */
+/* The assets folder: --assets DIR, or else the repository's assets/ found from the
+ * program's own location (build/bin/lab30-weights: ../../assets), so that a run from any
+ * folder finds it. A folder that is not there names the option. */
+static lab_error assets_folder(weights30 *r, lab_diag *d)
+{
+    static char found[4096];
+    if (!r->assets_dir) {
+        ssize_t len = readlink("/proc/self/exe", found, sizeof found - 16);
+        if (len <= 0)
+            return diag_fail(d, LAB_ERR_USAGE, "--assets", "the program cannot find its own location (%s): name the "
+                             "assets folder with --assets DIR", strerror(errno));
+        found[len] = '\0';
+        for (int up = 0; up < 3; up++) { /* the program's folder, then two up */
+            char *slash = strrchr(found, '/');
+            if (slash)
+                *slash = '\0';
+        }
+        strcat(found, "/assets");
+        r->assets_dir = found;
+    }
+    struct stat st;
+    if (stat(r->assets_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return diag_fail(d, LAB_ERR_INPUT_FILE, "--assets", "%s: %s (the folder with RiggedSimple.gltf and "
+                         "RiggedFigure.gltf; %s)", r->assets_dir, errno ? strerror(errno) : "not a folder",
+                         r->assets_dir == found ? "found from the program's location: name it with --assets DIR"
+                                                : "as --assets named it");
+    return LAB_OK;
+}
+
 static lab_error compare_artist_weights(void *state, lab_diag *d)
 {
     weights30 *r = state;
     static const char *const names[WEIGHTS30_ASSETS] = {"RiggedSimple", "RiggedFigure"};
-    lab_error e = LAB_OK;
+    errno = 0;
+    lab_error e = assets_folder(r, d);
     for (int i = 0; e == LAB_OK && i < WEIGHTS30_ASSETS; i++) {
         char path[4096];
         r->asset[i].name = names[i];
@@ -298,7 +447,7 @@ static lab_error compare_artist_weights(void *state, lab_diag *d)
 
 int main(int argc, char **argv)
 {
-    static weights30 r = {.heat_c = HEAT30_C, .assets_dir = "assets"};
+    static weights30 r = {.heat_c = HEAT30_C};
     const cli_option options[] = {
         {"--heat-c", CLI_DOUBLES, &r.heat_c, .min = 0.1, .max = 100, .value_name = "C",
          .help = "the heat constant c of H_ii = c / d_i^2, 0.1 to 100 (default 1, the\n"
@@ -306,8 +455,8 @@ int main(int argc, char **argv)
                  "lets the heat spread further along the surface (below 0.1 the\n"
                  "system's condition, about 1/c, eats the 1e-12 the checks allow)"},
         {"--assets", CLI_STRING, &r.assets_dir, .value_name = "DIR",
-         .help = "where RiggedSimple.gltf and RiggedFigure.gltf are (default assets,\n"
-                 "the repository's folder: run from its root)"},
+         .help = "where RiggedSimple.gltf and RiggedFigure.gltf are (default: the\n"
+                 "repository's assets/, found from this program's own location)"},
     };
     const cli_program program = {LAB, "Automatic weights by bone heat beside chapter 30's hand weights.", options,
                                  CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
@@ -317,9 +466,11 @@ int main(int argc, char **argv)
          .report = weights30_report_laplacian},
         {.run = bone_heat, .section = "Bone heat on the twist and the bend rigs",
          .report = weights30_report_heat},
-        {.run = skin_poses, .section = "Hand and heat weights at the chapter's poses",
+        {.run = biharmonic, .section = "Bounded biharmonic weights on the twist and the bend rigs",
+         .report = weights30_report_bbw},
+        {.run = skin_poses, .section = "Every weight set at the chapter's poses",
          .report = weights30_report_poses},
-        {.run = compare_artist_weights, .section = "Bone heat against an artist's weights",
+        {.run = compare_artist_weights, .section = "Automatic weights against an artist's",
          .report = weights30_report_assets},
         {.run = weights30_figures},
         {.run = weights30_evidence},

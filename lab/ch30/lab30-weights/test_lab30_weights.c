@@ -2,11 +2,13 @@
  * Exit codes, the evidence re-read with cJSON and checked with this test's own arithmetic
  * (the article's r'/r from the weights the run wrote, the bend's symmetry about its joint),
  * the weights CSV, the colour bar, determinism, committed out/. */
+#define _DEFAULT_SOURCE /* realpath */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmocka_all.h"
 #include "testutil.h"
@@ -15,15 +17,16 @@
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 typedef tu_run_dir run_ctx;
 
-enum { RINGS = 9, SEGMENTS = 24, VERTS = RINGS * SEGMENTS, OUTPUT_COUNT = 16 + 9 };
+enum { RINGS = 9, SEGMENTS = 24, VERTS = RINGS * SEGMENTS, SETS = 4, OUTPUT_COUNT = 4 * SETS * 2 + 9 };
+static const char *const set_names[SETS] = {"hand", "heat", "blender", "bbw"};
 
 static int output_names(const char *names[OUTPUT_COUNT], char storage[OUTPUT_COUNT][64])
 {
     static const char *const poses[4] = {"twist090", "twist180", "bend090", "bend135"};
     int n = 0;
     for (int p = 0; p < 4; p++)
-        for (int k = 0; k < 4; k++)
-            snprintf(storage[n], 64, "weights30-%s-%s-%s.png", poses[p], k % 2 ? "heat" : "hand", k / 2 ? "dqs" : "lbs"),
+        for (int k = 0; k < 2 * SETS; k++)
+            snprintf(storage[n], 64, "weights30-%s-%s-%s.png", poses[p], set_names[k % SETS], k / SETS ? "dqs" : "lbs"),
                 names[n] = storage[n], n++;
     const char *fixed[9] = {"weights30.png",  "weights30-profile.png", "weights30-poses.png", "weights30.json",
                             "weights30.csv", "weights30-assets.png",  "weights30-assets.csv", "lab30-weights-checks.json",
@@ -50,6 +53,15 @@ static void test_lab30_weights_usage_and_output_errors(void **state)
     assert_int_equal(run_lab(ctx, "--assets", "tests", ctx->dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "tests/RiggedSimple.gltf"));
     assert_int_equal(tu_count_entries(ctx->dir), 0);
+    /* a folder that is not there names the option */
+    assert_int_equal(run_lab(ctx, "--assets", "no-such-folder", ctx->dir), 1);
+    assert_true(tu_file_contains(ctx->err_path, "--assets") && tu_file_contains(ctx->err_path, "no-such-folder"));
+    /* without --assets the program finds assets/ from its own location, from any folder */
+    char exe[4096], command[8192];
+    assert_non_null(realpath(LAB, exe));
+    snprintf(command, sizeof command, "cd '%s' && mkdir out && '%s' out > /dev/null", ctx->dir, exe);
+    assert_int_equal(system(command), 0);
+    assert_true(tu_exists(tu_path(ctx->dir, "out/weights30-assets.csv")));
 }
 
 /* Bone heat on the artists' assets: the comparison the JSON states, recomputed by this test
@@ -65,40 +77,93 @@ static void test_lab30_weights_assets(void **state)
     assert_non_null(f);
     char line[256];
     assert_non_null(fgets(line, sizeof line, f));
-    assert_string_equal(line, "asset,vertex,joint,artist_weight,heat_weight\n");
+    assert_string_equal(line, "asset,vertex,joint,x,y,z,artist_weight,heat_weight,blender_weight,bbw_weight,"
+                              "blender_cut_weight\n");
     for (int i = 0; i < 2; i++) {
         const cJSON *a = cJSON_GetArrayItem(tu_json_get(root, "assets"), i);
         assert_string_equal(cJSON_GetStringValue(tu_json_get(a, "asset")), names[i]);
         assert_int_equal((int)tu_json_num(a, "joints"), joints[i]);
         assert_int_equal((int)tu_json_num(a, "vertices"), vertices[i]);
-        const cJSON *checks = tu_json_get(a, "checks");
-        assert_true(tu_json_num(checks, "max_sum_error") < 1e-12 && tu_json_num(checks, "max_backward_error") < 1e-14);
-        double largest = 0, mean = 0;
+        double largest[3] = {0}, mean[3] = {0};
         for (int v = 0; v < vertices[i]; v++) {
-            double worst = 0, heat_sum = 0;
+            double worst[3] = {0}, sum[3] = {0}, cuts[32], blender[32], cut_sum = 0;
             for (int j = 0; j < joints[i]; j++) {
                 char asset[32];
                 int vv, jj;
-                double artist, heat;
+                double x, y, z, artist, set[3], cut;
                 assert_non_null(fgets(line, sizeof line, f));
-                assert_int_equal(sscanf(line, "%31[^,],%d,%d,%lf,%lf", asset, &vv, &jj, &artist, &heat), 5);
+                assert_int_equal(sscanf(line, "%31[^,],%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", asset, &vv, &jj, &x, &y, &z,
+                                        &artist, &set[0], &set[1], &set[2], &cut),
+                                 11);
                 assert_string_equal(asset, names[i]);
                 assert_true(vv == v && jj == j);
-                worst = fmax(worst, fabs(heat - artist));
-                heat_sum += heat;
+                cuts[j] = cut, cut_sum += cut, blender[j] = set[1];
+                for (int k = 0; k < 3; k++)
+                    worst[k] = fmax(worst[k], fabs(set[k] - artist)), sum[k] += set[k];
             }
-            assert_near(heat_sum, 1, 1e-12);
-            largest = fmax(largest, worst);
-            mean += worst / vertices[i];
+            for (int j = 0; j < joints[i]; j++) /* Blender deforms with its cut weights over their sum */
+                assert_near(blender[j], cut_sum > 0 ? cuts[j] / cut_sum : 0, 1e-15);
+            for (int k = 0; k < 3; k++) {
+                assert_near(sum[k], 1, 1e-12); /* as each set deforms: a partition of unity */
+                largest[k] = fmax(largest[k], worst[k]);
+                mean[k] += worst[k] / vertices[i];
+            }
         }
-        const cJSON *w = tu_json_get(a, "against_the_artist");
-        assert_near(tu_json_num(w, "max_weight_difference"), largest, 1e-15);
-        assert_near(tu_json_num(w, "mean_weight_difference"), mean, 1e-12);
-        assert_true(tu_json_num(w, "max_position_difference_over_size") < 0.1);
+        for (int k = 0; k < 3; k++) { /* the comparison the JSON states, from the CSV */
+            const cJSON *x = cJSON_GetArrayItem(tu_json_get(a, "automatic_weights"), k);
+            assert_string_equal(cJSON_GetStringValue(tu_json_get(x, "weights")), set_names[1 + k]);
+            const cJSON *checks = tu_json_get(x, "checks_of_the_solution");
+            assert_true(tu_json_num(checks, "max_backward_error") < 1e-14);
+            if (k < 2)
+                assert_true(tu_json_num(checks, "max_sum_error") < 1e-12);
+            const cJSON *w = tu_json_get(x, "against_the_artist");
+            assert_near(tu_json_num(w, "max_weight_difference"), largest[k], 1e-15);
+            assert_near(tu_json_num(w, "mean_weight_difference"), mean[k], 1e-12);
+            assert_true(tu_json_num(w, "max_position_difference_over_size") < 0.1);
+        }
     }
     assert_null(fgets(line, sizeof line, f));
     fclose(f);
     cJSON_Delete(root);
+}
+
+/* An assets folder in the run's directory: RiggedFigure as shipped and RiggedSimple with its
+ * primitive's mode set to `mode`. Returns the folder. */
+static const char *assets_with_mode(run_ctx *ctx, int mode)
+{
+    static char folder[4096];
+    snprintf(folder, sizeof folder, "%s", tu_path(ctx->dir, "assets"));
+    char command[2 * sizeof folder + 64];
+    snprintf(command, sizeof command, "mkdir -p '%s' && cp assets/RiggedFigure.gltf '%s'/", folder, folder);
+    assert_int_equal(system(command), 0);
+    cJSON *doc = tu_json_load("assets/RiggedSimple.gltf");
+    cJSON *prim = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(doc, "meshes"), 0), "primitives"), 0);
+    cJSON_ReplaceItemInObject(prim, "mode", cJSON_CreateNumber(mode));
+    char *text = cJSON_Print(doc);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/RiggedSimple.gltf", folder);
+    assert_true(tu_write_file(path, text));
+    free(text);
+    cJSON_Delete(doc);
+    return folder;
+}
+
+/* Primitive modes: LINES (and every point or line mode) has no surface and is refused where
+ * the file says so; a TRIANGLE_STRIP is read as a strip, its index-repeating joins left out. */
+static void test_lab30_weights_primitive_modes(void **state)
+{
+    run_ctx *ctx = *state;
+    const char *folder = assets_with_mode(ctx, 1);
+    char out[4200];
+    snprintf(out, sizeof out, "%s", tu_path(ctx->dir, "out"));
+    assert_int_equal(mkdir(out, 0755), 0);
+    assert_int_equal(run_lab(ctx, "--assets", folder, out), 1);
+    assert_true(tu_file_contains(ctx->err_path, "/meshes/0/primitives/0/mode") &&
+                tu_file_contains(ctx->err_path, "1 (LINES)"));
+    assert_int_equal(tu_count_entries(out), 0);
+    folder = assets_with_mode(ctx, 5);
+    assert_int_equal(run_lab(ctx, "--assets", folder, out), 0);
+    assert_true(tu_file_contains(ctx->out_path, "172 more repeat an index"));
 }
 
 static const cJSON *find_pose(const cJSON *root, const char *rig, double deg, const char *weights, const char *method)
@@ -167,17 +232,27 @@ static void test_lab30_weights_evidence(void **state)
                 assert_true(a > cJSON_GetArrayItem(heat, (ring - 1) * SEGMENTS + s)->valuedouble);
         }
     /* the checks the report printed are in the file, each under its bound */
-    const cJSON *checks = tu_json_get(bend, "checks");
+    const cJSON *paper = tu_json_get(tu_json_get(bend, "models"), "paper");
+    const cJSON *checks = tu_json_get(paper, "checks_of_the_solution");
     assert_true(tu_json_num(checks, "max_sum_error") < 1e-12 && tu_json_num(checks, "min_weight") >= 0);
     assert_true(tu_json_num(checks, "max_closed_form_error") < tu_json_num(checks, "closed_form_tolerance"));
-    assert_true(tu_json_num(tu_json_get(bend, "cost"), "factor_nonzeros") > VERTS);
+    assert_true(tu_json_num(tu_json_get(paper, "cost"), "factor_nonzeros") > VERTS);
+    /* Blender's model against Blender 3.4 itself: the child weight by ring that Blender's
+     * "With Automatic Weights" gave on this twist rig (make blender-check printed these four
+     * decimals; it compares every vertex to 1e-4) */
+    static const double blender_ring[RINGS] = {0, 0, 0, 0, 0.0049, 0.0390, 0.0727, 0.1191, 0.1953};
+    const cJSON *blender = tu_json_get(twist, "blender_child_weight");
+    for (int v = 0; v < VERTS; v++)
+        assert_near(cJSON_GetArrayItem(blender, v)->valuedouble, blender_ring[v / SEGMENTS], 0.6e-4);
     cJSON_Delete(root);
     char *csv = tu_read_file(tu_path(ctx->dir, "weights30.csv"), NULL);
     int lines = 0;
     for (char *c = csv; *c; c++)
         lines += *c == '\n';
     assert_int_equal(lines, 1 + 2 * VERTS);
-    assert_true(!strncmp(csv, "rig,vertex,ring,z,hand_child_weight,heat_child_weight\ntwist,0,0,0,0,0.03", 72));
+    const char *head = "rig,vertex,ring,z,hand_child_weight,heat_child_weight,blender_root_weight,blender_child_weight\n"
+                       "twist,0,0,0,0,0.03";
+    assert_true(!strncmp(csv, head, strlen(head)));
     free(csv);
 }
 
@@ -208,6 +283,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
     const struct CMUnitTest tests[] = {
         T(test_lab30_weights_usage_and_output_errors),
+        T(test_lab30_weights_primitive_modes),
         T(test_lab30_weights_evidence),
         T(test_lab30_weights_assets),
         T(test_lab30_weights_colour_bar),

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "bbw30.h"
 #include "draw/camera.h"
 #include "heat30.h"
 #include "program/output.h"
@@ -16,25 +17,43 @@
 
 #define WEIGHTS30_VERTS (RIG30_RINGS * RIG30_SEGMENTS)
 #define WEIGHTS30_POSES 4            /* twist 90, twist 180, bend 90, bend 135 */
-#define WEIGHTS30_RESULTS (WEIGHTS30_POSES * 2 * 2) /* x {hand, heat} x {LBS, DQS} */
 #define WEIGHTS30_BONES 2
+#define WEIGHTS30_KKT_TOLERANCE 1e-12 /* relative to Q's largest entry */
 
-typedef enum { WEIGHTS30_HAND, WEIGHTS30_HEAT } weights30_set;
-const char *weights30_set_name(weights30_set set);       /* "hand", "heat" */
+/* The weight sets on the cylinder: the chapter's hand weights, bone heat as the paper
+ * writes it, bone heat as Blender computes it (heat30.h), and bounded biharmonic weights
+ * (bbw30.h). */
+typedef enum { WEIGHTS30_HAND, WEIGHTS30_HEAT, WEIGHTS30_BLENDER, WEIGHTS30_BBW } weights30_set;
+#define WEIGHTS30_SETS 4
+#define WEIGHTS30_RESULTS (WEIGHTS30_POSES * WEIGHTS30_SETS * 2) /* x sets x {LBS, DQS} */
+const char *weights30_set_name(weights30_set set);       /* "hand", "heat", "blender", "bbw" */
+/* The set a bone-heat model's weights go to. */
+weights30_set weights30_set_of_model(heat30_model model);
 
-/* One rig's skeleton as bones, and its bone-heat weights beside the chapter's. */
+/* One rig's skeleton as bones, and its bone-heat weights, both models, beside the
+ * chapter's. The checks are on each model's solution (before Blender's cut). */
 typedef struct {
     heat30_bone bones[WEIGHTS30_BONES];
-    heat30_result heat;
-    double child[2][WEIGHTS30_VERTS];     /* [set][vertex]: the child joint's weight */
-    double closed_form[RIG30_RINGS];      /* the discrete system's own solution, per ring */
+    heat30_result heat[HEAT30_MODELS];    /* [heat30_model] */
+    double child[WEIGHTS30_SETS][WEIGHTS30_VERTS]; /* [set][vertex]: the child joint's weight
+                                           * (Blender's: after its cut, not normalised) */
+    double root[WEIGHTS30_VERTS];         /* Blender's root weight, after its cut */
+    double closed_form[RIG30_RINGS];      /* the paper's discrete system's own solution, per ring */
     double closed_form_error;             /* max over vertices |heat - closed form| */
     double closed_form_tolerance;
     double continuum[RIG30_RINGS];        /* the differential equation's solution, per ring */
-    double sum_error;                     /* max_i |sum_j w_ij - 1| */
-    double min_weight;
-    double ring_spread;                   /* max over rings of (max - min) of a ring's weights */
-    double backward_error;                /* max over joints: |A w - b| / (|A| |w| + |b|) */
+    double sum_error[HEAT30_MODELS];      /* max_i |sum_j w_ij - 1| */
+    double min_weight[HEAT30_MODELS];
+    double ring_spread[HEAT30_MODELS];    /* max over rings of (max - min) of a ring's weights */
+    double backward_error[HEAT30_MODELS]; /* max over joints: |A w - b| / (|A| |w| + |b|) */
+    double cut_sum_lo, cut_sum_hi;        /* Blender's weights after the cut: their sums' range */
+    /* bounded biharmonic weights, the end rings as handles (ring 0: the root, the top: the child) */
+    bbw30_result bbw;
+    double harmonic_error;                /* max over vertices |harmonic child weight - z/2| */
+    double bbw_ring[RIG30_RINGS];         /* the ring-by-ring system solved on its own (dense) */
+    double bbw_ring_error;                /* max over vertices |bbw - bbw_ring| */
+    double bbw_min, bbw_max;              /* the child weights' range: the bounds */
+    double bbw_kkt_independent;           /* the KKT residual by L (M^-1 (L w)), two products */
 } weights30_rig;
 
 /* One skinned pose of one weight set with one method, and what it measures. */
@@ -44,6 +63,7 @@ typedef struct {
     skin_method method;
     rig30_pose skinned;
     double middle_radius;                 /* the middle ring's mean radius about its centre */
+    double top_radius;                    /* the top ring's */
     int narrowest_ring;                   /* the first of the narrowest, when they differ */
     double narrowest_radius;
     bool rings_equal;                     /* every ring's radius within RIG30_CHECK_TOLERANCE of the
@@ -66,39 +86,58 @@ typedef struct {
     double row_sum;                        /* max_i |sum_k L_ik|: L 1 = 0 */
 } weights30_laplacian_check;
 
-/* An artist's asset: its bind mesh and skeleton, bone heat on them beside the artist's
- * weights, and the two skinned over the asset's animation (weights30_assets.c). */
+/* An automatic weight set on an asset, against the weights its artist painted. */
+typedef struct {
+    double *weights;                        /* vertex_count x joint_count, vertex-major, as the set
+                                             * deforms with them (Blender's: cut, then divided by
+                                             * their sum, as its armature does) */
+    double sum_error, min_weight;           /* of the solution, before any cut */
+    double backward_error;
+    int negative_count;                     /* solution weights below -1e-12 (an obtuse mesh) */
+    int weightless;                         /* vertices whose every weight the cut drops: Blender
+                                             * leaves them at the bind pose */
+    double max_weight_difference;           /* max_v max_j |set - artist| */
+    int max_weight_vertex, max_weight_joint;
+    double mean_weight_difference;          /* mean over vertices of max_j |set - artist| */
+    double *joint_difference;               /* per joint: mean over vertices of |set - artist| */
+    double max_position_difference, mean_position_difference; /* over times and vertices, / size */
+    double max_position_time;
+} weights30_versus;
+
+/* An artist's asset: its bind mesh and skeleton, the automatic weight sets beside the
+ * artist's weights, and each skinned over the asset's animation (weights30_assets.c). */
 #define WEIGHTS30_ASSETS 2
 #define WEIGHTS30_ASSET_TIMES 25            /* samples over the animation, ends included */
+#define WEIGHTS30_AUTOMATIC (WEIGHTS30_SETS - 1) /* every set but the hand weights: versus[set - 1] */
 typedef struct {
     const char *name;                       /* "RiggedSimple" */
     int vertex_count, triangle_count, joint_count, bone_count;
     vec3 *bind;                             /* the primitive's POSITION, mesh space */
     mesh_triangle *triangles;
     mesh welded;                            /* one vertex per distinct position: the surface
-                                             * the heat diffuses over (glTF splits vertices
-                                             * where normals or UVs differ) */
+                                             * the paper's heat diffuses over (glTF splits
+                                             * vertices where normals or UVs differ) */
+    int repeated;                           /* triangles that repeat an index (strip joins): left out */
+    int folded;                             /* triangles welding folds (dropped) */
     int *weld;                              /* vertex -> welded vertex */
     mesh_edge *edges;
     int edge_count;
     heat30_bone *bones;
-    heat30_result heat;                     /* on the welded mesh */
-    double *artist, *automatic;             /* vertex_count x joint_count, vertex-major */
-    double sum_error, min_weight, backward_error;
-    int negative_count;                     /* weights below -1e-12 (an obtuse mesh) */
-    double max_weight_difference;           /* max_v max_j |heat - artist| */
-    int max_weight_vertex, max_weight_joint;
-    double mean_weight_difference;          /* mean over vertices of max_j |heat - artist| */
-    double *joint_difference;               /* per joint: mean over vertices of |heat - artist| */
+    heat30_result heat[HEAT30_MODELS];      /* the paper's on the welded surface; Blender's on the
+                                             * asset's own vertices, as its importer keeps them */
+    bbw30_result bbw;                       /* on the welded surface */
+    int *handle;                            /* welded vertex -> the joint it is a handle of, or -1 */
+    int handle_count;
+    double bbw_kkt_independent;             /* by L (M^-1 (L w)), two products */
+    double *artist;                         /* vertex_count x joint_count, vertex-major */
+    weights30_versus versus[WEIGHTS30_AUTOMATIC];
     vec3 lo, hi;                            /* the bind mesh's bounding box */
     double size;                            /* its diagonal */
     double t0, t1;                          /* the animation's range */
-    double max_position_difference, mean_position_difference; /* over times and vertices, / size */
-    double max_position_time;
 } weights30_asset;
 
 typedef struct {
-    rig30_rig rigs[2][2];                  /* [weights30_set][rig30_kind] */
+    rig30_rig rigs[WEIGHTS30_SETS][2];     /* [weights30_set][rig30_kind] */
     weights30_rig rig[2];                  /* [rig30_kind] */
     weights30_laplacian_check laplacian;
     weights30_result result[WEIGHTS30_RESULTS];
@@ -128,9 +167,23 @@ lab_error weights30_figures(void *state, lab_diag *d);
 lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, lab_diag *d);
 void weights30_asset_free(weights30_asset *a);
 
+/* The KKT residual of bounded biharmonic weights computed apart from bbw30.c: the
+ * gradient of each joint's energy by two products, g = L (M^-1 (L w_j)) (sparse_multiply,
+ * never the assembled Q), and the conditions read off the values: |g_i| where 0 < w < 1,
+ * max(0, -g_i) where w = 0, max(0, g_i) where w = 1, handles skipped, each over scale (bbw30's
+ * q_scale, max |Q_ik|); and bound violations. raw: bbw30_result's. */
+double weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
+                                 int joint_count, double scale);
+
+/* Bounded biharmonic weights on the welded surface of the asset (its handles: for each
+ * joint, the vertices whose nearest bone is the joint's and that lie within 1.1 times the
+ * nearest such vertex's distance). Part of weights30_asset_run. */
+lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d);
+
 /* The report's sections; each returns whether its checks passed. */
 bool weights30_report_laplacian(const void *state, FILE *out);
 bool weights30_report_heat(const void *state, FILE *out);
+bool weights30_report_bbw(const void *state, FILE *out);
 bool weights30_report_poses(const void *state, FILE *out);
 bool weights30_report_assets(const void *state, FILE *out);
 

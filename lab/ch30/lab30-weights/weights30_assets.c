@@ -16,12 +16,27 @@
 #include "heat30.h"
 #include "weights30.h"
 
+const char *weights30_set_name(weights30_set set)
+{
+    static const char *const names[WEIGHTS30_SETS] = {"hand", "heat", "blender", "bbw"};
+    return names[set];
+}
+
+weights30_set weights30_set_of_model(heat30_model model)
+{
+    return model == HEAT30_BLENDER ? WEIGHTS30_BLENDER : WEIGHTS30_HEAT;
+}
+
 void weights30_asset_free(weights30_asset *a)
 {
-    free(a->bind), free(a->triangles), free(a->weld), free(a->edges), free(a->bones);
-    free(a->artist), free(a->automatic), free(a->joint_difference);
+    free(a->bind), free(a->triangles), free(a->weld), free(a->edges), free(a->bones), free(a->artist);
+    for (int k = 0; k < WEIGHTS30_AUTOMATIC; k++)
+        free(a->versus[k].weights), free(a->versus[k].joint_difference);
     mesh_free(&a->welded);
-    heat30_result_free(&a->heat);
+    bbw30_result_free(&a->bbw);
+    free(a->handle);
+    for (int model = 0; model < HEAT30_MODELS; model++)
+        heat30_result_free(&a->heat[model]);
     const char *name = a->name;
     *a = (weights30_asset){.name = name};
 }
@@ -70,6 +85,8 @@ static lab_error weld(weights30_asset *a, lab_diag *d)
         mesh_triangle w = {{a->weld[v[0]], a->weld[v[1]], a->weld[v[2]]}};
         if (w.v[0] != w.v[1] && w.v[1] != w.v[2] && w.v[0] != w.v[2])
             a->welded.triangles[a->welded.triangle_count++] = w;
+        else
+            a->folded++;
     }
     return LAB_OK;
 }
@@ -144,7 +161,6 @@ static lab_error read_asset(weights30_asset *a, const gltf_document *doc, int no
     if (doc->meshes[n->mesh].primitive_count != 1) /* RiggedSimple and RiggedFigure have one */
         return diag_fail(d, LAB_ERR_UNSUPPORTED, a->name, "mesh %d has %d primitives; bone heat here takes one", n->mesh,
                          doc->meshes[n->mesh].primitive_count);
-    const gltf_primitive *prim = &doc->meshes[n->mesh].primitives[0];
     a->vertex_count = gltf_primitive_vertex_count(doc, n->mesh, 0);
     a->bind = malloc((size_t)a->vertex_count * sizeof *a->bind);
     if (!a->bind)
@@ -152,30 +168,16 @@ static lab_error read_asset(weights30_asset *a, const gltf_document *doc, int no
     lab_error e = gltf_morph_primitive(doc, n->mesh, 0, NULL, a->bind, NULL, d);
     if (e != LAB_OK)
         return e;
-    int count = prim->indices >= 0 ? doc->accessors[prim->indices].count : a->vertex_count;
-    if (count % 3 != 0) /* a triangle list: nothing left over */
-        return diag_fail(d, LAB_ERR_GLTF, a->name, "%d indices: not a whole number of triangles", count);
-    double *index = malloc((size_t)count * sizeof *index);
-    a->triangle_count = count / 3;
-    a->triangles = malloc((size_t)a->triangle_count * sizeof *a->triangles + 1); /* + 1: never malloc(0) */
-    if (!index || !a->triangles) {
-        free(index);
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d indices", count);
-    }
-    if (prim->indices >= 0)
-        e = gltf_accessor_read(doc, prim->indices, index, d);
-    else
-        for (int i = 0; i < count; i++)
-            index[i] = i;
+    /* the surface by the primitive's mode: strips and fans become triangle lists, points and
+     * lines are refused (gltf_primitive_triangles) */
+    int *index = NULL;
+    e = gltf_primitive_triangles(doc, n->mesh, 0, &index, &a->triangle_count, &a->repeated, d);
+    a->triangles = e == LAB_OK ? malloc((size_t)a->triangle_count * sizeof *a->triangles + 1) : NULL; /* never malloc(0) */
+    if (e == LAB_OK && !a->triangles)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d triangles", a->triangle_count);
     for (int t = 0; e == LAB_OK && t < a->triangle_count; t++)
-        for (int k = 0; e == LAB_OK && k < 3; k++) {
-            double i = index[3 * t + k];
-            if (!(i >= 0 && i < a->vertex_count))
-                e = diag_fail(d, LAB_ERR_MESH_INDEX_RANGE, "triangle list", "triangle %d corner %d: index %g of %d vertices",
-                              t, k, i, a->vertex_count);
-            else
-                a->triangles[t].v[k] = (int)i;
-        }
+        for (int k = 0; k < 3; k++)
+            a->triangles[t].v[k] = index[3 * t + k];
     free(index);
     return e;
 }
@@ -198,9 +200,10 @@ static lab_error artist_weights(weights30_asset *a, const gltf_document *doc, in
     return LAB_OK;
 }
 
-/* Both weight sets skinned by the library's one LBS blend at WEIGHTS30_ASSET_TIMES times of
- * the animation: joint matrices J_j = G(skin.joints[j]) IBM_j. The artist's weights are
- * used divided by their sum (glTF stores them to float precision), heat's as solved. */
+/* Every automatic set and the artist's skinned by the library's one LBS blend at
+ * WEIGHTS30_ASSET_TIMES times of the animation: joint matrices J_j = G(skin.joints[j])
+ * IBM_j. The artist's weights are used divided by their sum (glTF stores them to float
+ * precision); a vertex a set leaves weightless stays at its bind position, as in Blender. */
 static lab_error over_animation(weights30_asset *a, const gltf_document *doc, const gltf_skin *skin,
                                 const double *ibm, lab_diag *d)
 {
@@ -214,7 +217,7 @@ static lab_error over_animation(weights30_asset *a, const gltf_document *doc, co
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d nodes", N);
     for (int j = 0; e == LAB_OK && j < J; j++)
         slots[j] = j;
-    double sum = 0.0;
+    double sum[WEIGHTS30_AUTOMATIC] = {0};
     for (int k = 0; e == LAB_OK && k < WEIGHTS30_ASSET_TIMES; k++) {
         double t = a->t0 + (a->t1 - a->t0) * k / (WEIGHTS30_ASSET_TIMES - 1);
         e = gltf_sample_locals(doc, doc->animation_count > 0 ? 0 : -1, t, locals, d);
@@ -235,43 +238,143 @@ static lab_error over_animation(weights30_asset *a, const gltf_document *doc, co
             for (int j = 0; j < J; j++)
                 artist[j] = w[j] / W;
             vec4 pa = skin_lbs_point(a->bind[v], slots, artist, J, palette);
-            vec4 ph = skin_lbs_point(a->bind[v], slots, a->automatic + (size_t)v * J, J, palette);
-            double dist = vec3_length(vec3_sub(vec3_make(pa.x, pa.y, pa.z), vec3_make(ph.x, ph.y, ph.z))) / a->size;
-            if (dist > a->max_position_difference)
-                a->max_position_difference = dist, a->max_position_time = t;
-            sum += dist;
+            for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++) {
+                weights30_versus *x = &a->versus[s];
+                const double *h = x->weights + (size_t)v * J;
+                double total = 0.0;
+                for (int j = 0; j < J; j++)
+                    total += h[j];
+                vec4 ph = total > 0.0 ? skin_lbs_point(a->bind[v], slots, h, J, palette)
+                                      : (vec4){a->bind[v].x, a->bind[v].y, a->bind[v].z, 1.0};
+                double dist = vec3_length(vec3_sub(vec3_make(pa.x, pa.y, pa.z), vec3_make(ph.x, ph.y, ph.z))) / a->size;
+                if (dist > x->max_position_difference)
+                    x->max_position_difference = dist, x->max_position_time = t;
+                sum[s] += dist;
+            }
         }
     }
-    a->mean_position_difference = sum / ((double)WEIGHTS30_ASSET_TIMES * a->vertex_count);
+    for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++)
+        a->versus[s].mean_position_difference = sum[s] / ((double)WEIGHTS30_ASSET_TIMES * a->vertex_count);
     free(locals), free(world), free(palette), free(slots), free(artist);
     return e;
 }
 
-static void compare_weights(weights30_asset *a)
+/* One automatic set against the artist's: its solution's checks (solution[vertex_of[v]]),
+ * then its weights against the artist's, vertex by vertex. */
+static void compare_weights(const weights30_asset *a, const double *solution, const int *vertex_of, double backward,
+                            weights30_versus *x)
 {
     int J = a->joint_count;
     double sum = 0.0;
-    a->min_weight = INFINITY;
+    x->min_weight = INFINITY;
+    x->backward_error = backward;
     for (int j = 0; j < J; j++)
-        a->joint_difference[j] = 0.0;
+        x->joint_difference[j] = 0.0;
     for (int v = 0; v < a->vertex_count; v++) {
-        const double *h = a->automatic + (size_t)v * J, *w = a->artist + (size_t)v * J;
-        double worst = 0.0, total = 0.0;
+        const double *s = solution + (size_t)(vertex_of ? vertex_of[v] : v) * J;
+        const double *c = x->weights + (size_t)v * J, *w = a->artist + (size_t)v * J;
+        double worst = 0.0, total = 0.0, kept = 0.0;
         for (int j = 0; j < J; j++) {
-            double diff = fabs(h[j] - w[j]);
-            total += h[j];
-            a->min_weight = fmin(a->min_weight, h[j]);
-            a->negative_count += h[j] < -1e-12;
-            a->joint_difference[j] += diff / a->vertex_count;
+            double diff = fabs(c[j] - w[j]);
+            total += s[j], kept += c[j];
+            x->min_weight = fmin(x->min_weight, s[j]);
+            x->negative_count += s[j] < -1e-12;
+            x->joint_difference[j] += diff / a->vertex_count;
             if (diff > worst)
                 worst = diff;
-            if (diff > a->max_weight_difference)
-                a->max_weight_difference = diff, a->max_weight_vertex = v, a->max_weight_joint = j;
+            if (diff > x->max_weight_difference)
+                x->max_weight_difference = diff, x->max_weight_vertex = v, x->max_weight_joint = j;
         }
-        a->sum_error = fmax(a->sum_error, fabs(total - 1.0));
+        x->weightless += !(kept > 0.0);
+        x->sum_error = fmax(x->sum_error, fabs(total - 1.0));
         sum += worst;
     }
-    a->mean_weight_difference = sum / a->vertex_count;
+    x->mean_weight_difference = sum / a->vertex_count;
+}
+
+double weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
+                                 int joint_count, double scale)
+{
+    int n = L->n;
+    double *w = malloc(((size_t)n + 1) * sizeof *w), *y = malloc(((size_t)n + 1) * sizeof *y);
+    double *g = malloc(((size_t)n + 1) * sizeof *g), kkt = 0.0;
+    if (!w || !y || !g) {
+        free(w), free(y), free(g);
+        return NAN; /* reported as such: the check fails */
+    }
+    for (int j = 0; j < joint_count; j++) {
+        for (int i = 0; i < n; i++)
+            w[i] = raw[(size_t)i * joint_count + j];
+        sparse_multiply(L, w, y);                        /* y = L w */
+        for (int i = 0; i < n; i++)
+            y[i] = mass[i] > 0.0 ? y[i] / mass[i] : 0.0; /* M^-1 L w */
+        sparse_multiply(L, y, g);                        /* g = L M^-1 L w */
+        for (int i = 0; i < n; i++) {
+            if (handle[i] >= 0)
+                continue;
+            double r = (w[i] == 0.0 ? fmax(0.0, -g[i]) : w[i] == 1.0 ? fmax(0.0, g[i]) : fabs(g[i])) / scale;
+            kkt = fmax(kkt, fmax(r, fmax(-w[i], w[i] - 1.0)));
+        }
+    }
+    free(w), free(y), free(g);
+    return kkt;
+}
+
+lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
+{
+    const mesh *m = &a->welded;
+    int n = m->vertex_count, J = a->joint_count;
+    double *mass = malloc(((size_t)n + 1) * sizeof *mass), *dist = malloc(((size_t)n + 1) * sizeof *dist);
+    double *nearest = malloc(((size_t)J + 1) * sizeof *nearest);
+    int *joint = malloc(((size_t)n + 1) * sizeof *joint);
+    a->handle = malloc(((size_t)n + 1) * sizeof *a->handle);
+    sparse_triplets L = {0};
+    lab_error e = mass && dist && nearest && joint && a->handle
+                      ? heat30_laplacian(m, HEAT30_PAPER, &L, mass, NULL, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d vertices", n);
+    /* handles: each vertex's nearest joint (by its bones), and for each joint the vertices
+     * within 1.1 times the nearest one's distance; a vertex no triangle uses is a handle
+     * of its nearest joint (it is not on the surface the energy is measured over) */
+    for (int j = 0; e == LAB_OK && j < J; j++)
+        nearest[j] = INFINITY;
+    for (int i = 0; e == LAB_OK && i < n; i++) {
+        dist[i] = INFINITY, joint[i] = -1;
+        for (int b = 0; b < a->bone_count; b++) {
+            double x = heat30_segment_distance(m->vertices[i], a->bones[b], NULL);
+            if (x < dist[i])
+                dist[i] = x, joint[i] = a->bones[b].joint;
+        }
+        nearest[joint[i]] = fmin(nearest[joint[i]], dist[i]);
+    }
+    a->handle_count = 0;
+    for (int i = 0; e == LAB_OK && i < n; i++) {
+        bool handle = dist[i] <= 1.1 * nearest[joint[i]] || !(mass[i] > 0.0);
+        a->handle[i] = handle ? joint[i] : -1;
+        a->handle_count += handle;
+    }
+    /* min 1/2 w_j^T L M^-1 L w_j, 0 <= w <= 1, by active sets (bbw30.c) */
+    if (e == LAB_OK)
+        e = bbw30_solve(&L, mass, a->handle, J, true, &a->bbw, d);
+    if (e == LAB_OK)
+        a->bbw_kkt_independent = weights30_kkt_by_products(&L, mass, a->handle, a->bbw.raw, J, a->bbw.q_scale);
+    sparse_free(&L);
+    free(mass), free(dist), free(nearest), free(joint);
+    return e;
+}
+
+/* A model's weights as the set deforms with them: the paper's as solved (through the
+ * weld), Blender's cut and divided by their sum (zero where the cut leaves nothing). */
+static void deforming_weights(const weights30_asset *a, const heat30_result *h, const int *vertex_of, double *out)
+{
+    int J = a->joint_count;
+    for (int v = 0; v < a->vertex_count; v++) {
+        const double *w = h->weights + (size_t)(vertex_of ? vertex_of[v] : v) * J;
+        double total = 0.0;
+        for (int j = 0; j < J; j++)
+            total += w[j];
+        for (int j = 0; j < J; j++)
+            out[(size_t)v * J + j] = h->model == HEAT30_BLENDER ? (total > 0.0 ? w[j] / total : 0.0) : w[j];
+    }
 }
 
 lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, lab_diag *d)
@@ -308,26 +411,46 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
         e = weld(a, d);
     if (e == LAB_OK)
         e = skeleton_bones(a, &doc, skin, origin, d);
-    /* (-L + M H) w_j = M H p_j on the welded surface (heat30.c), back to every vertex */
+    /* (-L + M H) w_j = M H p_j (heat30.c): the paper's on the welded surface, back to every
+     * vertex; Blender's on the vertices as its importer keeps them (split where glTF splits) */
+    mesh own = {a->vertex_count, a->bind, a->triangle_count, a->triangles};
     if (e == LAB_OK)
-        e = heat30_solve(&a->welded, a->bones, a->bone_count, a->joint_count, c, &a->heat, d);
-    if (e == LAB_OK) {
-        size_t cells = (size_t)a->vertex_count * a->joint_count;
-        a->artist = malloc(cells * sizeof *a->artist);
-        a->automatic = malloc(cells * sizeof *a->automatic);
-        a->joint_difference = malloc((size_t)a->joint_count * sizeof *a->joint_difference);
-        if (!a->artist || !a->automatic || !a->joint_difference)
+        e = heat30_solve(&a->welded, HEAT30_PAPER, a->bones, a->bone_count, a->joint_count, c, &a->heat[HEAT30_PAPER], d);
+    if (e == LAB_OK)
+        e = heat30_solve(&own, HEAT30_BLENDER, a->bones, a->bone_count, a->joint_count, c, &a->heat[HEAT30_BLENDER], d);
+    size_t cells = (size_t)a->vertex_count * a->joint_count;
+    if (e == LAB_OK && !(a->artist = malloc(cells * sizeof *a->artist)))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%zu weights", cells);
+    for (int s = 0; e == LAB_OK && s < WEIGHTS30_AUTOMATIC; s++) {
+        weights30_versus *x = &a->versus[s];
+        x->weights = malloc(cells * sizeof *x->weights);
+        x->joint_difference = malloc((size_t)a->joint_count * sizeof *x->joint_difference);
+        if (!x->weights || !x->joint_difference)
             e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%zu weights", cells);
     }
-    for (int v = 0; e == LAB_OK && v < a->vertex_count; v++)
-        for (int j = 0; j < a->joint_count; j++)
-            a->automatic[(size_t)v * a->joint_count + j] = a->heat.weights[(size_t)a->weld[v] * a->joint_count + j];
-    for (int j = 0; e == LAB_OK && j < a->joint_count; j++)
-        a->backward_error = fmax(a->backward_error, a->heat.backward_error[j]);
     if (e == LAB_OK)
         e = artist_weights(a, &doc, doc.nodes[node].mesh, d);
+    for (int model = 0; e == LAB_OK && model < HEAT30_MODELS; model++) {
+        weights30_versus *x = &a->versus[weights30_set_of_model((heat30_model)model) - 1];
+        const int *vertex_of = model == HEAT30_PAPER ? a->weld : NULL;
+        double backward = 0.0;
+        for (int j = 0; j < a->joint_count; j++)
+            backward = fmax(backward, a->heat[model].backward_error[j]);
+        deforming_weights(a, &a->heat[model], vertex_of, x->weights);
+        compare_weights(a, a->heat[model].solution, vertex_of, backward, x);
+    }
+    /* bounded biharmonic weights on the welded surface, back to every vertex */
+    if (e == LAB_OK)
+        e = weights30_asset_bbw(a, d);
     if (e == LAB_OK) {
-        compare_weights(a);
+        weights30_versus *x = &a->versus[WEIGHTS30_BBW - 1];
+        for (int v = 0; v < a->vertex_count; v++)
+            for (int j = 0; j < a->joint_count; j++)
+                x->weights[(size_t)v * a->joint_count + j] = a->bbw.weights[(size_t)a->weld[v] * a->joint_count + j];
+        compare_weights(a, a->bbw.weights, a->weld, a->bbw.backward_error, x);
+    }
+    if (e == LAB_OK) {
+
         a->lo = a->hi = a->bind[0];
         for (int v = 1; v < a->vertex_count; v++) {
             vec3 p = a->bind[v];

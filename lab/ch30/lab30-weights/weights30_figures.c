@@ -82,12 +82,12 @@ static lab_error weight_panel(const weights30 *r, rig30_kind kind, weights30_set
  * of the discrete system and the continuum's. */
 static lab_error profile_plot(const weights30 *r, canvas *c, lab_diag *d)
 {
-    static const rgb twist = {0, 114, 178}, bend = {213, 94, 0}, grey = {90, 90, 90};
-    double z[RIG30_RINGS], w[2][2][RIG30_RINGS];
+    static const rgb twist = {0, 114, 178}, bend = {213, 94, 0}, grey = {90, 90, 90}, green = {0, 150, 90};
+    double z[RIG30_RINGS], w[2][WEIGHTS30_SETS][RIG30_RINGS];
     for (int ring = 0; ring < RIG30_RINGS; ring++) {
         z[ring] = r->rigs[0][0].bind.vertices[ring * RIG30_SEGMENTS].z;
         for (int kind = 0; kind < 2; kind++)
-            for (int set = 0; set < 2; set++)
+            for (int set = 0; set < WEIGHTS30_SETS; set++)
                 w[kind][set][ring] = r->rig[kind].child[set][ring * RIG30_SEGMENTS];
     }
     const plot_series series[] = {
@@ -95,12 +95,15 @@ static lab_error profile_plot(const weights30 *r, canvas *c, lab_diag *d)
         {z, w[RIG30_TWIST][WEIGHTS30_HEAT], RIG30_RINGS, twist, 0, 2, "twist, bone heat", 7, 1},
         {z, w[RIG30_BEND][WEIGHTS30_HAND], RIG30_RINGS, bend, 8, 2, "bend, hand: smoothstep", 0, 0},
         {z, w[RIG30_BEND][WEIGHTS30_HEAT], RIG30_RINGS, bend, 0, 2, "bend, bone heat", 7, 1},
+        {z, w[RIG30_TWIST][WEIGHTS30_BLENDER], RIG30_RINGS, twist, 3, 1, "twist, Blender's bone heat", 5, 2},
+        {z, w[RIG30_BEND][WEIGHTS30_BLENDER], RIG30_RINGS, bend, 3, 1, "bend, Blender's bone heat", 5, 2},
+        {z, w[RIG30_TWIST][WEIGHTS30_BBW], RIG30_RINGS, green, 0, 2, "bounded biharmonic (both rigs)", 6, 1},
         {z, r->rig[RIG30_TWIST].closed_form, RIG30_RINGS, FIGURE_TEXT, 0, 1, "closed form of the system", 3, 1},
         {z, r->rig[RIG30_BEND].closed_form, RIG30_RINGS, FIGURE_TEXT, 0, 1, NULL, 3, 1},
         {z, r->rig[RIG30_BEND].continuum, RIG30_RINGS, grey, 4, 1, "bend, continuum cosh(kz)", 0, 0},
     };
-    char title[96];
-    snprintf(title, sizeof title, "The child joint's weight along the cylinder, bone heat with c = %g", r->heat_c);
+    char title[160];
+    snprintf(title, sizeof title, "The child joint's weight along the cylinder (bone heat with c = %g)", r->heat_c);
     plot_spec spec = {title, "z (rings at 0, 0.25, ..., 2)", "w_1", 0, 2, 0.25, 0, 1, 0.1, series,
                       (int)(sizeof series / sizeof series[0]), false, false};
     return plot_draw(c, 1060, 560, &spec, d);
@@ -168,10 +171,14 @@ static rgb joint_color(int j, int joints)
 
 #define ASSET_DIFFERENCE_SCALE 0.5 /* the difference panel's red: 0.5 and more */
 
-/* view 0: the artist's weights, 1: bone heat's, each vertex the weighted mix of its joints'
- * colours; 2: max_j |heat - artist| on the error scale. */
+/* view 0: the artist's weights, then two views an automatic set: its weights, each vertex
+ * the weighted mix of its joints' colours, and max_j |set - artist| on the error scale. */
+#define ASSET_VIEWS (1 + 2 * WEIGHTS30_AUTOMATIC)
 static lab_error asset_panel(const weights30_asset *a, int view, canvas *c, lab_diag *d)
 {
+    const weights30_versus *x = view > 0 ? &a->versus[(view - 1) / 2] : NULL;
+    weights30_set set = (weights30_set)(view > 0 ? 1 + (view - 1) / 2 : 0);
+    bool difference = view > 0 && (view - 1) % 2 == 1;
     int J = a->joint_count;
     vec3 *pa = malloc((size_t)a->edge_count * sizeof *pa), *pb = malloc((size_t)a->edge_count * sizeof *pb);
     rgb *colors = malloc((size_t)a->edge_count * sizeof *colors), *vertex = malloc((size_t)a->vertex_count * sizeof *vertex);
@@ -186,17 +193,19 @@ static lab_error asset_panel(const weights30_asset *a, int view, canvas *c, lab_
                               (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H - BAR_H}, d);
     if (e == LAB_OK) {
         for (int v = 0; v < a->vertex_count; v++) {
-            const double *w = (view == 0 ? a->artist : a->automatic) + (size_t)v * J;
+            const double *w = (x ? x->weights : a->artist) + (size_t)v * J;
             double diff = 0.0, mix[3] = {0, 0, 0}, total = 0.0;
             for (int j = 0; j < J; j++) {
                 rgb k = joint_color(j, J);
                 mix[0] += w[j] * k.r, mix[1] += w[j] * k.g, mix[2] += w[j] * k.b, total += w[j];
-                diff = fmax(diff, fabs(a->automatic[(size_t)v * J + j] - a->artist[(size_t)v * J + j]));
+                diff = fmax(diff, fabs(w[j] - a->artist[(size_t)v * J + j]));
             }
-            vertex[v] = view == 2 ? figure_error_color(diff, ASSET_DIFFERENCE_SCALE)
-                                  : (rgb){(unsigned char)lround(fmin(fmax(mix[0] / total, 0), 255)),
-                                          (unsigned char)lround(fmin(fmax(mix[1] / total, 0), 255)),
-                                          (unsigned char)lround(fmin(fmax(mix[2] / total, 0), 255))};
+            if (!(total > 0.0)) /* a vertex the set leaves weightless: grey */
+                total = 1.0, mix[0] = mix[1] = mix[2] = 128.0;
+            vertex[v] = difference ? figure_error_color(diff, ASSET_DIFFERENCE_SCALE)
+                                   : (rgb){(unsigned char)lround(fmin(fmax(mix[0] / total, 0), 255)),
+                                           (unsigned char)lround(fmin(fmax(mix[1] / total, 0), 255)),
+                                           (unsigned char)lround(fmin(fmax(mix[2] / total, 0), 255))};
         }
         for (int k = 0; k < a->edge_count; k++) {
             int u = a->edges[k].a, v = a->edges[k].b;
@@ -206,10 +215,13 @@ static lab_error asset_panel(const weights30_asset *a, int view, canvas *c, lab_
         }
         figure_draw_lines(c, &cam, pa, pb, colors, a->edge_count);
         char line[3][64];
-        snprintf(line[0], 64, "%s, %s", a->name, (const char *[]){"artist", "bone heat", "difference"}[view]);
-        if (view == 2) {
-            snprintf(line[1], 64, "max_j |heat - artist|");
-            snprintf(line[2], 64, "max %.3f, mean %.3f", a->max_weight_difference, a->mean_weight_difference);
+        if (difference)
+            snprintf(line[0], 64, "%s - artist", weights30_set_name(set));
+        else
+            snprintf(line[0], 64, "%s, %s", a->name, view == 0 ? "artist" : weights30_set_name(set));
+        if (difference) {
+            snprintf(line[1], 64, "max_j |w - artist|");
+            snprintf(line[2], 64, "max %.3f, mean %.3f", x->max_weight_difference, x->mean_weight_difference);
             int x = 30, y = PANEL_H - BAR_H / 2 - 6, w = PANEL_W - 100;
             for (int i = 0; i < w; i++)
                 raster_fill_rect(c, x + i, y, 1, 10, figure_error_color(ASSET_DIFFERENCE_SCALE * i / (w - 1), ASSET_DIFFERENCE_SCALE));
@@ -229,16 +241,17 @@ static lab_error asset_panel(const weights30_asset *a, int view, canvas *c, lab_
 
 static lab_error asset_figure(weights30 *r, lab_diag *d)
 {
-    canvas panels[3 * WEIGHTS30_ASSETS] = {{0}}, fig = {0};
+    canvas panels[ASSET_VIEWS * WEIGHTS30_ASSETS] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
-    for (int k = 0; e == LAB_OK && k < 3 * WEIGHTS30_ASSETS; k++)
-        e = asset_panel(&r->asset[k / 3], k % 3, &panels[k], d);
+    for (int k = 0; e == LAB_OK && k < ASSET_VIEWS * WEIGHTS30_ASSETS; k++)
+        e = asset_panel(&r->asset[k / ASSET_VIEWS], k % ASSET_VIEWS, &panels[k], d);
     if (e == LAB_OK)
-        e = figure_compose_grid(&fig, panels, 3 * WEIGHTS30_ASSETS, 3, 12,
-                                "Artists' weights beside bone heat's on the Khronos samples (CC BY 4.0, (c) 2017 Cesium), "
-                                "bind pose.\nEach joint has a colour; a vertex shows the mix of its joints' colours by "
-                                "weight. Right: where the two sets differ", d);
-    for (int k = 0; k < 3 * WEIGHTS30_ASSETS; k++)
+        e = figure_compose_grid(&fig, panels, ASSET_VIEWS * WEIGHTS30_ASSETS, ASSET_VIEWS, 12,
+                                "Artists' weights beside the automatic weights on the Khronos samples (CC BY 4.0, (c) "
+                                "2017 Cesium), bind pose: bone heat (the paper's), Blender's bone heat, bounded biharmonic weights.\nEach joint has "
+                                "a colour; a vertex shows the mix of its joints' colours by weight (grey: none left). "
+                                "After each set: where it differs from the artist's", d);
+    for (int k = 0; k < ASSET_VIEWS * WEIGHTS30_ASSETS; k++)
         canvas_free(&panels[k]);
     if (e == LAB_OK)
         e = output_batch_add_image(&r->out, "weights30-assets.png", &fig, d);
@@ -249,16 +262,17 @@ static lab_error asset_figure(weights30 *r, lab_diag *d)
 lab_error weights30_figures(void *state, lab_diag *d)
 {
     weights30 *r = state;
-    canvas maps[4] = {{0}}, fig = {0}, plot = {0}, poses[WEIGHTS30_RESULTS] = {{0}}, all = {0};
+    enum { MAPS = 2 * WEIGHTS30_SETS };
+    canvas maps[MAPS] = {{0}}, fig = {0}, plot = {0}, poses[WEIGHTS30_RESULTS] = {{0}}, all = {0};
     camera cam;
     lab_error e = bind_camera(r, &cam, d);
-    for (int k = 0; e == LAB_OK && k < 4; k++)
-        e = weight_panel(r, (rig30_kind)(k / 2), (weights30_set)(k % 2), &cam, &maps[k], d);
+    for (int k = 0; e == LAB_OK && k < MAPS; k++)
+        e = weight_panel(r, (rig30_kind)(k / WEIGHTS30_SETS), (weights30_set)(k % WEIGHTS30_SETS), &cam, &maps[k], d);
     if (e == LAB_OK)
-        e = figure_compose(&fig, maps, 4, 12,
-                           "The child joint's weight on the bind mesh, blue 0 to red 1: the chapter's hand weights "
-                           "and bone heat's", d);
-    for (int k = 0; k < 4; k++)
+        e = figure_compose_grid(&fig, maps, MAPS, WEIGHTS30_SETS, 12,
+                                "The child joint's weight on the bind mesh, blue 0 to red 1: the chapter's hand weights, "
+                                "bone heat's (the paper's) and Blender's bone heat (after its cut). Rows: twist, bend", d);
+    for (int k = 0; k < MAPS; k++)
         canvas_free(&maps[k]);
     if (e == LAB_OK)
         e = output_batch_add_image(&r->out, "weights30.png", &fig, d);
@@ -275,9 +289,9 @@ lab_error weights30_figures(void *state, lab_diag *d)
     for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++)
         e = pose_panel(r, &r->result[i], &poses[i], d);
     if (e == LAB_OK)
-        e = figure_compose_grid(&all, poses, WEIGHTS30_RESULTS, 4, 12,
-                                "Rows: twist 90, twist 180, bend 90, bend 135. Columns: hand LBS, heat LBS, hand DQS, "
-                                "heat DQS. Orange: the middle ring.\nmid: the middle ring's radius about its own centre "
+        e = figure_compose_grid(&all, poses, WEIGHTS30_RESULTS, 2 * WEIGHTS30_SETS, 12,
+                                "Rows: twist 90, twist 180, bend 90, bend 135. Columns: hand, heat, blender with LBS, "
+                                "then with DQS. Orange: the middle ring.\nmid: the middle ring's radius about its own centre "
                                 "(1 at bind);\nmin: the narrowest ring's (all equal: every ring within 1e-12 of the others); inner: the inner "
                                 "elbow's distance to the joint;\nvol: volume against the bind",
                                 d);

@@ -1,0 +1,223 @@
+/* test_bbw30.c - bounded biharmonic weights (lab/ch30/lab30-weights/bbw30.h) against what
+ * this test derives on its own, on seeded cylinders of every size:
+ *   - harmonic weights with the end rings as handles are z / height (L z = 0 inside);
+ *   - the biharmonic weights equal the ring-by-ring system (D diag(1/A) D, solved here by
+ *     dense elimination), every vertex;
+ *   - with three handles the bounds bite: the bounded weights stay in [0, 1] and satisfy the
+ *     KKT conditions by this test's own gradient, the unbounded ones leave [0, 1];
+ *   - a broken mass matrix (every area 1) and dropped bounds fail those same checks. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+
+#include "base/diag.h"
+#include "mesh/mesh.h"
+#include "solve/sparse.h"
+
+#include "bbw30.h"
+#include "heat30.h"
+
+static uint64_t rng = 0x5eed30b1ull;
+static double uniform(double lo, double hi)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+}
+
+enum { MAX_RINGS = 41 };
+
+/* The biharmonic weight of each ring, handles 0 at ring 0 and 1 at the top: Q = D A^-1 D
+ * with D the one-sided second difference and A = 1 inside, 1/2 on the end rings (the
+ * areas over s h); Q's interior block solved by Gaussian elimination with partial pivots. */
+static void ring_system(int n, double *out)
+{
+    double D[MAX_RINGS][MAX_RINGS] = {{0}}, Q[MAX_RINGS][MAX_RINGS] = {{0}}, m[MAX_RINGS][MAX_RINGS + 1];
+    for (int r = 0; r < n; r++) {
+        if (r > 0)
+            D[r][r - 1] += 1, D[r][r] -= 1;
+        if (r < n - 1)
+            D[r][r + 1] += 1, D[r][r] -= 1;
+    }
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            for (int k = 0; k < n; k++)
+                Q[r][c] += D[r][k] * D[k][c] / (k == 0 || k == n - 1 ? 0.5 : 1.0);
+    int f = n - 2;
+    for (int r = 0; r < f; r++) {
+        for (int c = 0; c < f; c++)
+            m[r][c] = Q[r + 1][c + 1];
+        m[r][f] = -Q[r + 1][n - 1];
+    }
+    for (int k = 0; k < f; k++) {
+        int p = k;
+        for (int r = k + 1; r < f; r++)
+            if (fabs(m[r][k]) > fabs(m[p][k]))
+                p = r;
+        for (int c = 0; c <= f; c++) {
+            double t = m[k][c];
+            m[k][c] = m[p][c], m[p][c] = t;
+        }
+        for (int r = k + 1; r < f; r++) {
+            double x = m[r][k] / m[k][k];
+            for (int c = k; c <= f; c++)
+                m[r][c] -= x * m[k][c];
+        }
+    }
+    out[0] = 0, out[n - 1] = 1;
+    for (int r = f - 1; r >= 0; r--) {
+        double x = m[r][f];
+        for (int c = r + 1; c < f; c++)
+            x -= m[r][c] * out[c + 1];
+        out[r + 1] = x / m[r][r];
+    }
+}
+
+/* A seeded cylinder's L, M and end-ring handles (ring 0: joint 0, the top: joint 1). */
+typedef struct {
+    mesh m;
+    sparse_triplets L;
+    double *mass;
+    int *handle, rings, segments;
+    double height;
+} cylinder;
+
+static void cylinder_make(cylinder *c, int rings, int segments, double radius, double height)
+{
+    lab_diag d;
+    *c = (cylinder){.rings = rings, .segments = segments, .height = height};
+    assert_int_equal(mesh_cylinder(rings, segments, radius, height, &c->m, &d), LAB_OK);
+    int n = c->m.vertex_count;
+    c->mass = malloc((size_t)n * sizeof *c->mass);
+    c->handle = malloc((size_t)n * sizeof *c->handle);
+    assert_non_null(c->mass);
+    assert_non_null(c->handle);
+    assert_int_equal(heat30_laplacian(&c->m, HEAT30_PAPER, &c->L, c->mass, NULL, &d), LAB_OK);
+    for (int v = 0; v < n; v++)
+        c->handle[v] = v < segments ? 0 : v >= n - segments ? 1 : -1;
+}
+
+static void cylinder_free(cylinder *c)
+{
+    mesh_free(&c->m);
+    sparse_free(&c->L);
+    free(c->mass), free(c->handle);
+}
+
+/* max over vertices |child weight - the ring system| */
+static double ring_error(const cylinder *c, const double *weights, int joints)
+{
+    double ring[MAX_RINGS], worst = 0;
+    ring_system(c->rings, ring);
+    for (int v = 0; v < c->m.vertex_count; v++)
+        worst = fmax(worst, fabs(weights[(size_t)v * joints + 1] - ring[v / c->segments]));
+    return worst;
+}
+
+static void test_harmonic_and_biharmonic_on_cylinders(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 30; trial++) {
+        int rings = 3 + (int)uniform(0, 39), segments = 3 + (int)uniform(0, 60);
+        cylinder c;
+        cylinder_make(&c, rings, segments, uniform(0.2, 3), uniform(0.5, 4));
+        int n = c.m.vertex_count;
+        lab_diag d;
+        double *harmonic = malloc((size_t)n * 2 * sizeof *harmonic);
+        assert_non_null(harmonic);
+        assert_int_equal(bbw30_harmonic(&c.L, c.handle, 2, harmonic, &d), LAB_OK);
+        for (int v = 0; v < n; v++)
+            if (fabs(harmonic[2 * v + 1] - c.m.vertices[v].z / c.height) > 1e-12)
+                fail_msg("%dx%d vertex %d: harmonic %.17g, z / height %.17g", rings, segments, v, harmonic[2 * v + 1],
+                         c.m.vertices[v].z / c.height);
+        bbw30_result r;
+        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
+        double error = ring_error(&c, r.weights, 2);
+        if (error > 1e-11)
+            fail_msg("%dx%d: biharmonic weights %.3g from the ring system", rings, segments, error);
+        if (!(r.kkt < 1e-12 && r.sum_error < 1e-11 && r.active == 0))
+            fail_msg("%dx%d: kkt %.3g, sum %.3g, active %d", rings, segments, r.kkt, r.sum_error, r.active);
+        bbw30_result_free(&r);
+        /* a broken mass matrix: every area 1, the end rings' halves lost */
+        for (int v = 0; v < n; v++)
+            c.mass[v] = 1.0;
+        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
+        if (rings > 3 && !(ring_error(&c, r.weights, 2) > 1e-3))
+            fail_msg("%dx%d: unit areas still match the ring system (%.3g)", rings, segments, ring_error(&c, r.weights, 2));
+        bbw30_result_free(&r);
+        free(harmonic);
+        cylinder_free(&c);
+    }
+}
+
+/* The KKT conditions by this test's own gradient g = L (M^-1 (L w)), over max |g| scale. */
+static double kkt(const cylinder *c, const double *raw, int joints)
+{
+    int n = c->m.vertex_count;
+    double *w = malloc((size_t)n * sizeof *w), *y = malloc((size_t)n * sizeof *y), *g = malloc((size_t)n * sizeof *g);
+    double worst = 0, scale = 0;
+    for (size_t k = 0; k < c->L.count; k++)
+        scale = fmax(scale, fabs(c->L.value[k]));
+    scale = scale * scale / c->mass[n / 2]; /* |Q| by its largest product */
+    for (int j = 0; j < joints; j++) {
+        for (int i = 0; i < n; i++)
+            w[i] = raw[(size_t)i * joints + j];
+        sparse_multiply(&c->L, w, y);
+        for (int i = 0; i < n; i++)
+            y[i] /= c->mass[i];
+        sparse_multiply(&c->L, y, g);
+        for (int i = 0; i < n; i++)
+            if (c->handle[i] < 0)
+                worst = fmax(worst, (w[i] <= 0 ? fmax(0, -g[i]) : w[i] >= 1 ? fmax(0, g[i]) : fabs(g[i])) / scale);
+    }
+    free(w), free(y), free(g);
+    return worst;
+}
+
+/* Three handles (bottom, middle and top rings, joints 0, 1, 2): biharmonic weights overshoot
+ * between handles, so the bounds bite. Bounded: in [0, 1], KKT by this test's gradient; the
+ * same solver without bounds leaves [0, 1]. */
+static void test_bounds_bite_with_three_handles(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 10; trial++) {
+        int rings = 2 * (3 + (int)uniform(0, 10)) + 1, segments = 4 + (int)uniform(0, 30);
+        cylinder c;
+        cylinder_make(&c, rings, segments, uniform(0.3, 2), uniform(1, 4));
+        int n = c.m.vertex_count;
+        for (int v = 0; v < n; v++)
+            c.handle[v] = v < segments ? 0 : v >= n - segments ? 2 : v / segments == rings / 2 ? 1 : -1;
+        lab_diag d;
+        bbw30_result bounded, free_;
+        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 3, true, &bounded, &d), LAB_OK);
+        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 3, false, &free_, &d), LAB_OK);
+        double lo = INFINITY, hi = -INFINITY, free_lo = INFINITY, free_hi = -INFINITY;
+        for (size_t k = 0; k < (size_t)n * 3; k++) {
+            lo = fmin(lo, bounded.raw[k]), hi = fmax(hi, bounded.raw[k]);
+            free_lo = fmin(free_lo, free_.raw[k]), free_hi = fmax(free_hi, free_.raw[k]);
+        }
+        assert_true(lo >= 0 && hi <= 1);
+        if (!(free_lo < -1e-6 || free_hi > 1 + 1e-6))
+            fail_msg("%dx%d: without bounds the weights stay in [%.3g, %.3g]", rings, segments, free_lo, free_hi);
+        assert_true(bounded.active > 0);
+        assert_true(bounded.iterations[0] > 1 || bounded.iterations[1] > 1 || bounded.iterations[2] > 1);
+        double own = kkt(&c, bounded.raw, 3);
+        if (!(own < 1e-10))
+            fail_msg("%dx%d: KKT residual %.3g by this test's gradient", rings, segments, own);
+        bbw30_result_free(&bounded);
+        bbw30_result_free(&free_);
+        cylinder_free(&c);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_harmonic_and_biharmonic_on_cylinders),
+        cmocka_unit_test(test_bounds_bite_with_three_handles),
+    };
+    return cmocka_run_group_tests_name("bounded biharmonic weights", tests, NULL, NULL);
+}

@@ -121,7 +121,7 @@ static lab_error bench_asset(bytes *csv, const char *name, int min_runs, lab_dia
 {
     char path[256];
     snprintf(path, sizeof path, "assets/%s.gltf", name);
-    weights30_asset a = {.name = name};
+    weights30_asset a = {.name = name, .influences = 4};
     timings t = {0};
     lab_error e = weights30_asset_run(&a, path, HEAT30_C, d);
     double start = timer_seconds();

@@ -173,6 +173,9 @@ typedef struct {
     size_t decoded_bytes;      /* what the compressed views and Draco streams decoded into */
     int parsed_buffer_count;   /* the file's buffers: the ones after them hold decoded data */
     char *unread_extensions;   /* extensionsUsed this reader ignores, ", "-separated; NULL: none */
+    char *json;                /* the document's JSON text as read (json_size bytes and a NUL):
+                                * what gltf_rewrite writes back */
+    size_t json_size;
     bool validated;
 } gltf_document;
 

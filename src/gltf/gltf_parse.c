@@ -962,6 +962,13 @@ lab_error gltf_parse(const uint8_t *data, size_t size, const char *base_dir, glt
     if (e == LAB_OK)
         e = parse_json(root, base_dir, bin, bin_size, out, d);
     cJSON_Delete(root);
+    if (e == LAB_OK && !(out->json = malloc(json_size + 1)))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(document)", "a copy of %zu bytes of JSON", json_size);
+    if (e == LAB_OK) {
+        memcpy(out->json, json, json_size);
+        out->json[json_size] = '\0';
+        out->json_size = json_size;
+    }
     if (e != LAB_OK)
         gltf_free(out);
     return e;
@@ -1018,6 +1025,7 @@ void gltf_free(gltf_document *doc)
         free(doc->animations[i].channels);
         free(doc->animations[i].name);
     }
+    free(doc->json);
     free(doc->buffers), free(doc->views), free(doc->accessors), free(doc->nodes);
     free(doc->skins), free(doc->meshes), free(doc->animations);
     free(doc->unread_extensions);

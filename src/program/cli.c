@@ -300,6 +300,8 @@ bool cli_report(const cli_chapter *chapter, const void *state, FILE *out)
     fprintf(out, "%s\n", chapter->title);
     for (int i = 0; i < chapter->step_count; i++) {
         const cli_step *s = &chapter->steps[i];
+        if (s->when && !s->when(state))
+            continue;
         char heading[512];
         if (s->section && s->continues && number > 0)
             snprintf(heading, sizeof heading, "%d%c. %s", number, 'a' + ++letter, s->section);
@@ -382,7 +384,7 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
     lab_diag d = {0};
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < chapter->step_count; i++)
-        if (chapter->steps[i].run)
+        if (chapter->steps[i].run && (!chapter->steps[i].when || chapter->steps[i].when(state)))
             e = chapter->steps[i].run(state, &d);
     if (e != LAB_OK && chapter->locate)
         chapter->locate(state, &d);

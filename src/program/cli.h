@@ -110,6 +110,9 @@ typedef struct {
     bool (*report)(const void *state, FILE *out); /* the section's body; false when a
                                                    * self-check in it failed; may be NULL */
     bool continues;                             /* numbered after the section before: 5b, 5c */
+    bool (*when)(const void *state);            /* NULL: always; false: the step is not run
+                                                 * and its section not printed (a mode of the
+                                                 * program that does other work) */
 } cli_step;
 
 typedef struct {

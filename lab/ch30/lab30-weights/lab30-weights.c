@@ -1,10 +1,10 @@
-/* lab30-weights.c - Where weights come from: automatic weights by bone heat, beside the
- * chapter's hand weights (chapter 30 sets w_1 = z/2 by hand and says it does not generate
- * weights; the weights article, 002, asks where real tools get theirs).
+/* lab30-weights.c - Where weights come from: automatic weights beside the chapter's hand
+ * weights (chapter 30 sets w_1 = z/2 by hand and says it does not generate weights; the
+ * weights article, 002, asks where real tools get theirs).
  *
- * Concepts: Blender's "With Automatic Weights" is the bone-heat method of Baran and
- * Popovic (SIGGRAPH 2007, section 4): each bone's weights are the steady state of heat
- * that diffuses over the surface from the vertices nearest to that bone,
+ * Concepts. Bone heat (Baran and Popovic, SIGGRAPH 2007, section 4): each bone's weights
+ * are the steady state of heat that diffuses over the surface from the vertices nearest to
+ * that bone,
  *
  *     (-L + M H) w_j = M H p_j                         (heat30.h, term by term)
  *
@@ -12,44 +12,56 @@
  * (d_i: the distance to the nearest visible bone, k bones tied at it) and p_j(i) = 1 / k
  * where bone j is one of them. One sparse Cholesky factorisation (CHOLMOD), one solve per
  * bone. The weights then sum to 1 and are non-negative by the structure of the system;
- * the program checks both instead of normalising.
+ * the program checks both instead of normalising. Blender's "With Automatic Weights" is a
+ * variant of it, not the paper's system: heat30.h lists every difference, and the program
+ * computes both (the sets "heat" and "blender"; make blender-check compares the second
+ * with Blender itself).
  *
- * On the chapter's cylinder the system has a closed form: by symmetry every ring has one
- * weight, and the rows of a ring reduce to the three-point second difference in z,
+ * On the chapter's cylinder the paper's system has a closed form: by symmetry every ring
+ * has one weight, and the rows of a ring reduce to the three-point second difference in z,
  * (w_{r+1} - 2 w_r + w_{r-1}) / h^2 = k^2 (w_r - p_r), k^2 = c / R^2, whose solutions are
  * cosh(mu z) with cosh(mu h) = 1 + k^2 h^2 / 2 (the open ends mirror: w_{-1} = w_1). The
  * program compares every vertex with it, and with the continuum's cosh(k z).
  *
- * Then the same method on two assets an artist weighted, the Khronos samples RiggedSimple
- * and RiggedFigure: bone heat from each one's bind mesh and skeleton, the artist's weights
- * beside it, and both skinned over the asset's animation.
+ * Bounded biharmonic weights (Jacobson et al., SIGGRAPH 2011; bbw30.h): each joint's
+ * weights minimise 1/2 w^T L M^-1 L w with 0 <= w <= 1 and w fixed on the handles (here
+ * the end rings), by active sets over CHOLMOD factorisations. The harmonic weights of the
+ * same handles are exactly z/2; the biharmonic ones are the S-curve of a 9 x 9 ring
+ * system the program solves on its own.
  *
- * Usage:  build/bin/lab30-weights [--heat-c C] [--assets DIR] OUTDIR (--help)
+ * Then every method on two assets an artist weighted, the Khronos samples RiggedSimple and
+ * RiggedFigure, beside the artist's weights, skinned over the asset's animation, and cut to
+ * the 4 (or 8) influences an engine keeps. --asset IN does that for any skinned asset and
+ * writes it back with its new JOINTS_n / WEIGHTS_n (src/gltf/gltf_rewrite.h).
+ *
+ * Usage:  build/bin/lab30-weights [--heat-c C] [--assets DIR] [--influences 4|8] OUTDIR
+ *         build/bin/lab30-weights --asset IN [--weights heat|blender|bbw] [--influences 4|8] OUTDIR
  *
  * Writes into OUTDIR (which must exist), all or nothing:
- *   weights30.png                  the child joint's weight on the mesh, hand and heat,
- *                                  twist and bend rigs, with a colour bar
- *   weights30-profile.png          the child weight along z: hand, heat, the closed forms
- *   weights30-poses.png            hand and heat weights skinned at twist 90, 180 and bend
- *                                  90, 135 with LBS and DQS
+ *   weights30.png                  the child joint's weight on the mesh, every set, twist
+ *                                  and bend rigs, with a colour bar
+ *   weights30-profile.png          the child weight along z: every set, the closed forms
+ *   weights30-poses.png            every set skinned at twist 90, 180 and bend 90, 135 with
+ *                                  LBS and DQS
  *   weights30-<pose>-<set>-<method>.png   each pose panel alone
  *   weights30.json                 the weights, the checks, the measures, the cost
- *   weights30.csv                  rig,vertex,ring,z,hand_child_weight,heat_child_weight
- *   weights30-assets.png           each asset's weights, the artist's and bone heat's, and
- *                                  their difference
- *   weights30-assets.csv           asset,vertex,joint,artist_weight,heat_weight
+ *   weights30.csv                  rig,vertex,ring,z,hand_child_weight,heat_child_weight,
+ *                                  blender_root_weight,blender_child_weight
+ *   weights30-assets.png           each asset's weights, the artist's and every automatic
+ *                                  set's, and where each differs from the artist's
+ *   weights30-assets.csv           asset,vertex,joint,x,y,z,artist_weight,heat_weight,
+ *                                  blender_weight,bbw_weight,blender_cut_weight
+ * With --asset: NAME-SET.glb (the asset re-weighted), weights30-asset.json and
+ * weights30-asset.csv (vertex,joint,weight: the weights written, in double).
  *
  * Conventions as in lab30 (src/math/linalg.h). Exit codes: 0 success, 1 an asset refused
  * or a self-check failed, 2 usage, 3 output directory, write failure or out of memory.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/diag.h"
 #include "math/linalg.h"
@@ -392,62 +404,16 @@ static lab_error skin_poses(void *state, lab_diag *d)
     return e;
 }
 
-/* ---- 5. artists' assets ------------------------------------------------------------------------ */
-
-/* The Khronos samples in assets/ (CC BY 4.0, (c) 2017 Cesium): bone heat from each one's
- * bind mesh and skeleton, beside the weights its artist painted (weights30_assets.c). */
-/* The assets folder: --assets DIR, or else the repository's assets/ found from the
- * program's own location (build/bin/lab30-weights: ../../assets), so that a run from any
- * folder finds it. A folder that is not there names the option. */
-static lab_error assets_folder(weights30 *r, lab_diag *d)
-{
-    static char found[4096];
-    if (!r->assets_dir) {
-        ssize_t len = readlink("/proc/self/exe", found, sizeof found - 16);
-        if (len <= 0)
-            return diag_fail(d, LAB_ERR_USAGE, "--assets", "the program cannot find its own location (%s): name the "
-                             "assets folder with --assets DIR", strerror(errno));
-        found[len] = '\0';
-        for (int up = 0; up < 3; up++) { /* the program's folder, then two up */
-            char *slash = strrchr(found, '/');
-            if (slash)
-                *slash = '\0';
-        }
-        strcat(found, "/assets");
-        r->assets_dir = found;
-    }
-    struct stat st;
-    if (stat(r->assets_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return diag_fail(d, LAB_ERR_INPUT_FILE, "--assets", "%s: %s (the folder with RiggedSimple.gltf and "
-                         "RiggedFigure.gltf; %s)", r->assets_dir, errno ? strerror(errno) : "not a folder",
-                         r->assets_dir == found ? "found from the program's location: name it with --assets DIR"
-                                                : "as --assets named it");
-    return LAB_OK;
-}
-
-static lab_error compare_artist_weights(void *state, lab_diag *d)
-{
-    weights30 *r = state;
-    static const char *const names[WEIGHTS30_ASSETS] = {"RiggedSimple", "RiggedFigure"};
-    errno = 0;
-    lab_error e = assets_folder(r, d);
-    for (int i = 0; e == LAB_OK && i < WEIGHTS30_ASSETS; i++) {
-        char path[4096];
-        r->asset[i].name = names[i];
-        if ((size_t)snprintf(path, sizeof path, "%s/%s.gltf", r->assets_dir, names[i]) >= sizeof path)
-            e = diag_fail(d, LAB_ERR_USAGE, "--assets", "a path of %zu bytes, longer than %zu", strlen(r->assets_dir),
-                          sizeof path - 32);
-        else
-            e = weights30_asset_run(&r->asset[i], path, r->heat_c, d);
-    }
-    return e;
-}
+static bool cylinder_mode(const void *state) { return !((const weights30 *)state)->asset_in; }
+static bool asset_mode(const void *state) { return ((const weights30 *)state)->asset_in != NULL; }
 
 /* ---- main ---------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
     static weights30 r = {.heat_c = HEAT30_C};
+    static const char *const influences[] = {"4", "8", NULL};
+    static const char *const sets[] = {"heat", "blender", "bbw", NULL};
     const cli_option options[] = {
         {"--heat-c", CLI_DOUBLES, &r.heat_c, .min = 0.1, .max = 100, .value_name = "C",
          .help = "the heat constant c of H_ii = c / d_i^2, 0.1 to 100 (default 1, the\n"
@@ -457,26 +423,39 @@ int main(int argc, char **argv)
         {"--assets", CLI_STRING, &r.assets_dir, .value_name = "DIR",
          .help = "where RiggedSimple.gltf and RiggedFigure.gltf are (default: the\n"
                  "repository's assets/, found from this program's own location)"},
+        {"--influences", CLI_CHOICE, &r.influence_choice, .choices = influences, .value_name = "K",
+         .help = "each vertex's automatic weights cut to its K heaviest, 4 (one\n"
+                 "JOINTS_0 / WEIGHTS_0 set, default) or 8 (two sets), and divided by\n"
+                 "their sum: the report states what the cut changes"},
+        {"--asset", CLI_STRING, &r.asset_in, .value_name = "IN",
+         .help = "instead of the chapter's run: give the skinned asset IN (.gltf or\n"
+                 "  .glb) automatic weights and write it to OUTDIR as NAME-SET.glb (its\n"
+                 "  nodes, skin and animations kept, new JOINTS_n / WEIGHTS_n)"},
+        {"--weights", CLI_CHOICE, &r.asset_weights, .choices = sets, .value_name = "SET",
+         .help = "which automatic weights --asset writes: heat (the paper's bone heat,\n"
+                 "default), blender (Blender's) or bbw (bounded biharmonic)"},
     };
-    const cli_program program = {LAB, "Automatic weights by bone heat beside chapter 30's hand weights.", options,
-                                 CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
+    const cli_program program = {LAB, "Automatic weights (bone heat, Blender's, bounded biharmonic) beside chapter 30's "
+                                 "hand weights.", options, CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
     static const cli_step steps[] = {
-        {.run = build_rigs},
+        {.run = build_rigs, .when = cylinder_mode},
         {.run = check_laplacian, .section = "The cotangent Laplacian on a regular hexagon",
-         .report = weights30_report_laplacian},
+         .report = weights30_report_laplacian, .when = cylinder_mode},
         {.run = bone_heat, .section = "Bone heat on the twist and the bend rigs",
-         .report = weights30_report_heat},
+         .report = weights30_report_heat, .when = cylinder_mode},
         {.run = biharmonic, .section = "Bounded biharmonic weights on the twist and the bend rigs",
-         .report = weights30_report_bbw},
+         .report = weights30_report_bbw, .when = cylinder_mode},
         {.run = skin_poses, .section = "Every weight set at the chapter's poses",
-         .report = weights30_report_poses},
-        {.run = compare_artist_weights, .section = "Automatic weights against an artist's",
+         .report = weights30_report_poses, .when = cylinder_mode},
+        {.run = weights30_read_assets, .section = "Automatic weights against an artist's",
          .report = weights30_report_assets},
-        {.run = weights30_figures},
+        {.run = weights30_write_asset, .section = "The asset with automatic weights, written and read back",
+         .report = weights30_report_written, .when = asset_mode},
+        {.run = weights30_figures, .when = cylinder_mode},
         {.run = weights30_evidence},
     };
     static const cli_chapter chapter = {steps, CLI_COUNT(steps),
-                                        "Where weights come from: bone heat beside the chapter's hand weights", false,
-                                        NULL, weights30_release};
+                                        "Where weights come from: automatic weights beside the chapter's hand weights",
+                                        false, NULL, weights30_release};
     return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
 }

@@ -13,6 +13,9 @@
 #include "cmocka_all.h"
 #include "testutil.h"
 
+#include "gltf/gltf.h"
+#include "skin/influences.h"
+
 #define LAB LAB_BIN_DIR "/lab30-weights"
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
 typedef tu_run_dir run_ctx;
@@ -166,6 +169,66 @@ static void test_lab30_weights_primitive_modes(void **state)
     assert_true(tu_file_contains(ctx->out_path, "172 more repeat an index"));
 }
 
+/* --asset: RiggedFigure with bounded biharmonic weights, 8 a vertex, written as a .glb that
+ * passes the Khronos validator with no error and no warning; read back by the reader (this
+ * test's own call) within 1e-6 of the weights the run wrote to its CSV; and lab30-gltf
+ * skins it. An asset without a skin is refused. */
+static void test_lab30_weights_asset_out(void **state)
+{
+    run_ctx *ctx = *state;
+    assert_int_equal(run_lab(ctx, "--asset", "assets/RiggedFigure.gltf", "--weights", "bbw", "--influences", "8",
+                             ctx->dir),
+                     0);
+    char glb[4096];
+    snprintf(glb, sizeof glb, "%s", tu_path(ctx->dir, "RiggedFigure-bbw.glb"));
+    int rc = tu_run_program("/usr/bin/env", ctx->out_path, ctx->err_path, "node", "tests/gltf-validate.js",
+                            GLTF_VALIDATOR_DIR, glb, (char *)NULL);
+    char *report = tu_read_file(ctx->out_path, NULL);
+    if (rc != 0 || !strstr(report, "0 errors, 0 warnings"))
+        fail_msg("validator exit %d: %s", rc, report ? report : "(no output)");
+    free(report);
+    gltf_document doc;
+    lab_diag d;
+    assert_int_equal(gltf_load(glb, &doc, &d), LAB_OK);
+    assert_int_equal(gltf_validate(&doc, &d), LAB_OK);
+    assert_int_equal(doc.meshes[0].primitives[0].sets, 2);
+    skin_influences in;
+    assert_int_equal(gltf_primitive_influences(&doc, 0, 0, &in, &d), LAB_OK);
+    static double written[370][19];
+    FILE *f = fopen(tu_path(ctx->dir, "weights30-asset.csv"), "r");
+    assert_non_null(f);
+    char line[128];
+    assert_non_null(fgets(line, sizeof line, f));
+    int v, j, rows = 0;
+    double w;
+    while (fscanf(f, "%d,%d,%lf\n", &v, &j, &w) == 3) {
+        assert_true(v >= 0 && v < 370 && j >= 0 && j < 19);
+        written[v][j] = w, rows++;
+    }
+    fclose(f);
+    assert_true(rows > 370);
+    double worst = 0;
+    for (v = 0; v < 370; v++)
+        for (j = 0; j < 19; j++) {
+            double got = 0;
+            for (int k = 0; k < in.per_vertex; k++)
+                got += in.joint[v * in.per_vertex + k] == j ? in.weight[v * in.per_vertex + k] : 0;
+            worst = fmax(worst, fabs(got - written[v][j]));
+        }
+    assert_true(worst < 1e-6);
+    skin_influences_free(&in);
+    gltf_free(&doc);
+    char out[4200];
+    snprintf(out, sizeof out, "%s", tu_path(ctx->dir, "gltf"));
+    assert_int_equal(mkdir(out, 0755), 0);
+    assert_int_equal(tu_run_program(LAB_BIN_DIR "/lab30-gltf", ctx->out_path, ctx->err_path, glb, out, (char *)NULL), 0);
+    /* a document with no skinned mesh has nothing to weight */
+    assert_true(tu_write_file(tu_path(ctx->dir, "plain.gltf"),
+                              "{\"asset\": {\"version\": \"2.0\"}, \"scenes\": [{\"nodes\": [0]}], \"nodes\": [{}]}"));
+    assert_int_equal(run_lab(ctx, "--asset", tu_path(ctx->dir, "plain.gltf"), out), 1);
+    assert_true(tu_file_contains(ctx->err_path, "no node with a mesh and a skin"));
+}
+
 static const cJSON *find_pose(const cJSON *root, const char *rig, double deg, const char *weights, const char *method)
 {
     const cJSON *p;
@@ -284,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_lab30_weights_usage_and_output_errors),
         T(test_lab30_weights_primitive_modes),
+        T(test_lab30_weights_asset_out),
         T(test_lab30_weights_evidence),
         T(test_lab30_weights_assets),
         T(test_lab30_weights_colour_bar),

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <cJSON.h>
+
 #include "bbw30.h"
 #include "draw/camera.h"
 #include "heat30.h"
@@ -102,6 +104,11 @@ typedef struct {
     double *joint_difference;               /* per joint: mean over vertices of |set - artist| */
     double max_position_difference, mean_position_difference; /* over times and vertices, / size */
     double max_position_time;
+    /* cut to the K heaviest a vertex and divided by their sum: what an engine takes */
+    double *cut;                            /* vertex_count x joint_count, vertex-major */
+    int over_k;                             /* vertices that had more than K non-zero weights */
+    double cut_weight_change;               /* max over vertices and joints |cut - weights| */
+    double cut_position_change;             /* max over times and vertices |cut - uncut| / size */
 } weights30_versus;
 
 /* An artist's asset: its bind mesh and skeleton, the automatic weight sets beside the
@@ -111,6 +118,8 @@ typedef struct {
 #define WEIGHTS30_AUTOMATIC (WEIGHTS30_SETS - 1) /* every set but the hand weights: versus[set - 1] */
 typedef struct {
     const char *name;                       /* "RiggedSimple" */
+    int influences;                         /* K: 4 or 8 (--influences) */
+    int mesh;                               /* the skinned node's mesh (its primitive 0) */
     int vertex_count, triangle_count, joint_count, bone_count;
     vec3 *bind;                             /* the primitive's POSITION, mesh space */
     mesh_triangle *triangles;
@@ -146,8 +155,16 @@ typedef struct {
     int edge_count;
     camera cam[2];                         /* the twist's, the bend's */
     weights30_asset asset[WEIGHTS30_ASSETS];
+    int asset_count;                       /* the two samples, or the one --asset names */
     const char *assets_dir;                /* --assets */
     double heat_c;                         /* --heat-c */
+    int influence_choice;                  /* --influences: 0 for 4, 1 for 8 */
+    int influences;                        /* K: 4 or 8 */
+    const char *asset_in;                  /* --asset IN: only that asset, re-weighted */
+    int asset_weights;                     /* --weights: which automatic set it gets (versus index) */
+    char asset_out[256];                   /* the .glb written */
+    double readback_error;                 /* max |read back - cut weights| */
+    int readback_sets;
     output_batch out;                      /* what the run writes, and where */
     const char *outdir;
 } weights30;
@@ -165,6 +182,10 @@ lab_error weights30_figures(void *state, lab_diag *d);
 /* Bone heat on the asset at path (RiggedSimple, RiggedFigure), compared with its artist's
  * weights (weights30_assets.c). a->name must be set. */
 lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, lab_diag *d);
+
+/* The K heaviest of one vertex's J weights (ties: the lower joint), divided by their sum,
+ * into out (J, dense); the others 0. Returns how many were non-zero before the cut. */
+int weights30_cut(const double *w, int J, int K, double *out);
 void weights30_asset_free(weights30_asset *a);
 
 /* The KKT residual of bounded biharmonic weights computed apart from bbw30.c: the
@@ -180,11 +201,21 @@ double weights30_kkt_by_products(const sparse_triplets *L, const double *mass, c
  * nearest such vertex's distance). Part of weights30_asset_run. */
 lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d);
 
+/* weights30_engine.c: the assets (the shipped samples from --assets or the program's own
+ * location, or the one --asset names) run through weights30_asset_run; the --asset run's
+ * .glb, read back (gltf_rewrite.h); its evidence (weights30-asset.json and .csv). Each of
+ * the first two is a cli_step on a weights30. */
+lab_error weights30_read_assets(void *state, lab_diag *d);
+lab_error weights30_write_asset(void *state, lab_diag *d);
+lab_error weights30_asset_evidence(weights30 *r, lab_diag *d);
+cJSON *weights30_asset_json(const weights30_asset *a);
+
 /* The report's sections; each returns whether its checks passed. */
 bool weights30_report_laplacian(const void *state, FILE *out);
 bool weights30_report_heat(const void *state, FILE *out);
 bool weights30_report_bbw(const void *state, FILE *out);
 bool weights30_report_poses(const void *state, FILE *out);
 bool weights30_report_assets(const void *state, FILE *out);
+bool weights30_report_written(const void *state, FILE *out);
 
 #endif

@@ -31,14 +31,15 @@ void weights30_asset_free(weights30_asset *a)
 {
     free(a->bind), free(a->triangles), free(a->weld), free(a->edges), free(a->bones), free(a->artist);
     for (int k = 0; k < WEIGHTS30_AUTOMATIC; k++)
-        free(a->versus[k].weights), free(a->versus[k].joint_difference);
+        free(a->versus[k].weights), free(a->versus[k].joint_difference), free(a->versus[k].cut);
     mesh_free(&a->welded);
     bbw30_result_free(&a->bbw);
     free(a->handle);
     for (int model = 0; model < HEAT30_MODELS; model++)
         heat30_result_free(&a->heat[model]);
     const char *name = a->name;
-    *a = (weights30_asset){.name = name};
+    int influences = a->influences;
+    *a = (weights30_asset){.name = name, .influences = influences};
 }
 
 /* ---- welding --------------------------------------------------------------------------- */
@@ -246,6 +247,10 @@ static lab_error over_animation(weights30_asset *a, const gltf_document *doc, co
                     total += h[j];
                 vec4 ph = total > 0.0 ? skin_lbs_point(a->bind[v], slots, h, J, palette)
                                       : (vec4){a->bind[v].x, a->bind[v].y, a->bind[v].z, 1.0};
+                vec4 pc = total > 0.0 ? skin_lbs_point(a->bind[v], slots, x->cut + (size_t)v * J, J, palette) : ph;
+                x->cut_position_change = fmax(x->cut_position_change,
+                                              vec3_length(vec3_sub(vec3_make(pc.x, pc.y, pc.z), vec3_make(ph.x, ph.y, ph.z))) /
+                                                  a->size);
                 double dist = vec3_length(vec3_sub(vec3_make(pa.x, pa.y, pa.z), vec3_make(ph.x, ph.y, ph.z))) / a->size;
                 if (dist > x->max_position_difference)
                     x->max_position_difference = dist, x->max_position_time = t;
@@ -362,6 +367,32 @@ lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
     return e;
 }
 
+int weights30_cut(const double *w, int J, int K, double *out)
+{
+    int nonzero = 0;
+    double sum = 0.0;
+    for (int j = 0; j < J; j++) {
+        out[j] = 0.0;
+        nonzero += w[j] != 0.0;
+    }
+    for (int k = 0; k < K; k++) { /* the heaviest not yet taken, the lower joint on a tie */
+        int best = -1;
+        for (int j = 0; j < J; j++)
+            if (out[j] == 0.0 && w[j] > 0.0 && (best < 0 || w[j] > w[best]))
+                best = j;
+        if (best < 0)
+            break;
+        out[best] = w[best], sum += w[best];
+    }
+    for (int j = 0; j < J && sum > 0.0; j++)
+        out[j] /= sum;
+    return nonzero;
+}
+
+
+
+/* The Khronos samples in assets/ (CC BY 4.0, (c) 2017 Cesium): bone heat from each one's
+ * bind mesh and skeleton, beside the weights its artist painted (weights30_assets.c). */
 /* A model's weights as the set deforms with them: the paper's as solved (through the
  * weld), Blender's cut and divided by their sum (zero where the cut leaves nothing). */
 static void deforming_weights(const weights30_asset *a, const heat30_result *h, const int *vertex_of, double *out)
@@ -387,6 +418,8 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
     int node = e == LAB_OK ? skinned_node(&doc) : -1;
     if (e == LAB_OK && node < 0)
         e = diag_fail(d, LAB_ERR_NOTHING_TO_DO, path, "no node with a mesh and a skin");
+    if (e == LAB_OK)
+        a->mesh = doc.nodes[node].mesh;
     const gltf_skin *skin = e == LAB_OK ? &doc.skins[doc.nodes[node].skin] : NULL;
     double *ibm = NULL;
     vec3 *origin = NULL;
@@ -424,8 +457,9 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
     for (int s = 0; e == LAB_OK && s < WEIGHTS30_AUTOMATIC; s++) {
         weights30_versus *x = &a->versus[s];
         x->weights = malloc(cells * sizeof *x->weights);
+        x->cut = malloc(cells * sizeof *x->cut);
         x->joint_difference = malloc((size_t)a->joint_count * sizeof *x->joint_difference);
-        if (!x->weights || !x->joint_difference)
+        if (!x->weights || !x->cut || !x->joint_difference)
             e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%zu weights", cells);
     }
     if (e == LAB_OK)
@@ -448,6 +482,19 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
             for (int j = 0; j < a->joint_count; j++)
                 x->weights[(size_t)v * a->joint_count + j] = a->bbw.weights[(size_t)a->weld[v] * a->joint_count + j];
         compare_weights(a, a->bbw.weights, a->weld, a->bbw.backward_error, x);
+    }
+    /* each set cut to the K heaviest a vertex, as an engine's JOINTS_n / WEIGHTS_n hold them */
+    for (int s = 0; e == LAB_OK && s < WEIGHTS30_AUTOMATIC; s++) {
+        weights30_versus *x = &a->versus[s];
+        for (int v = 0; v < a->vertex_count; v++) {
+            size_t at = (size_t)v * a->joint_count;
+            double total = 0.0;
+            for (int j = 0; j < a->joint_count; j++)
+                total += x->weights[at + j];
+            x->over_k += weights30_cut(x->weights + at, a->joint_count, a->influences, x->cut + at) > a->influences;
+            for (int j = 0; j < a->joint_count && total > 0.0; j++)
+                x->cut_weight_change = fmax(x->cut_weight_change, fabs(x->cut[at + j] - x->weights[at + j]));
+        }
     }
     if (e == LAB_OK) {
 

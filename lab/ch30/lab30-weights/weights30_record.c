@@ -26,7 +26,7 @@ void weights30_release(void *state)
         for (int set = 0; set < WEIGHTS30_SETS; set++)
             rig30_rig_free(&r->rigs[set][kind]);
     }
-    for (int i = 0; i < WEIGHTS30_ASSETS; i++)
+    for (int i = 0; i < r->asset_count; i++)
         weights30_asset_free(&r->asset[i]);
     free(r->edges);
 }
@@ -124,6 +124,11 @@ static cJSON *versus_json(const weights30_asset *a, weights30_set set)
     cJSON_AddNumberToObject(checks, "weights_below_minus_1e-12", x->negative_count);
     json_add_number(checks, "max_backward_error", x->backward_error);
     cJSON_AddNumberToObject(o, "weightless_vertices", x->weightless);
+    cJSON *cut = cJSON_AddObjectToObject(o, "cut_to_the_heaviest");
+    cJSON_AddNumberToObject(cut, "influences", a->influences);
+    cJSON_AddNumberToObject(cut, "vertices_with_more", x->over_k);
+    json_add_number(cut, "max_weight_change", x->cut_weight_change);
+    json_add_number(cut, "max_position_change_over_size", x->cut_position_change);
     cJSON *w = cJSON_AddObjectToObject(o, "against_the_artist");
     json_add_number(w, "max_weight_difference", x->max_weight_difference);
     cJSON_AddNumberToObject(w, "max_weight_difference_vertex", x->max_weight_vertex);
@@ -136,7 +141,7 @@ static cJSON *versus_json(const weights30_asset *a, weights30_set set)
     return o;
 }
 
-static cJSON *asset_json(const weights30_asset *a)
+cJSON *weights30_asset_json(const weights30_asset *a)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "asset", a->name);
@@ -169,6 +174,8 @@ static cJSON *asset_json(const weights30_asset *a)
 lab_error weights30_evidence(void *state, lab_diag *d)
 {
     weights30 *r = state;
+    if (r->asset_in)
+        return weights30_asset_evidence(r, d);
     cJSON *root = json_evidence_root("lab30-weights");
     json_add_number(root, "heat_c", r->heat_c);
     const weights30_laplacian_check *l = &r->laplacian;
@@ -189,8 +196,8 @@ lab_error weights30_evidence(void *state, lab_diag *d)
     for (int i = 0; i < WEIGHTS30_RESULTS; i++)
         cJSON_AddItemToArray(poses, result_json(&r->result[i]));
     cJSON *assets = cJSON_AddArrayToObject(root, "assets");
-    for (int i = 0; i < WEIGHTS30_ASSETS; i++)
-        cJSON_AddItemToArray(assets, asset_json(&r->asset[i]));
+    for (int i = 0; i < r->asset_count; i++)
+        cJSON_AddItemToArray(assets, weights30_asset_json(&r->asset[i]));
     bytes json = {0}, csv = {0}, table = {0};
     lab_error e = json_to_bytes(root, &json, d);
     cJSON_Delete(root);
@@ -379,7 +386,7 @@ bool weights30_report_assets(const void *state, FILE *out)
             "  welded where vertices share a position, Blender's on the vertices as glTF splits them (as\n"
             "  Blender's importer keeps them); the artist's weights from JOINTS_0 / WEIGHTS_0, used\n"
             "  divided by their sum\n");
-    for (int i = 0; i < WEIGHTS30_ASSETS; i++) {
+    for (int i = 0; i < r->asset_count; i++) {
         const weights30_asset *a = &r->asset[i];
         fprintf(out, "\n  %s: %d vertices (%d welded), %d triangles (%d more repeat an index and draw nothing; %d\n"
                 "  folded by welding), %d joints as %d bones\n", a->name, a->vertex_count, a->welded.vertex_count,
@@ -424,6 +431,9 @@ bool weights30_report_assets(const void *state, FILE *out)
             fprintf(out, "\n  skinned over the animation (%d times from %g to %g s), LBS: largest distance %.4f\n"
                     "  of the model's size %.4f (at %g s), mean %.4f\n", WEIGHTS30_ASSET_TIMES, a->t0, a->t1,
                     x->max_position_difference, a->size, x->max_position_time, x->mean_position_difference);
+            fprintf(out, "  cut to the %d heaviest a vertex (%d vertices had more): weights change by %.3g at most,\n"
+                    "  positions over the animation by %.3g of the model's size at most\n", a->influences, x->over_k,
+                    x->cut_weight_change, x->cut_position_change);
             if (set != WEIGHTS30_BBW)
                 fprintf(out, "  cost: a Cholesky factor of %.0f nonzeros, %.0f flops, CHOLMOD's peak %zu bytes;\n"
                         "  factorisation %.3g ms, %d solves %.3g ms\n", h->factor_nonzeros, h->flops, h->peak_bytes,
@@ -432,3 +442,4 @@ bool weights30_report_assets(const void *state, FILE *out)
     }
     return ok;
 }
+

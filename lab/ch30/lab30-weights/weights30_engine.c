@@ -1,0 +1,209 @@
+/* weights30_engine.c - lab30-weights's assets: where they are found and read (the
+ * shipped samples, or the one --asset names), and the asset written back with its
+ * automatic weights, cut to the influences an engine keeps (see weights30.h). The methods are
+ * heat30.c's and bbw30.c's; weights30_assets.c runs them on an asset. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/bytes.h"
+#include "base/diag.h"
+#include "base/report.h"
+#include "gltf/gltf.h"
+#include "gltf/gltf_rewrite.h"
+#include "program/evidence.h"
+#include "program/output.h"
+#include "skin/influences.h"
+
+#include "weights30.h"
+
+/* The assets folder: --assets DIR, or else the repository's assets/ found from the
+ * program's own location: the nearest folder above it (up to four levels: build/bin,
+ * build/asan/bin) that holds assets/RiggedSimple.gltf, so that a run from any folder finds
+ * it. A folder that is not there names the option. */
+static lab_error assets_folder(weights30 *r, lab_diag *d)
+{
+    static char found[4096];
+    if (!r->assets_dir) {
+        char exe[4000];
+        ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (len <= 0)
+            return diag_fail(d, LAB_ERR_USAGE, "--assets", "the program cannot find its own location (%s): name the "
+                             "assets folder with --assets DIR", strerror(errno));
+        exe[len] = '\0';
+        struct stat st;
+        for (int up = 0; up < 5 && !r->assets_dir; up++) {
+            char *slash = strrchr(exe, '/');
+            if (!slash)
+                break;
+            *slash = '\0'; /* the program's folder, then the ones above it */
+            snprintf(found, sizeof found, "%s/assets/RiggedSimple.gltf", exe);
+            if (stat(found, &st) == 0) {
+                snprintf(found, sizeof found, "%s/assets", exe);
+                r->assets_dir = found;
+            }
+        }
+        if (!r->assets_dir)
+            return diag_fail(d, LAB_ERR_INPUT_FILE, "--assets", "no assets/RiggedSimple.gltf in the four folders above "
+                             "the program: name the folder with --assets DIR");
+    }
+    struct stat st;
+    errno = 0;
+    if (stat(r->assets_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return diag_fail(d, LAB_ERR_INPUT_FILE, "--assets", "%s: %s (the folder with RiggedSimple.gltf and "
+                         "RiggedFigure.gltf, as --assets named it)", r->assets_dir,
+                         errno ? strerror(errno) : "not a folder");
+    return LAB_OK;
+}
+
+lab_error weights30_read_assets(void *state, lab_diag *d)
+{
+    weights30 *r = state;
+    static const char *const names[WEIGHTS30_ASSETS] = {"RiggedSimple", "RiggedFigure"};
+    static char stem[128];
+    r->influences = 4 * (r->influence_choice + 1);
+    if (r->asset_in) { /* --asset IN: that asset alone, named by its file */
+        const char *base = strrchr(r->asset_in, '/') ? strrchr(r->asset_in, '/') + 1 : r->asset_in;
+        snprintf(stem, sizeof stem, "%.*s", (int)(strrchr(base, '.') ? strrchr(base, '.') - base : (long)strlen(base)),
+                 base);
+        r->asset_count = 1;
+        r->asset[0] = (weights30_asset){.name = stem, .influences = r->influences};
+        return weights30_asset_run(&r->asset[0], r->asset_in, r->heat_c, d);
+    }
+    lab_error e = assets_folder(r, d);
+    r->asset_count = WEIGHTS30_ASSETS;
+    for (int i = 0; e == LAB_OK && i < WEIGHTS30_ASSETS; i++) {
+        char path[4096];
+        r->asset[i] = (weights30_asset){.name = names[i], .influences = r->influences};
+        if ((size_t)snprintf(path, sizeof path, "%s/%s.gltf", r->assets_dir, names[i]) >= sizeof path)
+            e = diag_fail(d, LAB_ERR_USAGE, "--assets", "a path of %zu bytes, longer than %zu", strlen(r->assets_dir),
+                          sizeof path - 32);
+        else
+            e = weights30_asset_run(&r->asset[i], path, r->heat_c, d);
+    }
+    return e;
+}
+
+
+/* --asset IN: the chosen automatic set, cut to K a vertex (heaviest first, unused slots
+ * joint 0 with weight 0), into IN's own document as JOINTS_n / WEIGHTS_n (gltf_rewrite.h),
+ * then read back by the reader every program uses and compared with the cut weights. */
+lab_error weights30_write_asset(void *state, lab_diag *d)
+{
+    weights30 *r = state;
+    const weights30_asset *a = &r->asset[0];
+    const weights30_versus *x = &a->versus[r->asset_weights];
+    int K = a->influences, J = a->joint_count, n = a->vertex_count;
+    gltf_document doc, back;
+    lab_error e = gltf_load(r->asset_in, &doc, d);
+    if (e == LAB_OK && (e = gltf_validate(&doc, d)) != LAB_OK)
+        gltf_free(&doc);
+    if (e != LAB_OK)
+        return e;
+    uint16_t *joints = malloc(((size_t)n * K + 1) * sizeof *joints);
+    float *weights = malloc(((size_t)n * K + 1) * sizeof *weights);
+    double *slot = malloc(((size_t)K + 1) * sizeof *slot);
+    bytes glb = {0};
+    if (!joints || !weights || !slot)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d vertices x %d influences", n, K);
+    for (int v = 0; e == LAB_OK && v < n; v++) {
+        const double *w = x->cut + (size_t)v * J;
+        int k = 0;
+        for (int j = 0; j < J; j++) /* the kept ones, heaviest first (skin_sort's order) */
+            if (w[j] > 0.0)
+                joints[(size_t)v * K + k] = (uint16_t)j, slot[k++] = w[j];
+        for (int i = 1; i < k; i++)
+            for (int m = i; m > 0 && (slot[m] > slot[m - 1]); m--) {
+                double t = slot[m];
+                uint16_t u = joints[(size_t)v * K + m];
+                slot[m] = slot[m - 1], joints[(size_t)v * K + m] = joints[(size_t)v * K + m - 1];
+                slot[m - 1] = t, joints[(size_t)v * K + m - 1] = u;
+            }
+        for (; k < K; k++)
+            joints[(size_t)v * K + k] = 0, slot[k] = 0.0;
+        gltf_rewrite_weights_to_float(slot, K, weights + (size_t)v * K);
+    }
+    gltf_rewrite_influences in = {a->mesh, 0, K / 4, joints, weights, "lab30-weights (automatic weights)"};
+    if (e == LAB_OK)
+        e = gltf_rewrite(&doc, &in, &glb, d);
+    /* read back as any program reads an asset, weights compared with the cut ones */
+    if (e == LAB_OK)
+        e = gltf_parse(glb.data, glb.len, ".", &back, d);
+    if (e == LAB_OK) {
+        e = gltf_validate(&back, d);
+        skin_influences got;
+        if (e == LAB_OK)
+            e = gltf_primitive_influences(&back, a->mesh, 0, &got, d);
+        if (e == LAB_OK) {
+            r->readback_sets = back.meshes[a->mesh].primitives[0].sets;
+            for (int v = 0; v < n; v++)
+                for (int j = 0; j < J; j++) {
+                    double w = 0.0;
+                    for (int k = 0; k < got.per_vertex; k++)
+                        w += got.joint[v * got.per_vertex + k] == j ? got.weight[v * got.per_vertex + k] : 0.0;
+                    r->readback_error = fmax(r->readback_error, fabs(w - x->cut[(size_t)v * J + j]));
+                }
+            skin_influences_free(&got);
+        }
+        gltf_free(&back);
+    }
+    snprintf(r->asset_out, sizeof r->asset_out, "%.120s-%s.glb", a->name,
+             weights30_set_name((weights30_set)(r->asset_weights + 1)));
+    if (e == LAB_OK)
+        e = output_batch_add(&r->out, r->asset_out, &glb, d);
+    bytes_free(&glb);
+    free(joints), free(weights), free(slot);
+    gltf_free(&doc);
+    return e;
+}
+
+/* --asset: the one asset's evidence, and what was written and read back. */
+lab_error weights30_asset_evidence(weights30 *r, lab_diag *d)
+{
+    cJSON *root = json_evidence_root("lab30-weights");
+    json_add_number(root, "heat_c", r->heat_c);
+    cJSON_AddItemToObject(root, "asset", weights30_asset_json(&r->asset[0]));
+    cJSON *w = cJSON_AddObjectToObject(root, "written");
+    cJSON_AddStringToObject(w, "file", r->asset_out);
+    cJSON_AddStringToObject(w, "weights", weights30_set_name((weights30_set)(r->asset_weights + 1)));
+    cJSON_AddNumberToObject(w, "influences", r->influences);
+    cJSON_AddNumberToObject(w, "sets_read_back", r->readback_sets);
+    json_add_number(w, "max_read_back_weight_error", r->readback_error);
+    bytes json = {0}, csv = {0};
+    lab_error e = json_to_bytes(root, &json, d);
+    cJSON_Delete(root);
+    /* the weights written, before they became floats: vertex, joint (a skin slot), weight */
+    const weights30_asset *a = &r->asset[0];
+    const double *cut = a->versus[r->asset_weights].cut;
+    bytes_printf(&csv, "vertex,joint,weight\n");
+    for (int v = 0; v < a->vertex_count; v++)
+        for (int j = 0; j < a->joint_count; j++)
+            if (cut[(size_t)v * a->joint_count + j] != 0.0) {
+                bytes_printf(&csv, "%d,%d,", v, j);
+                csv_row(&csv, &cut[(size_t)v * a->joint_count + j], 1);
+            }
+    if (e == LAB_OK)
+        e = output_batch_add(&r->out, "weights30-asset.json", &json, d);
+    if (e == LAB_OK)
+        e = output_batch_add(&r->out, "weights30-asset.csv", &csv, d);
+    bytes_free(&json);
+    bytes_free(&csv);
+    return e;
+}
+
+bool weights30_report_written(const void *state, FILE *out)
+{
+    const weights30 *r = state;
+    fprintf(out, "  %s: the %s weights cut to %d a vertex as %d JOINTS_n / WEIGHTS_n set(s)\n"
+            "  (unsigned shorts, floats), the file's nodes, skin and animations kept (a skinned mesh's\n"
+            "  node made a root); read back by the reader every program uses\n",
+            r->asset_out, weights30_set_name((weights30_set)(r->asset_weights + 1)), r->influences, r->influences / 4);
+    bool ok = r->readback_sets == r->influences / 4;
+    fprintf(out, "  sets read back: %d\n", r->readback_sets);
+    return ok & report_bound(out, "max |read back - cut weight|", r->readback_error, 1e-6);
+}

@@ -1,0 +1,224 @@
+/* gltf_rewrite.c - an asset back to a .glb with new influences (see gltf_rewrite.h). */
+#include "gltf/gltf_rewrite.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/json_memory.h"
+
+void gltf_rewrite_weights_to_float(const double *w, int k, float *out)
+{
+    int largest = 0;
+    double others = 0.0;
+    for (int i = 0; i < k; i++) {
+        out[i] = (float)w[i];
+        if (w[i] > w[largest])
+            largest = i;
+    }
+    for (int i = 0; i < k; i++)
+        if (i != largest)
+            others += out[i];
+    out[largest] = (float)(1.0 - others);
+}
+
+static void pad(bytes *b, unsigned char with)
+{
+    while (b->len % 4)
+        bytes_append(b, &with, 1);
+}
+
+/* A view over bin[offset, offset + length) and an accessor of `count` VEC4 on it. */
+static int add_accessor(cJSON *root, size_t offset, size_t length, int component, int count)
+{
+    cJSON *views = cJSON_GetObjectItemCaseSensitive(root, "bufferViews");
+    cJSON *accessors = cJSON_GetObjectItemCaseSensitive(root, "accessors");
+    cJSON *view = cJSON_CreateObject(), *accessor = cJSON_CreateObject();
+    cJSON_AddNumberToObject(view, "buffer", 0);
+    cJSON_AddNumberToObject(view, "byteOffset", (double)offset);
+    cJSON_AddNumberToObject(view, "byteLength", (double)length);
+    cJSON_AddNumberToObject(view, "target", 34962); /* ARRAY_BUFFER */
+    cJSON_AddItemToArray(views, view);
+    cJSON_AddNumberToObject(accessor, "bufferView", cJSON_GetArraySize(views) - 1);
+    cJSON_AddNumberToObject(accessor, "componentType", component);
+    cJSON_AddNumberToObject(accessor, "count", count);
+    cJSON_AddStringToObject(accessor, "type", "VEC4");
+    cJSON_AddItemToArray(accessors, accessor);
+    return cJSON_GetArraySize(accessors) - 1;
+}
+
+static bool lists(const cJSON *root, const char *list, const char *name)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, list))
+        if (cJSON_IsString(e) && !strcmp(e->valuestring, name))
+            return true;
+    return false;
+}
+
+/* The parent of node i in the JSON (-1: a root), and where it sits in the parent's children. */
+static int parent_of(cJSON *nodes, int i, int *slot)
+{
+    int p = 0;
+    cJSON *node;
+    cJSON_ArrayForEach(node, nodes) {
+        int k = 0;
+        cJSON *child;
+        cJSON_ArrayForEach(child, cJSON_GetObjectItemCaseSensitive(node, "children")) {
+            if ((int)cJSON_GetNumberValue(child) == i) {
+                *slot = k;
+                return p;
+            }
+            k++;
+        }
+        p++;
+    }
+    return -1;
+}
+
+/* A node with a skinned mesh becomes a root of the scenes its ancestors are in: glTF ignores
+ * the transforms above a skinned mesh, and the validator warns where it is not a root
+ * (NODE_SKINNED_MESH_NON_ROOT). */
+static void skinned_meshes_to_roots(cJSON *root)
+{
+    cJSON *nodes = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+    int i = 0;
+    cJSON *node;
+    cJSON_ArrayForEach(node, nodes) {
+        int slot = 0, parent = parent_of(nodes, i, &slot);
+        if (cJSON_GetObjectItemCaseSensitive(node, "skin") && cJSON_GetObjectItemCaseSensitive(node, "mesh") && parent >= 0) {
+            cJSON *children = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, parent), "children");
+            cJSON_DeleteItemFromArray(children, slot);
+            if (cJSON_GetArraySize(children) == 0) /* glTF allows no empty children array */
+                cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetArrayItem(nodes, parent), "children");
+            int top = parent, up;
+            while ((up = parent_of(nodes, top, &slot)) >= 0)
+                top = up;
+            cJSON *scene;
+            cJSON_ArrayForEach(scene, cJSON_GetObjectItemCaseSensitive(root, "scenes")) {
+                cJSON *list = cJSON_GetObjectItemCaseSensitive(scene, "nodes"), *entry;
+                bool holds = false;
+                cJSON_ArrayForEach(entry, list)
+                    holds |= (int)cJSON_GetNumberValue(entry) == top;
+                if (holds)
+                    cJSON_AddItemToArray(list, cJSON_CreateNumber(i));
+            }
+        }
+        i++;
+    }
+}
+
+/* The file's buffers into one BIN, each view moved to where its buffer landed. */
+static void merge_buffers(const gltf_document *doc, cJSON *root, bytes *bin)
+{
+    size_t *base = calloc((size_t)doc->parsed_buffer_count + 1, sizeof *base);
+    if (!base) {
+        bin->failed = true;
+        return;
+    }
+    for (int b = 0; b < doc->parsed_buffer_count; b++) {
+        pad(bin, 0);
+        base[b] = bin->len;
+        bytes_append(bin, doc->buffers[b].data, doc->buffers[b].size);
+    }
+    cJSON *view;
+    cJSON_ArrayForEach(view, cJSON_GetObjectItemCaseSensitive(root, "bufferViews")) {
+        int b = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(view, "buffer"));
+        const cJSON *offset = cJSON_GetObjectItemCaseSensitive(view, "byteOffset");
+        double moved = (double)base[b] + (offset ? cJSON_GetNumberValue(offset) : 0.0);
+        cJSON_ReplaceItemInObject(view, "buffer", cJSON_CreateNumber(0));
+        if (offset)
+            cJSON_ReplaceItemInObject(view, "byteOffset", cJSON_CreateNumber(moved));
+        else
+            cJSON_AddNumberToObject(view, "byteOffset", moved);
+    }
+    free(base);
+}
+
+lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *in, bytes *glb, lab_diag *d)
+{
+    if (in->sets < 1 || in->sets > GLTF_MAX_SETS || in->mesh < 0 || in->mesh >= doc->mesh_count || in->primitive < 0 ||
+        in->primitive >= doc->meshes[in->mesh].primitive_count || !doc->json)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "gltf_rewrite", "mesh %d primitive %d, %d sets", in->mesh,
+                         in->primitive, in->sets);
+    long failures = json_memory_failures(); /* any of cJSON's allocations failing below */
+    cJSON *root = cJSON_ParseWithLength(doc->json, doc->json_size);
+    if (!root)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "gltf_rewrite", "%zu bytes of JSON", doc->json_size);
+    static const char *const compressed[] = {"EXT_meshopt_compression", "KHR_draco_mesh_compression"};
+    for (int k = 0; k < 2; k++)
+        if (lists(root, "extensionsUsed", compressed[k])) {
+            cJSON_Delete(root);
+            return diag_fail(d, LAB_ERR_GLTF_EXTENSION, "/extensionsUsed", "%s: a compressed asset is not written "
+                             "back; decompress it first (gltfpack -noq, or draco_transcoder's inverse)", compressed[k]);
+        }
+    int n = gltf_primitive_vertex_count(doc, in->mesh, in->primitive);
+    bytes bin = {0};
+    merge_buffers(doc, root, &bin);
+    skinned_meshes_to_roots(root);
+    if (!cJSON_GetObjectItemCaseSensitive(root, "bufferViews"))
+        cJSON_AddArrayToObject(root, "bufferViews");
+    if (!cJSON_GetObjectItemCaseSensitive(root, "accessors"))
+        cJSON_AddArrayToObject(root, "accessors");
+    cJSON *prim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                                         cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "meshes"), in->mesh),
+                                         "primitives"),
+                                     in->primitive);
+    cJSON *attributes = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
+    for (int s = 0; s < GLTF_MAX_SETS; s++) { /* the old sets go */
+        char name[32];
+        snprintf(name, sizeof name, "JOINTS_%d", s);
+        cJSON_DeleteItemFromObjectCaseSensitive(attributes, name);
+        snprintf(name, sizeof name, "WEIGHTS_%d", s);
+        cJSON_DeleteItemFromObjectCaseSensitive(attributes, name);
+    }
+    for (int s = 0; s < in->sets; s++) {
+        char name[32];
+        pad(&bin, 0);
+        size_t at = bin.len;
+        for (int v = 0; v < n; v++)
+            bytes_append(&bin, in->joints + ((size_t)v * in->sets + s) * 4, 4 * sizeof *in->joints);
+        snprintf(name, sizeof name, "JOINTS_%d", s);
+        cJSON_AddNumberToObject(attributes, name, add_accessor(root, at, bin.len - at, 5123, n));
+        at = bin.len;
+        for (int v = 0; v < n; v++)
+            bytes_append(&bin, in->weights + ((size_t)v * in->sets + s) * 4, 4 * sizeof *in->weights);
+        snprintf(name, sizeof name, "WEIGHTS_%d", s);
+        cJSON_AddNumberToObject(attributes, name, add_accessor(root, at, bin.len - at, 5126, n));
+    }
+    pad(&bin, 0);
+    cJSON *buffer = cJSON_CreateObject();
+    cJSON_AddNumberToObject(buffer, "byteLength", (double)bin.len);
+    cJSON *buffers = cJSON_CreateArray();
+    cJSON_AddItemToArray(buffers, buffer);
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "buffers");
+    cJSON_AddItemToObject(root, "buffers", buffers);
+    cJSON *asset = cJSON_GetObjectItemCaseSensitive(root, "asset");
+    cJSON_DeleteItemFromObjectCaseSensitive(asset, "generator");
+    cJSON_AddStringToObject(asset, "generator", in->generator);
+    char *json = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    if (!json || bin.failed || json_memory_failures() != failures) {
+        free(json), bytes_free(&bin);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "gltf_rewrite", "a document of %zu bytes of binary data", bin.len);
+    }
+    /* GLB: the header, the JSON chunk padded with spaces, the BIN chunk padded with zeros */
+    bytes text = {0};
+    bytes_append(&text, json, strlen(json));
+    free(json);
+    pad(&text, ' ');
+    uint32_t header[3] = {0x46546C67u, 2, (uint32_t)(12 + 8 + text.len + 8 + bin.len)};
+    uint32_t json_chunk[2] = {(uint32_t)text.len, 0x4E4F534Au}, bin_chunk[2] = {(uint32_t)bin.len, 0x004E4942u};
+    bytes_append(glb, header, sizeof header);
+    bytes_append(glb, json_chunk, sizeof json_chunk);
+    bytes_append(glb, text.data, text.len);
+    bytes_append(glb, bin_chunk, sizeof bin_chunk);
+    bytes_append(glb, bin.data, bin.len);
+    bool failed = text.failed || glb->failed;
+    bytes_free(&text), bytes_free(&bin);
+    if (failed)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "gltf_rewrite", "the .glb");
+    return LAB_OK;
+}

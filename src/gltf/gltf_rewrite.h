@@ -1,0 +1,49 @@
+/* gltf_rewrite.h - a loaded asset written back as one binary glTF (.glb) with one
+ * primitive's skin influences replaced: everything else the file holds (its nodes, skins,
+ * animations, materials, extras) is kept as the reader found it.
+ *
+ *   gltf_document doc;                         gltf_load + gltf_validate, as for reading
+ *   gltf_rewrite_influences in = {...};        the new JOINTS_n / WEIGHTS_n, the caller's
+ *   bytes glb = {0};
+ *   gltf_rewrite(&doc, &in, &glb, d);          then write glb.data, glb.len
+ *
+ * What changes: every buffer of the file becomes part of the one BIN chunk (each view's
+ * byteOffset moved by where its buffer landed, 4-byte aligned), and the new influences
+ * follow it in views of their own (ARRAY_BUFFER): JOINTS_s as unsigned shorts and
+ * WEIGHTS_s as floats, 4 a vertex and a set, s < sets; the primitive's other JOINTS_n /
+ * WEIGHTS_n attributes are removed (their accessors stay, unused: the validator notes them).
+ * A node with a skinned mesh that has a parent becomes a root of its scenes instead: glTF
+ * ignores the transforms above a skinned mesh, and the Khronos validator warns where such a
+ * node is not a root. asset.generator names the writer; the rest of "asset" (copyright,
+ * version) stays. Images named by an external "uri" keep it: the .glb must sit
+ * beside them to find them.
+ *
+ * Weights are the caller's floats: each vertex's should sum to 1 in float
+ * (gltf_rewrite_weights_to_float does that), unused slots hold joint 0 with weight 0, as
+ * the specification recommends. An asset that requires or uses a compression extension
+ * (EXT_meshopt_compression, KHR_draco_mesh_compression) is refused
+ * (LAB_ERR_GLTF_EXTENSION): its views are not the file's bytes.
+ */
+#ifndef GLTF_REWRITE_H
+#define GLTF_REWRITE_H
+
+#include <stdint.h>
+
+#include "base/bytes.h"
+#include "gltf/gltf.h"
+
+typedef struct {
+    int mesh, primitive;        /* the primitive whose influences are replaced */
+    int sets;                   /* 1 to GLTF_MAX_SETS: 4 influences a set */
+    const uint16_t *joints;     /* vertex_count x 4 sets: set s of vertex v at (v sets + s) 4 */
+    const float *weights;       /* the same layout */
+    const char *generator;      /* asset.generator */
+} gltf_rewrite_influences;
+
+lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *in, bytes *glb, lab_diag *d);
+
+/* One vertex's k weights (doubles summing to 1) as floats whose sum, added in double, is
+ * as close to 1 as floats allow: each rounded, then the largest one takes the remainder. */
+void gltf_rewrite_weights_to_float(const double *w, int k, float *out);
+
+#endif

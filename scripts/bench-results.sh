@@ -37,8 +37,16 @@ awk -F, 'NR > 1 { printf "%sL%s %s %g %s", (NR > 2 ? ", " : "Caches of this run'
 END { print (NR > 1 ? "." : "Linux gave no cache sizes for this run'"'"'s machine.") }' "$dir/machine.csv"
 cat <<'HEAD'
 
-| kernel | 1e4: ns/vertex (fastest–slowest) | 1e6: ns/vertex (fastest–slowest) | 4e6: ns/vertex (fastest–slowest) | 4e6: GB/s | 4e6: triad GB/s | 4e6: % of triad |
-|---|---|---|---|---|---|---|
+Each time is the wall clock's, with the CPU time of the same runs beside it: the timing
+thread's own (`CLOCK_THREAD_CPUTIME_ID`) on one thread, every thread's over their count
+on two. On a shared machine a run that waits for a core grows in wall time, not in CPU
+time. A size is marked busy where a one-thread row's wall and CPU medians (the kernel's or
+its triad's) differ by more than 20%: its wall time measured the machine, not the kernel.
+Two-thread rows are not judged so: their threads' CPU time over the thread count falls
+below the wall time wherever a thread waits at the pool's barrier, busy machine or not.
+
+| kernel | 1e4: ns/vertex wall (fastest–slowest), CPU | 1e6: the same | 4e6: the same | 4e6: GB/s | 4e6: triad GB/s, wall / CPU | 4e6: % of triad | busy |
+|---|---|---|---|---|---|---|---|
 HEAD
 awk -F, '
 # optional: a row only a CPU with that level has (avx512), left out where the run has none
@@ -50,15 +58,21 @@ function row(label, kernel, method, normals, optional,    key, t) {
     if (!((key "10000") in ns) || !((key "1000000") in ns) || !((key "4000000") in ns)) {
         printf "bench-results: no row %s at 1e4, 1e6 and 4e6\n", key > "/dev/stderr"; bad = 1; return
     }
-    printf "| %s | %.2f (%.2f\342\200\223%.2f) | %.2f (%.2f\342\200\223%.2f) | %.2f (%.2f\342\200\223%.2f) | %.2f | %.2f | %.0f%% |\n",
-        label, ns[key "10000"], fast[key "10000"], slow[key "10000"],
-        ns[key "1000000"], fast[key "1000000"], slow[key "1000000"],
-        ns[key "4000000"], fast[key "4000000"], slow[key "4000000"],
-        gbs[key "4000000"], triad[key "4000000"], 100 * frac[key "4000000"]
+    flagged = (busy[key "10000"] ? " 1e4" : "") (busy[key "1000000"] ? " 1e6" : "") (busy[key "4000000"] ? " 4e6" : "")
+    printf "| %s | %.2f (%.2f\342\200\223%.2f), %.2f | %.2f (%.2f\342\200\223%.2f), %.2f | %.2f (%.2f\342\200\223%.2f), %.2f | %.2f | %.2f / %.2f | %.0f%% | %s |\n",
+        label, ns[key "10000"], fast[key "10000"], slow[key "10000"], cpu[key "10000"],
+        ns[key "1000000"], fast[key "1000000"], slow[key "1000000"], cpu[key "1000000"],
+        ns[key "4000000"], fast[key "4000000"], slow[key "4000000"], cpu[key "4000000"],
+        gbs[key "4000000"], triad[key "4000000"], triadcpu[key "4000000"], 100 * frac[key "4000000"],
+        (flagged == "" ? "" : "busy:" flagged)
 }
 NR > 1 {
     key = $1 "," $2 "," $3 "," $4 "," $5 "," $6
     ns[key] = $7; fast[key] = $8; slow[key] = $9; gbs[key] = $12; triad[key] = $13; frac[key] = $14
+    cpu[key] = $18; triadcpu[key] = $19; busy[key] = ($22 == "busy")
+    if ($20 != "" && (lo == "" || $20 < lo)) lo = $20
+    if ($21 != "" && ($21 > hi)) hi = $21
+    rows += ($5 == 1); busyrows += ($22 == "busy")
 }
 END {
     # a machine without AVX2 (not x86) has only the portable rows: the others are left out
@@ -85,6 +99,7 @@ END {
     row("avx512, u8 + UNORM8 (31 B moved)", "avx512-u8-unorm8", "LBS", "none", 1)
     row("avx512, u8 + UNORM8 + u16 positions (25 B)", "avx512-u8-unorm8-q16", "LBS", "none", 1)
     row("DQS avx512 (sixteen vertices at a time)", "avx512", "DQS", "none", 1)
+    printf "\nThe one-minute load average over the rows of this run: %.2f to %.2f; %d of its %d one-thread rows busy.\n", lo, hi, busyrows, rows
     exit bad
 }' "$dir/skinning.csv"
 cat <<'TARGETS'
@@ -100,11 +115,19 @@ pair alike, where two medians timed apart each meet their own. The triad rows gi
 triad's time over the kernel's for the same bytes: the fraction of the roofline the
 kernel reaches.
 
-| target | vertices | threads | ratio (lowest–highest) | bound | met |
-|---|---|---|---|---|---|
+A one-thread target is judged by the ratio of the two kernels' CPU times (each run's
+thread, `CLOCK_THREAD_CPUTIME_ID`): on a shared machine the wall clock also counts the time
+a run waits for a core, which belongs to the other tenants and is not the same for both
+runs of a pair. A target on two threads is judged by the wall times: its threads' CPU time
+counts their waits for each other at the pool's barrier as work, and the wall time is what
+a second thread buys.
+
+| target | vertices | threads | wall ratio (lowest–highest) | CPU ratio (lowest–highest) | judged by | bound | met |
+|---|---|---|---|---|---|---|---|
 TARGETS
-awk -F, 'NR > 1 { printf "| %s | %d | %d | %.2f (%.2f\342\200\223%.2f) | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8 }
-END { if (NR < 2) print "| no targets: this run had no avx2 | | | | | |" }' "$dir/targets.csv"
+awk -F, 'NR > 1 { cpu = ($9 == "" ? "" : sprintf("%.2f (%.2f\342\200\223%.2f)", $9, $10, $11))
+                  printf "| %s | %d | %d | %.2f (%.2f\342\200\223%.2f) | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, cpu, $12, $7, $8 }
+END { if (NR < 2) print "| no targets: this run had no avx2 | | | | | | | |" }' "$dir/targets.csv"
 cat <<'MID'
 
 `skinning.csv` has every row: vertex counts 1e3 to 4e6, 1, 2, 4 and 8 influences up to 1e5
@@ -114,17 +137,16 @@ cat <<'MID'
 
 ## Instructions per vertex
 
-Counted, not timed: valgrind's callgrind counts the instructions executed inside each
-kernel's entry function and all it calls, over 10 passes of the random 64-joint rig's
-20,000 vertices (`build/bin/bench-instructions`, `scripts/bench-instructions.sh`), as the
-project's flags compile it; the rows whose level has a dash are the frozen kernels the
-timings compare with (`bench/baselines.c`), counted the same way. The count is the
-code's, whatever else the machine is doing.
-valgrind cannot run AVX-512 code, so the avx512 rows are counted in the disassembly
-(`bench/avx512-loops.c`, compiled by the same compiler with the same flags): the
-instructions of the LBS vertex loop's body, and of the DQS block over its sixteen
-vertices; both run straight through, so these are the instructions each vertex executes,
-on any machine, with or without AVX-512.
+Counted, not timed, on the kernels as they ship (`build/bin/bench-instructions`,
+`scripts/bench-instructions.sh`), as the project's flags compile them: valgrind's callgrind
+counts the instructions executed inside each kernel's entry function and all it calls,
+over 10 passes of the random 64-joint rig's 20,000 vertices; the rows whose level has a
+dash are the frozen kernels the timings compare with (`bench/baselines.c`), counted the
+same way. valgrind cannot run AVX-512 code, so the avx512 rows are single-stepped instead:
+`build/bin/bench-stepcount` stops the program at the kernel's entry and steps it under
+ptrace until it returns, counting every instruction, callees included, over the first
+call's 20,000 vertices. The avx2 LBS row is counted both ways, the check of the counter
+against callgrind. Either count is the code's, whatever else the machine is doing.
 
 | level | method | influences | normals | vertex | instructions per vertex | counted |
 |---|---|---|---|---|---|---|

@@ -187,7 +187,6 @@ KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fast
     memcpy(job->out_normal + 3 * vs, &o, last ? 12 : 16);
 }
 
-#ifndef FASTSKIN_AVX512_LOOPS_ONLY /* bench/avx512-loops.c counts the loops without the entries */
 KERNEL void lbs16_loop(const fastskin_job *job, int begin, int end, const fastskin_normals normals,
                        const packed_joint_format jf, const packed_weight_format wf, const bool quantized)
 {
@@ -220,7 +219,6 @@ AVX512_TARGET int fastskin_lbs_avx512(const fastskin_job *caller, int begin, int
 #undef LBS16_FORMAT
     return -1;
 }
-#endif
 
 /* ---- DQS: sixteen vertices at a time, one per lane ------------------------------------------ */
 
@@ -433,7 +431,6 @@ KERNEL unsigned dqs16_block(const float *palette, const packed_mesh *m, size_t v
     return failed;
 }
 
-#ifndef FASTSKIN_AVX512_LOOPS_ONLY
 /* The last `count` (1 to 15) vertices of a range from v, through one copy of the block
  * for every K and format: with the operations in the same order, the floats are those of
  * the loops' specialised copies (the tests compare them bit for bit). */
@@ -479,7 +476,6 @@ AVX512_TARGET int fastskin_dqs_avx512(const fastskin_job *caller, int begin, int
     return normals ? dqs16_loop(job, begin, end, PACKED_JOINT_U8, true)
                    : dqs16_loop(job, begin, end, PACKED_JOINT_U8, false);
 }
-#endif
 
 #else /* not x86: the level is never offered, and these are never called */
 

@@ -132,6 +132,8 @@ static void test_bench_skinning_smoke(void **state)
     assert_non_null(strstr(csv, "\nscalar,LBS,4,raw,1,1000,"));
     assert_non_null(strstr(csv, "\nchapter-double,DQS,2,none,1,10000,"));
     assert_non_null(strstr(csv, "triad_gb_per_s,triad_fraction,"));
+    /* the CPU time beside the wall time, the load average around each row, the busy flag */
+    assert_non_null(strstr(csv, ",cpu_ns_per_vertex,triad_cpu_gb_per_s,load_start,load_end,busy\n"));
     if (simd_level_available(SIMD_AVX2)) /* the reference kernel and the compressed vertex */
         assert_true(strstr(csv, "\navx2-rows,LBS,4,none,1,10000,") && strstr(csv, "\navx2-reloads,LBS,4,none,1,10000,") &&
                     strstr(csv, "\navx2-u8-unorm8-q16-2t,LBS,4,none,2,") &&
@@ -141,19 +143,31 @@ static void test_bench_skinning_smoke(void **state)
      * its ratio and bound give */
     char *targets = tu_read_file(tu_path(ctx->dir, "targets.csv"), NULL);
     assert_non_null(targets);
-    assert_true(!strncmp(targets, "target,vertices,threads,ratio,lowest,highest,bound,met\n", 55));
+    const char *head = "target,vertices,threads,ratio,lowest,highest,bound,met,cpu_ratio,cpu_lowest,cpu_highest,"
+                       "judged_by\n";
+    assert_true(!strncmp(targets, head, strlen(head)));
     int rows = 0;
     for (const char *line = strchr(targets, '\n') + 1; *line; line = strchr(line, '\n') + 1, rows++) {
-        char what[128], op[3], met[4];
-        int vertices, threads;
-        double ratio, lowest, highest, bound;
-        if (sscanf(line, "%127[^,],%d,%d,%lf,%lf,%lf,%2s %lf,%3[a-z]", what, &vertices, &threads, &ratio, &lowest,
-                   &highest, op, &bound, met) != 9)
+        char what[128], op[3], met[4], judged[8];
+        int vertices, threads, used = 0;
+        double ratio, lowest, highest, bound, cpu = NAN, cpu_lowest = NAN, cpu_highest = NAN;
+        if (sscanf(line, "%127[^,],%d,%d,%lf,%lf,%lf,%2s %lf,%3[a-z],%n", what, &vertices, &threads, &ratio, &lowest,
+                   &highest, op, &bound, met, &used) != 9 || !used)
             fail_msg("targets.csv: not a row: %.80s", line);
+        /* the CPU times' ratio on one thread, empty on more; the verdict from the one judged */
+        if (threads == 1) {
+            assert_int_equal(sscanf(line + used, "%lf,%lf,%lf,%7[a-z]", &cpu, &cpu_lowest, &cpu_highest, judged), 4);
+            assert_true(isfinite(cpu) && cpu_lowest > 0 && cpu_lowest <= cpu && cpu <= cpu_highest);
+            assert_string_equal(judged, "cpu");
+        } else {
+            assert_int_equal(sscanf(line + used, ",,,%7[a-z]", judged), 1);
+            assert_string_equal(judged, "wall");
+        }
         assert_true(isfinite(ratio) && lowest > 0 && lowest <= ratio && ratio <= highest && vertices == 10000);
         bool at_least = !strcmp(op, ">=");
         assert_true(at_least || !strcmp(op, "<="));
-        assert_string_equal(met, (at_least ? ratio >= bound : ratio <= bound) ? "yes" : "no");
+        double by = threads == 1 ? cpu : ratio;
+        assert_string_equal(met, (at_least ? by >= bound : by <= bound) ? "yes" : "no");
     }
     assert_int_equal(rows, simd_level_available(SIMD_AVX2) ? 6 : 0); /* --smoke: 10000 is also the largest */
     free(targets);
@@ -277,19 +291,32 @@ static void test_results_bench_table_is_the_committed_run(void **state)
          *csv = tu_read_file(COMMITTED_OUT_DIR "/bench/skinning.csv", NULL);
     assert_true(readme && csv);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        double small[8], mid[8], big[8];
+        double small[13], mid[13], big[13];
         char key[96], expect[400];
         int threads = strstr(rows[i].kernel, "-2t") ? 2 : 1;
         snprintf(key, sizeof key, "%s,%s,4,%s,%d,", rows[i].kernel, rows[i].method, rows[i].normals, threads);
         char k1[128], k2[128], k3[128];
         snprintf(k1, sizeof k1, "%s10000,", key), snprintf(k2, sizeof k2, "%s1000000,", key);
         snprintf(k3, sizeof k3, "%s4000000,", key);
-        assert_true(csv_fields(csv, k1, small, 8) && csv_fields(csv, k2, mid, 8) && csv_fields(csv, k3, big, 8));
-        /* fields: ns, fastest, slowest, vertices/s, bytes, GB/s, triad GB/s, fraction */
+        assert_true(csv_fields(csv, k1, small, 13) && csv_fields(csv, k2, mid, 13) && csv_fields(csv, k3, big, 13));
+        /* fields: ns, fastest, slowest, vertices/s, bytes, GB/s, triad GB/s, fraction, three
+         * speedups, CPU ns, triad CPU GB/s; then each size's busy flag */
+        char flagged[32] = "";
+        const char *sizes[3] = {k1, k2, k3}, *names[3] = {" 1e4", " 1e6", " 4e6"};
+        for (int k = 0; k < 3; k++) {
+            const char *line = strstr(csv, sizes[k]), *end = line ? strchr(line, '\n') : NULL;
+            assert_non_null(end);
+            if (end - line > 5 && !strncmp(end - 5, ",busy", 5)) {
+                if (!flagged[0])
+                    strcpy(flagged, "busy:");
+                strcat(flagged, names[k]);
+            }
+        }
         snprintf(expect, sizeof expect,
-                 "| %s | %.2f (%.2f\xe2\x80\x93%.2f) | %.2f (%.2f\xe2\x80\x93%.2f) | %.2f (%.2f\xe2\x80\x93%.2f) | %.2f | %.2f | %.0f%% |",
-                 rows[i].label, small[0], small[1], small[2], mid[0], mid[1], mid[2], big[0], big[1], big[2], big[5], big[6],
-                 100 * big[7]);
+                 "| %s | %.2f (%.2f\xe2\x80\x93%.2f), %.2f | %.2f (%.2f\xe2\x80\x93%.2f), %.2f | %.2f (%.2f\xe2\x80\x93%.2f), "
+                 "%.2f | %.2f | %.2f / %.2f | %.0f%% | %s |",
+                 rows[i].label, small[0], small[1], small[2], small[11], mid[0], mid[1], mid[2], mid[11], big[0], big[1],
+                 big[2], big[11], big[5], big[6], big[12], 100 * big[7], flagged);
         if (!strstr(readme, expect))
             fail_msg("RESULTS.md has no row \"%s\"", expect);
     }

@@ -25,6 +25,7 @@ typedef struct {
 static void rows_free(rows *r)
 {
     free(r->start), free(r->col), free(r->val);
+    *r = (rows){0};
 }
 
 static int by_column(const void *a, const void *b)

@@ -320,7 +320,8 @@ static lab_error biharmonic(void *state, lab_diag *d)
                 w->bbw_ring_error = fmax(w->bbw_ring_error, fabs(x - w->bbw_ring[v / RIG30_SEGMENTS]));
                 w->bbw_min = fmin(w->bbw_min, x), w->bbw_max = fmax(w->bbw_max, x);
             }
-            w->bbw_kkt_independent = weights30_kkt_by_products(&L, mass, handle, w->bbw.raw, RIG30_JOINTS, w->bbw.q_scale);
+            e = weights30_kkt_by_products(&L, mass, handle, w->bbw.raw, RIG30_JOINTS, w->bbw.q_scale,
+                                          &w->bbw_kkt_independent, d);
         }
         sparse_free(&L);
         skin_influences in;
@@ -429,8 +430,8 @@ int main(int argc, char **argv)
                  "their sum: the report states what the cut changes"},
         {"--asset", CLI_STRING, &r.asset_in, .value_name = "IN",
          .help = "instead of the chapter's run: give the skinned asset IN (.gltf or\n"
-                 "  .glb) automatic weights and write it to OUTDIR as NAME-SET.glb (its\n"
-                 "  nodes, skin and animations kept, new JOINTS_n / WEIGHTS_n)"},
+                 ".glb) automatic weights and write it to OUTDIR as NAME-SET.glb (its\n"
+                 "nodes, skin and animations kept, new JOINTS_n / WEIGHTS_n)"},
         {"--weights", CLI_CHOICE, &r.asset_weights, .choices = sets, .value_name = "SET",
          .help = "which automatic weights --asset writes: heat (the paper's bone heat,\n"
                  "default), blender (Blender's) or bbw (bounded biharmonic)"},

@@ -193,8 +193,8 @@ void weights30_asset_free(weights30_asset *a);
  * never the assembled Q), and the conditions read off the values: |g_i| where 0 < w < 1,
  * max(0, -g_i) where w = 0, max(0, g_i) where w = 1, handles skipped, each over scale (bbw30's
  * q_scale, max |Q_ik|); and bound violations. raw: bbw30_result's. */
-double weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
-                                 int joint_count, double scale);
+lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
+                                    int joint_count, double scale, double *out, lab_diag *d);
 
 /* Bounded biharmonic weights on the welded surface of the asset (its handles: for each
  * joint, the vertices whose nearest bone is the joint's and that lie within 1.1 times the

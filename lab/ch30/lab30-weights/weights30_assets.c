@@ -297,15 +297,15 @@ static void compare_weights(const weights30_asset *a, const double *solution, co
     x->mean_weight_difference = sum / a->vertex_count;
 }
 
-double weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
-                                 int joint_count, double scale)
+lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
+                                    int joint_count, double scale, double *out, lab_diag *d)
 {
     int n = L->n;
     double *w = malloc(((size_t)n + 1) * sizeof *w), *y = malloc(((size_t)n + 1) * sizeof *y);
     double *g = malloc(((size_t)n + 1) * sizeof *g), kkt = 0.0;
     if (!w || !y || !g) {
         free(w), free(y), free(g);
-        return NAN; /* reported as such: the check fails */
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the KKT residual by products", "%d vertices", n);
     }
     for (int j = 0; j < joint_count; j++) {
         for (int i = 0; i < n; i++)
@@ -322,7 +322,8 @@ double weights30_kkt_by_products(const sparse_triplets *L, const double *mass, c
         }
     }
     free(w), free(y), free(g);
-    return kkt;
+    *out = kkt;
+    return LAB_OK;
 }
 
 lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
@@ -361,7 +362,7 @@ lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
     if (e == LAB_OK)
         e = bbw30_solve(&L, mass, a->handle, J, true, &a->bbw, d);
     if (e == LAB_OK)
-        a->bbw_kkt_independent = weights30_kkt_by_products(&L, mass, a->handle, a->bbw.raw, J, a->bbw.q_scale);
+        e = weights30_kkt_by_products(&L, mass, a->handle, a->bbw.raw, J, a->bbw.q_scale, &a->bbw_kkt_independent, d);
     sparse_free(&L);
     free(mass), free(dist), free(nearest), free(joint);
     return e;

@@ -840,7 +840,7 @@ static lab_error read_csv(const char *path, table *tb, int *sizes, int *size_cou
             break;
         }
         *r = (row){.method = strcmp(method, "DQS") ? SKIN_LBS : SKIN_DQS, .influences = k, .threads = threads,
-                   .vertices = vertices, .t = {ns_per_vertex * vertices * 1e-9, 0, 0}};
+                   .vertices = vertices, .t = {ns_per_vertex * vertices * 1e-9, 0, 0, 0}};
         snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
         for (int n = 0; n < 3; n++)
             r->normals = strcmp(normals, normals_names[n]) ? r->normals : (fastskin_normals)n;

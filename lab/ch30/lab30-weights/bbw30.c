@@ -52,15 +52,18 @@ static lab_error compress(const sparse_triplets *a, rows *out, lab_diag *d)
         out->start[i + 1] += out->start[i];
     for (size_t k = 0; k < a->count; k++) /* triplets grouped by row */
         order[out->start[a->row[k]] + fill[a->row[k]]++] = (int)k;
+    int widest = 0; /* the longest row: one scratch of (column, triplet) pairs serves all */
+    for (int i = 0; i < n; i++)
+        widest = out->start[i + 1] - out->start[i] > widest ? out->start[i + 1] - out->start[i] : widest;
+    int (*pair)[2] = malloc(((size_t)widest + 1) * sizeof *pair);
+    if (!pair) {
+        free(order), free(fill), rows_free(out);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "a row of %d entries", widest);
+    }
     int kept = 0;
     for (int i = 0; i < n; i++) {
         int first = out->start[i], last = out->start[i + 1], begin = kept;
         /* (column, triplet) pairs sorted by column, then summed */
-        int (*pair)[2] = malloc(((size_t)(last - first) + 1) * sizeof *pair);
-        if (!pair) {
-            free(order), free(fill), rows_free(out);
-            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "row %d", i);
-        }
         for (int k = first; k < last; k++)
             pair[k - first][0] = a->col[order[k]], pair[k - first][1] = order[k];
         qsort(pair, (size_t)(last - first), sizeof *pair, by_column);
@@ -69,9 +72,9 @@ static lab_error compress(const sparse_triplets *a, rows *out, lab_diag *d)
                 out->col[kept] = pair[k][0], out->val[kept++] = 0.0;
             out->val[kept - 1] += a->value[pair[k][1]];
         }
-        free(pair);
         out->start[i] = begin;
     }
+    free(pair);
     out->start[n] = kept;
     free(order), free(fill);
     return LAB_OK;

@@ -1,11 +1,12 @@
-/* heat30.c - bone-heat weights, term by term (see heat30.h for the system). */
+/* heat30.c - bone heat's terms, one function each: the Laplacian and the areas, the heat and
+ * its visibility test, as the paper writes them and as Blender computes them (see heat30.h
+ * for the system; heat30_solve.c puts them together and solves). */
 #include "heat30.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/timer.h"
 #include "mesh/bvh.h"
 #include "base/diag.h"
 #include "math/linalg.h"
@@ -275,152 +276,5 @@ lab_error heat30_heat(const mesh *m, heat30_model model, const heat30_bone *bone
     free(dist), free(closest), free(order), free(normal), mesh_bvh_free(&bvh);
     if (hidden)
         *hidden = unseen;
-    return e;
-}
-
-/* The root of i's part (union-find, halving the path as it goes). */
-static int part_of(int *parent, int i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
-}
-
-/* Every connected part of the surface needs a vertex with heat: without one, nothing pins
- * its weights and its block of the system is singular. parent, flag: n of scratch each. */
-static lab_error check_parts_see_a_bone(const mesh *m, const double *H, int *parent, unsigned char *flag, lab_diag *d)
-{
-    enum { USED = 1, HEATED = 2 };
-    int n = m->vertex_count;
-    for (int i = 0; i < n; i++)
-        parent[i] = i, flag[i] = 0;
-    for (int t = 0; t < m->triangle_count; t++) {
-        const int *v = m->triangles[t].v;
-        for (int k = 0; k < 3; k++) {
-            flag[v[k]] |= USED;
-            int a = part_of(parent, v[0]), b = part_of(parent, v[k]);
-            parent[a > b ? a : b] = a < b ? a : b;
-        }
-    }
-    for (int i = 0; i < n; i++)
-        if (H[i] > 0.0)
-            flag[part_of(parent, i)] |= HEATED;
-    for (int i = 0; i < n; i++) { /* i ascending: the first vertex of a part names it */
-        int root = part_of(parent, i);
-        if (!(flag[i] & USED) || (flag[root] & HEATED))
-            continue; /* a vertex no triangle uses takes its nearest bones' weights instead */
-        int size = 0;
-        for (int v = 0; v < n; v++)
-            size += part_of(parent, v) == root;
-        return diag_fail_at_vertex(d, LAB_ERR_HEAT_UNSEEN, i, NULL,
-                                   "its connected part of the surface (%d vertices, this one the first) sees no "
-                                   "bone: from each of them, the nearest bones are hidden behind a triangle",
-                                   size);
-    }
-    return LAB_OK;
-}
-
-void heat30_result_free(heat30_result *r)
-{
-    free(r->solution);
-    free(r->weights);
-    free(r->backward_error);
-    *r = (heat30_result){0};
-}
-
-lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
-                       double c, heat30_result *out, lab_diag *d)
-{
-    *out = (heat30_result){.vertex_count = m->vertex_count, .joint_count = joint_count, .model = model};
-    int n = m->vertex_count;
-    if ((double)n * (bone_count > joint_count ? bone_count : joint_count) > HEAT30_MAX_PAIRS)
-        return diag_fail(d, LAB_ERR_LIMIT, "bone heat", "%d vertices x %d bones (%d joints): over %d vertex-bone pairs",
-                         n, bone_count, joint_count, HEAT30_MAX_PAIRS);
-    for (int b = 0; b < bone_count; b++)
-        if (bones[b].joint < 0 || bones[b].joint >= joint_count)
-            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "bone %d names joint %d of %d", b,
-                             bones[b].joint, joint_count);
-    sparse_triplets A = {0};
-    sparse_cholesky f = {0};
-    size_t nj = (size_t)n * joint_count;
-    double *mass = malloc((size_t)n * sizeof *mass), *H = malloc((size_t)n * sizeof *H);
-    double *p = malloc(nj * sizeof *p), *rhs = malloc((size_t)n * sizeof *rhs);
-    double *w = malloc((size_t)n * sizeof *w);
-    int *parent = malloc((size_t)n * sizeof *parent);
-    unsigned char *flag = malloc((size_t)n + (size_t)joint_count);
-    out->solution = malloc(nj * sizeof *out->solution);
-    out->weights = malloc(nj * sizeof *out->weights);
-    out->backward_error = malloc((size_t)joint_count * sizeof *out->backward_error);
-    lab_error e = LAB_OK;
-    if (!mass || !H || !p || !rhs || !w || !parent || !flag || !out->solution || !out->weights || !out->backward_error)
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d vertices, %d joints", n, joint_count);
-    for (int j = 0; e == LAB_OK && j < joint_count; j++) /* every joint owns a bone */
-        flag[n + j] = 0;
-    for (int b = 0; e == LAB_OK && b < bone_count; b++)
-        flag[n + bones[b].joint] = 1;
-    for (int j = 0; e == LAB_OK && j < joint_count; j++)
-        if (!flag[n + j])
-            e = diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "joint %d owns no bone", j);
-    /* L and M (the Laplacian of Meyer et al.), H and p (the heat) */
-    if (e == LAB_OK)
-        e = heat30_laplacian(m, model, &A, mass, &out->obtuse_triangles, d);
-    if (e == LAB_OK)
-        e = heat30_heat(m, model, bones, bone_count, joint_count, c, H, p, &out->hidden, d);
-    if (e == LAB_OK)
-        e = check_parts_see_a_bone(m, H, parent, flag, d);
-    /* the paper's rows times M; Blender's rows are M^-1 L / 4 + H, times 4 M */
-    const double scale = model == HEAT30_BLENDER ? 4.0 : 1.0;
-    if (e == LAB_OK) {
-        /* A = -L + M H: L's entries change sign in place, M H joins the diagonal; a vertex
-         * no triangle uses (M_ii = 0, no neighbours) gets the row w_i = p_i */
-        for (size_t k = 0; k < A.count; k++)
-            A.value[k] = -A.value[k];
-        for (int i = 0; e == LAB_OK && i < n; i++)
-            e = sparse_add(&A, i, i, mass[i] > 0.0 ? scale * mass[i] * H[i] : 1.0, d);
-    }
-    double a_norm = 0.0; /* |A|, the largest absolute row sum */
-    for (int i = 0; e == LAB_OK && i < n; i++)
-        rhs[i] = 0.0;
-    for (size_t k = 0; e == LAB_OK && k < A.count; k++)
-        rhs[A.row[k]] += fabs(A.value[k]);
-    for (int i = 0; e == LAB_OK && i < n; i++)
-        a_norm = fmax(a_norm, rhs[i]);
-    double t0 = timer_seconds();
-    /* the paper's -L + M H is positive definite; Blender's whole boundary cotangents can make
-     * it indefinite (its own solver takes least squares): L D L^T for it */
-    if (e == LAB_OK)
-        e = model == HEAT30_BLENDER ? sparse_ldl_factor(&A, &f, d) : sparse_cholesky_factor(&A, &f, d);
-    out->factor_seconds = timer_seconds() - t0;
-    t0 = timer_seconds();
-    for (int j = 0; e == LAB_OK && j < joint_count; j++) {
-        double b_norm = 0.0, w_norm = 0.0;
-        for (int i = 0; i < n; i++) { /* b_j = M H p_j (times Blender's 4) */
-            double pij = p[(size_t)i * joint_count + j];
-            rhs[i] = mass[i] > 0.0 ? scale * mass[i] * H[i] * pij : pij;
-            b_norm = fmax(b_norm, fabs(rhs[i]));
-        }
-        e = sparse_cholesky_solve(&f, rhs, w, d);
-        for (int i = 0; e == LAB_OK && i < n; i++)
-            w_norm = fmax(w_norm, fabs(w[i]));
-        if (e == LAB_OK) {
-            double r = sparse_residual(&A, w, rhs);
-            if (r < 0.0)
-                e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "the residual's scratch vector");
-            out->backward_error[j] = r / (a_norm * w_norm + b_norm);
-        }
-        for (int i = 0; e == LAB_OK && i < n; i++) { /* Blender cuts each weight, then stops */
-            out->solution[(size_t)i * joint_count + j] = w[i];
-            out->weights[(size_t)i * joint_count + j] = model == HEAT30_BLENDER ? heat30_blender_cut(w[i]) : w[i];
-        }
-    }
-    out->solve_seconds = timer_seconds() - t0;
-    out->factor_nonzeros = f.factor_nonzeros;
-    out->flops = f.flops;
-    out->peak_bytes = f.peak_bytes;
-    sparse_cholesky_free(&f);
-    sparse_free(&A);
-    free(mass), free(H), free(p), free(rhs), free(w), free(parent), free(flag);
-    if (e != LAB_OK)
-        heat30_result_free(out);
     return e;
 }

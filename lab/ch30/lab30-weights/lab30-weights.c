@@ -105,75 +105,9 @@ static void rig_bones(const rig30_rig *rig, heat30_bone out[WEIGHTS30_BONES])
     out[1] = (heat30_bone){o[1], vec3_add(o[1], vec3_sub(o[1], o[0])), 1};
 }
 
-/* ---- 1. the Laplacian against a closed form -------------------------------------------------- */
-
-/* A regular hexagon of side 1 as six equilateral triangles around vertex 0: every angle is
- * 60 degrees, so a spoke (two triangles) has L = (cot 60 + cot 60) / 2 = 1 / sqrt(3), a rim
- * edge (one triangle, a boundary) 1 / (2 sqrt(3)), the centre L_00 = -6 / sqrt(3), and the
- * centre's Voronoi area is a third of each triangle's, 6 (sqrt(3) / 4) / 3 = sqrt(3) / 2. */
-static lab_error check_laplacian(void *state, lab_diag *d)
-{
-    weights30 *r = state;
-    vec3 v[7] = {{0, 0, 0}};
-    mesh_triangle t[6];
-    for (int k = 0; k < 6; k++) {
-        double a = k * acos(-1.0) / 3.0;
-        v[1 + k] = vec3_make(cos(a), sin(a), 0);
-        t[k] = (mesh_triangle){{0, 1 + k, 1 + (k + 1) % 6}};
-    }
-    mesh hexagon = {7, v, 6, t};
-    sparse_triplets L;
-    double mass[7];
-    lab_error e = heat30_laplacian(&hexagon, HEAT30_PAPER, &L, mass, NULL, d);
-    if (e != LAB_OK)
-        return e;
-    const double s3 = sqrt(3.0);
-    weights30_laplacian_check *c = &r->laplacian;
-    *c = (weights30_laplacian_check){.spoke = sparse_entry(&L, 0, 1), .spoke_expected = 1 / s3,
-                                     .rim = sparse_entry(&L, 1, 2), .rim_expected = 1 / (2 * s3),
-                                     .centre = sparse_entry(&L, 0, 0), .centre_expected = -6 / s3,
-                                     .mass = mass[0], .mass_expected = s3 / 2};
-    for (int i = 0; i < 7; i++) { /* L 1 = 0: each row sums to zero */
-        double sum = 0.0;
-        for (int j = 0; j < 7; j++)
-            sum += sparse_entry(&L, i, j);
-        c->row_sum = fmax(c->row_sum, fabs(sum));
-    }
-    sparse_free(&L);
-    return LAB_OK;
-}
+/* ---- 1. the Laplacian against a closed form: weights30_closed.c --------------------------- */
 
 /* ---- 2. bone heat on the chapter's rigs ------------------------------------------------------ */
-
-/* The closed form of the cylinder's system (see the top of this file), ring by ring, and of
- * the differential equation it discretises. h the ring spacing, k^2 = c / R^2.
- *   bend:  p = 1 (child) above the middle ring, 1/2 on it (a tie), 0 below; the solution
- *          is odd about the middle ring: w(z) = cosh(mu z) / (2 cosh(mu)) for z <= 1 and
- *          1 - w(2 - z) above.
- *   twist: p = 1/2 on the top ring only (where the two bones meet; k = 2 there, so its H
- *          doubles) and 0 elsewhere: w = a cosh(mu z), a from the top ring's own row,
- *          2 (w_7 - w_8) / h^2 = 2 k^2 (w_8 - 1/2).
- * The continuum's versions replace mu by k (and the top ring's row by its limit). */
-static void heat_closed_forms(rig30_kind kind, double c, double out[RIG30_RINGS], double continuum[RIG30_RINGS])
-{
-    const double h = RIG30_HEIGHT / (RIG30_RINGS - 1), k2 = c / (RIG30_RADIUS * RIG30_RADIUS);
-    const double mu = acosh(1.0 + k2 * h * h / 2.0) / h, k = sqrt(k2), top = RIG30_HEIGHT;
-    const double a = (k2 * h * h / 2.0) / (k2 * h * h * cosh(mu * top) - cosh(mu * (top - h)) + cosh(mu * top));
-    for (int ring = 0; ring < RIG30_RINGS; ring++) {
-        double z = ring * h;
-        if (kind == RIG30_BEND) {
-            double lower = z <= 1.0 ? z : 2.0 - z, sign = z <= 1.0 ? 1.0 : -1.0;
-            out[ring] = (z <= 1.0 ? 0.0 : 1.0) + sign * cosh(mu * lower) / (2.0 * cosh(mu));
-            continuum[ring] = (z <= 1.0 ? 0.0 : 1.0) + sign * cosh(k * lower) / (2.0 * cosh(k));
-        } else {
-            out[ring] = a * cosh(mu * z);
-            /* none to compare with: the heat enters through the top ring's strip alone,
-             * h / 2 wide, so the continuum's limit is w = 0 and the weight a leaf joint
-             * gets depends on the mesh's resolution (see the chapter page) */
-            continuum[ring] = NAN;
-        }
-    }
-}
 
 /* The checks of one model's solution: properties of the system, not imposed on it. */
 static void check_solution(weights30_rig *w, heat30_model model)
@@ -239,7 +173,7 @@ static lab_error bone_heat(void *state, lab_diag *d)
             w->cut_sum_hi = fmax(w->cut_sum_hi, B[2 * v] + B[2 * v + 1]);
         }
         /* the paper's model against its closed form, vertex by vertex */
-        heat_closed_forms((rig30_kind)kind, r->heat_c, w->closed_form, w->continuum);
+        weights30_heat_closed_forms((rig30_kind)kind, r->heat_c, w->closed_form, w->continuum);
         /* the system's condition grows like 1 / c as the heat weakens */
         w->closed_form_tolerance = RIG30_CHECK_TOLERANCE / 10.0 * fmax(1.0, 1.0 / r->heat_c);
         for (int v = 0; v < WEIGHTS30_VERTS; v++)
@@ -250,45 +184,6 @@ static lab_error bone_heat(void *state, lab_diag *d)
 }
 
 /* ---- 3. bounded biharmonic weights ------------------------------------------------------ */
-
-/* The cylinder's biharmonic system ring by ring, solved on its own by dense elimination.
- * With a weight per ring, (L w) at ring r is (s/h) (w_{r+1} - 2 w_r + w_{r-1}) (one-sided at
- * the end rings: a vertical edge's cot is s/h, a diagonal's cot 90 = 0), each vertex's area
- * is s h (s h / 2 on an end ring: every quad gives each corner a quarter), so
- * Q w = L M^-1 L w is D diag(1/A) D w with D the second difference and A_r = 1 (1/2 at the
- * ends), up to the common factor s / h^3. The end rings hold 0 and 1. */
-static void bbw_ring_system(double out[RIG30_RINGS])
-{
-    enum { N = RIG30_RINGS, F = RIG30_RINGS - 2 };
-    double D[N][N] = {{0}}, A[N], Q[N][N] = {{0}}, m[F][F + 1];
-    for (int r = 0; r < N; r++) {
-        A[r] = r == 0 || r == N - 1 ? 0.5 : 1.0;
-        if (r > 0)
-            D[r][r - 1] += 1.0, D[r][r] -= 1.0;
-        if (r < N - 1)
-            D[r][r + 1] += 1.0, D[r][r] -= 1.0;
-    }
-    for (int r = 0; r < N; r++)
-        for (int c = 0; c < N; c++)
-            for (int k = 0; k < N; k++)
-                Q[r][c] += D[r][k] * D[k][c] / A[k];
-    for (int r = 0; r < F; r++) { /* rows 1..N-2, w_0 = 0, w_{N-1} = 1 moved right */
-        for (int c = 0; c < F; c++)
-            m[r][c] = Q[r + 1][c + 1];
-        m[r][F] = -Q[r + 1][N - 1];
-    }
-    for (int k = 0; k < F; k++) /* Gauss-Jordan; Q's free block is positive definite */
-        for (int r = 0; r < F; r++) {
-            if (r == k)
-                continue;
-            double f = m[r][k] / m[k][k];
-            for (int c = k; c <= F; c++)
-                m[r][c] -= f * m[k][c];
-        }
-    out[0] = 0.0, out[N - 1] = 1.0;
-    for (int r = 0; r < F; r++)
-        out[r + 1] = m[r][F] / m[r][r];
-}
 
 static lab_error biharmonic(void *state, lab_diag *d)
 {
@@ -312,7 +207,7 @@ static lab_error biharmonic(void *state, lab_diag *d)
         if (e == LAB_OK)
             e = bbw30_solve(&L, mass, handle, RIG30_JOINTS, true, &w->bbw, d);
         if (e == LAB_OK) {
-            bbw_ring_system(w->bbw_ring);
+            weights30_bbw_ring_system(w->bbw_ring);
             w->bbw_min = INFINITY, w->bbw_max = -INFINITY;
             for (int v = 0; v < WEIGHTS30_VERTS; v++) {
                 double x = w->bbw.weights[2 * v + 1];
@@ -440,7 +335,7 @@ int main(int argc, char **argv)
                                  "hand weights.", options, CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
     static const cli_step steps[] = {
         {.run = build_rigs, .when = cylinder_mode},
-        {.run = check_laplacian, .section = "The cotangent Laplacian on a regular hexagon",
+        {.run = weights30_check_laplacian, .section = "The cotangent Laplacian on a regular hexagon",
          .report = weights30_report_laplacian, .when = cylinder_mode},
         {.run = bone_heat, .section = "Bone heat on the twist and the bend rigs",
          .report = weights30_report_heat, .when = cylinder_mode},

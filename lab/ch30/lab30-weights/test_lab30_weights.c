@@ -8,13 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmocka_all.h"
 #include "testutil.h"
-
-#include "gltf/gltf.h"
-#include "skin/influences.h"
 
 #define LAB LAB_BIN_DIR "/lab30-weights"
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
@@ -65,168 +61,6 @@ static void test_lab30_weights_usage_and_output_errors(void **state)
     snprintf(command, sizeof command, "cd '%s' && mkdir out && '%s' out > /dev/null", ctx->dir, exe);
     assert_int_equal(system(command), 0);
     assert_true(tu_exists(tu_path(ctx->dir, "out/weights30-assets.csv")));
-}
-
-/* Bone heat on the artists' assets: the comparison the JSON states, recomputed by this test
- * from the CSV of both weight sets, and the checks under their bounds. */
-static void test_lab30_weights_assets(void **state)
-{
-    run_ctx *ctx = *state;
-    assert_int_equal(run_lab(ctx, ctx->dir), 0);
-    cJSON *root = tu_json_load(tu_path(ctx->dir, "weights30.json"));
-    static const char *const names[2] = {"RiggedSimple", "RiggedFigure"};
-    static const int joints[2] = {2, 19}, vertices[2] = {160, 370};
-    FILE *f = fopen(tu_path(ctx->dir, "weights30-assets.csv"), "r");
-    assert_non_null(f);
-    char line[256];
-    assert_non_null(fgets(line, sizeof line, f));
-    assert_string_equal(line, "asset,vertex,joint,x,y,z,artist_weight,heat_weight,blender_weight,bbw_weight,"
-                              "blender_cut_weight\n");
-    for (int i = 0; i < 2; i++) {
-        const cJSON *a = cJSON_GetArrayItem(tu_json_get(root, "assets"), i);
-        assert_string_equal(cJSON_GetStringValue(tu_json_get(a, "asset")), names[i]);
-        assert_int_equal((int)tu_json_num(a, "joints"), joints[i]);
-        assert_int_equal((int)tu_json_num(a, "vertices"), vertices[i]);
-        double largest[3] = {0}, mean[3] = {0};
-        for (int v = 0; v < vertices[i]; v++) {
-            double worst[3] = {0}, sum[3] = {0}, cuts[32], blender[32], cut_sum = 0;
-            for (int j = 0; j < joints[i]; j++) {
-                char asset[32];
-                int vv, jj;
-                double x, y, z, artist, set[3], cut;
-                assert_non_null(fgets(line, sizeof line, f));
-                assert_int_equal(sscanf(line, "%31[^,],%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", asset, &vv, &jj, &x, &y, &z,
-                                        &artist, &set[0], &set[1], &set[2], &cut),
-                                 11);
-                assert_string_equal(asset, names[i]);
-                assert_true(vv == v && jj == j);
-                cuts[j] = cut, cut_sum += cut, blender[j] = set[1];
-                for (int k = 0; k < 3; k++)
-                    worst[k] = fmax(worst[k], fabs(set[k] - artist)), sum[k] += set[k];
-            }
-            for (int j = 0; j < joints[i]; j++) /* Blender deforms with its cut weights over their sum */
-                assert_near(blender[j], cut_sum > 0 ? cuts[j] / cut_sum : 0, 1e-15);
-            for (int k = 0; k < 3; k++) {
-                assert_near(sum[k], 1, 1e-12); /* as each set deforms: a partition of unity */
-                largest[k] = fmax(largest[k], worst[k]);
-                mean[k] += worst[k] / vertices[i];
-            }
-        }
-        for (int k = 0; k < 3; k++) { /* the comparison the JSON states, from the CSV */
-            const cJSON *x = cJSON_GetArrayItem(tu_json_get(a, "automatic_weights"), k);
-            assert_string_equal(cJSON_GetStringValue(tu_json_get(x, "weights")), set_names[1 + k]);
-            const cJSON *checks = tu_json_get(x, "checks_of_the_solution");
-            assert_true(tu_json_num(checks, "max_backward_error") < 1e-14);
-            if (k < 2)
-                assert_true(tu_json_num(checks, "max_sum_error") < 1e-12);
-            const cJSON *w = tu_json_get(x, "against_the_artist");
-            assert_near(tu_json_num(w, "max_weight_difference"), largest[k], 1e-15);
-            assert_near(tu_json_num(w, "mean_weight_difference"), mean[k], 1e-12);
-            assert_true(tu_json_num(w, "max_position_difference_over_size") < 0.1);
-        }
-    }
-    assert_null(fgets(line, sizeof line, f));
-    fclose(f);
-    cJSON_Delete(root);
-}
-
-/* An assets folder in the run's directory: RiggedFigure as shipped and RiggedSimple with its
- * primitive's mode set to `mode`. Returns the folder. */
-static const char *assets_with_mode(run_ctx *ctx, int mode)
-{
-    static char folder[4096];
-    snprintf(folder, sizeof folder, "%s", tu_path(ctx->dir, "assets"));
-    char command[2 * sizeof folder + 64];
-    snprintf(command, sizeof command, "mkdir -p '%s' && cp assets/RiggedFigure.gltf '%s'/", folder, folder);
-    assert_int_equal(system(command), 0);
-    cJSON *doc = tu_json_load("assets/RiggedSimple.gltf");
-    cJSON *prim = cJSON_GetArrayItem(tu_json_get(cJSON_GetArrayItem(tu_json_get(doc, "meshes"), 0), "primitives"), 0);
-    cJSON_ReplaceItemInObject(prim, "mode", cJSON_CreateNumber(mode));
-    char *text = cJSON_Print(doc);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/RiggedSimple.gltf", folder);
-    assert_true(tu_write_file(path, text));
-    free(text);
-    cJSON_Delete(doc);
-    return folder;
-}
-
-/* Primitive modes: LINES (and every point or line mode) has no surface and is refused where
- * the file says so; a TRIANGLE_STRIP is read as a strip, its index-repeating joins left out. */
-static void test_lab30_weights_primitive_modes(void **state)
-{
-    run_ctx *ctx = *state;
-    const char *folder = assets_with_mode(ctx, 1);
-    char out[4200];
-    snprintf(out, sizeof out, "%s", tu_path(ctx->dir, "out"));
-    assert_int_equal(mkdir(out, 0755), 0);
-    assert_int_equal(run_lab(ctx, "--assets", folder, out), 1);
-    assert_true(tu_file_contains(ctx->err_path, "/meshes/0/primitives/0/mode") &&
-                tu_file_contains(ctx->err_path, "1 (LINES)"));
-    assert_int_equal(tu_count_entries(out), 0);
-    folder = assets_with_mode(ctx, 5);
-    assert_int_equal(run_lab(ctx, "--assets", folder, out), 0);
-    assert_true(tu_file_contains(ctx->out_path, "172 more repeat an index"));
-}
-
-/* --asset: RiggedFigure with bounded biharmonic weights, 8 a vertex, written as a .glb that
- * passes the Khronos validator with no error and no warning; read back by the reader (this
- * test's own call) within 1e-6 of the weights the run wrote to its CSV; and lab30-gltf
- * skins it. An asset without a skin is refused. */
-static void test_lab30_weights_asset_out(void **state)
-{
-    run_ctx *ctx = *state;
-    assert_int_equal(run_lab(ctx, "--asset", "assets/RiggedFigure.gltf", "--weights", "bbw", "--influences", "8",
-                             ctx->dir),
-                     0);
-    char glb[4096];
-    snprintf(glb, sizeof glb, "%s", tu_path(ctx->dir, "RiggedFigure-bbw.glb"));
-    int rc = tu_run_program("/usr/bin/env", ctx->out_path, ctx->err_path, "node", "tests/gltf-validate.js",
-                            GLTF_VALIDATOR_DIR, glb, (char *)NULL);
-    char *report = tu_read_file(ctx->out_path, NULL);
-    if (rc != 0 || !strstr(report, "0 errors, 0 warnings"))
-        fail_msg("validator exit %d: %s", rc, report ? report : "(no output)");
-    free(report);
-    gltf_document doc;
-    lab_diag d;
-    assert_int_equal(gltf_load(glb, &doc, &d), LAB_OK);
-    assert_int_equal(gltf_validate(&doc, &d), LAB_OK);
-    assert_int_equal(doc.meshes[0].primitives[0].sets, 2);
-    skin_influences in;
-    assert_int_equal(gltf_primitive_influences(&doc, 0, 0, &in, &d), LAB_OK);
-    static double written[370][19];
-    FILE *f = fopen(tu_path(ctx->dir, "weights30-asset.csv"), "r");
-    assert_non_null(f);
-    char line[128];
-    assert_non_null(fgets(line, sizeof line, f));
-    int v, j, rows = 0;
-    double w;
-    while (fscanf(f, "%d,%d,%lf\n", &v, &j, &w) == 3) {
-        assert_true(v >= 0 && v < 370 && j >= 0 && j < 19);
-        written[v][j] = w, rows++;
-    }
-    fclose(f);
-    assert_true(rows > 370);
-    double worst = 0;
-    for (v = 0; v < 370; v++)
-        for (j = 0; j < 19; j++) {
-            double got = 0;
-            for (int k = 0; k < in.per_vertex; k++)
-                got += in.joint[v * in.per_vertex + k] == j ? in.weight[v * in.per_vertex + k] : 0;
-            worst = fmax(worst, fabs(got - written[v][j]));
-        }
-    assert_true(worst < 1e-6);
-    skin_influences_free(&in);
-    gltf_free(&doc);
-    char out[4200];
-    snprintf(out, sizeof out, "%s", tu_path(ctx->dir, "gltf"));
-    assert_int_equal(mkdir(out, 0755), 0);
-    assert_int_equal(tu_run_program(LAB_BIN_DIR "/lab30-gltf", ctx->out_path, ctx->err_path, glb, out, (char *)NULL), 0);
-    /* a document with no skinned mesh has nothing to weight */
-    assert_true(tu_write_file(tu_path(ctx->dir, "plain.gltf"),
-                              "{\"asset\": {\"version\": \"2.0\"}, \"scenes\": [{\"nodes\": [0]}], \"nodes\": [{}]}"));
-    assert_int_equal(run_lab(ctx, "--asset", tu_path(ctx->dir, "plain.gltf"), out), 1);
-    assert_true(tu_file_contains(ctx->err_path, "no node with a mesh and a skin"));
 }
 
 static const cJSON *find_pose(const cJSON *root, const char *rig, double deg, const char *weights, const char *method)
@@ -346,10 +180,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
     const struct CMUnitTest tests[] = {
         T(test_lab30_weights_usage_and_output_errors),
-        T(test_lab30_weights_primitive_modes),
-        T(test_lab30_weights_asset_out),
         T(test_lab30_weights_evidence),
-        T(test_lab30_weights_assets),
         T(test_lab30_weights_colour_bar),
         T(test_lab30_weights_deterministic_and_committed),
     };

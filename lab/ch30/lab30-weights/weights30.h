@@ -13,6 +13,7 @@
 
 #include "bbw30.h"
 #include "draw/camera.h"
+#include "gltf/gltf.h"
 #include "heat30.h"
 #include "program/output.h"
 #include "rig30.h"
@@ -169,6 +170,13 @@ typedef struct {
     const char *outdir;
 } weights30;
 
+/* weights30_closed.c: the independent values. A cli_step filling r->laplacian; the paper's
+ * bone heat on the cylinder ring by ring (the discrete system's closed form into out, the
+ * continuum's into continuum, NAN where it has none); the biharmonic weights ring by ring. */
+lab_error weights30_check_laplacian(void *state, lab_diag *d);
+void weights30_heat_closed_forms(rig30_kind kind, double c, double out[RIG30_RINGS], double continuum[RIG30_RINGS]);
+void weights30_bbw_ring_system(double out[RIG30_RINGS]);
+
 /* Frees what the computation allocated in the weights30 at state (a cli_chapter release). */
 void weights30_release(void *state);
 
@@ -182,6 +190,17 @@ lab_error weights30_figures(void *state, lab_diag *d);
 /* Bone heat on the asset at path (RiggedSimple, RiggedFigure), compared with its artist's
  * weights (weights30_assets.c). a->name must be set. */
 lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, lab_diag *d);
+
+/* weights30_compare.c, the parts of weights30_asset_run that compare: the artist's weights
+ * as a dense table; a model's weights as the set deforms with them (solution[vertex_of[v]],
+ * vertex_of NULL for the identity); one set's checks and differences from the artist's;
+ * every set skinned over the animation against the artist's. */
+lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc, int mesh_index, lab_diag *d);
+void weights30_deforming_weights(const weights30_asset *a, const heat30_result *h, const int *vertex_of, double *out);
+void weights30_compare_weights(const weights30_asset *a, const double *solution, const int *vertex_of, double backward,
+                               weights30_versus *x);
+lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc, const gltf_skin *skin,
+                                   const double *ibm, lab_diag *d);
 
 /* The K heaviest of one vertex's J weights (ties: the lower joint), divided by their sum,
  * into out (J, dense); the others 0. Returns how many were non-zero before the cut. */

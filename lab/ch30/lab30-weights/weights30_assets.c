@@ -1,7 +1,7 @@
-/* weights30_assets.c - bone heat on an artist's asset, beside the artist's weights (see
- * weights30.h). The method is heat30.c's; this file reads the asset, welds its
- * vertices, turns its skeleton into bones and measures the two weight sets against each
- * other, on the bind mesh and over the asset's animation. */
+/* weights30_assets.c - every automatic set on an artist's asset (see weights30.h): this file
+ * reads the asset, welds its vertices, turns its skeleton into bones and runs the methods
+ * (heat30.c, bbw30.c through weights30_bbw.c); weights30_compare.c measures the sets
+ * against the artist's, on the bind mesh and over the asset's animation. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,232 +183,6 @@ static lab_error read_asset(weights30_asset *a, const gltf_document *doc, int no
     return e;
 }
 
-/* ---- comparing the two ----------------------------------------------------------------- */
-
-/* The artist's weights as a dense vertex x joint table (slots index skin.joints). */
-static lab_error artist_weights(weights30_asset *a, const gltf_document *doc, int mesh_index, lab_diag *d)
-{
-    skin_influences in;
-    lab_error e = gltf_primitive_influences(doc, mesh_index, 0, &in, d);
-    if (e != LAB_OK)
-        return e;
-    for (size_t i = 0; i < (size_t)a->vertex_count * a->joint_count; i++)
-        a->artist[i] = 0.0;
-    for (int v = 0; v < a->vertex_count; v++)
-        for (int k = 0; k < in.per_vertex; k++)
-            a->artist[(size_t)v * a->joint_count + in.joint[v * in.per_vertex + k]] += in.weight[v * in.per_vertex + k];
-    skin_influences_free(&in);
-    return LAB_OK;
-}
-
-/* Every automatic set and the artist's skinned by the library's one LBS blend at
- * WEIGHTS30_ASSET_TIMES times of the animation: joint matrices J_j = G(skin.joints[j])
- * IBM_j. The artist's weights are used divided by their sum (glTF stores them to float
- * precision); a vertex a set leaves weightless stays at its bind position, as in Blender. */
-static lab_error over_animation(weights30_asset *a, const gltf_document *doc, const gltf_skin *skin,
-                                const double *ibm, lab_diag *d)
-{
-    int J = a->joint_count, N = doc->node_count;
-    mat4 *locals = malloc((size_t)N * sizeof *locals), *world = malloc((size_t)N * sizeof *world);
-    mat4 *palette = malloc((size_t)J * sizeof *palette);
-    int *slots = malloc((size_t)J * sizeof *slots);
-    double *artist = malloc((size_t)J * sizeof *artist);
-    lab_error e = locals && world && palette && slots && artist
-                      ? gltf_animation_range(doc, doc->animation_count > 0 ? 0 : -1, &a->t0, &a->t1, d)
-                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d nodes", N);
-    for (int j = 0; e == LAB_OK && j < J; j++)
-        slots[j] = j;
-    double sum[WEIGHTS30_AUTOMATIC] = {0};
-    for (int k = 0; e == LAB_OK && k < WEIGHTS30_ASSET_TIMES; k++) {
-        double t = a->t0 + (a->t1 - a->t0) * k / (WEIGHTS30_ASSET_TIMES - 1);
-        e = gltf_sample_locals(doc, doc->animation_count > 0 ? 0 : -1, t, locals, d);
-        if (e == LAB_OK)
-            e = gltf_world_matrices(doc, locals, world, d);
-        for (int j = 0; e == LAB_OK && j < J; j++) {
-            mat4 m = {{{0}}};
-            for (int r = 0; r < 4; r++)
-                for (int c = 0; c < 4; c++)
-                    m.m[r][c] = ibm[16 * j + c * 4 + r];
-            palette[j] = mat4_mul(world[skin->joints[j]], m);
-        }
-        for (int v = 0; e == LAB_OK && v < a->vertex_count; v++) {
-            const double *w = a->artist + (size_t)v * J;
-            double W = 0.0;
-            for (int j = 0; j < J; j++)
-                W += w[j];
-            for (int j = 0; j < J; j++)
-                artist[j] = w[j] / W;
-            vec4 pa = skin_lbs_point(a->bind[v], slots, artist, J, palette);
-            for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++) {
-                weights30_versus *x = &a->versus[s];
-                const double *h = x->weights + (size_t)v * J;
-                double total = 0.0;
-                for (int j = 0; j < J; j++)
-                    total += h[j];
-                vec4 ph = total > 0.0 ? skin_lbs_point(a->bind[v], slots, h, J, palette)
-                                      : (vec4){a->bind[v].x, a->bind[v].y, a->bind[v].z, 1.0};
-                vec4 pc = total > 0.0 ? skin_lbs_point(a->bind[v], slots, x->cut + (size_t)v * J, J, palette) : ph;
-                x->cut_position_change = fmax(x->cut_position_change,
-                                              vec3_length(vec3_sub(vec3_make(pc.x, pc.y, pc.z), vec3_make(ph.x, ph.y, ph.z))) /
-                                                  a->size);
-                double dist = vec3_length(vec3_sub(vec3_make(pa.x, pa.y, pa.z), vec3_make(ph.x, ph.y, ph.z))) / a->size;
-                if (dist > x->max_position_difference)
-                    x->max_position_difference = dist, x->max_position_time = t;
-                sum[s] += dist;
-            }
-        }
-    }
-    for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++)
-        a->versus[s].mean_position_difference = sum[s] / ((double)WEIGHTS30_ASSET_TIMES * a->vertex_count);
-    free(locals), free(world), free(palette), free(slots), free(artist);
-    return e;
-}
-
-/* One automatic set against the artist's: its solution's checks (solution[vertex_of[v]]),
- * then its weights against the artist's, vertex by vertex. */
-static void compare_weights(const weights30_asset *a, const double *solution, const int *vertex_of, double backward,
-                            weights30_versus *x)
-{
-    int J = a->joint_count;
-    double sum = 0.0;
-    x->min_weight = INFINITY;
-    x->backward_error = backward;
-    for (int j = 0; j < J; j++)
-        x->joint_difference[j] = 0.0;
-    for (int v = 0; v < a->vertex_count; v++) {
-        const double *s = solution + (size_t)(vertex_of ? vertex_of[v] : v) * J;
-        const double *c = x->weights + (size_t)v * J, *w = a->artist + (size_t)v * J;
-        double worst = 0.0, total = 0.0, kept = 0.0;
-        for (int j = 0; j < J; j++) {
-            double diff = fabs(c[j] - w[j]);
-            total += s[j], kept += c[j];
-            x->min_weight = fmin(x->min_weight, s[j]);
-            x->negative_count += s[j] < -1e-12;
-            x->joint_difference[j] += diff / a->vertex_count;
-            if (diff > worst)
-                worst = diff;
-            if (diff > x->max_weight_difference)
-                x->max_weight_difference = diff, x->max_weight_vertex = v, x->max_weight_joint = j;
-        }
-        x->weightless += !(kept > 0.0);
-        x->sum_error = fmax(x->sum_error, fabs(total - 1.0));
-        sum += worst;
-    }
-    x->mean_weight_difference = sum / a->vertex_count;
-}
-
-lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
-                                    int joint_count, double scale, double *out, lab_diag *d)
-{
-    int n = L->n;
-    double *w = malloc(((size_t)n + 1) * sizeof *w), *y = malloc(((size_t)n + 1) * sizeof *y);
-    double *g = malloc(((size_t)n + 1) * sizeof *g), kkt = 0.0;
-    if (!w || !y || !g) {
-        free(w), free(y), free(g);
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the KKT residual by products", "%d vertices", n);
-    }
-    for (int j = 0; j < joint_count; j++) {
-        for (int i = 0; i < n; i++)
-            w[i] = raw[(size_t)i * joint_count + j];
-        sparse_multiply(L, w, y);                        /* y = L w */
-        for (int i = 0; i < n; i++)
-            y[i] = mass[i] > 0.0 ? y[i] / mass[i] : 0.0; /* M^-1 L w */
-        sparse_multiply(L, y, g);                        /* g = L M^-1 L w */
-        for (int i = 0; i < n; i++) {
-            if (handle[i] >= 0)
-                continue;
-            double r = (w[i] == 0.0 ? fmax(0.0, -g[i]) : w[i] == 1.0 ? fmax(0.0, g[i]) : fabs(g[i])) / scale;
-            kkt = fmax(kkt, fmax(r, fmax(-w[i], w[i] - 1.0)));
-        }
-    }
-    free(w), free(y), free(g);
-    *out = kkt;
-    return LAB_OK;
-}
-
-lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
-{
-    const mesh *m = &a->welded;
-    int n = m->vertex_count, J = a->joint_count;
-    double *mass = malloc(((size_t)n + 1) * sizeof *mass), *dist = malloc(((size_t)n + 1) * sizeof *dist);
-    double *nearest = malloc(((size_t)J + 1) * sizeof *nearest);
-    int *joint = malloc(((size_t)n + 1) * sizeof *joint);
-    a->handle = malloc(((size_t)n + 1) * sizeof *a->handle);
-    sparse_triplets L = {0};
-    lab_error e = mass && dist && nearest && joint && a->handle
-                      ? heat30_laplacian(m, HEAT30_PAPER, &L, mass, NULL, d)
-                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d vertices", n);
-    /* handles: each vertex's nearest joint (by its bones), and for each joint the vertices
-     * within 1.1 times the nearest one's distance; a vertex no triangle uses is a handle
-     * of its nearest joint (it is not on the surface the energy is measured over) */
-    for (int j = 0; e == LAB_OK && j < J; j++)
-        nearest[j] = INFINITY;
-    for (int i = 0; e == LAB_OK && i < n; i++) {
-        dist[i] = INFINITY, joint[i] = -1;
-        for (int b = 0; b < a->bone_count; b++) {
-            double x = heat30_segment_distance(m->vertices[i], a->bones[b], NULL);
-            if (x < dist[i])
-                dist[i] = x, joint[i] = a->bones[b].joint;
-        }
-        nearest[joint[i]] = fmin(nearest[joint[i]], dist[i]);
-    }
-    a->handle_count = 0;
-    for (int i = 0; e == LAB_OK && i < n; i++) {
-        bool handle = dist[i] <= 1.1 * nearest[joint[i]] || !(mass[i] > 0.0);
-        a->handle[i] = handle ? joint[i] : -1;
-        a->handle_count += handle;
-    }
-    /* min 1/2 w_j^T L M^-1 L w_j, 0 <= w <= 1, by active sets (bbw30.c) */
-    if (e == LAB_OK)
-        e = bbw30_solve(&L, mass, a->handle, J, true, &a->bbw, d);
-    if (e == LAB_OK)
-        e = weights30_kkt_by_products(&L, mass, a->handle, a->bbw.raw, J, a->bbw.q_scale, &a->bbw_kkt_independent, d);
-    sparse_free(&L);
-    free(mass), free(dist), free(nearest), free(joint);
-    return e;
-}
-
-int weights30_cut(const double *w, int J, int K, double *out)
-{
-    int nonzero = 0;
-    double sum = 0.0;
-    for (int j = 0; j < J; j++) {
-        out[j] = 0.0;
-        nonzero += w[j] != 0.0;
-    }
-    for (int k = 0; k < K; k++) { /* the heaviest not yet taken, the lower joint on a tie */
-        int best = -1;
-        for (int j = 0; j < J; j++)
-            if (out[j] == 0.0 && w[j] > 0.0 && (best < 0 || w[j] > w[best]))
-                best = j;
-        if (best < 0)
-            break;
-        out[best] = w[best], sum += w[best];
-    }
-    for (int j = 0; j < J && sum > 0.0; j++)
-        out[j] /= sum;
-    return nonzero;
-}
-
-
-
-/* The Khronos samples in assets/ (CC BY 4.0, (c) 2017 Cesium): bone heat from each one's
- * bind mesh and skeleton, beside the weights its artist painted (weights30_assets.c). */
-/* A model's weights as the set deforms with them: the paper's as solved (through the
- * weld), Blender's cut and divided by their sum (zero where the cut leaves nothing). */
-static void deforming_weights(const weights30_asset *a, const heat30_result *h, const int *vertex_of, double *out)
-{
-    int J = a->joint_count;
-    for (int v = 0; v < a->vertex_count; v++) {
-        const double *w = h->weights + (size_t)(vertex_of ? vertex_of[v] : v) * J;
-        double total = 0.0;
-        for (int j = 0; j < J; j++)
-            total += w[j];
-        for (int j = 0; j < J; j++)
-            out[(size_t)v * J + j] = h->model == HEAT30_BLENDER ? (total > 0.0 ? w[j] / total : 0.0) : w[j];
-    }
-}
-
 lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, lab_diag *d)
 {
     gltf_document doc;
@@ -464,15 +238,15 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
             e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%zu weights", cells);
     }
     if (e == LAB_OK)
-        e = artist_weights(a, &doc, doc.nodes[node].mesh, d);
+        e = weights30_artist_weights(a, &doc, doc.nodes[node].mesh, d);
     for (int model = 0; e == LAB_OK && model < HEAT30_MODELS; model++) {
         weights30_versus *x = &a->versus[weights30_set_of_model((heat30_model)model) - 1];
         const int *vertex_of = model == HEAT30_PAPER ? a->weld : NULL;
         double backward = 0.0;
         for (int j = 0; j < a->joint_count; j++)
             backward = fmax(backward, a->heat[model].backward_error[j]);
-        deforming_weights(a, &a->heat[model], vertex_of, x->weights);
-        compare_weights(a, a->heat[model].solution, vertex_of, backward, x);
+        weights30_deforming_weights(a, &a->heat[model], vertex_of, x->weights);
+        weights30_compare_weights(a, a->heat[model].solution, vertex_of, backward, x);
     }
     /* bounded biharmonic weights on the welded surface, back to every vertex */
     if (e == LAB_OK)
@@ -482,7 +256,7 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
         for (int v = 0; v < a->vertex_count; v++)
             for (int j = 0; j < a->joint_count; j++)
                 x->weights[(size_t)v * a->joint_count + j] = a->bbw.weights[(size_t)a->weld[v] * a->joint_count + j];
-        compare_weights(a, a->bbw.weights, a->weld, a->bbw.backward_error, x);
+        weights30_compare_weights(a, a->bbw.weights, a->weld, a->bbw.backward_error, x);
     }
     /* each set cut to the K heaviest a vertex, as an engine's JOINTS_n / WEIGHTS_n hold them */
     for (int s = 0; e == LAB_OK && s < WEIGHTS30_AUTOMATIC; s++) {
@@ -506,7 +280,7 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
             a->hi = vec3_make(fmax(a->hi.x, p.x), fmax(a->hi.y, p.y), fmax(a->hi.z, p.z));
         }
         a->size = vec3_length(vec3_sub(a->hi, a->lo));
-        e = over_animation(a, &doc, skin, ibm, d);
+        e = weights30_over_animation(a, &doc, skin, ibm, d);
     }
     if (e == LAB_OK)
         e = mesh_unique_edges(a->triangles, a->triangle_count, &a->edges, &a->edge_count, d);

@@ -108,24 +108,19 @@ lab_error weights30_write_asset(void *state, lab_diag *d)
     uint16_t *joints = malloc(((size_t)n * K + 1) * sizeof *joints);
     float *weights = malloc(((size_t)n * K + 1) * sizeof *weights);
     double *slot = malloc(((size_t)K + 1) * sizeof *slot);
+    int *slot_joint = malloc(((size_t)K + 1) * sizeof *slot_joint);
     bytes glb = {0};
-    if (!joints || !weights || !slot)
+    if (!joints || !weights || !slot || !slot_joint)
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d vertices x %d influences", n, K);
     for (int v = 0; e == LAB_OK && v < n; v++) {
         const double *w = x->cut + (size_t)v * J;
         int k = 0;
-        for (int j = 0; j < J; j++) /* the kept ones, heaviest first (skin_sort's order) */
+        for (int j = 0; j < J; j++) /* the kept ones, then heaviest first (the engine's order) */
             if (w[j] > 0.0)
-                joints[(size_t)v * K + k] = (uint16_t)j, slot[k++] = w[j];
-        for (int i = 1; i < k; i++)
-            for (int m = i; m > 0 && (slot[m] > slot[m - 1]); m--) {
-                double t = slot[m];
-                uint16_t u = joints[(size_t)v * K + m];
-                slot[m] = slot[m - 1], joints[(size_t)v * K + m] = joints[(size_t)v * K + m - 1];
-                slot[m - 1] = t, joints[(size_t)v * K + m - 1] = u;
-            }
-        for (; k < K; k++)
-            joints[(size_t)v * K + k] = 0, slot[k] = 0.0;
+                slot_joint[k] = j, slot[k++] = w[j];
+        skin_sort_heaviest_first(slot_joint, slot, k);
+        for (int i = 0; i < K; i++) /* unused slots: joint 0, weight 0 */
+            joints[(size_t)v * K + i] = (uint16_t)(i < k ? slot_joint[i] : 0), slot[i] = i < k ? slot[i] : 0.0;
         gltf_rewrite_weights_to_float(slot, K, weights + (size_t)v * K);
     }
     gltf_rewrite_influences in = {a->mesh, 0, K / 4, joints, weights, "lab30-weights (automatic weights)"};
@@ -157,7 +152,7 @@ lab_error weights30_write_asset(void *state, lab_diag *d)
     if (e == LAB_OK)
         e = output_batch_add(&r->out, r->asset_out, &glb, d);
     bytes_free(&glb);
-    free(joints), free(weights), free(slot);
+    free(joints), free(weights), free(slot), free(slot_joint);
     gltf_free(&doc);
     return e;
 }

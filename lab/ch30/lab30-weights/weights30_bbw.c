@@ -1,0 +1,89 @@
+/* weights30_bbw.c - bounded biharmonic weights on an asset's welded surface (the handles
+ * chosen from its bones), and the KKT residual computed apart from bbw30.c (see weights30.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "gltf/gltf.h"
+#include "math/linalg.h"
+#include "mesh/mesh.h"
+#include "skin/blend.h"
+#include "skin/influences.h"
+#include "solve/sparse.h"
+
+#include "bbw30.h"
+#include "heat30.h"
+#include "weights30.h"
+
+lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
+                                    int joint_count, double scale, double *out, lab_diag *d)
+{
+    int n = L->n;
+    double *w = malloc(((size_t)n + 1) * sizeof *w), *y = malloc(((size_t)n + 1) * sizeof *y);
+    double *g = malloc(((size_t)n + 1) * sizeof *g), kkt = 0.0;
+    if (!w || !y || !g) {
+        free(w), free(y), free(g);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the KKT residual by products", "%d vertices", n);
+    }
+    for (int j = 0; j < joint_count; j++) {
+        for (int i = 0; i < n; i++)
+            w[i] = raw[(size_t)i * joint_count + j];
+        sparse_multiply(L, w, y);                        /* y = L w */
+        for (int i = 0; i < n; i++)
+            y[i] = mass[i] > 0.0 ? y[i] / mass[i] : 0.0; /* M^-1 L w */
+        sparse_multiply(L, y, g);                        /* g = L M^-1 L w */
+        for (int i = 0; i < n; i++) {
+            if (handle[i] >= 0)
+                continue;
+            double r = (w[i] == 0.0 ? fmax(0.0, -g[i]) : w[i] == 1.0 ? fmax(0.0, g[i]) : fabs(g[i])) / scale;
+            kkt = fmax(kkt, fmax(r, fmax(-w[i], w[i] - 1.0)));
+        }
+    }
+    free(w), free(y), free(g);
+    *out = kkt;
+    return LAB_OK;
+}
+
+lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
+{
+    const mesh *m = &a->welded;
+    int n = m->vertex_count, J = a->joint_count;
+    double *mass = malloc(((size_t)n + 1) * sizeof *mass), *dist = malloc(((size_t)n + 1) * sizeof *dist);
+    double *nearest = malloc(((size_t)J + 1) * sizeof *nearest);
+    int *joint = malloc(((size_t)n + 1) * sizeof *joint);
+    a->handle = malloc(((size_t)n + 1) * sizeof *a->handle);
+    sparse_triplets L = {0};
+    lab_error e = mass && dist && nearest && joint && a->handle
+                      ? heat30_laplacian(m, HEAT30_PAPER, &L, mass, NULL, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d vertices", n);
+    /* handles: each vertex's nearest joint (by its bones), and for each joint the vertices
+     * within 1.1 times the nearest one's distance; a vertex no triangle uses is a handle
+     * of its nearest joint (it is not on the surface the energy is measured over) */
+    for (int j = 0; e == LAB_OK && j < J; j++)
+        nearest[j] = INFINITY;
+    for (int i = 0; e == LAB_OK && i < n; i++) {
+        dist[i] = INFINITY, joint[i] = -1;
+        for (int b = 0; b < a->bone_count; b++) {
+            double x = heat30_segment_distance(m->vertices[i], a->bones[b], NULL);
+            if (x < dist[i])
+                dist[i] = x, joint[i] = a->bones[b].joint;
+        }
+        nearest[joint[i]] = fmin(nearest[joint[i]], dist[i]);
+    }
+    a->handle_count = 0;
+    for (int i = 0; e == LAB_OK && i < n; i++) {
+        bool handle = dist[i] <= 1.1 * nearest[joint[i]] || !(mass[i] > 0.0);
+        a->handle[i] = handle ? joint[i] : -1;
+        a->handle_count += handle;
+    }
+    /* min 1/2 w_j^T L M^-1 L w_j, 0 <= w <= 1, by active sets (bbw30.c) */
+    if (e == LAB_OK)
+        e = bbw30_solve(&L, mass, a->handle, J, true, &a->bbw, d);
+    if (e == LAB_OK)
+        e = weights30_kkt_by_products(&L, mass, a->handle, a->bbw.raw, J, a->bbw.q_scale, &a->bbw_kkt_independent, d);
+    sparse_free(&L);
+    free(mass), free(dist), free(nearest), free(joint);
+    return e;
+}
+

@@ -1,0 +1,173 @@
+/* weights30_compare.c - an asset's automatic weight sets against its artist's: the weights
+ * side by side, each set as it deforms (Blender's divided by their sum), skinned over the
+ * animation, and cut to the K influences an engine keeps (see weights30.h;
+ * weights30_assets.c runs them). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "gltf/gltf.h"
+#include "math/linalg.h"
+#include "mesh/mesh.h"
+#include "skin/blend.h"
+#include "skin/influences.h"
+#include "solve/sparse.h"
+
+#include "bbw30.h"
+#include "heat30.h"
+#include "weights30.h"
+
+/* The artist's weights as a dense vertex x joint table (slots index skin.joints). */
+lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc, int mesh_index, lab_diag *d)
+{
+    skin_influences in;
+    lab_error e = gltf_primitive_influences(doc, mesh_index, 0, &in, d);
+    if (e != LAB_OK)
+        return e;
+    for (size_t i = 0; i < (size_t)a->vertex_count * a->joint_count; i++)
+        a->artist[i] = 0.0;
+    for (int v = 0; v < a->vertex_count; v++)
+        for (int k = 0; k < in.per_vertex; k++)
+            a->artist[(size_t)v * a->joint_count + in.joint[v * in.per_vertex + k]] += in.weight[v * in.per_vertex + k];
+    skin_influences_free(&in);
+    return LAB_OK;
+}
+
+/* Every automatic set and the artist's skinned by the library's one LBS blend at
+ * WEIGHTS30_ASSET_TIMES times of the animation: joint matrices J_j = G(skin.joints[j])
+ * IBM_j. The artist's weights are used divided by their sum (glTF stores them to float
+ * precision); a vertex a set leaves weightless stays at its bind position, as in Blender. */
+lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc, const gltf_skin *skin,
+                                const double *ibm, lab_diag *d)
+{
+    int J = a->joint_count, N = doc->node_count;
+    mat4 *locals = malloc((size_t)N * sizeof *locals), *world = malloc((size_t)N * sizeof *world);
+    mat4 *palette = malloc((size_t)J * sizeof *palette);
+    int *slots = malloc((size_t)J * sizeof *slots);
+    double *artist = malloc((size_t)J * sizeof *artist);
+    lab_error e = locals && world && palette && slots && artist
+                      ? gltf_animation_range(doc, doc->animation_count > 0 ? 0 : -1, &a->t0, &a->t1, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d nodes", N);
+    for (int j = 0; e == LAB_OK && j < J; j++)
+        slots[j] = j;
+    double sum[WEIGHTS30_AUTOMATIC] = {0};
+    for (int k = 0; e == LAB_OK && k < WEIGHTS30_ASSET_TIMES; k++) {
+        double t = a->t0 + (a->t1 - a->t0) * k / (WEIGHTS30_ASSET_TIMES - 1);
+        e = gltf_sample_locals(doc, doc->animation_count > 0 ? 0 : -1, t, locals, d);
+        if (e == LAB_OK)
+            e = gltf_world_matrices(doc, locals, world, d);
+        for (int j = 0; e == LAB_OK && j < J; j++) {
+            mat4 m = {{{0}}};
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++)
+                    m.m[r][c] = ibm[16 * j + c * 4 + r];
+            palette[j] = mat4_mul(world[skin->joints[j]], m);
+        }
+        for (int v = 0; e == LAB_OK && v < a->vertex_count; v++) {
+            const double *w = a->artist + (size_t)v * J;
+            double W = 0.0;
+            for (int j = 0; j < J; j++)
+                W += w[j];
+            for (int j = 0; j < J; j++)
+                artist[j] = w[j] / W;
+            vec4 pa = skin_lbs_point(a->bind[v], slots, artist, J, palette);
+            for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++) {
+                weights30_versus *x = &a->versus[s];
+                const double *h = x->weights + (size_t)v * J;
+                double total = 0.0;
+                for (int j = 0; j < J; j++)
+                    total += h[j];
+                vec4 ph = total > 0.0 ? skin_lbs_point(a->bind[v], slots, h, J, palette)
+                                      : (vec4){a->bind[v].x, a->bind[v].y, a->bind[v].z, 1.0};
+                vec4 pc = total > 0.0 ? skin_lbs_point(a->bind[v], slots, x->cut + (size_t)v * J, J, palette) : ph;
+                x->cut_position_change = fmax(x->cut_position_change,
+                                              vec3_length(vec3_sub(vec3_make(pc.x, pc.y, pc.z), vec3_make(ph.x, ph.y, ph.z))) /
+                                                  a->size);
+                double dist = vec3_length(vec3_sub(vec3_make(pa.x, pa.y, pa.z), vec3_make(ph.x, ph.y, ph.z))) / a->size;
+                if (dist > x->max_position_difference)
+                    x->max_position_difference = dist, x->max_position_time = t;
+                sum[s] += dist;
+            }
+        }
+    }
+    for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++)
+        a->versus[s].mean_position_difference = sum[s] / ((double)WEIGHTS30_ASSET_TIMES * a->vertex_count);
+    free(locals), free(world), free(palette), free(slots), free(artist);
+    return e;
+}
+
+/* One automatic set against the artist's: its solution's checks (solution[vertex_of[v]]),
+ * then its weights against the artist's, vertex by vertex. */
+void weights30_compare_weights(const weights30_asset *a, const double *solution, const int *vertex_of, double backward,
+                            weights30_versus *x)
+{
+    int J = a->joint_count;
+    double sum = 0.0;
+    x->min_weight = INFINITY;
+    x->backward_error = backward;
+    for (int j = 0; j < J; j++)
+        x->joint_difference[j] = 0.0;
+    for (int v = 0; v < a->vertex_count; v++) {
+        const double *s = solution + (size_t)(vertex_of ? vertex_of[v] : v) * J;
+        const double *c = x->weights + (size_t)v * J, *w = a->artist + (size_t)v * J;
+        double worst = 0.0, total = 0.0, kept = 0.0;
+        for (int j = 0; j < J; j++) {
+            double diff = fabs(c[j] - w[j]);
+            total += s[j], kept += c[j];
+            x->min_weight = fmin(x->min_weight, s[j]);
+            x->negative_count += s[j] < -1e-12;
+            x->joint_difference[j] += diff / a->vertex_count;
+            if (diff > worst)
+                worst = diff;
+            if (diff > x->max_weight_difference)
+                x->max_weight_difference = diff, x->max_weight_vertex = v, x->max_weight_joint = j;
+        }
+        x->weightless += !(kept > 0.0);
+        x->sum_error = fmax(x->sum_error, fabs(total - 1.0));
+        sum += worst;
+    }
+    x->mean_weight_difference = sum / a->vertex_count;
+}
+
+/* A model's weights as the set deforms with them: the paper's as solved (through the
+ * weld), Blender's cut and divided by their sum (zero where the cut leaves nothing). */
+void weights30_deforming_weights(const weights30_asset *a, const heat30_result *h, const int *vertex_of, double *out)
+{
+    int J = a->joint_count;
+    for (int v = 0; v < a->vertex_count; v++) {
+        const double *w = h->weights + (size_t)(vertex_of ? vertex_of[v] : v) * J;
+        double total = 0.0;
+        for (int j = 0; j < J; j++)
+            total += w[j];
+        for (int j = 0; j < J; j++)
+            out[(size_t)v * J + j] = h->model == HEAT30_BLENDER ? (total > 0.0 ? w[j] / total : 0.0) : w[j];
+    }
+}
+
+int weights30_cut(const double *w, int J, int K, double *out)
+{
+    int nonzero = 0;
+    double sum = 0.0;
+    for (int j = 0; j < J; j++) {
+        out[j] = 0.0;
+        nonzero += w[j] != 0.0;
+    }
+    for (int k = 0; k < K; k++) { /* the heaviest not yet taken, the lower joint on a tie */
+        int best = -1;
+        for (int j = 0; j < J; j++)
+            if (out[j] == 0.0 && w[j] > 0.0 && (best < 0 || w[j] > w[best]))
+                best = j;
+        if (best < 0)
+            break;
+        out[best] = w[best], sum += w[best];
+    }
+    for (int j = 0; j < J && sum > 0.0; j++)
+        out[j] /= sum;
+    return nonzero;
+}
+
+
+
+/* The Khronos samples in assets/ (CC BY 4.0, (c) 2017 Cesium): bone heat from each one's
+ * bind mesh and skeleton, beside the weights its artist painted (weights30_assets.c). */

@@ -57,6 +57,12 @@ if [ -n "$missing" ]; then
     fi
 fi
 
+# CHOLMOD is opened at run time (src/solve/sparse.h): the file to open is the SONAME of the
+# libcholmod.so whose header the build compiles against.
+cholmod_so=$(${CC:-cc} -print-file-name=libcholmod.so)
+cholmod_soname=$(objdump -p "$cholmod_so" 2>/dev/null | awk '$1 == "SONAME" { print $2 }')
+[ -n "$cholmod_soname" ] || { echo "ensure-deps: cannot read the SONAME of $cholmod_so (objdump -p)" >&2; exit 1; }
+
 mkdir -p "$(dirname "$out")"
 # stb's headers are third-party: include them as system headers so our -Werror
 # never trips on their unused static helpers (stb_easy_font is header-only).
@@ -65,7 +71,8 @@ stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
     echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson egl glesv2)"
     echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lgif -lmeshoptimizer -ldraco -lstdc++ -lm"
     echo "GPU_LIBS := -ldl" # EGL and GLES are opened with dlopen (src/gpu/gl_load.h)
-    echo "SOLVE_LIBS := -lcholmod" # SuiteSparse's CHOLMOD (src/solve/sparse.h)
+    echo "SOLVE_CFLAGS := -DSPARSE_CHOLMOD_LIBRARY='\"$cholmod_soname\"'" # opened with dlopen (src/solve/sparse.h)
+    echo "SOLVE_LIBS := -ldl"
     echo "TEST_LIBS := $(pkg-config --libs cmocka)"
 } > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -23,9 +23,11 @@
  * The allocations are counted over the program and every child it forks (the PNG
  * encoder's, the GPU work's): one numbering for the whole run, kept in shared memory.
  * Counting starts when main does (the shim wraps it through __libc_start_main): before
- * that, the dynamic loader runs the constructors of the libraries the program links
- * (libgfortran and libgomp, behind CHOLMOD's BLAS and LAPACK, allocate there and end the
- * process when they cannot), where no program can answer. */
+ * that, the dynamic loader runs the constructors of the libraries the program links, where
+ * no program can answer (libstdc++ allocates 5 times there, its exception pool's). CHOLMOD,
+ * whose BLAS and LAPACK bring libgfortran and libgomp (their constructors allocate and end
+ * the process when they cannot), is not linked but opened within main (src/base/library.h),
+ * so its start is counted and failed like any other allocation. */
 #define _GNU_SOURCE /* backtrace, renameat */
 #include <dlfcn.h>
 #include <errno.h>

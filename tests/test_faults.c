@@ -25,6 +25,10 @@
  * test: a crash, a parse error, a failed self-check in any other program, a cut label, a
  * non-finite value, a partial output.
  *
+ * lab30-weights runs a second time in its other mode, an asset given automatic weights
+ * and written back (--asset assets/RiggedSimple.gltf); it has no committed outputs, so
+ * there the suite's own normal run is what a run that ends well must write, byte for byte.
+ *
  * FAULTS_SAMPLE=K (make test sets it) keeps K of each program's points, spread evenly from
  * the first to the last, both ways, and of the renames the first, the middle one and the
  * last; unset or 0 (make check), every point and every rename.
@@ -55,7 +59,10 @@
 typedef struct {
     char program[256];           /* build/bin/<name> */
     const char *input;           /* an argument before OUTDIR, or NULL */
-    const char *committed;       /* its chapter's committed outputs, out/<chapter>; NULL: timed */
+    const char *committed;       /* its chapter's committed outputs, out/<chapter>; or, for a run
+                                    of another mode (option), the suite's own normal run's;
+                                    NULL: timed */
+    const char *option;          /* "--name\0value" before the input, or NULL */
     bool gpu;                    /* the driver's failures are the GPU rule's; points sampled */
     bool timed;                  /* a benchmark's --smoke run: its files hold this run's timings,
                                     so a run that ends well is known by their names, not bytes */
@@ -71,7 +78,7 @@ static int list_programs(void **state)
 {
     (void)state;
     static const char *const benchmarks[] = {"bench-skinning", "bench-weights"};
-    programs = calloc((size_t)tu_program_count + 2, sizeof *programs);
+    programs = calloc((size_t)tu_program_count + 3, sizeof *programs);
     if (!programs)
         return -1;
     for (int i = 0; i < tu_program_count; i++) {
@@ -88,6 +95,13 @@ static int list_programs(void **state)
         *p = (program_run){.input = "--smoke", .timed = true};
         snprintf(p->program, sizeof p->program, "%s/%s", LAB_BIN_DIR, benchmarks[i]);
     }
+    /* lab30-weights' other mode: an asset given automatic weights and written back */
+    for (int i = 0; i < tu_program_count; i++)
+        if (tu_program_selected(&tu_programs[i]) && !strcmp(tu_programs[i].name, "lab30-weights")) {
+            program_run *p = &programs[PROGRAM_COUNT++];
+            *p = (program_run){.option = "--asset\0" "assets/RiggedSimple.gltf"};
+            snprintf(p->program, sizeof p->program, "%s/%s", LAB_BIN_DIR, tu_programs[i].name);
+        }
     return 0;
 }
 
@@ -110,7 +124,7 @@ static int run_with_options(const program_run *p, const char *option, const char
 
 static int run_with(const program_run *p, const char *dir, const char *err_path)
 {
-    return run_with_options(p, NULL, dir, err_path);
+    return run_with_options(p, p->option, dir, err_path);
 }
 
 /* The same, with one option and its value (option NULL: none) before the input. */
@@ -153,6 +167,20 @@ static bool same_as_committed(const char *dir, const char *committed_dir, int *f
     if (d)
         closedir(d);
     return same;
+}
+
+/* Every entry of `from` renamed into `to` (one file system: the suite's temporary folders). */
+static void move_entries(const char *from, const char *to)
+{
+    DIR *d = opendir(from);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            char target[512];
+            snprintf(target, sizeof target, "%s/%s", to, e->d_name);
+            assert_int_equal(rename(tu_path(from, e->d_name), target), 0);
+        }
+    closedir(d);
 }
 
 static void empty_dir(const char *dir)
@@ -313,17 +341,25 @@ static void test_allocation_failures_end_on_contract(void **state)
     setenv("LD_PRELOAD", shim, 1);
     int failures = 0;
     for (int i = 0; i < PROGRAM_COUNT; i++) {
-        const program_run *p = &programs[i];
+        program_run run = programs[i];
+        const program_run *p = &run;
+        char reference[64] = "";
         setenv("COUNT_FILE", count_file, 1);
         setenv("SITES_FILE", sites_file, 1);
         assert_int_equal(run_with(p, ctx->dir, ctx->err_path), 0);
         unsetenv("COUNT_FILE");
         unsetenv("SITES_FILE");
         int normal_files = 0;
-        if (p->timed)
+        if (p->timed) {
             assert_true((normal_files = tu_count_entries(ctx->dir)) > 0);
-        else
+        } else if (!p->committed) { /* another mode: this normal run's files are the reference */
+            assert_non_null(tu_make_temp_dir(reference, sizeof reference));
+            move_entries(ctx->dir, reference);
+            run.committed = reference;
+            assert_true((normal_files = tu_count_entries(reference)) > 0);
+        } else {
             assert_true(same_as_committed(ctx->dir, p->committed, &normal_files));
+        }
         empty_dir(ctx->dir);
         char *text = tu_read_file(count_file, NULL);
         long total = text ? atol(text) : 0;
@@ -354,14 +390,75 @@ static void test_allocation_failures_end_on_contract(void **state)
         failures += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
         remove(err2);
         tu_remove_tree(dir2);
+        if (reference[0])
+            tu_remove_tree(reference);
         free(point);
-        printf("  faults: %s, %d of %d allocation sites (%ld allocations), each failed at and from\n",
-               strrchr(p->program, '/') + 1, points, all, total);
+        printf("  faults: %s%s%s%s%s, %d of %d allocation sites (%ld allocations), each failed at and from\n",
+               strrchr(p->program, '/') + 1, p->option ? " " : "", p->option ? p->option : "", p->option ? " " : "",
+               p->option ? p->option + strlen(p->option) + 1 : "", points, all, total);
         fflush(stdout);
     }
     unsetenv("LD_PRELOAD");
     free(shim);
     assert_int_equal(failures, 0);
+}
+
+/* CHOLMOD's start, allocation by allocation: lab30-weights opens CHOLMOD first (src/solve/
+ * sparse.h), so a run refused right after it (an --asset that does not exist) makes few
+ * allocations besides the loader's and its libraries' constructors' (libgfortran's and
+ * libgomp's, which end the process when they cannot allocate). Every one of them fails
+ * at and from; each run must end as the normal run does (exit 1, the missing file named)
+ * or on the out-of-memory contract, and both of the guard's ways must be met: the
+ * loader's refusal and a library's own end turned into exit 3. */
+static void test_cholmod_start_ends_on_contract(void **state)
+{
+    tu_run_dir *ctx = *state;
+    char *shim = shim_or_skip();
+    const program_run *weights = find_run("lab30-weights");
+    if (!weights) {
+        fprintf(stderr, "skipped: LAB_ONLY leaves out lab30-weights, whose runs this test makes\n");
+        free(shim);
+        skip();
+    }
+    static const char missing[] = "--asset\0" "/nonexistent-asset.glb";
+    setenv("LD_PRELOAD", shim, 1);
+    setenv("COUNT_FILE", ctx->out_path, 1);
+    assert_int_equal(run_with_options(weights, missing, ctx->dir, ctx->err_path), 1);
+    unsetenv("COUNT_FILE");
+    char *text = tu_read_file(ctx->out_path, NULL);
+    long total = text ? atol(text) : 0;
+    free(text);
+    assert_true(total > 20); /* the loader's and the constructors' allocations are counted */
+    int failures = 0, loader = 0, started = 0;
+    for (long n = 1; n <= total; n++)
+        for (int from = 0; from < 2; from++) {
+            char value[32];
+            snprintf(value, sizeof value, "%ld", n);
+            setenv(from ? "FAIL_FROM" : "FAIL_AT", value, 1);
+            int rc = run_with_options(weights, missing, ctx->dir, ctx->err_path);
+            unsetenv(from ? "FAIL_FROM" : "FAIL_AT");
+            char *msg = tu_read_file(ctx->err_path, NULL);
+            const char *line = msg ? error_line(msg, "lab30-weights") : NULL;
+            const char *rule = line ? line + strlen("lab30-weights: error: ") : "";
+            bool ok = line && tu_count_entries(ctx->dir) == 0 &&
+                      ((rc == 1 && strstr(rule, "/nonexistent-asset.glb, cannot open the file")) ||
+                       (rc == 3 && !strncmp(rule, "out of memory, ", 15)));
+            loader += ok && strstr(rule, "the loader could not allocate") != NULL;
+            started += ok && strstr(rule, "its start-up code could not allocate") != NULL;
+            if (!ok) {
+                fprintf(stderr, "lab30-weights --asset (missing), %s=%ld of %ld: exit %d\n  %s\n",
+                        from ? "FAIL_FROM" : "FAIL_AT", n, total, rc, msg ? msg : "");
+                failures++;
+            }
+            free(msg);
+            empty_dir(ctx->dir);
+        }
+    unsetenv("LD_PRELOAD");
+    free(shim);
+    printf("  faults: CHOLMOD's start, %ld allocations each failed at and from: %d refused by the loader, "
+           "%d ended by a library's start-up, all on the contract\n", total, loader, started);
+    assert_int_equal(failures, 0);
+    assert_true(loader > 0 && started > 0);
 }
 
 /* The entries of dir whose names start with '.', other than "." and "..". */
@@ -444,6 +541,7 @@ int main(void)
                                         tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_refused_and_killed_renames_lose_nothing, tu_run_dir_setup,
                                         tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_cholmod_start_ends_on_contract, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests_name("faults, every program", tests, list_programs, free_programs);
 }

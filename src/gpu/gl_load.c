@@ -2,9 +2,9 @@
 #define GL_LOAD_TABLE_ITSELF
 #include "gpu/gl_load.h"
 
-#include <dlfcn.h>
 #include <stdbool.h>
-#include <string.h>
+
+#include "base/library.h"
 
 gl_load_table gl_loaded;
 
@@ -14,19 +14,15 @@ gl_load_table gl_loaded;
 
 static lab_error load_table(lab_diag *d)
 {
-    void *egl = dlopen(EGL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!egl)
-        return diag_fail(d, LAB_ERR_UNSUPPORTED, EGL_LIBRARY, "cannot be loaded: %s", dlerror());
-    void *gles = dlopen(GLES_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!gles)
-        return diag_fail(d, LAB_ERR_UNSUPPORTED, GLES_LIBRARY, "cannot be loaded: %s", dlerror());
-    void *entry;
-    /* ISO C has no conversion from void * to a function pointer; POSIX guarantees dlsym's
-     * result converts, and memcpy says so without a cast the compiler would flag. */
+    /* The driver's end of the process stays its own: the GPU work runs in a child, whose
+     * end its parent reports (src/base/child.h). */
+    void *egl, *gles;
+    lab_error e = library_open(EGL_LIBRARY, LIBRARY_START_AS_IS, &egl, d);
+    if (e == LAB_OK)
+        e = library_open(GLES_LIBRARY, LIBRARY_START_AS_IS, &gles, d);
 #define GL_LOAD_TAKE(library, library_name, type, name)                                            \
-    if (!(entry = dlsym(library, #name)))                                                          \
-        return diag_fail(d, LAB_ERR_UNSUPPORTED, library_name, "has no %s", #name);              \
-    memcpy(&gl_loaded.name, &entry, sizeof gl_loaded.name);
+    if (e == LAB_OK)                                                                               \
+        e = library_function(library, library_name, #name, &gl_loaded.name, sizeof gl_loaded.name, d);
 #define GL_LOAD_EGL(type, name) GL_LOAD_TAKE(egl, EGL_LIBRARY, type, name)
 #define GL_LOAD_GLES(type, name) GL_LOAD_TAKE(gles, GLES_LIBRARY, type, name)
     GL_LOAD_EGL_FUNCTIONS(GL_LOAD_EGL)
@@ -34,7 +30,7 @@ static lab_error load_table(lab_diag *d)
 #undef GL_LOAD_GLES
 #undef GL_LOAD_EGL
 #undef GL_LOAD_TAKE
-    return LAB_OK;
+    return e;
 }
 
 lab_error gl_load(lab_diag *d)

@@ -5,6 +5,7 @@
 
 #include <cJSON.h>
 
+#include "base/library.h"
 #include "base/report.h"
 #include "program/evidence.h"
 #include "program/manifest.h"
@@ -405,6 +406,10 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
         chapter->release(state);
     return code;
 }
+
+/* The one exit that src/ gives itself (a library ending the process while it starts,
+ * src/base/library.h) is the contract's out of memory. */
+_Static_assert((int)LIBRARY_EXIT_OUT_OF_MEMORY == (int)CLI_EXIT_OUTPUT, "library.h's exit is the contract's out of memory");
 
 int cli_exit_code(lab_error e)
 {

@@ -6,7 +6,63 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <suitesparse/cholmod.h>
+#include <suitesparse/cholmod.h> /* its types and prototypes; the functions come from sparse_load */
+
+#include "base/library.h"
+
+/* The shared library whose header this file was compiled against: its SONAME, which
+ * scripts/ensure-deps.sh reads from the installed libcholmod.so. */
+#ifndef SPARSE_CHOLMOD_LIBRARY
+#error "SPARSE_CHOLMOD_LIBRARY (CHOLMOD's SONAME) is set by the build (scripts/ensure-deps.sh)"
+#endif
+
+/* The CHOLMOD functions this file calls (cholmod_start as cholmod.start), each through a
+ * pointer of its prototype's type. */
+#define SPARSE_CHOLMOD_FUNCTIONS(X)                                                                     \
+    X(int, start, (cholmod_common *))                                                                   \
+    X(int, finish, (cholmod_common *))                                                                  \
+    X(cholmod_triplet *, allocate_triplet, (size_t, size_t, size_t, int, int, cholmod_common *))        \
+    X(int, free_triplet, (cholmod_triplet **, cholmod_common *))                                        \
+    X(cholmod_sparse *, triplet_to_sparse, (cholmod_triplet *, size_t, cholmod_common *))               \
+    X(int, free_sparse, (cholmod_sparse **, cholmod_common *))                                          \
+    X(cholmod_factor *, analyze, (cholmod_sparse *, cholmod_common *))                                  \
+    X(int, factorize, (cholmod_sparse *, cholmod_factor *, cholmod_common *))                           \
+    X(int, free_factor, (cholmod_factor **, cholmod_common *))                                          \
+    X(cholmod_dense *, allocate_dense, (size_t, size_t, size_t, int, cholmod_common *))                 \
+    X(int, free_dense, (cholmod_dense **, cholmod_common *))                                            \
+    X(cholmod_dense *, solve, (int, cholmod_factor *, cholmod_dense *, cholmod_common *))
+
+#define SPARSE_MEMBER(type, name, params) type(*name) params;
+static struct {
+    SPARSE_CHOLMOD_FUNCTIONS(SPARSE_MEMBER)
+} cholmod;
+#undef SPARSE_MEMBER
+
+static lab_error load(lab_diag *d)
+{
+    void *h;
+    lab_error e = library_open(SPARSE_CHOLMOD_LIBRARY, LIBRARY_START_ENDS_FOR_MEMORY, &h, d);
+    /* Each pointer is checked against the header's prototype by an assignment the compiler
+     * types but never evaluates (sizeof), so a wrong entry in the list does not build. */
+#define SPARSE_TAKE(type, name, params)                                                                 \
+    (void)sizeof(cholmod.name = cholmod_##name);                                                        \
+    if (e == LAB_OK)                                                                                    \
+        e = library_function(h, SPARSE_CHOLMOD_LIBRARY, "cholmod_" #name, &cholmod.name,          \
+                             sizeof cholmod.name, d);
+    SPARSE_CHOLMOD_FUNCTIONS(SPARSE_TAKE)
+#undef SPARSE_TAKE
+    return e;
+}
+
+lab_error sparse_load(lab_diag *d)
+{
+    static bool loaded;
+    if (loaded)
+        return LAB_OK;
+    lab_error e = load(d);
+    loaded = e == LAB_OK; /* a failure (out of memory) may pass: the next call tries again */
+    return e;
+}
 
 lab_error sparse_init(sparse_triplets *a, int n, size_t capacity, lab_diag *d)
 {
@@ -104,10 +160,13 @@ static lab_error cholmod_failure(const cholmod_common *c, const char *where, lab
 static lab_error factor(const sparse_triplets *a, bool ldl, sparse_cholesky *out, lab_diag *d)
 {
     *out = (sparse_cholesky){0};
+    lab_error loaded = sparse_load(d);
+    if (loaded != LAB_OK)
+        return loaded;
     cholmod_common *c = malloc(sizeof *c);
     if (!c)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "sparse factorisation", "CHOLMOD's workspace");
-    cholmod_start(c);
+    cholmod.start(c);
     c->print = 0;                      /* errors come back as lab_errors, never printed */
     c->error_handler = NULL;
     c->supernodal = CHOLMOD_SIMPLICIAL; /* no BLAS, no threads: the same bits every run */
@@ -121,7 +180,7 @@ static lab_error factor(const sparse_triplets *a, bool ldl, sparse_cholesky *out
     size_t lower = 0;
     for (size_t k = 0; k < a->count; k++)
         lower += a->row[k] >= a->col[k];
-    cholmod_triplet *t = cholmod_allocate_triplet((size_t)a->n, (size_t)a->n, lower, -1, CHOLMOD_REAL, c);
+    cholmod_triplet *t = cholmod.allocate_triplet((size_t)a->n, (size_t)a->n, lower, -1, CHOLMOD_REAL, c);
     if (!t) {
         lab_error e = cholmod_failure(c, "sparse factorisation", d);
         sparse_cholesky_free(out);
@@ -138,12 +197,12 @@ static lab_error factor(const sparse_triplets *a, bool ldl, sparse_cholesky *out
             n++;
         }
     t->nnz = n;
-    cholmod_sparse *s = cholmod_triplet_to_sparse(t, lower, c);
-    cholmod_free_triplet(&t, c);
-    cholmod_factor *l = s ? cholmod_analyze(s, c) : NULL;
+    cholmod_sparse *s = cholmod.triplet_to_sparse(t, lower, c);
+    cholmod.free_triplet(&t, c);
+    cholmod_factor *l = s ? cholmod.analyze(s, c) : NULL;
     if (l && c->status >= CHOLMOD_OK)
-        cholmod_factorize(s, l, c);
-    cholmod_free_sparse(&s, c);
+        cholmod.factorize(s, l, c);
+    cholmod.free_sparse(&s, c);
     lab_error e = LAB_OK;
     if (!l || c->status < CHOLMOD_OK)
         e = cholmod_failure(c, "sparse factorisation", d);
@@ -176,20 +235,20 @@ lab_error sparse_ldl_factor(const sparse_triplets *a, sparse_cholesky *out, lab_
 lab_error sparse_cholesky_solve(const sparse_cholesky *f, const double *b, double *x, lab_diag *d)
 {
     cholmod_common *c = f->common;
-    cholmod_dense *rhs = cholmod_allocate_dense((size_t)f->n, 1, (size_t)f->n, CHOLMOD_REAL, c);
+    cholmod_dense *rhs = cholmod.allocate_dense((size_t)f->n, 1, (size_t)f->n, CHOLMOD_REAL, c);
     if (!rhs)
         return cholmod_failure(c, "sparse solve", d);
     double *r = rhs->x;
     for (int i = 0; i < f->n; i++)
         r[i] = b[i];
-    cholmod_dense *sol = cholmod_solve(CHOLMOD_A, f->factor, rhs, c);
-    cholmod_free_dense(&rhs, c);
+    cholmod_dense *sol = cholmod.solve(CHOLMOD_A, f->factor, rhs, c);
+    cholmod.free_dense(&rhs, c);
     if (!sol)
         return cholmod_failure(c, "sparse solve", d);
     const double *s = sol->x;
     for (int i = 0; i < f->n; i++)
         x[i] = s[i];
-    cholmod_free_dense(&sol, c);
+    cholmod.free_dense(&sol, c);
     return LAB_OK;
 }
 
@@ -199,8 +258,8 @@ void sparse_cholesky_free(sparse_cholesky *f)
     if (c) {
         cholmod_factor *l = f->factor;
         if (l)
-            cholmod_free_factor(&l, c);
-        cholmod_finish(c);
+            cholmod.free_factor(&l, c);
+        cholmod.finish(c);
         free(c);
     }
     *f = (sparse_cholesky){0};

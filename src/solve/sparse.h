@@ -15,7 +15,12 @@
  *   sparse_cholesky_free(&f); sparse_free(&a);
  *
  * The factorisation is CHOLMOD's simplicial LL^T after an AMD ordering: no BLAS, no
- * threads, so the same matrix gives the same bits on every run. Results are lab_errors:
+ * threads, so the same matrix gives the same bits on every run. CHOLMOD is opened when the
+ * first factorisation needs it (sparse_load, through src/base/library.h), not linked: its
+ * BLAS and LAPACK bring libgfortran and libgomp, whose constructors allocate and end the
+ * process when they cannot; opened within main, a failure there is the contract's out of
+ * memory. A program calls sparse_load before its work, so that a machine without CHOLMOD
+ * or without the memory to start it costs nothing. Results are lab_errors:
  * LAB_ERR_NOT_POSITIVE_DEFINITE names the column where the factorisation broke down,
  * LAB_ERR_OUT_OF_MEMORY is every failed allocation (ours or CHOLMOD's), and a matrix
  * with an index outside 0..n-1 or a value that is not finite is refused before CHOLMOD
@@ -34,6 +39,11 @@ typedef struct {
     int *row, *col;
     double *value;
 } sparse_triplets;
+
+/* Opens CHOLMOD once a process (sparse_cholesky_factor and sparse_ldl_factor call it):
+ * LAB_ERR_UNSUPPORTED when it is not installed, LAB_ERR_OUT_OF_MEMORY when the loader or
+ * its libraries' start-up cannot allocate (library.h). */
+lab_error sparse_load(lab_diag *d);
 
 /* An empty n x n matrix with room for `capacity` entries (n >= 1). */
 lab_error sparse_init(sparse_triplets *a, int n, size_t capacity, lab_diag *d);

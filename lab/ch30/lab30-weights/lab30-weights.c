@@ -300,6 +300,14 @@ static lab_error skin_poses(void *state, lab_diag *d)
     return e;
 }
 
+/* CHOLMOD first, before any work: a machine without it, or without the memory its libraries
+ * need to start (src/solve/sparse.h), costs nothing. */
+static lab_error open_solver(void *state, lab_diag *d)
+{
+    (void)state;
+    return sparse_load(d);
+}
+
 static bool cylinder_mode(const void *state) { return !((const weights30 *)state)->asset_in; }
 static bool asset_mode(const void *state) { return ((const weights30 *)state)->asset_in != NULL; }
 
@@ -334,6 +342,7 @@ int main(int argc, char **argv)
     const cli_program program = {LAB, "Automatic weights (bone heat, Blender's, bounded biharmonic) beside chapter 30's "
                                  "hand weights.", options, CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
     static const cli_step steps[] = {
+        {.run = open_solver},
         {.run = build_rigs, .when = cylinder_mode},
         {.run = weights30_check_laplacian, .section = "The cotangent Laplacian on a regular hexagon",
          .report = weights30_report_laplacian, .when = cylinder_mode},

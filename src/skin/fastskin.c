@@ -6,6 +6,10 @@
  * one instruction touches, and in what is decided before the vertex loop.
  */
 #define _POSIX_C_SOURCE 200809L
+/* the generic-K copies of loops marked KERNEL_UNROLLED stay loops, as meant (fastskin_kernels.h) */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 #include "skin/fastskin.h"
 #include "skin/fastskin_kernels.h"
 
@@ -189,8 +193,9 @@ SPECIALISED void lbs_sse2_loop(const fastskin_job *job, int begin, int end, cons
 
 static int lbs_sse2(const fastskin_job *caller, int begin, int end)
 {
-    local_job l;
-    const fastskin_job *job = localize(caller, &l);
+    fastskin_job local;
+    packed_mesh local_mesh;
+    const fastskin_job *job = localize(caller, &local, &local_mesh);
     if (job->normals == FASTSKIN_NO_NORMALS)
         lbs_sse2_loop(job, begin, end, FASTSKIN_NO_NORMALS);
     else if (job->normals == FASTSKIN_RAW_NORMALS)
@@ -314,17 +319,17 @@ AVX2_TARGET SPECIALISED void weights8_avx2(const packed_mesh *m, size_t v0, cons
         deinterleave3x8(stored8_avx2(m, at, wf), stored8_avx2(m, at + 8, wf), stored8_avx2(m, at + 16, wf), w);
     } else if (stored > 0) { /* K = 3, 5 to 8: through a buffer, lane j from float j * stored + i */
         float buf[8 * (PACKED_MAX_INFLUENCES - 1)];
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
         for (int r = 0; r < stored; r++)
             _mm256_storeu_ps(buf + 8 * r, stored8_avx2(m, at + 8 * (size_t)r, wf));
         const __m256i lane = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(stored));
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
         for (int i = 0; i < stored; i++)
             w[i] = _mm256_i32gather_ps(buf + i, lane, 4);
     }
     if (wf == PACKED_WEIGHT_FLOAT) {
         __m256 sum = _mm256_setzero_ps();
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
         for (int i = 0; i < stored; i++)
             sum = _mm256_add_ps(sum, w[i]);
         w[stored] = _mm256_sub_ps(_mm256_set1_ps(1.0f), sum);
@@ -333,7 +338,7 @@ AVX2_TARGET SPECIALISED void weights8_avx2(const packed_mesh *m, size_t v0, cons
     const bool wide = wf == PACKED_WEIGHT_UNORM16;
     const __m256 unit = _mm256_set1_ps(wide ? 1.0f / 65535.0f : 1.0f / 255.0f);
     __m256 rest = _mm256_set1_ps(wide ? 65535.0f : 255.0f);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int i = 0; i < stored; i++) {
         rest = _mm256_sub_ps(rest, w[i]);
         w[i] = _mm256_mul_ps(w[i], unit);
@@ -375,7 +380,7 @@ AVX2_TARGET SPECIALISED void lbs_avx2_vertex(const fastskin_job *job, int v, con
         size_t e = 16 * (size_t)joint_at(m, vs, k, 0, jf);
         c01 = _mm256_mul_ps(sum, _mm256_loadu_ps(columns + e));
         c23 = _mm256_mul_ps(sum, _mm256_loadu_ps(columns23 + e));
-#pragma GCC unroll 8 /* k is a constant here: straight-line code at -O2 too, as at -O3 */
+KERNEL_UNROLLED(8) /* k is a constant here: straight-line code at -O2 too, as at -O3 */
         for (int i = 1; i + 1 < k; i++) {
             __m256 wi = decoded ? _mm256_broadcast_ss(decoded + 8 * i) : weight_avx2(m, at + (size_t)i, wf);
             e = 16 * (size_t)joint_at(m, vs, k, i, jf);
@@ -427,7 +432,7 @@ AVX2_TARGET SPECIALISED void decode8_avx2(const packed_mesh *m, size_t v0, const
 {
     __m256 w[PACKED_MAX_INFLUENCES];
     weights8_avx2(m, v0, k, wf, w);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int i = 0; i < k; i++)
         _mm256_store_ps(decoded + 8 * i, w[i]);
 }
@@ -449,7 +454,7 @@ AVX2_TARGET SPECIALISED void lbs_avx2_loop(const fastskin_job *job, int begin, i
                  * straight after their stores waited for them (CHANGES.md measures it) */     \
                 if (v + 16 < end)                                                               \
                     decode8_avx2(job->mesh, (size_t)v + 8, K, wf, decoded[b ^ 1]);              \
-                _Pragma("GCC unroll 8")                                                         \
+                KERNEL_UNROLLED(8)                                                                        \
                 for (int j = 0; j < 8; j++)                                                     \
                     lbs_avx2_vertex(job, v + j, K, normals, jf, wf, quantized, false, decoded[b] + j); \
             }                                                                                   \
@@ -474,8 +479,9 @@ AVX2_TARGET SPECIALISED void lbs_avx2_format(const fastskin_job *job, int begin,
 
 AVX2_TARGET static int lbs_avx2(const fastskin_job *caller, int begin, int end)
 {
-    local_job l;
-    const fastskin_job *job = localize(caller, &l);
+    fastskin_job local;
+    packed_mesh local_mesh;
+    const fastskin_job *job = localize(caller, &local, &local_mesh);
     if (begin >= end)
         return -1;
 #define AVX2_FORMAT(JF, WF) lbs_avx2_format(job, begin, end, JF, WF)
@@ -502,7 +508,7 @@ AVX2_TARGET static int lbs_avx2(const fastskin_job *caller, int begin, int end)
 AVX2_TARGET static inline void transpose4x8(const float *const *entry, int offset, __m256 *q)
 {
     __m256 r[4];
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int j = 0; j < 4; j++)
         r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(entry[j] + offset)),
                                     _mm_loadu_ps(entry[j + 4] + offset), 1);
@@ -548,7 +554,7 @@ AVX2_TARGET SPECIALISED void dq_apply3x8(const __m256 *b, __m256 two, __m256 ok,
     __m256 p[3], o[3];
     load3x8(in, p);
     dq_apply8(b, two, p, o, translate);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int c = 0; c < 3; c++)
         o[c] = _mm256_blendv_ps(p[c], o[c], ok);
     store3x8(out, o);
@@ -570,14 +576,14 @@ AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_me
      * needs no test. */
     block_entries(palette, 8, joints, k, 0, jf, 8, entry);
     transpose4x8(entry, 0, pivot);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int c = 0; c < 4; c++)
         b[c] = _mm256_mul_ps(w[0], pivot[c]);
     transpose4x8(entry, 4, q);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int c = 0; c < 4; c++)
         b[4 + c] = _mm256_mul_ps(w[0], q[c]);
-#pragma GCC unroll 8 /* k is a constant here */
+KERNEL_UNROLLED(8) /* k is a constant here */
     for (int i = 1; i < k; i++) {
         block_entries(palette, 8, joints, k, i, jf, 8, entry);
         transpose4x8(entry, 0, q);
@@ -585,11 +591,11 @@ AVX2_TARGET SPECIALISED int dqs_avx2_block(const float *palette, const packed_me
         __m256 dot = _mm256_fmadd_ps(q[3], pivot[3], _mm256_fmadd_ps(q[2], pivot[2],
                                      _mm256_fmadd_ps(q[1], pivot[1], _mm256_mul_ps(q[0], pivot[0]))));
         __m256 s = _mm256_xor_ps(w[i], _mm256_and_ps(dot, _mm256_set1_ps(-0.0f)));
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
         for (int c = 0; c < 4; c++)
             b[c] = _mm256_fmadd_ps(s, q[c], b[c]);
         transpose4x8(entry, 4, q);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
         for (int c = 0; c < 4; c++)
             b[4 + c] = _mm256_fmadd_ps(s, q[c], b[4 + c]);
     }
@@ -650,8 +656,9 @@ AVX2_TARGET SPECIALISED int dqs_avx2_format(const fastskin_job *job, int begin, 
 
 AVX2_TARGET static int dqs_avx2(const fastskin_job *caller, int begin, int end)
 {
-    local_job l;
-    const fastskin_job *job = localize(caller, &l);
+    fastskin_job local;
+    packed_mesh local_mesh;
+    const fastskin_job *job = localize(caller, &local, &local_mesh);
     if (job->mesh->joint_format == PACKED_JOINT_U16)
         return dqs_avx2_format(job, begin, end, PACKED_JOINT_U16);
     return dqs_avx2_format(job, begin, end, PACKED_JOINT_U8);

@@ -24,6 +24,10 @@
  * (build/tests/test_fastskin_avx512_twin runs test_fastskin.c's suite with it).
  */
 #define _POSIX_C_SOURCE 200809L
+/* the generic-K copies of loops marked KERNEL_UNROLLED stay loops, as meant (fastskin_kernels.h) */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 #include "skin/fastskin_kernels.h"
 
 #include <math.h>
@@ -177,7 +181,7 @@ KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fast
     packed_weights_at(m, vs, k, wf, w);
     /* the blended matrix: sum of w_i M_i, all four columns at once */
     v16f b = splat(w[0]) * load16(columns + 16 * (size_t)joint_at(m, vs, k, 0, jf));
-#pragma GCC unroll 8 /* k is a constant here */
+KERNEL_UNROLLED(8) /* k is a constant here */
     for (int i = 1; i < k; i++)
         b = fma16(splat(w[i]), load16(columns + 16 * (size_t)joint_at(m, vs, k, i, jf)), b);
     v16f p;
@@ -223,8 +227,9 @@ KERNEL void lbs16_format(const fastskin_job *job, int begin, int end, const pack
 
 AVX512_TARGET int fastskin_lbs_avx512(const fastskin_job *caller, int begin, int end)
 {
-    local_job l;
-    const fastskin_job *job = localize(caller, &l);
+    fastskin_job local;
+    packed_mesh local_mesh;
+    const fastskin_job *job = localize(caller, &local, &local_mesh);
     if (begin >= end)
         return -1;
 #define LBS16_FORMAT(JF, WF) lbs16_format(job, begin, end, JF, WF)
@@ -297,7 +302,7 @@ KERNEL void weights16(const packed_mesh *m, size_t v0, const int k, const packed
     }
     if (wf == PACKED_WEIGHT_FLOAT) {
         v16f sum = splat(0.0f);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
         for (int i = 0; i < stored; i++)
             sum = sum + w[i];
         w[stored] = splat(1.0f) - sum;
@@ -306,7 +311,7 @@ KERNEL void weights16(const packed_mesh *m, size_t v0, const int k, const packed
     const bool wide = wf == PACKED_WEIGHT_UNORM16;
     const v16f unit = splat(wide ? 1.0f / 65535.0f : 1.0f / 255.0f);
     v16f rest = splat(wide ? 65535.0f : 255.0f);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int i = 0; i < stored; i++) {
         rest = rest - w[i];
         w[i] = w[i] * unit;
@@ -351,14 +356,14 @@ KERNEL v16f concat8(const float *lo, const float *hi)
 KERNEL void transpose16(const float *const *entry, v16f *q)
 {
     v16f r[8], lo[4], hi[4];
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int j = 0; j < 4; j++) {
         r[j] = concat8(entry[j], entry[j + 4]);
         r[4 + j] = concat8(entry[j + 8], entry[j + 12]);
     }
     transpose_quarters(r, lo);
     transpose_quarters(r + 4, hi);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int c = 0; c < 4; c++) {
         q[c] = __builtin_shufflevector(lo[c], hi[c], QUARTERS_EVEN);
         q[4 + c] = __builtin_shufflevector(lo[c], hi[c], QUARTERS_ODD);
@@ -394,7 +399,7 @@ KERNEL void dq_apply3x16(const v16f *b, v16f two, v16i ok, const float *in, floa
     v16f p[3], o[3];
     load3x16(in, p);
     dq_apply16(b, two, p, o, translate);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int c = 0; c < 3; c++)
         o[c] = select16(ok, o[c], p[c]);
     store3x16(out, o);
@@ -414,20 +419,20 @@ KERNEL unsigned dqs16_block(const float *palette, const packed_mesh *m, size_t v
     /* slot 0 is the pivot: its own sign needs no test */
     block_entries(palette, 8, joints, k, 0, jf, LANES, entry);
     transpose16(entry, q);
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int c = 0; c < 8; c++)
         b[c] = w[0] * q[c];
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
     for (int c = 0; c < 4; c++)
         pivot[c] = q[c];
-#pragma GCC unroll 8 /* k is a constant here */
+KERNEL_UNROLLED(8) /* k is a constant here */
     for (int i = 1; i < k; i++) {
         block_entries(palette, 8, joints, k, i, jf, LANES, entry);
         transpose16(entry, q);
         /* the hemisphere fix without a branch: w takes the sign of q_0 . pivot_0 */
         v16f dot = fma16(q[3], pivot[3], fma16(q[2], pivot[2], fma16(q[1], pivot[1], q[0] * pivot[0])));
         v16f s = (v16f)((v16i)w[i] ^ ((v16i)dot & (v16i)splat(-0.0f)));
-#pragma GCC unroll 8
+KERNEL_UNROLLED(8)
         for (int c = 0; c < 8; c++)
             b[c] = fma16(s, q[c], b[c]);
     }
@@ -480,8 +485,9 @@ KERNEL int dqs16_loop(const fastskin_job *job, int begin, int end, const packed_
 
 AVX512_TARGET int fastskin_dqs_avx512(const fastskin_job *caller, int begin, int end)
 {
-    local_job l;
-    const fastskin_job *job = localize(caller, &l);
+    fastskin_job local;
+    packed_mesh local_mesh;
+    const fastskin_job *job = localize(caller, &local, &local_mesh);
     const bool normals = job->normals != FASTSKIN_NO_NORMALS;
     if (job->mesh->joint_format == PACKED_JOINT_U16)
         return normals ? dqs16_loop(job, begin, end, PACKED_JOINT_U16, true)

@@ -43,10 +43,13 @@ bool simd_level_available(simd_level level);     /* compiled in and supported by
 simd_level simd_best_level(void);                /* the highest level the CPU runs */
 /* The level to use by default for `method`: the fastest this CPU runs, by measurement (the
  * palette page, "Which level by default"). AVX-512 for DQS, whose kernel takes sixteen
- * vertices a pass in structure-of-arrays registers; for LBS, AVX2 where the CPU has it,
- * because the AVX-512 LBS kernel (one vertex at a time, a horizontal sum and a masked load
- * a vertex) measured 1.38x to 2.10x avx2's time on every vertex format and size on an AMD
- * EPYC with AVX-512, which runs 512-bit operations as two 256-bit halves. */
+ * vertices a pass in structure-of-arrays registers; for LBS, AVX2 where the CPU has it.
+ * On an AMD EPYC with AVX-512 (512-bit operations run as two 256-bit halves) the AVX-512
+ * LBS kernel, one vertex at a time, took 1.38x to 2.10x avx2's time on every vertex format
+ * and size while it loaded masked; with plain loads and the job in locals, one committed
+ * run has it faster for positions and raw normals and slower for unit normals and u8 +
+ * UNORM8, and a timing the same hour slower for positions at 4e6: until repeated runs
+ * agree, LBS keeps avx2. */
 simd_level fastskin_default_level(skin_method method);
 
 /* A persistent thread pool: `workers` threads started once by fastskin_pool_create, woken

@@ -46,10 +46,10 @@ simd_level simd_best_level(void);                /* the highest level the CPU ru
  * vertices a pass in structure-of-arrays registers; for LBS, AVX2 where the CPU has it.
  * On an AMD EPYC with AVX-512 (512-bit operations run as two 256-bit halves) the AVX-512
  * LBS kernel, one vertex at a time, took 1.38x to 2.10x avx2's time on every vertex format
- * and size while it loaded masked; with plain loads and the job in locals, one committed
- * run has it faster for positions and raw normals and slower for unit normals and u8 +
- * UNORM8, and a timing the same hour slower for positions at 4e6: until repeated runs
- * agree, LBS keeps avx2. */
+ * and size while it loaded masked; with plain loads and the job in locals, two committed
+ * runs have it faster for positions and raw normals and slower for unit normals and u8 +
+ * UNORM8, and a scratch timing between them slower for positions at 4e6: until repeated
+ * runs on a quiet machine agree, LBS keeps avx2. */
 simd_level fastskin_default_level(skin_method method);
 
 /* A persistent thread pool: `workers` threads started once by fastskin_pool_create, woken

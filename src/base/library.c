@@ -106,8 +106,11 @@ lab_error library_open(const char *file, library_start start, void **handle, lab
 lab_error library_function(void *handle, const char *file, const char *name, void *out, size_t size,
                            lab_diag *d)
 {
+    void *entry;
+    if (size != sizeof entry)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, name, "a function pointer of %zu bytes", size);
     dlerror(); /* clear an earlier message */
-    void *entry = dlsym(handle, name);
+    entry = dlsym(handle, name);
     if (!entry) {
         const char *why = dlerror();
         if (why && loader_out_of_memory(why))
@@ -116,8 +119,6 @@ lab_error library_function(void *handle, const char *file, const char *name, voi
     }
     /* ISO C has no conversion from void * to a function pointer; POSIX guarantees dlsym's
      * result converts, and memcpy says so without a cast the compiler would flag. */
-    if (size != sizeof entry)
-        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, name, "a function pointer of %zu bytes", size);
     memcpy(out, &entry, size);
     return LAB_OK;
 }

@@ -238,46 +238,6 @@ static lab_error biharmonic(void *state, lab_diag *d)
 const rig30_kind weights30_pose_kind[WEIGHTS30_POSES] = {RIG30_TWIST, RIG30_TWIST, RIG30_BEND, RIG30_BEND};
 const double weights30_pose_deg[WEIGHTS30_POSES] = {90, 180, 90, 135};
 
-/* The measures of part 4 on one skinned pose: rings about their own centres (the twist's
- * axis is z; the bend's is the bent pair of bones), the narrowest of them, the inner side
- * of the elbow, and the volume with both ends closed. */
-static void measure_pose(const weights30 *r, weights30_result *x)
-{
-    rig30_kind kind = weights30_pose_kind[x->pose];
-    const rig30_rig *rig = &r->rigs[x->set][kind];
-    double radius[RIG30_RINGS];
-    x->inner_elbow = NAN;
-    if (kind == RIG30_TWIST) {
-        for (int ring = 0; ring < RIG30_RINGS; ring++)
-            radius[ring] = rig30_measure_ring(x->skinned.positions, ring).mean;
-    } else {
-        rig30_bend_metrics bend;
-        rig30_measure_bend(rig, &x->skinned, &bend);
-        memcpy(radius, bend.ring_radius, sizeof radius);
-        x->inner_elbow = bend.inner_min_distance;
-    }
-    x->middle_radius = radius[RIG30_MIDDLE_RING];
-    x->top_radius = radius[RIG30_RINGS - 1];
-    x->narrowest_ring = 0;
-    for (int ring = 1; ring < RIG30_RINGS; ring++)
-        if (radius[ring] < radius[x->narrowest_ring])
-            x->narrowest_ring = ring;
-    x->narrowest_radius = radius[x->narrowest_ring];
-    double widest = radius[0];
-    for (int ring = 1; ring < RIG30_RINGS; ring++)
-        widest = fmax(widest, radius[ring]);
-    x->rings_equal = widest - x->narrowest_radius <= RIG30_CHECK_TOLERANCE;
-    x->volume_ratio = rig30_volume(rig, x->skinned.positions) / r->bind_volume[kind];
-    /* the closed forms: a twisted ring of weight w keeps sqrt(1 - 4 w (1-w) sin^2(theta/2))
-     * of its radius under LBS (the article's formula) and all of it under DQS; a bent ring
-     * stays rigid under DQS; LBS's bend has none */
-    double w = rig30_child_weight(&rig->influences, RIG30_MIDDLE_RING * RIG30_SEGMENTS);
-    if (x->method == SKIN_DQS)
-        x->closed_form_radius = 1.0;
-    else
-        x->closed_form_radius = kind == RIG30_TWIST ? rig30_radius_ratio(w, deg_to_rad(weights30_pose_deg[x->pose])) : NAN;
-}
-
 static lab_error skin_poses(void *state, lab_diag *d)
 {
     weights30 *r = state;
@@ -295,7 +255,7 @@ static lab_error skin_poses(void *state, lab_diag *d)
             e = rig30_pose_at(rig, deg_to_rad(weights30_pose_deg[x->pose]), (skin_blend){.method = x->method},
                               &x->skinned, d);
         if (e == LAB_OK)
-            measure_pose(r, x);
+            weights30_measure_pose(r, x); /* weights30_poses.c */
     }
     return e;
 }

@@ -170,6 +170,11 @@ typedef struct {
     const char *outdir;
 } weights30;
 
+/* weights30_poses.c: the measures of part 4 on x's skinned pose (rings about their own
+ * centres, the narrowest, the inner elbow, the volume against the bind mesh's) and the
+ * closed form of its middle ring (the article's r'/r for an LBS twist, 1 for DQS). */
+void weights30_measure_pose(const weights30 *r, weights30_result *x);
+
 /* weights30_closed.c: the independent values. A cli_step filling r->laplacian; the paper's
  * bone heat on the cylinder ring by ring (the discrete system's closed form into out, the
  * continuum's into continuum, NAN where it has none); the biharmonic weights ring by ring. */

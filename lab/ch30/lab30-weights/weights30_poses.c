@@ -1,0 +1,53 @@
+/* weights30_poses.c - the measures of part 4 on a weight set skinned at one of the
+ * chapter's poses, and their closed forms (see weights30.h; lab30-weights.c's skin_poses
+ * runs the poses). */
+#include <math.h>
+#include <string.h>
+
+#include "math/linalg.h"
+#include "skin/blend.h"
+
+#include "rig30.h"
+#include "rig30_check.h"
+#include "rig30_fixes.h"
+#include "weights30.h"
+
+/* The measures of part 4 on one skinned pose: rings about their own centres (the twist's
+ * axis is z; the bend's is the bent pair of bones), the narrowest of them, the inner side
+ * of the elbow, and the volume with both ends closed. */
+void weights30_measure_pose(const weights30 *r, weights30_result *x)
+{
+    rig30_kind kind = weights30_pose_kind[x->pose];
+    const rig30_rig *rig = &r->rigs[x->set][kind];
+    double radius[RIG30_RINGS];
+    x->inner_elbow = NAN;
+    if (kind == RIG30_TWIST) {
+        for (int ring = 0; ring < RIG30_RINGS; ring++)
+            radius[ring] = rig30_measure_ring(x->skinned.positions, ring).mean;
+    } else {
+        rig30_bend_metrics bend;
+        rig30_measure_bend(rig, &x->skinned, &bend);
+        memcpy(radius, bend.ring_radius, sizeof radius);
+        x->inner_elbow = bend.inner_min_distance;
+    }
+    x->middle_radius = radius[RIG30_MIDDLE_RING];
+    x->top_radius = radius[RIG30_RINGS - 1];
+    x->narrowest_ring = 0;
+    for (int ring = 1; ring < RIG30_RINGS; ring++)
+        if (radius[ring] < radius[x->narrowest_ring])
+            x->narrowest_ring = ring;
+    x->narrowest_radius = radius[x->narrowest_ring];
+    double widest = radius[0];
+    for (int ring = 1; ring < RIG30_RINGS; ring++)
+        widest = fmax(widest, radius[ring]);
+    x->rings_equal = widest - x->narrowest_radius <= RIG30_CHECK_TOLERANCE;
+    x->volume_ratio = rig30_volume(rig, x->skinned.positions) / r->bind_volume[kind];
+    /* the closed forms: a twisted ring of weight w keeps sqrt(1 - 4 w (1-w) sin^2(theta/2))
+     * of its radius under LBS (the article's formula) and all of it under DQS; a bent ring
+     * stays rigid under DQS; LBS's bend has none */
+    double w = rig30_child_weight(&rig->influences, RIG30_MIDDLE_RING * RIG30_SEGMENTS);
+    if (x->method == SKIN_DQS)
+        x->closed_form_radius = 1.0;
+    else
+        x->closed_form_radius = kind == RIG30_TWIST ? rig30_radius_ratio(w, deg_to_rad(weights30_pose_deg[x->pose])) : NAN;
+}

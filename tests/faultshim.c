@@ -1,7 +1,7 @@
 /* faultshim.c - an LD_PRELOAD shim for test_faults: the faults a program must survive,
  * injected into the C library calls it makes. glibc only.
  *
- * - FAIL_AT=N: malloc, calloc and realloc, counted over all threads; the one numbered N
+ * - FAIL_AT=N: malloc, calloc, realloc and aligned_alloc, counted over all threads; the one numbered N
  *   (1-based) returns NULL, as an exhausted heap would (the real allocators are glibc's
  *   __libc_ entry points).
  * - FAIL_FROM=N: the one numbered N and every one after it return NULL: the heap is gone
@@ -45,6 +45,7 @@
 extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t count, size_t n);
 extern void *__libc_realloc(void *p, size_t n);
+extern void *__libc_memalign(size_t alignment, size_t n);
 
 enum { SITE_DEPTH = 3, SITE_SLOTS = 1 << 16 };
 
@@ -151,6 +152,7 @@ static int fails(void)
 void *malloc(size_t n) { return fails() ? NULL : __libc_malloc(n); }
 void *calloc(size_t count, size_t n) { return fails() ? NULL : __libc_calloc(count, n); }
 void *realloc(void *p, size_t n) { return fails() ? NULL : __libc_realloc(p, n); }
+void *aligned_alloc(size_t alignment, size_t n) { return fails() ? NULL : __libc_memalign(alignment, n); }
 
 int rename(const char *from, const char *to)
 {

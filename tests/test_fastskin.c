@@ -353,18 +353,20 @@ static void test_fastskin_instancing_equals_merged_palette(void **state)
     release(&f);
 }
 
-/* The default level per method: the best the CPU runs for DQS; for LBS never AVX-512 where
- * AVX2 runs (measured slower: fastskin.h), and always a level this CPU has. */
+/* The default level per method and normals choice (fastskin.h): always a level this CPU
+ * has; the best one, except LBS with unit normals, which takes AVX2 where the CPU runs it. */
 static void test_fastskin_default_level_per_method(void **state)
 {
     (void)state;
-    simd_level lbs = fastskin_default_level(SKIN_LBS), dqs = fastskin_default_level(SKIN_DQS);
-    assert_true(simd_level_available(lbs) && simd_level_available(dqs));
-    assert_int_equal(dqs, simd_best_level());
-    if (simd_level_available(SIMD_AVX2))
-        assert_int_equal(lbs, SIMD_AVX2);
-    else
-        assert_int_equal(lbs, simd_best_level());
+    for (int method = SKIN_LBS; method <= SKIN_DQS; method++)
+        for (int normals = FASTSKIN_NO_NORMALS; normals <= FASTSKIN_RAW_NORMALS; normals++) {
+            simd_level level = fastskin_default_level((skin_method)method, (fastskin_normals)normals);
+            assert_true(simd_level_available(level));
+            if (method == SKIN_LBS && normals == FASTSKIN_UNIT_NORMALS && simd_level_available(SIMD_AVX2))
+                assert_int_equal(level, SIMD_AVX2);
+            else
+                assert_int_equal(level, simd_best_level());
+        }
 }
 
 static void test_fastskin_validates_the_job(void **state)
@@ -401,7 +403,20 @@ static void test_fastskin_validates_the_job(void **state)
                      LAB_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(d.value, "300"));
     f.packed.max_joint = J - 1;
+    /* a palette off its type's boundary, as a plain malloc'd one would be: refused, not
+     * loaded split between cache lines (packed.h) */
+    uintptr_t off = (uintptr_t)f.pc + 16;
+    job.columns = (const palette_columns *)off;
+    assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(d.value, "not on a 64-byte boundary"));
+    job.columns = f.pc;
     job.method = SKIN_DQS;
+    off = (uintptr_t)f.pd + 16;
+    job.dualquats = (const palette_dualquat *)off;
+    assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(d.value, "not on a 32-byte boundary"));
+    job.dualquats = f.pd;
+    assert_int_equal(fastskin_validate(&job, &d), LAB_OK);
     job.dualquats = NULL;
     assert_int_equal(fastskin_validate(&job, &d), LAB_ERR_INVALID_ARGUMENT);
     packed_mesh empty = {0};

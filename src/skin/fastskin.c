@@ -16,6 +16,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -696,11 +697,12 @@ simd_level simd_best_level(void)
     return SIMD_SCALAR;
 }
 
-simd_level fastskin_default_level(skin_method method)
+simd_level fastskin_default_level(skin_method method, fastskin_normals normals)
 {
     simd_level best = simd_best_level();
-    if (method == SKIN_LBS && best == SIMD_AVX512 && simd_level_available(SIMD_AVX2))
-        return SIMD_AVX2; /* measured faster for LBS (fastskin.h) */
+    if (method == SKIN_LBS && normals == FASTSKIN_UNIT_NORMALS && best == SIMD_AVX512 &&
+        simd_level_available(SIMD_AVX2))
+        return SIMD_AVX2; /* the one case AVX-512 does not win (fastskin.h) */
     return best;
 }
 
@@ -748,6 +750,13 @@ lab_error fastskin_validate(const fastskin_job *job, lab_diag *d)
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "%s",
                          "quantised positions are for LBS positions only (their dequantisation is folded "
                          "into the matrix palette)");
+    const void *palette = job->method == SKIN_DQS ? (const void *)job->dualquats : (const void *)job->columns;
+    const size_t align = job->method == SKIN_DQS ? _Alignof(palette_dualquat) : _Alignof(palette_columns);
+    if ((uintptr_t)palette % align != 0)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin palette",
+                         "at %p, not on a %zu-byte boundary as its type requires (allocate it with "
+                         "aligned_alloc: packed.h)",
+                         palette, align);
     if (!simd_level_available(job->level))
         return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "fastskin job", "SIMD level %s is not available here",
                          simd_level_name(job->level));

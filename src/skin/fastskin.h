@@ -16,6 +16,9 @@
  *                same block, so the split into ranges changes no bit). The loops are
  *                compiled once per K (1, 2, 4, 8), normals choice and joint format (LBS:
  *                and weight format), every per-call choice made before the vertex loop.
+ *   SIMD_AVX512  512-bit, fastskin_avx512.c. LBS: one vertex at a time, a palette entry
+ *                whole in one register (one load of one cache line: the palette is
+ *                aligned to 64, packed.h); DQS: sixteen vertices at a time, as AVX2's.
  * The x86 paths are compiled wherever the compiler targets x86 (chosen at build time) and
  * used only where the CPU has them (simd_level_available). Work is split into `threads`
  * contiguous vertex ranges run by a persistent pool (fastskin_pool: threads started once,
@@ -41,16 +44,15 @@
 const char *simd_level_name(simd_level level); /* "scalar", "sse2", "avx2", "avx512" */
 bool simd_level_available(simd_level level);     /* compiled in and supported by this CPU */
 simd_level simd_best_level(void);                /* the highest level the CPU runs */
-/* The level to use by default for `method`: the fastest this CPU runs, by measurement (the
- * palette page, "Which level by default"). AVX-512 for DQS, whose kernel takes sixteen
- * vertices a pass in structure-of-arrays registers; for LBS, AVX2 where the CPU has it.
- * On an AMD EPYC with AVX-512 (512-bit operations run as two 256-bit halves) the AVX-512
- * LBS kernel, one vertex at a time, took 1.38x to 2.10x avx2's time on every vertex format
- * and size while it loaded masked; with plain loads and the job in locals, two committed
- * runs have it faster for positions and raw normals and slower for unit normals and u8 +
- * UNORM8, and a scratch timing between them slower for positions at 4e6: until repeated
- * runs on a quiet machine agree, LBS keeps avx2. */
-simd_level fastskin_default_level(skin_method method);
+/* The level to use by default for `method` and `normals`: the fastest this CPU runs, by
+ * measurement (the palette page, "Which level by default"): the best level
+ * (simd_best_level), except LBS with unit normals, which takes AVX2 where the CPU has it.
+ * On an AMD EPYC with AVX-512 (512-bit operations run as two 256-bit halves), with the
+ * palette aligned as packed.h has it, the AVX-512 kernels are faster than AVX2 for LBS
+ * positions, raw normals and u8 + UNORM8, and for DQS; LBS with unit normals is bound by
+ * the divider (a square root and a divide a vertex at either level), where AVX-512 is no
+ * faster at 1e6 and 4e6 vertices and slower at 1e4. */
+simd_level fastskin_default_level(skin_method method, fastskin_normals normals);
 
 /* A persistent thread pool: `workers` threads started once by fastskin_pool_create, woken
  * for each job (they spin briefly between back-to-back jobs, then sleep), joined by

@@ -1,7 +1,8 @@
 /* fastskin_avx512.c - the AVX-512 level of fastskin (see fastskin.h): sixteen floats a
  * register.
  *
- * LBS, one vertex at a time: a palette entry's column-major 4x4 is one register, so the
+ * LBS, one vertex at a time: a palette entry's column-major 4x4 is one register, read by
+ * one load of one cache line (palette_columns is aligned to 64: packed.h), so the
  * blend of K entries is K - 1 multiply-adds of whole matrices, the implied last weight
  * folded in as M_last + sum w_i (M_i - M_last) (AVX2 needs two an entry), and
  * the blended matrix meets the position as (x x x x y y y y z z z z 1 1 1 1): one product,
@@ -71,6 +72,7 @@ typedef float v16f __attribute__((vector_size(64)));
 typedef int32_t v16i __attribute__((vector_size(64)));
 typedef float v8f __attribute__((vector_size(32)));
 typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
 
 #define LANES 16
 #if defined(FASTSKIN_AVX512_TWIN)
@@ -131,6 +133,54 @@ KERNEL v16f load3_plain(const float *p)
 #endif
 }
 
+/* Quantised units q[0], q[1], q[2] as floats in lanes 0 to 2: one 8-byte load and two
+ * conversions, where q[3] (the next vertex's x, unused) is inside the stream; a range's
+ * last vertex converts its three units one by one (the three scalar conversions made the
+ * whole quantised vertex slower than AVX2's: the palette page). */
+KERNEL v16f load3_units(const uint16_t *q, bool last)
+{
+#if !defined(FASTSKIN_AVX512_TWIN)
+    if (!last)
+        return _mm512_castps128_ps512(_mm_cvtepi32_ps(_mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(const void *)q))));
+#endif
+    (void)last;
+    return (v16f){(float)q[0], (float)q[1], (float)q[2]};
+}
+
+/* The `stored` UNORM weights from unit `at` as floats in lanes 0 to stored - 1, each its
+ * unit times 1 / 65535 or 1 / 255 as packed_weights_at computes it: one load of 4 (or, for
+ * 5 to 7 stored, 8) units and three conversions, where the units past this vertex's are the
+ * next vertex's, inside the stream (not a range's last vertex, and at least 2 stored); the
+ * others unit by unit. Three scalar conversions a vertex made u8 + UNORM8 slower than
+ * AVX2's, which decodes eight vertices' weights at a time. */
+KERNEL v8f unorm_weights(const packed_mesh *m, size_t at, const int stored, const packed_weight_format wf,
+                         const bool last)
+{
+    const float unit = wf == PACKED_WEIGHT_UNORM16 ? 1.0f / 65535.0f : 1.0f / 255.0f;
+    v8f w = {0};
+#if !defined(FASTSKIN_AVX512_TWIN)
+    if (!last && stored >= 2) {
+        __m128i raw;
+        if (wf == PACKED_WEIGHT_UNORM16)
+            raw = stored <= 4 ? _mm_loadl_epi64((const __m128i *)(const void *)(m->weight16 + at))
+                              : _mm_loadu_si128((const __m128i *)(const void *)(m->weight16 + at));
+        else if (stored <= 4) {
+            int32_t four;
+            memcpy(&four, m->weight8 + at, sizeof four);
+            raw = _mm_cvtsi32_si128(four);
+        } else {
+            raw = _mm_loadl_epi64((const __m128i *)(const void *)(m->weight8 + at));
+        }
+        const __m256i units = wf == PACKED_WEIGHT_UNORM16 ? _mm256_cvtepu16_epi32(raw) : _mm256_cvtepu8_epi32(raw);
+        return _mm256_cvtepi32_ps(units) * (v8f){unit, unit, unit, unit, unit, unit, unit, unit};
+    }
+#endif
+    (void)last;
+    for (int i = 0; i < stored; i++)
+        w[i] = (float)(wf == PACKED_WEIGHT_UNORM16 ? m->weight16[at + (size_t)i] : m->weight8[at + (size_t)i]) * unit;
+    return w;
+}
+
 /* Lanes of a where mask is all ones, of b where it is zero. */
 KERNEL v16f select16(v16i mask, v16f a, v16f b) { return (v16f)(((v16i)a & mask) | ((v16i)b & ~mask)); }
 
@@ -168,6 +218,23 @@ KERNEL v4f apply16(v16f b, v16f p, float w)
     return quarters_sum(b * __builtin_shufflevector(p, splat(w), 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 16, 16, 16, 16));
 }
 
+/* o / |o| over lanes 0 to 2 (x x + y y) + z z, all in registers: no lane leaves for a
+ * scalar square root and no branch (the scalar one, extracting lanes and testing len > 0,
+ * made unit normals slower than AVX2's); a zero vector stays zero. */
+KERNEL v4f unit4(v4f o)
+{
+    const v4f sq = o * o;
+    const v4f len2 = __builtin_shufflevector(sq, sq, 0, 0, 0, 0) + __builtin_shufflevector(sq, sq, 1, 1, 1, 1) +
+                     __builtin_shufflevector(sq, sq, 2, 2, 2, 2);
+#if defined(FASTSKIN_AVX512_TWIN)
+    const v4f len = {sqrtf(len2[0]), sqrtf(len2[1]), sqrtf(len2[2]), sqrtf(len2[3])};
+#else
+    const v4f len = _mm_sqrt_ps(len2);
+#endif
+    const v4i keep = len > (v4f){0.0f, 0.0f, 0.0f, 0.0f};
+    return (v4f)(((v4i)(o / len) & keep) | ((v4i)o & ~keep));
+}
+
 /* One vertex, every argument after v a compile-time constant at its call. `last`: the
  * range's last vertex, stored with exactly 12 bytes; the others store 16, the 4th float
  * landing on the next vertex's x, which is written next. */
@@ -186,30 +253,22 @@ KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fast
     const v16f m_last = load16(columns + 16 * (size_t)joint_at(m, vs, k, k - 1, jf));
     v16f b = m_last;
     const size_t at = vs * (size_t)(k - 1);
+    const v8f units = wf == PACKED_WEIGHT_FLOAT ? (v8f){0} : unorm_weights(m, at, k - 1, wf, last);
 KERNEL_UNROLLED(8) /* k is a constant here */
     for (int i = 0; i + 1 < k; i++) {
-        float w = wf == PACKED_WEIGHT_FLOAT     ? m->weight[at + (size_t)i]
-                  : wf == PACKED_WEIGHT_UNORM16 ? (float)m->weight16[at + (size_t)i] * (1.0f / 65535.0f)
-                                                : (float)m->weight8[at + (size_t)i] * (1.0f / 255.0f);
+        float w = wf == PACKED_WEIGHT_FLOAT ? m->weight[at + (size_t)i] : units[i];
         b = fma16(splat(w), load16(columns + 16 * (size_t)joint_at(m, vs, k, i, jf)) - m_last, b);
     }
-    v16f p;
-    if (quantized) {
-        const uint16_t *q = m->position16 + 3 * vs;
-        p = (v16f){(float)q[0], (float)q[1], (float)q[2]};
-    } else {
-        p = last ? load3(m->position + 3 * vs) : load3_plain(m->position + 3 * vs);
-    }
+    const v16f p = quantized ? load3_units(m->position16 + 3 * vs, last)
+                   : last    ? load3(m->position + 3 * vs)
+                             : load3_plain(m->position + 3 * vs);
     v4f o = apply16(b, p, 1.0f); /* p' = c0 x + c1 y + c2 z + c3 */
     memcpy(job->out_position + 3 * vs, &o, last ? 12 : 16);
     if (normals == FASTSKIN_NO_NORMALS)
         return;
     o = apply16(b, last ? load3(m->normal + 3 * vs) : load3_plain(m->normal + 3 * vs), 0.0f); /* n' = c0 nx + ... */
-    if (normals == FASTSKIN_UNIT_NORMALS) {
-        float len = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
-        if (len > 0.0f)
-            o = o / (v4f){len, len, len, len};
-    }
+    if (normals == FASTSKIN_UNIT_NORMALS)
+        o = unit4(o);
     memcpy(job->out_normal + 3 * vs, &o, last ? 12 : 16);
 }
 

@@ -49,7 +49,8 @@ lab_error gpu30_buffers_alloc(int vertices, int joints, gpu30_buffers *b, lab_di
     size_t v = (size_t)vertices, j = (size_t)joints;
     *b = (gpu30_buffers){malloc(sizeof(vec3) * v), malloc(12 * v), malloc(12 * v), malloc(12 * v), malloc(12 * v),
                          malloc(sizeof(mat4) * j), malloc(sizeof(dualquat) * j), malloc(sizeof(palette_matrix) * j),
-                         malloc(sizeof(palette_columns) * j), malloc(sizeof(palette_dualquat) * j)};
+                         aligned_alloc(_Alignof(palette_columns), sizeof(palette_columns) * j),
+                         aligned_alloc(_Alignof(palette_dualquat), sizeof(palette_dualquat) * j)};
     if (b->cpu_double && b->cpu_p && b->cpu_n && b->gpu_p && b->gpu_n && b->skin && b->dq && b->pm && b->pc && b->pd)
         return LAB_OK;
     gpu30_buffers_free(b);

@@ -45,13 +45,13 @@ const char *simd_level_name(simd_level level); /* "scalar", "sse2", "avx2", "avx
 bool simd_level_available(simd_level level);     /* compiled in and supported by this CPU */
 simd_level simd_best_level(void);                /* the highest level the CPU runs */
 /* The level to use by default for `method` and `normals`: the fastest this CPU runs, by
- * measurement (the palette page, "Which level by default"): the best level
- * (simd_best_level), except LBS with unit normals, which takes AVX2 where the CPU has it.
- * On an AMD EPYC with AVX-512 (512-bit operations run as two 256-bit halves), with the
- * palette aligned as packed.h has it, the AVX-512 kernels are faster than AVX2 for LBS
- * positions, raw normals and u8 + UNORM8, and for DQS; LBS with unit normals is bound by
- * the divider (a square root and a divide a vertex at either level), where AVX-512 is no
- * faster at 1e6 and 4e6 vertices and slower at 1e4. */
+ * measurement (the palette page, "Which level by default"). On every case measured it is
+ * the best level (simd_best_level): on an AMD EPYC with AVX-512 (512-bit operations run as
+ * two 256-bit halves), with the palette aligned as packed.h has it, the AVX-512 kernels
+ * take 0.6x to 0.9x AVX2's time for LBS positions, raw and unit normals, every compressed
+ * vertex, and DQS, at 1e4, 1e6 and 4e6 vertices (`make bench` checks it in pairs). The
+ * method and the normals choice are the rule's inputs, so that a CPU where a case differs
+ * changes this function and no caller; Intel's AVX-512 CPUs are not measured here. */
 simd_level fastskin_default_level(skin_method method, fastskin_normals normals);
 
 /* A persistent thread pool: `workers` threads started once by fastskin_pool_create, woken

@@ -1,12 +1,17 @@
 /* fastskin_avx512.c - the AVX-512 level of fastskin (see fastskin.h): sixteen floats a
  * register.
  *
- * LBS, one vertex at a time: a palette entry's column-major 4x4 is one register, read by
- * one load of one cache line (palette_columns is aligned to 64: packed.h), so the
- * blend of K entries is K - 1 multiply-adds of whole matrices, the implied last weight
- * folded in as M_last + sum w_i (M_i - M_last) (AVX2 needs two an entry), and
- * the blended matrix meets the position as (x x x x y y y y z z z z 1 1 1 1): one product,
- * then its four quarters added, c0 x + c1 y + c2 z + c3.
+ * LBS, four vertices a pass, each blended in a register of its own: a palette entry's
+ * column-major 4x4 is one register, read by one load of one cache line (palette_columns
+ * is aligned to 64: packed.h), so the blend of K entries is K - 1 multiply-adds of whole
+ * matrices, the implied last weight folded in as M_last + sum w_i (M_i - M_last) (AVX2
+ * needs two an entry), and the blended matrix meets the position as
+ * (x x x x y y y y z z z z 1 1 1 1): one product, whose four quarters, added, are
+ * c0 x + c1 y + c2 z + c3. The four vertices' products are added together, quarter j of
+ * one register vertex j's sum (quarters_sum4: no horizontal sum a vertex), normalised
+ * there for unit normals (one square root and one divide for four), and stored as 48
+ * bytes. A range's last 2 to 5 vertices go one by one, in the same operations' order, so
+ * the thread split changes no bit.
  * DQS, sixteen vertices at a time, lane j vertex j, as the AVX2 kernel does with eight:
  * each register one component of sixteen dual quaternions, so the hemisphere test, the
  * norm and Kavan's transform are vertical multiply-adds; sixteen palette entries become
@@ -15,13 +20,15 @@
  * (tail_block), so the thread split changes no bit.
  *
  * Written in the vector extensions gcc and clang share (vectors of 16 floats, arithmetic
- * on whole vectors, __builtin_shufflevector), plus three operations taken from the
- * intrinsics, where the compilers' generic code is slow or not fused: the multiply-add
- * and the widening of u8 and u16 units to floats. Compiled for AVX-512 (F, VL, BW, DQ)
- * the vectors are zmm registers and the shuffles vpermt2ps and friends; the level is
- * offered where the CPU has those (fastskin_avx512_supported). Compiled with
- * FASTSKIN_AVX512_TWIN the same lines build for any CPU, the three operations lane by
- * lane (fmaf is the same correctly rounded fused operation, the conversions are exact):
+ * on whole vectors, __builtin_shufflevector), plus a few operations taken from the
+ * intrinsics, where the compilers' generic code is slow or not fused: the multiply-add,
+ * the widening of u8 and u16 units to floats, the square root, the shuffle of quarters
+ * and the loads of part of a register (masked, or plain loads of 8 and 16 bytes).
+ * Compiled for AVX-512 (F, VL, BW, DQ) the vectors are zmm registers and the shuffles
+ * vpermt2ps and friends; the level is offered where the CPU has those
+ * (fastskin_avx512_supported). Compiled with FASTSKIN_AVX512_TWIN the same lines build for
+ * any CPU, those operations lane by lane (fmaf is the same correctly rounded fused
+ * operation, sqrtf the same correctly rounded root, the conversions are exact):
  * that twin is how the tests run this level's code on a machine without AVX-512
  * (build/tests/test_fastskin_avx512_twin runs test_fastskin.c's suite with it).
  */
@@ -211,12 +218,15 @@ KERNEL v4f quarters_sum(v16f v)
     return __builtin_shufflevector(h, h, 0, 1, 2, 3) + __builtin_shufflevector(h, h, 4, 5, 6, 7);
 }
 
+/* b's columns times x x x x y y y y z z z z w w w w (x, y, z lanes 0 to 2 of p). */
+KERNEL v16f columns_times(v16f b, v16f p, float w)
+{
+    return b * __builtin_shufflevector(p, splat(w), 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 16, 16, 16, 16);
+}
+
 /* Columns c0 c1 c2 c3 of b times x, y, z (lanes 0 to 2 of p) and `w`, added:
  * c0 x + c1 y + c2 z + c3 w. */
-KERNEL v4f apply16(v16f b, v16f p, float w)
-{
-    return quarters_sum(b * __builtin_shufflevector(p, splat(w), 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 16, 16, 16, 16));
-}
+KERNEL v4f apply16(v16f b, v16f p, float w) { return quarters_sum(columns_times(b, p, w)); }
 
 /* o / |o| over lanes 0 to 2 (x x + y y) + z z, all in registers: no lane leaves for a
  * scalar square root and no branch (the scalar one, extracting lanes and testing len > 0,
@@ -235,21 +245,16 @@ KERNEL v4f unit4(v4f o)
     return (v4f)(((v4i)(o / len) & keep) | ((v4i)o & ~keep));
 }
 
-/* One vertex, every argument after v a compile-time constant at its call. `last`: the
- * range's last vertex, stored with exactly 12 bytes; the others store 16, the 4th float
- * landing on the next vertex's x, which is written next. */
-KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fastskin_normals normals,
-                         const packed_joint_format jf, const packed_weight_format wf, const bool quantized,
-                         const bool last)
+/* Vertex vs's blended matrix, all four columns at once: sum of w_i M_i with the implied
+ * last weight 1 - (w_0 + ... + w_{K-2}) folded in, M_last + sum_{i<K-1} w_i (M_i - M_last),
+ * so that only the stored weights are read, each broadcast into its multiply-add, and the
+ * implied one is never formed (30 instructions a vertex at K = 4 against 35 for
+ * sum w_i M_i; the palette page). Every argument after vs a compile-time constant. */
+KERNEL v16f lbs16_blend(const fastskin_job *job, size_t vs, const int k, const packed_joint_format jf,
+                        const packed_weight_format wf, const bool last)
 {
     const packed_mesh *m = job->mesh;
-    const size_t vs = (size_t)v;
     const float *columns = job->columns[0].c[0];
-    /* The blended matrix, all four columns at once: sum of w_i M_i with the implied last
-     * weight 1 - (w_0 + ... + w_{K-2}) folded in, M_last + sum_{i<K-1} w_i (M_i - M_last),
-     * so that only the stored weights are read, each broadcast into its multiply-add, and
-     * the implied one is never formed (30 instructions a vertex at K = 4 against 35 for
-     * sum w_i M_i; the palette page). */
     const v16f m_last = load16(columns + 16 * (size_t)joint_at(m, vs, k, k - 1, jf));
     v16f b = m_last;
     const size_t at = vs * (size_t)(k - 1);
@@ -259,10 +264,27 @@ KERNEL_UNROLLED(8) /* k is a constant here */
         float w = wf == PACKED_WEIGHT_FLOAT ? m->weight[at + (size_t)i] : units[i];
         b = fma16(splat(w), load16(columns + 16 * (size_t)joint_at(m, vs, k, i, jf)) - m_last, b);
     }
-    const v16f p = quantized ? load3_units(m->position16 + 3 * vs, last)
-                   : last    ? load3(m->position + 3 * vs)
-                             : load3_plain(m->position + 3 * vs);
-    v4f o = apply16(b, p, 1.0f); /* p' = c0 x + c1 y + c2 z + c3 */
+    return b;
+}
+
+KERNEL v16f lbs16_position(const packed_mesh *m, size_t vs, const bool quantized, const bool last)
+{
+    return quantized ? load3_units(m->position16 + 3 * vs, last)
+           : last    ? load3(m->position + 3 * vs)
+                     : load3_plain(m->position + 3 * vs);
+}
+
+/* One vertex, every argument after v a compile-time constant at its call. `last`: the
+ * range's last vertex, stored with exactly 12 bytes; the others store 16, the 4th float
+ * landing on the next vertex's x, which is written next. */
+KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fastskin_normals normals,
+                         const packed_joint_format jf, const packed_weight_format wf, const bool quantized,
+                         const bool last)
+{
+    const packed_mesh *m = job->mesh;
+    const size_t vs = (size_t)v;
+    const v16f b = lbs16_blend(job, vs, k, jf, wf, last);
+    v4f o = apply16(b, lbs16_position(m, vs, quantized, last), 1.0f); /* p' = c0 x + c1 y + c2 z + c3 */
     memcpy(job->out_position + 3 * vs, &o, last ? 12 : 16);
     if (normals == FASTSKIN_NO_NORMALS)
         return;
@@ -272,12 +294,80 @@ KERNEL_UNROLLED(8) /* k is a constant here */
     memcpy(job->out_normal + 3 * vs, &o, last ? 12 : 16);
 }
 
+/* Quarters of the pair (a, b): i and j of a, then k and l of b (vshuff32x4). */
+#if defined(FASTSKIN_AVX512_TWIN)
+#define Q4(n) 4 * (n), 4 * (n) + 1, 4 * (n) + 2, 4 * (n) + 3
+#define QUARTERS(a, b, i, j, k, l) __builtin_shufflevector(a, b, Q4(i), Q4(j), Q4(4 + (k)), Q4(4 + (l)))
+#else
+#define QUARTERS(a, b, i, j, k, l) ((v16f)_mm512_shuffle_f32x4((__m512)(a), (__m512)(b), ((l) << 6) | ((k) << 4) | ((j) << 2) | (i)))
+#endif
+
+/* Four vertices' products (t[j]: vertex j's four column products, in quarters) summed at
+ * once: quarter j of the result is (q0 + q2) + (q1 + q3) of t[j], the same sums in the same
+ * order as quarters_sum, by six quarter shuffles and three adds for four vertices (twelve
+ * shuffles and twelve adds one by one). */
+KERNEL v16f quarters_sum4(const v16f *t)
+{
+    const v16f ab = QUARTERS(t[0], t[1], 0, 1, 0, 1) + QUARTERS(t[0], t[1], 2, 3, 2, 3); /* a02 a13 b02 b13 */
+    const v16f cd = QUARTERS(t[2], t[3], 0, 1, 0, 1) + QUARTERS(t[2], t[3], 2, 3, 2, 3);
+    return QUARTERS(ab, cd, 0, 2, 0, 2) + QUARTERS(ab, cd, 1, 3, 1, 3);
+}
+
+/* unit4 on each quarter of o */
+KERNEL v16f unit16(v16f o)
+{
+    const v16f sq = o * o;
+    const v16f len2 = __builtin_shufflevector(sq, sq, 0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12) +
+                      __builtin_shufflevector(sq, sq, 1, 1, 1, 1, 5, 5, 5, 5, 9, 9, 9, 9, 13, 13, 13, 13) +
+                      __builtin_shufflevector(sq, sq, 2, 2, 2, 2, 6, 6, 6, 6, 10, 10, 10, 10, 14, 14, 14, 14);
+#if defined(FASTSKIN_AVX512_TWIN)
+    v16f len;
+    for (int j = 0; j < LANES; j++)
+        len[j] = sqrtf(len2[j]);
+#else
+    const v16f len = _mm512_sqrt_ps(len2);
+#endif
+    const v16i keep = len > splat(0.0f);
+    return (v16f)(((v16i)(o / len) & keep) | ((v16i)o & ~keep));
+}
+
+/* The x, y, z of four quarters as twelve floats in lanes 0 to 11, stored as 64 bytes: the
+ * last 16 land on the next two vertices, which are written after. */
+KERNEL void store4x3(float *dst, v16f r)
+{
+    store16(dst, __builtin_shufflevector(r, r, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 3, 7, 11, 15));
+}
+
+/* Vertices v to v + 3, with at least two vertices after them in the range. */
+KERNEL void lbs16_group(const fastskin_job *job, int v, const int k, const fastskin_normals normals,
+                        const packed_joint_format jf, const packed_weight_format wf, const bool quantized)
+{
+    const packed_mesh *m = job->mesh;
+    const size_t vs = (size_t)v;
+    v16f tp[4], tn[4];
+KERNEL_UNROLLED(4)
+    for (int j = 0; j < 4; j++) {
+        const v16f b = lbs16_blend(job, vs + (size_t)j, k, jf, wf, false);
+        tp[j] = columns_times(b, lbs16_position(m, vs + (size_t)j, quantized, false), 1.0f);
+        if (normals != FASTSKIN_NO_NORMALS)
+            tn[j] = columns_times(b, load3_plain(m->normal + 3 * (vs + (size_t)j)), 0.0f);
+    }
+    store4x3(job->out_position + 3 * vs, quarters_sum4(tp));
+    if (normals == FASTSKIN_NO_NORMALS)
+        return;
+    const v16f n = quarters_sum4(tn);
+    store4x3(job->out_normal + 3 * vs, normals == FASTSKIN_UNIT_NORMALS ? unit16(n) : n);
+}
+
 KERNEL void lbs16_loop(const fastskin_job *job, int begin, int end, const fastskin_normals normals,
                        const packed_joint_format jf, const packed_weight_format wf, const bool quantized)
 {
 #define LBS16_LOOP(K)                                                                           \
     do {                                                                                        \
-        for (int v = begin; v + 1 < end; v++)                                                   \
+        int v = begin;                                                                          \
+        for (; v + 6 <= end; v += 4)                                                            \
+            lbs16_group(job, v, K, normals, jf, wf, quantized);                                 \
+        for (; v + 1 < end; v++)                                                                \
             lbs16_vertex(job, v, K, normals, jf, wf, quantized, false);                         \
         lbs16_vertex(job, end - 1, K, normals, jf, wf, quantized, true);                        \
     } while (0)

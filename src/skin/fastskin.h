@@ -16,9 +16,10 @@
  *                same block, so the split into ranges changes no bit). The loops are
  *                compiled once per K (1, 2, 4, 8), normals choice and joint format (LBS:
  *                and weight format), every per-call choice made before the vertex loop.
- *   SIMD_AVX512  512-bit, fastskin_avx512.c. LBS: one vertex at a time, a palette entry
- *                whole in one register (one load of one cache line: the palette is
- *                aligned to 64, packed.h); DQS: sixteen vertices at a time, as AVX2's.
+ *   SIMD_AVX512  512-bit, fastskin_avx512.c. LBS: four vertices a pass, each blended in a
+ *                register of its own, a palette entry whole in one register (one load of
+ *                one cache line: the palette is aligned to 64, packed.h), the four
+ *                products' sums added together; DQS: sixteen vertices at a time, as AVX2's.
  * The x86 paths are compiled wherever the compiler targets x86 (chosen at build time) and
  * used only where the CPU has them (simd_level_available). Work is split into `threads`
  * contiguous vertex ranges run by a persistent pool (fastskin_pool: threads started once,

@@ -78,8 +78,6 @@ bool fastskin_avx512_supported(void)
 typedef float v16f __attribute__((vector_size(64)));
 typedef int32_t v16i __attribute__((vector_size(64)));
 typedef float v8f __attribute__((vector_size(32)));
-typedef float v4f __attribute__((vector_size(16)));
-typedef int32_t v4i __attribute__((vector_size(16)));
 
 #define LANES 16
 #if defined(FASTSKIN_AVX512_TWIN)
@@ -210,46 +208,17 @@ KERNEL v16f units16(const packed_mesh *m, size_t at, packed_weight_format wf)
 
 /* ---- LBS: one vertex, its blended matrix in one register --------------------------------- */
 
-/* The four 128-bit quarters of v added: (q0 + q2) + (q1 + q3). */
-KERNEL v4f quarters_sum(v16f v)
-{
-    v8f h = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
-            __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
-    return __builtin_shufflevector(h, h, 0, 1, 2, 3) + __builtin_shufflevector(h, h, 4, 5, 6, 7);
-}
-
 /* b's columns times x x x x y y y y z z z z w w w w (x, y, z lanes 0 to 2 of p). */
 KERNEL v16f columns_times(v16f b, v16f p, float w)
 {
     return b * __builtin_shufflevector(p, splat(w), 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 16, 16, 16, 16);
 }
 
-/* Columns c0 c1 c2 c3 of b times x, y, z (lanes 0 to 2 of p) and `w`, added:
- * c0 x + c1 y + c2 z + c3 w. */
-KERNEL v4f apply16(v16f b, v16f p, float w) { return quarters_sum(columns_times(b, p, w)); }
-
-/* o / |o| over lanes 0 to 2 (x x + y y) + z z, all in registers: no lane leaves for a
- * scalar square root and no branch (the scalar one, extracting lanes and testing len > 0,
- * made unit normals slower than AVX2's); a zero vector stays zero. */
-KERNEL v4f unit4(v4f o)
-{
-    const v4f sq = o * o;
-    const v4f len2 = __builtin_shufflevector(sq, sq, 0, 0, 0, 0) + __builtin_shufflevector(sq, sq, 1, 1, 1, 1) +
-                     __builtin_shufflevector(sq, sq, 2, 2, 2, 2);
-#if defined(FASTSKIN_AVX512_TWIN)
-    const v4f len = {sqrtf(len2[0]), sqrtf(len2[1]), sqrtf(len2[2]), sqrtf(len2[3])};
-#else
-    const v4f len = _mm_sqrt_ps(len2);
-#endif
-    const v4i keep = len > (v4f){0.0f, 0.0f, 0.0f, 0.0f};
-    return (v4f)(((v4i)(o / len) & keep) | ((v4i)o & ~keep));
-}
-
 /* Vertex vs's blended matrix, all four columns at once: sum of w_i M_i with the implied
  * last weight 1 - (w_0 + ... + w_{K-2}) folded in, M_last + sum_{i<K-1} w_i (M_i - M_last),
  * so that only the stored weights are read, each broadcast into its multiply-add, and the
- * implied one is never formed (30 instructions a vertex at K = 4 against 35 for
- * sum w_i M_i; the palette page). Every argument after vs a compile-time constant. */
+ * implied one is never formed (five instructions a vertex fewer than sum w_i M_i at
+ * K = 4; the palette page). Every argument after vs a compile-time constant. */
 KERNEL v16f lbs16_blend(const fastskin_job *job, size_t vs, const int k, const packed_joint_format jf,
                         const packed_weight_format wf, const bool last)
 {
@@ -274,26 +243,6 @@ KERNEL v16f lbs16_position(const packed_mesh *m, size_t vs, const bool quantized
                      : load3_plain(m->position + 3 * vs);
 }
 
-/* One vertex, every argument after v a compile-time constant at its call. `last`: the
- * range's last vertex, stored with exactly 12 bytes; the others store 16, the 4th float
- * landing on the next vertex's x, which is written next. */
-KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fastskin_normals normals,
-                         const packed_joint_format jf, const packed_weight_format wf, const bool quantized,
-                         const bool last)
-{
-    const packed_mesh *m = job->mesh;
-    const size_t vs = (size_t)v;
-    const v16f b = lbs16_blend(job, vs, k, jf, wf, last);
-    v4f o = apply16(b, lbs16_position(m, vs, quantized, last), 1.0f); /* p' = c0 x + c1 y + c2 z + c3 */
-    memcpy(job->out_position + 3 * vs, &o, last ? 12 : 16);
-    if (normals == FASTSKIN_NO_NORMALS)
-        return;
-    o = apply16(b, last ? load3(m->normal + 3 * vs) : load3_plain(m->normal + 3 * vs), 0.0f); /* n' = c0 nx + ... */
-    if (normals == FASTSKIN_UNIT_NORMALS)
-        o = unit4(o);
-    memcpy(job->out_normal + 3 * vs, &o, last ? 12 : 16);
-}
-
 /* Quarters of the pair (a, b): i and j of a, then k and l of b (vshuff32x4). */
 #if defined(FASTSKIN_AVX512_TWIN)
 #define Q4(n) 4 * (n), 4 * (n) + 1, 4 * (n) + 2, 4 * (n) + 3
@@ -304,8 +253,8 @@ KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fast
 
 /* Four vertices' products (t[j]: vertex j's four column products, in quarters) summed at
  * once: quarter j of the result is (q0 + q2) + (q1 + q3) of t[j], the same sums in the same
- * order as quarters_sum, by six quarter shuffles and three adds for four vertices (twelve
- * shuffles and twelve adds one by one). */
+ * order as one vertex's sums (q0 + q2, q1 + q3, then those two added), by six quarter
+ * shuffles and three adds for four vertices (eight shuffles and eight adds one by one). */
 KERNEL v16f quarters_sum4(const v16f *t)
 {
     const v16f ab = QUARTERS(t[0], t[1], 0, 1, 0, 1) + QUARTERS(t[0], t[1], 2, 3, 2, 3); /* a02 a13 b02 b13 */
@@ -313,7 +262,10 @@ KERNEL v16f quarters_sum4(const v16f *t)
     return QUARTERS(ab, cd, 0, 2, 0, 2) + QUARTERS(ab, cd, 1, 3, 1, 3);
 }
 
-/* unit4 on each quarter of o */
+/* Each quarter of o divided by its length, (x x + y y) + z z over its lanes 0 to 2, all in
+ * registers: one square root and one divide for four normals (one each a vertex, with a
+ * lane extracted for a scalar square root, made unit normals slower than AVX2's); a zero
+ * quarter stays zero. */
 KERNEL v16f unit16(v16f o)
 {
     const v16f sq = o * o;
@@ -336,6 +288,30 @@ KERNEL v16f unit16(v16f o)
 KERNEL void store4x3(float *dst, v16f r)
 {
     store16(dst, __builtin_shufflevector(r, r, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 3, 7, 11, 15));
+}
+
+/* One vertex, every argument after v a compile-time constant at its call: a range's last 2
+ * to 5, through the same sums as a pass of four (quarter 0 of quarters_sum4, the others
+ * zero), so that each vertex gets the same bits in a pass or alone. `last`: the range's
+ * last vertex, stored with exactly 12 bytes; the others store 16, the 4th float landing on
+ * the next vertex's x, which is written next. */
+KERNEL void lbs16_vertex(const fastskin_job *job, int v, const int k, const fastskin_normals normals,
+                         const packed_joint_format jf, const packed_weight_format wf, const bool quantized,
+                         const bool last)
+{
+    const packed_mesh *m = job->mesh;
+    const size_t vs = (size_t)v;
+    const v16f b = lbs16_blend(job, vs, k, jf, wf, last);
+    v16f t[4] = {columns_times(b, lbs16_position(m, vs, quantized, last), 1.0f)}; /* p' = c0 x + c1 y + c2 z + c3 */
+    v16f o = quarters_sum4(t);
+    memcpy(job->out_position + 3 * vs, &o, last ? 12 : 16);
+    if (normals == FASTSKIN_NO_NORMALS)
+        return;
+    t[0] = columns_times(b, last ? load3(m->normal + 3 * vs) : load3_plain(m->normal + 3 * vs), 0.0f); /* n' */
+    o = quarters_sum4(t);
+    if (normals == FASTSKIN_UNIT_NORMALS)
+        o = unit16(o);
+    memcpy(job->out_normal + 3 * vs, &o, last ? 12 : 16);
 }
 
 /* Vertices v to v + 3, with at least two vertices after them in the range. */

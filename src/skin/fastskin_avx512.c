@@ -273,7 +273,7 @@ KERNEL v16f unit16(v16f o)
                       __builtin_shufflevector(sq, sq, 1, 1, 1, 1, 5, 5, 5, 5, 9, 9, 9, 9, 13, 13, 13, 13) +
                       __builtin_shufflevector(sq, sq, 2, 2, 2, 2, 6, 6, 6, 6, 10, 10, 10, 10, 14, 14, 14, 14);
 #if defined(FASTSKIN_AVX512_TWIN)
-    v16f len;
+    v16f len = splat(0.0f); /* whole, then assigned: gcc -O3 saw lanes read before written */
     for (int j = 0; j < LANES; j++)
         len[j] = sqrtf(len2[j]);
 #else

@@ -155,7 +155,7 @@ $(foreach c,$(CHAPTERS),$(eval $(call chapter_rules,$(c))))
 
 $(CLOSURE_MK): $(wildcard src/*/*.[ch] src/*/*.cc) $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/*.[ch] lab/$(c)/*/*.[ch])) \
                 scripts/closure.sh lab/chapters.mk
-	@sh scripts/closure.sh $@ $(BUILD) $(foreach p,$(LABS),$(CHAPTER.$(p)):$(p))
+	@sh scripts/closure.sh $@ $(BUILD) $(foreach p,$(LABS),$(CHAPTER.$(p)):$(p)) $(foreach c,$(GRADE_CHAPTERS),$(c):grade)
 
 define program_rules
 $(BUILD)/bin/$(1): $(call objects_of,$(CLOSURE.$(1)))
@@ -222,23 +222,26 @@ $(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += -DLAB_MAKE_VARIABLES='"CC=$(CC) SANITIZE
 
 # ---- the student's workbench: make gradeN ------------------------------------------------
 # A chapter with exercises (lab/CH/exercises.c, the student's file) has a grader in
-# lab/CH/grade/: gradeN.c (its main) and the rest of the folder's .c files but its test
-# fixtures (reference.c, the solution; mistakes.c and example.c, known mistakes). make gradeN
-# compiles EXERCISES (default lab/CH/exercises.c) with this build's flags, links it into
-# GRADE_DIR/gradeN and runs it there (GRADE_DIR defaults to build/gradeN; scripts/grade.sh,
-# lab/CH/grade/README.md). The
-# grader's suite, lab/CH/grade/test_gradeN.c, links the reference and the mistakes instead.
+# lab/CH/grade/: gradeN.c (its main) and the files its includes reach (scripts/closure.sh,
+# CLOSURE.grade-CH: the table, the machinery, the mistakes, the pictures and the parts of
+# src/ and the chapter they use; no glTF, Draco, GPU or CHOLMOD code). The solutions the
+# tests use sit in lab/CH/grade/solutions/ (reference.c; example.c, the page's example).
+# make gradeN compiles EXERCISES (default lab/CH/exercises.c) with the lab's warnings, not
+# fatal, and again under -fsanitize=address,undefined where the compiler can, links each
+# into GRADE_DIR (default build/gradeN) and runs the sanitized one there
+# (scripts/grade.sh, lab/CH/grade/README.md). The grader's suite, lab/CH/grade/test_gradeN.c,
+# links the reference instead.
 GRADE_CHAPTERS := $(foreach c,$(CHAPTERS),$(if $(wildcard lab/$(c)/grade/),$(c)))
-GRADE_FIXTURES = lab/$(1)/grade/reference.c lab/$(1)/grade/mistakes.c lab/$(1)/grade/example.c
-GRADE_CORE     = $(filter-out $(call GRADE_FIXTURES,$(1)) lab/$(1)/grade/grade$(1:ch%=%).c,$(call not_tests,$(wildcard lab/$(1)/grade/*.c)))
+GRADE_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 define grade_rules
-GRADE_OBJ.$(1) := $(patsubst %.c,$(BUILD)/obj/%.o,$(call GRADE_CORE,$(1)) lab/$(1)/grade/grade$(1:ch%=%).c)
-TEST_OBJS.test_grade$(1:ch%=%) := $(patsubst %.c,$(BUILD)/obj/%.o,$(call GRADE_CORE,$(1)) lab/$(1)/grade/reference.c lab/$(1)/grade/mistakes.c)
+GRADE_OBJ.$(1) = $$(call objects_of,$$(CLOSURE.grade-$(1)))
+TEST_OBJS.test_grade$(1:ch%=%) = $$(filter-out $(BUILD)/obj/lab/$(1)/grade/grade$(1:ch%=%).o,$$(GRADE_OBJ.$(1))) \
+    $(BUILD)/obj/lab/$(1)/grade/solutions/reference.o
 .PHONY: grade$(1:ch%=%)
-grade$(1:ch%=%): $$(GRADE_OBJ.$(1)) $(BUILD)/lib$(1).a $(LIB)
+grade$(1:ch%=%): $$(GRADE_OBJ.$(1))
 	@sh scripts/grade.sh $(1:ch%=%) "$$(or $$(EXERCISES),lab/$(1)/exercises.c)" "$$(or $$(GRADE_DIR),$(BUILD)/grade$(1:ch%=%))" \
-	    "$$(CC) $$(WARN) $$(CFLAGS) $$(EXACT) $$(SAN) -Isrc -Ilab/$(1) $$(DEPS_CFLAGS)" "$$(CC) $$(ALL_LDFLAGS)" \
-	    "$$(GRADE_OBJ.$(1)) $(BUILD)/lib$(1).a $(LIB) $$(DEPS_LIBS)"
+	    "$$(CC) $$(filter-out -Werror,$$(WARN)) $$(CFLAGS) $$(EXACT) $$(SAN) -Isrc -Ilab/$(1) $$(DEPS_CFLAGS)" \
+	    "$$(GRADE_SANITIZE)" "$$(CC) $$(ALL_LDFLAGS)" "$$(GRADE_OBJ.$(1)) -lstb -lcjson -lgif -lm $$(GPU_LIBS)"
 endef
 $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
 

@@ -7,6 +7,7 @@
 # file's includes in turn. Four headers are implemented by files of other names (below);
 # gltf_draco_bridge.h by the lab's one C++ file.
 # So make lab30 compiles the 32 files lab30 needs, not the library's 60 and every program's.
+# A chapter's grader, CH:grade, starts from lab/CH/grade/*.c and is written CLOSURE.grade-CH.
 # The fragment is rewritten only when it changes.
 #   closure.sh OUT.mk BUILD CHAPTER:PROGRAM ...
 set -eu
@@ -58,7 +59,7 @@ awk -v build="$build" -v programs="$*" '
             ns = split(sources, s, " "); out = ""
             for (i = 1; i <= ns; i++) for (j = i + 1; j <= ns; j++) if (s[j] < s[i]) { t = s[i]; s[i] = s[j]; s[j] = t }
             for (i = 1; i <= ns; i++) out = out " " s[i]
-            print "CLOSURE." prog " :=" out
+            print "CLOSURE." (prog == "grade" ? "grade-" ch : prog) " :=" out
         }
     }' $files > "$tmp"
 if cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv "$tmp" "$out"; fi

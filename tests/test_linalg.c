@@ -161,6 +161,35 @@ static void test_linalg_storage_is_row_major(void **state)
     assert_near(r.m[1][0], 1.0, 1e-15);
 }
 
+/* The largest differences propagate NaN wherever it stands, and keep infinities: fmax
+ * would return the other argument and call a NaN answer close. */
+static void test_linalg_largest_differences_propagate_nan(void **state)
+{
+    (void)state;
+    assert_true(isnan(max_or_nan(NAN, 1)) && isnan(max_or_nan(1, NAN)) && isnan(max_or_nan(NAN, NAN)));
+    assert_true(max_or_nan(1, 2) == 2 && max_or_nan(-0.0, -1) == 0);
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            mat4 a = mat4_identity();
+            a.m[r][c] = NAN;
+            assert_true(isnan(mat4_max_abs(a)));
+            assert_true(isnan(mat4_max_abs_diff(a, mat4_identity())));
+            assert_true(isnan(mat4_max_abs_diff(mat4_identity(), a)));
+            a.m[r][c] = INFINITY;
+            assert_true(isinf(mat4_max_abs(a)));
+            assert_true(isinf(mat4_max_abs_diff(a, mat4_identity())));
+            assert_true(isnan(mat4_max_abs_diff(a, a))); /* inf - inf */
+        }
+    for (int k = 0; k < 3; k++) {
+        double v[3] = {1, 2, 3};
+        v[k] = NAN;
+        vec3 p = vec3_make(v[0], v[1], v[2]);
+        assert_true(isnan(vec3_max_abs_diff(p, vec3_make(1, 2, 3))));
+        assert_true(isnan(vec3_max_abs_diff(vec3_make(1, 2, 3), p)));
+    }
+    assert_true(vec3_max_abs_diff(vec3_make(1, 2, 3), vec3_make(1, 2.5, 2)) == 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_linalg_mul_order_right_acts_first),
         cmocka_unit_test(test_linalg_rotations_are_right_handed),
         cmocka_unit_test(test_linalg_storage_is_row_major),
+        cmocka_unit_test(test_linalg_largest_differences_propagate_nan),
     };
     return cmocka_run_group_tests_name("linalg", tests, NULL, NULL);
 }

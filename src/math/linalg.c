@@ -114,12 +114,21 @@ mat4 mat4_scale(double sx, double sy, double sz)
     return r;
 }
 
+/* fmax returns the other argument when one is NaN: a largest difference built on it would
+ * call a NaN answer close. */
+double max_or_nan(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
+
+double vec3_max_abs_diff(vec3 a, vec3 b)
+{
+    return max_or_nan(fabs(a.x - b.x), max_or_nan(fabs(a.y - b.y), fabs(a.z - b.z)));
+}
+
 double mat4_max_abs(mat4 a)
 {
     double mx = 0.0;
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
-            mx = fmax(mx, fabs(a.m[i][j]));
+            mx = max_or_nan(mx, fabs(a.m[i][j]));
     return mx;
 }
 

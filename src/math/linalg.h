@@ -31,6 +31,11 @@ typedef struct { double m[4][4]; } mat4; /* m[row][col] */
 double deg_to_rad(double deg);   /* deg * (pi / 180) */
 double rad_to_deg(double rad);   /* rad * (180 / pi) */
 
+/* The larger of a and b, NaN when either is NaN (fmax would return the other one). Every
+ * "largest difference" below is built on it, so a NaN anywhere makes the result NaN and
+ * no comparison with a tolerance can pass it. */
+double max_or_nan(double a, double b);
+
 vec3 vec3_make(double x, double y, double z);
 vec3 vec3_add(vec3 a, vec3 b);
 vec3 vec3_sub(vec3 a, vec3 b);
@@ -40,6 +45,7 @@ vec3 vec3_cross(vec3 a, vec3 b);
 double vec3_length(vec3 a);
 vec3 vec3_normalize(vec3 a); /* a / |a|; the zero vector stays zero */
 bool vec3_is_finite(vec3 a);
+double vec3_max_abs_diff(vec3 a, vec3 b);   /* largest |a - b| over x, y, z; NaN propagates */
 
 vec4 vec4_point(vec3 p);     /* (x, y, z, 1) */
 vec4 vec4_add(vec4 a, vec4 b);
@@ -56,8 +62,8 @@ mat4 mat4_rotate_x(double radians);
 mat4 mat4_rotate_y(double radians);
 mat4 mat4_rotate_z(double radians);
 mat4 mat4_scale(double sx, double sy, double sz);
-double mat4_max_abs(mat4 a);                    /* largest |m[r][c]| */
-double mat4_max_abs_diff(mat4 a, mat4 b);       /* largest |a - b| over the elements */
+double mat4_max_abs(mat4 a);                    /* largest |m[r][c]|; NaN when any is NaN */
+double mat4_max_abs_diff(mat4 a, mat4 b);       /* largest |a - b| over the elements; NaN propagates */
 
 vec3 mat4_transform_direction(mat4 a, vec3 v);  /* the 3x3 part only: no translation */
 mat4 mat4_linear_part(mat4 a);                  /* the 3x3 part, translation dropped */

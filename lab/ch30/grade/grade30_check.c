@@ -1,17 +1,20 @@
-/* grade30_check.c - the grader's machinery (see grade30.h): each case's outcome against
- * its expected value and against the known mistakes' values (grade30_grading.h), the
- * verdict, the child each exercise runs in, and the printed verdict. The cases themselves
- * are in grade30_cases.c. */
+/* grade30_check.c - the grader's machinery (grade30.h): every case of an exercise run
+ * twice, each answer's distance to the lab's answer and to each known mistake's, the
+ * verdict, and the verdict printed. The cases and the mistakes are the table's
+ * (grade30_table.c); the child the grading runs in is grade30_sandbox.c's.
+ *
+ * Distances propagate NaN: a NaN or infinite answer is as far from the expected value as
+ * can be, an ordinary wrong answer shown with its case. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/bytes.h"
-#include "base/child.h"
-#include "base/diag.h"
 #include "math/dualquat.h"
 #include "math/linalg.h"
 
@@ -19,245 +22,286 @@
 #include "grade30_grading.h"
 
 bool exercise30_not_written;
-unsigned grade30_seconds = 10;
-
-static const char *const names[GRADE30_EXERCISE_COUNT] = {
-    "1. the world matrix G_i = G_parent L_i",
-    "2. the skin matrix C_j = G_j B_j^-1",
-    "3. the LBS blend p~' = sum_j w_j C_j p~",
-    "4. the ring radius r'/r = sqrt(1 - 4 w (1-w) sin^2(theta/2))",
-    "5. the weight rules (w_j >= 0, sum 1 within 1e-12; refuse, never repair)",
-    "6. the DQS blend with the hemisphere rule",
-    "7. the normal matrix (M_3x3^-1)^T",
-};
-static const char *const sections[GRADE30_EXERCISE_COUNT] = {
-    "\"Hierarchy evaluation and vertex blending are two steps\"",
-    "\"Mesh coordinates and joint coordinates\"",
-    "\"Vertex blending\"",
-    "\"The average of two rigid rotations is not rigid\"",
-    "\"Vertex blending\": the weights' rules, and exercise 2",
-    "\"Dual quaternion skinning\" (the LBS-versus-DQS text)",
-    "\"Normals are not points\" (the weights, spaces and normals text)",
-};
-
-const char *grade30_name(grade30_exercise x) { return names[x]; }
-const char *grade30_section(grade30_exercise x) { return sections[x]; }
 
 const char *grade30_verdict_name(grade30_verdict v)
 {
-    static const char *const verdicts[] = {"not written yet", "correct", "wrong", "crashed"};
+    static const char *const verdicts[] = {"not written yet", "correct",  "wrong",
+                                           "crashed",         "too slow", "undefined behaviour"};
     return verdicts[v];
 }
 
-/* ---- values as text, and their distance ----------------------------------------------- */
+/* ---- values as text ------------------------------------------------------------------- */
 
-static void mat4_text(mat4 m, char *out, size_t size)
-{
-    size_t used = 0;
-    for (int r = 0; r < 4 && used < size; r++)
-        used += (size_t)snprintf(out + used, size - used, "%s[% .6g % .6g % .6g % .6g]", r ? " " : "", m.m[r][0],
-                                 m.m[r][1], m.m[r][2], m.m[r][3]);
-}
-
-static void vec3_text(vec3 p, char *out, size_t size) { snprintf(out, size, "(%.9g, %.9g, %.9g)", p.x, p.y, p.z); }
-
-static void dualquat_text(dualquat q, char *out, size_t size)
-{
-    snprintf(out, size, "real (w %.6g, %.6g, %.6g, %.6g), dual (w %.6g, %.6g, %.6g, %.6g)", q.real.w, q.real.x,
-             q.real.y, q.real.z, q.dual.w, q.dual.x, q.dual.y, q.dual.z);
-}
-
-const char *weights_name(ex30_weights w)
+static const char *rule_name(ex30_weights w)
 {
     switch (w) {
     case EX30_WEIGHTS_VALID: return "EX30_WEIGHTS_VALID";
     case EX30_WEIGHTS_NEGATIVE: return "EX30_WEIGHTS_NEGATIVE";
     case EX30_WEIGHTS_NOT_SUMMING_TO_ONE: return "EX30_WEIGHTS_NOT_SUMMING_TO_ONE";
+    case EX30_WEIGHTS_NOT_FINITE: return "EX30_WEIGHTS_NOT_FINITE";
     }
     return "(not an ex30_weights value)";
 }
 
-static double vec3_distance(vec3 a, vec3 b)
+static void answer_text(grade30_kind kind, grade30_answer a, char *out, size_t size)
 {
-    return fmax(fabs(a.x - b.x), fmax(fabs(a.y - b.y), fabs(a.z - b.z)));
-}
-
-/* The largest difference of the eight components, up to the overall sign: q^ and -q^ are
- * the same rigid transform. */
-static double dualquat_distance(dualquat a, dualquat b)
-{
-    const double pa[8] = {a.real.w, a.real.x, a.real.y, a.real.z, a.dual.w, a.dual.x, a.dual.y, a.dual.z};
-    const double pb[8] = {b.real.w, b.real.x, b.real.y, b.real.z, b.dual.w, b.dual.x, b.dual.y, b.dual.z};
-    double same = 0, opposite = 0;
-    for (int i = 0; i < 8; i++) {
-        same = fmax(same, fabs(pa[i] - pb[i]));
-        opposite = fmax(opposite, fabs(pa[i] + pb[i]));
+    switch (kind) {
+    case GRADE30_MATRIX: {
+        size_t used = 0;
+        for (int r = 0; r < 4 && used < size; r++)
+            used += (size_t)snprintf(out + used, size - used, "%s[% .9g % .9g % .9g % .9g]", r ? " " : "",
+                                     a.m.m[r][0], a.m.m[r][1], a.m.m[r][2], a.m.m[r][3]);
+        break;
     }
-    return fmin(same, opposite);
+    case GRADE30_POINT: snprintf(out, size, "(%.12g, %.12g, %.12g)", a.p.x, a.p.y, a.p.z); break;
+    case GRADE30_NUMBER: snprintf(out, size, "%.17g", a.x); break;
+    case GRADE30_RULE:
+        snprintf(out, size, "%s%s", rule_name(a.rule), a.changed ? ", and the weights were changed" : "");
+        break;
+    case GRADE30_DUALQUAT:
+        snprintf(out, size, "real (w %.9g, %.9g, %.9g, %.9g), dual (w %.9g, %.9g, %.9g, %.9g)", a.q.real.w,
+                 a.q.real.x, a.q.real.y, a.q.real.z, a.q.dual.w, a.q.dual.x, a.q.dual.y, a.q.dual.z);
+        break;
+    }
 }
 
-/* NaN compares as far as can be. */
-static double distance_or_inf(double d) { return isnan(d) ? INFINITY : d; }
+/* ---- distances ------------------------------------------------------------------------ */
 
-/* ---- one case ------------------------------------------------------------------------- */
-
-/* True when the body said it is not written (the verdict is then set). */
-bool not_written(grading *g)
+/* An answer's components, as many as its kind has (the rule: one, 0 or 1). */
+static int components(grade30_kind kind, const grade30_answer *a, double *out)
 {
-    if (!exercise30_not_written)
-        return false;
-    g->r->verdict = GRADE30_NOT_WRITTEN;
-    g->stop = true;
+    switch (kind) {
+    case GRADE30_MATRIX: memcpy(out, &a->m.m[0][0], 16 * sizeof *out); return 16;
+    case GRADE30_POINT: out[0] = a->p.x, out[1] = a->p.y, out[2] = a->p.z; return 3;
+    case GRADE30_NUMBER: out[0] = a->x; return 1;
+    case GRADE30_RULE: out[0] = a->rule, out[1] = a->changed; return 2;
+    case GRADE30_DUALQUAT: {
+        const quat *q[2] = {&a->q.real, &a->q.dual};
+        for (int i = 0; i < 2; i++)
+            out[4 * i] = q[i]->w, out[4 * i + 1] = q[i]->x, out[4 * i + 2] = q[i]->y, out[4 * i + 3] = q[i]->z;
+        return 8;
+    }
+    }
+    return 0;
+}
+
+/* The largest |got - want| over the components, NaN when any difference is NaN (a NaN
+ * answer, or infinities that cancel); sign -1 compares got with -want. `twin`: a component
+ * NaN in both counts as equal (a mistake that makes NaN explains a NaN answer). */
+static double largest_difference(grade30_kind kind, const grade30_answer *got, const grade30_answer *want, double sign,
+                                 bool twin)
+{
+    double a[16], b[16], worst = 0;
+    int n = components(kind, got, a);
+    components(kind, want, b);
+    for (int i = 0; i < n; i++) {
+        double d = twin && isnan(a[i]) && isnan(b[i]) ? 0 : fabs(a[i] - sign * b[i]);
+        worst = max_or_nan(worst, d);
+    }
+    return worst;
+}
+
+/* The distance the verdict uses: a dual quaternion up to its overall sign (q^ and -q^ are
+ * one rigid transform); NaN stays NaN. */
+static double distance(grade30_kind kind, const grade30_answer *got, const grade30_answer *want, bool twin)
+{
+    double same = largest_difference(kind, got, want, 1, twin);
+    if (kind != GRADE30_DUALQUAT)
+        return same;
+    double opposite = largest_difference(kind, got, want, -1, twin);
+    return isnan(same) || isnan(opposite) ? NAN : fmin(same, opposite);
+}
+
+/* What the tolerance is relative to: the expected value's largest component, at least 1. */
+static double scale_of(grade30_kind kind, const grade30_answer *want)
+{
+    double c[16], largest = 1;
+    int n = components(kind, want, c);
+    for (int i = 0; i < n; i++)
+        largest = max_or_nan(largest, fabs(c[i]));
+    return largest;
+}
+
+/* Within tolerance (false for NaN). The ring radius also takes an answer whose square is
+ * within 4e-15 of the expected square: near the collapse, r' = sqrt(x) of an x that
+ * rounding moved by 1e-16 moves by 1e-16 / (2 sqrt(x)), whichever correct form computed it. */
+static bool within(const grade30_entry *x, const grade30_answer *got, const grade30_answer *want, double d)
+{
+    if (d <= x->tolerance * scale_of(x->kind, want))
+        return true;
+    return x->kind == GRADE30_NUMBER && got->x >= 0 && fabs(got->x * got->x - want->x * want->x) <= 4e-15;
+}
+
+/* Two calls on one case gave the same answer (NaN equal to NaN). */
+static bool same_answer(grade30_kind kind, const grade30_answer *a, const grade30_answer *b)
+{
+    double x[16], y[16];
+    int n = components(kind, a, x);
+    components(kind, b, y);
+    for (int i = 0; i < n; i++)
+        if (!(x[i] == y[i] || (isnan(x[i]) && isnan(y[i]))))
+            return false;
     return true;
 }
 
-/* One case's outcome: the answer's distance to the expected value and to each twin. */
-void outcome(grading *g, const char *what, double diff, double tolerance, const char *computed,
-                    const char *expected, const mistake *m, const double *twin_diff, int n)
+/* ---- grading -------------------------------------------------------------------------- */
+
+/* Whether the call just made started a process: this is the process that started grading,
+ * and it has a child now (running, or ended and not yet waited for). A copy returns true
+ * and leaves at once, so that only one process grades. */
+static bool started_a_process(const grade30_shared *progress)
 {
-    grade30_result *r = g->r;
-    if (g->mistakes == 0) {
-        g->mistakes = n;
-        for (int i = 0; i < n; i++)
-            g->mistake[i] = m[i].name, g->matches[i] = true;
-    }
-    for (int i = 0; i < n && i < g->mistakes; i++)
-        g->matches[i] &= distance_or_inf(twin_diff[i]) <= TIGHT;
-    if (g->failed)
-        return;
-    r->cases++;
-    diff = distance_or_inf(diff);
-    if (diff <= tolerance)
-        return;
-    g->failed = true;
+    if (!progress)
+        return false;
+    if (getpid() != progress->leader)
+        _exit(0);
+    int status;
+    pid_t w = waitpid(-1, &status, WNOHANG);
+    return !(w < 0 && errno == ECHILD);
+}
+
+static void fail(grade30_result *r, const grade30_entry *x, const grade30_case *c, int i, int pass,
+                 const grade30_answer *got, const grade30_answer *want, double d)
+{
     r->verdict = GRADE30_WRONG;
-    snprintf(r->failed_case, sizeof r->failed_case, "%s", what);
-    snprintf(r->computed, sizeof r->computed, "%s", computed);
-    snprintf(r->expected, sizeof r->expected, "%s", expected);
-    r->difference = diff;
-    r->tolerance = tolerance;
+    r->failed = i + 1, r->failed_pass = pass;
+    snprintf(r->failed_case, sizeof r->failed_case, "%s", c->what);
+    answer_text(x->kind, *got, r->computed, sizeof r->computed);
+    answer_text(x->kind, *want, r->expected, sizeof r->expected);
+    r->difference = d;
+    r->tolerance = x->tolerance;
 }
 
-/* After the last case: the first mistake that explains every answer. */
-static void finish(grading *g)
+/* The second order: a shuffle of the cases from the seed (never the first order when
+ * there are two cases or more). */
+static void second_order(int *order, int n, uint64_t seed)
 {
-    if (g->stop || !g->failed)
+    uint64_t s = seed ^ 0x5DEECE66Dull;
+    for (int i = 0; i < n; i++)
+        order[i] = n - 1 - i;
+    for (int i = n - 1; i > 0; i--) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int j = (int)((s >> 33) % (uint64_t)(i + 1)), t = order[i];
+        order[i] = order[j], order[j] = t;
+    }
+    if (n > 1 && order[0] == 0) {
+        int t = order[0];
+        order[0] = order[n - 1], order[n - 1] = t;
+    }
+}
+
+bool grade30_grade_all(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out,
+                       grade30_shared *progress)
+{
+    *out = (grade30_result){.verdict = GRADE30_CORRECT, .mistake = -1};
+    int n = x->named + x->generated;
+    grade30_case *cases = malloc(sizeof *cases * (size_t)n);
+    grade30_answer *first = malloc(sizeof *first * (size_t)n);
+    int *order = malloc(sizeof *order * (size_t)n);
+    bool matches[16], ok = cases && first && order && x->mistake_count <= 16;
+    for (int m = 0; m < x->mistake_count; m++)
+        matches[m] = true;
+    for (int i = 0; ok && i < n; i++)
+        x->make_case(i, seed, &cases[i]);
+    if (ok)
+        second_order(order, n, seed);
+    for (int pass = 1; ok && pass <= 2; pass++)
+        for (int step = 0; ok && step < n; step++) {
+            int i = pass == 1 ? step : order[step];
+            if (progress)
+                progress->pass = pass, progress->case_index = i;
+            exercise30_not_written = false;
+            grade30_answer got = grade30_call(x, f, &cases[i], &ok);
+            if (started_a_process(progress)) {
+                *out = (grade30_result){.verdict = GRADE30_WRONG, .failed = i + 1, .failed_pass = pass, .mistake = -1};
+                snprintf(out->failed_case, sizeof out->failed_case, "%s", cases[i].what);
+                snprintf(out->detail, sizeof out->detail,
+                         "it started a process (fork): a formula computes its answer from its arguments alone");
+                goto done;
+            }
+            if (!ok)
+                break;
+            if (exercise30_not_written) {
+                *out = (grade30_result){.verdict = GRADE30_NOT_WRITTEN, .mistake = -1};
+                goto done;
+            }
+            if (pass == 2) { /* the same case again, after other calls: the same answer */
+                if (!same_answer(x->kind, &got, &first[i]) && out->verdict == GRADE30_CORRECT) {
+                    grade30_answer want = x->expected(&cases[i]);
+                    fail(out, x, &cases[i], i, 2, &got, &want, distance(x->kind, &got, &want, false));
+                    char before[320];
+                    answer_text(x->kind, first[i], before, sizeof before);
+                    snprintf(out->detail, sizeof out->detail,
+                             "its answer depends on earlier calls: the first time this case gave %.200s", before);
+                }
+                continue;
+            }
+            first[i] = got;
+            grade30_answer want = x->expected(&cases[i]);
+            double d = distance(x->kind, &got, &want, false);
+            for (int m = 0; ok && m < x->mistake_count; m++) {
+                if (!matches[m])
+                    continue;
+                grade30_answer twin = grade30_call(x, x->mistakes[m].fn, &cases[i], &ok);
+                matches[m] = distance(x->kind, &got, &twin, true) <= 1e-9 * scale_of(x->kind, &twin) &&
+                             got.changed == twin.changed;
+            }
+            out->cases++;
+            if (!within(x, &got, &want, d) && out->verdict == GRADE30_CORRECT)
+                fail(out, x, &cases[i], i, 1, &got, &want, d);
+        }
+    /* a name only when that mistake explains every case */
+    if (ok && out->verdict == GRADE30_WRONG && out->failed_pass == 1)
+        for (int m = 0; m < x->mistake_count && out->mistake < 0; m++)
+            if (matches[m])
+                out->mistake = m;
+done:
+    free(cases), free(first), free(order);
+    return ok;
+}
+
+/* ---- printing ------------------------------------------------------------------------- */
+
+void grade30_anchor(const char *heading, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *c = heading; *c && n + 1 < size; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (isalnum(u) || u == '-' || u == '_')
+            out[n++] = (char)tolower(u);
+        else if (u == ' ')
+            out[n++] = '-';
+    }
+    out[n] = '\0';
+}
+
+void grade30_print(int x, const grade30_result *r, FILE *out)
+{
+    const grade30_entry *e = &grade30_table[x];
+    fprintf(out, "%d. %s: %s", x + 1, e->title, grade30_verdict_name(r->verdict));
+    if (r->verdict == GRADE30_CORRECT) {
+        fprintf(out, " (%d cases, each twice)\n", r->cases);
         return;
-    for (int i = 0; i < g->mistakes && !g->r->mistake; i++)
-        if (g->matches[i])
-            g->r->mistake = g->mistake[i];
-}
-
-void check_mat4(grading *g, const char *what, mat4 got, mat4 want, double tolerance, const mistake *m, int n)
-{
-    double twin[MAX_MISTAKES];
-    for (int i = 0; i < n; i++)
-        twin[i] = mat4_max_abs_diff(got, m[i].m);
-    char a[320], b[320];
-    mat4_text(got, a, sizeof a), mat4_text(want, b, sizeof b);
-    outcome(g, what, mat4_max_abs_diff(got, want), tolerance, a, b, m, twin, n);
-}
-
-void check_vec3(grading *g, const char *what, vec3 got, vec3 want, double tolerance, const mistake *m, int n)
-{
-    double twin[MAX_MISTAKES];
-    for (int i = 0; i < n; i++)
-        twin[i] = vec3_distance(got, m[i].p);
-    char a[320], b[320];
-    vec3_text(got, a, sizeof a), vec3_text(want, b, sizeof b);
-    outcome(g, what, vec3_distance(got, want), tolerance, a, b, m, twin, n);
-}
-
-void check_double(grading *g, const char *what, double got, double want, double tolerance, const mistake *m,
-                         int n)
-{
-    double twin[MAX_MISTAKES];
-    for (int i = 0; i < n; i++)
-        twin[i] = fabs(got - m[i].x);
-    char a[64], b[64];
-    snprintf(a, sizeof a, "%.17g", got), snprintf(b, sizeof b, "%.17g", want);
-    outcome(g, what, fabs(got - want), tolerance, a, b, m, twin, n);
-}
-
-void check_dualquat(grading *g, const char *what, dualquat got, dualquat want, double tolerance,
-                           const mistake *m, int n)
-{
-    double twin[MAX_MISTAKES];
-    for (int i = 0; i < n; i++)
-        twin[i] = dualquat_distance(got, m[i].q);
-    char a[320], b[320];
-    dualquat_text(got, a, sizeof a), dualquat_text(want, b, sizeof b);
-    outcome(g, what, dualquat_distance(got, want), tolerance, a, b, m, twin, n);
-}
-
-void grade30_check(const grade30_exercises *ex, grade30_exercise x, grade30_result *out)
-{
-    *out = (grade30_result){.verdict = GRADE30_CORRECT};
-    grading g = {.r = out};
-    grade30_cases[x](ex, &g);
-    finish(&g);
-}
-
-/* ---- in a child ----------------------------------------------------------------------- */
-
-void grade30_child_limits(void)
-{
-    static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
-        signal(crashes[i], SIG_DFL); /* a handler the parent installed (a test runner's) must not catch it */
-    alarm(grade30_seconds);          /* an endless loop ends the child (SIGALRM) */
-}
-
-typedef struct { const grade30_exercises *ex; grade30_exercise x; } child_state;
-
-static lab_error check_in_child(void *state, bytes *result, lab_diag *d)
-{
-    (void)d;
-    const child_state *s = state;
-    grade30_child_limits();
-    grade30_result r;
-    grade30_check(s->ex, s->x, &r);
-    bytes_append(result, &r, sizeof r);
-    return result->failed ? LAB_ERR_OUT_OF_MEMORY : LAB_OK;
-}
-
-lab_error grade30_run(const grade30_exercises *ex, grade30_exercise x, grade30_result *out, lab_diag *d)
-{
-    child_state s = {ex, x};
-    bytes result = {0};
-    lab_diag crash = {0};
-    /* the crash code only marks a child that ended: its diag says how */
-    lab_error e = child_run(names[x], check_in_child, &s, &result, LAB_ERR_INVALID_ARGUMENT, &crash);
-    if (e == LAB_OK && result.len == sizeof *out) {
-        memcpy(out, result.data, sizeof *out);
-    } else if (e == LAB_ERR_OUT_OF_MEMORY) {
-        bytes_free(&result);
-        return diag_resource_failure(e, &crash, d);
-    } else { /* the student's code ended the child */
-        *out = (grade30_result){.verdict = GRADE30_CRASHED};
-        snprintf(out->failed_case, sizeof out->failed_case, "%.159s", crash.value); /* how the child ended */
     }
-    bytes_free(&result);
-    return LAB_OK;
-}
-
-void grade30_print(grade30_exercise x, const grade30_result *r, FILE *out)
-{
-    fprintf(out, "%s: %s", names[x], grade30_verdict_name(r->verdict));
-    if (r->verdict == GRADE30_CORRECT)
-        fprintf(out, " (%d cases)\n", r->cases);
-    else if (r->verdict == GRADE30_NOT_WRITTEN)
+    if (r->verdict == GRADE30_NOT_WRITTEN) {
         fprintf(out, "\n");
-    else if (r->verdict == GRADE30_CRASHED)
-        fprintf(out, "\n    the child that ran it ended: %s (a crash, or more than %u s)\n", r->failed_case,
-                grade30_seconds);
-    else {
-        fprintf(out, "\n    case %d: %s\n", r->cases, r->failed_case);
-        fprintf(out, "    computed: %s\n    expected: %s\n", r->computed, r->expected);
-        if (r->tolerance > 0)
-            fprintf(out, "    difference %.3g, tolerance %.3g\n", r->difference, r->tolerance);
-        fprintf(out, "    section: %s\n", sections[x]);
-        if (r->mistake)
-            fprintf(out, "    the known mistake: %s\n", r->mistake);
+        return;
     }
+    fprintf(out, "\n");
+    if (r->failed)
+        fprintf(out, "    case %d of %d%s: %s\n", r->failed, e->named + e->generated,
+                r->failed_pass == 2 ? ", in the second order" : "", r->failed_case);
+    if (r->detail[0])
+        fprintf(out, "    %s\n", r->detail);
+    if (r->verdict == GRADE30_WRONG && r->computed[0]) {
+        fprintf(out, "    computed: %s\n    expected: %s\n", r->computed, r->expected);
+        if (e->kind != GRADE30_RULE)
+            fprintf(out, "    difference %.3g, tolerance %.3g%s\n", r->difference, r->tolerance,
+                    e->kind == GRADE30_NUMBER ? "" : " times the largest |expected| (at least 1)");
+    }
+    if (r->verdict == GRADE30_WRONG && r->mistake >= 0)
+        fprintf(out, "    the known mistake: %s\n", e->mistakes[r->mistake].name);
+    char anchor[128];
+    grade30_anchor(e->heading, anchor, sizeof anchor);
+    fprintf(out, "    read: %s#%s (\"%s\")\n", e->page, anchor, e->heading);
 }

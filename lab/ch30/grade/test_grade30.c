@@ -1,13 +1,20 @@
 /* test_grade30.c - the grader of chapter 30's exercises: the reference solution is correct
- * on every exercise; the shipped exercises file is "not written yet" on every one; each
- * known mistake, put in place of the reference's function, is found wrong and named; a
- * crash and an endless loop are that exercise's verdict; make grade30 on the shipped file,
- * on the reference and on a file that does not compile exits as the grader's page says. */
+ * on every exercise, in this process and in the limited child; every known mistake of the
+ * table, put in place of the reference's function, is found wrong and named by its own
+ * name (no other mistake's); answers that depend on earlier calls, NaN and infinity are
+ * wrong answers with their case; a crash, an endless loop, alarm(0), an ignored SIGALRM,
+ * a sleep, a fork that loops, a fork bomb and exit() are that exercise's verdict within the
+ * limit; every table entry's heading exists in its page; and make grade30 on the shipped
+ * sheet, the reference, the page's example, a file with a warning, a file that reads past
+ * an array and a file that does not compile exits and writes as the grader's page says. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmocka_all.h"
 #include "testutil.h"
@@ -15,125 +22,142 @@
 #include "exercises30.h"
 #include "grade30.h"
 
-/* reference.c's functions are the ex30_* this test links; mistakes.c's are these */
-mat4 mistake_l_g(mat4, mat4);
-mat4 mistake_binv_g(mat4, mat4);
-mat4 mistake_no_inverse_bind(mat4, mat4);
-vec3 mistake_weights_not_applied(vec3, const int *, const double *, int, const mat4 *);
-vec3 mistake_weights_twice(vec3, const int *, const double *, int, const mat4 *);
-vec3 mistake_weights_swapped(vec3, const int *, const double *, int, const mat4 *);
-vec3 mistake_divides_by_w(vec3, const int *, const double *, int, const mat4 *);
-double mistake_sin_not_squared(double, double);
-double mistake_full_angle(double, double);
-double mistake_degrees(double, double);
-ex30_weights mistake_normalises(const double *, int);
-dualquat mistake_no_hemisphere(const dualquat *, const double *, int);
-mat4 mistake_transpose(mat4);
+#define SEED 30
 
-static const grade30_exercises reference = {ex30_world_matrix, ex30_skin_matrix, ex30_lbs_point,
-                                            ex30_ring_radius_ratio, ex30_check_weights, ex30_dqs_blend,
-                                            ex30_normal_matrix};
+static void show(int x, const grade30_result *r) { grade30_print(x, r, stdout); }
 
 static void test_grade30_the_reference_is_correct(void **state)
 {
     (void)state;
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        const grade30_entry *e = &grade30_table[x];
         grade30_result r;
-        grade30_check(&reference, (grade30_exercise)x, &r);
+        assert_int_equal(grade30_check(e, e->sheet, SEED, &r), LAB_OK);
         if (r.verdict != GRADE30_CORRECT)
-            grade30_print((grade30_exercise)x, &r, stderr);
+            show(x, &r);
         assert_int_equal(r.verdict, GRADE30_CORRECT);
-        assert_true(r.cases >= 2);
+        assert_int_equal(r.cases, e->named + e->generated);
+        assert_true(e->generated >= 200);
+        /* another seed, other cases, the same verdict */
+        assert_int_equal(grade30_check(e, e->sheet, 12345, &r), LAB_OK);
+        assert_int_equal(r.verdict, GRADE30_CORRECT);
     }
 }
 
-/* The reference with one function replaced: the grader must find that exercise wrong and
- * name the mistake (a fragment of the name given), and every other exercise correct. */
-static void expect_diagnosis(grade30_exercises ex, grade30_exercise x, const char *mistake)
+/* Every known mistake of the table in place of the reference: wrong, and named by its own
+ * entry, so that no mistake is named for another (a missing inverse bind for a 3x3 part,
+ * a missing flip for a test on the dual part). */
+static void test_grade30_names_every_known_mistake(void **state)
 {
-    for (int i = 0; i < GRADE30_EXERCISE_COUNT; i++) {
-        grade30_result r;
-        grade30_check(&ex, (grade30_exercise)i, &r);
-        if (i != (int)x) {
-            assert_int_equal(r.verdict, GRADE30_CORRECT);
-            continue;
+    (void)state;
+    int named = 0;
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        const grade30_entry *e = &grade30_table[x];
+        for (int m = 0; m < e->mistake_count; m++) {
+            grade30_result r;
+            assert_int_equal(grade30_check(e, e->mistakes[m].fn, SEED, &r), LAB_OK);
+            if (r.verdict != GRADE30_WRONG || r.mistake != m) {
+                show(x, &r);
+                fail_msg("exercise %d, \"%s\": graded %s, named %s", x + 1, e->mistakes[m].name,
+                         grade30_verdict_name(r.verdict), r.mistake >= 0 ? e->mistakes[r.mistake].name : "none");
+            }
+            assert_true(r.failed > 0 && r.failed_case[0] && r.computed[0] && r.expected[0]);
+            named++;
         }
-        grade30_print(x, &r, stdout);
-        if (r.verdict != GRADE30_WRONG)
-            fail_msg("%s: \"%s\" graded %s, not wrong", grade30_name(x), mistake, grade30_verdict_name(r.verdict));
-        if (!r.mistake || !strstr(r.mistake, mistake))
-            fail_msg("%s: expected the mistake \"%s\", the grader named %s", grade30_name(x), mistake,
-                     r.mistake ? r.mistake : "none");
-        assert_true(r.failed_case[0] && r.computed[0] && r.expected[0]);
     }
+    printf("  %d known mistakes, each named\n", named);
 }
 
-/* Each known mistake: which exercise, the mistaken function in place of the reference's,
- * and the words of the diagnosis the grader must give. */
-typedef struct {
-    grade30_exercise exercise;
-    void (*put)(grade30_exercises *ex);
-    const char *diagnosis;
-    const char *test_name;
-} known_mistake;
+/* ---- wrong answers the table does not name ------------------------------------------- */
 
-static void put_l_g(grade30_exercises *ex) { ex->world_matrix = mistake_l_g; }
-static void put_binv_g(grade30_exercises *ex) { ex->skin_matrix = mistake_binv_g; }
-static void put_no_inverse_bind(grade30_exercises *ex) { ex->skin_matrix = mistake_no_inverse_bind; }
-static void put_not_applied(grade30_exercises *ex) { ex->lbs_point = mistake_weights_not_applied; }
-static void put_twice(grade30_exercises *ex) { ex->lbs_point = mistake_weights_twice; }
-static void put_divides(grade30_exercises *ex) { ex->lbs_point = mistake_divides_by_w; }
-static void put_swapped(grade30_exercises *ex) { ex->lbs_point = mistake_weights_swapped; }
-static void put_sin(grade30_exercises *ex) { ex->ring_radius_ratio = mistake_sin_not_squared; }
-static void put_full_angle(grade30_exercises *ex) { ex->ring_radius_ratio = mistake_full_angle; }
-static void put_degrees(grade30_exercises *ex) { ex->ring_radius_ratio = mistake_degrees; }
-static void put_normalises(grade30_exercises *ex) { ex->check_weights = mistake_normalises; }
-static void put_no_hemisphere(grade30_exercises *ex) { ex->dqs_blend = mistake_no_hemisphere; }
-static void put_transpose(grade30_exercises *ex) { ex->normal_matrix = mistake_transpose; }
-
-static const known_mistake mistakes[] = {
-    {GRADE30_WORLD_MATRIX, put_l_g, "L G for G L", "test_grade30_names_l_g"},
-    {GRADE30_SKIN_MATRIX, put_binv_g, "B^-1 G for G B^-1", "test_grade30_names_binv_g"},
-    {GRADE30_SKIN_MATRIX, put_no_inverse_bind, "a missing inverse bind", "test_grade30_names_no_inverse_bind"},
-    {GRADE30_LBS_POINT, put_not_applied, "weights not applied", "test_grade30_names_weights_not_applied"},
-    {GRADE30_LBS_POINT, put_twice, "weights applied twice", "test_grade30_names_weights_applied_twice"},
-    {GRADE30_LBS_POINT, put_divides, "a homogeneous w divided although it is not 1", "test_grade30_names_w_divided"},
-    {GRADE30_LBS_POINT, put_swapped, "w0 and w1 swapped", "test_grade30_names_w0_w1_swapped"},
-    {GRADE30_RING_RADIUS, put_sin, "sin for sin^2", "test_grade30_names_sin_for_sin2"},
-    {GRADE30_RING_RADIUS, put_full_angle, "theta for theta/2", "test_grade30_names_theta_for_half_theta"},
-    {GRADE30_RING_RADIUS, put_degrees, "degrees for radians", "test_grade30_names_degrees_for_radians"},
-    {GRADE30_CHECK_WEIGHTS, put_normalises, "weights silently normalised", "test_grade30_names_weights_normalised"},
-    {GRADE30_DQS_BLEND, put_no_hemisphere, "a missing hemisphere flip", "test_grade30_names_no_hemisphere_flip"},
-    {GRADE30_NORMAL_MATRIX, put_transpose, "the transpose for the inverse transpose", "test_grade30_names_transpose_for_inverse_transpose"},
-};
-
-/* One known mistake (the test's state): the reference with that function replaced. */
-static void test_grade30_names_the_mistake(void **state)
-{
-    const known_mistake *k = *state;
-    grade30_exercises ex = reference;
-    k->put(&ex);
-    expect_diagnosis(ex, k->exercise, k->diagnosis);
-}
-
-/* A wrong answer that is no known mistake is wrong, with no name. */
-static mat4 some_other_matrix(mat4 a, mat4 b)
+static mat4 scaled_by_two(mat4 a, mat4 b)
 {
     (void)a, (void)b;
     return mat4_scale(2, 2, 2);
 }
 
-static void test_grade30_an_unknown_mistake_is_wrong_without_a_name(void **state)
+static int calls;
+/* right twice, then wrong: a body that keeps state */
+static double goes_wrong_later(double w, double theta)
+{
+    double s = sin(theta / 2), r = sqrt(fmax(0, 1 - 4 * w * (1 - w) * s * s));
+    return ++calls > 2 ? r + 1e-3 : r;
+}
+
+/* right on every call of the first order, then its cache answers the second */
+static double cached(double w, double theta)
+{
+    static double last_w = -1, last_theta, last;
+    if (calls++ > 300 && w == last_w && theta == last_theta)
+        return last;
+    double s = sin(theta / 2);
+    last_w = w, last_theta = theta, last = sqrt(fmax(0, 1 - 4 * w * (1 - w) * s * s));
+    return calls > 300 ? last * (1 + 1e-6) : last;
+}
+
+static mat4 nan_matrix(mat4 a, mat4 b)
+{
+    mat4 g = mat4_mul(a, b);
+    g.m[1][2] = NAN;
+    return g;
+}
+
+static double infinite(double w, double theta)
+{
+    (void)w, (void)theta;
+    return INFINITY;
+}
+
+static dualquat nan_blend(const dualquat *q, const double *weight, int k)
+{
+    (void)q, (void)weight, (void)k;
+    return (dualquat){{NAN, NAN, NAN, NAN}, {NAN, NAN, NAN, NAN}};
+}
+
+static ex30_weights nan_passes(const double *weight, int k)
+{
+    double sum = 0;
+    for (int i = 0; i < k; i++) {
+        if (weight[i] < 0)
+            return EX30_WEIGHTS_NEGATIVE;
+        sum += weight[i];
+    }
+    return !(fabs(sum - 1) > 1e-12) ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
+}
+
+static void expect_wrong(int x, grade30_fn f, const char *detail)
+{
+    grade30_result r;
+    assert_int_equal(grade30_check(&grade30_table[x], f, SEED, &r), LAB_OK);
+    show(x, &r);
+    assert_int_equal(r.verdict, GRADE30_WRONG);
+    assert_true(r.failed > 0);
+    if (detail && !strstr(r.detail, detail) && !strstr(r.computed, detail))
+        fail_msg("expected \"%s\" in the verdict", detail);
+}
+
+static void test_grade30_unknown_history_nan_and_infinity_are_wrong(void **state)
 {
     (void)state;
-    grade30_exercises ex = reference;
-    ex.skin_matrix = some_other_matrix;
     grade30_result r;
-    grade30_check(&ex, GRADE30_SKIN_MATRIX, &r);
+    assert_int_equal(grade30_check(&grade30_table[GRADE30_SKIN_MATRIX], (grade30_fn){.skin_matrix = scaled_by_two},
+                                   SEED, &r),
+                     LAB_OK);
     assert_int_equal(r.verdict, GRADE30_WRONG);
-    assert_null(r.mistake);
-    assert_int_equal(r.cases, 1); /* the first case failed */
+    assert_int_equal(r.mistake, -1); /* no name for a mistake the table does not know */
+    assert_int_equal(r.failed, 1);
+
+    calls = 0;
+    expect_wrong(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = goes_wrong_later}, NULL);
+    calls = 0;
+    expect_wrong(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = cached}, "depends on earlier calls");
+    expect_wrong(GRADE30_WORLD_MATRIX, (grade30_fn){.world_matrix = nan_matrix}, "nan");
+    expect_wrong(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = infinite}, "inf");
+    expect_wrong(GRADE30_DQS_BLEND, (grade30_fn){.dqs_blend = nan_blend}, "nan");
+    expect_wrong(GRADE30_CHECK_WEIGHTS, (grade30_fn){.check_weights = nan_passes}, NULL);
 }
+
+/* ---- the limits, through the child ----------------------------------------------------- */
 
 static mat4 crashes(mat4 m)
 {
@@ -150,29 +174,117 @@ static double loops(double w, double theta)
     return x;
 }
 
-static void test_grade30_a_crash_or_an_endless_loop_is_the_exercise_s_verdict(void **state)
+static double cancels_the_alarm_and_loops(double w, double theta)
 {
-    (void)state;
-    grade30_exercises ex = reference;
-    ex.normal_matrix = crashes;
-    ex.ring_radius_ratio = loops;
-    grade30_seconds = 1;
-    grade30_result r;
-    assert_int_equal(grade30_run(&ex, GRADE30_NORMAL_MATRIX, &r, NULL), LAB_OK);
-    assert_int_equal(r.verdict, GRADE30_CRASHED);
-    assert_non_null(strstr(r.failed_case, "signal 11"));
-    assert_int_equal(grade30_run(&ex, GRADE30_RING_RADIUS, &r, NULL), LAB_OK);
-    assert_int_equal(r.verdict, GRADE30_CRASHED);
-    printf("  an endless loop: %s\n", r.failed_case);
-    assert_non_null(strstr(r.failed_case, "signal 14"));
-    assert_int_equal(grade30_run(&ex, GRADE30_LBS_POINT, &r, NULL), LAB_OK);
-    assert_int_equal(r.verdict, GRADE30_CORRECT);
+    alarm(0);
+    return loops(w, theta);
 }
 
-/* make grade30 as a student runs it: the shipped file (every exercise not written yet,
- * exit non-zero), the reference (exit 0, every exercise correct, the figure written), the
- * page's worked example (its verdict and its picture), and a file that does not compile
- * (the compiler's message, exit 2). */
+static double ignores_sigalrm_and_loops(double w, double theta)
+{
+    signal(SIGALRM, SIG_IGN);
+    return loops(w, theta);
+}
+
+static double sleeps(double w, double theta)
+{
+    sleep(60);
+    return w + theta;
+}
+
+static double forks_and_loops(double w, double theta)
+{
+    if (fork() == 0)
+        loops(w, theta);
+    double s = sin(theta / 2);
+    return sqrt(fmax(0, 1 - 4 * w * (1 - w) * s * s));
+}
+
+static double fork_bomb(double w, double theta)
+{
+    for (;;)
+        fork();
+    return w + theta;
+}
+
+static double exits(double w, double theta)
+{
+    (void)w, (void)theta;
+    exit(0);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void expect_verdict(int x, grade30_fn f, grade30_verdict v, const char *words)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    grade30_result r;
+    assert_int_equal(grade30_run(&grade30_table[x], f, SEED, &r, NULL), LAB_OK);
+    double took = seconds_since(&t0);
+    show(x, &r);
+    printf("    (%.2f s)\n", took);
+    assert_int_equal(r.verdict, v);
+    assert_true(r.failed > 0 && r.failed_case[0]); /* the case it was in */
+    if (words && !strstr(r.detail, words))
+        fail_msg("expected \"%s\" in \"%s\"", words, r.detail);
+    assert_true(took < grade30_seconds + 1.5);
+}
+
+static void test_grade30_limits_make_every_end_a_verdict(void **state)
+{
+    (void)state;
+    double saved = grade30_seconds;
+    grade30_seconds = 0.5;
+    expect_verdict(GRADE30_NORMAL_MATRIX, (grade30_fn){.normal_matrix = crashes}, GRADE30_CRASHED, "SIGSEGV");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = loops}, GRADE30_TOO_SLOW, "over 0.5 s");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = cancels_the_alarm_and_loops},
+                   GRADE30_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = ignores_sigalrm_and_loops},
+                   GRADE30_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = sleeps}, GRADE30_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = forks_and_loops}, GRADE30_WRONG,
+                   "started a process");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = fork_bomb}, GRADE30_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = exits}, GRADE30_CRASHED, "exit status 0");
+    /* the reference through the same child */
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        grade30_result r;
+        assert_int_equal(grade30_run(&grade30_table[x], grade30_table[x].sheet, SEED, &r, NULL), LAB_OK);
+        assert_int_equal(r.verdict, GRADE30_CORRECT);
+    }
+    grade30_seconds = saved;
+}
+
+/* ---- the pages ------------------------------------------------------------------------- */
+
+/* Every entry's heading is a heading of its page, and the page links the same anchor. */
+static void test_grade30_every_verdict_points_to_a_heading(void **state)
+{
+    (void)state;
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        const grade30_entry *e = &grade30_table[x];
+        char *page = tu_read_file(e->page, NULL), heading[160];
+        assert_non_null(page);
+        snprintf(heading, sizeof heading, "\n### %s\n", e->heading);
+        if (!strstr(page, heading))
+            fail_msg("%s has no heading \"### %s\"", e->page, e->heading);
+        free(page);
+        char anchor[128];
+        grade30_anchor(e->heading, anchor, sizeof anchor);
+        char want[32];
+        snprintf(want, sizeof want, "exercise-%d-", x + 1);
+        assert_int_equal(strncmp(anchor, want, strlen(want)), 0);
+    }
+}
+
+/* ---- make grade30 as a student runs it ------------------------------------------------- */
+
 static int make_grade(const char *exercises, const char *dir, const char *log)
 {
     char command[1024];
@@ -182,34 +294,55 @@ static int make_grade(const char *exercises, const char *dir, const char *log)
     return tu_run(argv, log, log);
 }
 
-static void test_grade30_make_grade30_on_four_files(void **state)
+static int count(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *at = strstr(text, what); at; at = strstr(at + 1, what))
+        n++;
+    return n;
+}
+
+/* The reference with one body replaced, as a student's file, at path. */
+static void sheet_with(char *path, size_t size, const char *dir, const char *name, const char *rename, const char *body)
+{
+    char *text = malloc(4096);
+    assert_non_null(text);
+    snprintf(path, size, "%s/%s", dir, name);
+    snprintf(text, 4096, "#define %s reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef %s\n%s",
+             rename, getcwd((char[512]){0}, 512), rename, body);
+    assert_true(tu_write_file(path, text));
+    free(text);
+}
+
+static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
 {
     (void)state;
     char dir[64];
     assert_non_null(tu_make_temp_dir(dir, sizeof dir));
-    const char *log = tu_path(dir, "grade.log");
+    char log[128], nan_sheet[128], past[128];
+    snprintf(log, sizeof log, "%s/grade.log", dir);
+
+    /* the shipped sheet: every exercise not written yet, the outputs written all the same */
     assert_int_not_equal(make_grade(NULL, dir, log), 0);
     char *text = tu_read_file(log, NULL);
     assert_non_null(text);
-    int unwritten = 0;
-    for (const char *at = strstr(text, ": not written yet"); at; at = strstr(at + 1, ": not written yet"))
-        unwritten++;
-    assert_int_equal(unwritten, GRADE30_EXERCISE_COUNT);
+    assert_int_equal(count(text, ": not written yet"), GRADE30_EXERCISE_COUNT);
+    assert_non_null(strstr(text, "0 of 7 exercises correct"));
     free(text);
+    assert_int_equal(access(tu_path(dir, "grade30.png"), F_OK), 0);
 
-    assert_int_equal(make_grade("lab/ch30/grade/reference.c", dir, log), 0);
+    /* the reference: exit 0, every record passed */
+    assert_int_equal(make_grade("lab/ch30/grade/solutions/reference.c", dir, log), 0);
     text = tu_read_file(log, NULL);
     assert_non_null(strstr(text, "7 of 7 exercises correct"));
     free(text);
-    /* the verdicts as records, in the programs' format: one an exercise, every one ok */
     cJSON *records = tu_json_load(tu_path(dir, "grade30-checks.json"));
     assert_non_null(records);
     assert_near(tu_json_num(records, "checks_passed"), GRADE30_EXERCISE_COUNT, 0);
-    assert_near(tu_json_num(records, "checks_failed"), 0, 0);
     cJSON_Delete(records);
 
     /* the page's worked example: its verdict and its picture, pixel for pixel */
-    assert_int_not_equal(make_grade("lab/ch30/grade/example.c", dir, log), 0);
+    assert_int_not_equal(make_grade("lab/ch30/grade/solutions/example.c", dir, log), 0);
     text = tu_read_file(log, NULL);
     assert_non_null(strstr(text, "6 of 7 exercises correct"));
     assert_non_null(strstr(text, "the known mistake: a missing inverse bind"));
@@ -221,33 +354,72 @@ static void test_grade30_make_grade30_on_four_files(void **state)
     assert_near(tu_json_num(second, "computed"), 2, 0); /* the bind pose moved 2 up its axis */
     assert_near(tu_json_num(records, "checks_failed"), 1, 0);
     cJSON_Delete(records);
-    const char *picture = tu_path(dir, "grade30.png");
-    if (!tu_same_pixels(picture, "lab/ch30/grade/example.png"))
-        fail_msg("%s differs from lab/ch30/grade/example.png: run make grade30 EXERCISES=lab/ch30/grade/example.c "
-                 "and copy it there", picture);
+    if (!tu_same_pixels(tu_path(dir, "grade30-2.png"), "lab/ch30/grade/example.png"))
+        fail_msg("%s differs from lab/ch30/grade/example.png: run make grade30 "
+                 "EXERCISES=lab/ch30/grade/solutions/example.c and copy build/grade30/grade30-2.png there",
+                 tu_path(dir, "grade30-2.png"));
 
+    /* a warning is shown, not fatal; a NaN answer is a wrong answer, the records written */
+    sheet_with(nan_sheet, sizeof nan_sheet, dir, "nan.c", "ex30_ring_radius_ratio",
+               "double ex30_ring_radius_ratio(double w, double theta)\n"
+               "{ int unused; (void)w, (void)theta; return NAN; }\n");
+    assert_int_not_equal(make_grade(nan_sheet, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    assert_non_null(strstr(text, "unused"));   /* the compiler's warning */
+    assert_non_null(strstr(text, "computed: nan"));
+    assert_non_null(strstr(text, "6 of 7 exercises correct"));
+    assert_null(strstr(text, "does not compile"));
+    free(text);
+    records = tu_json_load(tu_path(dir, "grade30-checks.json"));
+    assert_non_null(records);
+    cJSON *fourth = cJSON_GetArrayItem(tu_json_get(records, "checks"), GRADE30_RING_RADIUS);
+    assert_true(cJSON_IsNull(tu_json_get(fourth, "computed"))); /* NaN as null, never a stale file */
+    assert_near(tu_json_num(records, "checks_failed"), 1, 0);
+    cJSON_Delete(records);
+
+    /* a read past the arrays: the sanitizer's verdict, with the array, the file and the line */
+    sheet_with(past, sizeof past, dir, "past.c", "ex30_lbs_point",
+                                  "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k,\n"
+                                  "                    const mat4 *palette)\n"
+                                  "{\n"
+                                  "    vec4 sum = {0, 0, 0, 0};\n"
+                                  "    for (int i = 0; i <= k; i++)\n"
+                                  "        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[joint[i] & 1], vec4_point(p)), weight[i]));\n"
+                                  "    return vec3_make(sum.x, sum.y, sum.z);\n"
+                                  "}\n");
+    assert_int_not_equal(make_grade(past, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    printf("%s", text);
+    if (!strstr(text, "could not build")) { /* a compiler without the sanitizers says so instead */
+        assert_non_null(strstr(text, "undefined behaviour"));
+        /* the compiler may read weight[i] before joint[i]: either is named, at its line */
+        assert_true(strstr(text, "reads joint[2], past the 2 influences") ||
+                    strstr(text, "reads weight[2], past the 2 weights"));
+        assert_non_null(strstr(text, "past.c:9")); /* the body's line 6, after the three lines above it */
+    }
+    free(text);
+
+    /* a file that does not compile: the compiler's message, exit 2 */
     char bad[128];
     snprintf(bad, sizeof bad, "%s/broken.c", dir);
     assert_true(tu_write_file(bad, "#include \"exercises30.h\"\nmat4 ex30_world_matrix(mat4 a, mat4 b) { return a * b; }\n"));
     assert_int_equal(make_grade(bad, dir, log), 2);
     text = tu_read_file(log, NULL);
-    assert_non_null(strstr(text, "error:"));         /* the compiler's own message */
-    assert_non_null(strstr(text, "does not compile")); /* and the grader's line */
+    assert_non_null(strstr(text, "error:"));
+    assert_non_null(strstr(text, "does not compile"));
     free(text);
     tu_remove_tree(dir);
 }
 
 int main(void)
 {
-    _Static_assert(sizeof mistakes / sizeof mistakes[0] == 13, "one test per known mistake");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grade30_the_reference_is_correct),
-#define MISTAKE(i) {mistakes[i].test_name, test_grade30_names_the_mistake, NULL, NULL, (void *)&mistakes[i]}
-        MISTAKE(0), MISTAKE(1), MISTAKE(2), MISTAKE(3), MISTAKE(4), MISTAKE(5), MISTAKE(6),
-        MISTAKE(7), MISTAKE(8), MISTAKE(9), MISTAKE(10), MISTAKE(11), MISTAKE(12),
-        cmocka_unit_test(test_grade30_an_unknown_mistake_is_wrong_without_a_name),
-        cmocka_unit_test(test_grade30_a_crash_or_an_endless_loop_is_the_exercise_s_verdict),
-        cmocka_unit_test(test_grade30_make_grade30_on_four_files),
+        cmocka_unit_test(test_grade30_names_every_known_mistake),
+        cmocka_unit_test(test_grade30_unknown_history_nan_and_infinity_are_wrong),
+        cmocka_unit_test(test_grade30_limits_make_every_end_a_verdict),
+        cmocka_unit_test(test_grade30_every_verdict_points_to_a_heading),
+        cmocka_unit_test(test_grade30_make_grade30_as_a_student_runs_it),
     };
     return cmocka_run_group_tests_name("the grader of chapter 30's exercises", tests, NULL, NULL);
 }

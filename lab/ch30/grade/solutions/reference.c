@@ -1,6 +1,6 @@
 /* reference.c - one correct answer to lab/ch30/exercises.c, for the grader's tests
  * (test_grade30: every exercise correct) and for a student who wants to compare after
- * trying: make grade30 EXERCISES=lab/ch30/grade/reference.c exits 0. Each formula in its
+ * trying: make grade30 EXERCISES=lab/ch30/grade/solutions/reference.c exits 0. Each formula in its
  * own lines, as a student would write it. */
 #include <math.h>
 
@@ -32,7 +32,9 @@ ex30_weights ex30_check_weights(const double *weight, int k)
 {
     double sum = 0;
     for (int i = 0; i < k; i++) {
-        if (!(weight[i] >= 0.0))
+        if (!isfinite(weight[i]))
+            return EX30_WEIGHTS_NOT_FINITE;
+        if (weight[i] < 0.0)
             return EX30_WEIGHTS_NEGATIVE;
         sum += weight[i];
     }

@@ -1,0 +1,340 @@
+/* grade30_sandbox.c - the child a student's code runs in, and the limits the parent puts on
+ * it (grade30.h).
+ *
+ * The parent forks a child that leads a process group of its own and shares one page-sized
+ * record with it (grade30_grading.h): which call is under way, and the result. The child
+ * lowers its limits (CPU seconds, processes, address space, no core file) and grades. The
+ * parent does not read a pipe or trust an alarm the child could cancel: it polls for the
+ * child's end against a wall-clock deadline, and then kills the child's whole process
+ * group, so that a copy the student's code forked, a loop that ignores SIGALRM, alarm(0)
+ * or a sleep all end there. A grandchild that calls setsid leaves the group: the lab
+ * cannot end what escapes on purpose.
+ *
+ * Where the sheet was built with -fsanitize=address,undefined (make grade30 does so where
+ * the compiler can), the sanitizer's report goes to a pipe of the child's instead of the
+ * terminal, and its death callback names the bad access from the arrays of the call under
+ * way ("reads joint[4], past the 4 influences") and the file and line from the report. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, setgroups */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+
+#include "grade30.h"
+#include "grade30_grading.h"
+
+double grade30_seconds = 2;
+const char *grade30_sheet_path = "exercises.c";
+
+/* The sanitizers' interface, present only where the sheet was built with them. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+extern void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
+extern void *__asan_get_report_address(void) __attribute__((weak));
+extern int __asan_get_report_access_type(void) __attribute__((weak));
+
+/* ---- in the child --------------------------------------------------------------------- */
+
+static grade30_shared *shared;  /* the child's record (the parent's mapping, inherited) */
+static int report_pipe = -1;    /* where the sanitizer's report goes; read back at death */
+
+/* The arrays of the call under way. */
+static struct {
+    const char *name, *noun;
+    uintptr_t base;
+    size_t size;
+    int count;
+} arrays[4];
+
+void grade30_sandbox_arrays(const int *joint, int joints, const double *weight, int weights, const mat4 *palette,
+                            int palette_count, const dualquat *q, int qs)
+{
+    arrays[0].name = "joint", arrays[0].noun = "influences", arrays[0].base = (uintptr_t)joint;
+    arrays[0].size = sizeof *joint, arrays[0].count = joints;
+    arrays[1].name = "weight", arrays[1].noun = "weights", arrays[1].base = (uintptr_t)weight;
+    arrays[1].size = sizeof *weight, arrays[1].count = weights;
+    arrays[2].name = "palette", arrays[2].noun = "matrices of the palette", arrays[2].base = (uintptr_t)palette;
+    arrays[2].size = sizeof *palette, arrays[2].count = palette_count;
+    arrays[3].name = "q", arrays[3].noun = "dual quaternions", arrays[3].base = (uintptr_t)q;
+    arrays[3].size = sizeof *q, arrays[3].count = qs;
+}
+
+/* The bad access in the arrays' words, when it lies next to one of them. */
+static void name_access(char *out, size_t size)
+{
+    if (!__asan_get_report_address)
+        return;
+    uintptr_t at = (uintptr_t)__asan_get_report_address();
+    const char *how = __asan_get_report_access_type && __asan_get_report_access_type() ? "writes" : "reads";
+    int nearest = -1;
+    uintptr_t best = 256; /* the array the access is nearest to, within 256 bytes of its ends */
+    for (int i = 0; i < 4; i++) {
+        uintptr_t base = arrays[i].base, end = base + arrays[i].size * (size_t)arrays[i].count;
+        uintptr_t off = at < base ? base - at : at >= end ? at - end : 0;
+        if (base && off < best)
+            best = off, nearest = i;
+    }
+    if (nearest < 0) {
+        snprintf(out, size, "%s memory at %#lx, outside every array of the case", how, (unsigned long)at);
+        return;
+    }
+    uintptr_t base = arrays[nearest].base, each = arrays[nearest].size;
+    long index = at >= base ? (long)((at - base) / each) : -1 - (long)((base - at - 1) / each);
+    snprintf(out, size, "%s %s[%ld], %s the %d %s", how, arrays[nearest].name, index, index < 0 ? "before" : "past",
+             arrays[nearest].count, arrays[nearest].noun);
+}
+
+static void sanitizer_death(void)
+{
+    if (!shared)
+        return;
+    shared->sanitizer = true;
+    name_access(shared->access, sizeof shared->access);
+    if (report_pipe >= 0) {
+        ssize_t n = read(report_pipe, shared->report, sizeof shared->report - 1);
+        shared->report[n > 0 ? n : 0] = '\0';
+    }
+}
+
+static void child_limits(void)
+{
+    static const int defaults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGXCPU, SIGTERM, SIGPIPE};
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        signal(defaults[i], SIG_DFL); /* a handler the parent installed (a test runner's) must not catch it */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* Root is exempt from the process limit: a child of root's grades as nobody, so that a
+     * fork bomb stops at the limit (where the system lets it change users). Dumpable again,
+     * so that a sanitizer can still read /proc/self/maps. */
+    if (geteuid() == 0 && setgroups(0, NULL) == 0 && setgid(65534) == 0 && setuid(65534) == 0)
+        prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    rlim_t cpu = (rlim_t)ceil(grade30_seconds) + 1;
+    setrlimit(RLIMIT_CPU, &(struct rlimit){cpu, cpu + 1});
+    setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+    setrlimit(RLIMIT_NPROC, &(struct rlimit){1024, 1024});
+    if (!__asan_get_report_address) /* AddressSanitizer reserves terabytes of address space */
+        setrlimit(RLIMIT_AS, &(struct rlimit){(rlim_t)4 << 30, (rlim_t)4 << 30});
+    if (__sanitizer_set_death_callback && __sanitizer_set_report_fd) {
+        int fd[2];
+        if (pipe(fd) == 0) {
+            fcntl(fd[0], F_SETFL, O_NONBLOCK);
+            report_pipe = fd[0];
+            __sanitizer_set_report_fd((void *)(intptr_t)fd[1]);
+        }
+        __sanitizer_set_death_callback(sanitizer_death);
+    }
+}
+
+typedef enum { GRADE, PICTURE } job;
+
+static void run_child(job what, const grade30_entry *x, grade30_fn f, uint64_t seed)
+{
+    setpgid(0, 0);
+    shared->leader = getpid();
+    child_limits();
+    if (what == GRADE) {
+        shared->out_of_memory = !grade30_grade_all(x, f, seed, &shared->result, shared);
+    } else {
+        exercise30_not_written = false;
+        x->picture_points(f, &shared->picture);
+        if (exercise30_not_written)
+            shared->picture.drawn = false;
+        if (getpid() != shared->leader)
+            _exit(0);
+    }
+    fflush(NULL); /* what the student's code printed */
+    shared->done = getpid() == shared->leader;
+    _exit(0);
+}
+
+/* ---- in the parent -------------------------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void pause_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
+
+/* Runs the job in a child; *status how it ended, *late whether the deadline ended it. */
+static lab_error sandbox(job what, const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_shared **out,
+                         int *status, bool *late, lab_diag *d)
+{
+    double seconds = what == GRADE ? grade30_seconds : fmin(1, grade30_seconds); /* a picture: a few calls */
+    grade30_shared *s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (s == MAP_FAILED)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its child: %s",
+                         strerror(errno));
+    memset(s, 0, sizeof *s);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        munmap(s, sizeof *s);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no child process: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        shared = s;
+        run_child(what, x, f, seed);
+    }
+    setpgid(pid, pid); /* also here, so that the group exists before the first kill */
+    double start = now();
+    *late = false;
+    siginfo_t info;
+    for (;;) { /* the child's end, seen without reaping it, or the deadline */
+        memset(&info, 0, sizeof info);
+        if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+            break;
+        if (now() - start > seconds) {
+            *late = true;
+            break;
+        }
+        pause_ms(1);
+    }
+    /* the whole group: the child and every copy of it; then, the child reaped, whatever
+     * copies are left, until none is (a copy that is a zombie nobody reaps still counts:
+     * at most 200 ms) */
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+    for (int i = 0; i < 200 && kill(-pid, SIGKILL) == 0; i++)
+        pause_ms(1);
+    *out = s;
+    return LAB_OK;
+}
+
+/* A signal's name: "SIGSEGV (Segmentation fault)". */
+static void signal_words(int sig, char *out, size_t size)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"}, {SIGABRT, "SIGABRT"},
+        {SIGKILL, "SIGKILL"}, {SIGXCPU, "SIGXCPU"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGPIPE, "SIGPIPE"},
+    };
+    const char *name = "a signal";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            name = names[i].name;
+    snprintf(out, size, "%s %d (%s)", name, sig, strsignal(sig));
+}
+
+/* The token of the report that names the sheet's file and line ("lab/ch30/exercises.c:42"). */
+static void sheet_line(const char *report, char *out, size_t size)
+{
+    const char *base = strrchr(grade30_sheet_path, '/');
+    base = base ? base + 1 : grade30_sheet_path;
+    size_t n = strlen(base);
+    for (const char *at = strstr(report, base); at; at = strstr(at + 1, base)) {
+        if (at[n] != ':' || at[n + 1] < '0' || at[n + 1] > '9')
+            continue;
+        const char *end = at + n + 1;
+        while (*end >= '0' && *end <= '9')
+            end++;
+        snprintf(out, size, "%s:%.*s", grade30_sheet_path, (int)(end - at - n - 1), at + n + 1);
+        return;
+    }
+    out[0] = '\0';
+}
+
+/* The sanitizer's own words: UBSan's "runtime error: ..." line, or ASan's kind of error. */
+static void sanitizer_words(const char *report, char *out, size_t size)
+{
+    const char *ub = strstr(report, "runtime error: "), *asan = strstr(report, "AddressSanitizer: ");
+    const char *from = ub ? ub + 15 : asan ? asan : NULL;
+    if (!from) {
+        snprintf(out, size, "a sanitizer's report");
+        return;
+    }
+    size_t len = strcspn(from, "\n");
+    snprintf(out, size, "%s%.*s", ub ? "UndefinedBehaviorSanitizer: " : "", (int)(len > 160 ? 160 : len), from);
+    char *cut = strstr(out, " on address"); /* ASan's kind of error, without the addresses */
+    if (cut)
+        *cut = '\0';
+}
+
+/* The verdict of a child that did not finish: too slow, crashed, or a sanitizer's. */
+static void ended_verdict(const grade30_entry *x, uint64_t seed, const grade30_shared *s, int status, bool late,
+                          grade30_result *out)
+{
+    *out = (grade30_result){.mistake = -1, .failed = s->case_index + 1, .failed_pass = s->pass ? s->pass : 1};
+    grade30_case c;
+    x->make_case(s->case_index, seed, &c);
+    snprintf(out->failed_case, sizeof out->failed_case, "%s", c.what);
+    char how[96];
+    if (late || (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)) {
+        out->verdict = GRADE30_TOO_SLOW;
+        snprintf(out->detail, sizeof out->detail,
+                 "too slow: over %g s for the exercise's %d calls (a correct body takes microseconds a call); "
+                 "its process group was killed",
+                 grade30_seconds, 2 * (x->named + x->generated));
+    } else if (s->sanitizer) {
+        out->verdict = GRADE30_UNDEFINED;
+        char where[160], words[200];
+        sheet_line(s->report, where, sizeof where);
+        sanitizer_words(s->report, words, sizeof words);
+        snprintf(out->detail, sizeof out->detail, "%s%s%s%s%s(%s)", s->access[0] ? s->access : "", s->access[0] ? " " : "",
+                 where[0] ? "at " : "", where, where[0] ? " " : "", words);
+    } else if (WIFSIGNALED(status)) {
+        out->verdict = GRADE30_CRASHED;
+        signal_words(WTERMSIG(status), how, sizeof how);
+        snprintf(out->detail, sizeof out->detail, "crashed: %s", how);
+    } else {
+        out->verdict = GRADE30_CRASHED;
+        snprintf(out->detail, sizeof out->detail,
+                 "crashed: the process ended (exit status %d) inside the call: a formula returns its answer, it "
+                 "never ends the program",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : status);
+    }
+}
+
+lab_error grade30_run(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out, lab_diag *d)
+{
+    grade30_shared *s;
+    int status = 0;
+    bool late;
+    lab_error e = sandbox(GRADE, x, f, seed, &s, &status, &late, d);
+    if (e != LAB_OK)
+        return e;
+    if (!late && s->out_of_memory)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "its cases in the grading child");
+    else if (!late && s->done && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        *out = s->result;
+    else
+        ended_verdict(x, seed, s, status, late, out);
+    munmap(s, sizeof *s);
+    return e;
+}
+
+lab_error grade30_check(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out)
+{
+    return grade30_grade_all(x, f, seed, out, NULL) ? LAB_OK : LAB_ERR_OUT_OF_MEMORY;
+}
+
+lab_error grade30_picture_points(const grade30_entry *x, grade30_fn f, grade30_picture_data *out, lab_diag *d)
+{
+    grade30_shared *s;
+    int status = 0;
+    bool late;
+    lab_error e = sandbox(PICTURE, x, f, 0, &s, &status, &late, d);
+    if (e != LAB_OK)
+        return e;
+    *out = s->picture;
+    if (late || !s->done || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        out->drawn = false;
+    munmap(s, sizeof *s);
+    return LAB_OK;
+}

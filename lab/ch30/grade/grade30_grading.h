@@ -16,7 +16,9 @@ typedef struct {
     bool out_of_memory;               /* the child ran out of memory (not the student's verdict) */
     bool sanitizer;                   /* a sanitizer ended the child */
     char access[200];                 /* the bad access, named from the case's arrays */
-    char report[4096];                /* the sanitizer's report, as much as fits */
+    char report[16384];               /* the child's standard error (a sanitizer's report), as much
+                                       * as fits; the parent fills it */
+    size_t report_dropped;            /* bytes of it that did not fit */
     grade30_result result;
     grade30_picture_data picture;
 } grade30_shared;

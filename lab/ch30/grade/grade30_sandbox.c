@@ -41,14 +41,12 @@ const char *grade30_sheet_path = "exercises.c";
 
 /* The sanitizers' interface, present only where the sheet was built with them. */
 extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
-extern void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
 extern void *__asan_get_report_address(void) __attribute__((weak));
 extern int __asan_get_report_access_type(void) __attribute__((weak));
 
 /* ---- in the child --------------------------------------------------------------------- */
 
 static grade30_shared *shared;  /* the child's record (the parent's mapping, inherited) */
-static int report_pipe = -1;    /* where the sanitizer's report goes; read back at death */
 
 /* The arrays of the call under way. */
 static struct {
@@ -102,10 +100,6 @@ static void sanitizer_death(void)
         return;
     shared->sanitizer = true;
     name_access(shared->access, sizeof shared->access);
-    if (report_pipe >= 0) {
-        ssize_t n = read(report_pipe, shared->report, sizeof shared->report - 1);
-        shared->report[n > 0 ? n : 0] = '\0';
-    }
 }
 
 static void child_limits(void)
@@ -127,15 +121,8 @@ static void child_limits(void)
     setrlimit(RLIMIT_NPROC, &(struct rlimit){1024, 1024});
     if (!__asan_get_report_address) /* AddressSanitizer reserves terabytes of address space */
         setrlimit(RLIMIT_AS, &(struct rlimit){(rlim_t)4 << 30, (rlim_t)4 << 30});
-    if (__sanitizer_set_death_callback && __sanitizer_set_report_fd) {
-        int fd[2];
-        if (pipe(fd) == 0) {
-            fcntl(fd[0], F_SETFL, O_NONBLOCK);
-            report_pipe = fd[0];
-            __sanitizer_set_report_fd((void *)(intptr_t)fd[1]);
-        }
+    if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(sanitizer_death);
-    }
 }
 
 typedef enum { GRADE, PICTURE } job;
@@ -171,6 +158,20 @@ static double now(void)
 
 static void pause_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
 
+/* What the child wrote to its standard error so far, kept as far as it fits (the pipe is
+ * emptied as the child writes, so that a chatty body never blocks on it). */
+static void drain(int fd, grade30_shared *s, size_t *used)
+{
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
+        size_t room = sizeof s->report - 1 - *used, take = (size_t)n < room ? (size_t)n : room;
+        memcpy(s->report + *used, buf, take);
+        *used += take, s->report_dropped += (size_t)n - take;
+    }
+    s->report[*used] = '\0';
+}
+
 /* Runs the job in a child; *status how it ended, *late whether the deadline ended it. */
 static lab_error sandbox(job what, const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_shared **out,
                          int *status, bool *late, lab_diag *d)
@@ -181,22 +182,34 @@ static lab_error sandbox(job what, const grade30_entry *x, grade30_fn f, uint64_
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its child: %s",
                          strerror(errno));
     memset(s, 0, sizeof *s);
+    int err[2];
+    if (pipe(err) != 0) {
+        munmap(s, sizeof *s);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no pipe for its child: %s", strerror(errno));
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         munmap(s, sizeof *s);
+        close(err[0]), close(err[1]);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no child process: %s", strerror(errno));
     }
     if (pid == 0) {
         shared = s;
+        dup2(err[1], STDERR_FILENO); /* a sanitizer's report, and whatever the body prints there */
+        close(err[0]), close(err[1]);
         run_child(what, x, f, seed);
     }
+    close(err[1]);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+    size_t used = 0;
     setpgid(pid, pid); /* also here, so that the group exists before the first kill */
     double start = now();
     *late = false;
     siginfo_t info;
     for (;;) { /* the child's end, seen without reaping it, or the deadline */
         memset(&info, 0, sizeof info);
+        drain(err[0], s, &used);
         if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
             break;
         if (now() - start > seconds) {
@@ -214,6 +227,8 @@ static lab_error sandbox(job what, const grade30_entry *x, grade30_fn f, uint64_
         ;
     for (int i = 0; i < 200 && kill(-pid, SIGKILL) == 0; i++)
         pause_ms(1);
+    drain(err[0], s, &used);
+    close(err[0]);
     *out = s;
     return LAB_OK;
 }
@@ -281,7 +296,7 @@ static void ended_verdict(const grade30_entry *x, uint64_t seed, const grade30_s
                  "too slow: over %g s for the exercise's %d calls (a correct body takes microseconds a call); "
                  "its process group was killed",
                  grade30_seconds, 2 * (x->named + x->generated));
-    } else if (s->sanitizer) {
+    } else if (s->sanitizer || strstr(s->report, "runtime error: ") || strstr(s->report, "ERROR: AddressSanitizer")) {
         out->verdict = GRADE30_UNDEFINED;
         char where[160], words[200];
         sheet_line(s->report, where, sizeof where);
@@ -315,6 +330,12 @@ lab_error grade30_run(const grade30_entry *x, grade30_fn f, uint64_t seed, grade
         *out = s->result;
     else
         ended_verdict(x, seed, s, status, late, out);
+    if (s->report[0] && out->verdict != GRADE30_UNDEFINED) { /* what the body printed, not lost */
+        fprintf(stderr, "%s wrote to its standard error:\n%s%s", x->function, s->report,
+                s->report[strlen(s->report) - 1] == '\n' ? "" : "\n");
+        if (s->report_dropped)
+            fprintf(stderr, "(%zu more bytes not shown)\n", s->report_dropped);
+    }
     munmap(s, sizeof *s);
     return e;
 }

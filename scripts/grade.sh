@@ -36,3 +36,8 @@ else
     echo "grade$n: note: this compiler could not build $exercises with the sanitizers; reads past an array are not caught"
 fi
 "$grader" --sheet "$exercises" "$dir"
+status=$?
+if [ "$status" = 1 ]; then
+    echo "(not every exercise is correct yet: exit 1, which make reports below as its own \"Error 1\"; the build is fine)"
+fi
+exit "$status"

@@ -336,7 +336,9 @@ static const struct { const char *folder; int floor; } floors[] = {
 enum { CHAPTER_FLOOR = 6, PROGRAM_FLOOR = 7 };
 
 /* A file's floor: its src/ folder's; a chapter's shared files (lab/<chapter>/x.c) stand on
- * CHAPTER_FLOOR, a program's (lab/<chapter>/<program>/x.c) on PROGRAM_FLOOR. -1: unknown. */
+ * CHAPTER_FLOOR, a program's (lab/<chapter>/<program>/x.c) on PROGRAM_FLOOR, and a
+ * program's fixtures (lab/<chapter>/<program>/<folder>/x.c: the grader's solutions) on the
+ * floor above it. -1: unknown. */
 static int floor_of(const char *path)
 {
     for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
@@ -347,7 +349,7 @@ static int floor_of(const char *path)
     int slashes = 0;
     for (const char *c = path; *c; c++)
         slashes += *c == '/';
-    return slashes == 2 ? CHAPTER_FLOOR : slashes == 3 ? PROGRAM_FLOOR : -1;
+    return slashes == 2 ? CHAPTER_FLOOR : slashes == 3 ? PROGRAM_FLOOR : slashes == 4 ? PROGRAM_FLOOR + 1 : -1;
 }
 
 /* The folder of a path, with its final '/'. */

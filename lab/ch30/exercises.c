@@ -1,15 +1,15 @@
 /* exercises.c - chapter 30's formulas, for you to write. Each function below is one
  * formula of the article; its comment quotes the section and the formula, and
- * exercises30.h says what it takes and returns. Replace NOT_WRITTEN_YET(); and the
- * placeholder with the formula, then
+ * exercises30.h says what it takes and returns (and what it must return on the edges).
+ * Replace NOT_WRITTEN_YET(); and the placeholder with the formula, then
  *
  *     make grade30
  *
  * builds the grader against this file and prints, per exercise, "not written yet",
  * "correct", or the first case it gets wrong: what it computed, what was expected, the
- * section it tests and, when the answer matches a known mistake, the mistake's name. It
- * draws your skinned cylinder beside the lab's into build/grade30/ (grade/README.md).
- * To grade another file: make grade30 EXERCISES=path/to/file.c
+ * heading of the chapter's page that teaches it and, when one known mistake explains every
+ * answer, the mistake's name. It draws each exercise beside the lab's into build/grade30/
+ * (grade/README.md). To grade another file: make grade30 EXERCISES=path/to/file.c
  *
  * The lab itself never uses this file: make lab30 and out/ch30/ stay as they are.
  */
@@ -49,7 +49,8 @@ double ex30_ring_radius_ratio(double w, double theta)
     return 1.0;
 }
 
-/* The weight rules: each w_j >= 0, sum_j w_j = 1 within 1e-12; refuse, never repair. */
+/* The weight rules: each w_j finite and >= 0, sum_j w_j = 1 within 1e-12; refuse, never
+ * repair; the first weight that breaks a rule decides. */
 ex30_weights ex30_check_weights(const double *weight, int k)
 {
     (void)weight, (void)k;

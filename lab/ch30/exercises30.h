@@ -8,7 +8,9 @@
  * function of src/math/ may be called (mat4_mul, mat4_mul_vec4, vec4_add, quat_dot,
  * dualquat_add, ...); the lab's own answers (skin_lbs_point, dualquat_blend,
  * mat4_linear_inverse_transpose, rig30_radius_ratio) are what the grader compares with,
- * so calling them teaches nothing.
+ * so calling them teaches nothing. A body must compute from its arguments alone: the
+ * grader calls each case twice, in two orders, and a fresh copy of every array, of exactly
+ * its size, each time.
  */
 #ifndef EXERCISES30_H
 #define EXERCISES30_H

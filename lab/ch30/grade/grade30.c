@@ -42,10 +42,10 @@ static lab_error picture(int x, const grade30_result *r, canvas *out, lab_diag *
 {
     const grade30_entry *e = &grade30_table[x];
     grade30_picture_data yours = {0};
-    if (r->verdict == GRADE30_NOT_WRITTEN) {
+    if (r->verdict == GRADE30_NOT_WRITTEN || !e->picture) { /* an exercise may come without a picture */
         lab_error err = canvas_init(out, GRADE30_PICTURE_W, GRADE30_PICTURE_H, FIGURE_BACKGROUND, d);
         char title[96];
-        snprintf(title, sizeof title, "%d. not written yet", x + 1);
+        snprintf(title, sizeof title, "%d. %s", x + 1, e->picture ? "not written yet" : "(no picture)");
         if (err == LAB_OK)
             figure_draw_label(out, 0, title);
         return err;

@@ -10,7 +10,7 @@
  *   skinning30.png, -thetaNNN.png  the figure, one panel per pose, and each panel alone
  *   skinning30-hand.png            the hand control (section 4) in the xy plane
  *   skinning30-weights.png         the bind mesh coloured by the child weight
- *   skinning30-refused-weights.png exercise 2: what weights 0.4 + 0.4 would do (refused data)
+ *   skinning30-refused-weights.png question C: what weights 0.4 + 0.4 would do (refused data)
  *   skinning30.json, -radii.csv    the scene and every check; the radius table
  * (the figures are drawn in skinning30_figures.c; the JSON, CSV and report in skinning30_record.c)
  *   skinning30.gltf                with --gltf: the rig and a twist animation

@@ -1,5 +1,5 @@
 /* skinning30_figures.c - lab30's figures (see skinning30.h): the panels of the twist, the hand
- * control in its plane, the weights on the bind mesh, and exercise 2's refused weights.
+ * control in its plane, the weights on the bind mesh, and question C's refused weights.
  * What they show is computed in lab30.c; this file only draws it. */
 #include <math.h>
 #include <stdio.h>
@@ -119,7 +119,7 @@ static lab_error draw_weights(const skinning30 *c, canvas *out, lab_diag *d)
     return e;
 }
 
-/* Exercise 2 as a picture, titled as what it is: a demonstration of data lab30 refuses.
+/* Question C as a picture, titled as what it is: a demonstration of data lab30 refuses.
  * At the bind pose every C_j = I, so LBS gives p~' = (w_0 + w_1) p~: weights 0.4 + 0.4 on
  * the middle ring put it at 0.8 p (the homogeneous w is 0.8), off the bind mesh it must
  * reproduce. Beside it the bind pose with the chapter's weights, which sum to 1. */
@@ -150,7 +150,7 @@ static lab_error draw_refused_weights(const skinning30 *c, canvas *out, lab_diag
     }
     if (e == LAB_OK)
         e = figure_compose(out, panels, 2, 12,
-                           "Exercise 2, a demonstration of refused data:\nweights that do not sum to 1, "
+                           "Question C, a demonstration of refused data:\nweights that do not sum to 1, "
                            "seen at the bind pose", d);
     canvas_free(&panels[0]), canvas_free(&panels[1]);
     free(shrunk), free(middle);

@@ -154,7 +154,7 @@ static void test_lab30_json_counts_radii_and_checks(void **state)
     free(csv);
 }
 
-/* Exercises 1 and 2 from the command line. */
+/* Questions A and C from the command line. */
 /* The article's explanation, as numbers: the middle ring's blended matrix at 0, 90 and
  * 180 degrees (singular values 1 1 1, 1 r r, 1 0 0); the article's radii are one vertex's,
  * and every radius row keeps min <= mean <= max. */

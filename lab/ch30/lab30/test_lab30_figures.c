@@ -30,7 +30,7 @@ typedef tu_run_dir run_ctx;
 
 /* ---- refused data loses nothing ----------------------------------------------------- */
 
-/* Exercise 2: weights (0.4, 0.4) are rejected with the article's explanation, and the
+/* Question C: weights (0.4, 0.4) are rejected with the article's explanation, and the
  * outputs of an earlier run stay exactly as they were. */
 static void test_lab30_rejected_weights_lose_nothing(void **state)
 {

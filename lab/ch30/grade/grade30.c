@@ -21,7 +21,7 @@
 #include "program/output.h"
 
 #include "grade30.h"
-#include "grade30_figure.h"
+#include "grade30_table.h"
 
 #define LAB "grade30"
 

@@ -1,4 +1,4 @@
-/* grade30_figure.c - each exercise's picture (grade30_figure.h): the student's points made
+/* grade30_figure.c - each exercise's picture (declared in grade30_table.h): the student's points made
  * in the grading child, drawn here beside the lab's, which this file computes with the
  * library (the hierarchy product, the palette, the blends, the closed forms). */
 #include <math.h>
@@ -19,8 +19,7 @@
 #include "skin/blend.h"
 #include "skin/influences.h"
 
-#include "grade30.h"
-#include "grade30_figure.h"
+#include "grade30_table.h"
 #include "rig30.h"
 #include "rig30_check.h"
 
@@ -68,27 +67,40 @@ void grade30_points_world(grade30_fn f, grade30_picture_data *out)
         out->yours[i] = mat4_transform_point(g, hand_shape[i]);
 }
 
+/* The hand control's plane: a shape under the lab's matrix (green) and yours (red), the
+ * bind shape in grey when given. */
+static lab_error hand_panel(diagram *g, canvas *out, const char *title, mat4 lab, const vec3 *shape, int n,
+                            bool grey, const grade30_picture_data *yours, lab_diag *d)
+{
+    lab_error e = diagram_panel(g, out, 250, 268, 66, title, d);
+    if (e != LAB_OK)
+        return e;
+    diagram_axes(g, -2.4, 1.6, -0.4, 3.1, 1, "x", "y");
+    vec3 p[16];
+    for (int i = 0; i < n && i < 16; i++)
+        p[i] = mat4_transform_point(lab, shape[i]);
+    if (grey)
+        polyline(g, shape, n, 0, DIAGRAM_GREY);
+    polyline(g, p, n, 0, LABS);
+    if (yours->drawn)
+        polyline(g, yours->yours, yours->count, 4, YOURS);
+    else
+        not_drawn(out, "yours: not drawn (see the verdict)");
+    return LAB_OK;
+}
+
 lab_error grade30_draw_world(const grade30_picture_data *yours, canvas *out, lab_diag *d)
 {
     diagram g;
-    lab_error e = diagram_panel(&g, out, 250, 268, 66,
-                                "1. the world matrix on the hand control:\nG_parent = Ty(1) Rz(90), L = Tx(1) Rz(30)", d);
+    mat4 parent = chain_parent();
+    lab_error e = hand_panel(&g, out, "1. the world matrix on the hand control:\nG_parent = Ty(1) Rz(90), L = Tx(1) Rz(30)",
+                             mat4_mul(parent, chain_local()), hand_shape, HAND_POINTS, false, yours, d);
     if (e != LAB_OK)
         return e;
-    diagram_axes(&g, -2.4, 1.6, -0.4, 3.1, 1, "x", "y");
-    mat4 parent = chain_parent(), lab = mat4_mul(parent, chain_local());
     vec3 bone[2] = {mat4_transform_point(parent, vec3_make(0, 0, 0)), mat4_transform_point(parent, vec3_make(1, 0, 0))};
     diagram_segment(&g, 0, 0, bone[0].x, bone[0].y, 4, DIAGRAM_GREY);
     polyline(&g, bone, 2, 0, DIAGRAM_BLUE);
     diagram_label(&g, bone[0].x, bone[0].y, DIAGRAM_BLUE, DIAGRAM_RIGHT, "parent");
-    vec3 p[HAND_POINTS];
-    for (int i = 0; i < HAND_POINTS; i++)
-        p[i] = mat4_transform_point(lab, hand_shape[i]);
-    polyline(&g, p, HAND_POINTS, 0, LABS);
-    if (yours->drawn)
-        polyline(&g, yours->yours, yours->count, 4, YOURS);
-    else
-        not_drawn(out, "yours: not drawn (see the verdict)");
     return LAB_OK;
 }
 
@@ -111,22 +123,9 @@ void grade30_points_skin(grade30_fn f, grade30_picture_data *out)
 lab_error grade30_draw_skin(const grade30_picture_data *yours, canvas *out, lab_diag *d)
 {
     diagram g;
-    lab_error e = diagram_panel(&g, out, 250, 268, 66,
-                                "2. the skin matrix on the hand control:\nG = Ty(1) Rz(90), B = Ty(1); grey: bind", d);
-    if (e != LAB_OK)
-        return e;
-    diagram_axes(&g, -2.4, 1.6, -0.4, 3.1, 1, "x", "y");
     mat4 c = mat4_mul(mat4_mul(mat4_translate(0, 1, 0), mat4_rotate_z(deg_to_rad(90))), mat4_translate(0, -1, 0));
-    vec3 p[BIND_POINTS];
-    for (int i = 0; i < BIND_POINTS; i++)
-        p[i] = mat4_transform_point(c, bind_shape[i]);
-    polyline(&g, bind_shape, BIND_POINTS, 0, DIAGRAM_GREY);
-    polyline(&g, p, BIND_POINTS, 0, LABS);
-    if (yours->drawn)
-        polyline(&g, yours->yours, yours->count, 4, YOURS);
-    else
-        not_drawn(out, "yours: not drawn (see the verdict)");
-    return LAB_OK;
+    return hand_panel(&g, out, "2. the skin matrix on the hand control:\nG = Ty(1) Rz(90), B = Ty(1); grey: bind", c,
+                      bind_shape, BIND_POINTS, true, yours, d);
 }
 
 /* ---- 3. the LBS blend on the cylinder ------------------------------------------------- */

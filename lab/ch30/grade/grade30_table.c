@@ -23,8 +23,7 @@
 #include "skin/influences.h"
 #include "skin/pose.h"
 
-#include "grade30.h"
-#include "grade30_figure.h"
+#include "grade30_table.h"
 #include "mistakes.h"
 #include "rig30_check.h"
 

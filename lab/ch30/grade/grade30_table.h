@@ -6,6 +6,11 @@
 #ifndef GRADE30_TABLE_H
 #define GRADE30_TABLE_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "draw/raster.h"
 #include "exercises30.h"
 
 /* The exercises in the order of exercises30.h. */
@@ -40,5 +45,96 @@ typedef struct {
     double w, theta;                  /* 4 */
     dualquat q[GRADE30_MAX_K];        /* 6 */
 } grade30_case;
+
+/* An answer of any exercise: the field of its kind, and for the weight rules whether the
+ * function changed the weights it was given. */
+typedef enum { GRADE30_MATRIX, GRADE30_POINT, GRADE30_NUMBER, GRADE30_RULE, GRADE30_DUALQUAT } grade30_kind;
+typedef struct {
+    mat4 m;
+    vec3 p;
+    double x;
+    ex30_weights rule;
+    bool changed;
+    dualquat q;
+} grade30_answer;
+
+/* A known mistake: its name in the chapter's words, and the mistake itself. */
+typedef struct {
+    const char *name;
+    grade30_fn fn;
+} grade30_mistake;
+
+/* What a picture shows: up to GRADE30_PICTURE_POINTS points (or values) the student's
+ * code made, beside the lab's; `drawn` false when the student's code could not make them. */
+enum { GRADE30_PICTURE_POINTS = 240 };
+typedef struct {
+    int count;
+    bool drawn;
+    vec3 yours[GRADE30_PICTURE_POINTS];
+} grade30_picture_data;
+
+/* One exercise: everything the grader knows of it. */
+typedef struct {
+    const char *title;                /* "the world matrix G_i = G_parent L_i" */
+    const char *function;             /* "ex30_world_matrix" */
+    const char *page;                 /* the page that teaches it: "lab/ch30/README.md" */
+    const char *heading;              /* and its heading there: "Exercise 1: the world matrix" */
+    grade30_fn sheet;                 /* the function of the student's sheet */
+    grade30_kind kind;
+    int named;                        /* the chapter's named cases (the first ones) */
+    int generated;                    /* then this many from the seeded generator */
+    /* case i (named first) into *c; generated cases from (seed, i) alone */
+    void (*make_case)(int i, uint64_t seed, grade30_case *c);
+    /* the lab's own answer on a case (grade30_table.c says which function gives it) */
+    grade30_answer (*expected)(const grade30_case *c);
+    double tolerance;                 /* relative: |got - want| <= tolerance max(1, |want|) */
+    const grade30_mistake *mistakes;
+    int mistake_count;
+    /* in the child: the points the picture needs, through f (the student's function);
+     * both NULL for an exercise without a picture */
+    void (*picture_points)(grade30_fn f, grade30_picture_data *out);
+    /* in the parent: the picture of the student's points beside the lab's */
+    lab_error (*picture)(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+} grade30_entry;
+
+extern const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT];
+
+/* Calls f on case c as a student's function is called: its arrays are fresh allocations
+ * of exactly their size (a read past one is a read past the allocation). ok false when an
+ * allocation failed. */
+grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_case *c, bool *ok);
+
+/* In a grading child: the arrays of the call under way (NULL, 0: none), so that a
+ * sanitizer's report of a bad access names the array and the index ("reads joint[4], past
+ * the 4 influences"). */
+void grade30_sandbox_arrays(const int *joint, int joints, const double *weight, int weights, const mat4 *palette,
+                            int palette_count, const dualquat *q, int qs);
+
+/* The pictures the entries name (grade30_figure.c): grade30_points_X runs in the grading child and makes the points the
+ * picture needs through the student's function; grade30_draw_X draws them beside the lab's
+ * in the parent, on a rig where the exercise's mistakes show:
+ *   1, 2  the hand control's Ty(1) Rz(90), in its plane;
+ *   3     the chapter's cylinder at a 120 degree twist, the lab's palette, your blend;
+ *   4     the ring radius against theta for w = 1/2 and 1/4, yours beside the closed form;
+ *   5     weight sets of every rule, your verdict beside the rules';
+ *   6     the middle ring of a twist by -q^ and a move, blended by yours then normalised;
+ *   7     normals on a sheared, unevenly scaled plane beside the true normal. */
+enum { GRADE30_PICTURE_W = 500, GRADE30_PICTURE_H = 400 };
+
+void grade30_points_world(grade30_fn f, grade30_picture_data *out);
+void grade30_points_skin(grade30_fn f, grade30_picture_data *out);
+void grade30_points_lbs(grade30_fn f, grade30_picture_data *out);
+void grade30_points_radius(grade30_fn f, grade30_picture_data *out);
+void grade30_points_weights(grade30_fn f, grade30_picture_data *out);
+void grade30_points_dqs(grade30_fn f, grade30_picture_data *out);
+void grade30_points_normal(grade30_fn f, grade30_picture_data *out);
+
+lab_error grade30_draw_world(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_skin(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_lbs(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_radius(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_weights(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_dqs(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_normal(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 
 #endif

@@ -1,6 +1,8 @@
 /* mistakes.c - the known mistakes of chapter 30's exercises (mistakes.h), each written
- * once, as a student would write it. */
+ * once, as a student would write it: where several mistakes slip in one formula, the
+ * formula is written once with the slip as a parameter. */
 #include <math.h>
+#include <stdbool.h>
 
 #include "mistakes.h"
 
@@ -49,56 +51,47 @@ mat4 mistake_inverse_bind_linear_only(mat4 world, mat4 inverse_bind)
 }
 
 /* ---- 3 -------------------------------------------------------------------------------- */
+/* The sum as a student wrote it, with one thing changed as `how` says. */
+typedef enum { WEIGHT_ONE, WEIGHT_SQUARED, WEIGHT_REVERSED, SLOT_BY_POSITION, LAST_DROPPED, AS_DIRECTION, DIVIDED } lbs_slip;
+static vec3 lbs(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette, lbs_slip how)
+{
+    vec4 sum = {0, 0, 0, 0}, point = vec4_point(p);
+    if (how == AS_DIRECTION)
+        point.w = 0;
+    for (int i = 0; i < (how == LAST_DROPPED ? k - 1 : k); i++) {
+        double w = how == WEIGHT_ONE ? 1 : how == WEIGHT_SQUARED ? weight[i] * weight[i]
+                 : how == WEIGHT_REVERSED ? weight[k - 1 - i] : weight[i];
+        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[how == SLOT_BY_POSITION ? i : joint[i]], point), w));
+    }
+    return how == DIVIDED ? vec3_make(sum.x / sum.w, sum.y / sum.w, sum.z / sum.w) : vec3_make(sum.x, sum.y, sum.z);
+}
 vec3 mistake_weights_not_applied(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
 {
-    (void)weight;
-    vec4 sum = {0, 0, 0, 0};
-    for (int i = 0; i < k; i++)
-        sum = vec4_add(sum, mat4_mul_vec4(palette[joint[i]], vec4_point(p)));
-    return vec3_make(sum.x, sum.y, sum.z);
+    return lbs(p, joint, weight, k, palette, WEIGHT_ONE);
 }
 vec3 mistake_weights_twice(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
 {
-    vec4 sum = {0, 0, 0, 0};
-    for (int i = 0; i < k; i++)
-        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[joint[i]], vec4_point(p)), weight[i] * weight[i]));
-    return vec3_make(sum.x, sum.y, sum.z);
+    return lbs(p, joint, weight, k, palette, WEIGHT_SQUARED);
 }
 vec3 mistake_divides_by_w(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
 {
-    vec4 sum = {0, 0, 0, 0};
-    for (int i = 0; i < k; i++)
-        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[joint[i]], vec4_point(p)), weight[i]));
-    return vec3_make(sum.x / sum.w, sum.y / sum.w, sum.z / sum.w);
+    return lbs(p, joint, weight, k, palette, DIVIDED);
 }
 vec3 mistake_weights_swapped(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
 {
-    vec4 sum = {0, 0, 0, 0};
-    for (int i = 0; i < k; i++)
-        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[joint[i]], vec4_point(p)), weight[k - 1 - i]));
-    return vec3_make(sum.x, sum.y, sum.z);
+    return lbs(p, joint, weight, k, palette, WEIGHT_REVERSED);
 }
 vec3 mistake_palette_by_position(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
 {
-    (void)joint;
-    vec4 sum = {0, 0, 0, 0};
-    for (int i = 0; i < k; i++)
-        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[i], vec4_point(p)), weight[i]));
-    return vec3_make(sum.x, sum.y, sum.z);
+    return lbs(p, joint, weight, k, palette, SLOT_BY_POSITION);
 }
 vec3 mistake_last_influence_dropped(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
 {
-    vec4 sum = {0, 0, 0, 0};
-    for (int i = 0; i < k - 1; i++)
-        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[joint[i]], vec4_point(p)), weight[i]));
-    return vec3_make(sum.x, sum.y, sum.z);
+    return lbs(p, joint, weight, k, palette, LAST_DROPPED);
 }
 vec3 mistake_point_as_direction(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
 {
-    vec4 sum = {0, 0, 0, 0}, d = {p.x, p.y, p.z, 0};
-    for (int i = 0; i < k; i++)
-        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[joint[i]], d), weight[i]));
-    return vec3_make(sum.x, sum.y, sum.z);
+    return lbs(p, joint, weight, k, palette, AS_DIRECTION);
 }
 
 /* ---- 4 -------------------------------------------------------------------------------- */
@@ -130,107 +123,40 @@ double mistake_without_four(double w, double theta)
 }
 
 /* ---- 5 -------------------------------------------------------------------------------- */
-/* repairs the sum instead of refusing it */
-ex30_weights mistake_normalises(const double *weight, int k)
-{
-    double *w = (double *)weight, sum = 0;
-    for (int i = 0; i < k; i++) {
-        if (!isfinite(w[i]))
-            return EX30_WEIGHTS_NOT_FINITE;
-        if (w[i] < 0)
-            return EX30_WEIGHTS_NEGATIVE;
-        sum += w[i];
-    }
-    for (int i = 0; i < k && sum > 0; i++)
-        w[i] /= sum;
-    return sum > 0 ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
-}
-ex30_weights mistake_no_sign_rule(const double *weight, int k)
-{
-    double sum = 0;
-    for (int i = 0; i < k; i++) {
-        if (!isfinite(weight[i]))
-            return EX30_WEIGHTS_NOT_FINITE;
-        sum += weight[i];
-    }
-    return fabs(sum - 1) <= 1e-12 ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
-}
-ex30_weights mistake_no_finite_rule(const double *weight, int k)
-{
-    double sum = 0;
-    for (int i = 0; i < k; i++) {
-        if (weight[i] < 0)
-            return EX30_WEIGHTS_NEGATIVE;
-        sum += weight[i];
-    }
-    return fabs(sum - 1) <= 1e-12 ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
-}
-ex30_weights mistake_one_sided_tolerance(const double *weight, int k)
-{
-    double sum = 0;
-    for (int i = 0; i < k; i++) {
-        if (!isfinite(weight[i]))
-            return EX30_WEIGHTS_NOT_FINITE;
-        if (weight[i] < 0)
-            return EX30_WEIGHTS_NEGATIVE;
-        sum += weight[i];
-    }
-    return sum - 1 <= 1e-12 ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
-}
-ex30_weights mistake_exact_sum(const double *weight, int k)
-{
-    double sum = 0;
-    for (int i = 0; i < k; i++) {
-        if (!isfinite(weight[i]))
-            return EX30_WEIGHTS_NOT_FINITE;
-        if (weight[i] < 0)
-            return EX30_WEIGHTS_NEGATIVE;
-        sum += weight[i];
-    }
-    return sum == 1 ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
-}
-ex30_weights mistake_sum_first(const double *weight, int k)
+/* The rules as a student wrote them, with one slip. */
+typedef enum { REPAIRS, NO_SIGN_RULE, NO_FINITE_RULE, ONE_SIDED, EXACT_SUM, SUM_FIRST, SIGNBIT, NONE_VALID } rule_slip;
+static ex30_weights rules(const double *weight, int k, rule_slip slip)
 {
     double sum = 0;
     for (int i = 0; i < k; i++)
         sum += weight[i];
-    if (isfinite(sum) && fabs(sum - 1) > 1e-12)
+    bool sum_ok = slip == ONE_SIDED ? sum - 1 <= 1e-12 : slip == EXACT_SUM ? sum == 1 : fabs(sum - 1) <= 1e-12;
+    if (slip == NONE_VALID && k == 0)
+        return EX30_WEIGHTS_VALID;
+    if (slip == SUM_FIRST && isfinite(sum) && !sum_ok)
         return EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
     for (int i = 0; i < k; i++) {
-        if (!isfinite(weight[i]))
+        if (slip != NO_FINITE_RULE && !isfinite(weight[i]))
             return EX30_WEIGHTS_NOT_FINITE;
-        if (weight[i] < 0)
+        if (slip != NO_SIGN_RULE && (slip == SIGNBIT ? signbit(weight[i]) : weight[i] < 0))
             return EX30_WEIGHTS_NEGATIVE;
     }
-    return fabs(sum - 1) <= 1e-12 ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
-}
-
-ex30_weights mistake_negative_zero(const double *weight, int k)
-{
-    double sum = 0;
-    for (int i = 0; i < k; i++) {
-        if (!isfinite(weight[i]))
-            return EX30_WEIGHTS_NOT_FINITE;
-        if (signbit(weight[i]))
-            return EX30_WEIGHTS_NEGATIVE;
-        sum += weight[i];
-    }
-    return fabs(sum - 1) <= 1e-12 ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
-}
-ex30_weights mistake_none_valid(const double *weight, int k)
-{
-    if (k == 0)
+    if (slip == REPAIRS && sum > 0) { /* divides by the sum instead of refusing it */
+        double *w = (double *)weight;
+        for (int i = 0; i < k; i++)
+            w[i] /= sum;
         return EX30_WEIGHTS_VALID;
-    double sum = 0;
-    for (int i = 0; i < k; i++) {
-        if (!isfinite(weight[i]))
-            return EX30_WEIGHTS_NOT_FINITE;
-        if (weight[i] < 0)
-            return EX30_WEIGHTS_NEGATIVE;
-        sum += weight[i];
     }
-    return fabs(sum - 1) <= 1e-12 ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
+    return sum_ok ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
 }
+ex30_weights mistake_normalises(const double *weight, int k) { return rules(weight, k, REPAIRS); }
+ex30_weights mistake_no_sign_rule(const double *weight, int k) { return rules(weight, k, NO_SIGN_RULE); }
+ex30_weights mistake_no_finite_rule(const double *weight, int k) { return rules(weight, k, NO_FINITE_RULE); }
+ex30_weights mistake_one_sided_tolerance(const double *weight, int k) { return rules(weight, k, ONE_SIDED); }
+ex30_weights mistake_exact_sum(const double *weight, int k) { return rules(weight, k, EXACT_SUM); }
+ex30_weights mistake_sum_first(const double *weight, int k) { return rules(weight, k, SUM_FIRST); }
+ex30_weights mistake_negative_zero(const double *weight, int k) { return rules(weight, k, SIGNBIT); }
+ex30_weights mistake_none_valid(const double *weight, int k) { return rules(weight, k, NONE_VALID); }
 
 /* ---- 6 -------------------------------------------------------------------------------- */
 static int heaviest(const double *weight, int k, bool last_of_equals)

@@ -16,6 +16,8 @@ typedef struct {
     bool out_of_memory;               /* the child ran out of memory (not the student's verdict) */
     bool sanitizer;                   /* a sanitizer ended the child */
     char access[200];                 /* the bad access, named from the case's arrays */
+    unsigned long access_offset;      /* its instruction, as an offset into the object below */
+    char access_object[256];          /* that object's path ("" for the grader itself) */
     char report[16384];               /* the child's standard error (a sanitizer's report), as much
                                        * as fits; the parent fills it */
     size_t report_dropped;            /* bytes of it that did not fit */

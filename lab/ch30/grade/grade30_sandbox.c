@@ -14,7 +14,8 @@
  * the compiler can), the sanitizer's report goes to a pipe of the child's instead of the
  * terminal, and its death callback names the bad access from the arrays of the call under
  * way ("reads joint[4], past the 4 influences") and the file and line from the report. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, setgroups */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, setgroups, dladdr */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -43,6 +44,7 @@ const char *grade30_sheet_path = "exercises.c";
 extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 extern void *__asan_get_report_address(void) __attribute__((weak));
 extern int __asan_get_report_access_type(void) __attribute__((weak));
+extern void *__asan_get_report_pc(void) __attribute__((weak));
 
 /* ---- in the child --------------------------------------------------------------------- */
 
@@ -100,6 +102,16 @@ static void sanitizer_death(void)
         return;
     shared->sanitizer = true;
     name_access(shared->access, sizeof shared->access);
+    /* where the access is, for addr2line in the parent: the report's own symbolizer runs as
+     * this child's user, who may not read the grader's folder */
+    void *pc = __asan_get_report_pc ? __asan_get_report_pc() : NULL;
+    Dl_info info, self;
+    if (pc && dladdr(pc, &info) && info.dli_fbase) {
+        bool main_program = dladdr((void *)(uintptr_t)sanitizer_death, &self) && self.dli_fbase == info.dli_fbase;
+        shared->access_offset = (unsigned long)((uintptr_t)pc - (uintptr_t)info.dli_fbase);
+        snprintf(shared->access_object, sizeof shared->access_object, "%s",
+                 main_program || !info.dli_fname ? "" : info.dli_fname);
+    }
 }
 
 static void child_limits(void)
@@ -265,6 +277,59 @@ static void sheet_line(const char *report, char *out, size_t size)
     out[0] = '\0';
 }
 
+/* The file and line of an instruction, from binutils' addr2line (run with a deadline of
+ * its own); "" when it cannot say. */
+static void line_of(const grade30_shared *s, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (!s->access_offset)
+        return;
+    char object[300], offset[32];
+    if (!s->access_object[0])
+        snprintf(object, sizeof object, "/proc/%ld/exe", (long)getpid()); /* this grader: the child's program */
+    else
+        snprintf(object, sizeof object, "%s", s->access_object);
+    snprintf(offset, sizeof offset, "%#lx", s->access_offset);
+    int fd[2];
+    if (pipe(fd) != 0)
+        return;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]), close(fd[1]);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
+        execlp("addr2line", "addr2line", "-e", object, offset, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    char text[512] = "";
+    size_t used = 0;
+    double start = now();
+    fcntl(fd[0], F_SETFL, O_NONBLOCK);
+    for (int status; pid > 0;) {
+        ssize_t n = read(fd[0], text + used, sizeof text - 1 - used);
+        if (n > 0)
+            used += (size_t)n;
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            break;
+        if (now() - start > 2) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            break;
+        }
+        pause_ms(1);
+    }
+    ssize_t n;
+    while (used < sizeof text - 1 && (n = read(fd[0], text + used, sizeof text - 1 - used)) > 0)
+        used += (size_t)n;
+    close(fd[0]);
+    text[used] = '\0';
+    sheet_line(text, out, size);
+}
+
 /* The sanitizer's own words: UBSan's "runtime error: ..." line, or ASan's kind of error. */
 static void sanitizer_words(const char *report, char *out, size_t size)
 {
@@ -300,8 +365,10 @@ static void ended_verdict(const grade30_entry *x, uint64_t seed, const grade30_s
         out->verdict = GRADE30_UNDEFINED;
         char where[160], words[200];
         sheet_line(s->report, where, sizeof where);
+        if (!where[0]) /* the report unsymbolized: ask addr2line */
+            line_of(s, where, sizeof where);
         sanitizer_words(s->report, words, sizeof words);
-        snprintf(out->detail, sizeof out->detail, "%s%s%s%s%s(%s)", s->access[0] ? s->access : "", s->access[0] ? " " : "",
+        snprintf(out->detail, sizeof out->detail, "%.150s%s%s%.150s%s(%.160s)", s->access[0] ? s->access : "", s->access[0] ? " " : "",
                  where[0] ? "at " : "", where, where[0] ? " " : "", words);
     } else if (WIFSIGNALED(status)) {
         out->verdict = GRADE30_CRASHED;

@@ -21,6 +21,7 @@
 
 #include "exercises30.h"
 #include "grade30.h"
+#include "math/quat.h"
 
 #define SEED 30
 
@@ -66,6 +67,72 @@ static void test_grade30_names_every_known_mistake(void **state)
         }
     }
     printf("  %d known mistakes, each named\n", named);
+}
+
+/* The generated cases cover what the grader's page promises (so that a generator that
+ * drifts back to convenient values fails here, not silently). */
+static void test_grade30_the_generator_covers_what_the_page_says(void **state)
+{
+    (void)state;
+    int axes[3] = {0}, sizes[GRADE30_MAX_PALETTE + 1] = {0}, ks[GRADE30_MAX_K + 1] = {0}, not_from_zero = 0,
+        repeats = 0, moved = 0, ties = 0, scaled_binds = 0, nan = 0, inf = 0, negzero = 0, none = 0, mirror = 0,
+        sheared = 0, seams = 0, quats = 0;
+    grade30_case c;
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        const grade30_entry *e = &grade30_table[x];
+        for (int i = e->named; i < e->named + e->generated; i++) {
+            e->make_case(i, SEED, &c);
+            switch ((grade30_exercise)x) {
+            case GRADE30_WORLD_MATRIX:
+                for (int a = 0; a < 3; a++) /* a local turning about exactly one principal axis */
+                    axes[a] += fabs(c.b.m[a][a] - 1) < 1e-12 && fabs(c.b.m[(a + 1) % 3][(a + 1) % 3] - 1) > 1e-6;
+                break;
+            case GRADE30_SKIN_MATRIX:
+                scaled_binds += fabs(mat4_linear_det(c.b) - 1) > 1e-3;
+                break;
+            case GRADE30_LBS_POINT: {
+                sizes[c.palette_count]++, ks[c.k]++;
+                bool zero = false, twice = false;
+                for (int j = 0; j < c.k; j++) {
+                    zero |= c.joint[j] == 0;
+                    for (int m = 0; m < j; m++)
+                        twice |= c.joint[m] == c.joint[j];
+                }
+                not_from_zero += !zero, repeats += twice;
+                break;
+            }
+            case GRADE30_RING_RADIUS:
+                seams += fabs(fmod(fabs(c.theta), LAB_PI)) < 1e-12;
+                break;
+            case GRADE30_CHECK_WEIGHTS:
+                none += c.k == 0;
+                for (int j = 0; j < c.k; j++)
+                    nan += isnan(c.weight[j]), inf += isinf(c.weight[j]), negzero += c.weight[j] == 0 && signbit(c.weight[j]);
+                break;
+            case GRADE30_DQS_BLEND:
+                for (int j = 0; j < c.k; j++) {
+                    moved += quat_norm(c.q[j].dual) > 1e-3, quats++;
+                    for (int m = 0; m < j; m++)
+                        ties += c.weight[m] == c.weight[j];
+                }
+                break;
+            case GRADE30_NORMAL_MATRIX:
+                mirror += mat4_linear_det(c.a) < 0;
+                sheared += fabs(vec3_dot(vec3_make(c.a.m[0][0], c.a.m[1][0], c.a.m[2][0]),
+                                         vec3_make(c.a.m[0][1], c.a.m[1][1], c.a.m[2][1]))) > 1e-6;
+                break;
+            case GRADE30_EXERCISE_COUNT: break;
+            }
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        assert_true(axes[a] > 0);
+    for (int n = 3; n <= GRADE30_MAX_PALETTE; n++)
+        assert_true(sizes[n] > 0);
+    for (int k = 1; k <= GRADE30_MAX_K; k++)
+        assert_true(ks[k] > 0);
+    assert_true(not_from_zero > 0 && repeats > 0 && 2 * moved > quats && ties > 0 && scaled_binds > 0);
+    assert_true(nan > 0 && inf > 0 && negzero > 0 && none > 0 && mirror > 0 && sheared > 0 && seams > 0);
 }
 
 /* ---- wrong answers the table does not name ------------------------------------------- */
@@ -416,6 +483,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grade30_the_reference_is_correct),
         cmocka_unit_test(test_grade30_names_every_known_mistake),
+        cmocka_unit_test(test_grade30_the_generator_covers_what_the_page_says),
         cmocka_unit_test(test_grade30_unknown_history_nan_and_infinity_are_wrong),
         cmocka_unit_test(test_grade30_limits_make_every_end_a_verdict),
         cmocka_unit_test(test_grade30_every_verdict_points_to_a_heading),

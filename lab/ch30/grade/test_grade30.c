@@ -39,9 +39,14 @@ static void test_grade30_the_reference_is_correct(void **state)
         assert_int_equal(r.verdict, GRADE30_CORRECT);
         assert_int_equal(r.cases, e->named + e->generated);
         assert_true(e->generated >= 200);
-        /* another seed, other cases, the same verdict */
-        assert_int_equal(grade30_check(e, e->sheet, 12345, &r), LAB_OK);
-        assert_int_equal(r.verdict, GRADE30_CORRECT);
+        /* other seeds, other cases, the same verdict */
+        static const uint64_t seeds[] = {0, 1, 12345, 2147483647};
+        for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+            assert_int_equal(grade30_check(e, e->sheet, seeds[s], &r), LAB_OK);
+            if (r.verdict != GRADE30_CORRECT)
+                show(x, &r);
+            assert_int_equal(r.verdict, GRADE30_CORRECT);
+        }
     }
 }
 
@@ -407,6 +412,9 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     assert_non_null(records);
     assert_near(tu_json_num(records, "checks_passed"), GRADE30_EXERCISE_COUNT, 0);
     cJSON_Delete(records);
+
+    /* a second correct solution in other algebraic forms */
+    assert_int_equal(make_grade("lab/ch30/grade/solutions/alternative.c", dir, log), 0);
 
     /* the page's worked example: its verdict and its picture, pixel for pixel */
     assert_int_not_equal(make_grade("lab/ch30/grade/solutions/example.c", dir, log), 0);

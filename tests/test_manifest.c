@@ -40,47 +40,182 @@ static lab_error run(const char *dir, const char *const *names, int n, int (*hoo
     return e;
 }
 
-/* The earlier run's extra files go; the student's files, another program's, a directory and
- * every line of the manifest that is not a plain name stay. */
+/* A manifest line as this run would write it: "SIZE HASH NAME" of the text. */
+static void manifest_line(FILE *f, const char *name, const char *text)
+{
+    fprintf(f, "%zu %016llx %s\n", strlen(text), (unsigned long long)bytes_hash(text, strlen(text)), name);
+}
+
+/* The earlier run's extra files go, each still exactly as written; a file the student
+ * changed since, a folder, a dotfile, a name with a '/', and a file the manifest names with
+ * another hash stay, each listed as kept. */
 static void test_manifest_removes_exactly_the_earlier_outputs(void **state)
 {
     (void)state;
     char dir[64], sub[128];
     assert_non_null(tu_make_temp_dir(dir, sizeof dir));
     int removed;
-    const char *first[] = {"prog-a.png", "prog-b.png", "prog-c.csv"}, *second[] = {"prog-a.png"};
-    assert_int_equal(run(dir, first, 3, NULL, NULL, &removed), LAB_OK);
+    const char *first[] = {"prog-a.png", "prog-b.png", "prog-c.csv", "prog-d.png"}, *second[] = {"prog-a.png"};
+    assert_int_equal(run(dir, first, 4, NULL, NULL, &removed), LAB_OK);
     assert_int_equal(removed, 0);
     char *manifest = tu_read_file(tu_path(dir, "prog-outputs.txt"), NULL);
-    assert_non_null(strstr(manifest, "\nprog-a.png\nprog-b.png\nprog-c.csv\n"));
+    assert_int_equal(strncmp(manifest, MANIFEST_MAGIC " prog\n", strlen(MANIFEST_MAGIC " prog\n")), 0);
+    char line[128];
+    snprintf(line, sizeof line, "\n1 %016llx prog-a.png\n", (unsigned long long)bytes_hash("x", 1));
+    assert_non_null(strstr(manifest, line));
     free(manifest);
-    /* the student's own files, another program's, and a hand-edited manifest */
+    /* the student's edit of an earlier output, their own files, and lines naming them */
+    assert_true(tu_write_file(tu_path(dir, "prog-d.png"), "the student's annotated copy"));
     assert_true(tu_write_file(tu_path(dir, "prog-mine.png"), "mine"));
-    assert_true(tu_write_file(tu_path(dir, "other-a.png"), "other"));
     snprintf(sub, sizeof sub, "%s/prog-dir", dir);
     assert_int_equal(mkdir(sub, 0777), 0);
     assert_true(tu_write_file(tu_path(sub, "x.png"), "in a folder"));
     assert_true(tu_write_file(tu_path(dir, ".hidden"), "hidden"));
     FILE *f = fopen(tu_path(dir, "prog-outputs.txt"), "a");
     assert_non_null(f);
-    fputs("../escape.png\nprog-dir/x.png\n.hidden\nprog-dir\nprog-gone.png\n\n# prog-mine.png\n", f);
+    manifest_line(f, "prog-mine.png", "not what the file holds");
+    manifest_line(f, "prog-dir", "x");
+    manifest_line(f, "prog-gone.png", "x");
+    fputs("# prog-mine.png\n", f);
     fclose(f);
-    assert_int_equal(run(dir, second, 1, NULL, NULL, &removed), LAB_OK);
-    assert_int_equal(removed, 2); /* prog-b.png and prog-c.csv; prog-gone.png was not there */
+    FILE *report = tmpfile();
+    assert_non_null(report);
+    output_batch b = {0};
+    add_text(&b, second[0], "x");
+    lab_diag d = {0};
+    assert_int_equal(manifest_prepare(&b, dir, "prog", &d), LAB_OK);
+    assert_int_equal(output_batch_commit(&b, dir, &d), LAB_OK);
+    assert_true(manifest_report_removed(&b, report) > 0);
+    output_batch_free(&b);
     assert_false(tu_exists(tu_path(dir, "prog-b.png")));
     assert_false(tu_exists(tu_path(dir, "prog-c.csv")));
+    assert_true(tu_file_contains(tu_path(dir, "prog-d.png"), "the student's annotated copy"));
     assert_true(tu_exists(tu_path(dir, "prog-a.png")));
-    assert_true(tu_exists(tu_path(dir, "prog-mine.png")));
-    assert_true(tu_exists(tu_path(dir, "other-a.png")));
+    assert_true(tu_file_contains(tu_path(dir, "prog-mine.png"), "mine"));
     assert_true(tu_exists(tu_path(sub, "x.png")));
     assert_true(tu_exists(tu_path(dir, ".hidden")));
-    assert_int_equal(tu_count_entries(dir), 6); /* a, mine, other, the folder, .hidden, the manifest */
+    assert_int_equal(tu_count_entries(dir), 6); /* a, d, mine, the folder, .hidden, the manifest */
+    rewind(report);
+    char text[2048] = "";
+    assert_true(fread(text, 1, sizeof text - 1, report) > 0);
+    fclose(report);
+    assert_non_null(strstr(text, "removed prog-b.png"));
+    assert_non_null(strstr(text, "kept prog-d.png: changed since this program wrote it"));
+    assert_non_null(strstr(text, "kept prog-mine.png: changed since"));
+    assert_non_null(strstr(text, "kept prog-dir: not a regular file"));
     manifest = tu_read_file(tu_path(dir, "prog-outputs.txt"), NULL);
     assert_null(strstr(manifest, "prog-b.png")); /* the new manifest lists this run's files only */
     free(manifest);
     unlink(tu_path(sub, "x.png"));
     rmdir(sub);
     tu_remove_tree(dir);
+}
+
+/* The student's files, byte for byte, and a canary outside the folder: what every hostile
+ * case below checks after the run. */
+typedef struct {
+    char dir[64], outside[64];
+} scene;
+
+static void scene_make(scene *s)
+{
+    assert_non_null(tu_make_temp_dir(s->dir, sizeof s->dir));
+    assert_non_null(tu_make_temp_dir(s->outside, sizeof s->outside));
+    assert_true(tu_write_file(tu_path(s->outside, "canary.txt"), "canary\n"));
+    assert_true(tu_write_file(tu_path(s->dir, "notes.txt"), "the student's notes\n"));
+    assert_true(tu_write_file(tu_path(s->dir, "prog-annotated.png"), "the student's picture\n"));
+}
+
+static void scene_check(const scene *s)
+{
+    assert_true(tu_file_contains(tu_path(s->outside, "canary.txt"), "canary\n"));
+    assert_true(tu_file_contains(tu_path(s->dir, "notes.txt"), "the student's notes\n"));
+    assert_true(tu_file_contains(tu_path(s->dir, "prog-annotated.png"), "the student's picture\n"));
+}
+
+static void scene_free(scene *s)
+{
+    tu_remove_tree(s->dir);
+    tu_remove_tree(s->outside);
+}
+
+static void write_manifest(const char *dir, const char *text)
+{
+    assert_true(tu_write_file(tu_path(dir, "prog-outputs.txt"), text));
+}
+
+/* Manifests the program did not write are never acted on: a symlink to a file outside the
+ * folder, one in the old format of bare names, one naming the student's files with any
+ * hash, another program's copied in, one with a malformed line, one whose name is split by
+ * a newline. */
+static void test_manifest_acts_only_on_its_own_manifest(void **state)
+{
+    (void)state;
+    const char *second[] = {"prog-a.png"};
+    int removed;
+    char forged[512];
+    snprintf(forged, sizeof forged, MANIFEST_MAGIC " prog\n%zu %016llx notes.txt\n", strlen("the student's notes\n"),
+             (unsigned long long)bytes_hash("other", 5));
+    const char *bodies[] = {
+        "notes.txt\nprog-annotated.png\n",                            /* the old format */
+        forged,                                                         /* the student's file, another hash */
+        MANIFEST_MAGIC " other\n1 0000000000000000 notes.txt\n",      /* another program's */
+        MANIFEST_MAGIC " prog\nnotes.txt\n",                          /* a malformed line */
+        MANIFEST_MAGIC " prog\n20 0123456789abcdef prog-x\n.txt\n",   /* a name split by a newline */
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        scene s;
+        scene_make(&s);
+        write_manifest(s.dir, bodies[i]);
+        assert_int_equal(run(s.dir, second, 1, NULL, NULL, &removed), LAB_OK);
+        scene_check(&s);
+        scene_free(&s);
+    }
+    /* a symlink to a manifest-shaped file outside the folder that names the student's notes
+     * with their true hash: ignored, and replaced by the run's own manifest, not written through */
+    scene s;
+    scene_make(&s);
+    char link_to[200], text[256];
+    snprintf(text, sizeof text, MANIFEST_MAGIC " prog\n%zu %016llx notes.txt\n", strlen("the student's notes\n"),
+             (unsigned long long)bytes_hash("the student's notes\n", strlen("the student's notes\n")));
+    assert_true(tu_write_file(tu_path(s.outside, "manifest.txt"), text));
+    snprintf(link_to, sizeof link_to, "%s/manifest.txt", s.outside);
+    assert_int_equal(symlink(link_to, tu_path(s.dir, "prog-outputs.txt")), 0);
+    assert_int_equal(run(s.dir, second, 1, NULL, NULL, &removed), LAB_OK);
+    scene_check(&s);
+    assert_true(tu_file_contains(tu_path(s.outside, "manifest.txt"), text)); /* not written through */
+    struct stat st;
+    assert_int_equal(lstat(tu_path(s.dir, "prog-outputs.txt"), &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    scene_free(&s);
+}
+
+/* 20,000 lines naming the student's files, bare as the old format had them: none removed. */
+static void test_manifest_naming_many_user_files_removes_none(void **state)
+{
+    (void)state;
+    scene s;
+    scene_make(&s);
+    bytes text = {0};
+    for (int i = 0; i < 20000; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "user-%05d.txt", i);
+        if (i < 50)
+            assert_true(tu_write_file(tu_path(s.dir, name), "user\n"));
+        bytes_printf(&text, "%s\n", name);
+    }
+    write_manifest(s.dir, (const char *)text.data);
+    bytes_free(&text);
+    const char *second[] = {"prog-a.png"};
+    int removed;
+    assert_int_equal(run(s.dir, second, 1, NULL, NULL, &removed), LAB_OK);
+    for (int i = 0; i < 50; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "user-%05d.txt", i);
+        assert_true(tu_file_contains(tu_path(s.dir, name), "user\n"));
+    }
+    scene_check(&s);
+    scene_free(&s);
 }
 
 /* A commit that fails after the removal brings the removed file back with the rest. */
@@ -156,6 +291,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_manifest_removes_exactly_the_earlier_outputs),
+        cmocka_unit_test(test_manifest_acts_only_on_its_own_manifest),
+        cmocka_unit_test(test_manifest_naming_many_user_files_removes_none),
         cmocka_unit_test(test_manifest_removal_is_rolled_back_with_the_commit),
         cmocka_unit_test(test_manifest_unreadable_is_an_output_error),
         cmocka_unit_test_setup_teardown(test_manifest_lab30_scratch_folder, tu_run_dir_setup, tu_run_dir_teardown),

@@ -284,6 +284,95 @@ static void test_output_batch_recovers_from_a_run_killed_midway(void **state)
     tu_remove_tree(dir);
 }
 
+/* A symlink planted at the run's own temporary, old-file and journal names (the user knows
+ * the pid) is never followed: the canary outside the folder is unchanged, the outputs are
+ * regular files with the run's bytes, and the planted links stay as the user left them. */
+static void test_output_batch_never_writes_through_a_planted_symlink(void **state)
+{
+    (void)state;
+    char dir[64], outside[64], target[160];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    assert_non_null(tu_make_temp_dir(outside, sizeof outside));
+    assert_true(tu_write_file(tu_path(outside, "canary.txt"), "canary\n"));
+    snprintf(target, sizeof target, "%s/canary.txt", outside);
+    assert_true(tu_write_file(tu_path(dir, "b.txt"), "previous b\n")); /* so that b gets an old link */
+    int go[2];
+    assert_int_equal(pipe(go), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char c;
+        close(go[1]);
+        if (read(go[0], &c, 1) != 1)
+            _exit(2);
+        output_batch b = {0};
+        add_text(&b, "a.txt", "new a\n");
+        add_text(&b, "b.txt", "new b\n");
+        _exit(output_batch_commit(&b, dir, NULL) == LAB_OK ? 0 : 1);
+    }
+    close(go[0]);
+    const char *planted[] = {".a.txt.%ld.tmp", ".b.txt.%ld.tmp", ".b.txt.%ld.old", ".output-journal.%ld"};
+    char names[4][64];
+    for (int i = 0; i < 4; i++) {
+        snprintf(names[i], sizeof names[i], planted[i], (long)pid);
+        assert_int_equal(symlink(target, tu_path(dir, names[i])), 0);
+    }
+    assert_int_equal(write(go[1], "g", 1), 1);
+    close(go[1]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(tu_file_contains(target, "canary\n"));
+    char *canary = tu_read_file(target, NULL);
+    assert_string_equal(canary, "canary\n");
+    free(canary);
+    struct stat st;
+    assert_int_equal(lstat(tu_path(dir, "a.txt"), &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_true(tu_file_contains(tu_path(dir, "a.txt"), "new a\n"));
+    assert_true(tu_file_contains(tu_path(dir, "b.txt"), "new b\n"));
+    for (int i = 0; i < 4; i++) { /* the user's links, untouched */
+        assert_int_equal(lstat(tu_path(dir, names[i]), &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        unlink(tu_path(dir, names[i]));
+    }
+    assert_int_equal(tu_count_entries(dir), 2); /* a.txt and b.txt: nothing of the run's left */
+    tu_remove_tree(dir);
+    tu_remove_tree(outside);
+}
+
+/* Leftovers of a dead run are trusted only when its journal is in the lab's format and each
+ * file still has the journal's hash: an old-format journal naming the student's files, a
+ * forged one with other hashes, and dotfiles shaped like temporaries of a dead process all
+ * stay, byte for byte. */
+static void test_output_batch_recovery_touches_only_its_own_files(void **state)
+{
+    (void)state;
+    char dir[64], forged[512];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    const long dead = 99999999; /* above any pid_max: a process that is gone */
+    assert_true(tu_write_file(tu_path(dir, "notes.txt"), "the student's notes\n"));
+    assert_true(tu_write_file(tu_path(dir, ".notes.txt.99999999.tmp"), "the student's dotfile\n"));
+    assert_true(tu_write_file(tu_path(dir, ".notes.txt.99999999.old"), "another dotfile\n"));
+    assert_true(tu_write_file(tu_path(dir, ".output-journal.99999998"), "0 notes.txt\n1 notes.txt\n"));
+    snprintf(forged, sizeof forged,
+             "skinlab-output-journal 2\nW 5 %016llx 0 notes.txt\nO 5 %016llx 0 notes.txt\nN notes.txt\n",
+             (unsigned long long)bytes_hash("other", 5), (unsigned long long)bytes_hash("other", 5));
+    assert_true(tu_write_file(tu_path(dir, ".output-journal.99999999"), forged));
+    (void)dead;
+    output_batch b = {0};
+    add_text(&b, "a.txt", "a\n");
+    assert_int_equal(output_batch_commit(&b, dir, NULL), LAB_OK);
+    output_batch_free(&b);
+    assert_true(tu_file_contains(tu_path(dir, "notes.txt"), "the student's notes\n"));
+    assert_true(tu_file_contains(tu_path(dir, ".notes.txt.99999999.tmp"), "the student's dotfile\n"));
+    assert_true(tu_file_contains(tu_path(dir, ".notes.txt.99999999.old"), "another dotfile\n"));
+    assert_true(tu_exists(tu_path(dir, ".output-journal.99999998"))); /* not ours: left as it is */
+    assert_false(tu_exists(tu_path(dir, ".output-journal.99999999"))); /* ours in form: done, gone */
+    tu_remove_tree(dir);
+}
+
 /* No fixed number of files: a batch holds as many as the program makes. */
 static void test_output_batch_takes_many_files_and_images(void **state)
 {
@@ -386,6 +475,8 @@ int main(void)
         cmocka_unit_test(test_output_batch_reports_a_buffer_out_of_memory),
         cmocka_unit_test(test_output_batch_rolls_back_a_commit_that_fails_midway),
         cmocka_unit_test(test_output_batch_recovers_from_a_run_killed_midway),
+        cmocka_unit_test(test_output_batch_never_writes_through_a_planted_symlink),
+        cmocka_unit_test(test_output_batch_recovery_touches_only_its_own_files),
         cmocka_unit_test(test_output_batch_takes_many_files_and_images),
         cmocka_unit_test(test_output_csv_and_json_helpers),
         cmocka_unit_test(test_output_json_refuses_non_finite_numbers),

@@ -61,6 +61,14 @@ void bytes_printf(bytes *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+uint64_t bytes_hash(const void *data, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *p = data; n > 0; n--, p++)
+        h = (h ^ *p) * 0x100000001b3ull;
+    return h;
+}
+
 bytes_read_result bytes_read_file(const char *path, size_t max_size, bytes *out)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
     unsigned char *data;     /* len bytes, then a NUL (text buffers are C strings) */
@@ -27,6 +28,11 @@ void bytes_printf(bytes *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* The 64-bit FNV-1a hash of n bytes: how the manifest and the commit's journal recognise
+ * a file the lab wrote (its size and this hash), so that nothing else is ever removed. Not
+ * a defence against a forger, a check against an accident. */
+uint64_t bytes_hash(const void *data, size_t n);
 
 /* Why bytes_read_file gave up. */
 typedef enum {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,43 +170,50 @@ static lab_error encode_images(output_batch *batch, lab_diag *d)
     return e;
 }
 
-/* dir/NAME, or dir/.NAME.PID.tag for a temporary or a kept old file. */
-/* dir/name, or dir/.name.PID.tag for a temporary (tag "tmp") or a kept old file ("old")
- * of the process pid. */
-static void join_path_of(char *buf, size_t size, const char *dir, const char *name, const char *tag, long pid)
+/* dir/name, or for a temporary (tag "tmp") or a kept old file ("old") of process pid
+ * dir/.name.pid.tag, or dir/.name.pid-K.tag when an earlier name was taken (attempt K). */
+static void join_path_of(char *buf, size_t size, const char *dir, const char *name, const char *tag, long pid,
+                         int attempt)
 {
-    if (tag)
+    if (!tag)
+        snprintf(buf, size, "%s/%s", dir, name);
+    else if (attempt == 0)
         snprintf(buf, size, "%s/.%s.%ld.%s", dir, name, pid, tag);
     else
-        snprintf(buf, size, "%s/%s", dir, name);
+        snprintf(buf, size, "%s/.%s.%ld-%d.%s", dir, name, pid, attempt, tag);
 }
 
-static void join_path(char *buf, size_t size, const char *dir, const char *name, const char *tag)
+static void join_path(char *buf, size_t size, const char *dir, const char *name, const char *tag, int attempt)
 {
-    join_path_of(buf, size, dir, name, tag, (long)getpid());
+    join_path_of(buf, size, dir, name, tag, (long)getpid(), attempt);
 }
 
 #define JOURNAL_PREFIX ".output-journal."
+#define JOURNAL_MAGIC "skinlab-output-journal 2"
+enum { MAX_ATTEMPTS = 1000 };
 
-static int write_file(const char *path, const bytes *b)
+/* Writes all of b to fd. */
+static int write_all(int fd, const void *data, size_t n)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    for (const char *p = data; n > 0;) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        p += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* A new file at path, created for this run alone: never through a symlink, never over an
+ * existing file (O_EXCL | O_NOFOLLOW), so that nothing outside OUTDIR is ever written. */
+static int write_new_file(const char *path, const bytes *b)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
     if (fd < 0)
         return -1;
-    size_t done = 0;
-    while (done < b->len) {
-        ssize_t w = write(fd, b->data + done, b->len - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int err = errno;
-            close(fd);
-            errno = err;
-            return -1;
-        }
-        done += (size_t)w;
-    }
-    if (fsync(fd) != 0) {
+    if (write_all(fd, b->data, b->len) != 0 || fsync(fd) != 0) {
         int err = errno;
         close(fd);
         errno = err;
@@ -214,14 +222,62 @@ static int write_file(const char *path, const bytes *b)
     return close(fd);
 }
 
-/* Removes the files [from, to) of one tag ("tmp" or "old"). */
-static void remove_tagged(const output_batch *batch, const char *dir, const char *tag, int from, int to)
+/* The first attempt K whose name (tag, or the journal when tag is NULL) is free now. */
+static int free_attempt(const char *dir, const char *name, const char *tag)
 {
     char path[4200];
-    for (int i = from; i < to; i++) {
-        join_path(path, sizeof path, dir, batch->files[i].name, tag);
-        unlink(path);
+    struct stat st;
+    for (int k = 0; k < MAX_ATTEMPTS; k++) {
+        if (tag)
+            join_path(path, sizeof path, dir, name, tag, k);
+        else if (k == 0)
+            snprintf(path, sizeof path, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
+        else
+            snprintf(path, sizeof path, "%s/" JOURNAL_PREFIX "%ld-%d", dir, (long)getpid(), k);
+        if (lstat(path, &st) != 0 && errno == ENOENT)
+            return k;
     }
+    return -1;
+}
+
+bool output_is_own(const char *path, uint64_t size, uint64_t hash)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
+    uint64_t h = 0xcbf29ce484222325ull, left = size;
+    unsigned char chunk[1 << 16];
+    while (same && left > 0) {
+        ssize_t got = read(fd, chunk, left < sizeof chunk ? (size_t)left : sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            same = false;
+            break;
+        }
+        for (ssize_t i = 0; i < got; i++)
+            h = (h ^ chunk[i]) * 0x100000001b3ull;
+        left -= (uint64_t)got;
+    }
+    close(fd);
+    return same && h == hash;
+}
+
+/* A file's size and hash as it is now, through no symlink; false when it is not a regular
+ * file or cannot be read. */
+static bool size_and_hash(const char *path, uint64_t *size, uint64_t *hash)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    *size = (uint64_t)st.st_size;
+    bytes b = {0};
+    bool ok = bytes_read_file(path, (size_t)st.st_size, &b) == BYTES_READ_OK && b.len == (size_t)st.st_size;
+    *hash = ok ? bytes_hash(b.data, b.len) : 0;
+    bytes_free(&b);
+    return ok;
 }
 
 static int do_rename(const output_batch *batch, const char *from, const char *to)
@@ -229,22 +285,45 @@ static int do_rename(const output_batch *batch, const char *from, const char *to
     return batch->rename_file ? batch->rename_file(from, to, batch->rename_context) : rename(from, to);
 }
 
-/* Step 4 failed at file `failed`: files [0, failed) get their old contents back (a removed
- * one comes back; a removal of a file that was not there had nothing to undo). */
-static void roll_back(const output_batch *batch, const char *dir, const bool *had_old, int failed)
-{
-    char old[4200], final[4200];
-    for (int i = 0; i < failed; i++) {
-        join_path(final, sizeof final, dir, batch->files[i].name, NULL);
-        join_path(old, sizeof old, dir, batch->files[i].name, "old");
-        if (had_old[i])
-            rename(old, final);
-        else if (!batch->files[i].remove)
-            unlink(final);
-    }
-}
+/* ---- the journal ------------------------------------------------------------------------
+ *
+ * Before it writes anything else, a commit creates its journal, .output-journal.PID (or
+ * .output-journal.PID-K), and appends to it as it goes:
+ *
+ *     skinlab-output-journal 2
+ *     W SIZE HASH K NAME    a file it writes: its temporary is .NAME.PID[-K].tmp
+ *     R NAME                an earlier output it removes
+ *     O SIZE HASH K NAME    NAME's previous file, kept as .NAME.PID[-K].old
+ *     N NAME                NAME renamed into place (or removed)
+ *     C                     the commit point: every rename done
+ *
+ * A later commit into the same folder recovers a journal whose process is gone: before C
+ * it puts back every file whose N line it finds, the previous one from its .old when that
+ * file still has the hash of the O line, or removes the new one when it still has the W
+ * line's hash; after C it only removes the leftovers. Every temporary and every .old is
+ * removed only when it still has its line's size and hash, and a file no journal names,
+ * or a journal not in this format, is never touched. */
 
-/* ---- a run killed while it committed ------------------------------------------------------ */
+typedef struct {
+    int fd;
+    bool failed;
+} journal;
+
+static void journal_line(journal *j, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void journal_line(journal *j, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line || write_all(j->fd, line, (size_t)n) != 0)
+        j->failed = true;
+}
 
 /* Whether process pid is gone (so its hidden files are left over, not in use). */
 static bool process_gone(long pid)
@@ -252,77 +331,131 @@ static bool process_gone(long pid)
     return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-/* The journal a commit writes before its first rename: one line per file, "1 NAME" when
- * the file existed before (its old contents are kept as .NAME.PID.old), "0 NAME" when
- * it did not. It is removed the moment the last rename succeeded (the commit point). */
-static int write_journal(const output_batch *batch, const char *dir, const bool *had_old)
+/* One line of a journal, parsed; false when it is not one of the format's. */
+typedef struct {
+    char kind;
+    unsigned long long size, hash;
+    int attempt;
+    const char *name;
+} journal_entry;
+
+static bool parse_entry(char *line, journal_entry *e)
 {
-    bytes text = {0};
-    for (int i = 0; i < batch->count; i++)
-        if (had_old[i] || !batch->files[i].remove) /* a removal with nothing to remove has no undo */
-            bytes_printf(&text, "%d %s\n", had_old[i] ? 1 : 0, batch->files[i].name);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
-    int rc = text.failed ? -1 : write_file(path, &text);
-    bytes_free(&text);
-    return rc;
+    *e = (journal_entry){.kind = line[0]};
+    int used = 0;
+    if ((line[0] == 'W' || line[0] == 'O') &&
+        sscanf(line + 1, " %llu %llx %d %n", &e->size, &e->hash, &e->attempt, &used) == 3 && used > 0 &&
+        e->attempt >= 0 && e->attempt < MAX_ATTEMPTS)
+        e->name = line + 1 + used;
+    else if ((line[0] == 'R' || line[0] == 'N') && line[1] == ' ')
+        e->name = line + 2;
+    else
+        return line[0] == 'C' && line[1] == '\0';
+    return plain_name(e->name);
 }
 
-/* Undoes the commit of a process killed before its commit point: every file it renamed
- * into place gets its old contents back, or goes when it had none. */
-static void undo_journal(const char *dir, const char *journal, long pid)
+/* The entry of kind `kind` for name, or NULL. */
+static const journal_entry *find_entry(const journal_entry *list, int n, char kind, const char *name)
 {
+    for (int i = 0; i < n; i++)
+        if (list[i].kind == kind && !strcmp(list[i].name, name))
+            return &list[i];
+    return NULL;
+}
+
+/* Recovers the journal of process pid (see above). A journal in another format, or one
+ * that cannot be read whole, is left as it is. */
+static void recover_journal(const char *dir, const char *path, long pid)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return;
+    struct stat st;
+    bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (1 << 22);
+    close(fd);
     bytes text = {0};
-    if (bytes_read_file(journal, 1u << 20, &text) == BYTES_READ_OK) {
-        char final[4200], old[4200];
-        for (char *line = (char *)text.data; line && *line;) {
-            char *end = strchr(line, '\n');
-            if (end)
-                *end = '\0';
-            if ((line[0] == '0' || line[0] == '1') && line[1] == ' ' && plain_name(line + 2)) {
-                join_path_of(final, sizeof final, dir, line + 2, NULL, pid);
-                join_path_of(old, sizeof old, dir, line + 2, "old", pid);
-                if (line[0] == '1')
-                    rename(old, final); /* fails harmlessly when that rename had not happened */
-                else
-                    unlink(final);      /* the new file, when it was renamed into place */
-            }
-            line = end ? end + 1 : NULL;
-        }
+    if (!regular || bytes_read_file(path, 1 << 22, &text) != BYTES_READ_OK ||
+        strncmp((const char *)text.data, JOURNAL_MAGIC "\n", strlen(JOURNAL_MAGIC) + 1)) {
+        bytes_free(&text);
+        return;
     }
+    int count = 0, cap = 0;
+    journal_entry *list = NULL;
+    bool committed = false, whole = true;
+    for (char *line = (char *)text.data + strlen(JOURNAL_MAGIC) + 1; whole && line && *line;) {
+        char *end = strchr(line, '\n');
+        if (!end) /* a last line cut short by the kill: the lines before it stand */
+            break;
+        *end = '\0';
+        journal_entry e;
+        if (!parse_entry(line, &e)) {
+            whole = false;
+            break;
+        }
+        committed |= e.kind == 'C';
+        if (count == cap) {
+            cap = cap ? 2 * cap : 32;
+            journal_entry *more = realloc(list, sizeof *list * (size_t)cap);
+            if (!more) {
+                whole = false;
+                break;
+            }
+            list = more;
+        }
+        list[count++] = e;
+        line = end + 1;
+    }
+    if (whole) {
+        char final[4200], side[4200];
+        for (int i = 0; i < count && !committed; i++) { /* put back what was renamed */
+            if (list[i].kind != 'N')
+                continue;
+            const journal_entry *w = find_entry(list, count, 'W', list[i].name);
+            const journal_entry *o = find_entry(list, count, 'O', list[i].name);
+            join_path_of(final, sizeof final, dir, list[i].name, NULL, pid, 0);
+            if (o) {
+                join_path_of(side, sizeof side, dir, o->name, "old", pid, o->attempt);
+                if (output_is_own(side, o->size, o->hash))
+                    rename(side, final);
+            } else if (w && output_is_own(final, w->size, w->hash)) {
+                unlink(final);
+            }
+        }
+        for (int i = 0; i < count; i++) { /* the leftovers that are still ours */
+            if (list[i].kind != 'W' && list[i].kind != 'O')
+                continue;
+            join_path_of(side, sizeof side, dir, list[i].name, list[i].kind == 'W' ? "tmp" : "old", pid,
+                         list[i].attempt);
+            if (output_is_own(side, list[i].size, list[i].hash))
+                unlink(side);
+        }
+        unlink(path);
+    }
+    free(list);
     bytes_free(&text);
-    unlink(journal);
 }
 
-/* The leftovers of commits whose processes are gone: their journals are undone first, then
- * their temporaries and kept old files are removed. Another live run's files are left
- * alone. */
+/* The journals of commits whose processes are gone, recovered; another live run's are left
+ * alone, and so is every other file. */
 static void recover_killed_runs(const char *dir)
 {
-    for (int pass = 0; pass < 2; pass++) { /* journals, then the rest */
-        DIR *d = opendir(dir);
-        if (!d)
-            return;
-        for (struct dirent *e; (e = readdir(d)) != NULL;) {
-            const char *n = e->d_name;
-            char path[4200];
-            snprintf(path, sizeof path, "%s/%s", dir, n);
-            if (pass == 0 && !strncmp(n, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX))) {
-                long pid = strtol(n + strlen(JOURNAL_PREFIX), NULL, 10);
-                if (process_gone(pid))
-                    undo_journal(dir, path, pid);
-                continue;
-            }
-            const char *dot = strrchr(n, '.'), *pid_at = NULL;
-            if (pass != 1 || n[0] != '.' || !dot || (strcmp(dot, ".tmp") && strcmp(dot, ".old")))
-                continue;
-            for (const char *p = dot - 1; p > n && *p >= '0' && *p <= '9'; p--)
-                pid_at = p;
-            if (pid_at && pid_at[-1] == '.' && process_gone(strtol(pid_at, NULL, 10)))
-                unlink(path);
-        }
-        closedir(d);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        const char *n = e->d_name;
+        if (strncmp(n, JOURNAL_PREFIX, strlen(JOURNAL_PREFIX)))
+            continue;
+        char *end;
+        long pid = strtol(n + strlen(JOURNAL_PREFIX), &end, 10);
+        if (end == n + strlen(JOURNAL_PREFIX) || (*end && *end != '-'))
+            continue;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, n);
+        if (process_gone(pid))
+            recover_journal(dir, path, pid);
     }
+    closedir(d);
 }
 
 /* The error of a system call that just failed: the C library or the kernel ran out of
@@ -333,9 +466,27 @@ static lab_error failed_call(void)
     return errno == ENOMEM ? LAB_ERR_OUT_OF_MEMORY : LAB_ERR_OUTPUT;
 }
 
+lab_error output_batch_encode(output_batch *batch, lab_diag *d) { return encode_images(batch, d); }
+
+/* Step 4 failed at file `failed`: files [0, failed) get their old contents back (a removed
+ * one comes back; a removal of a file that was not there had nothing to undo). */
+static void roll_back(const output_batch *batch, const char *dir, int failed)
+{
+    char old[4200], final[4200];
+    for (int i = 0; i < failed; i++) {
+        const output_file *f = &batch->files[i];
+        join_path(final, sizeof final, dir, f->name, NULL, 0);
+        join_path(old, sizeof old, dir, f->name, "old", f->old_attempt);
+        if (f->kept_old)
+            rename(old, final);
+        else if (!f->remove)
+            unlink(final);
+    }
+}
+
 lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
 {
-    char tmp[4200], final[4200], old[4200];
+    char tmp[4200], final[4200], old[4200], journal_path[4200];
     lab_error e = output_check_dir(dir, d);
     if (e == LAB_OK)
         recover_killed_runs(dir);
@@ -344,58 +495,111 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
     if (e != LAB_OK)
         return e;
     int n = batch->count;
-    bool *had_old = calloc((size_t)(n ? n : 1), sizeof *had_old);
-    if (!had_old)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "output batch", "%d files", n);
+    for (int i = 0; i < n; i++) {
+        output_file *f = &batch->files[i];
+        f->hash = bytes_hash(f->content.data, f->content.len);
+        f->tmp_attempt = f->remove ? 0 : free_attempt(dir, f->name, "tmp");
+        f->kept_old = false;
+        if (f->tmp_attempt < 0)
+            return diag_fail(d, LAB_ERR_OUTPUT, f->name, "no free name for its temporary in %s", dir);
+    }
+    /* 0. the journal, created for this run alone, before anything else */
+    int jk = free_attempt(dir, NULL, NULL);
+    if (jk == 0)
+        snprintf(journal_path, sizeof journal_path, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
+    else
+        snprintf(journal_path, sizeof journal_path, "%s/" JOURNAL_PREFIX "%ld-%d", dir, (long)getpid(), jk);
+    journal j = {.fd = jk < 0 ? -1 : open(journal_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644)};
+    if (j.fd < 0)
+        return diag_fail(d, jk < 0 ? LAB_ERR_OUTPUT : failed_call(), journal_path,
+                         "creating the commit's journal failed: %s", jk < 0 ? "no free name" : strerror(errno));
+    journal_line(&j, JOURNAL_MAGIC "\n");
+    for (int i = 0; i < n; i++) {
+        const output_file *f = &batch->files[i];
+        if (f->remove)
+            journal_line(&j, "R %s\n", f->name);
+        else
+            journal_line(&j, "W %zu %016llx %d %s\n", f->content.len, (unsigned long long)f->hash, f->tmp_attempt,
+                         f->name);
+    }
+    if (j.failed || fsync(j.fd) != 0)
+        e = diag_fail(d, failed_call(), journal_path, "writing the commit's journal failed: %s", strerror(errno));
     int written = 0, kept = 0;
     for (; e == LAB_OK && written < n; written++) { /* 1. temporaries */
-        if (batch->files[written].remove)
+        const output_file *f = &batch->files[written];
+        if (f->remove)
             continue;
-        join_path(tmp, sizeof tmp, dir, batch->files[written].name, "tmp");
-        if (write_file(tmp, &batch->files[written].content) != 0) {
-            e = diag_fail(d, failed_call(), batch->files[written].name, "writing %s failed: %s", tmp,
-                          strerror(errno));
-            written++; /* a partial temporary may exist */
+        join_path(tmp, sizeof tmp, dir, f->name, "tmp", f->tmp_attempt);
+        if (write_new_file(tmp, &f->content) != 0) {
+            bool mine = errno != EEXIST && errno != ELOOP;
+            e = diag_fail(d, failed_call(), f->name, "writing %s failed: %s", tmp, strerror(errno));
+            written += mine; /* a partial temporary of ours may exist */
             break;
         }
     }
     for (int i = 0; e == LAB_OK && i < n; i++) { /* 2. nothing rename() cannot replace */
         struct stat st;
-        join_path(final, sizeof final, dir, batch->files[i].name, NULL);
+        join_path(final, sizeof final, dir, batch->files[i].name, NULL, 0);
         if (!batch->files[i].remove && lstat(final, &st) == 0 && S_ISDIR(st.st_mode))
             e = diag_fail(d, LAB_ERR_OUTPUT, batch->files[i].name, "%s is a directory", final);
     }
-    for (; e == LAB_OK && kept < n; kept++) { /* 3. keep the old files */
-        join_path(final, sizeof final, dir, batch->files[kept].name, NULL);
-        join_path(old, sizeof old, dir, batch->files[kept].name, "old");
-        unlink(old);
-        had_old[kept] = link(final, old) == 0;
-        if (!had_old[kept] && errno != ENOENT)
-            e = diag_fail(d, failed_call(), batch->files[kept].name,
-                          "keeping the old file as %s failed: %s", old, strerror(errno));
+    for (; e == LAB_OK && kept < n; kept++) { /* 3. keep the old files, as hard links */
+        output_file *f = &batch->files[kept];
+        uint64_t size, hash;
+        join_path(final, sizeof final, dir, f->name, NULL, 0);
+        if (!size_and_hash(final, &size, &hash)) { /* none, or not a regular file: nothing to keep */
+            struct stat st;
+            if (lstat(final, &st) == 0 && !S_ISREG(st.st_mode) && f->remove)
+                f->remove_skipped = true; /* a removal acts on a regular file only */
+            continue;
+        }
+        f->old_attempt = free_attempt(dir, f->name, "old");
+        join_path(old, sizeof old, dir, f->name, "old", f->old_attempt);
+        if (f->old_attempt < 0 || link(final, old) != 0) {
+            e = diag_fail(d, f->old_attempt < 0 ? LAB_ERR_OUTPUT : failed_call(), f->name,
+                          "keeping the old file as %s failed: %s", old, f->old_attempt < 0 ? "no free name" : strerror(errno));
+            break;
+        }
+        f->kept_old = true;
+        journal_line(&j, "O %llu %016llx %d %s\n", (unsigned long long)size, (unsigned long long)hash, f->old_attempt,
+                     f->name);
     }
-    char journal[4200];
-    snprintf(journal, sizeof journal, "%s/" JOURNAL_PREFIX "%ld", dir, (long)getpid());
-    if (e == LAB_OK && write_journal(batch, dir, had_old) != 0)
-        e = diag_fail(d, failed_call(), journal, "writing the commit's journal failed: %s", strerror(errno));
+    if (e == LAB_OK && (j.failed || fsync(j.fd) != 0))
+        e = diag_fail(d, failed_call(), journal_path, "writing the commit's journal failed: %s", strerror(errno));
     for (int i = 0; e == LAB_OK && i < n; i++) { /* 4. into place, and the stale files out */
         output_file *f = &batch->files[i];
-        join_path(tmp, sizeof tmp, dir, f->name, "tmp");
-        join_path(final, sizeof final, dir, f->name, NULL);
-        if (f->remove ? had_old[i] && unlink(final) != 0 && errno != ENOENT : do_rename(batch, tmp, final) != 0) {
+        join_path(tmp, sizeof tmp, dir, f->name, "tmp", f->tmp_attempt);
+        join_path(final, sizeof final, dir, f->name, NULL, 0);
+        journal_line(&j, "N %s\n", f->name); /* before the act: recovery checks the hash anyway */
+        bool failed = f->remove ? f->kept_old && unlink(final) != 0 && errno != ENOENT
+                                : do_rename(batch, tmp, final) != 0;
+        if (failed) {
             e = diag_fail(d, failed_call(), f->name,
                           "%s failed (%s); the %d files renamed or removed before it were rolled back",
                           f->remove ? "removing an earlier output" : "renaming into place", strerror(errno), i);
-            roll_back(batch, dir, had_old, i);
+            roll_back(batch, dir, i);
         }
     }
+    if (e == LAB_OK) {
+        journal_line(&j, "C\n"); /* the commit point */
+        if (fsync(j.fd) != 0)
+            j.failed = true;
+    }
     for (int i = 0; e == LAB_OK && i < n; i++)
-        batch->files[i].existed = had_old[i];
-    unlink(journal); /* the commit point: from here the new run stands (or was rolled back) */
-    if (e != LAB_OK)
-        remove_tagged(batch, dir, "tmp", 0, written);
-    remove_tagged(batch, dir, "old", 0, kept); /* 5. */
-    free(had_old);
+        batch->files[i].existed = batch->files[i].kept_old;
+    for (int i = 0; e != LAB_OK && i < written; i++) { /* our temporaries of a failed commit */
+        if (batch->files[i].remove)
+            continue;
+        join_path(tmp, sizeof tmp, dir, batch->files[i].name, "tmp", batch->files[i].tmp_attempt);
+        unlink(tmp);
+    }
+    for (int i = 0; i < kept; i++) /* 5. the old files, of a commit done or rolled back */
+        if (batch->files[i].kept_old) {
+            join_path(old, sizeof old, dir, batch->files[i].name, "old", batch->files[i].old_attempt);
+            unlink(old);
+        }
+    close(j.fd);
+    unlink(journal_path);
     return e;
 }
 
@@ -406,5 +610,6 @@ void output_batch_free(output_batch *batch)
         canvas_free(&batch->files[i].image);
     }
     free(batch->files);
+    bytes_free(&batch->notes);
     *batch = (output_batch){0};
 }

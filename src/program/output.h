@@ -2,25 +2,33 @@
  *
  * The contract (DESIGN.md): OUTDIR must exist; every output is first built in memory (a
  * `bytes` buffer, or a canvas that becomes a PNG), collected in a batch, and committed:
- *   1. the PNGs are encoded (png_encode_all) and every file is written to a temporary
- *      `.NAME.PID.tmp` inside OUTDIR and synced;
+ *   0. the PNGs are encoded (png_encode_all) and a journal, `.output-journal.PID`, is
+ *      created for this run alone, listing every file with its size and content hash;
+ *   1. every file is written to a temporary `.NAME.PID.tmp` inside OUTDIR and synced;
  *   2. a target that rename() could not replace (a directory in the way) is refused;
- *   3. each existing target is kept as a hard link `.NAME.PID.old`, and a journal
- *      `.output-journal.PID` lists every file and whether it had an old version;
- *   4. the temporaries are renamed into place, one by one; then the journal is removed
- *      (the commit point);
- *   5. the `.old` links are removed.
- * A batch may also remove files (output_batch_remove: a program's earlier outputs that this
- * run does not write); a removal is kept in steps 3 and 4 like a replacement, so it is
+ *   3. each existing regular target is kept as a hard link `.NAME.PID.old`, its size and
+ *      hash added to the journal;
+ *   4. the temporaries are renamed into place, one by one, each noted in the journal
+ *      first; then the journal notes the commit point;
+ *   5. the `.old` links and the journal are removed.
+ * Nothing is written outside OUTDIR and nothing of the user's is overwritten on the way:
+ * every temporary and the journal are created with O_CREAT | O_EXCL | O_NOFOLLOW, under
+ * a fresh name (`.NAME.PID-K.tmp`) where one is taken, so that a symlink planted at a
+ * run's name is never followed. A batch may also remove files (output_batch_remove: a
+ * program's earlier outputs that this run does not write, each proven its own first by
+ * src/program/manifest.c); a removal is kept in steps 3 and 4 like a replacement, so it is
  * rolled back and recovered with the rest.
- * A failure in steps 1-3 leaves OUTDIR as it was. A failure in step 4 (a refused rename)
+ * A failure in steps 0-3 leaves OUTDIR as it was. A failure in step 4 (a refused rename)
  * rolls back: the files already renamed get their old contents back (or are removed when
  * there was none), so OUTDIR again holds the previous run's outputs.
  *
  * A run killed on the way (SIGKILL, power loss) cannot roll back; the next commit into
- * the same OUTDIR does it first: a journal whose process is gone is undone (files it
- * renamed get their old contents back, its new files go), and the temporaries and old
- * links of gone processes are removed. What a reader of OUTDIR can rely on: after a run
+ * the same OUTDIR does it first, for a journal in this format whose process is gone: before
+ * the commit point, each file it renamed gets its old contents back (from the .old that
+ * still has its hash) or goes when it had none (when it still has the new hash); then the
+ * temporaries and old links it lists go, each only while it still has its size and hash. A
+ * file no journal lists (a dotfile of the user's shaped like a temporary) and a journal in
+ * another format are never touched. What a reader of OUTDIR can rely on: after a run
  * that exited, OUTDIR holds one run's outputs, whole: the new ones (exit 0) or the
  * previous ones (any other exit). While a commit is renaming, or after a kill until the
  * next run, a reader can see some new files beside old ones, and whenever it can, a
@@ -35,6 +43,7 @@
 #define OUTPUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/bytes.h"
 #include "base/diag.h"
@@ -51,6 +60,11 @@ typedef struct {
     canvas image;            /* a PNG still to encode; width 0 when none */
     bool remove;             /* not a file to write: an earlier output to remove */
     bool existed;            /* set by a successful commit: there was a file of this name */
+    /* the commit's own bookkeeping */
+    uint64_t hash;           /* bytes_hash of content */
+    int tmp_attempt, old_attempt; /* which fresh name its temporary and its old file took */
+    bool kept_old;           /* its previous regular file is kept as .NAME.PID[-K].old */
+    bool remove_skipped;     /* a removal of something that is not a regular file: left */
 } output_file;
 
 typedef struct {
@@ -60,6 +74,7 @@ typedef struct {
      * rollback. NULL (zero-initialised) means rename(2). */
     int (*rename_file)(const char *from, const char *to, void *context);
     void *rename_context;
+    bytes notes;             /* lines for the report: earlier outputs kept (src/program/manifest.h) */
 } output_batch;
 
 /* Takes ownership of `content` (reset to empty, also on error). Fails with
@@ -91,6 +106,14 @@ lab_error output_batch_add_figure(output_batch *batch, lab_error status, const c
 typedef lab_error (*output_frame_fn)(void *state, int k, canvas *frame, lab_diag *d);
 lab_error output_batch_add_animation(output_batch *batch, const char *name, int frames, int delay_cs,
                                      output_frame_fn draw_frame, void *state, lab_diag *d);
+
+/* Encodes the batch's images now (output_batch_commit does it otherwise): what a
+ * manifest needs to record the PNGs' sizes and hashes before the commit. */
+lab_error output_batch_encode(output_batch *batch, lab_diag *d);
+
+/* Whether path is a regular file (reached through no symlink) of exactly size bytes whose
+ * bytes_hash is hash: the proof that a file is the lab's own before it is removed. */
+bool output_is_own(const char *path, uint64_t size, uint64_t hash);
 
 /* Writes every file into dir as described at the top of this header. */
 lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d);

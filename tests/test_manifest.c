@@ -268,10 +268,15 @@ static void test_manifest_lab30_scratch_folder(void **state)
                                     ctx->dir, (char *)NULL), 0);
     assert_true(tu_exists(tu_path(ctx->dir, "skinning30-theta120.png")));
     assert_true(tu_write_file(tu_path(ctx->dir, "notes.txt"), "mine"));
+    /* the student annotates one panel: their copy is theirs now */
+    assert_true(tu_write_file(tu_path(ctx->dir, "skinning30-theta120.png"), "annotated"));
     assert_int_equal(tu_run_program(lab, ctx->out_path, ctx->err_path, ctx->dir, (char *)NULL), 0);
-    const char *gone[] = {"045", "120", "240", "300", "359"}, *kept[] = {"000", "090", "180"};
+    assert_true(tu_file_contains(tu_path(ctx->dir, "skinning30-theta120.png"), "annotated"));
+    assert_true(tu_file_contains(ctx->out_path, "  kept skinning30-theta120.png: changed since this program wrote it"));
+    unlink(tu_path(ctx->dir, "skinning30-theta120.png"));
+    const char *gone[] = {"045", "240", "300", "359"}, *kept[] = {"000", "090", "180"};
     char name[64];
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 4; i++) {
         snprintf(name, sizeof name, "skinning30-theta%s.png", gone[i]);
         assert_false(tu_exists(tu_path(ctx->dir, name)));
         snprintf(name, sizeof name, "  removed skinning30-theta%s.png\n", gone[i]);

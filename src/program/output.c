@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "draw/png_encode.h"
 
 lab_error output_check_dir(const char *dir, lab_diag *d)
@@ -35,6 +36,31 @@ static bool plain_name(const char *name)
 {
     size_t n = strlen(name);
     return n > 0 && n <= OUTPUT_MAX_NAME && !strchr(name, '/') && name[0] != '.';
+}
+
+bool output_name_from_input(const char *stem, const char *suffix, char out[OUTPUT_MAX_NAME + 1])
+{
+    char clean[OUTPUT_MAX_NAME + 1];
+    size_t n = strlen(stem), used = 0;
+    bool utf8 = text_utf8_invalid(stem, n) < 0, changed = false;
+    for (size_t i = 0; i < n && used < sizeof clean - 1; i++) {
+        unsigned char c = (unsigned char)stem[i];
+        bool bad = c < 0x20 || c == 0x7f || c == '/' || c == '\\' || (c >= 0x80 && !utf8) || (i == 0 && c == '.');
+        clean[used++] = bad ? '_' : (char)c;
+        changed |= bad;
+    }
+    clean[used] = '\0';
+    if (n > OUTPUT_STEM_MAX || used == 0) { /* shortened: the start, '~' and the whole stem's hash */
+        size_t keep = n ? OUTPUT_STEM_MAX - 9 : 0;
+        if (keep > used)
+            keep = used;
+        while (keep > 0 && ((unsigned char)clean[keep] & 0xC0) == 0x80)
+            keep--; /* never inside a UTF-8 sequence */
+        snprintf(clean + keep, sizeof clean - keep, "~%08x", (unsigned)(bytes_hash(stem, n) & 0xffffffffu));
+        changed = true;
+    }
+    snprintf(out, OUTPUT_MAX_NAME + 1, "%s%s", clean, suffix);
+    return changed;
 }
 
 /* A new slot for `name`, or an error naming why there is none. */

@@ -77,6 +77,15 @@ typedef struct {
     bytes notes;             /* lines for the report: earlier outputs kept (src/program/manifest.h) */
 } output_batch;
 
+/* An output name made from a user's input, `stem` (a file's name without its folder and
+ * extension) then `suffix` ("-heat.glb"): every control character, DEL, '/', '\\' and byte of
+ * no valid UTF-8 sequence becomes '_', a leading '.' becomes '_', and a stem longer than
+ * OUTPUT_STEM_MAX characters is shortened stably to its first OUTPUT_STEM_MAX - 9, '~' and
+ * 8 hex digits of its hash, so that two long names stay two. Returns whether the name
+ * differs from stem + suffix (the report must say so); out holds OUTPUT_MAX_NAME + 1. */
+#define OUTPUT_STEM_MAX 40
+bool output_name_from_input(const char *stem, const char *suffix, char out[OUTPUT_MAX_NAME + 1]);
+
 /* Takes ownership of `content` (reset to empty, also on error). Fails with
  * LAB_ERR_OUT_OF_MEMORY when the buffer had run out of memory, LAB_ERR_INVALID_ARGUMENT
  * when the name is not a plain file name or is already in the batch. */

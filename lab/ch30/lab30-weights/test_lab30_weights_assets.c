@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmocka_all.h"
 #include "testutil.h"
@@ -183,6 +184,44 @@ static void test_lab30_weights_asset_out(void **state)
     assert_true(tu_file_contains(ctx->err_path, "no node with a mesh and a skin"));
 }
 
+/* Names from input: an asset file named with a newline, an escape sequence, a leading dot
+ * and seventy characters gives plain output names (sanitised, shortened stably, the report
+ * says so with the name escaped), and two runs into a folder holding the student's
+ * notes.txt leave it byte for byte: the manifest cannot be split into a line naming it. */
+static void test_lab30_weights_names_from_input(void **state)
+{
+    run_ctx *ctx = *state;
+    char *gltf = tu_read_file("assets/RiggedSimple.gltf", NULL);
+    assert_non_null(gltf);
+    const char *names[] = {"notes.txt\nx.gltf", "\x1b[31mred\x07.gltf",
+                           ".aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.gltf"};
+    const char *outputs[] = {"notes.txt_x-heat.glb", "_[31mred_-heat.glb", "_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa~"};
+    char out[128], input[256];
+    snprintf(out, sizeof out, "%s/out", ctx->dir);
+    assert_int_equal(mkdir(out, 0777), 0);
+    assert_true(tu_write_file(tu_path(out, "notes.txt"), "the student's notes\n"));
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            snprintf(input, sizeof input, "%s/%s", ctx->dir, names[i]);
+            assert_true(tu_write_file(input, gltf));
+            assert_int_equal(run_lab(ctx, "--asset", input, out), 0);
+            char *report = tu_read_file(ctx->out_path, NULL);
+            assert_non_null(strstr(report, "made a plain file name"));
+            for (const char *c = report; *c; c++) /* no control character but the line ends */
+                assert_true((unsigned char)*c >= 0x20 || *c == '\n');
+            free(report);
+            char *manifest = tu_read_file(tu_path(out, "lab30-weights-outputs.txt"), NULL);
+            assert_non_null(strstr(manifest, outputs[i]));
+            free(manifest);
+            unlink(input);
+        }
+    assert_true(tu_file_contains(tu_path(out, "notes.txt"), "the student's notes\n"));
+    char *notes = tu_read_file(tu_path(out, "notes.txt"), NULL);
+    assert_string_equal(notes, "the student's notes\n");
+    free(notes);
+    free(gltf);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
@@ -190,6 +229,7 @@ int main(void)
         T(test_lab30_weights_assets),
         T(test_lab30_weights_primitive_modes),
         T(test_lab30_weights_asset_out),
+        T(test_lab30_weights_names_from_input),
     };
 #undef T
     return cmocka_run_group_tests_name("lab30-weights on glTF assets", tests, NULL, NULL);

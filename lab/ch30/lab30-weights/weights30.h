@@ -164,6 +164,7 @@ typedef struct {
     const char *asset_in;                  /* --asset IN: only that asset, re-weighted */
     int asset_weights;                     /* --weights: which automatic set it gets (versus index) */
     char asset_out[256];                   /* the .glb written */
+    bool asset_name_changed;               /* its name is the input's made safe (output_name_from_input) */
     double readback_error;                 /* max |read back - cut weights| */
     int readback_sets;
     output_batch out;                      /* what the run writes, and where */

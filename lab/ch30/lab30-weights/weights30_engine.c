@@ -13,6 +13,7 @@
 
 #include "base/bytes.h"
 #include "base/diag.h"
+#include "base/text.h"
 #include "base/report.h"
 #include "gltf/gltf.h"
 #include "gltf/gltf_rewrite.h"
@@ -65,12 +66,14 @@ lab_error weights30_read_assets(void *state, lab_diag *d)
 {
     weights30 *r = state;
     static const char *const names[WEIGHTS30_ASSETS] = {"RiggedSimple", "RiggedFigure"};
-    static char stem[128];
+    static char stem[OUTPUT_MAX_NAME + 1];
     r->influences = 4 * (r->influence_choice + 1);
-    if (r->asset_in) { /* --asset IN: that asset alone, named by its file */
+    if (r->asset_in) { /* --asset IN: that asset alone, named by its file, made a safe output name */
         const char *base = strrchr(r->asset_in, '/') ? strrchr(r->asset_in, '/') + 1 : r->asset_in;
-        snprintf(stem, sizeof stem, "%.*s", (int)(strrchr(base, '.') ? strrchr(base, '.') - base : (long)strlen(base)),
+        char raw[4096];
+        snprintf(raw, sizeof raw, "%.*s", (int)(strrchr(base, '.') ? strrchr(base, '.') - base : (long)strlen(base)),
                  base);
+        r->asset_name_changed = output_name_from_input(raw, "", stem);
         r->asset_count = 1;
         r->asset[0] = (weights30_asset){.name = stem, .influences = r->influences};
         return weights30_asset_run(&r->asset[0], r->asset_in, r->heat_c, d);
@@ -194,6 +197,11 @@ lab_error weights30_asset_evidence(weights30 *r, lab_diag *d)
 bool weights30_report_written(const void *state, FILE *out)
 {
     const weights30 *r = state;
+    if (r->asset_name_changed) { /* the input's name, escaped, and the safe name made of it */
+        char shown[512];
+        fprintf(out, "  the output is named after %s, made a plain file name: %s\n",
+                text_printable(shown, sizeof shown, r->asset_in), r->asset[0].name);
+    }
     fprintf(out, "  %s: the %s weights cut to %d a vertex as %d JOINTS_n / WEIGHTS_n set(s)\n"
             "  (unsigned shorts, floats), the file's nodes, skin and animations kept (a skinned mesh's\n"
             "  node made a root); read back by the reader every program uses\n",

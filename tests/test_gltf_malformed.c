@@ -167,6 +167,18 @@ static void times_decrease(asset *s) { set_float(s, TIMES_OFFSET + 4 * 3, 0.0f);
 static void unknown_component_type(asset *s) { set_number(at(s->doc, "accessors", 4), "componentType", 5124); }
 static void data_uri_media_type(asset *s) { cJSON_AddStringToObject(s->doc, "x-uri", "text/plain"); }
 static void extension_required(asset *s) { set_raw(s->doc, "extensionsRequired", "[\"KHR_texture_basisu\"]"); }
+/* an extension the reader acts on, used without extensionsUsed listing it */
+static void meshopt_undeclared(asset *s)
+{
+    set_raw(at(s->doc, "bufferViews", 0), "extensions",
+            "{\"EXT_meshopt_compression\": {\"buffer\": 0, \"byteLength\": 4, \"byteStride\": 4, \"count\": 1, "
+            "\"mode\": \"ATTRIBUTES\"}}");
+}
+static void draco_undeclared(asset *s)
+{
+    set_raw(at(at(s->doc, "meshes", 0), "primitives", 0), "extensions",
+            "{\"KHR_draco_mesh_compression\": {\"bufferView\": 0, \"attributes\": {\"POSITION\": 0}}}");
+}
 static void scene_node_out_of_range(asset *s) { set_raw(at(s->doc, "scenes", 0), "nodes", "[0, 7]"); }
 static void scene_out_of_range(asset *s) { set_number(s->doc, "scene", 3); }
 static void skeleton_not_a_root(asset *s) { set_number(at(s->doc, "skins", 0), "skeleton", 2); }
@@ -375,6 +387,9 @@ static const malformed_case cases[] = {
     {"4,097 joints", too_many_joints, "/skins/0/joints"},
     {"data URI of media type text/plain", data_uri_media_type, "/buffers/0/uri"},
     {"an extension required", extension_required, "/extensionsRequired/0"},
+    {"EXT_meshopt_compression used, not declared", meshopt_undeclared, "/bufferViews/0/extensions/EXT_meshopt_compression"},
+    {"KHR_draco_mesh_compression used, not declared", draco_undeclared,
+     "/meshes/0/primitives/0/extensions/KHR_draco_mesh_compression"},
     {"scene node out of range", scene_node_out_of_range, "/scenes/0/nodes/1"},
     {"default scene out of range", scene_out_of_range, "/scene"},
     {"skeleton not a common root of the joints", skeleton_not_a_root, "/skins/0/skeleton"},

@@ -841,6 +841,49 @@ static lab_error read_extensions(const cJSON *root, gltf_document *doc, lab_diag
     return LAB_OK;
 }
 
+/* Whether extensionsUsed lists name. */
+static bool declared(const cJSON *root, const char *name)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "extensionsUsed"))
+        if (cJSON_IsString(item) && !strcmp(item->valuestring, name))
+            return true;
+    return false;
+}
+
+/* An extension this reader acts on, used in one of objects[i].extensions (or, with
+ * `inner`, in objects[i].inner[k].extensions) without extensionsUsed listing it: refused
+ * with its JSON pointer (glTF 2.0, 3.12: every extension used must be listed in
+ * extensionsUsed; the Khronos validator's UNDECLARED_EXTENSION). */
+static lab_error undeclared_in(const cJSON *root, const char *array, const char *inner, lab_diag *d)
+{
+    const cJSON *object;
+    int i = 0;
+    cJSON_ArrayForEach(object, cJSON_GetObjectItemCaseSensitive(root, array)) {
+        const cJSON *list = inner ? cJSON_GetObjectItemCaseSensitive(object, inner) : NULL, *item;
+        int k = 0;
+        for (item = inner ? (cJSON_IsArray(list) ? list->child : NULL) : object; item; item = inner ? item->next : NULL, k++) {
+            for (int x = 0; gltf_read_extensions[x]; x++) {
+                const char *name = gltf_read_extensions[x];
+                if (!cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(item, "extensions"), name) ||
+                    declared(root, name))
+                    continue;
+                char at[160];
+                if (inner)
+                    snprintf(at, sizeof at, "/%s/%d/%s/%d/extensions/%s", array, i, inner, k, name);
+                else
+                    snprintf(at, sizeof at, "/%s/%d/extensions/%s", array, i, name);
+                return gltf_fail_at(d, at, "uses %s, which extensionsUsed does not list (glTF 2.0: every "
+                                    "extension used must be listed there)", name);
+            }
+            if (!inner)
+                break;
+        }
+        i++;
+    }
+    return LAB_OK;
+}
+
 static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8_t *bin,
                             size_t bin_size, gltf_document *doc, lab_diag *d)
 {
@@ -850,6 +893,12 @@ static lab_error parse_json(const cJSON *root, const char *base_dir, const uint8
     if (!cJSON_IsString(version) || strncmp(version->valuestring, "2.", 2) != 0)
         return gltf_fail_at(d, "/asset/version", "must be a string \"2.x\"");
     e = read_extensions(root, doc, d);
+    if (e == LAB_OK)
+        e = undeclared_in(root, "buffers", NULL, d);
+    if (e == LAB_OK)
+        e = undeclared_in(root, "bufferViews", NULL, d);
+    if (e == LAB_OK)
+        e = undeclared_in(root, "meshes", "primitives", d);
     if (e != LAB_OK)
         return e;
     const cJSON *buffers;

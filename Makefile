@@ -45,12 +45,14 @@ endif
 
 LIB_SRC   := $(wildcard src/*/*.c)
 # The lab's one C++ file: KHR_draco_mesh_compression's decoder behind a C interface
-# (src/gltf/gltf_draco_bridge.h). Built with the C compiler's C++ sibling, without the
-# sanitizers (it only calls libdraco), and linked with -lstdc++ (DEPS_LIBS).
-LIB_CXX_SRC := $(wildcard src/*/*.cc)
+# (src/gltf/gltf_draco_bridge.h), built as a shared library of its own with the C
+# compiler's C++ sibling, without the sanitizers (it only calls libdraco), and opened at run
+# time beside the program (build/bin/../lib) by the first Draco asset (src/gltf/gltf.h):
+# a program or run that reads none never loads libdraco or its C++ start-up.
 CXX := $(if $(findstring clang,$(CC)),clang++,g++)
+DRACO_BRIDGE := $(BUILD)/lib/libskinlab-draco.so
 SHADERS   := $(wildcard shaders/*.glsl shaders/*.frag)
-LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o) $(LIB_CXX_SRC:src/%.cc=$(BUILD)/obj/src/%.o) $(BUILD)/obj/gen/shaders.o
+LIB_OBJ   := $(LIB_SRC:src/%.c=$(BUILD)/obj/src/%.o) $(BUILD)/obj/gen/shaders.o
 LIB       := $(BUILD)/libskinlab.a
 
 # ---- the chapters, found by rule ------------------------------------------------------
@@ -135,9 +137,12 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.o: %.cc
+$(DRACO_BRIDGE): src/gltf/gltf_draco_bridge.cc src/gltf/gltf_draco_bridge.h
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -Wall -Wextra -Wpedantic -Werror $(CXXFLAGS) -pthread -MMD -MP -Isrc -c $< -o $@
+	$(CXX) -std=c++17 -Wall -Wextra -Wpedantic -Werror $(CXXFLAGS) -fPIC -shared -pthread -Isrc $< $(DRACO_LIBS) -o $@
+
+# libmeshoptimizer is opened by its SONAME (scripts/ensure-deps.sh), by the first meshopt asset.
+$(BUILD)/obj/src/gltf/gltf_meshopt.o: ALL_CFLAGS += $(GLTF_CFLAGS)
 
 # Rebuilt from scratch: `ar r` would keep members of source files that no longer exist.
 $(LIB): $(LIB_OBJ)
@@ -158,7 +163,7 @@ $(CLOSURE_MK): $(wildcard src/*/*.[ch] src/*/*.cc) $(foreach c,$(CHAPTERS),$(wil
 	@sh scripts/closure.sh $@ $(BUILD) $(foreach p,$(LABS),$(CHAPTER.$(p)):$(p)) $(foreach c,$(GRADE_CHAPTERS),$(c):grade)
 
 define program_rules
-$(BUILD)/bin/$(1): $(call objects_of,$(CLOSURE.$(1)))
+$(BUILD)/bin/$(1): $(call objects_of,$(CLOSURE.$(1))) $(if $(filter src/gltf/gltf_draco.c,$(CLOSURE.$(1))),| $(DRACO_BRIDGE))
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_LDFLAGS) $$^ $$(DEPS_LIBS) $$($(1).libs) -o $$@
 
@@ -207,7 +212,7 @@ $(BENCH_STEPCOUNT): $(BUILD)/obj/bench/bench-stepcount.o
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ -o $@
 
-$(BENCH_WEIGHTS): $(BUILD)/obj/bench/bench-weights.o $(CHAPTER_LIBS) $(LIB)
+$(BENCH_WEIGHTS): $(BUILD)/obj/bench/bench-weights.o $(CHAPTER_LIBS) $(LIB) | $(DRACO_BRIDGE)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(SOLVE_LIBS) -o $@
 
@@ -246,7 +251,7 @@ endef
 $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
 
 define test_rule
-$(BUILD)/tests/$(basename $(notdir $(1))): $(BUILD)/obj/$(1:.c=.o) $(TEST_OBJS.$(basename $(notdir $(1)))) $(TEST_UTIL) $(CHAPTER_LIBS) $(LIB)
+$(BUILD)/tests/$(basename $(notdir $(1))): $(BUILD)/obj/$(1:.c=.o) $(TEST_OBJS.$(basename $(notdir $(1)))) $(TEST_UTIL) $(CHAPTER_LIBS) $(LIB) | $(DRACO_BRIDGE)
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_LDFLAGS) $$^ $$(DEPS_LIBS) $$(EXTRA_LIBS) $$(TEST_LIBS) -o $$@
 endef
@@ -345,9 +350,9 @@ FUZZ_SRC := $(filter-out src/gpu/% src/solve/% src/skin/fastskin%.c,$(LIB_SRC))
 fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-simple-skin \
       $(BUILD)/tests/test_gltf_malformed $(BUILD)/tests/test_gltf
 	@mkdir -p build/fuzz/corpus build/fuzz/assets
-	clang++ -std=c++17 -O1 -g -Isrc -c src/gltf/gltf_draco_bridge.cc -o build/fuzz/gltf_draco_bridge.o
+	$(MAKE) --no-print-directory build/lib/libskinlab-draco.so BUILD=build
 	clang $(WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
-	    $(DEPS_CFLAGS) $(FUZZ_SRC) tests/fuzz_gltf.c build/fuzz/gltf_draco_bridge.o $(DEPS_LIBS) -pthread -o $(FUZZ)
+	    $(DEPS_CFLAGS) $(GLTF_CFLAGS) $(FUZZ_SRC) tests/fuzz_gltf.c $(DEPS_LIBS) -pthread -o $(FUZZ)
 	$(BUILD)/bin/lab30 --gltf build/fuzz > /dev/null
 	$(BUILD)/tests/make-simple-skin build/fuzz/SimpleSkin.gltf
 	{ printf '\000'; cat build/fuzz/skinning30.gltf; } > build/fuzz/corpus/skinning30-lbs.gltf

@@ -63,16 +63,25 @@ cholmod_so=$(${CC:-cc} -print-file-name=libcholmod.so)
 cholmod_soname=$(objdump -p "$cholmod_so" 2>/dev/null | awk '$1 == "SONAME" { print $2 }')
 [ -n "$cholmod_soname" ] || { echo "ensure-deps: cannot read the SONAME of $cholmod_so (objdump -p)" >&2; exit 1; }
 
+# libmeshoptimizer is opened at run time too (src/gltf/gltf_meshopt.c), by its SONAME.
+meshopt_so=$(${CC:-cc} -print-file-name=libmeshoptimizer.so)
+meshopt_soname=$(objdump -p "$meshopt_so" 2>/dev/null | awk '$1 == "SONAME" { print $2 }')
+[ -n "$meshopt_soname" ] || { echo "ensure-deps: cannot read the SONAME of $meshopt_so (objdump -p)" >&2; exit 1; }
+
 mkdir -p "$(dirname "$out")"
 # stb's headers are third-party: include them as system headers so our -Werror
 # never trips on their unused static helpers (stb_easy_font is header-only).
 stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
 {
     echo "DEPS_CFLAGS := $stb_cflags $(pkg-config --cflags libcjson egl glesv2)"
-    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lgif -lmeshoptimizer -ldraco -lstdc++ -lm"
+    echo "DEPS_LIBS := $(pkg-config --libs stb libcjson) -lgif -lm -ldl"
+    # libmeshoptimizer and libdraco (behind the lab's bridge, build/lib/libskinlab-draco.so)
+    # are opened with dlopen by the assets that need them (src/gltf/gltf.h)
+    echo "GLTF_CFLAGS := -DGLTF_MESHOPT_LIBRARY='\"$meshopt_soname\"'"
+    echo "DRACO_LIBS := -ldraco"
     echo "GPU_LIBS := -ldl" # EGL and GLES are opened with dlopen (src/gpu/gl_load.h)
     echo "SOLVE_CFLAGS := -DSPARSE_CHOLMOD_LIBRARY='\"$cholmod_soname\"'" # opened with dlopen (src/solve/sparse.h)
     echo "SOLVE_LIBS := -ldl"
-    echo "TEST_LIBS := $(pkg-config --libs cmocka)"
+    echo "TEST_LIBS := $(pkg-config --libs cmocka) -lmeshoptimizer" # the suites encode with it
 } > "$out.tmp"
 mv "$out.tmp" "$out"

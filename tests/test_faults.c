@@ -534,6 +534,89 @@ static void test_refused_and_killed_renames_lose_nothing(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* A compressed asset's decoder opened, allocation by allocation: Draco's (the lab's bridge
+ * over libdraco, with libstdc++) and libmeshoptimizer are opened only in a child process of
+ * the reader (src/gltf/gltf.h), and only by an asset that uses them. Each allocation of a
+ * run of lab30-gltf on a Draco file and on a meshopt file (the chapter's export compressed
+ * by draco_transcoder and gltfpack) fails at and from; each run must end as the normal run
+ * does or on the out-of-memory contract, exit 3 with its line, never a crash or the
+ * loader's exit 127. Every point of the Draco run; of the meshopt run (2,000 allocations,
+ * 40 ms a run), FAULTS_SAMPLE=K points evenly spread (make test 6, make check 400, 0 or
+ * unset every one). */
+static void test_compressed_decoders_end_on_contract(void **state)
+{
+    tu_run_dir *ctx = *state;
+    const program_run *gltf = find_run("lab30-gltf");
+    if (!gltf) {
+        fprintf(stderr, "skipped: LAB_ONLY leaves out lab30-gltf, whose runs this test makes\n");
+        skip();
+        return;
+    }
+    char *shim = shim_or_skip();
+    char assets[64], draco[128], meshopt[128];
+    assert_non_null(tu_make_temp_dir(assets, sizeof assets));
+    snprintf(draco, sizeof draco, "%s/draco.glb", assets);
+    snprintf(meshopt, sizeof meshopt, "%s/meshopt.glb", assets);
+    char *make_draco[] = {"/usr/bin/draco_transcoder", "-i", COMMITTED_OUT_DIR "/ch30/skinning30.gltf", "-o", draco, NULL};
+    char *make_meshopt[] = {"/usr/bin/gltfpack", "-i", COMMITTED_OUT_DIR "/ch30/skinning30.gltf", "-o", meshopt, "-c", NULL};
+    assert_int_equal(tu_run(make_draco, NULL, NULL), 0);
+    assert_int_equal(tu_run(make_meshopt, NULL, NULL), 0);
+    const char *files[2] = {draco, meshopt};
+    for (int a = 0; a < 2; a++) {
+        program_run run = {.input = files[a]};
+        snprintf(run.program, sizeof run.program, "%s", gltf->program);
+        /* the normal run, counted */
+        setenv("LD_PRELOAD", shim, 1);
+        setenv("COUNT_FILE", ctx->out_path, 1);
+        int normal = run_with_options(&run, NULL, ctx->dir, ctx->err_path);
+        unsetenv("COUNT_FILE");
+        char *normal_err = tu_read_file(ctx->err_path, NULL);
+        const char *normal_line = normal_err ? error_line(normal_err, "lab30-gltf") : NULL;
+        char *text = tu_read_file(ctx->out_path, NULL);
+        long total = text ? atol(text) : 0;
+        free(text);
+        empty_dir(ctx->dir);
+        assert_true(total > 50);
+        long *point = malloc(sizeof *point * (size_t)total);
+        assert_non_null(point);
+        for (long n = 0; n < total; n++)
+            point[n] = n + 1;
+        int points = a == 0 ? (int)total : sample_points(point, (int)total);
+        int failures = 0, decoders = 0;
+        for (int i = 0; i < points; i++)
+            for (int from = 0; from < 2; from++) {
+                char value[32];
+                snprintf(value, sizeof value, "%ld", point[i]);
+                setenv(from ? "FAIL_FROM" : "FAIL_AT", value, 1);
+                int rc = run_with_options(&run, NULL, ctx->dir, ctx->err_path);
+                unsetenv(from ? "FAIL_FROM" : "FAIL_AT");
+                char *msg = tu_read_file(ctx->err_path, NULL);
+                const char *line = msg ? error_line(msg, "lab30-gltf") : NULL;
+                const char *rule = line ? line + strlen("lab30-gltf: error: ") : "";
+                bool ok = (rc == normal && (normal == 0 || (line && normal_line && !strcmp(line, normal_line)))) ||
+                          (rc == 3 && line && !strncmp(rule, "out of memory, ", 15));
+                decoders += ok && rc == 3 && strstr(rule, "the decoder's child could not allocate") != NULL;
+                if (!ok) {
+                    fprintf(stderr, "lab30-gltf %s, %s=%ld of %ld: exit %d\n  %s\n", files[a], from ? "FAIL_FROM" : "FAIL_AT",
+                            point[i], total, rc, msg ? msg : "");
+                    failures++;
+                }
+                free(msg);
+                empty_dir(ctx->dir);
+            }
+        unsetenv("LD_PRELOAD");
+        printf("  faults: lab30-gltf on %s, %d of %ld allocations failed at and from: %d ended in the decoder's child, "
+               "all on the contract\n", a == 0 ? "a Draco file" : "a meshopt file", points, total, decoders);
+        free(point);
+        free(normal_err);
+        assert_int_equal(failures, 0);
+        if (points == total)
+            assert_true(decoders > 0); /* the loads were reached */
+    }
+    unlink(draco), unlink(meshopt), rmdir(assets);
+    free(shim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -542,6 +625,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused_and_killed_renames_lose_nothing, tu_run_dir_setup,
                                         tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_cholmod_start_ends_on_contract, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_compressed_decoders_end_on_contract, tu_run_dir_setup,
+                                        tu_run_dir_teardown),
     };
     return cmocka_run_group_tests_name("faults, every program", tests, list_programs, free_programs);
 }

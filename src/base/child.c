@@ -54,9 +54,14 @@ typedef struct {
     size_t size;
 } child_header;
 
+static bool in_job;
+
+bool child_in_job(void) { return in_job; }
+
 /* The child's side: run, send, end. Never returns. */
 static void run_and_send(int fd, child_job job, void *state)
 {
+    in_job = true;
     child_header h = {0};
     bytes result = {0};
     h.error = job(state, &result, &h.diag);
@@ -124,4 +129,11 @@ lab_error child_run(const char *what, child_job job, void *state, bytes *result,
     char end[96];
     describe_end(status, end, sizeof end);
     return diag_fail(d, crash_code, what, "its child process ended by %s before its result was whole", end);
+}
+
+bool child_ended(const lab_diag *crash, bool *out_of_memory)
+{
+    bool ended = strstr(crash->value, "before its result was whole") != NULL;
+    *out_of_memory = ended && (strstr(crash->value, "exit status 3 ") || strstr(crash->value, "exit status 127 "));
+    return ended;
 }

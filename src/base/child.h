@@ -29,4 +29,14 @@ typedef lab_error (*child_job)(void *state, bytes *result, lab_diag *d);
 lab_error child_run(const char *what, child_job job, void *state, bytes *result, lab_error crash_code,
                     lab_diag *d);
 
+/* Whether a diag from child_run says the child ended (rather than its job's own error), and
+ * then, in *out_of_memory, whether that end is an allocation's: exit 3 (the out-of-memory
+ * guard of src/base/library.h, or the contract's code) or exit 127 (glibc's loader, which
+ * ends a process so where it cannot allocate for a library it opens). */
+bool child_ended(const lab_diag *crash, bool *out_of_memory);
+
+/* True in the child process while child_run's job runs: what would end the program says
+ * nothing there (src/base/library.h's guard), since the parent reports the child's end. */
+bool child_in_job(void);
+
 #endif

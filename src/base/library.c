@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* program_invocation_short_name, strcasestr */
 #include "base/library.h"
 
+#include "base/child.h"
+
 #include <dlfcn.h>
 #include <errno.h> /* program_invocation_short_name */
 #include <signal.h>
@@ -19,7 +21,8 @@ static size_t last_words_length;
 
 static void say_out_of_memory(void)
 {
-    ssize_t written = write(STDERR_FILENO, last_words, last_words_length);
+    /* a child of child_run says nothing: its parent reports its end, exit 3 */
+    ssize_t written = child_in_job() ? 0 : write(STDERR_FILENO, last_words, last_words_length);
     (void)written; /* nothing more can be done about stderr here */
     _exit(LIBRARY_EXIT_OUT_OF_MEMORY);
 }
@@ -42,7 +45,7 @@ static void crash_while_starting(int signal_number)
 static char alternate_stack[1 << 16];
 
 typedef struct {
-    struct sigaction segv, bus;
+    struct sigaction segv, bus, abrt;
     stack_t stack;
 } saved_handlers;
 
@@ -64,6 +67,7 @@ static bool arm(const char *file, saved_handlers *saved)
     sigaltstack(&stack, &saved->stack);
     sigaction(SIGSEGV, &on_crash, &saved->segv);
     sigaction(SIGBUS, &on_crash, &saved->bus);
+    sigaction(SIGABRT, &on_crash, &saved->abrt); /* C++'s std::terminate on a bad_alloc */
     starting = 1;
     return true;
 }
@@ -73,6 +77,7 @@ static void disarm(const saved_handlers *saved)
     starting = 0;
     sigaction(SIGSEGV, &saved->segv, NULL);
     sigaction(SIGBUS, &saved->bus, NULL);
+    sigaction(SIGABRT, &saved->abrt, NULL);
     sigaltstack(&saved->stack, NULL);
 }
 
@@ -95,12 +100,30 @@ lab_error library_open(const char *file, library_start start, void **handle, lab
     if (!h) {
         const char *why = dlerror();
         why = why ? why : "no reason given";
-        if (loader_out_of_memory(why))
+        if (loader_out_of_memory(why) || (strchr(file, '/') && access(file, R_OK) == 0 &&
+                                          strstr(why, "cannot open shared object file")))
+            /* a file that is there and readable, which the loader "cannot open": its path
+             * search could not allocate */
             return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, file, "the loader could not allocate (%s)", why);
         return diag_fail(d, LAB_ERR_UNSUPPORTED, file, "cannot be loaded: %s", why);
     }
     *handle = h;
     return LAB_OK;
+}
+
+bool library_beside_program(const char *name, char *out, size_t size)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return false;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    int m = snprintf(out, size, "%s/../lib/%s", self, name);
+    return m > 0 && (size_t)m < size;
 }
 
 lab_error library_function(void *handle, const char *file, const char *name, void *out, size_t size,

@@ -3,12 +3,57 @@
 #include "gltf/gltf.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes.h"
+#include "base/child.h"
+#include "base/library.h"
 #include "gltf/gltf_accessor.h"
 #include "gltf/gltf_draco_bridge.h"
+
+/* The bridge is the lab's own shared library, build/lib/libskinlab-draco.so (libdraco
+ * behind gltf_draco_bridge.h), opened beside the program, in a child process, by each
+ * compressed primitive: libdraco's C++ start-up runs inside main under library_open's
+ * guard, and what glibc's loader cannot allocate for it (exit 127) ends the child, not the
+ * program, which reads the child's end as out of memory. This process never loads it. */
+#define DRACO_BRIDGE "libskinlab-draco.so"
+#define DRACO_FUNCTIONS(X)                                                                              \
+    X(gltf_draco_result, decode, (const uint8_t *, size_t, gltf_draco_mesh **, char *, size_t))         \
+    X(void, free, (gltf_draco_mesh *))                                                                  \
+    X(long, points, (const gltf_draco_mesh *))                                                          \
+    X(long, faces, (const gltf_draco_mesh *))                                                           \
+    X(void, face, (const gltf_draco_mesh *, long, uint32_t[3]))                                         \
+    X(int, components, (const gltf_draco_mesh *, int))                                                  \
+    X(int, values, (const gltf_draco_mesh *, int, long, double *))
+
+#define DRACO_MEMBER(type, name, params) type(*name) params;
+static struct {
+    DRACO_FUNCTIONS(DRACO_MEMBER)
+} draco;
+#undef DRACO_MEMBER
+
+static lab_error draco_load(lab_diag *d)
+{
+    static bool loaded;
+    if (loaded)
+        return LAB_OK;
+    char path[4200];
+    if (!library_beside_program(DRACO_BRIDGE, path, sizeof path))
+        return diag_fail(d, LAB_ERR_UNSUPPORTED, DRACO_BRIDGE, "cannot find the program's own folder (/proc/self/exe)");
+    void *h;
+    lab_error e = library_open(path, LIBRARY_START_ENDS_FOR_MEMORY, &h, d);
+#define DRACO_TAKE(type, name, params)                                                                  \
+    (void)sizeof(draco.name = gltf_draco_##name);                                                       \
+    if (e == LAB_OK)                                                                                    \
+        e = library_function(h, path, "gltf_draco_" #name, &draco.name, sizeof draco.name, d);
+    DRACO_FUNCTIONS(DRACO_TAKE)
+#undef DRACO_TAKE
+    loaded = e == LAB_OK;
+    return e;
+}
 
 /* A new buffer of size bytes (zeroed) and a view over all of it; its index in *view. */
 static lab_error new_view(gltf_document *doc, size_t size, int *view, uint8_t **data, lab_diag *d)
@@ -26,6 +71,30 @@ static lab_error new_view(gltf_document *doc, size_t size, int *view, uint8_t **
     doc->views[doc->view_count] = (gltf_view){doc->buffer_count++, 0, size, 0, {0}};
     *view = doc->view_count++;
     return LAB_OK;
+}
+
+/* A decoded mesh as the child sends it: its points and faces, the corners, and for each
+ * attribute id the primitive names, its components and each point's values with a flag
+ * (the decoder could convert them). */
+enum { DRACO_IDS = 2 + 2 * GLTF_MAX_SETS, DRACO_MAX_COMPONENTS = 16 };
+typedef struct {
+    long points, faces;
+    const uint32_t *corners;
+    int ids;
+    struct {
+        int id, components;         /* components -1: the stream does not hold it */
+        const double *values;       /* points x (components values, then the flag) */
+    } attr[DRACO_IDS];
+} decoded_mesh;
+
+static int mesh_components(const decoded_mesh *m, int id, const double **values)
+{
+    for (int k = 0; k < m->ids; k++)
+        if (m->attr[k].id == id) {
+            *values = m->attr[k].values;
+            return m->attr[k].components;
+        }
+    return -1;
 }
 
 /* One component, the value as the accessor means it (a normalized integer's in [0, 1] or
@@ -67,14 +136,15 @@ static bool store(uint8_t *at, int type, bool normalized, double value)
 }
 
 /* Attribute `id` of the decoded mesh into accessor a (named `name` at pointer at). */
-static lab_error decode_attribute(gltf_document *doc, const gltf_draco_mesh *mesh, int id, int a, const char *name,
+static lab_error decode_attribute(gltf_document *doc, const decoded_mesh *mesh, int id, int a, const char *name,
                                   const char *at, lab_diag *d)
 {
     if (a < 0 || a >= doc->accessor_count)
         return gltf_fail_at(d, at, "KHR_draco_mesh_compression: %s is accessor %d of %d", name, a, doc->accessor_count);
     gltf_accessor *acc = &doc->accessors[a];
-    int components = gltf_draco_components(mesh, id);
-    long points = gltf_draco_points(mesh);
+    const double *values = NULL;
+    int components = mesh_components(mesh, id, &values);
+    long points = mesh->points;
     if (components < 0)
         return gltf_fail_at(d, at, "KHR_draco_mesh_compression: %s is Draco attribute %d, which the stream does not "
                             "hold", name, id);
@@ -89,9 +159,9 @@ static lab_error decode_attribute(gltf_document *doc, const gltf_draco_mesh *mes
     int view;
     uint8_t *data;
     lab_error e = new_view(doc, element * (size_t)points, &view, &data, d);
-    double value[16];
     for (long p = 0; e == LAB_OK && p < points; p++) {
-        if (!gltf_draco_values(mesh, id, p, value))
+        const double *value = values + (size_t)p * (size_t)(components + 1);
+        if (value[components] == 0)
             return gltf_fail_at(d, at, "KHR_draco_mesh_compression: %s, point %ld: the decoder cannot convert it", name, p);
         for (int c = 0; c < components; c++)
             if (!store(data + (size_t)p * element + (size_t)c * size, acc->component_type, acc->normalized, value[c]))
@@ -106,12 +176,12 @@ static lab_error decode_attribute(gltf_document *doc, const gltf_draco_mesh *mes
 }
 
 /* The faces into the indices accessor. */
-static lab_error decode_indices(gltf_document *doc, const gltf_draco_mesh *mesh, int a, const char *at, lab_diag *d)
+static lab_error decode_indices(gltf_document *doc, const decoded_mesh *mesh, int a, const char *at, lab_diag *d)
 {
     if (a < 0 || a >= doc->accessor_count)
         return gltf_fail_at(d, at, "KHR_draco_mesh_compression: a compressed primitive needs its indices accessor");
     gltf_accessor *acc = &doc->accessors[a];
-    long faces = gltf_draco_faces(mesh);
+    long faces = mesh->faces;
     size_t size = gltf_component_size(acc->component_type);
     if (acc->components != 1 || (long)acc->count != 3 * faces || size == 0)
         return gltf_fail_at(d, at, "KHR_draco_mesh_compression: the stream decodes to %ld triangles; indices accessor %d "
@@ -123,8 +193,7 @@ static lab_error decode_indices(gltf_document *doc, const gltf_draco_mesh *mesh,
     uint8_t *data;
     lab_error e = new_view(doc, size * (size_t)acc->count, &view, &data, d);
     for (long f = 0; e == LAB_OK && f < faces; f++) {
-        uint32_t corner[3];
-        gltf_draco_face(mesh, f, corner);
+        const uint32_t *corner = mesh->corners + 3 * f;
         for (int k = 0; k < 3; k++)
             if (!store(data + (size_t)(3 * f + k) * size, acc->component_type, false, corner[k]))
                 return gltf_fail_at(d, at, "KHR_draco_mesh_compression: triangle %ld: index %u does not fit componentType "
@@ -137,7 +206,96 @@ static lab_error decode_indices(gltf_document *doc, const gltf_draco_mesh *mesh,
     return e;
 }
 
-/* One compressed primitive: its stream checked inside its buffer, decoded, written out. */
+/* What the child decodes: one stream, and the attribute ids the primitive names. */
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    int view;
+    const char *at;
+    int ids[DRACO_IDS], id_count;
+} draco_job;
+
+/* In the child: the bridge opened, the stream decoded, the mesh sent as decoded_mesh's
+ * bytes (points, faces, corners, then per id: id, components, values and flags). */
+static lab_error decode_in_child(void *state, bytes *out, lab_diag *d)
+{
+    const draco_job *j = state;
+    lab_error e = draco_load(d);
+    if (e != LAB_OK)
+        return e;
+    gltf_draco_mesh *mesh;
+    char message[160];
+    gltf_draco_result r = draco.decode(j->data, j->size, &mesh, message, sizeof message);
+    if (r == GLTF_DRACO_OUT_OF_MEMORY)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, j->at, "KHR_draco_mesh_compression: decoding bufferView %d", j->view);
+    if (r != GLTF_DRACO_OK)
+        return gltf_fail_at(d, j->at, "KHR_draco_mesh_compression: bufferView %d: the Draco decoder refuses the %zu-byte "
+                            "stream: %s", j->view, j->size, message);
+    long points = draco.points(mesh), faces = draco.faces(mesh);
+    if (points > GLTF_MAX_DECODED / 8 || faces > GLTF_MAX_DECODED / 12) {
+        draco.free(mesh);
+        return diag_fail(d, LAB_ERR_LIMIT, j->at, "KHR_draco_mesh_compression: the compressed data decodes to more than "
+                         "%u bytes in all", GLTF_MAX_DECODED);
+    }
+    bytes_append(out, &points, sizeof points);
+    bytes_append(out, &faces, sizeof faces);
+    for (long f = 0; f < faces && !out->failed; f++) {
+        uint32_t corner[3];
+        draco.face(mesh, f, corner);
+        bytes_append(out, corner, sizeof corner);
+    }
+    for (int k = 0; k < j->id_count && !out->failed; k++) {
+        int id = j->ids[k], components = draco.components(mesh, id);
+        if (components > DRACO_MAX_COMPONENTS || (size_t)points * (size_t)(components + 1) > GLTF_MAX_DECODED / 8)
+            components = -1; /* more than an accessor holds: the parent refuses it by its count */
+        bytes_append(out, &id, sizeof id);
+        bytes_append(out, &components, sizeof components);
+        for (long p = 0; components >= 0 && p < points && !out->failed; p++) {
+            double value[DRACO_MAX_COMPONENTS + 1] = {0};
+            value[components] = draco.values(mesh, id, p, value) ? 1 : 0;
+            bytes_append(out, value, sizeof(double) * (size_t)(components + 1));
+        }
+    }
+    draco.free(mesh);
+    return out->failed ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, j->at, "KHR_draco_mesh_compression: the decoded mesh") : LAB_OK;
+}
+
+/* The child's bytes as a decoded_mesh (pointers into them). */
+static bool read_mesh(const bytes *b, decoded_mesh *m)
+{
+    size_t at = 0;
+#define TAKE(dst, n)                                                                                    \
+    do {                                                                                                \
+        if ((n) > b->len - at)                                                                          \
+            return false;                                                                               \
+        memcpy((dst), b->data + at, (n));                                                               \
+        at += (n);                                                                                      \
+    } while (0)
+    *m = (decoded_mesh){0};
+    TAKE(&m->points, sizeof m->points);
+    TAKE(&m->faces, sizeof m->faces);
+    if (m->faces < 0 || (size_t)m->faces * 12 > b->len - at)
+        return false;
+    m->corners = (const uint32_t *)(const void *)(b->data + at);
+    at += (size_t)m->faces * 12;
+    while (at < b->len && m->ids < DRACO_IDS) {
+        int k = m->ids++;
+        TAKE(&m->attr[k].id, sizeof(int));
+        TAKE(&m->attr[k].components, sizeof(int));
+        if (m->attr[k].components < 0)
+            continue;
+        size_t n = (size_t)m->points * (size_t)(m->attr[k].components + 1) * sizeof(double);
+        if (n > b->len - at)
+            return false;
+        m->attr[k].values = (const double *)(const void *)(b->data + at);
+        at += n;
+    }
+#undef TAKE
+    return at == b->len;
+}
+
+/* One compressed primitive: its stream checked inside its buffer, decoded in a child,
+ * written out. */
 static lab_error decode_primitive(gltf_document *doc, gltf_primitive *p, const char *at, lab_diag *d)
 {
     const gltf_draco *g = &p->draco;
@@ -147,30 +305,50 @@ static lab_error decode_primitive(gltf_document *doc, gltf_primitive *p, const c
     if (v->buffer < 0 || v->buffer >= doc->buffer_count || doc->buffers[v->buffer].fallback ||
         v->offset > doc->buffers[v->buffer].size || v->length > doc->buffers[v->buffer].size - v->offset)
         return gltf_fail_at(d, at, "KHR_draco_mesh_compression: bufferView %d lies outside its buffer", g->view);
-    gltf_draco_mesh *mesh;
-    char message[160];
-    gltf_draco_result r = gltf_draco_decode(doc->buffers[v->buffer].data + v->offset, v->length, &mesh, message,
-                                            sizeof message);
-    if (r == GLTF_DRACO_OUT_OF_MEMORY)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "KHR_draco_mesh_compression: decoding bufferView %d", g->view);
-    if (r != GLTF_DRACO_OK)
-        return gltf_fail_at(d, at, "KHR_draco_mesh_compression: bufferView %d: the Draco decoder refuses the %zu-byte "
-                            "stream: %s", g->view, v->length, message);
-    lab_error e = decode_indices(doc, mesh, p->indices, at, d);
+    draco_job job = {doc->buffers[v->buffer].data + v->offset, v->length, g->view, at, {0}, 0};
+    const int wanted[] = {g->position, g->normal};
+    for (int k = 0; k < 2; k++)
+        if (wanted[k] >= 0)
+            job.ids[job.id_count++] = wanted[k];
+    for (int s = 0; s < p->sets; s++) {
+        if (g->joints[s] >= 0)
+            job.ids[job.id_count++] = g->joints[s];
+        if (g->weights[s] >= 0)
+            job.ids[job.id_count++] = g->weights[s];
+    }
+    bytes result = {0};
+    lab_diag crash = {0};
+    lab_error e = child_run("KHR_draco_mesh_compression", decode_in_child, &job, &result, LAB_ERR_GLTF, &crash);
+    bool out_of_memory, ended = e == LAB_ERR_GLTF && child_ended(&crash, &out_of_memory);
+    if (ended && out_of_memory)
+        /* the child's guard (exit 3) or glibc's loader (exit 127) could not allocate */
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "KHR_draco_mesh_compression: the decoder's child could not "
+                      "allocate (%s)", crash.value);
+    else if (ended)
+        e = gltf_fail_at(d, at, "KHR_draco_mesh_compression: bufferView %d: the Draco decoder's process ended on the "
+                         "%zu-byte stream (%s)", g->view, v->length, crash.value);
+    else if (e != LAB_OK && d)
+        *d = crash;
+    decoded_mesh mesh;
+    if (e == LAB_OK && !read_mesh(&result, &mesh))
+        e = diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "KHR_draco_mesh_compression: the decoder's child sent %zu bytes that "
+                      "are not a mesh", result.len);
+    if (e == LAB_OK)
+        e = decode_indices(doc, &mesh, p->indices, at, d);
     if (e == LAB_OK && g->position >= 0)
-        e = decode_attribute(doc, mesh, g->position, p->position, "POSITION", at, d);
+        e = decode_attribute(doc, &mesh, g->position, p->position, "POSITION", at, d);
     if (e == LAB_OK && g->normal >= 0)
-        e = decode_attribute(doc, mesh, g->normal, p->normal, "NORMAL", at, d);
+        e = decode_attribute(doc, &mesh, g->normal, p->normal, "NORMAL", at, d);
     for (int s = 0; e == LAB_OK && s < p->sets; s++) {
         char name[16];
         snprintf(name, sizeof name, "JOINTS_%d", s);
         if (g->joints[s] >= 0)
-            e = decode_attribute(doc, mesh, g->joints[s], p->joints[s], name, at, d);
+            e = decode_attribute(doc, &mesh, g->joints[s], p->joints[s], name, at, d);
         snprintf(name, sizeof name, "WEIGHTS_%d", s);
         if (e == LAB_OK && g->weights[s] >= 0)
-            e = decode_attribute(doc, mesh, g->weights[s], p->weights[s], name, at, d);
+            e = decode_attribute(doc, &mesh, g->weights[s], p->weights[s], name, at, d);
     }
-    gltf_draco_free(mesh);
+    bytes_free(&result);
     return e;
 }
 

@@ -1,12 +1,55 @@
-/* gltf_meshopt.c - EXT_meshopt_compression's views decoded with libmeshoptimizer (see gltf.h). */
+/* gltf_meshopt.c - EXT_meshopt_compression's views decoded with libmeshoptimizer (see gltf.h),
+ * which only a child process opens (src/base/library.h), for an asset that needs it. */
 #include "gltf/gltf.h"
 
 #include <meshoptimizer.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes.h"
+#include "base/child.h"
+#include "base/library.h"
 #include "gltf/gltf_accessor.h"
+
+#ifndef GLTF_MESHOPT_LIBRARY
+#error "GLTF_MESHOPT_LIBRARY (libmeshoptimizer's SONAME) is set by the build (scripts/ensure-deps.sh)"
+#endif
+
+/* The decoders this file calls, taken from the library by name. */
+#define MESHOPT_FUNCTIONS(X)                                                                            \
+    X(int, decodeVertexBuffer, (void *, size_t, size_t, const unsigned char *, size_t))                 \
+    X(int, decodeIndexBuffer, (void *, size_t, size_t, const unsigned char *, size_t))                  \
+    X(int, decodeIndexSequence, (void *, size_t, size_t, const unsigned char *, size_t))                \
+    X(void, decodeFilterOct, (void *, size_t, size_t))                                                  \
+    X(void, decodeFilterQuat, (void *, size_t, size_t))                                                 \
+    X(void, decodeFilterExp, (void *, size_t, size_t))
+
+#define MESHOPT_MEMBER(type, name, params) type(*name) params;
+static struct {
+    MESHOPT_FUNCTIONS(MESHOPT_MEMBER)
+} meshopt;
+#undef MESHOPT_MEMBER
+
+/* Opens the library once; each pointer is checked against the header's prototype by an
+ * assignment the compiler types but never evaluates (sizeof). */
+static lab_error meshopt_load(lab_diag *d)
+{
+    static bool loaded;
+    if (loaded)
+        return LAB_OK;
+    void *h;
+    lab_error e = library_open(GLTF_MESHOPT_LIBRARY, LIBRARY_START_ENDS_FOR_MEMORY, &h, d);
+#define MESHOPT_TAKE(type, name, params)                                                                \
+    (void)sizeof(meshopt.name = meshopt_##name);                                                        \
+    if (e == LAB_OK)                                                                                    \
+        e = library_function(h, GLTF_MESHOPT_LIBRARY, "meshopt_" #name, &meshopt.name, sizeof meshopt.name, d);
+    MESHOPT_FUNCTIONS(MESHOPT_TAKE)
+#undef MESHOPT_TAKE
+    loaded = e == LAB_OK;
+    return e;
+}
 
 static const char *const mode_names[] = {"ATTRIBUTES", "TRIANGLES", "INDICES"};
 static const char *const filter_names[] = {"NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL"};
@@ -61,13 +104,13 @@ static lab_error decode_view(const gltf_document *doc, const gltf_view *v, const
     int rc;
     const char *call;
     if (m->mode == GLTF_MESHOPT_ATTRIBUTES)
-        call = "meshopt_decodeVertexBuffer", rc = meshopt_decodeVertexBuffer(*out, (size_t)m->count, m->stride, src,
+        call = "meshopt_decodeVertexBuffer", rc = meshopt.decodeVertexBuffer(*out, (size_t)m->count, m->stride, src,
                                                                              m->length);
     else if (m->mode == GLTF_MESHOPT_TRIANGLES)
-        call = "meshopt_decodeIndexBuffer", rc = meshopt_decodeIndexBuffer(*out, (size_t)m->count, m->stride, src,
+        call = "meshopt_decodeIndexBuffer", rc = meshopt.decodeIndexBuffer(*out, (size_t)m->count, m->stride, src,
                                                                            m->length);
     else
-        call = "meshopt_decodeIndexSequence", rc = meshopt_decodeIndexSequence(*out, (size_t)m->count, m->stride,
+        call = "meshopt_decodeIndexSequence", rc = meshopt.decodeIndexSequence(*out, (size_t)m->count, m->stride,
                                                                                src, m->length);
     if (rc != 0) {
         free(*out), *out = NULL;
@@ -75,12 +118,35 @@ static lab_error decode_view(const gltf_document *doc, const gltf_view *v, const
                             "malformed for %ld elements of %zu bytes", call, rc, m->length, m->count, m->stride);
     }
     if (m->filter == GLTF_MESHOPT_OCTAHEDRAL)
-        meshopt_decodeFilterOct(*out, (size_t)m->count, m->stride);
+        meshopt.decodeFilterOct(*out, (size_t)m->count, m->stride);
     else if (m->filter == GLTF_MESHOPT_QUATERNION)
-        meshopt_decodeFilterQuat(*out, (size_t)m->count, m->stride);
+        meshopt.decodeFilterQuat(*out, (size_t)m->count, m->stride);
     else if (m->filter == GLTF_MESHOPT_EXPONENTIAL)
-        meshopt_decodeFilterExp(*out, (size_t)m->count, m->stride);
+        meshopt.decodeFilterExp(*out, (size_t)m->count, m->stride);
     return LAB_OK;
+}
+
+/* In the child: the library opened, every compressed view decoded, their bytes one after
+ * another in the views' order. */
+static lab_error decode_in_child(void *state, bytes *out, lab_diag *d)
+{
+    const gltf_document *doc = state;
+    lab_error e = meshopt_load(d);
+    char at[64];
+    for (int i = 0; e == LAB_OK && i < doc->view_count; i++) {
+        const gltf_view *v = &doc->views[i];
+        if (!v->meshopt.on)
+            continue;
+        snprintf(at, sizeof at, "/bufferViews/%d", i);
+        uint8_t *data;
+        e = decode_view(doc, v, at, &data, d);
+        if (e == LAB_OK)
+            bytes_append(out, data, v->length);
+        free(data);
+    }
+    return e == LAB_OK && out->failed ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "EXT_meshopt_compression", "%zu decoded bytes",
+                                                  out->len)
+                                      : e;
 }
 
 lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d)
@@ -104,22 +170,42 @@ lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d)
     }
     if (compressed == 0)
         return LAB_OK;
-    doc->decoded_bytes = total;
-    gltf_buffer *buffers = realloc(doc->buffers, sizeof *buffers * (size_t)(doc->buffer_count + compressed));
-    if (!buffers)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/buffers", "%d decoded views", compressed);
-    doc->buffers = buffers;
-    for (int i = 0; i < doc->view_count; i++) {
+    /* decoded in a child, which alone opens the library (src/base/library.h) */
+    bytes decoded = {0};
+    lab_diag crash = {0};
+    lab_error e = child_run("EXT_meshopt_compression", decode_in_child, doc, &decoded, LAB_ERR_GLTF, &crash);
+    bool out_of_memory, ended = e == LAB_ERR_GLTF && child_ended(&crash, &out_of_memory);
+    if (ended && out_of_memory)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "EXT_meshopt_compression", "the decoder's child could not allocate (%s)",
+                      crash.value);
+    else if (ended)
+        e = diag_fail(d, LAB_ERR_GLTF, "EXT_meshopt_compression", "the decoder's process ended (%s)", crash.value);
+    else if (e != LAB_OK && d)
+        *d = crash;
+    if (e == LAB_OK && decoded.len != total - doc->decoded_bytes)
+        e = diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "EXT_meshopt_compression", "the decoder's child sent %zu bytes, not %zu",
+                      decoded.len, total - doc->decoded_bytes);
+    gltf_buffer *buffers = e == LAB_OK ? realloc(doc->buffers, sizeof *buffers * (size_t)(doc->buffer_count + compressed))
+                                       : NULL;
+    if (e == LAB_OK && !buffers)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "/buffers", "%d decoded views", compressed);
+    if (e == LAB_OK)
+        doc->buffers = buffers, doc->decoded_bytes = total;
+    size_t from = 0;
+    for (int i = 0; e == LAB_OK && i < doc->view_count; i++) {
         gltf_view *v = &doc->views[i];
         if (!v->meshopt.on)
             continue;
-        snprintf(at, sizeof at, "/bufferViews/%d", i);
-        uint8_t *data;
-        lab_error e = decode_view(doc, v, at, &data, d);
-        if (e != LAB_OK)
-            return e;
+        uint8_t *data = malloc(v->length ? v->length : 1);
+        if (!data) {
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "EXT_meshopt_compression", "%zu decoded bytes", v->length);
+            break;
+        }
+        memcpy(data, decoded.data + from, v->length);
+        from += v->length;
         doc->buffers[doc->buffer_count] = (gltf_buffer){data, v->length, false};
         *v = (gltf_view){doc->buffer_count++, 0, v->length, v->stride ? v->stride : 0, {0}};
     }
-    return LAB_OK;
+    bytes_free(&decoded);
+    return e;
 }

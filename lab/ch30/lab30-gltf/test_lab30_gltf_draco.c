@@ -4,6 +4,7 @@
  * (gltf30_packed_test.h), and broken Draco streams refused. */
 #define _POSIX_C_SOURCE 200809L
 #include "gltf30_packed_test.h"
+#include "gltf/gltf.h"
 
 /* KHR_draco_mesh_compression from Debian's draco_transcoder (-qp 14 -qw 12: positions on 14
  * bits of the POSITION accessor's extent, weights on 12): the export and RiggedFigure skin
@@ -36,6 +37,36 @@ static void test_lab30_gltf_draco_within_the_quantization_steps(void **state)
         cJSON_Delete(root);
         assert_true(compare_runs(ctx, sources[i][0], draco, tag, "normalize", extent / 16383, 1.0 / 4095, 0.0) <= 1.0);
     }
+}
+
+/* Whether this process has a library whose path contains name mapped (/proc/self/maps). */
+static bool mapped(const char *name)
+{
+    char *maps = tu_read_file("/proc/self/maps", NULL);
+    bool found = maps && strstr(maps, name);
+    free(maps);
+    return found;
+}
+
+/* The decoders are opened only in a child of the reader: this process reads a Draco file
+ * and a meshopt file, in process, and never maps libdraco, the lab's bridge or
+ * libmeshoptimizer (the suite links libmeshoptimizer's encoders for its own use, so only
+ * the first two are asked). */
+static void test_lab30_gltf_decoders_stay_out_of_the_reader(void **state)
+{
+    tu_run_dir *ctx = *state;
+    char draco[160];
+    snprintf(draco, sizeof draco, "%s/export-draco.glb", ctx->dir);
+    char *transcode[] = {DRACO_TRANSCODER, "-i", COMMITTED_OUT_DIR "/ch30/skinning30.gltf", "-o", draco, NULL};
+    assert_int_equal(tu_run(transcode, NULL, ctx->err_path), 0);
+    gltf_document doc = {0};
+    lab_diag d = {0};
+    assert_int_equal(gltf_load(draco, &doc, &d), LAB_OK);
+    assert_int_equal(gltf_validate(&doc, &d), LAB_OK);
+    assert_true(doc.accessors[doc.meshes[0].primitives[0].position].from_draco); /* decoded */
+    gltf_free(&doc);
+    assert_false(mapped("libdraco"));
+    assert_false(mapped("libskinlab-draco"));
 }
 
 /* A broken Draco file: the stream cut short, or an accessor whose count is not the stream's,
@@ -75,6 +106,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_lab30_gltf_draco_within_the_quantization_steps),
         T(test_lab30_gltf_draco_broken_streams_are_refused),
+        T(test_lab30_gltf_decoders_stay_out_of_the_reader),
     };
 #undef T
     return cmocka_run_group_tests_name("lab30-gltf on draco_transcoder's assets", tests, NULL, NULL);

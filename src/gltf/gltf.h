@@ -193,7 +193,9 @@ extern const char *const gltf_read_extensions[];
 
 /* EXT_meshopt_compression: each compressed view's fields checked (its source range inside a
  * buffer that is not a fallback, count x byteStride = the view's byteLength, the strides and
- * filters each mode allows), then decoded with libmeshoptimizer (meshopt_decodeVertexBuffer,
+ * filters each mode allows), then decoded with libmeshoptimizer, which only a child
+ * process opens (src/base/library.h: a C++ library that glibc's loader may end the process
+ * for), and only for an asset that uses the extension (meshopt_decodeVertexBuffer,
  * meshopt_decodeIndexBuffer, meshopt_decodeIndexSequence, and the octahedral, quaternion and
  * exponential filters) into a new buffer. The decoded views together hold at most
  * GLTF_MAX_DECODED bytes (with Draco's). A stream the library refuses is refused naming the view,
@@ -203,7 +205,8 @@ lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d);
 
 /* KHR_draco_mesh_compression: each compressed primitive's stream (its bufferView checked
  * inside its buffer) decoded with Debian's libdraco through the one C++ file
- * (gltf_draco_bridge.h), then every attribute the reader uses (POSITION, NORMAL, JOINTS_n,
+ * (gltf_draco_bridge.h, built as build/lib/libskinlab-draco.so), in a child process, the
+ * only one that opens it; then every attribute the reader uses (POSITION, NORMAL, JOINTS_n,
  * WEIGHTS_n, through the extension's attribute map) and the indices written into new
  * buffers in their accessors' componentType and normalization, the accessors pointed at
  * them: everything after reads plain accessors. Refused naming the primitive's extension:

@@ -4,6 +4,8 @@
  * of them. */
 #include "gltf/gltf_accessor.h"
 
+#include "base/child.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -109,4 +111,17 @@ bool gltf_accessor_decoded(const gltf_document *doc, int a)
 {
     int v = a >= 0 && a < doc->accessor_count ? doc->accessors[a].view : -1;
     return v >= 0 && v < doc->view_count && doc->views[v].buffer >= doc->parsed_buffer_count;
+}
+
+lab_error gltf_decoder_child(lab_error e, const lab_diag *crash, const char *at, const char *what, lab_diag *d)
+{
+    bool out_of_memory, ended = e == LAB_ERR_GLTF && child_ended(crash, &out_of_memory);
+    if (ended && out_of_memory) /* the child's guard (exit 3) or glibc's loader (exit 127) */
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s: the decoder's child could not allocate (%s)", what,
+                         crash->value);
+    if (ended)
+        return gltf_fail_at(d, at, "%s: the decoder's process ended on the stream (%s)", what, crash->value);
+    if (e != LAB_OK && d)
+        *d = *crash;
+    return e;
 }

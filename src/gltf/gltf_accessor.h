@@ -15,6 +15,12 @@
 #define GLTF_JSON_STRING_BYTES 32
 
 /* An LAB_ERR_GLTF diag at the JSON pointer `pointer`. */
+/* A decoder run in a child process (src/base/child.h, with LAB_ERR_GLTF as child_run's
+ * crash code) as the reader reports it: its own error and diag as they are; its end by an
+ * allocation (the guard's exit 3, the loader's exit 127) out of memory; any other end a
+ * refused stream; all at JSON pointer `at`, naming `what` (the extension). */
+lab_error gltf_decoder_child(lab_error e, const lab_diag *crash, const char *at, const char *what, lab_diag *d);
+
 lab_error gltf_fail_at(lab_diag *d, const char *pointer, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

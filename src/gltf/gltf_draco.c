@@ -319,16 +319,7 @@ static lab_error decode_primitive(gltf_document *doc, gltf_primitive *p, const c
     bytes result = {0};
     lab_diag crash = {0};
     lab_error e = child_run("KHR_draco_mesh_compression", decode_in_child, &job, &result, LAB_ERR_GLTF, &crash);
-    bool out_of_memory, ended = e == LAB_ERR_GLTF && child_ended(&crash, &out_of_memory);
-    if (ended && out_of_memory)
-        /* the child's guard (exit 3) or glibc's loader (exit 127) could not allocate */
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "KHR_draco_mesh_compression: the decoder's child could not "
-                      "allocate (%s)", crash.value);
-    else if (ended)
-        e = gltf_fail_at(d, at, "KHR_draco_mesh_compression: bufferView %d: the Draco decoder's process ended on the "
-                         "%zu-byte stream (%s)", g->view, v->length, crash.value);
-    else if (e != LAB_OK && d)
-        *d = crash;
+    e = gltf_decoder_child(e, &crash, at, "KHR_draco_mesh_compression", d);
     decoded_mesh mesh;
     if (e == LAB_OK && !read_mesh(&result, &mesh))
         e = diag_fail(d, LAB_ERR_INVALID_ARGUMENT, at, "KHR_draco_mesh_compression: the decoder's child sent %zu bytes that "

@@ -174,14 +174,7 @@ lab_error gltf_meshopt_decode(gltf_document *doc, lab_diag *d)
     bytes decoded = {0};
     lab_diag crash = {0};
     lab_error e = child_run("EXT_meshopt_compression", decode_in_child, doc, &decoded, LAB_ERR_GLTF, &crash);
-    bool out_of_memory, ended = e == LAB_ERR_GLTF && child_ended(&crash, &out_of_memory);
-    if (ended && out_of_memory)
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "EXT_meshopt_compression", "the decoder's child could not allocate (%s)",
-                      crash.value);
-    else if (ended)
-        e = diag_fail(d, LAB_ERR_GLTF, "EXT_meshopt_compression", "the decoder's process ended (%s)", crash.value);
-    else if (e != LAB_OK && d)
-        *d = crash;
+    e = gltf_decoder_child(e, &crash, "/bufferViews", "EXT_meshopt_compression", d);
     if (e == LAB_OK && decoded.len != total - doc->decoded_bytes)
         e = diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "EXT_meshopt_compression", "the decoder's child sent %zu bytes, not %zu",
                       decoded.len, total - doc->decoded_bytes);

@@ -274,9 +274,9 @@ $(BUILD)/tests/test_fastskin_avx512_twin: $(BUILD)/obj/tests/test_fastskin.o $(T
 VALIDATOR := $(BUILD)/node/node_modules/gltf-validator/package.json
 gltf-validator: $(VALIDATOR)
 $(VALIDATOR):
-	@command -v npm > /dev/null || if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
-	else echo "npm is missing: run  sudo apt-get install -y nodejs npm"; exit 1; fi
+	@missing=$$(. scripts/packages.sh; packages_missing tests); [ -z "$$missing" ] || if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else echo "missing:$$missing: run  sudo apt-get install -y$$missing"; exit 1; fi
 	npm install --silent --no-audit --no-fund --prefix $(BUILD)/node gltf-validator@2.0.0-dev.3.10
 
 labs: $(LABS)

@@ -1,39 +1,12 @@
 #!/bin/sh
-# Makes sure the Debian packages the lab builds against are present, then writes the
-# compiler and linker flags they provide into the make fragment named by $1.
+# Makes sure the Debian packages the lab needs (scripts/packages.txt, the one list) are
+# present, then writes the compiler and linker flags they provide into the make fragment
+# named by $1.
 # As root it installs what is missing; otherwise it prints the one apt-get line needed.
 set -eu
 out=${1:?usage: ensure-deps.sh OUT.mk}
-# pkg-config module name -> the Debian package that ships it
-modules="stb:libstb-dev libcjson:libcjson-dev cmocka:libcmocka-dev egl:libegl-dev glesv2:libgles-dev"
-
-missing=""
-have_pkg_config=yes
-command -v pkg-config >/dev/null 2>&1 || { have_pkg_config=no; missing=" pkg-config"; }
-for m in $modules; do
-    # without pkg-config nothing can be checked: ask for every package
-    if [ $have_pkg_config = no ] || ! pkg-config --exists "${m%%:*}"; then
-        missing="$missing ${m#*:}"
-    fi
-done
-
-# The GPU lab's runtime: Mesa's EGL vendor library and its DRI drivers (llvmpipe runs the
-# shaders on the CPU where there is no GPU). They ship no pkg-config module.
-[ -e /usr/share/glvnd/egl_vendor.d/50_mesa.json ] || missing="$missing libegl-mesa0"
-ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing="$missing libgl1-mesa-dri"
-# SuiteSparse's CHOLMOD, for the weights lab's sparse solves: Debian 12 ships no
-# pkg-config module for it, so its header stands for the package.
-[ -e /usr/include/suitesparse/cholmod.h ] || missing="$missing libsuitesparse-dev"
-# giflib, for the animations: no pkg-config module either.
-[ -e /usr/include/gif_lib.h ] || missing="$missing libgif-dev"
-# meshoptimizer, whose decoders read EXT_meshopt_compression: no pkg-config module.
-[ -e /usr/include/meshoptimizer.h ] || missing="$missing libmeshoptimizer-dev"
-# Draco, whose decoder reads KHR_draco_mesh_compression (C++, behind one bridge file), and
-# its tools, which the tests use to make Draco files: no pkg-config module.
-[ -e /usr/include/draco/compression/decode.h ] || missing="$missing libdraco-dev"
-command -v draco_transcoder >/dev/null 2>&1 || missing="$missing draco"
-# gltfpack, which the glTF tests run to make quantized and compressed assets.
-command -v gltfpack >/dev/null 2>&1 || missing="$missing gltfpack"
+. "$(dirname "$0")/packages.sh" # the one package list, scripts/packages.txt
+missing=$(packages_missing build)
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ]; then
@@ -42,14 +15,8 @@ if [ -n "$missing" ]; then
         apt-get update -qq >&2
         # shellcheck disable=SC2086
         apt-get install -y -qq --no-install-recommends $missing >&2
-        for m in $modules; do
-            pkg-config --exists "${m%%:*}" || { echo "ensure-deps: ${m%%:*} still missing" >&2; exit 1; }
-        done
-        [ -e /usr/include/suitesparse/cholmod.h ] || { echo "ensure-deps: cholmod.h still missing" >&2; exit 1; }
-        [ -e /usr/include/gif_lib.h ] || { echo "ensure-deps: gif_lib.h still missing" >&2; exit 1; }
-        command -v gltfpack >/dev/null 2>&1 || { echo "ensure-deps: gltfpack still missing" >&2; exit 1; }
-        [ -e /usr/include/meshoptimizer.h ] || { echo "ensure-deps: meshoptimizer.h still missing" >&2; exit 1; }
-        [ -e /usr/include/draco/compression/decode.h ] || { echo "ensure-deps: draco's headers still missing" >&2; exit 1; }
+        still=$(packages_missing build)
+        [ -z "$still" ] || { echo "ensure-deps: still missing after apt-get:$still" >&2; exit 1; }
     else
         echo "ensure-deps: missing Debian packages:$missing" >&2
         echo "ensure-deps: run:  sudo apt-get install -y$missing" >&2

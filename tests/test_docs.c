@@ -463,10 +463,44 @@ static void test_docs_results_file_is_generated(void **state)
     tu_remove_tree(dir);
 }
 
+/* One package list: every "lib...-dev" a page names in backquotes is a line of
+ * scripts/packages.txt, which the build and CI read. */
+static void test_docs_pages_name_only_listed_packages(void **state)
+{
+    (void)state;
+    char *list = tu_read_file("scripts/packages.txt", NULL);
+    assert_non_null(list);
+    static char paths[64][256];
+    int count = 0;
+    static const char *const md[] = {".md", NULL};
+    snprintf(paths[count++], sizeof paths[0], "README.md");
+    snprintf(paths[count++], sizeof paths[0], "DESIGN.md");
+    collect_files("lab", md, paths, &count, 64);
+    int named = 0;
+    for (int i = 0; i < count; i++) {
+        char *text = tu_read_file(paths[i], NULL);
+        assert_non_null(text);
+        for (char *at = strstr(text, "`lib"); at; at = strstr(at + 1, "`lib")) {
+            size_t n = strcspn(at + 1, "` ,)");
+            if (n < 5 || n > 60 || strncmp(at + 1 + n - 4, "-dev", 4))
+                continue;
+            char line[80];
+            snprintf(line, sizeof line, "\n%.*s ", (int)n, at + 1);
+            if (!strstr(list, line))
+                fail_msg("%s names `%.*s`, which scripts/packages.txt does not list", paths[i], (int)n, at + 1);
+            named++;
+        }
+        free(text);
+    }
+    free(list);
+    printf("  %d packages named on the pages, each listed\n", named);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_docs_library_is_chapter_free_and_acyclic),
+        cmocka_unit_test(test_docs_pages_name_only_listed_packages),
         cmocka_unit_test(test_docs_links_point_at_files),
         cmocka_unit_test(test_docs_make_help_names_every_program),
         cmocka_unit_test(test_docs_results_file_is_generated),

@@ -19,7 +19,8 @@
  *
  * The tests run in the source tree (make test runs them from the repository's root).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* strcasestr */
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,11 +497,89 @@ static void test_docs_pages_name_only_listed_packages(void **state)
     printf("  %d packages named on the pages, each listed\n", named);
 }
 
+/* Pages say what is built: a sentence with "not built" or "not yet" may not name a feature
+ * the tree has (tests/built-features.txt, each line checked against its program's --help). */
+static void test_docs_no_page_calls_a_built_feature_missing(void **state)
+{
+    (void)state;
+    char *list = tu_read_file("tests/built-features.txt", NULL);
+    assert_non_null(list);
+    char phrase[32][64], program[32][64], word[32][64];
+    int features = 0;
+    for (char *line = strtok(list, "\n"); line && features < 32; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        char *bar1 = strchr(line, '|'), *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
+        assert_non_null(bar2);
+        char *fields[3] = {line, bar1 + 1, bar2 + 1};
+        char (*out[3])[64] = {&phrase[features], &program[features], &word[features]};
+        *bar1 = *bar2 = '\0';
+        for (int f = 0; f < 3; f++) {
+            char *t = fields[f];
+            while (*t == ' ')
+                t++;
+            size_t n = strlen(t);
+            while (n > 0 && t[n - 1] == ' ')
+                n--;
+            snprintf(*out[f], 64, "%.*s", (int)n, t);
+        }
+        features++;
+    }
+    free(list);
+    assert_true(features > 5);
+    /* the list against the tree: each program's --help names the feature's word */
+    for (int i = 0; i < features; i++) {
+        char path[128], help[320];
+        snprintf(path, sizeof path, "%s/%s", LAB_BIN_DIR, program[i]);
+        snprintf(help, sizeof help, "%s/help.txt", build_dir());
+        assert_int_equal(tu_run_program(path, help, NULL, "--help", (char *)NULL), 0);
+        char *text = tu_read_file(help, NULL);
+        assert_non_null(text);
+        if (!strcasestr(text, word[i]))
+            fail_msg("tests/built-features.txt: %s --help does not say \"%s\"", program[i], word[i]);
+        free(text);
+        unlink(help);
+    }
+    static char paths[64][256];
+    int count = 0;
+    static const char *const md[] = {".md", NULL};
+    snprintf(paths[count++], sizeof paths[0], "README.md");
+    snprintf(paths[count++], sizeof paths[0], "DESIGN.md");
+    collect_files("lab", md, paths, &count, 64);
+    for (int p = 0; p < count; p++) {
+        char *text = tu_read_file(paths[p], NULL);
+        assert_non_null(text);
+        for (char *c = text; *c; c++) /* one line of prose */
+            if (*c == '\n')
+                *c = ' ';
+        static const char *const claims[] = {"not built", "not yet"};
+        for (int k = 0; k < 2; k++)
+            for (char *at = strcasestr(text, claims[k]); at; at = strcasestr(at + 1, claims[k])) {
+                char *start = at, *end = at; /* the sentence around it */
+                while (start > text && !(start[-1] == '.' && start[0] == ' ') && start[-1] != ':' && at - start < 400)
+                    start--;
+                while (*end && !(end[0] == '.' && (end[1] == ' ' || !end[1])) && end - at < 400)
+                    end++;
+                for (int i = 0; i < features; i++) {
+                    char *hit = strcasestr(start, phrase[i]); /* as a word: "glTF", not "gltf30.json" */
+                    while (hit && hit < end && ((hit > text && isalnum((unsigned char)hit[-1])) ||
+                                                isalnum((unsigned char)hit[strlen(phrase[i])])))
+                        hit = strcasestr(hit + 1, phrase[i]);
+                    if (hit && hit < end)
+                        fail_msg("%s: \"%.*s\" calls %s missing, which %s has", paths[p], (int)(end - start), start,
+                                 phrase[i], program[i]);
+                }
+            }
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_docs_library_is_chapter_free_and_acyclic),
         cmocka_unit_test(test_docs_pages_name_only_listed_packages),
+        cmocka_unit_test(test_docs_no_page_calls_a_built_feature_missing),
         cmocka_unit_test(test_docs_links_point_at_files),
         cmocka_unit_test(test_docs_make_help_names_every_program),
         cmocka_unit_test(test_docs_results_file_is_generated),

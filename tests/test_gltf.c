@@ -47,6 +47,89 @@ static lab_error parse_text(const char *text, gltf_document *doc, lab_diag *d)
     return e;
 }
 
+/* base64 of n bytes (RFC 4648), for a data URI. */
+static char *base64(const uint8_t *data, size_t n)
+{
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc(4 * ((n + 2) / 3) + 1), *o = out;
+    assert_non_null(out);
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)data[i] << 16 | (i + 1 < n ? (uint32_t)data[i + 1] << 8 : 0) | (i + 2 < n ? data[i + 2] : 0);
+        *o++ = abc[v >> 18 & 63], *o++ = abc[v >> 12 & 63];
+        *o++ = i + 1 < n ? abc[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? abc[v & 63] : '=';
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Every integer component type, normalized and not, at its extremes and its middle: min,
+ * min+1, -1, 0, 1, max-1, max (those a type has), each read through the reader and compared
+ * exactly with glTF 2.0's formula written here (3.11: max(c / 127, -1), c / 255,
+ * max(c / 32767, -1), c / 65535), and the raw value when not normalized. */
+static void test_gltf_every_component_type_at_its_extremes(void **state)
+{
+    (void)state;
+    static const struct { int type, size; double min, max; bool is_signed; } types[] = {
+        {5120, 1, -128, 127, true}, {5121, 1, 0, 255, false}, {5122, 2, -32768, 32767, true}, {5123, 2, 0, 65535, false}};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (int normalized = 0; normalized < 2; normalized++) {
+            double c[7];
+            int n = 0;
+            const double all[] = {types[t].min, types[t].min + 1, -1, 0, 1, types[t].max - 1, types[t].max};
+            for (int k = 0; k < 7; k++)
+                if (all[k] >= types[t].min && all[k] <= types[t].max && (n == 0 || all[k] != c[n - 1]))
+                    c[n++] = all[k];
+            uint8_t raw[7 * 2 + 4] = {0};
+            for (int k = 0; k < n; k++) {
+                if (types[t].size == 1) {
+                    int8_t s8 = (int8_t)c[k];
+                    uint8_t u8 = (uint8_t)c[k];
+                    raw[k] = types[t].is_signed ? (uint8_t)s8 : u8;
+                } else {
+                    int16_t s16 = (int16_t)c[k];
+                    uint16_t u16 = (uint16_t)c[k];
+                    if (types[t].is_signed)
+                        memcpy(raw + 2 * k, &s16, 2);
+                    else
+                        memcpy(raw + 2 * k, &u16, 2);
+                }
+            }
+            size_t bytes = (size_t)(n * types[t].size + 3) / 4 * 4;
+            char *b64 = base64(raw, bytes), text[2048];
+            snprintf(text, sizeof text,
+                     "{\"asset\": {\"version\": \"2.0\"}, \"buffers\": [{\"byteLength\": %zu, \"uri\": "
+                     "\"data:application/octet-stream;base64,%s\"}], \"bufferViews\": [{\"buffer\": 0, \"byteLength\": %zu}], "
+                     "\"accessors\": [{\"bufferView\": 0, \"componentType\": %d, \"count\": %d, \"type\": \"SCALAR\"%s}]}",
+                     bytes, b64, bytes, types[t].type, n, normalized ? ", \"normalized\": true" : "");
+            free(b64);
+            gltf_document doc = {0};
+            lab_diag d = {0};
+            if (parse_text(text, &doc, &d) != LAB_OK)
+                fail_msg("type %d normalized %d: %s %s", types[t].type, normalized, d.where, d.value);
+            double got[7];
+            assert_int_equal(gltf_accessor_read(&doc, 0, got, &d), LAB_OK);
+            for (int k = 0; k < n; k++) {
+                double want = c[k];
+                if (normalized) /* the specification's formula, apart from the reader's code */
+                    want = types[t].type == 5120   ? (c[k] / 127.0 < -1 ? -1 : c[k] / 127.0)
+                           : types[t].type == 5121 ? c[k] / 255.0
+                           : types[t].type == 5122 ? (c[k] / 32767.0 < -1 ? -1 : c[k] / 32767.0)
+                                                   : c[k] / 65535.0;
+                if (got[k] != want)
+                    fail_msg("componentType %d%s, stored %g: read %.17g, glTF says %.17g", types[t].type,
+                             normalized ? " normalized" : "", c[k], got[k], want);
+            }
+            if (normalized) { /* the ends: exactly -1 (both minima of a signed type) and 1 */
+                assert_true(got[n - 1] == 1.0);
+                assert_true(got[0] == (types[t].is_signed ? -1.0 : 0.0));
+                if (types[t].is_signed)
+                    assert_true(got[1] == -1.0);
+            }
+            gltf_free(&doc);
+        }
+}
+
 /* A chain of 20,000 nodes, each a step of 1 along z below its parent, listed leaf first
  * (the worst order for a walk up from every node): every world matrix is right, each node
  * evaluated once (the evaluation is linear; a walk per node was quadratic and took seconds),
@@ -1334,6 +1417,7 @@ int main(void)
 {
 #define X(f) cmocka_unit_test_setup_teardown(f, setup_export, teardown_export)
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gltf_every_component_type_at_its_extremes),
         cmocka_unit_test(test_gltf_simple_skin_matches_the_joint_matrix_formula),
         cmocka_unit_test(test_gltf_built_simple_skin_has_the_assets_bytes),
         cmocka_unit_test(test_gltf_corrective_export_budget_holds_for_every_vertex),

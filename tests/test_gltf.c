@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <meshoptimizer.h>
+
 #include "cmocka_all.h"
 #include "gltf/gltf.h"
 #include "gltf/gltf_write.h"
@@ -127,6 +129,153 @@ static void test_gltf_every_component_type_at_its_extremes(void **state)
                     assert_true(got[1] == -1.0);
             }
             gltf_free(&doc);
+        }
+}
+
+/* One EXT_meshopt_compression view made by libmeshoptimizer's own encoders: `raw`, the
+ * view's bytes as a reader must see them (count elements of stride bytes), encoded in
+ * `mode` (0 attributes, 1 triangles, 2 indices) with `filter`, as a document whose
+ * accessor 0 (componentType, type, normalized) reads them; the reader's decoded values in
+ * out. Returns the reader's error. */
+static lab_error meshopt_view(const uint8_t *raw, size_t count, size_t stride, int mode, const char *filter,
+                              int component_type, const char *type, bool normalized, double *out)
+{
+    size_t bound = mode == 0 ? meshopt_encodeVertexBufferBound(count, stride)
+                             : meshopt_encodeIndexBufferBound(count, 65536) + meshopt_encodeIndexSequenceBound(count, 65536);
+    uint8_t *packed = calloc(bound + 4, 1);
+    assert_non_null(packed);
+    size_t length;
+    if (mode == 0) {
+        length = meshopt_encodeVertexBuffer(packed, bound, raw, count, stride);
+    } else {
+        unsigned *indices = malloc(sizeof *indices * count);
+        assert_non_null(indices);
+        for (size_t i = 0; i < count; i++)
+            indices[i] = stride == 2 ? ((const uint16_t *)(const void *)raw)[i] : ((const uint32_t *)(const void *)raw)[i];
+        length = mode == 1 ? meshopt_encodeIndexBuffer(packed, bound, indices, count)
+                           : meshopt_encodeIndexSequence(packed, bound, indices, count);
+        free(indices);
+    }
+    assert_true(length > 0);
+    size_t padded = (length + 3) / 4 * 4;
+    char *b64 = base64(packed, padded), *text = malloc(padded * 2 + 2048);
+    assert_non_null(text);
+    static const char *const modes[] = {"ATTRIBUTES", "TRIANGLES", "INDICES"};
+    char view_stride[40] = ""; /* a vertex view's stride: its element size */
+    if (mode == 0)
+        snprintf(view_stride, sizeof view_stride, ", \"byteStride\": %zu", stride);
+    sprintf(text,
+            "{\"asset\": {\"version\": \"2.0\"}, \"extensionsUsed\": [\"EXT_meshopt_compression\"], "
+            "\"extensionsRequired\": [\"EXT_meshopt_compression\"], \"buffers\": [{\"byteLength\": %zu, \"uri\": "
+            "\"data:application/octet-stream;base64,%s\"}, {\"byteLength\": %zu, \"extensions\": "
+            "{\"EXT_meshopt_compression\": {\"fallback\": true}}}], \"bufferViews\": [{\"buffer\": 1, \"byteLength\": %zu%s, "
+            "\"extensions\": {\"EXT_meshopt_compression\": {\"buffer\": 0, \"byteLength\": %zu, \"byteStride\": %zu, "
+            "\"count\": %zu, \"mode\": \"%s\", \"filter\": \"%s\"}}}], \"accessors\": [{\"bufferView\": 0, "
+            "\"componentType\": %d, \"count\": %zu, \"type\": \"%s\"%s}]}",
+            padded, b64, count * stride, count * stride, view_stride, length, stride, count,
+            modes[mode], filter, component_type, mode == 0 ? count : count, type, normalized ? ", \"normalized\": true" : "");
+    free(b64), free(packed);
+    gltf_document doc = {0};
+    lab_diag d = {0};
+    lab_error e = parse_text(text, &doc, &d);
+    if (e == LAB_OK)
+        e = gltf_accessor_read(&doc, 0, out, &d);
+    if (e != LAB_OK)
+        printf("  meshopt %s %s: %s %s\n", modes[mode], filter, d.where, d.value);
+    gltf_free(&doc);
+    free(text);
+    return e;
+}
+
+/* Every filter of EXT_meshopt_compression (octahedral at 8 and 16 bits, quaternion,
+ * exponential) and every mode (attributes, triangles, indices), from streams libmeshoptimizer's
+ * encoders make: each decoded value within the filter's precision of the unfiltered one, and
+ * exactly at hand-derived points (an axis, the identity, powers of two, every index). */
+static void test_gltf_every_meshopt_filter_and_mode(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    float unit[N][4], quats[N][4], values[N][4];
+    unit[0][0] = 0, unit[0][1] = 0, unit[0][2] = 1, unit[1][0] = 1, unit[1][1] = 0, unit[1][2] = 0;
+    quats[0][0] = quats[0][1] = quats[0][2] = 0, quats[0][3] = 1; /* the identity */
+    values[0][0] = 1.5f, values[0][1] = 0.25f, values[0][2] = -2.0f, values[0][3] = 1024.0f;
+    for (int i = 2; i < N; i++) { /* directions all round */
+        double a = 0.7 * i, b = 0.37 * i, x = cos(a) * sin(b), y = sin(a) * sin(b), z = cos(b);
+        unit[i][0] = (float)x, unit[i][1] = (float)y, unit[i][2] = (float)z;
+    }
+    for (int i = 0; i < N; i++) {
+        unit[i][3] = 1.0f;
+        if (i > 0) {
+            double a = 0.3 * i, h = sin(a / 2), ax = cos(1.1 * i), ay = sin(1.1 * i);
+            quats[i][0] = (float)(h * ax * 0.6), quats[i][1] = (float)(h * ay * 0.6), quats[i][2] = (float)(h * 0.8),
+            quats[i][3] = (float)cos(a / 2);
+            for (int c = 0; c < 4; c++)
+                values[i][c] = (float)(sin(0.9 * i + c) * pow(2.0, (i % 9) - 4));
+        }
+    }
+    uint8_t raw[N * 16];
+    double got[N * 4];
+    /* octahedral, 8 bits on 4 bytes and 16 bits on 8 */
+    static const struct { int bits; size_t stride; int type; } oct[] = {{8, 4, 5120}, {16, 8, 5122}};
+    for (int k = 0; k < 2; k++) {
+        meshopt_encodeFilterOct(raw, N, oct[k].stride, oct[k].bits, &unit[0][0]);
+        assert_int_equal(meshopt_view(raw, N, oct[k].stride, 0, "OCTAHEDRAL", oct[k].type, "VEC4", true, got), LAB_OK);
+        double tolerance = 3.0 / ((1 << (oct[k].bits - 1)) - 1);
+        for (int i = 0; i < N; i++)
+            for (int c = 0; c < 3; c++)
+                if (fabs(got[4 * i + c] - unit[i][c]) > tolerance)
+                    fail_msg("octahedral %d bits, vector %d component %d: %.9g, not %.9g within %g", oct[k].bits, i, c,
+                             got[4 * i + c], unit[i][c], tolerance);
+        assert_true(got[2] == 1.0 && got[0] == 0.0 && got[1] == 0.0); /* +z exactly */
+        assert_true(got[4] == 1.0 && got[5] == 0.0 && got[6] == 0.0); /* +x exactly */
+    }
+    /* quaternion, 12 bits a component on 8 bytes */
+    meshopt_encodeFilterQuat(raw, N, 8, 12, &quats[0][0]);
+    assert_int_equal(meshopt_view(raw, N, 8, 0, "QUATERNION", 5122, "VEC4", true, got), LAB_OK);
+    for (int i = 0; i < N; i++) {
+        double dot = 0; /* q and -q are one rotation */
+        for (int c = 0; c < 4; c++)
+            dot += got[4 * i + c] * quats[i][c];
+        if (fabs(fabs(dot) - 1) > 3.0 / ((1 << 11) - 1))
+            fail_msg("quaternion %d: |q . q'| = %.9g", i, fabs(dot));
+    }
+    assert_true(got[0] == 0.0 && got[1] == 0.0 && got[2] == 0.0 && got[3] == 1.0); /* the identity exactly */
+    /* exponential, 16-bit mantissas shared by a vector of 4 floats */
+    meshopt_encodeFilterExp(raw, N, 16, 16, &values[0][0]);
+    assert_int_equal(meshopt_view(raw, N, 16, 0, "EXPONENTIAL", 5126, "VEC4", false, got), LAB_OK);
+    for (int i = 0; i < N; i++) {
+        double largest = 0;
+        for (int c = 0; c < 4; c++)
+            largest = fmax(largest, fabs(values[i][c]));
+        for (int c = 0; c < 4; c++)
+            if (fabs(got[4 * i + c] - values[i][c]) > largest * 0x1p-14)
+                fail_msg("exponential %d.%d: %.9g, not %.9g", i, c, got[4 * i + c], values[i][c]);
+    }
+    assert_true(got[0] == 1.5 && got[1] == 0.25 && got[2] == -2.0 && got[3] == 1024.0); /* exactly */
+    /* triangles and indices, 16- and 32-bit: every index exactly (a triangle up to the
+     * rotation of its corners the triangle codec makes) */
+    uint16_t i16[3 * N];
+    uint32_t i32[3 * N];
+    for (int i = 0; i < 3 * N; i++)
+        i16[i] = (uint16_t)((i * 7 + i / 3) % 200), i32[i] = (uint32_t)((i * 13) % 70000);
+    for (int mode = 1; mode <= 2; mode++)
+        for (int wide = 0; wide < 2; wide++) {
+            double idx[3 * N];
+            assert_int_equal(meshopt_view(wide ? (const uint8_t *)i32 : (const uint8_t *)i16, 3 * N, wide ? 4 : 2, mode,
+                                          "NONE", wide ? 5125 : 5123, "SCALAR", false, idx),
+                             LAB_OK);
+            for (int t = 0; t < N; t++) { /* the triangle codec may rotate a triangle's corners, keeping its winding */
+                double want[3];
+                for (int c = 0; c < 3; c++)
+                    want[c] = wide ? (double)i32[3 * t + c] : (double)i16[3 * t + c];
+                bool same = false;
+                for (int r = 0; r < (mode == 1 ? 3 : 1); r++)
+                    same |= idx[3 * t] == want[r] && idx[3 * t + 1] == want[(r + 1) % 3] && idx[3 * t + 2] == want[(r + 2) % 3];
+                if (!same)
+                    fail_msg("%s %d-bit, triangle %d: (%g, %g, %g), not (%g, %g, %g)%s", mode == 1 ? "triangles" : "indices",
+                             wide ? 32 : 16, t, idx[3 * t], idx[3 * t + 1], idx[3 * t + 2], want[0], want[1], want[2],
+                             mode == 1 ? " or a rotation of it" : "");
+            }
         }
 }
 
@@ -1418,6 +1567,7 @@ int main(void)
 #define X(f) cmocka_unit_test_setup_teardown(f, setup_export, teardown_export)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gltf_every_component_type_at_its_extremes),
+        cmocka_unit_test(test_gltf_every_meshopt_filter_and_mode),
         cmocka_unit_test(test_gltf_simple_skin_matches_the_joint_matrix_formula),
         cmocka_unit_test(test_gltf_built_simple_skin_has_the_assets_bytes),
         cmocka_unit_test(test_gltf_corrective_export_budget_holds_for_every_vertex),

@@ -82,7 +82,10 @@ extern const char *const heat30_model_names[HEAT30_MODELS + 1]; /* "paper", "ble
 #define HEAT30_BLENDER_MIN_DISTANCE 1e-4
 #define HEAT30_BLENDER_CUT_END 0.025
 #define HEAT30_BLENDER_CUT_START 0.05
-/* Blender's cut of one weight: 0 below 0.025, (w - 0.025) / 0.025 * 0.05 up to 0.05, w above. */
+/* Blender's cut of one weight: 0 below 0.025, (w - 0.025) / 0.025 * 0.05 up to 0.05, w above.
+ * The cut is continuous at both ends (0 at 0.025, exactly 0.05 at 0.05 in doubles), so `<`
+ * and `<=` at either end give the same value for every weight: an equivalent way to write
+ * it, not a mistake a test can tell apart (test_heat30_models checks both ends exactly). */
 double heat30_blender_cut(double w);
 
 /* A bone: the segment from a to b, whose heat goes to joint `joint`'s weights. A joint may

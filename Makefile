@@ -220,6 +220,16 @@ $(BENCH_WEIGHTS): $(BUILD)/obj/bench/bench-weights.o $(CHAPTER_LIBS) $(LIB) | $(
 TEST_FLAGS := -Itests -I$(BUILD)/gen -DLAB_BIN_DIR='"$(BUILD)/bin"' -DCOMMITTED_OUT_DIR='"out"' \
     -DFAULTSHIM='"$(BUILD)/tests/libfaultshim.so"' -DGLTF_VALIDATOR_DIR='"$(BUILD)/node/node_modules/gltf-validator"'
 $(TEST_OBJ) $(TEST_UTIL) $(BUILD)/obj/tests/make-simple-skin.o: ALL_CFLAGS += $(TEST_FLAGS)
+# An engine's C++ translation unit over the library (tests/cxx_engine.cc): test_docs runs it,
+# and compiles every public header alone as C++17 with the same compiler.
+CXX_ENGINE := $(BUILD)/tests/cxx-engine
+$(CXX_ENGINE): tests/cxx_engine.cc $(LIB) $(wildcard src/*/*.h)
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Wpedantic -Werror $(CXXFLAGS) $(SAN) -pthread -Isrc $(DEPS_CFLAGS) $< $(LIB) \
+	    $(DEPS_LIBS) $(ALL_LDFLAGS) -o $@
+$(BUILD)/tests/test_docs: | $(CXX_ENGINE)
+$(BUILD)/obj/tests/test_docs.o: ALL_CFLAGS += -DLAB_CXX='"$(CXX)"' -DLAB_DEPS_CFLAGS='"$(DEPS_CFLAGS)"'
+
 # What a suite that runs make (test_docs, test_scaffold) passes it, so that it builds with
 # this build's compiler into this build's directory.
 $(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += -DLAB_MAKE_VARIABLES='"CC=$(CC) SANITIZE=$(SANITIZE) BUILD=$(BUILD)"'

@@ -574,12 +574,47 @@ static void test_docs_no_page_calls_a_built_feature_missing(void **state)
     }
 }
 
+/* Headers an engine can include from C++: every public header of src/ compiles alone as
+ * C++17 with this build's C++ compiler, and an engine-style C++ program over the library
+ * (tests/cxx_engine.cc, built by the Makefile) links and runs. */
+static void test_docs_headers_compile_as_cxx(void **state)
+{
+    (void)state;
+    static char paths[128][256];
+    int count = 0;
+    static const char *const h[] = {".h", NULL};
+    collect_files("src", h, paths, &count, 128);
+    assert_true(count > 20);
+    char log[320];
+    snprintf(log, sizeof log, "%s/cxx-header.log", build_dir());
+    for (int i = 0; i < count; i++) {
+        char command[1024];
+        snprintf(command, sizeof command,
+                 "printf '#include \"%s\"\\n' | %s -std=c++17 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -Isrc %s -x c++ -",
+                 paths[i] + 4, LAB_CXX, LAB_DEPS_CFLAGS);
+        char *argv[] = {"/bin/sh", "-c", command, NULL};
+        if (tu_run(argv, log, log) != 0) {
+            char *text = tu_read_file(log, NULL);
+            fail_msg("%s does not compile as C++17:\n%s", paths[i], text ? text : "");
+        }
+    }
+    unlink(log);
+    char engine[320], out[320];
+    snprintf(engine, sizeof engine, "%s/tests/cxx-engine", build_dir());
+    snprintf(out, sizeof out, "%s/cxx-engine.log", build_dir());
+    assert_int_equal(tu_run_program(engine, out, NULL, (char *)NULL), 0);
+    assert_true(tu_file_contains(out, "cxx-engine: ok"));
+    unlink(out);
+    printf("  %d headers compile as C++17; the C++ engine links and runs\n", count);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_docs_library_is_chapter_free_and_acyclic),
         cmocka_unit_test(test_docs_pages_name_only_listed_packages),
         cmocka_unit_test(test_docs_no_page_calls_a_built_feature_missing),
+        cmocka_unit_test(test_docs_headers_compile_as_cxx),
         cmocka_unit_test(test_docs_links_point_at_files),
         cmocka_unit_test(test_docs_make_help_names_every_program),
         cmocka_unit_test(test_docs_results_file_is_generated),

@@ -84,17 +84,17 @@ static void test_gltf_every_component_type_at_its_extremes(void **state)
                     c[n++] = all[k];
             uint8_t raw[7 * 2 + 4] = {0};
             for (int k = 0; k < n; k++) {
-                if (types[t].size == 1) {
+                if (types[t].size == 1 && types[t].is_signed) { /* each cast where the value fits */
                     int8_t s8 = (int8_t)c[k];
-                    uint8_t u8 = (uint8_t)c[k];
-                    raw[k] = types[t].is_signed ? (uint8_t)s8 : u8;
-                } else {
+                    memcpy(raw + k, &s8, 1);
+                } else if (types[t].size == 1) {
+                    raw[k] = (uint8_t)c[k];
+                } else if (types[t].is_signed) {
                     int16_t s16 = (int16_t)c[k];
+                    memcpy(raw + 2 * k, &s16, 2);
+                } else {
                     uint16_t u16 = (uint16_t)c[k];
-                    if (types[t].is_signed)
-                        memcpy(raw + 2 * k, &s16, 2);
-                    else
-                        memcpy(raw + 2 * k, &u16, 2);
+                    memcpy(raw + 2 * k, &u16, 2);
                 }
             }
             size_t bytes = (size_t)(n * types[t].size + 3) / 4 * 4;

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     unsigned char *data;     /* len bytes, then a NUL (text buffers are C strings) */
     size_t len, cap;
@@ -64,5 +68,9 @@ char *format_double(char *buf, double x);
 #define FORMAT_ZERO_BELOW 1e-12
 typedef enum { FORMAT_ZERO_NOTE, FORMAT_ZERO_BRIEF, FORMAT_ZERO_BARE } format_zero_mode;
 char *format_or_zero(char *buf, size_t size, double x, const char *fmt, format_zero_mode mode);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

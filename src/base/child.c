@@ -118,8 +118,11 @@ lab_error child_run(const char *what, child_job job, void *state, bytes *result,
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (received && !result->failed && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        if (h.error != LAB_OK && d)
-            *d = h.diag;
+        if (h.error != LAB_OK) { /* the job's own error: its diag, and no result */
+            bytes_free(result);
+            if (d)
+                *d = h.diag;
+        }
         return h.error;
     }
     bool not_taken = (whole && !chunk) || result->failed; /* the child was fine; this process ran out */

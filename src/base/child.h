@@ -24,6 +24,10 @@
 #include "base/bytes.h"
 #include "base/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef lab_error (*child_job)(void *state, bytes *result, lab_diag *d);
 
 lab_error child_run(const char *what, child_job job, void *state, bytes *result, lab_error crash_code,
@@ -38,5 +42,9 @@ bool child_ended(const lab_diag *crash, bool *out_of_memory);
 /* True in the child process while child_run's job runs: what would end the program says
  * nothing there (src/base/library.h's guard), since the parent reports the child's end. */
 bool child_in_job(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     LAB_OK = 0,
     /* matrices (linalg, skin) */
@@ -118,5 +122,9 @@ lab_error diag_resource_failure(lab_error code, const lab_diag *got, lab_diag *d
 
 /* Writes "<rule>, <where>, <value>" into buf (always NUL-terminated). */
 void diag_format(const lab_diag *d, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,11 +16,19 @@
 #ifndef JSON_MEMORY_H
 #define JSON_MEMORY_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The cJSON allocations of this thread that failed since it started (never decreases). */
 long json_memory_failures(void);
 
 /* Tests: the n-th next cJSON allocation of this thread fails (0: the next one), and every
  * one after it succeeds again; -1 stops failing. */
 void json_fail_allocation_after(long n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

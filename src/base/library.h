@@ -52,6 +52,10 @@
 
 #include "base/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The contract's exit code for out of memory (DESIGN.md); src/program/cli.c checks that
  * it is the one cli_exit_code gives LAB_ERR_OUT_OF_MEMORY. */
 enum { LIBRARY_EXIT_OUT_OF_MEMORY = 3 };
@@ -74,5 +78,9 @@ bool library_beside_program(const char *name, char *out, size_t size);
  * function is LAB_ERR_UNSUPPORTED naming it and the file. */
 lab_error library_function(void *handle, const char *file, const char *name, void *out, size_t size,
                            lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

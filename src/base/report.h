@@ -9,6 +9,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* "label  computed  reference  |diff|  ok/FAIL" with |diff| <= tolerance for ok.
  * Returns whether it passed. */
 bool report_compare(FILE *out, const char *label, double computed, double reference,
@@ -50,5 +54,9 @@ bool report_record(const char *what, report_kind kind, double computed, double r
                    bool passed);
 const char *report_kind_name(report_kind kind); /* "compare", "bound", "count", "above" */
 void report_checks_free(report_checks *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The offset of the first byte of s[0..n) that does not belong to a valid UTF-8 sequence
  * (a stray continuation byte, a truncated sequence, an overlong form, a surrogate
  * U+D800..U+DFFF, a code point above U+10FFFF), or -1 when all of it is valid. */
@@ -22,5 +26,9 @@ long text_utf8_invalid(const char *s, size_t n);
  * Writes at most size - 1 bytes and a NUL; a string that does not fit ends in "..." and is
  * never cut inside a UTF-8 sequence or an escape. Returns buf. */
 char *text_printable(char *buf, size_t size, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,8 +9,16 @@
 #ifndef TIMER_H
 #define TIMER_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 double timer_seconds(void);
 double timer_thread_seconds(void);
 double timer_process_seconds(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

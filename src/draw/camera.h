@@ -19,6 +19,10 @@
 
 #include "math/linalg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A rectangle of the image the NDC square is mapped onto, in pixels. */
 typedef struct { int x, y, width, height; } camera_viewport_rect;
 
@@ -47,5 +51,9 @@ bool camera_project_segment(const camera *cam, vec3 a, vec3 b, vec3 *out_a, vec3
  * ratio so the picture is not stretched. */
 mat4 camera_fit_orthographic(mat4 view, const vec3 *points, int count, double margin,
                              camera_viewport_rect rect);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

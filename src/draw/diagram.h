@@ -11,6 +11,10 @@
 
 #include "draw/raster.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The sketches' palette: guides and axes, inputs, the right answer, a wrong one. */
 #define DIAGRAM_GREY ((rgb){150, 150, 150})
 #define DIAGRAM_BLUE ((rgb){40, 90, 200})
@@ -55,5 +59,9 @@ void diagram_label(const diagram *g, double x, double y, rgb color, diagram_side
  * every `step` units (0 left out), and the axes' names at their positive ends. */
 void diagram_axes(const diagram *g, double x0, double x1, double y0, double y1, double step, const char *x_name,
                   const char *y_name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

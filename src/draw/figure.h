@@ -16,6 +16,10 @@
 #include "mesh/mesh.h"
 #include "draw/raster.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define FIGURE_BACKGROUND ((rgb){255, 255, 255})
 #define FIGURE_EDGE ((rgb){64, 64, 72})          /* dark neutral */
 #define FIGURE_HIGHLIGHT ((rgb){255, 140, 0})    /* orange */
@@ -107,5 +111,9 @@ lab_error figure_fit_camera(camera *out, vec3 eye, vec3 target, const vec3 *cons
 /* An angle for a file name: whole degrees as three digits ("090", "-045"), others in
  * their shortest round-trip form with 'p' for the point ("12p5"). buf needs 40 bytes. */
 char *figure_angle_tag(char *buf, size_t size, double deg);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

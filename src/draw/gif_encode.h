@@ -22,6 +22,10 @@
 #include "base/diag.h"
 #include "draw/raster.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     void *gif;                  /* giflib's GifFileType */
     bytes *out;
@@ -36,5 +40,9 @@ lab_error gif_add_frame(gif_writer *w, const canvas *frame, lab_diag *d);
 lab_error gif_end(gif_writer *w, lab_diag *d);
 /* Frees a writer after an error (out then holds a partial file: discard it). */
 void gif_abandon(gif_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "draw/raster.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     const double *x, *y;   /* count points */
     int count;
@@ -49,5 +53,9 @@ lab_error plot_draw(canvas *out, int width, int height, const plot_spec *spec, l
 /* The same with mark_count marks drawn over the curves. */
 lab_error plot_draw_marked(canvas *out, int width, int height, const plot_spec *spec, const plot_mark *marks,
                            int mark_count, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

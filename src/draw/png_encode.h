@@ -12,6 +12,10 @@
 #include "base/diag.h"
 #include "draw/raster.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Appends the PNG of c to out. LAB_ERR_OUT_OF_MEMORY when the encoder or out ran out. */
 lab_error png_encode(const canvas *c, bytes *out, lab_diag *d);
 
@@ -19,5 +23,9 @@ lab_error png_encode(const canvas *c, bytes *out, lab_diag *d);
  * (libstb aborts when an allocation fails inside it): a child that fails or dies is
  * LAB_ERR_OUT_OF_MEMORY, and out holds nothing. Call it before writing any output. */
 lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "base/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct { unsigned char r, g, b; } rgb;
 
 typedef struct {
@@ -83,5 +87,9 @@ int raster_text_width(const char *text, int scale);
 int raster_text_height(const char *text, int scale);
 /* Copies src onto dst with src's top-left corner at (x, y), clipped to dst. */
 void canvas_blit(canvas *dst, const canvas *src, int x, int y);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,10 @@
 #include "math/dualquat.h"
 #include "skin/skin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* How far a joint matrix's 3x3 part may be from a rotation for DQS: 1e-5, about 170
  * float32 roundoffs (2^-24); RiggedSimple's joint matrices are off by 3.5e-08. */
 #define GLTF_RIGID_TOLERANCE 1e-5
@@ -325,5 +329,9 @@ lab_error gltf_primitive_triangles(const gltf_document *doc, int mesh, int primi
  * sets gives K = 0 and no arrays. */
 lab_error gltf_primitive_influences(const gltf_document *doc, int mesh, int primitive, skin_influences *out,
                                     lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 
 #include "gltf/gltf.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GLTF_MAX_FILE (256u << 20)   /* files and buffers larger than this are refused */
 /* The parse's memory: cJSON's tree of the JSON, estimated before parsing (gltf_parse), at
  * most GLTF_MAX_JSON_TREE; a node is about 80 bytes with malloc's own, a string's copy its
@@ -34,5 +38,9 @@ size_t gltf_element_size(const gltf_accessor *a);
 
 /* The index of the first non-finite value of values[0..n), or -1. */
 int gltf_first_not_finite(const double *values, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -32,6 +32,10 @@
 #include "base/bytes.h"
 #include "gltf/gltf.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int mesh, primitive;        /* the primitive whose influences are replaced */
     int sets;                   /* 1 to GLTF_MAX_SETS: 4 influences a set */
@@ -45,5 +49,9 @@ lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *
 /* One vertex's k weights (doubles summing to 1) as floats whose sum, added in double, is
  * as close to 1 as floats allow: each rounded, then the largest one takes the remainder. */
 void gltf_rewrite_weights_to_float(const double *w, int k, float *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

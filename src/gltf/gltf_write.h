@@ -26,6 +26,10 @@
 #include "base/bytes.h"
 #include "math/quat.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GLTF_WRITE_MAX_JOINTS 16
 
 typedef struct {
@@ -72,5 +76,9 @@ void base64_append(bytes *out, const uint8_t *data, size_t size);
 
 /* Writes the .gltf JSON text into out. */
 lab_error gltf_write(const gltf_write_input *in, bytes *out, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

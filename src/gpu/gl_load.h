@@ -17,6 +17,10 @@
 #ifndef GL_LOAD_H
 #define GL_LOAD_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define EGL_EGL_PROTOTYPES 0
 #define GL_GLES_PROTOTYPES 0
 #include <EGL/egl.h>
@@ -194,6 +198,10 @@ lab_error gl_load(lab_diag *d);
 #define glUseProgram (gl_loaded.glUseProgram)
 #define glVertexAttribIPointer (gl_loaded.glVertexAttribIPointer)
 #define glVertexAttribPointer (gl_loaded.glVertexAttribPointer)
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif

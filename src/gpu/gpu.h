@@ -21,6 +21,10 @@
 
 #include "base/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Under the sanitizers: Mesa's llvmpipe leaks 112 bytes the first time it draws with
  * transform feedback, allocated from a driver module unloaded again at exit, so no
  * LeakSanitizer suppression can name them. The calls into the driver that allocate for
@@ -79,5 +83,9 @@ lab_error gpu_program_build(gpu_context *gpu, const char *name, gpu_source verte
 
 /* LAB_ERR_GPU when GL reports an error, naming `pass` and the error; drains the queue. */
 lab_error gpu_check(const char *pass, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

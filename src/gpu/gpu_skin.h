@@ -28,6 +28,10 @@
 #include "skin/packed.h"
 #include "skin/skin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { GPU_PATH_UNIFORM = 0, GPU_PATH_TEXTURE, GPU_PATH_COMPUTE, GPU_PATH_COUNT } gpu_path;
 
 const char *gpu_path_name(gpu_path path);      /* "uniform", "texture", "compute" */
@@ -78,5 +82,9 @@ typedef struct {
 lab_error gpu_skin_validate(const gpu_skinner *s, const gpu_skin_job *job, lab_diag *d);
 /* Validates, then skins; timing may be NULL. */
 lab_error gpu_skin_run(gpu_skinner *s, const gpu_skin_job *job, gpu_timing *timing, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -19,6 +19,10 @@
 #include "base/diag.h"
 #include "math/quat.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     quat real;   /* q_0: the rotation */
     quat dual;   /* q_e: 1/2 t q_0 */
@@ -56,5 +60,9 @@ lab_error dualquat_from_mat4_within(mat4 m, double tolerance, dualquat *out, con
 /* sum_i w_i q^_i over n influences, with the hemisphere fix against the pivot when
  * `hemisphere_fix` is true. Not normalised: see dualquat_normalize. */
 dualquat dualquat_blend(const dualquat *q, const double *w, int n, bool hemisphere_fix);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

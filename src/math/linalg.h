@@ -16,6 +16,10 @@
 
 #include "base/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct { double x, y, z; } vec3;
 typedef struct { double x, y, z, w; } vec4;
 typedef struct { double m[4][4]; } mat4; /* m[row][col] */
@@ -89,5 +93,9 @@ lab_error mat4_validate(mat4 a, const char *where, lab_diag *d);
  * shear, projection) is refused with LAB_ERR_NOT_PURE_TRANSLATION: this helper must not
  * pose as a general inverse. The 3x3 part must equal I exactly (within 1e-15). */
 lab_error mat4_invert_translation(mat4 a, mat4 *out, const char *where, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

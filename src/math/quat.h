@@ -9,6 +9,10 @@
 
 #include "math/linalg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct { double w, x, y, z; } quat;
 
 quat quat_identity(void);
@@ -27,5 +31,9 @@ quat quat_from_mat4(mat4 m);
 /* Spherical interpolation from a (t = 0) to b (t = 1) the short way round: b is flipped
  * when a.b < 0. Falls back to normalised linear interpolation when a and b nearly agree. */
 quat quat_slerp(quat a, quat b, double t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

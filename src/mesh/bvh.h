@@ -31,6 +31,10 @@
 
 #include "mesh/mesh.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { MESH_SEGMENT_ANY, MESH_SEGMENT_FACING } mesh_segment_rule;
 
 /* Whether the segment from vertex `vertex` of m to q is blocked under `rule`: the loop. */
@@ -55,5 +59,9 @@ lab_error mesh_bvh_build(const mesh *m, mesh_bvh *out, lab_diag *d);
 /* The same answer as mesh_segment_blocked. */
 bool mesh_bvh_segment_blocked(const mesh_bvh *b, int vertex, vec3 q, mesh_segment_rule rule);
 void mesh_bvh_free(mesh_bvh *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

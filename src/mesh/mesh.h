@@ -9,6 +9,10 @@
 
 #include "math/linalg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct { int v[3]; } mesh_triangle;
 typedef struct { int a, b; } mesh_edge; /* a < b */
 
@@ -51,5 +55,9 @@ lab_error mesh_unique_edges(const mesh_triangle *triangles, int triangle_count,
  * measured, never repaired (chapter 30: collapsed rings are a result to observe). */
 int mesh_count_degenerate(const vec3 *positions, const mesh_triangle *triangles,
                           int triangle_count, double min_area);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

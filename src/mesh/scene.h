@@ -10,6 +10,10 @@
 
 #include "math/linalg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SCENE_NO_PARENT (-1)
 
 typedef struct {
@@ -30,5 +34,9 @@ lab_error scene_evaluate(const scene_node *nodes, int count, mat4 *out_world, la
  * list scene_validate checks). No checks: scene_evaluate validates first, and the glTF
  * sampler runs it on a node forest its own validation checked, in the order it found. */
 void scene_world(const scene_node *nodes, int count, const int *order, mat4 *out_world);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

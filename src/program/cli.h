@@ -48,6 +48,10 @@
 #include "base/diag.h"
 #include "program/output.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Exit codes of the contract. */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_REJECTED = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_OUTPUT = 3 };
 #define CLI_RUN (-1)             /* cli_start: go on with the program */
@@ -166,5 +170,9 @@ int cli_fail(const char *name, const lab_diag *d, int exit_code);
  * calls this itself, writes fixed names and no manifest. */
 int cli_finish(const char *name, output_batch *batch, lab_error build_error,
                const lab_diag *build_diag, bool checks_ok, const char *outdir);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

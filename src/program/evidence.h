@@ -21,6 +21,10 @@
 #include "base/diag.h"
 #include "program/output.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 cJSON *json_number(double x);
 /* x, or null where x is NaN by design (an undefined value, documented at the call). */
 cJSON *json_number_or_null(double x);
@@ -60,5 +64,9 @@ void csv_number_or_empty(bytes *out, double x);
  * same with csv_number_or_empty. */
 void csv_row(bytes *out, const double *fields, int count);
 void csv_row_or_empty(bytes *out, const double *fields, int count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 #include "base/bytes.h"
 #include "base/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define JSON_WRITER_MAX_DEPTH 32
 
 typedef struct {
@@ -56,5 +60,9 @@ void json_writer_item(json_writer *w, const char *key, const cJSON *item);
  * number's key, LAB_ERR_OUT_OF_MEMORY when the buffer could not grow (or cJSON failed),
  * LAB_ERR_INVALID_ARGUMENT when objects and arrays did not nest. */
 lab_error json_writer_finish(json_writer *w, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

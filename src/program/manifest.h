@@ -29,6 +29,10 @@
 #include "base/diag.h"
 #include "program/output.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MANIFEST_MAX_BYTES (1u << 20)
 #define MANIFEST_MAGIC "skinlab-outputs 2"
 
@@ -46,5 +50,9 @@ lab_error manifest_prepare(output_batch *batch, const char *dir, const char *pro
  * removed, under a title line, then the files kept with their reasons, to out; nothing
  * when there is neither. Returns how many lines it wrote (0: none). */
 int manifest_report_removed(const output_batch *batch, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -49,6 +49,10 @@
 #include "base/diag.h"
 #include "draw/raster.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Checks that dir exists, is a directory and is writable (exit code 3 otherwise). */
 lab_error output_check_dir(const char *dir, lab_diag *d);
 
@@ -127,5 +131,9 @@ bool output_is_own(const char *path, uint64_t size, uint64_t hash);
 /* Writes every file into dir as described at the top of this header. */
 lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d);
 void output_batch_free(output_batch *batch);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

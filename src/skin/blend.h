@@ -19,6 +19,10 @@
 #include "math/linalg.h"
 #include "skin/influences.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Every coordinate finite. */
 lab_error skin_validate_points(const vec3 *points, int count, lab_diag *d);
 
@@ -69,5 +73,9 @@ const char *skin_method_name(skin_method method); /* "LBS", "DQS" */
  * (out_positions then holds the vertices before it). */
 lab_error skin_deform(const vec3 *bind_positions, const skin_influences *in, const mat4 *palette,
                       int joint_count, skin_blend blend, vec3 *out_positions, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -40,6 +40,10 @@
 #include "skin/packed.h"
 #include "skin/skin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The job itself (fastskin_job), the levels (simd_level) and the normals choice
  * (fastskin_normals) are in fastskin_job.h. */
 const char *simd_level_name(simd_level level); /* "scalar", "sse2", "avx2", "avx512" */
@@ -75,5 +79,9 @@ lab_error fastskin_validate(const fastskin_job *job, lab_diag *d);
 /* Validates, then skins. A DQS blend whose real part vanishes (|q_0| <= 1e-9) is reported
  * for the lowest such vertex (LAB_ERR_DQ_ZERO_NORM); that vertex keeps its bind position. */
 lab_error fastskin_run(const fastskin_job *job, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

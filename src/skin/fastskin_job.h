@@ -8,6 +8,10 @@
 #include "skin/packed.h"
 #include "skin/skin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { SIMD_SCALAR = 0, SIMD_SSE2, SIMD_AVX2, SIMD_AVX512, SIMD_LEVEL_COUNT } simd_level;
 
 #define FASTSKIN_MAX_THREADS 64
@@ -35,5 +39,9 @@ typedef struct {
     float *out_normal;                   /* 3 per vertex when normals */
     fastskin_pool *pool;                 /* threads > 1: at least threads - 1 workers */
 } fastskin_job;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 
 #include "skin/fastskin_job.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define DQ_MIN_NORM 1e-9f
 
 /* Inlined at every call, so that a call with constant arguments (K, the normals choice,
@@ -203,5 +207,9 @@ static inline unsigned tail_block_return(const tail_block *t, const fastskin_job
 bool fastskin_avx512_supported(void);
 int fastskin_lbs_avx512(const fastskin_job *job, int begin, int end);
 int fastskin_dqs_avx512(const fastskin_job *job, int begin, int end);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 
 #include "base/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define SKIN_MAX_INFLUENCES 32     /* K per vertex; glTF's eight JOINTS_n sets hold 32 */
 #define SKIN_WEIGHT_TOLERANCE 1e-12
 
@@ -87,5 +91,9 @@ void skin_renormalize(skin_influences *in);
 /* Orders one vertex's k influences heaviest first, ties by the lower joint: the order
  * engines pack them in (packed.h), which makes slot 0 DQS's pivot. */
 void skin_sort_heaviest_first(int *joint, double *weight, int k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

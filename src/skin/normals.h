@@ -18,6 +18,10 @@
 #include "mesh/mesh.h"
 #include "skin/skin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     NORMALS_RIGID = 0,
     NORMALS_BLENDED_INVERSE_TRANSPOSE,
@@ -54,5 +58,9 @@ typedef struct {
 
 /* Angles between a[i] and truth[i]; per-vertex values into out_deg when not NULL. */
 normals_error normals_compare(const vec3 *a, const vec3 *truth, int count, double *out_deg);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

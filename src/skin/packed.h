@@ -21,6 +21,17 @@
 #include "math/linalg.h"
 #include "skin/skin.h"
 
+/* C11's _Alignas and _Static_assert, or C++'s alignas and static_assert: an engine includes
+ * this header from either. */
+#ifdef __cplusplus
+#define PACKED_ALIGNAS(n) alignas(n)
+#define PACKED_STATIC_ASSERT static_assert
+extern "C" {
+#else
+#define PACKED_ALIGNAS(n) _Alignas(n)
+#define PACKED_STATIC_ASSERT _Static_assert
+#endif
+
 #define PACKED_MAX_INFLUENCES 8
 /* A computed implied weight below -PACKED_WEIGHT_TOLERANCE is an error, not noise. */
 #define PACKED_WEIGHT_TOLERANCE 1e-6f
@@ -139,7 +150,7 @@ lab_error packed_mesh_compress(const packed_mesh *in, packed_joint_format joints
  * float 3x4 rows (48 bytes), and the same transforms as dual quaternions (32 bytes,
  * aligned to 32: an entry is one AVX2 load, never split between cache lines). */
 typedef struct { float m[3][4]; } palette_matrix;
-typedef struct { _Alignas(32) float real[4]; float dual[4]; } palette_dualquat; /* {w, x, y, z} each */
+typedef struct { PACKED_ALIGNAS(32) float real[4]; float dual[4]; } palette_dualquat; /* {w, x, y, z} each */
 
 void palette_from_mat4(const mat4 *skin, int joint_count, const mat4 *model_to_world,
                        palette_matrix *out);
@@ -153,8 +164,8 @@ void palette_from_mat4(const mat4 *skin, int joint_count, const mat4 *model_to_w
  * AMD EPYC; the palette page). Arrays declared of the type are aligned by the compiler;
  * allocate others with aligned_alloc(_Alignof(palette_columns), n * sizeof(palette_columns))
  * (fastskin_validate refuses a misaligned palette). */
-typedef struct { _Alignas(64) float c[4][4]; } palette_columns;
-_Static_assert(sizeof(palette_columns) == 64 && sizeof(palette_dualquat) == 32,
+typedef struct { PACKED_ALIGNAS(64) float c[4][4]; } palette_columns;
+PACKED_STATIC_ASSERT(sizeof(palette_columns) == 64 && sizeof(palette_dualquat) == 32,
                "palette entries keep their sizes: aligned, with no padding (GPU buffers take them as they are)");
 
 void palette_columns_from_matrices(const palette_matrix *rows, int joint_count, palette_columns *out);
@@ -162,5 +173,9 @@ void palette_columns_from_matrices(const palette_matrix *rows, int joint_count, 
 void palette_columns_dequantize(const palette_columns *in, int joint_count, const packed_mesh *m,
                                 palette_columns *out);
 void palette_from_dualquats(const dualquat *skin, int joint_count, palette_dualquat *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

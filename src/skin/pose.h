@@ -12,6 +12,10 @@
 #include "mesh/scene.h"
 #include "skin/blend.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* out_inverse_bind[j] = B_j^-1 through mat4_invert_translation: chapter 30's rig binds its
  * joints by pure translations, and the helper refuses anything else. */
 lab_error skin_inverse_binds(const mat4 *bind_world, int joint_count, mat4 *out_inverse_bind,
@@ -65,5 +69,9 @@ typedef struct {
 } skin_pose_job;
 
 lab_error skin_pose_run(const skin_pose_job *job, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

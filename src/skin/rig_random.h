@@ -13,6 +13,10 @@
 #include "math/dualquat.h"
 #include "skin/skin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     unsigned long long state;
 } rig_random_lcg;
@@ -35,5 +39,9 @@ typedef struct {
 lab_error rig_random_build(int vertex_count, int joint_count, int influences, unsigned long long seed,
                            rig_random *out, lab_diag *d);
 void rig_random_free(rig_random *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

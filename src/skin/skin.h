@@ -31,4 +31,12 @@
 #include "skin/influences.h"
 #include "skin/pose.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

@@ -14,6 +14,10 @@
 #include "base/bytes.h"
 #include "skin/skin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define WEIGHTS_CSV_HEADER "vertex,joint0,weight0,joint1,weight1"
 #define WEIGHTS_CSV_MAX_BYTES (16 << 20)   /* a larger weights file is refused */
 
@@ -30,5 +34,9 @@ lab_error weights_csv_load(const char *path, int vertex_count, skin_influences *
 
 /* The same format, written from influences of K = 2 (round-trips through weights_csv_parse). */
 lab_error weights_csv_write(const skin_influences *in, bytes *out, lab_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -33,6 +33,10 @@
 
 #include "base/diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int n;                     /* n x n */
     size_t count, capacity;    /* entries held, room for */
@@ -78,5 +82,9 @@ lab_error sparse_ldl_factor(const sparse_triplets *a, sparse_cholesky *out, lab_
 /* x = A^-1 b (n entries each; x may alias b). */
 lab_error sparse_cholesky_solve(const sparse_cholesky *f, const double *b, double *x, lab_diag *d);
 void sparse_cholesky_free(sparse_cholesky *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -50,50 +50,13 @@ extern void *__asan_get_report_pc(void) __attribute__((weak));
 
 static grade30_shared *shared;  /* the child's record (the parent's mapping, inherited) */
 
-/* The arrays of the call under way. */
-static struct {
-    const char *name, *noun;
-    uintptr_t base;
-    size_t size;
-    int count;
-} arrays[4];
-
-void grade30_sandbox_arrays(const int *joint, int joints, const double *weight, int weights, const mat4 *palette,
-                            int palette_count, const dualquat *q, int qs)
-{
-    arrays[0].name = "joint", arrays[0].noun = "influences", arrays[0].base = (uintptr_t)joint;
-    arrays[0].size = sizeof *joint, arrays[0].count = joints;
-    arrays[1].name = "weight", arrays[1].noun = "weights", arrays[1].base = (uintptr_t)weight;
-    arrays[1].size = sizeof *weight, arrays[1].count = weights;
-    arrays[2].name = "palette", arrays[2].noun = "matrices of the palette", arrays[2].base = (uintptr_t)palette;
-    arrays[2].size = sizeof *palette, arrays[2].count = palette_count;
-    arrays[3].name = "q", arrays[3].noun = "dual quaternions", arrays[3].base = (uintptr_t)q;
-    arrays[3].size = sizeof *q, arrays[3].count = qs;
-}
-
-/* The bad access in the arrays' words, when it lies next to one of them. */
+/* The bad access in the arrays' words (grade30_name_access), when the sanitizer says where. */
 static void name_access(char *out, size_t size)
 {
     if (!__asan_get_report_address)
         return;
-    uintptr_t at = (uintptr_t)__asan_get_report_address();
-    const char *how = __asan_get_report_access_type && __asan_get_report_access_type() ? "writes" : "reads";
-    int nearest = -1;
-    uintptr_t best = 256; /* the array the access is nearest to, within 256 bytes of its ends */
-    for (int i = 0; i < 4; i++) {
-        uintptr_t base = arrays[i].base, end = base + arrays[i].size * (size_t)arrays[i].count;
-        uintptr_t off = at < base ? base - at : at >= end ? at - end : 0;
-        if (base && off < best)
-            best = off, nearest = i;
-    }
-    if (nearest < 0) {
-        snprintf(out, size, "%s memory at %#lx, outside every array of the case", how, (unsigned long)at);
-        return;
-    }
-    uintptr_t base = arrays[nearest].base, each = arrays[nearest].size;
-    long index = at >= base ? (long)((at - base) / each) : -1 - (long)((base - at - 1) / each);
-    snprintf(out, size, "%s %s[%ld], %s the %d %s", how, arrays[nearest].name, index, index < 0 ? "before" : "past",
-             arrays[nearest].count, arrays[nearest].noun);
+    grade30_name_access((uintptr_t)__asan_get_report_address(),
+                        __asan_get_report_access_type && __asan_get_report_access_type(), out, size);
 }
 
 static void sanitizer_death(void)

@@ -590,6 +590,48 @@ const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT] = {
 
 /* ---- calling a function on a case ----------------------------------------------------- */
 
+/* The arrays of the call under way, so that a bad access can be named after them. */
+static struct {
+    const char *name, *noun;
+    uintptr_t base;
+    size_t size;
+    int count;
+} arrays[4];
+
+static void call_arrays(const int *joint, int joints, const double *weight, int weights, const mat4 *palette,
+                        int palette_count, const dualquat *q, int qs)
+{
+    arrays[0].name = "joint", arrays[0].noun = "influences", arrays[0].base = (uintptr_t)joint;
+    arrays[0].size = sizeof *joint, arrays[0].count = joints;
+    arrays[1].name = "weight", arrays[1].noun = "weights", arrays[1].base = (uintptr_t)weight;
+    arrays[1].size = sizeof *weight, arrays[1].count = weights;
+    arrays[2].name = "palette", arrays[2].noun = "matrices of the palette", arrays[2].base = (uintptr_t)palette;
+    arrays[2].size = sizeof *palette, arrays[2].count = palette_count;
+    arrays[3].name = "q", arrays[3].noun = "dual quaternions", arrays[3].base = (uintptr_t)q;
+    arrays[3].size = sizeof *q, arrays[3].count = qs;
+}
+
+void grade30_name_access(uintptr_t at, bool write, char *out, size_t size)
+{
+    const char *how = write ? "writes" : "reads";
+    int nearest = -1;
+    uintptr_t best = 256; /* the array the access is nearest to, within 256 bytes of its ends */
+    for (int i = 0; i < 4; i++) {
+        uintptr_t base = arrays[i].base, end = base + arrays[i].size * (size_t)arrays[i].count;
+        uintptr_t off = at < base ? base - at : at >= end ? at - end : 0;
+        if (base && off < best)
+            best = off, nearest = i;
+    }
+    if (nearest < 0) {
+        snprintf(out, size, "%s memory at %#lx, outside every array of the case", how, (unsigned long)at);
+        return;
+    }
+    uintptr_t base = arrays[nearest].base, each = arrays[nearest].size;
+    long index = at >= base ? (long)((at - base) / each) : -1 - (long)((base - at - 1) / each);
+    snprintf(out, size, "%s %s[%ld], %s the %d %s", how, arrays[nearest].name, index, index < 0 ? "before" : "past",
+             arrays[nearest].count, arrays[nearest].noun);
+}
+
 /* A fresh allocation of exactly n elements holding a copy of src (malloc(0) for n = 0). */
 static void *exact_copy(const void *src, size_t size, int n, bool *ok)
 {
@@ -616,31 +658,31 @@ grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_
         int *joint = exact_copy(c->joint, sizeof *joint, c->k, ok);
         double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
         mat4 *palette = exact_copy(c->palette, sizeof *palette, c->palette_count, ok);
-        grade30_sandbox_arrays(joint, c->k, weight, c->k, palette, c->palette_count, NULL, 0);
+        call_arrays(joint, c->k, weight, c->k, palette, c->palette_count, NULL, 0);
         if (*ok)
             a.p = f.lbs_point(c->p, joint, weight, c->k, palette);
-        grade30_sandbox_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
+        call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
         free(joint), free(weight), free(palette);
         break;
     }
     case GRADE30_CHECK_WEIGHTS: {
         double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
-        grade30_sandbox_arrays(NULL, 0, weight, c->k, NULL, 0, NULL, 0);
+        call_arrays(NULL, 0, weight, c->k, NULL, 0, NULL, 0);
         if (*ok) {
             a.rule = f.check_weights(weight, c->k);
             a.changed = c->k > 0 && memcmp(weight, c->weight, sizeof *weight * (size_t)c->k) != 0;
         }
-        grade30_sandbox_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
+        call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
         free(weight);
         break;
     }
     case GRADE30_DQS_BLEND: {
         dualquat *q = exact_copy(c->q, sizeof *q, c->k, ok);
         double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
-        grade30_sandbox_arrays(NULL, 0, weight, c->k, NULL, 0, q, c->k);
+        call_arrays(NULL, 0, weight, c->k, NULL, 0, q, c->k);
         if (*ok)
             a.q = f.dqs_blend(q, weight, c->k);
-        grade30_sandbox_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
+        call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
         free(q), free(weight);
         break;
     }

@@ -104,11 +104,10 @@ extern const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT];
  * allocation failed. */
 grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_case *c, bool *ok);
 
-/* In a grading child: the arrays of the call under way (NULL, 0: none), so that a
- * sanitizer's report of a bad access names the array and the index ("reads joint[4], past
- * the 4 influences"). */
-void grade30_sandbox_arrays(const int *joint, int joints, const double *weight, int weights, const mat4 *palette,
-                            int palette_count, const dualquat *q, int qs);
+/* The bad access at address `at` (a read, or a write) in the words of the arrays of the call
+ * grade30_call has under way, when it lies within 256 bytes of one of them: "reads
+ * joint[4], past the 4 influences"; else the address. For a sanitizer's report. */
+void grade30_name_access(uintptr_t at, bool write, char *out, size_t size);
 
 /* The pictures the entries name (grade30_figure.c): grade30_points_X runs in the grading child and makes the points the
  * picture needs through the student's function; grade30_draw_X draws them beside the lab's

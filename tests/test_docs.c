@@ -464,6 +464,17 @@ static void test_docs_results_file_is_generated(void **state)
     tu_remove_tree(dir);
 }
 
+/* The pages a student reads: the front page, DESIGN.md and every page under lab/. */
+static int collect_pages(char (*paths)[256], int max)
+{
+    int count = 0;
+    static const char *const md[] = {".md", NULL};
+    snprintf(paths[count++], 256, "README.md");
+    snprintf(paths[count++], 256, "DESIGN.md");
+    collect_files("lab", md, paths, &count, max);
+    return count;
+}
+
 /* One package list: every "lib...-dev" a page names in backquotes is a line of
  * scripts/packages.txt, which the build and CI read. */
 static void test_docs_pages_name_only_listed_packages(void **state)
@@ -472,11 +483,7 @@ static void test_docs_pages_name_only_listed_packages(void **state)
     char *list = tu_read_file("scripts/packages.txt", NULL);
     assert_non_null(list);
     static char paths[64][256];
-    int count = 0;
-    static const char *const md[] = {".md", NULL};
-    snprintf(paths[count++], sizeof paths[0], "README.md");
-    snprintf(paths[count++], sizeof paths[0], "DESIGN.md");
-    collect_files("lab", md, paths, &count, 64);
+    int count = collect_pages(paths, 64);
     int named = 0;
     for (int i = 0; i < count; i++) {
         char *text = tu_read_file(paths[i], NULL);
@@ -541,11 +548,7 @@ static void test_docs_no_page_calls_a_built_feature_missing(void **state)
         unlink(help);
     }
     static char paths[64][256];
-    int count = 0;
-    static const char *const md[] = {".md", NULL};
-    snprintf(paths[count++], sizeof paths[0], "README.md");
-    snprintf(paths[count++], sizeof paths[0], "DESIGN.md");
-    collect_files("lab", md, paths, &count, 64);
+    int count = collect_pages(paths, 64);
     for (int p = 0; p < count; p++) {
         char *text = tu_read_file(paths[p], NULL);
         assert_non_null(text);

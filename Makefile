@@ -191,7 +191,7 @@ $(TEST_OBJ) $(TEST_UTIL): | $(PROGRAMS_H)
 # Only what talks to the GPU opens EGL and GLES, with dlopen (src/gpu/gl_load.h).
 $(BUILD)/tests/test_gpu: EXTRA_LIBS = $(GPU_LIBS)
 # What solves sparse systems opens CHOLMOD with dlopen (src/solve/sparse.h), by the SONAME
-# ensure-deps read: tests link every chapter's library, and lab30-weights' bone heat is in
+# ensure-deps read: the chapter suites link their chapter's library, and lab30-weights' bone heat is in
 # chapter 30's.
 $(BUILD)/obj/src/solve/sparse.o: ALL_CFLAGS += $(SOLVE_CFLAGS)
 $(BUILD)/tests/%: EXTRA_LIBS += $(SOLVE_LIBS)

@@ -244,13 +244,13 @@ $(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += -DLAB_MAKE_VARIABLES='"CC=$(CC) SANITIZE
 # make gradeN compiles EXERCISES (default lab/CH/exercises.c) with the lab's warnings, not
 # fatal, and again under -fsanitize=address,undefined where the compiler can, links each
 # into GRADE_DIR (default build/gradeN) and runs the sanitized one there
-# (scripts/grade.sh, lab/CH/grade/README.md). The grader's suite, lab/CH/grade/test_gradeN.c,
-# links the reference instead.
+# (scripts/grade.sh, lab/CH/grade/README.md). The grader's suites, lab/CH/grade/test_*.c,
+# link the reference instead.
 GRADE_CHAPTERS := $(foreach c,$(CHAPTERS),$(if $(wildcard lab/$(c)/grade/),$(c)))
 GRADE_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 define grade_rules
 GRADE_OBJ.$(1) = $$(call objects_of,$$(CLOSURE.grade-$(1)))
-TEST_OBJS.test_grade$(1:ch%=%) = $$(filter-out $(BUILD)/obj/lab/$(1)/grade/grade$(1:ch%=%).o,$$(GRADE_OBJ.$(1))) \
+GRADE_TEST_OBJ.$(1) = $$(filter-out $(BUILD)/obj/lab/$(1)/grade/grade$(1:ch%=%).o,$$(GRADE_OBJ.$(1))) \
     $(BUILD)/obj/lab/$(1)/grade/solutions/reference.o
 .PHONY: grade$(1:ch%=%)
 grade$(1:ch%=%): $$(GRADE_OBJ.$(1))
@@ -259,6 +259,9 @@ grade$(1:ch%=%): $$(GRADE_OBJ.$(1))
 	    "$$(GRADE_SANITIZE)" "$$(CC) $$(ALL_LDFLAGS)" "$$(GRADE_OBJ.$(1)) -lstb -lcjson -lgif -lm $$(GPU_LIBS)"
 endef
 $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
+# every suite of a grader's folder links the grader (but its main) and the reference
+$(foreach c,$(GRADE_CHAPTERS),$(foreach t,$(basename $(notdir $(wildcard lab/$(c)/grade/test_*.c))),\
+    $(eval TEST_OBJS.$(t) = $$(GRADE_TEST_OBJ.$(c)))))
 
 # The library's suites (tests/) link the library alone, so that an edit in a chapter relinks
 # only its own suites; the one that reads the chapter's glTF export back links the chapter.
@@ -392,5 +395,5 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CHAPTER_OBJ:.o=.d) $(foreach c,$(GRADE_CHAPTERS),$(GRADE_OBJ.$(c):.o=.d) $(TEST_OBJS.test_grade$(c:ch%=%):.o=.d)) $(LAB_MAINS:%.c=$(BUILD)/obj/%.d) $(TEST_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(CHAPTER_OBJ:.o=.d) $(foreach c,$(GRADE_CHAPTERS),$(GRADE_OBJ.$(c):.o=.d) $(GRADE_TEST_OBJ.$(c):.o=.d)) $(LAB_MAINS:%.c=$(BUILD)/obj/%.d) $(TEST_OBJ:.o=.d) \
          $(wildcard $(BUILD)/obj/bench/*.d) $(TEST_UTIL:.o=.d) $(TWIN_OBJ:.o=.d)

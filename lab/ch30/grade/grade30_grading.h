@@ -5,6 +5,7 @@
 #define GRADE30_GRADING_H
 
 #include <sys/types.h>
+#include <time.h>
 
 #include "grade30.h"
 
@@ -30,5 +31,19 @@ typedef struct {
  * failed. */
 bool grade30_grade_all(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out,
                        grade30_shared *progress);
+
+/* The verdict of a child that did not finish whole (grade30_ended.c): too slow (late, or
+ * SIGXCPU), undefined behaviour, or crashed, with the case s says was under way. */
+void grade30_ended_verdict(const grade30_entry *x, uint64_t seed, const grade30_shared *s, int status, bool late,
+                           grade30_result *out);
+
+/* The monotonic clock in seconds, and a pause, for the parent's polls. */
+static inline double grade30_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static inline void grade30_pause_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
 
 #endif

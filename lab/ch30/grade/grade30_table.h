@@ -136,4 +136,24 @@ lab_error grade30_draw_weights(const grade30_picture_data *yours, canvas *out, l
 lab_error grade30_draw_dqs(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_normal(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 
+/* Each exercise's cases and the lab's answer on a case (grade30_cases_*.c, which the table
+ * names): case i (the chapter's named ones first, then generated ones from (seed, i) alone,
+ * grade30_random.h) into *c; the lab's own answer on it. */
+enum { GRADE30_GENERATED = 240 }; /* generated cases an exercise */
+
+void grade30_world_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_world_expected(const grade30_case *c);
+void grade30_skin_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_skin_expected(const grade30_case *c);
+void grade30_lbs_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_lbs_expected(const grade30_case *c);
+void grade30_radius_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_radius_expected(const grade30_case *c);
+void grade30_weights_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_weights_expected(const grade30_case *c);
+void grade30_dqs_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_dqs_expected(const grade30_case *c);
+void grade30_normal_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_normal_expected(const grade30_case *c);
+
 #endif

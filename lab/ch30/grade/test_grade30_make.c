@@ -1,0 +1,292 @@
+/* test_grade30_make.c - the grader as a student meets it: a crash, an endless loop,
+ * alarm(0), an ignored SIGALRM, a sleep, a fork that loops, a fork bomb and exit() are that
+ * exercise's verdict within the limit, and the reference is correct through the same child;
+ * every table entry's heading exists in its page; and make grade30 on the shipped sheet,
+ * the reference, a second solution in other forms, the page's example, a file with a
+ * warning and a NaN, a file that reads past an array and a file that does not compile exits
+ * and writes as the grader's page says. The verdicts themselves: test_grade30.c. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#include "exercises30.h"
+#include "grade30.h"
+
+#define SEED 30
+
+static void show(int x, const grade30_result *r) { grade30_print(x, r, stdout); }
+
+/* ---- the limits, through the child ----------------------------------------------------- */
+
+static mat4 crashes(mat4 m)
+{
+    (void)m;
+    raise(SIGSEGV);
+    return mat4_identity();
+}
+
+static double loops(double w, double theta)
+{
+    volatile double x = w + theta;
+    for (;;)
+        x += 1;
+    return x;
+}
+
+static double cancels_the_alarm_and_loops(double w, double theta)
+{
+    alarm(0);
+    return loops(w, theta);
+}
+
+static double ignores_sigalrm_and_loops(double w, double theta)
+{
+    signal(SIGALRM, SIG_IGN);
+    return loops(w, theta);
+}
+
+static double sleeps(double w, double theta)
+{
+    sleep(60);
+    return w + theta;
+}
+
+static double forks_and_loops(double w, double theta)
+{
+    if (fork() == 0)
+        loops(w, theta);
+    double s = sin(theta / 2);
+    return sqrt(fmax(0, 1 - 4 * w * (1 - w) * s * s));
+}
+
+static double fork_bomb(double w, double theta)
+{
+    for (;;)
+        fork();
+    return w + theta;
+}
+
+static double exits(double w, double theta)
+{
+    (void)w, (void)theta;
+    exit(0);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void expect_verdict(int x, grade30_fn f, grade30_verdict v, const char *words)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    grade30_result r;
+    assert_int_equal(grade30_run(&grade30_table[x], f, SEED, &r, NULL), LAB_OK);
+    double took = seconds_since(&t0);
+    show(x, &r);
+    printf("    (%.2f s)\n", took);
+    assert_int_equal(r.verdict, v);
+    assert_true(r.failed > 0 && r.failed_case[0]); /* the case it was in */
+    if (words && !strstr(r.detail, words))
+        fail_msg("expected \"%s\" in \"%s\"", words, r.detail);
+    assert_true(took < grade30_seconds + 1.5);
+}
+
+static void test_grade30_limits_make_every_end_a_verdict(void **state)
+{
+    (void)state;
+    double saved = grade30_seconds;
+    grade30_seconds = 0.5;
+    expect_verdict(GRADE30_NORMAL_MATRIX, (grade30_fn){.normal_matrix = crashes}, GRADE30_CRASHED, "SIGSEGV");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = loops}, GRADE30_TOO_SLOW, "over 0.5 s");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = cancels_the_alarm_and_loops},
+                   GRADE30_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = ignores_sigalrm_and_loops},
+                   GRADE30_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = sleeps}, GRADE30_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = forks_and_loops}, GRADE30_WRONG,
+                   "started a process");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = fork_bomb}, GRADE30_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = exits}, GRADE30_CRASHED, "exit status 0");
+    /* the reference through the same child */
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        grade30_result r;
+        assert_int_equal(grade30_run(&grade30_table[x], grade30_table[x].sheet, SEED, &r, NULL), LAB_OK);
+        assert_int_equal(r.verdict, GRADE30_CORRECT);
+    }
+    grade30_seconds = saved;
+}
+
+/* ---- the pages ------------------------------------------------------------------------- */
+
+/* Every entry's heading is a heading of its page, and the page links the same anchor. */
+static void test_grade30_every_verdict_points_to_a_heading(void **state)
+{
+    (void)state;
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        const grade30_entry *e = &grade30_table[x];
+        char *page = tu_read_file(e->page, NULL), heading[160];
+        assert_non_null(page);
+        snprintf(heading, sizeof heading, "\n### %s\n", e->heading);
+        if (!strstr(page, heading))
+            fail_msg("%s has no heading \"### %s\"", e->page, e->heading);
+        free(page);
+        char anchor[128];
+        grade30_anchor(e->heading, anchor, sizeof anchor);
+        char want[32];
+        snprintf(want, sizeof want, "exercise-%d-", x + 1);
+        assert_int_equal(strncmp(anchor, want, strlen(want)), 0);
+    }
+}
+
+/* ---- make grade30 as a student runs it ------------------------------------------------- */
+
+static int make_grade(const char *exercises, const char *dir, const char *log)
+{
+    char command[1024];
+    snprintf(command, sizeof command, "make -s --no-print-directory " LAB_MAKE_VARIABLES " grade30 GRADE_DIR=%s%s%s",
+             dir, exercises ? " EXERCISES=" : "", exercises ? exercises : "");
+    char *argv[] = {"/bin/sh", "-c", command, NULL};
+    return tu_run(argv, log, log);
+}
+
+static int count(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *at = strstr(text, what); at; at = strstr(at + 1, what))
+        n++;
+    return n;
+}
+
+/* The reference with one body replaced, as a student's file, at path. */
+static void sheet_with(char *path, size_t size, const char *dir, const char *name, const char *rename, const char *body)
+{
+    char *text = malloc(4096);
+    assert_non_null(text);
+    snprintf(path, size, "%s/%s", dir, name);
+    snprintf(text, 4096, "#define %s reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef %s\n%s",
+             rename, getcwd((char[512]){0}, 512), rename, body);
+    assert_true(tu_write_file(path, text));
+    free(text);
+}
+
+static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
+{
+    (void)state;
+    char dir[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    char log[128], nan_sheet[128], past[128];
+    snprintf(log, sizeof log, "%s/grade.log", dir);
+
+    /* the shipped sheet: every exercise not written yet, the outputs written all the same */
+    assert_int_not_equal(make_grade(NULL, dir, log), 0);
+    char *text = tu_read_file(log, NULL);
+    assert_non_null(text);
+    assert_int_equal(count(text, ": not written yet"), GRADE30_EXERCISE_COUNT);
+    assert_non_null(strstr(text, "0 of 7 exercises correct"));
+    free(text);
+    assert_int_equal(access(tu_path(dir, "grade30.png"), F_OK), 0);
+
+    /* the reference: exit 0, every record passed */
+    assert_int_equal(make_grade("lab/ch30/grade/solutions/reference.c", dir, log), 0);
+    text = tu_read_file(log, NULL);
+    assert_non_null(strstr(text, "7 of 7 exercises correct"));
+    free(text);
+    cJSON *records = tu_json_load(tu_path(dir, "grade30-checks.json"));
+    assert_non_null(records);
+    assert_near(tu_json_num(records, "checks_passed"), GRADE30_EXERCISE_COUNT, 0);
+    cJSON_Delete(records);
+
+    /* a second correct solution in other algebraic forms */
+    assert_int_equal(make_grade("lab/ch30/grade/solutions/alternative.c", dir, log), 0);
+
+    /* the page's worked example: its verdict and its picture, pixel for pixel */
+    assert_int_not_equal(make_grade("lab/ch30/grade/solutions/example.c", dir, log), 0);
+    text = tu_read_file(log, NULL);
+    assert_non_null(strstr(text, "6 of 7 exercises correct"));
+    assert_non_null(strstr(text, "the known mistake: a missing inverse bind"));
+    free(text);
+    records = tu_json_load(tu_path(dir, "grade30-checks.json"));
+    assert_non_null(records);
+    cJSON *second = cJSON_GetArrayItem(tu_json_get(records, "checks"), GRADE30_SKIN_MATRIX);
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(second, "verdict")), "FAIL");
+    assert_near(tu_json_num(second, "computed"), 2, 0); /* the bind pose moved 2 up its axis */
+    assert_near(tu_json_num(records, "checks_failed"), 1, 0);
+    cJSON_Delete(records);
+    if (!tu_same_pixels(tu_path(dir, "grade30-2.png"), "lab/ch30/grade/example.png"))
+        fail_msg("%s differs from lab/ch30/grade/example.png: run make grade30 "
+                 "EXERCISES=lab/ch30/grade/solutions/example.c and copy build/grade30/grade30-2.png there",
+                 tu_path(dir, "grade30-2.png"));
+
+    /* a warning is shown, not fatal; a NaN answer is a wrong answer, the records written */
+    sheet_with(nan_sheet, sizeof nan_sheet, dir, "nan.c", "ex30_ring_radius_ratio",
+               "double ex30_ring_radius_ratio(double w, double theta)\n"
+               "{ int unused; (void)w, (void)theta; return NAN; }\n");
+    assert_int_not_equal(make_grade(nan_sheet, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    assert_non_null(strstr(text, "unused"));   /* the compiler's warning */
+    assert_non_null(strstr(text, "computed: nan"));
+    assert_non_null(strstr(text, "6 of 7 exercises correct"));
+    assert_null(strstr(text, "does not compile"));
+    free(text);
+    records = tu_json_load(tu_path(dir, "grade30-checks.json"));
+    assert_non_null(records);
+    cJSON *fourth = cJSON_GetArrayItem(tu_json_get(records, "checks"), GRADE30_RING_RADIUS);
+    assert_true(cJSON_IsNull(tu_json_get(fourth, "computed"))); /* NaN as null, never a stale file */
+    assert_near(tu_json_num(records, "checks_failed"), 1, 0);
+    cJSON_Delete(records);
+
+    /* a read past the arrays: the sanitizer's verdict, with the array, the file and the line */
+    sheet_with(past, sizeof past, dir, "past.c", "ex30_lbs_point",
+                                  "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k,\n"
+                                  "                    const mat4 *palette)\n"
+                                  "{\n"
+                                  "    vec4 sum = {0, 0, 0, 0};\n"
+                                  "    for (int i = 0; i <= k; i++)\n"
+                                  "        sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(palette[joint[i] & 1], vec4_point(p)), weight[i]));\n"
+                                  "    return vec3_make(sum.x, sum.y, sum.z);\n"
+                                  "}\n");
+    assert_int_not_equal(make_grade(past, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    printf("%s", text);
+    if (!strstr(text, "could not build")) { /* a compiler without the sanitizers says so instead */
+        assert_non_null(strstr(text, "undefined behaviour"));
+        /* the compiler may read weight[i] before joint[i]: either is named, at its line */
+        assert_true(strstr(text, "reads joint[2], past the 2 influences") ||
+                    strstr(text, "reads weight[2], past the 2 weights"));
+        assert_non_null(strstr(text, "past.c:9")); /* the body's line 6, after the three lines above it */
+    }
+    free(text);
+
+    /* a file that does not compile: the compiler's message, exit 2 */
+    char bad[128];
+    snprintf(bad, sizeof bad, "%s/broken.c", dir);
+    assert_true(tu_write_file(bad, "#include \"exercises30.h\"\nmat4 ex30_world_matrix(mat4 a, mat4 b) { return a * b; }\n"));
+    assert_int_equal(make_grade(bad, dir, log), 2);
+    text = tu_read_file(log, NULL);
+    assert_non_null(strstr(text, "error:"));
+    assert_non_null(strstr(text, "does not compile"));
+    free(text);
+    tu_remove_tree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grade30_limits_make_every_end_a_verdict),
+        cmocka_unit_test(test_grade30_every_verdict_points_to_a_heading),
+        cmocka_unit_test(test_grade30_make_grade30_as_a_student_runs_it),
+    };
+    return cmocka_run_group_tests_name("the grader as a student runs it", tests, NULL, NULL);
+}

@@ -1,12 +1,14 @@
 /* test_cli.c - the declared option table: every kind of value, every rule the parser
  * enforces, the generated --help, the positional arguments and the OUTDIR check. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/report.h"
 #include "program/cli.h"
 #include "cmocka_all.h"
 #include "testutil.h"
@@ -226,7 +228,7 @@ static char *report_text(const cli_chapter *chapter, bool *ok)
 {
     FILE *f = tmpfile();
     assert_non_null(f);
-    *ok = cli_report(chapter, "body", f);
+    *ok = cli_report_steps(chapter, "body", f);
     long n = ftell(f);
     char *text = calloc((size_t)n + 1, 1);
     assert_non_null(text);
@@ -267,6 +269,107 @@ static void test_cli_report_numbers_sections_from_the_steps(void **state)
     free(text);
 }
 
+/* Checks as data: each kind's rule, NaN failing every kind (a max that skips NaN would
+ * call a broken stage correct), and checks_passed over a list. */
+static void test_checks_decide_where_the_numbers_are_made(void **state)
+{
+    (void)state;
+    report_checks c = {0};
+    assert_true(check_compare(&c, "equal within", 1.0, 1.0 + 1e-13, 1e-12));
+    assert_false(check_compare(&c, "too far", 1.0, 1.1, 1e-12));
+    assert_false(check_compare(&c, "nan", NAN, 1.0, 1e-12));
+    assert_false(check_compare(&c, "infinite", INFINITY, INFINITY, 1e-12));
+    assert_true(check_bound(&c, "under", 0.5, 1.0));
+    assert_false(check_bound(&c, "at the bound", 1.0, 1.0));
+    assert_false(check_bound(&c, "nan", NAN, 1.0));
+    assert_true(check_above(&c, "above", 1.5, 1.0));
+    assert_false(check_above(&c, "nan", NAN, 1.0));
+    assert_true(check_count(&c, "count", 216, 216));
+    assert_false(check_count(&c, "count off", 215, 216));
+    assert_int_equal(c.count, 11);
+    assert_null(c.items[0].section); /* the shell gives the section */
+    assert_string_equal(c.items[1].what, "too far");
+    assert_false(checks_passed(&c));
+    report_checks ok = {0};
+    check_count(&ok, "one", 1, 1);
+    assert_true(checks_passed(&ok));
+    ok.out_of_memory = true; /* a lost record is never a pass */
+    assert_false(checks_passed(&ok));
+    report_checks_free(&ok);
+    report_checks_free(&c);
+}
+
+/* A main in the template's shape: sections numbered in the order it prints them, each
+ * section's checks recorded under its heading in -checks.json; a failed check writes
+ * nothing and exits 1; a stage's error exits with its code and no report. */
+static int run_shape(const char *dir, bool fail_a_check, lab_error stage, const char *stdout_path)
+{
+    static const cli_program program = {"shape", "a test", NULL, 0, {"OUTDIR"}, 1, NULL};
+    char *argv[] = {"shape", (char *)dir, NULL};
+    fflush(stdout);
+    int saved = dup(1), saved_err = dup(2);
+    assert_non_null(freopen(stdout_path, "w", stdout));
+    FILE *null = freopen("/dev/null", "w", stderr);
+    (void)null;
+    cli_run run;
+    int code = cli_begin(&run, &program, 2, argv);
+    assert_int_equal(code, CLI_RUN);
+    report_checks a = {0}, b = {0};
+    check_count(&a, "vertices", 216, 216);
+    check_bound(&b, "error", fail_a_check ? 2.0 : 0.5, 1.0);
+    lab_error e = stage;
+    if (e != LAB_OK)
+        diag_fail(&run.diag, e, "a stage", "%s", "in a test");
+    if (e == LAB_OK && cli_report(&run, "Title")) {
+        cli_section(&run, "A", &a);
+        report_rows(stdout, &a);
+        cli_subsection(&run, "B", &b);
+        report_rows(stdout, &b);
+        cli_section(&run, "C", NULL);
+    }
+    code = cli_end(&run, e);
+    fflush(stdout), fflush(stderr);
+    dup2(saved, 1), dup2(saved_err, 2);
+    close(saved), close(saved_err);
+    report_checks_free(&a), report_checks_free(&b);
+    return code;
+}
+
+static void test_cli_run_numbers_sections_and_records_their_checks(void **state)
+{
+    (void)state;
+    char dir[256], out[300];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    snprintf(out, sizeof out, "%s.stdout", dir);
+    assert_int_equal(run_shape(dir, false, LAB_OK, out), CLI_EXIT_OK);
+    char *text = tu_read_file(out, NULL);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "Title\n\n1. A\n  vertices "));
+    assert_non_null(strstr(text, "\n\n1b. B\n  error "));
+    assert_non_null(strstr(text, "\n\n2. C\n\nAll checks passed.\n"));
+    free(text);
+    cJSON *root = tu_json_load(tu_path(dir, "shape-checks.json"));
+    assert_non_null(root);
+    cJSON *checks = tu_json_get(root, "checks");
+    assert_int_equal(cJSON_GetArraySize(checks), 2);
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(cJSON_GetArrayItem(checks, 0), "section")), "1. A");
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(cJSON_GetArrayItem(checks, 1), "section")), "1b. B");
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(cJSON_GetArrayItem(checks, 1), "kind")), "bound");
+    cJSON_Delete(root);
+    tu_remove_tree(dir);
+
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    assert_int_equal(run_shape(dir, true, LAB_OK, out), CLI_EXIT_REJECTED);
+    assert_true(tu_file_contains(out, "  FAIL\n\n2. C\n\nSOME CHECKS FAILED.\n"));
+    assert_int_equal(tu_count_entries(dir), 0);
+    assert_int_equal(run_shape(dir, false, LAB_ERR_OUT_OF_MEMORY, out), CLI_EXIT_OUTPUT);
+    assert_int_equal(run_shape(dir, false, LAB_ERR_WEIGHT_SUM, out), CLI_EXIT_REJECTED);
+    assert_false(tu_file_contains(out, "Title")); /* no report after a stage's error */
+    assert_int_equal(tu_count_entries(dir), 0);
+    tu_remove_tree(dir);
+    unlink(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +378,8 @@ int main(void)
         cmocka_unit_test(test_cli_help_is_generated_from_the_table),
         cmocka_unit_test(test_cli_finish_writes_nothing_after_a_failed_check),
         cmocka_unit_test(test_cli_report_numbers_sections_from_the_steps),
+        cmocka_unit_test(test_checks_decide_where_the_numbers_are_made),
+        cmocka_unit_test(test_cli_run_numbers_sections_and_records_their_checks),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

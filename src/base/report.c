@@ -16,23 +16,12 @@ static char *copy(const char *text)
     return c;
 }
 
-void report_collect(report_checks *into) { collecting = into; }
+/* ---- records --------------------------------------------------------------------------- */
 
-void report_section(const char *heading)
+/* Adds a record to c (section copied, NULL stays NULL). Returns passed. */
+static bool add(report_checks *c, const char *section, const char *what, report_kind kind, double computed,
+                double reference, double tolerance, bool passed)
 {
-    if (!collecting)
-        return;
-    free(collecting->section);
-    collecting->section = copy(heading);
-    collecting->out_of_memory |= collecting->section == NULL;
-}
-
-bool report_record(const char *what, report_kind kind, double computed, double reference, double tolerance,
-                   bool passed)
-{
-    report_checks *c = collecting;
-    if (!c)
-        return passed;
     if (c->count == c->cap) {
         int cap = c->cap ? 2 * c->cap : 32;
         report_check *grown = realloc(c->items, sizeof *grown * (size_t)cap);
@@ -42,14 +31,65 @@ bool report_record(const char *what, report_kind kind, double computed, double r
         }
         c->items = grown, c->cap = cap;
     }
-    report_check r = {copy(c->section ? c->section : ""), copy(what), kind, computed, reference, tolerance, passed};
-    if (!r.section || !r.what) {
+    report_check r = {section ? copy(section) : NULL, copy(what), kind, computed, reference, tolerance, passed};
+    if ((section && !r.section) || !r.what) {
         free(r.section), free(r.what);
         c->out_of_memory = true;
         return passed;
     }
     c->items[c->count++] = r;
     return passed;
+}
+
+bool check_add(report_checks *into, const char *what, report_kind kind, double computed, double reference,
+               double tolerance, bool passed)
+{
+    return add(into, NULL, what, kind, computed, reference, tolerance, passed);
+}
+
+/* The rules, one place for both shells. !(a > b) and friends would let NaN pass: each test
+ * is written so that NaN fails. */
+static bool compare_passes(double computed, double reference, double tolerance)
+{
+    return fabs(computed - reference) <= tolerance;
+}
+
+bool check_compare(report_checks *into, const char *what, double computed, double reference, double tolerance)
+{
+    return check_add(into, what, REPORT_COMPARE, computed, reference, tolerance,
+                     compare_passes(computed, reference, tolerance));
+}
+
+bool check_bound(report_checks *into, const char *what, double value, double bound)
+{
+    return check_add(into, what, REPORT_BOUND, value, bound, bound, value < bound);
+}
+
+bool check_above(report_checks *into, const char *what, double value, double bound)
+{
+    return check_add(into, what, REPORT_ABOVE, value, bound, bound, value > bound);
+}
+
+bool check_count(report_checks *into, const char *what, long computed, long reference)
+{
+    return check_add(into, what, REPORT_COUNT, (double)computed, (double)reference, 0, computed == reference);
+}
+
+bool checks_passed(const report_checks *c)
+{
+    bool ok = !c->out_of_memory;
+    for (int i = 0; i < c->count; i++)
+        ok &= c->items[i].passed;
+    return ok;
+}
+
+void checks_append(report_checks *into, const report_checks *from, const char *section)
+{
+    into->out_of_memory |= from->out_of_memory;
+    for (int i = 0; i < from->count; i++) {
+        const report_check *r = &from->items[i];
+        add(into, section, r->what, r->kind, r->computed, r->reference, r->tolerance, r->passed);
+    }
 }
 
 const char *report_kind_name(report_kind kind)
@@ -66,26 +106,68 @@ void report_checks_free(report_checks *c)
     *c = (report_checks){0};
 }
 
+/* ---- rows ------------------------------------------------------------------------------- */
+
+void report_row(FILE *out, const report_check *c)
+{
+    const char *verdict = c->passed ? "ok" : "FAIL";
+    if (c->kind == REPORT_COMPARE)
+        fprintf(out, "  %-34s %22.15g %22.15g %11.3g  %s\n", c->what, c->computed, c->reference,
+                fabs(c->computed - c->reference), verdict);
+    else if (c->kind == REPORT_COUNT)
+        fprintf(out, "  %-34s %22ld %22ld %11s  %s\n", c->what, (long)c->computed, (long)c->reference, "", verdict);
+    else
+        fprintf(out, "  %-34s %22.6g   %c %-18g %11s  %s\n", c->what, c->computed,
+                c->kind == REPORT_BOUND ? '<' : '>', c->reference, "", verdict);
+}
+
+void report_rows(FILE *out, const report_checks *c)
+{
+    for (int i = 0; i < c->count; i++)
+        report_row(out, &c->items[i]);
+}
+
+/* ---- the older shell's collector --------------------------------------------------------- */
+
+void report_collect(report_checks *into) { collecting = into; }
+
+void report_section(const char *heading)
+{
+    if (!collecting)
+        return;
+    free(collecting->section);
+    collecting->section = copy(heading);
+    collecting->out_of_memory |= collecting->section == NULL;
+}
+
+bool report_record(const char *what, report_kind kind, double computed, double reference, double tolerance,
+                   bool passed)
+{
+    report_checks *c = collecting;
+    return c ? add(c, c->section ? c->section : "", what, kind, computed, reference, tolerance, passed) : passed;
+}
+
+/* Prints the row of a check and records it with the collector. */
+static bool print_and_record(FILE *out, report_check c)
+{
+    report_row(out, &c);
+    return report_record(c.what, c.kind, c.computed, c.reference, c.tolerance, c.passed);
+}
+
 bool report_compare(FILE *out, const char *label, double computed, double reference,
                     double tolerance)
 {
-    double diff = fabs(computed - reference);
-    bool ok = diff <= tolerance;
-    fprintf(out, "  %-34s %22.15g %22.15g %11.3g  %s\n", label, computed, reference, diff,
-            ok ? "ok" : "FAIL");
-    return report_record(label, REPORT_COMPARE, computed, reference, tolerance, ok);
+    return print_and_record(out, (report_check){NULL, (char *)label, REPORT_COMPARE, computed, reference, tolerance,
+                                                compare_passes(computed, reference, tolerance)});
 }
 
 bool report_bound(FILE *out, const char *label, double value, double bound)
 {
-    bool ok = value < bound;
-    fprintf(out, "  %-34s %22.6g   < %-18g %11s  %s\n", label, value, bound, "", ok ? "ok" : "FAIL");
-    return report_record(label, REPORT_BOUND, value, bound, bound, ok);
+    return print_and_record(out, (report_check){NULL, (char *)label, REPORT_BOUND, value, bound, bound, value < bound});
 }
 
 bool report_count(FILE *out, const char *label, long computed, long reference)
 {
-    bool ok = computed == reference;
-    fprintf(out, "  %-34s %22ld %22ld %11s  %s\n", label, computed, reference, "", ok ? "ok" : "FAIL");
-    return report_record(label, REPORT_COUNT, (double)computed, (double)reference, 0, ok);
+    return print_and_record(out, (report_check){NULL, (char *)label, REPORT_COUNT, (double)computed,
+                                                (double)reference, 0, computed == reference});
 }

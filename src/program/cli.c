@@ -294,7 +294,17 @@ int cli_start(const cli_program *p, int argc, char **argv, const char **args)
     return CLI_RUN;
 }
 
-bool cli_report(const cli_chapter *chapter, const void *state, FILE *out)
+/* "<N>. section" or, continuing, "<N><letter>. section", into heading. */
+static void number_heading(char *heading, size_t size, int *number, int *letter, const char *section,
+                           bool continues)
+{
+    if (continues && *number > 0)
+        snprintf(heading, size, "%d%c. %s", *number, 'a' + ++*letter, section);
+    else
+        snprintf(heading, size, "%d. %s", ++*number, section), *letter = 0;
+}
+
+bool cli_report_steps(const cli_chapter *chapter, const void *state, FILE *out)
 {
     bool ok = true;
     int number = 0, letter = 0;
@@ -303,12 +313,9 @@ bool cli_report(const cli_chapter *chapter, const void *state, FILE *out)
         const cli_step *s = &chapter->steps[i];
         if (s->when && !s->when(state))
             continue;
-        char heading[512];
-        if (s->section && s->continues && number > 0)
-            snprintf(heading, sizeof heading, "%d%c. %s", number, 'a' + ++letter, s->section);
-        else if (s->section)
-            snprintf(heading, sizeof heading, "%d. %s", ++number, s->section), letter = 0;
         if (s->section) {
+            char heading[512];
+            number_heading(heading, sizeof heading, &number, &letter, s->section, s->continues);
             fprintf(out, "\n%s\n", heading);
             report_section(heading);
         }
@@ -392,7 +399,7 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
     if (e == LAB_OK) {
         report_checks checks = {0};
         report_collect(&checks);
-        bool checks_ok = cli_report(chapter, state, stdout);
+        bool checks_ok = cli_report_steps(chapter, state, stdout);
         report_collect(NULL);
         if (!chapter->without_checks && checks_ok)
             e = cli_add_checks(program->name, &checks, batch, &d);
@@ -404,6 +411,79 @@ int cli_main(const cli_program *program, int argc, char **argv, const cli_chapte
     output_batch_free(batch);
     if (chapter->release)
         chapter->release(state);
+    return code;
+}
+
+/* ---- a program in the template's shape ------------------------------------------------ */
+
+int cli_begin(cli_run *run, const cli_program *program, int argc, char **argv)
+{
+    *run = (cli_run){.program = program};
+    return cli_start(program, argc, argv, run->args);
+}
+
+const char *cli_outdir(const cli_run *run) { return run->args[run->program->positional_count - 1]; }
+
+bool cli_report(cli_run *run, const char *title)
+{
+    run->checks = calloc(1, sizeof *run->checks);
+    printf("%s\n", title);
+    return run->checks != NULL;
+}
+
+static void section(cli_run *run, const char *title, bool continues, const report_checks *checks)
+{
+    char heading[512];
+    number_heading(heading, sizeof heading, &run->number, &run->letter, title, continues);
+    printf("\n%s\n", heading);
+    if (run->checks && checks)
+        checks_append(run->checks, checks, heading);
+    run->checks_failed |= checks && !checks_passed(checks);
+}
+
+void cli_section(cli_run *run, const char *heading, const report_checks *checks)
+{
+    section(run, heading, false, checks);
+}
+
+void cli_subsection(cli_run *run, const char *heading, const report_checks *checks)
+{
+    section(run, heading, true, checks);
+}
+
+void cli_section_checks(cli_run *run, const report_checks *checks)
+{
+    const char *heading = run->checks && run->checks->count ? run->checks->items[run->checks->count - 1].section : "";
+    if (run->checks)
+        checks_append(run->checks, checks, heading ? heading : "");
+    run->checks_failed |= !checks_passed(checks);
+}
+
+int cli_end(cli_run *run, lab_error e)
+{
+    const char *name = run->program->name;
+    int code;
+    if (e != LAB_OK) {
+        code = cli_fail(name, &run->diag, cli_exit_code(e));
+    } else if (!run->checks) {
+        lab_diag d = {0};
+        diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, "the report's checks", "a list");
+        code = cli_fail(name, &d, CLI_EXIT_OUTPUT);
+    } else {
+        bool ok = !run->checks_failed && !run->checks->out_of_memory;
+        if (!run->without_checks)
+            printf("\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
+        lab_diag d = {0};
+        lab_error built = run->without_checks || !ok ? LAB_OK : cli_add_checks(name, run->checks, &run->out, &d);
+        if (run->checks->out_of_memory && built == LAB_OK) /* a lost record: never a failed check */
+            built = diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, "the report's checks", "%d records", run->checks->count);
+        code = finish(name, &run->out, built, &d, ok, cli_outdir(run), true);
+    }
+    output_batch_free(&run->out);
+    if (run->checks)
+        report_checks_free(run->checks);
+    free(run->checks);
+    run->checks = NULL;
     return code;
 }
 

@@ -105,6 +105,64 @@ typedef struct {
  * exist or cannot be written gives the contract's message and 3. Otherwise CLI_RUN. */
 int cli_start(const cli_program *program, int argc, char **argv, const char **args);
 
+/* ---- A program in the template's shape ------------------------------------------------
+ * A main that reads top to bottom, as lab/template/labNN/labNN.c does: its options, then
+ * cli_begin, then its stages in the article's order, each a function whose inputs and
+ * outputs are its parameters (no state bag), each deciding its checks where it makes its
+ * numbers (report.h's check_*), then its figures and evidence into run.out, then the
+ * report, then cli_end:
+ *
+ *     cli_run run;
+ *     int code = cli_begin(&run, &program, argc, argv);
+ *     if (code != CLI_RUN)
+ *         return code;
+ *     turned t = {0};
+ *     lab_error e = turn_mesh(&bind, theta, &t, &run.diag);     (a stage: typed in and out)
+ *     if (e == LAB_OK)
+ *         e = add_figure(&bind, &t, &run.out, &run.diag);
+ *     if (e == LAB_OK && cli_report(&run, "Chapter NN: ...")) {
+ *         cli_section(&run, "p' = Rz(theta) p ...", &t.checks); (the heading; checks recorded)
+ *         report_rows(stdout, &t.checks);                       (the body: tables, rows)
+ *     }
+ *     code = cli_end(&run, e);
+ *     turned_free(&t);
+ *     return code;
+ *
+ * Sections are numbered in the order the main prints them (1, 2, 3; cli_subsection: 2b,
+ * 2c), so the article's order is written once, in main. The report goes to stdout only
+ * when every stage succeeded; a stage's error prints the contract's line and nothing else. */
+typedef struct {
+    const cli_program *program;
+    const char *args[CLI_MAX_POSITIONAL]; /* the positional arguments, OUTDIR last */
+    lab_diag diag;                        /* what and where, when a stage fails */
+    output_batch out;                     /* what the run writes, all or nothing */
+    struct report_checks *checks;         /* every section's checks, in the report's order */
+    bool checks_failed;                   /* a section's check failed */
+    bool without_checks;                  /* a report that only describes: no verdict line */
+    int number, letter;                   /* the last section's number and letter */
+} cli_run;
+
+/* cli_start on the program's table; run is ready for the stages when it returns CLI_RUN,
+ * and otherwise holds nothing (return the code). */
+int cli_begin(cli_run *run, const cli_program *program, int argc, char **argv);
+/* The run's OUTDIR (its last positional argument). */
+const char *cli_outdir(const cli_run *run);
+/* Starts the report on stdout with its title; false when the checks' list could not be
+ * allocated (cli_end then exits 3). */
+bool cli_report(cli_run *run, const char *title);
+/* "\n<N>. heading\n" on stdout; the section's checks (may be NULL) are recorded under it
+ * for -checks.json and the verdict. The body is the program's to print. */
+void cli_section(cli_run *run, const char *heading, const struct report_checks *checks);
+/* The same, numbered after the section before: "2b. heading". */
+void cli_subsection(cli_run *run, const char *heading, const struct report_checks *checks);
+/* More checks under the section printed last. */
+void cli_section_checks(cli_run *run, const struct report_checks *checks);
+/* The end of every main in this shape. e != LAB_OK: the stage's error line (its exit code,
+ * cli_exit_code) and nothing written. Otherwise the verdict line ("All checks passed." or
+ * "SOME CHECKS FAILED."), <name>-checks.json and the all-or-nothing commit with the
+ * manifest, as cli_finish says. Frees what the run holds; returns the exit code. */
+int cli_end(cli_run *run, lab_error e);
+
 /* One step of a chapter, on the program's state (a pointer to its own struct): what it
  * computes, and the report section that shows it. */
 typedef struct {
@@ -134,7 +192,7 @@ typedef struct {
  * (a section that continues the one before it: 2b, 2c), then the verdict, "All checks
  * passed." or "SOME CHECKS FAILED." (none when without_checks). Returns whether every
  * section's checks passed. */
-bool cli_report(const cli_chapter *chapter, const void *state, FILE *out);
+bool cli_report_steps(const cli_chapter *chapter, const void *state, FILE *out);
 
 /* A whole main: cli_start; then the steps in order until one fails (its error is printed
  * with the contract's exit code, cli_exit_code, and nothing is written); then the report;

@@ -127,14 +127,14 @@ lab_error output_batch_add_image(output_batch *batch, const char *name, canvas *
 }
 
 lab_error output_batch_add_animation(output_batch *batch, const char *name, int frames, int delay_cs,
-                                     output_frame_fn draw_frame, void *state, lab_diag *d)
+                                     output_frame_fn draw_frame, const void *context, lab_diag *d)
 {
     bytes gif = {0};
     gif_writer w = {0};
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < frames; k++) {
         canvas frame = {0};
-        e = draw_frame(state, k, &frame, d);
+        e = draw_frame(context, k, &frame, d);
         if (e == LAB_OK && k == 0)
             e = gif_begin(&w, frame.width, frame.height, delay_cs, &gif, d);
         if (e == LAB_OK)

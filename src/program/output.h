@@ -112,13 +112,13 @@ lab_error output_batch_add_figure(output_batch *batch, lab_error status, const c
                                   canvas *figure, canvas *panels, output_name *names, int count,
                                   lab_diag *d);
 
-/* An animation as a looping GIF (src/draw/gif_encode.h): draw_frame(state, k, &frame, d)
+/* An animation as a looping GIF (src/draw/gif_encode.h): draw_frame(context, k, &frame, d)
  * draws frame k of `frames` onto a new canvas (every frame the size of the first), which is
  * encoded at once and freed, so no frame is kept; each shows for delay_cs hundredths of a
  * second. The file is added as `name` when every frame was drawn and encoded. */
-typedef lab_error (*output_frame_fn)(void *state, int k, canvas *frame, lab_diag *d);
+typedef lab_error (*output_frame_fn)(const void *context, int k, canvas *frame, lab_diag *d);
 lab_error output_batch_add_animation(output_batch *batch, const char *name, int frames, int delay_cs,
-                                     output_frame_fn draw_frame, void *state, lab_diag *d);
+                                     output_frame_fn draw_frame, const void *context, lab_diag *d);
 
 /* Encodes the batch's images now (output_batch_commit does it otherwise): what a
  * manifest needs to record the PNGs' sizes and hashes before the commit. */

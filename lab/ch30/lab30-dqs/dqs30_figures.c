@@ -148,9 +148,9 @@ typedef struct {
     const char *title;
 } animation;
 
-static lab_error animation_frame(void *state, int k, canvas *frame, lab_diag *d)
+static lab_error animation_frame(const void *context, int k, canvas *frame, lab_diag *d)
 {
-    const animation *a = state;
+    const animation *a = context;
     canvas parts[2] = {{0}};
     lab_error e = LAB_OK;
     for (int m = 0; e == LAB_OK && m < 2; m++)

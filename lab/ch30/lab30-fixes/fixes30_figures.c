@@ -118,9 +118,9 @@ typedef struct {
     const bool *middle;
 } animation;
 
-static lab_error animation_frame(void *state, int k, canvas *frame, lab_diag *d)
+static lab_error animation_frame(const void *context, int k, canvas *frame, lab_diag *d)
 {
-    const animation *a = state;
+    const animation *a = context;
     canvas panels[FIXES30_METHODS] = {{0}};
     lab_error e = LAB_OK;
     for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++)

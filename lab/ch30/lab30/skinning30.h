@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "draw/camera.h"
+#include "base/report.h"
 #include "program/output.h"
 #include "rig30.h"
 #include "rig30_cases.h"
@@ -37,63 +38,76 @@ typedef struct {
     double middle_singular_analytic[3];  /* 1, r'/r, r'/r */
 } skinning30_pose;
 
+/* The run's options (lab30.c's table fills them). */
 typedef struct {
-    rig30_rig rig;
-    mesh_edge *edges;
+    double theta_deg[LAB30_MAX_POSES];   /* --theta: the poses to compute */
+    int theta_count;
+    double middle_weights[2];            /* --middle-weights */
+    bool has_middle_weights;             /* given */
+    bool gltf;                           /* --gltf */
+} skinning30_options;
+
+/* Each report section's checks, decided by the stage that made its numbers (lab30.c). */
+typedef struct {
+    report_checks mesh, bind_pose, hand, radii, blend, analytic, invalid;
+} skinning30_checks;
+
+/* What lab30.c's stages made, in their order; the figures, the evidence and the report
+ * read it and change nothing. */
+typedef struct {
+    skinning30_options options;
+    rig30_rig rig;                       /* the bind mesh, its weights, its skeleton */
+    mesh_edge *edges;                    /* the bind mesh's edges, for the figures */
     int edge_count;
-    double bind_max_error;
+    double bind_max_error;               /* the bind pose's largest displacement */
+    rig30_hand_control hand;
     skinning30_pose pose[LAB30_MAX_POSES];
     int pose_count;
     rig30_check analytic;                /* over all poses */
     skinning30_pose sweep[LAB30_SWEEP_FRAMES];  /* the animation's poses, computed as the others */
     int sweep_count;
-    rig30_hand_control hand;
     int invalid_count;
     lab_error *invalid_code;
     lab_diag *invalid_diag;
-    camera cam;                          /* the figure's */
-    vec3 axis[2];                        /* the dashed axis the figure draws */
-    /* the run's options */
-    double theta_deg[LAB30_MAX_POSES];   /* --theta: the poses to compute */
-    int theta_count;
-    bool has_middle_weights, gltf;       /* --middle-weights given; --gltf */
-    double middle_weights[2];
-    /* what the run writes, and where */
-    output_batch out;
-    const char *outdir;
+    camera cam;                          /* the figures' */
+    vec3 axis[2];                        /* the dashed axis the figures draw */
+    skinning30_checks checks;
 } skinning30;
 
-/* Frees what the computation allocated in the skinning30 at state (a cli_chapter release). */
-void skinning30_release(void *state);
+/* Frees what the stages allocated in c. */
+void skinning30_free(skinning30 *c);
 
-/* The figure's camera, one for every pose and every frame of the animation; then
- * skinning30.png and its panels, skinning30-hand.png, skinning30-weights.png and
- * skinning30-refused-weights.png; then skinning30-twist.gif, the twist from 0 to 360
- * degrees beside the middle ring's radius, the run's last and longest step
- * (skinning30_figures.c; cli_steps on a skinning30). */
-lab_error skinning30_choose_camera(void *state, lab_diag *d);
-lab_error skinning30_figures(void *state, lab_diag *d);
-lab_error skinning30_animation(void *state, lab_diag *d);
+/* Whether the run is the article's own: its three poses 0, 90 and 180 degrees and its
+ * weights; only then does the report compare with the values the article prints. */
+bool skinning30_is_article_run(const skinning30_options *o);
 
-/* skinning30.json, skinning30-radii.csv and, with c->gltf, skinning30.gltf. */
-/* (a cli_step on a skinning30: adds to its `out`) */
-lab_error skinning30_evidence(void *state, lab_diag *d);
+/* The figures' camera, one for every pose and every frame of the animation
+ * (skinning30_figures.c). */
+lab_error skinning30_choose_camera(const skinning30 *c, camera *cam, lab_diag *d);
+/* skinning30.png and its panels, skinning30-hand.png, skinning30-weights.png and
+ * skinning30-refused-weights.png. */
+lab_error skinning30_figures(const skinning30 *c, output_batch *out, lab_diag *d);
+/* skinning30-twist.gif, the twist from 0 to 360 degrees beside the middle ring's radius,
+ * the run's last and longest stage. */
+lab_error skinning30_animation(const skinning30 *c, output_batch *out, lab_diag *d);
 
-/* The report's sections, each computed value beside its independent check; each returns
- * whether its checks passed (cli_step reports on a skinning30; lab30.c's step list titles
- * and numbers them). */
-bool skinning30_report_mesh(const void *state, FILE *out);
-bool skinning30_report_skeleton(const void *state, FILE *out);
-bool skinning30_report_bind_pose(const void *state, FILE *out);
-bool skinning30_report_hand_control(const void *state, FILE *out);
-bool skinning30_report_radii(const void *state, FILE *out);
-bool skinning30_report_blend(const void *state, FILE *out);
-bool skinning30_report_analytic(const void *state, FILE *out);
-bool skinning30_report_degenerate(const void *state, FILE *out);
-bool skinning30_report_invalid_inputs(const void *state, FILE *out);
+/* skinning30.json, skinning30-radii.csv and, with --gltf, skinning30.gltf
+ * (skinning30_record.c). */
+lab_error skinning30_evidence(const skinning30 *c, output_batch *out, lab_diag *d);
+
+/* The report's sections: lab30.c prints each heading (cli_section) and these print the
+ * bodies, the tables and the rows of the checks the stages decided. */
+void skinning30_report_mesh(const skinning30 *c, FILE *out);
+void skinning30_report_skeleton(const skinning30 *c, FILE *out);
+void skinning30_report_bind_pose(const skinning30 *c, FILE *out);
+void skinning30_report_hand_control(const skinning30 *c, FILE *out);
+void skinning30_report_radii(const skinning30 *c, FILE *out);
+void skinning30_report_blend(const skinning30 *c, FILE *out);
+void skinning30_report_analytic(const skinning30 *c, FILE *out);
+void skinning30_report_degenerate(const skinning30 *c, FILE *out);
+void skinning30_report_invalid_inputs(const skinning30 *c, FILE *out);
 
 /* Names a vertex the way the student sees the cylinder: its ring and segment. */
-/* (a cli_chapter locate on a skinning30) */
-void skinning30_locate(const void *state, lab_diag *d);
+void skinning30_locate(const skinning30_options *o, lab_diag *d);
 
 #endif

@@ -31,16 +31,15 @@
  * middle of the cylinder, and one orthographic window fitted to every pose's vertices,
  * every frame's and the axis, so nothing clips, the panels compare at the same scale, and
  * a frame at an article's pose is that pose's panel, pixel for pixel. */
-lab_error skinning30_choose_camera(void *state, lab_diag *d)
+lab_error skinning30_choose_camera(const skinning30 *c, camera *cam, lab_diag *d)
 {
-    skinning30 *c = state;
     const vec3 *sets[1 + LAB30_MAX_POSES + LAB30_SWEEP_FRAMES] = {c->axis};
     int count[1 + LAB30_MAX_POSES + LAB30_SWEEP_FRAMES] = {2}, n = 1;
     for (int i = 0; i < c->pose_count; i++)
         sets[n] = c->pose[i].pose.positions, count[n++] = c->rig.bind.vertex_count;
     for (int k = 0; k < c->sweep_count; k++)
         sets[n] = c->sweep[k].pose.positions, count[n++] = c->rig.bind.vertex_count;
-    return figure_fit_camera(&c->cam, vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), sets, count, n, 0.04,
+    return figure_fit_camera(cam, vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), sets, count, n, 0.04,
                              (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
 }
 
@@ -190,9 +189,9 @@ static lab_error radius_plot(const skinning30 *c, int k, canvas *out, lab_diag *
 
 /* Frame k of skinning30-twist.gif: the panel at theta = 5k degrees (the same drawing as the
  * PNG panels) beside the radius plot with its cursor. */
-static lab_error twist_frame(void *state, int k, canvas *frame, lab_diag *d)
+static lab_error twist_frame(const void *context, int k, canvas *frame, lab_diag *d)
 {
-    const skinning30 *c = state;
+    const skinning30 *c = context;
     canvas parts[2] = {{0}};
     lab_error e = draw_panel(c, &c->sweep[k], &parts[0], d);
     if (e == LAB_OK)
@@ -205,9 +204,8 @@ static lab_error twist_frame(void *state, int k, canvas *frame, lab_diag *d)
     return e;
 }
 
-lab_error skinning30_figures(void *state, lab_diag *d)
+lab_error skinning30_figures(const skinning30 *c, output_batch *out, lab_diag *d)
 {
-    skinning30 *c = state;
     canvas panels[LAB30_MAX_POSES] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < c->pose_count; i++)
@@ -222,7 +220,7 @@ lab_error skinning30_figures(void *state, lab_diag *d)
         snprintf(names[i], sizeof names[i], "skinning30-theta%s.png",
                  figure_angle_tag(angle, sizeof angle, c->pose[i].theta_deg));
     }
-    e = output_batch_add_figure(&c->out, e, "skinning30.png", &fig, panels, names, c->pose_count, d);
+    e = output_batch_add_figure(out, e, "skinning30.png", &fig, panels, names, c->pose_count, d);
     canvas hand = {0}, weights = {0}, refused = {0};
     diagram plane;
     if (e == LAB_OK)
@@ -230,23 +228,22 @@ lab_error skinning30_figures(void *state, lab_diag *d)
     if (e == LAB_OK)
         draw_hand_control(&c->hand, &plane);
     if (e == LAB_OK)
-        e = output_batch_add_image(&c->out, "skinning30-hand.png", &hand, d);
+        e = output_batch_add_image(out, "skinning30-hand.png", &hand, d);
     if (e == LAB_OK)
         e = draw_weights(c, &weights, d);
     if (e == LAB_OK)
-        e = output_batch_add_image(&c->out, "skinning30-weights.png", &weights, d);
+        e = output_batch_add_image(out, "skinning30-weights.png", &weights, d);
     if (e == LAB_OK)
         e = draw_refused_weights(c, &refused, d);
     if (e == LAB_OK)
-        e = output_batch_add_image(&c->out, "skinning30-refused-weights.png", &refused, d);
+        e = output_batch_add_image(out, "skinning30-refused-weights.png", &refused, d);
     canvas_free(&hand), canvas_free(&weights), canvas_free(&refused);
     return e;
 }
 
-lab_error skinning30_animation(void *state, lab_diag *d)
+lab_error skinning30_animation(const skinning30 *c, output_batch *out, lab_diag *d)
 {
-    skinning30 *c = state;
-    return output_batch_add_animation(&c->out, "skinning30-twist.gif", c->sweep_count, LAB30_SWEEP_DELAY_CS,
+    return output_batch_add_animation(out, "skinning30-twist.gif", c->sweep_count, LAB30_SWEEP_DELAY_CS,
                                       twist_frame, c, d);
 }
 

@@ -19,26 +19,28 @@
 #include "rig30.h"
 #include "rig30_cases.h"
 
-void skinning30_release(void *state)
+void skinning30_free(skinning30 *c)
 {
-    skinning30 *c = state;
     for (int i = 0; i < c->pose_count; i++)
         free(c->pose[i].pose.positions);
     for (int k = 0; k < c->sweep_count; k++)
         free(c->sweep[k].pose.positions);
     free(c->edges), free(c->invalid_code), free(c->invalid_diag);
     rig30_rig_free(&c->rig);
+    skinning30_checks *k = &c->checks;
+    report_checks *lists[] = {&k->mesh, &k->bind_pose, &k->hand, &k->radii, &k->blend, &k->analytic, &k->invalid};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        report_checks_free(lists[i]);
 }
 
-void skinning30_locate(const void *state, lab_diag *d)
+void skinning30_locate(const skinning30_options *o, lab_diag *d)
 {
-    const skinning30 *c = state;
     if (d->vertex < 0)
         return;
     int ring = d->vertex / RIG30_SEGMENTS, segment = d->vertex % RIG30_SEGMENTS;
     char where[sizeof d->where];
     int n = snprintf(where, sizeof where, "%s (ring %d, segment %d%s)", d->where, ring, segment,
-                     c->has_middle_weights && ring == RIG30_MIDDLE_RING
+                     o->has_middle_weights && ring == RIG30_MIDDLE_RING
                          ? "; --middle-weights gives all of ring 4 these weights"
                          : "");
     if (n > 0) /* a truncated location still helps more than none */
@@ -145,138 +147,100 @@ static lab_error add_csv(const skinning30 *r, output_batch *b, lab_diag *d)
     return output_batch_add(b, "skinning30-radii.csv", &csv, d);
 }
 
-lab_error skinning30_evidence(void *state, lab_diag *d)
+lab_error skinning30_evidence(const skinning30 *c, output_batch *b, lab_diag *d)
 {
-    const skinning30 *c = state;
-    output_batch *b = &((skinning30 *)state)->out;
     lab_error e = add_json(c, c->axis, b, d);
     if (e == LAB_OK)
         e = add_csv(c, b, d);
     bytes gltf = {0};
-    if (e == LAB_OK && c->gltf)
+    if (e == LAB_OK && c->options.gltf)
         e = rig30_gltf_export(&c->rig, &gltf, d);
-    if (e == LAB_OK && c->gltf)
+    if (e == LAB_OK && c->options.gltf)
         e = output_batch_add(b, "skinning30.gltf", &gltf, d);
     bytes_free(&gltf);
     return e;
 }
 
-/* What the article prints, for the report's comparisons at its own three poses. */
-static const double article_bind_error = 5.55112e-17;
-static bool is_article_run(const skinning30 *r)
+/* ---- the report's bodies: tables, and the rows of the checks lab30.c decided ------------ */
+
+static const double article_bind_error = 5.55112e-17; /* what the article prints */
+
+bool skinning30_is_article_run(const skinning30_options *o)
 {
-    return !r->has_middle_weights && r->pose_count == 3 && r->pose[0].theta_deg == 0 &&
-           r->pose[1].theta_deg == 90 && r->pose[2].theta_deg == 180;
+    return !o->has_middle_weights && o->theta_count == 3 && o->theta_deg[0] == 0 && o->theta_deg[1] == 90 &&
+           o->theta_deg[2] == 180;
 }
 
-bool skinning30_report_mesh(const void *state, FILE *out)
+void skinning30_report_mesh(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
-    bool ok = true;
     fprintf(out, "  %-34s %22s %22s\n", "quantity", "computed", "article");
-    ok &= report_count(out, "vertices", r->rig.bind.vertex_count, 216);
-    ok &= report_count(out, "triangles", r->rig.bind.triangle_count, 384);
-    ok &= report_count(out, "unique edges", r->rig.stats.unique_edges, 600);
-    ok &= report_count(out, "boundary edges", r->rig.stats.boundary_edges, 48);
-    return ok;
+    report_rows(out, &c->checks.mesh);
 }
 
-bool skinning30_report_skeleton(const void *state, FILE *out)
+void skinning30_report_skeleton(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
     fprintf(out, "  L_0 = I, L_1 = Tz(2) Rz(theta); G_0 = L_0, G_1 = G_0 L_1 (scene_evaluate)\n");
     fprintf(out, "  B_1 = Tz(%g), inverse bind from the pure-translation helper: Tz(%g)\n",
-            r->rig.bind_world[1].m[2][3], r->rig.inverse_bind[1].m[2][3]);
+            c->rig.bind_world[1].m[2][3], c->rig.inverse_bind[1].m[2][3]);
     fprintf(out, "  weights w_1 = z/2 (child), w_0 = 1 - z/2 (root)");
-    if (r->has_middle_weights)
-        fprintf(out, "; middle ring (z = 1) set to w_0 = %g, w_1 = %g", r->middle_weights[0],
-                r->middle_weights[1]);
+    if (c->options.has_middle_weights)
+        fprintf(out, "; middle ring (z = 1) set to w_0 = %g, w_1 = %g", c->options.middle_weights[0],
+                c->options.middle_weights[1]);
     fprintf(out, "\n");
-    return true;
 }
 
-bool skinning30_report_bind_pose(const void *state, FILE *out)
+void skinning30_report_bind_pose(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
-    bool ok = report_bound(out, "largest displacement (216 vertices)", r->bind_max_error, RIG30_CHECK_TOLERANCE);
+    report_rows(out, &c->checks.bind_pose);
     fprintf(out, "  (the article saw %g)\n", article_bind_error);
-    return ok;
 }
 
-bool skinning30_report_hand_control(const void *state, FILE *out)
+/* The hand control's rows are its own table: one line per computation, whose verdict is
+ * the check of the same index. */
+void skinning30_report_hand_control(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
-    bool ok = true;
+    const rig30_hand_control *h = &c->hand;
+    const report_checks *checks = &c->checks.hand;
     fprintf(out, "  %-26s %-32s %-18s %s\n", "computation", "blended position", "article",
             "error vs correct");
-    for (int k = 0; k < HAND_ROWS; k++) {
-        vec3 c = r->hand.computed[k], a = r->hand.article[k];
+    for (int k = 0; k < HAND_ROWS && k < checks->count; k++) {
+        vec3 p = h->computed[k], a = h->article[k];
         char article[48];
         snprintf(article, sizeof article, "(%g, %g, %g)", a.x, a.y, a.z);
-        bool row_ok = vec3_length(vec3_sub(c, a)) <= RIG30_CHECK_TOLERANCE;
-        report_record(r->hand.name[k], REPORT_COMPARE, vec3_length(vec3_sub(c, a)), 0, RIG30_CHECK_TOLERANCE, row_ok);
-        ok &= row_ok;
-        fprintf(out, "  %-26s (%8.5f, %8.5f, %8.5f)   %-18s %.4f  %s\n", r->hand.name[k], c.x, c.y,
-                c.z, article, r->hand.error_vs_correct[k], row_ok ? "ok" : "FAIL");
+        fprintf(out, "  %-26s (%8.5f, %8.5f, %8.5f)   %-18s %.4f  %s\n", h->name[k], p.x, p.y,
+                p.z, article, h->error_vs_correct[k], checks->items[k].passed ? "ok" : "FAIL");
     }
-    const rig30_hand_control *h = &r->hand;
     fprintf(out, "  on the way: B_1^-1 p = (%.5f, %.5f, %.5f) (article: (1, 0, 0)), C_1 p = (%.5f, %.5f, %.5f) "
                  "(article: (0, 2, 0))\n", h->in_bind_frame.x, h->in_bind_frame.y, h->in_bind_frame.z,
             h->child_moves_it.x, h->child_moves_it.y, h->child_moves_it.z);
-    double bind_frame = vec3_length(vec3_sub(h->in_bind_frame, vec3_make(1, 0, 0)));
-    double moved = vec3_length(vec3_sub(h->child_moves_it, vec3_make(0, 2, 0)));
-    ok &= report_record("B_1^-1 p against the article's (1, 0, 0)", REPORT_COMPARE, bind_frame, 0,
-                        RIG30_CHECK_TOLERANCE, bind_frame <= RIG30_CHECK_TOLERANCE);
-    ok &= report_record("C_1 p against the article's (0, 2, 0)", REPORT_COMPARE, moved, 0, RIG30_CHECK_TOLERANCE,
-                        moved <= RIG30_CHECK_TOLERANCE);
     fprintf(out, "  GEA writes row vectors: p^T C_1^T = (%.5f, %.5f, %.5f), the same point as C_1 p "
                  "(|difference| %g)\n", h->row_vector.x, h->row_vector.y, h->row_vector.z, h->row_column_difference);
-    ok &= report_record("row vectors against column vectors", REPORT_COMPARE, h->row_column_difference, 0,
-                        RIG30_CHECK_TOLERANCE, h->row_column_difference <= RIG30_CHECK_TOLERANCE);
     fprintf(out, "  the cylinder cannot catch a reversed order: B^-1 G skins it to within %g of G B^-1\n"
                  "  (Tz(2) and Rz(theta) commute); the hand control above catches it: %.4f\n",
             h->cylinder_reversed_difference, h->error_vs_correct[HAND_REVERSED_ORDER]);
-    return ok;
 }
 
-bool skinning30_report_radii(const void *state, FILE *out)
+void skinning30_report_radii(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
-    bool ok = true;
+    const report_checks *checks = &c->checks.radii;
+    int rings = c->pose_count * RIG30_RINGS; /* the rows of every pose's rings, then the article's */
     fprintf(out, "  %-34s %22s %22s %11s\n", "theta, ring (child weight)", "measured (mean)",
             "analytic", "|diff|");
-    for (int i = 0; i < r->pose_count; i++)
-        for (int k = 0; k < RIG30_RINGS; k++) {
-            const skinning30_pose *p = &r->pose[i];
-            char label[64];
-            snprintf(label, sizeof label, "%g deg, ring %d (w = %g)%s", p->theta_deg, k,
-                     p->ring_weight[k], k == RIG30_MIDDLE_RING ? " middle" : "");
-            ok &= report_compare(out, label, p->ring[k].mean, p->ring_analytic[k],
-                                 RIG30_CHECK_TOLERANCE);
-        }
-    if (!is_article_run(r))
-        return ok;
-    /* The article printed one vertex's radius, the mean is ours: segment 0, p = (1, 0, 1),
-     * goes to (1 - w + w cos t, w sin t, 1), at 180 deg exactly (0, 0.5 sin(pi), 1). */
+    for (int i = 0; i < rings && i < checks->count; i++)
+        report_row(out, &checks->items[i]);
+    if (!skinning30_is_article_run(&c->options))
+        return;
     fprintf(out, "  the article's middle-ring values are the radius of one vertex, segment 0; to "
                  "their printed digits:\n");
-    static const double article[3] = {1, 0.707106781186548, 6.12323399573677e-17};
-    static const double digits[3] = {0.5, 5e-16, 5e-31}; /* half a unit of the last printed digit */
-    for (int i = 0; i < 3; i++) {
-        char label[64];
-        snprintf(label, sizeof label, "%g deg, segment 0 vs article", r->pose[i].theta_deg);
-        ok &= report_compare(out, label, r->pose[i].ring[RIG30_MIDDLE_RING].vertex[0], article[i], digits[i]);
-    }
-    return ok;
+    for (int i = rings; i < checks->count; i++)
+        report_row(out, &checks->items[i]);
 }
 
 /* Why: the ring's blended matrix is a weighted sum of rigid matrices, and not rigid. */
-bool skinning30_report_blend(const void *state, FILE *out)
+void skinning30_report_blend(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
-    bool ok = true;
-    for (int i = 0; i < r->pose_count; i++) {
-        const skinning30_pose *p = &r->pose[i];
+    for (int i = 0; i < c->pose_count; i++) {
+        const skinning30_pose *p = &c->pose[i];
         const mat4 m = p->middle_blend;
         mat4 gram = mat4_mul(mat4_transpose(mat4_linear_part(m)), mat4_linear_part(m));
         fprintf(out, "  theta = %g deg, w = (%g, %g):\n", p->theta_deg, p->middle_weights[0], p->middle_weights[1]);
@@ -286,62 +250,40 @@ bool skinning30_report_blend(const void *state, FILE *out)
         char det[48];
         fprintf(out, "    det M = %s; a rigid matrix has 1, and M^T M = I\n",
                 format_or_zero(det, sizeof det, p->middle_det, "%.6g", FORMAT_ZERO_NOTE));
-        for (int s = 0; s < 3; s++) {
-            char label[64];
-            snprintf(label, sizeof label, "  singular value %d (1, r'/r, r'/r)", s + 1);
-            ok &= report_compare(out, label, p->middle_singular[s], p->middle_singular_analytic[s],
-                                 RIG30_CHECK_TOLERANCE);
-        }
+        for (int s = 3 * i; s < 3 * i + 3 && s < c->checks.blend.count; s++) /* its 3 singular values */
+            report_row(out, &c->checks.blend.items[s]);
     }
-    return ok;
 }
 
-bool skinning30_report_analytic(const void *state, FILE *out)
+void skinning30_report_analytic(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
-    bool ok = true;
-    char label[64];
-    snprintf(label, sizeof label, "max position error (%d vertices)",
-             r->pose_count * r->rig.bind.vertex_count);
-    ok &= report_bound(out, label, r->analytic.max_position_error, RIG30_CHECK_TOLERANCE);
-    snprintf(label, sizeof label, "max radius error (%d vertices)", r->pose_count * r->rig.bind.vertex_count);
-    ok &= report_bound(out, label, r->analytic.max_radius_error, RIG30_CHECK_TOLERANCE);
-    snprintf(label, sizeof label, "max ring-mean radius error (%d)", r->pose_count * RIG30_RINGS);
-    ok &= report_bound(out, label, r->analytic.max_mean_radius_error, RIG30_CHECK_TOLERANCE);
-    ok &= report_bound(out, "max height error", r->analytic.max_height_error, RIG30_CHECK_TOLERANCE);
-    ok &= report_bound(out, "end rings vs quaternion rotation", r->analytic.max_end_ring_error,
-                       RIG30_CHECK_TOLERANCE);
-    if (is_article_run(r))
+    report_rows(out, &c->checks.analytic);
+    if (skinning30_is_article_run(&c->options))
         fprintf(out, "  (the article saw 0, 2.22045e-16 for the radii of its 27 rings, 0 and 3.14018e-16;\n"
                      "   its radius figure %s our per-vertex one to its printed digits)\n",
-                fabs(r->analytic.max_radius_error - 2.22045e-16) < 5e-22 ? "matches" : "differs from");
-    if (is_article_run(r) && fabs(r->analytic.max_end_ring_error - 3.14018e-16) >= 5e-22)
+                fabs(c->analytic.max_radius_error - 2.22045e-16) < 5e-22 ? "matches" : "differs from");
+    if (skinning30_is_article_run(&c->options) && fabs(c->analytic.max_end_ring_error - 3.14018e-16) >= 5e-22)
         fprintf(out, "  (our end-ring figure differs from the article's 3.14018e-16: both are rounding on an\n"
                      "   exact 0, and the last bits follow the order of the quaternion rotation's operations)\n");
-    return ok;
 }
 
-bool skinning30_report_degenerate(const void *state, FILE *out)
+void skinning30_report_degenerate(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
-    for (int i = 0; i < r->pose_count; i++)
-        fprintf(out, "  theta = %-8g %4d of %d\n", r->pose[i].theta_deg,
-                r->pose[i].degenerate_triangles, r->rig.bind.triangle_count);
-    return true;
+    for (int i = 0; i < c->pose_count; i++)
+        fprintf(out, "  theta = %-8g %4d of %d\n", c->pose[i].theta_deg,
+                c->pose[i].degenerate_triangles, c->rig.bind.triangle_count);
 }
 
-bool skinning30_report_invalid_inputs(const void *state, FILE *out)
+/* One line per invalid input with the message it was refused with; its verdict is the
+ * check of the same index. */
+void skinning30_report_invalid_inputs(const skinning30 *c, FILE *out)
 {
-    const skinning30 *r = state;
-    bool ok = true;
-    for (int i = 0; i < r->invalid_count; i++) {
-        const rig30_invalid_case *c = rig30_invalid_case_get(i);
-        bool rejected = r->invalid_code[i] == c->expected;
+    for (int i = 0; i < c->invalid_count && i < c->checks.invalid.count; i++) {
+        const rig30_invalid_case *k = rig30_invalid_case_get(i);
+        bool rejected = c->checks.invalid.items[i].passed;
         char msg[600];
-        diag_format(&r->invalid_diag[i], msg, sizeof msg);
-        fprintf(out, "  %2d %-46s %s\n     %s\n", i + 1, c->name, rejected ? "rejected" : "NOT REJECTED",
-                r->invalid_code[i] == LAB_OK ? "(accepted)" : msg);
-        ok &= report_record(c->name, REPORT_COUNT, rejected, 1, 0, rejected); /* 1: refused by its own rule */
+        diag_format(&c->invalid_diag[i], msg, sizeof msg);
+        fprintf(out, "  %2d %-46s %s\n     %s\n", i + 1, k->name, rejected ? "rejected" : "NOT REJECTED",
+                c->invalid_code[i] == LAB_OK ? "(accepted)" : msg);
     }
-    return ok;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "draw/camera.h"
+#include "base/report.h"
 #include "program/output.h"
 #include "rig30.h"
 #include "rig30_cases.h"
@@ -47,7 +48,21 @@ typedef struct {
                      * past 180 degrees of twist): where the middle ring jumps the short way */
 } dqs30_pose;
 
+/* The run's options (lab30-dqs.c's table fills them). */
 typedef struct {
+    double twist_deg[DQS30_MAX_ANGLES], bend_deg[DQS30_MAX_ANGLES];
+    int twist_count, bend_count;
+    double child_scale[3];        /* (1, 1, 1) unless --child-scale: DQS refuses anything else */
+} dqs30_options;
+
+/* Each report section's checks, decided by the stage that made its numbers. */
+typedef struct {
+    report_checks twist, hemisphere, rigid, sweep, chord;
+} dqs30_checks;
+
+/* What lab30-dqs.c's stages made; the figures, the evidence and the report read it. */
+typedef struct {
+    dqs30_options options;
     rig30_rig rigs[2];                     /* indexed by rig30_kind */
     mesh_edge *edges;
     int edge_count;
@@ -68,38 +83,29 @@ typedef struct {
     double sweep_analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES];
     rig30_chord chord;                     /* the LBS-versus-DQS text's two bones at +-90 deg */
     camera cam[2];                         /* the twist's, the bend's: every pose and frame */
-    /* the run's options */
-    double twist_deg[DQS30_MAX_ANGLES], bend_deg[DQS30_MAX_ANGLES];
-    int twist_count, bend_count;
-    double child_scale[3];        /* (1, 1, 1) unless --child-scale: DQS refuses anything else */
-    /* what the run writes, and where */
-    output_batch out;
-    const char *outdir;
+    dqs30_checks checks;
 } dqs30;
 
+/* Frees what the stages allocated in r. */
+void dqs30_free(dqs30 *r);
 
-/* Frees what the computation allocated in the dqs30 at state (a cli_chapter release). */
-void dqs30_release(void *state);
-
-/* dqs30.json and dqs30-rings.csv. */
-/* (a cli_step on a dqs30: adds to its `out`) */
-lab_error dqs30_evidence(void *state, lab_diag *d);
+/* dqs30.json and dqs30-rings.csv (dqs30_record.c). */
+lab_error dqs30_evidence(const dqs30 *r, output_batch *out, lab_diag *d);
 
 /* The figures' cameras, then dqs30.png and its panels, dqs30-radius.png and
  * dqs30-chord.png; then the animations dqs30-twist.gif and dqs30-bend.gif, the run's last
- * and longest step (dqs30_figures.c; cli_steps on a dqs30). */
-lab_error dqs30_choose_cameras(void *state, lab_diag *d);
-lab_error dqs30_figures(void *state, lab_diag *d);
-lab_error dqs30_animations(void *state, lab_diag *d);
+ * and longest stage (dqs30_figures.c). */
+lab_error dqs30_choose_cameras(const dqs30 *r, camera cam[2], lab_diag *d);
+lab_error dqs30_figures(const dqs30 *r, output_batch *out, lab_diag *d);
+lab_error dqs30_animations(const dqs30 *r, output_batch *out, lab_diag *d);
 
-/* The report's sections, each measured value beside its closed form; each returns whether
- * its checks passed (cli_step reports on a dqs30; lab30-dqs.c's step list titles and
- * numbers them). */
-bool dqs30_report_twist(const void *state, FILE *out);
-bool dqs30_report_hemisphere(const void *state, FILE *out);
-bool dqs30_report_bend(const void *state, FILE *out);
-bool dqs30_report_rigid(const void *state, FILE *out);
-bool dqs30_report_sweep(const void *state, FILE *out);
-bool dqs30_report_chord(const void *state, FILE *out);
+/* The report's bodies: lab30-dqs.c prints each heading (cli_section) and these print the
+ * tables and the rows of the checks its stages decided. */
+void dqs30_report_twist(const dqs30 *r, FILE *out);
+void dqs30_report_hemisphere(const dqs30 *r, FILE *out);
+void dqs30_report_bend(const dqs30 *r, FILE *out);
+void dqs30_report_rigid(const dqs30 *r, FILE *out);
+void dqs30_report_sweep(const dqs30 *r, FILE *out);
+void dqs30_report_chord(const dqs30 *r, FILE *out);
 
 #endif

@@ -31,9 +31,8 @@ const int dqs30_anim_frames[2] = {DQS30_ANIM_TWIST_FRAMES, DQS30_ANIM_BEND_FRAME
 /* One camera for every twist pose and frame, and one for every bend pose and frame, so the
  * panels compare at one scale and a frame of an animation at one of the figure's poses is
  * that pose's panel, pixel for pixel. */
-lab_error dqs30_choose_cameras(void *state, lab_diag *d)
+lab_error dqs30_choose_cameras(const dqs30 *r, camera cam[2], lab_diag *d)
 {
-    dqs30 *r = state;
     /* the twist as in lab30; the bend from the side (+x), so the elbow shows in profile */
     const vec3 eyes[2] = {{3.0, -5.0, 4.4}, {8.0, -0.3, 1.0}}, targets[2] = {{0, 0, 1}, {0, -0.3, 1.0}};
     lab_error e = LAB_OK;
@@ -46,7 +45,7 @@ lab_error dqs30_choose_cameras(void *state, lab_diag *d)
         for (int i = 0; i < r->anim_count; i++)
             if (r->anim[i].rig == (rig30_kind)kind)
                 sets[n] = r->anim[i].pose.positions, count[n++] = r->rigs[kind].bind.vertex_count;
-        e = figure_fit_camera(&r->cam[kind], eyes[kind], targets[kind], sets, count, n, 0.04,
+        e = figure_fit_camera(&cam[kind], eyes[kind], targets[kind], sets, count, n, 0.04,
                               (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
     }
     return e;
@@ -161,19 +160,18 @@ static lab_error animation_frame(const void *context, int k, canvas *frame, lab_
     return e;
 }
 
-lab_error dqs30_figures(void *state, lab_diag *d)
+lab_error dqs30_figures(const dqs30 *r, output_batch *out, lab_diag *d)
 {
-    dqs30 *r = state;
     enum { MAX_PANELS = 2 * 2 * DQS30_MAX_ANGLES };
     canvas panels[MAX_PANELS] = {{0}}, fig = {0}, plot = {0}, chord = {0};
     lab_error e = draw_chord(&r->chord, &chord, d);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "dqs30-chord.png", &chord, d);
+        e = output_batch_add_image(out, "dqs30-chord.png", &chord, d);
     canvas_free(&chord);
     for (int i = 0; e == LAB_OK && i < r->pose_count; i++)
         e = draw_panel(r, &r->pose[i], &panels[i], d);
     if (e == LAB_OK)
-        e = figure_compose_grid(&fig, panels, r->pose_count, r->twist_count + r->bend_count, 12,
+        e = figure_compose_grid(&fig, panels, r->pose_count, r->options.twist_count + r->options.bend_count, 12,
                                 "Top: LBS, bottom: DQS. Orange: ring w = 1/2; teal: blended band; black square: the elbow's joint.\n"
                                 "inner: the inner side's closest distance to the joint (1 at bind); "
                                 "bulge: how far the outer side swells past radius 1.\n"
@@ -182,7 +180,7 @@ lab_error dqs30_figures(void *state, lab_diag *d)
     if (e == LAB_OK)
         e = draw_radius_plot(r, &plot, d);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "dqs30-radius.png", &plot, d);
+        e = output_batch_add_image(out, "dqs30-radius.png", &plot, d);
     canvas_free(&plot);
     output_name names[MAX_PANELS];
     for (int i = 0; i < r->pose_count; i++) { /* "dqs30-lbs-twist090.png" */
@@ -190,12 +188,11 @@ lab_error dqs30_figures(void *state, lab_diag *d)
         snprintf(names[i], sizeof names[i], "dqs30-%s-%s%s.png", r->pose[i].method == SKIN_DQS ? "dqs" : "lbs",
                  rig30_kind_name(r->pose[i].rig), figure_angle_tag(angle, sizeof angle, r->pose[i].angle_deg));
     }
-    return output_batch_add_figure(&r->out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
+    return output_batch_add_figure(out, e, "dqs30.png", &fig, panels, names, r->pose_count, d);
 }
 
-lab_error dqs30_animations(void *state, lab_diag *d)
+lab_error dqs30_animations(const dqs30 *r, output_batch *out, lab_diag *d)
 {
-    dqs30 *r = state;
     lab_error e = LAB_OK;
     animation twist = {r, RIG30_TWIST,
                        "Twist 0 to 360 deg: LBS (left) collapses\nthe middle ring, DQS (right) keeps it.\n"
@@ -203,10 +200,10 @@ lab_error dqs30_animations(void *state, lab_diag *d)
     animation bend = {r, RIG30_BEND, "Bend 0 to 150 deg: LBS (left) pinches\nthe elbow, DQS (right) keeps it; its\n"
                                      "outer side bulges by 3% of the radius\n(the labels' bulge, too small to see)"};
     if (e == LAB_OK)
-        e = output_batch_add_animation(&r->out, "dqs30-twist.gif", DQS30_ANIM_TWIST_FRAMES, DQS30_ANIM_DELAY_CS,
+        e = output_batch_add_animation(out, "dqs30-twist.gif", DQS30_ANIM_TWIST_FRAMES, DQS30_ANIM_DELAY_CS,
                                        animation_frame, &twist, d);
     if (e == LAB_OK)
-        e = output_batch_add_animation(&r->out, "dqs30-bend.gif", DQS30_ANIM_BEND_FRAMES, DQS30_ANIM_DELAY_CS,
+        e = output_batch_add_animation(out, "dqs30-bend.gif", DQS30_ANIM_BEND_FRAMES, DQS30_ANIM_DELAY_CS,
                                        animation_frame, &bend, d);
     return e;
 }

@@ -21,9 +21,8 @@
 const double dqs30_sweep_theta_deg[DQS30_SWEEP_ANGLES] = {60, 90, 120, 180};
 const skin_method dqs30_methods[2] = {SKIN_LBS, SKIN_DQS};
 
-void dqs30_release(void *state)
+void dqs30_free(dqs30 *r)
 {
-    dqs30 *r = state;
     for (int i = 0; i < r->pose_count; i++)
         free(r->pose[i].pose.positions);
     for (int i = 0; i < DQS30_ANIM_POSES; i++) /* those never reached are NULL */
@@ -31,6 +30,10 @@ void dqs30_release(void *state)
     free(r->edges);
     rig30_rig_free(&r->rigs[RIG30_TWIST]);
     rig30_rig_free(&r->rigs[RIG30_BEND]);
+    report_checks *lists[] = {&r->checks.twist, &r->checks.hemisphere, &r->checks.rigid, &r->checks.sweep,
+                              &r->checks.chord};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        report_checks_free(lists[i]);
 }
 
 
@@ -196,22 +199,22 @@ static lab_error add_csv(const dqs30 *r, output_batch *b, lab_diag *d)
     return output_batch_add(b, "dqs30-rings.csv", &csv, d);
 }
 
-lab_error dqs30_evidence(void *state, lab_diag *d)
+lab_error dqs30_evidence(const dqs30 *r, output_batch *b, lab_diag *d)
 {
-    dqs30 *r = state;
-    output_batch *b = &r->out;
     lab_error e = add_json(r, b, d);
     if (e == LAB_OK)
         e = add_csv(r, b, d);
     return e;
 }
 
-/* ---- the report ---------------------------------------------------------------------- */
+/* ---- the report: tables, and the rows of the checks lab30-dqs.c decided ------------------ */
 
-bool dqs30_report_twist(const void *state, FILE *out)
+/* One row per ring of every twist pose; its verdicts are the ring's radius check and, where
+ * the ring did not collapse, its turn check, in the order lab30-dqs.c decided them. */
+void dqs30_report_twist(const dqs30 *r, FILE *out)
 {
-    const dqs30 *r = state;
-    bool ok = true;
+    const report_checks *checks = &r->checks.twist;
+    int next = 0;
     fprintf(out, "  LBS: r'/r = sqrt(1 - 4w(1-w) sin^2(t/2)), turn atan2(w sin t, (1-w) + w cos t)\n"
                  "  DQS: r'/r = 1, turn phi with tan(phi/2) = w sin(t/2) / ((1-w) + w cos(t/2)), t in [-180, 180]\n");
     fprintf(out, "  %-24s %10s %10s %9s %10s %10s %9s\n", "method theta ring (w)", "radius", "analytic",
@@ -220,25 +223,18 @@ bool dqs30_report_twist(const void *state, FILE *out)
         const dqs30_pose *p = &r->pose[i];
         if (p->rig != RIG30_TWIST)
             continue;
-        for (int k = 0; k < RIG30_RINGS; k++) {
+        for (int k = 0; k < RIG30_RINGS && next < checks->count; k++) {
             double w = rig30_child_weight(&r->rigs[RIG30_TWIST].influences, mesh_cylinder_index(RIG30_SEGMENTS, k, 0));
             double dr = fabs(p->rings.radius[k] - p->rings.radius_analytic[k]);
             double da = rig30_angle_difference(p->rings.angle[k], p->rings.angle_analytic[k]);
             /* a collapsed ring has no direction: its turn and the turn's error are undefined (null in the JSON) */
-            bool collapsed = isnan(p->rings.angle[k]), row_ok = dr <= RIG30_CHECK_TOLERANCE && (collapsed || da <= 1e-9);
-            char what[96], turn[32] = "undefined", turn_error[32] = "undefined";
-            int n = snprintf(what, sizeof what, "%s %g deg ring %d ", skin_method_name(p->method), p->angle_deg, k);
-            snprintf(what + n, sizeof what - (size_t)n, "radius");
-            report_record(what, REPORT_COMPARE, p->rings.radius[k], p->rings.radius_analytic[k], RIG30_CHECK_TOLERANCE,
-                          dr <= RIG30_CHECK_TOLERANCE);
-            if (!collapsed) {
-                snprintf(what + n, sizeof what - (size_t)n, "turn (deg)");
-                report_record(what, REPORT_COMPARE, rad_to_deg(p->rings.angle[k]),
-                              rad_to_deg(p->rings.angle_analytic[k]), rad_to_deg(1e-9), da <= 1e-9);
+            bool collapsed = isnan(p->rings.angle[k]), row_ok = checks->items[next++].passed;
+            char turn[32] = "undefined", turn_error[32] = "undefined";
+            if (!collapsed && next < checks->count) {
+                row_ok &= checks->items[next++].passed;
                 snprintf(turn, sizeof turn, "%.4f", rad_to_deg(p->rings.angle[k]));
                 snprintf(turn_error, sizeof turn_error, "%.2g", rad_to_deg(da));
             }
-            ok &= row_ok;
             fprintf(out, "  %s %5g ring %d (%.3f) %10.6f %10.6f %9.2g %10s %10.4f %9s  %s\n",
                    skin_method_name(p->method), p->angle_deg, k, w, p->rings.radius[k],
                    p->rings.radius_analytic[k], dr, turn, rad_to_deg(p->rings.angle_analytic[k]), turn_error,
@@ -247,52 +243,39 @@ bool dqs30_report_twist(const void *state, FILE *out)
     }
     fprintf(out, "  (a turn \"undefined\": the ring collapsed onto the axis, as its closed-form radius 0 says, and\n"
                  "  a point has no direction to turn; such a row passes on its radius alone)\n");
-    for (int m = 0; m < 2; m++) {
-        const rig30_check *c = &r->twist_check[m];
-        char label[64];
-        snprintf(label, sizeof label, "%s every vertex vs closed form", skin_method_name(dqs30_methods[m]));
-        ok &= report_bound(out, label, c->max_position_error, RIG30_CHECK_TOLERANCE);
-        snprintf(label, sizeof label, "%s end rings vs quaternion", skin_method_name(dqs30_methods[m]));
-        ok &= report_bound(out, label, c->max_end_ring_error, RIG30_CHECK_TOLERANCE);
-    }
-    return ok;
+    for (; next < checks->count; next++) /* every vertex and the end rings, per method */
+        report_row(out, &checks->items[next]);
 }
 
-bool dqs30_report_hemisphere(const void *state, FILE *out)
+/* The rows: the turn with and without the fix, the refusal (a line of its own), the full
+ * turn's movement, q against -q. */
+void dqs30_report_hemisphere(const dqs30 *r, FILE *out)
 {
-    const dqs30 *r = state;
-    bool ok = true;
+    const report_checks *c = &r->checks.hemisphere;
     fprintf(out, "  At 270 deg the child's rotation quaternion is (cos 135, 0, 0, sin 135): its real\n"
            "  part is negative, opposite the root's (1, 0, 0, 0). The hemisphere fix negates it;\n"
            "  -q is the rotation by -90 deg, the same rotation as +270. Blending from there, the\n"
            "  middle ring turns by -45 deg: DQS goes the short way round. Without the fix it\n"
            "  blends the long way and turns the ring by +135 deg.\n");
-    ok &= report_compare(out, "middle ring turn, fix (deg)", rad_to_deg(r->short_with_fix),
-                         rad_to_deg(r->short_analytic), 1e-9);
-    ok &= report_compare(out, "middle ring turn, no fix (deg)", rad_to_deg(r->short_without_fix), 135.0, 1e-9);
+    for (int i = 0; i < 2 && i < c->count; i++)
+        report_row(out, &c->items[i]);
     fprintf(out, "  (without the fix: the long way round)\n");
     char msg[700];
     diag_format(&r->full_turn_diag, msg, sizeof msg);
-    bool detected = r->full_turn_code == LAB_ERR_DQ_ZERO_NORM;
-    ok &= report_record("360 deg without the fix: refused as a vanishing blend", REPORT_COUNT, detected, 1, 0, detected);
     fprintf(out, "  360 deg without the fix: q_child = (-1, 0, 0, 0), so the equal blend of the middle\n"
            "  ring is 0.5 (1) + 0.5 (-1) = 0 and has no rotation. Detected, not NaN:\n  %s\n  -> %s\n",
-           detected ? "rejected" : "NOT DETECTED", msg);
-    ok &= report_bound(out, "360 deg with the fix: max movement", r->full_turn_with_fix_displacement,
-                       RIG30_CHECK_TOLERANCE);
-    ok &= report_bound(out, "q vs -q for the child (150 deg)", r->sign_difference,
-                       RIG30_CHECK_TOLERANCE);
+           c->count > 2 && c->items[2].passed ? "rejected" : "NOT DETECTED", msg);
+    for (int i = 3; i < c->count; i++)
+        report_row(out, &c->items[i]);
     fprintf(out, "  A correction to the LBS-versus-DQS text (003), which calls unit dual quaternions one-to-one\n"
                  "  with rigid transforms: the map is two-to-one. q and -q are the same transform: negating the\n"
                  "  child's dual quaternion moved no vertex by more than %.3g (above); the hemisphere rule exists\n"
                  "  because of it.\n",
             r->sign_difference);
-    return ok;
 }
 
-bool dqs30_report_bend(const void *state, FILE *out)
+void dqs30_report_bend(const dqs30 *r, FILE *out)
 {
-    const dqs30 *r = state;
     fprintf(out, "  inner: min distance of the inner side from the joint (1 at bind; LBS collapse)\n"
            "  bulge: max distance of the outer side beyond the bind radius from the bones (DQS)\n");
     fprintf(out, "  %-18s %8s %8s   ring cross-section radius about the bent axis, rings 0..8\n",
@@ -307,44 +290,31 @@ bool dqs30_report_bend(const void *state, FILE *out)
             fprintf(out, " %.4f", p->rings.radius[k]);
         fprintf(out, "\n");
     }
-    return true;
 }
 
-bool dqs30_report_rigid(const void *state, FILE *out)
+void dqs30_report_rigid(const dqs30 *r, FILE *out)
 {
-    const dqs30 *r = state;
     char msg[700];
     diag_format(&r->rigid_diag, msg, sizeof msg);
-    bool rejected = r->rigid_code == LAB_ERR_NOT_RIGID;
+    bool rejected = r->checks.rigid.count > 0 && r->checks.rigid.items[0].passed;
     fprintf(out, "  child joint scaled by 2 along x: %s\n  -> %s\n", rejected ? "rejected" : "NOT REJECTED", msg);
-    return report_record("a scaled child refused as not rigid", REPORT_COUNT, rejected, 1, 0, rejected);
 }
 
-bool dqs30_report_sweep(const void *state, FILE *out)
+void dqs30_report_sweep(const dqs30 *r, FILE *out)
 {
-    const dqs30 *r = state;
-    double worst = 0.0;
-    for (int m = 0; m < 2; m++)
-        for (int t = 0; t < DQS30_SWEEP_ANGLES; t++)
-            for (int k = 0; k < DQS30_SWEEP_SAMPLES; k++)
-                worst = fmax(worst, fabs(r->sweep[m][t][k] - r->sweep_analytic[m][t][k]));
-    bool ok = report_bound(out, "max |measured - analytic|", worst, RIG30_CHECK_TOLERANCE);
+    report_rows(out, &r->checks.sweep);
     for (int t = 0; t < DQS30_SWEEP_ANGLES; t++)
         fprintf(out, "  theta %3g: LBS at w = 1/2 %.6f (|cos(theta/2)| = %.6f), DQS %.6f\n",
                dqs30_sweep_theta_deg[t], r->sweep[0][t][DQS30_SWEEP_SAMPLES / 2],
                fabs(cos(deg_to_rad(dqs30_sweep_theta_deg[t]) / 2)), r->sweep[1][t][DQS30_SWEEP_SAMPLES / 2]);
-    return ok;
 }
 
-bool dqs30_report_chord(const void *state, FILE *out)
+void dqs30_report_chord(const dqs30 *r, FILE *out)
 {
-    const rig30_chord *c = &((const dqs30 *)state)->chord;
+    const rig30_chord *c = &r->chord;
     fprintf(out, "  v = (1, 0, 0), w = 1/2 each: M1 v = (%.3g, %.3g, %.3g), M2 v = (%.3g, %.3g, %.3g).\n"
            "  LBS lands on the chord's midpoint; DQS blends the two rotations and stays on the circle.\n"
            "  (The closed form |cos 90 deg| is 0; in doubles cos(pi/2) is 6.12e-17.)\n",
            c->by_first.x, c->by_first.y, c->by_first.z, c->by_second.x, c->by_second.y, c->by_second.z);
-    bool ok = report_compare(out, "LBS distance from the centre", c->lbs_distance, c->lbs_distance_analytic,
-                             RIG30_CHECK_TOLERANCE);
-    ok &= report_compare(out, "DQS distance from the centre", c->dqs_distance, 1.0, RIG30_CHECK_TOLERANCE);
-    return ok;
+    report_rows(out, &r->checks.chord);
 }

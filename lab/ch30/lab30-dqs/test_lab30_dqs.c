@@ -11,6 +11,8 @@
 #include "testutil.h"
 
 #include "draw/raster.h"
+#include "math/linalg.h"
+#include "rig30.h"
 
 #define LAB LAB_BIN_DIR "/lab30-dqs"
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
@@ -113,6 +115,62 @@ static void test_lab30_dqs_twist_evidence(void **state)
     assert_non_null(strstr(cJSON_GetStringValue(tu_json_get(full, "message")), "vertex 96"));
     assert_true(cJSON_IsTrue(tu_json_get(tu_json_get(checks, "rigid_only"), "rejected")));
     assert_true(tu_json_num(checks, "sign_q_vs_minus_q_max_difference") < 1e-12);
+    cJSON_Delete(root);
+}
+
+/* lab30-dqs.c writes the DQS blend (hemisphere rule, normalisation, Kavan's point
+ * transform) in its own lines. The library's job (skin_deform with SKIN_DQS, through
+ * rig30_pose_at) must give the same positions on every vertex of every pose of both rigs:
+ * at seeded angles of both signs, at the +-180 seam and beyond one turn. */
+static void test_lab30_dqs_formula_matches_the_library_job(void **state)
+{
+    run_ctx *ctx = *state;
+    unsigned seed = 3007u;
+    double angle[2][4] = {{-180, 180, 540, 0}, {-90, 0, 0, 0}};
+    for (int i = 0; i < 4; i++) { /* seeded, distinct, in [-720, 720) */
+        seed = seed * 1103515245u + 12345u;
+        double a = -720.0 + (double)(seed >> 8) / (double)(1u << 24) * 1440.0;
+        if (i == 3)
+            angle[0][3] = a;
+        else
+            angle[1][1 + i] = a;
+    }
+    char twist[160], bend[160];
+    snprintf(twist, sizeof twist, "%.17g,%.17g,%.17g,%.17g", angle[0][0], angle[0][1], angle[0][2], angle[0][3]);
+    snprintf(bend, sizeof bend, "%.17g,%.17g,%.17g,%.17g", angle[1][0], angle[1][1], angle[1][2], angle[1][3]);
+    assert_int_equal(run_lab(ctx, "--twist", twist, "--bend", bend, ctx->dir), 0);
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "dqs30.json")), *p;
+    assert_non_null(root);
+    rig30_rig rigs[2];
+    rig30_pose pose[2];
+    for (int kind = 0; kind < 2; kind++) {
+        assert_int_equal(rig30_rig_build(&rigs[kind], (rig30_kind)kind, NULL, NULL), LAB_OK);
+        assert_int_equal(rig30_pose_alloc(&rigs[kind], &pose[kind], NULL), LAB_OK);
+    }
+    int compared = 0;
+    double worst = 0;
+    cJSON_ArrayForEach(p, tu_json_get(root, "poses"))
+    {
+        int kind = strcmp(cJSON_GetStringValue(tu_json_get(p, "rig")), "twist") ? RIG30_BEND : RIG30_TWIST;
+        bool dqs = !strcmp(cJSON_GetStringValue(tu_json_get(p, "method")), "DQS");
+        double theta = deg_to_rad(tu_json_num(p, "angle_deg"));
+        assert_int_equal(rig30_pose_at(&rigs[kind], theta, (skin_blend){.method = dqs ? SKIN_DQS : SKIN_LBS},
+                                       &pose[kind], NULL), LAB_OK);
+        cJSON *pos = tu_json_get(p, "positions");
+        assert_int_equal(cJSON_GetArraySize(pos), rigs[kind].bind.vertex_count);
+        for (int v = 0; v < rigs[kind].bind.vertex_count; v++) {
+            cJSON *q = cJSON_GetArrayItem(pos, v);
+            vec3 got = vec3_make(at(q, 0), at(q, 1), at(q, 2));
+            double diff = vec3_length(vec3_sub(got, pose[kind].positions[v]));
+            worst = isnan(diff) || diff > worst ? diff : worst;
+        }
+        compared += dqs;
+    }
+    assert_int_equal(compared, 8); /* every DQS pose: 4 twists, 4 bends */
+    if (!(worst <= 1e-12))
+        fail_msg("the program's DQS and the library's differ by %.3g (tolerance 1e-12)", worst);
+    for (int kind = 0; kind < 2; kind++)
+        rig30_pose_free(&pose[kind]), rig30_rig_free(&rigs[kind]);
     cJSON_Delete(root);
 }
 
@@ -260,6 +318,7 @@ int main(void)
         T(test_lab30_dqs_usage_and_output_errors),
         T(test_lab30_dqs_rejects_scaled_child_and_loses_nothing),
         T(test_lab30_dqs_twist_evidence),
+        T(test_lab30_dqs_formula_matches_the_library_job),
         T(test_lab30_dqs_bend_evidence),
         T(test_lab30_dqs_twists_at_the_seams),
         T(test_lab30_dqs_csv_and_plot),

@@ -71,27 +71,21 @@ static void normals30_specs(normals30_spec out[NORMALS30_POSES])
                                   mat4_scale(1, 2.5, 1))};
 }
 
-/* ---- the computation ---------------------------------------------------------------------- */
-
-/* Chapter 30's twist and elbow rigs, and the cylinder's edges for the figure. */
-static lab_error build_rigs(void *state, lab_diag *d)
-{
-    normals30 *r = state;
-    return rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
-}
+/* ---- the stages: each takes what it reads, fills what it makes, and decides the checks
+ * of the numbers it made --------------------------------------------------------------- */
 
 /* The weights of each rig: its own profile, or its file's, through the policy. */
-static lab_error load_weights(void *state, lab_diag *d)
+static lab_error load_weights(rig30_rig rigs[2], const normals30_options *o, skin_weight_report weights[2],
+                              lab_diag *d)
 {
-    normals30 *r = state;
     lab_error e = LAB_OK;
     for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
-        rig30_rig *rig = &r->rigs[kind];
-        const char *path = r->weights_file[kind];
+        rig30_rig *rig = &rigs[kind];
+        const char *path = o->weights_file[kind];
         skin_influences file = {0};
         e = path ? weights_csv_load(path, NORMALS30_VERTS, &file, d) : LAB_OK;
         if (e == LAB_OK) {
-            e = rig30_set_influences(rig, path ? &file : &rig->influences, r->policy, &r->weights[kind], d);
+            e = rig30_set_influences(rig, path ? &file : &rig->influences, o->policy, &weights[kind], d);
             if (e != LAB_OK && e != LAB_ERR_OUT_OF_MEMORY && path) /* which file broke the rule */
                 diag_prefix_where(d, "%s (the %s rig's weights)", path, rig30_kind_name((rig30_kind)kind));
         }
@@ -101,9 +95,8 @@ static lab_error load_weights(void *state, lab_diag *d)
 }
 
 /* Positions: the rig's chain with the pose's child scale, then M_model. */
-static lab_error skin_positions(const normals30 *r, normals30_pose *p, lab_diag *d)
+static lab_error skin_positions(const rig30_rig *rig, normals30_pose *p, lab_diag *d)
 {
-    const rig30_rig *rig = &r->rigs[p->spec.rig];
     scene_node joints[RIG30_JOINTS];
     rig30_joints(p->spec.rig, deg_to_rad(p->spec.angle_deg), joints);
     vec3 s = p->spec.child_scale;
@@ -114,24 +107,60 @@ static lab_error skin_positions(const normals30 *r, normals30_pose *p, lab_diag 
     return e;
 }
 
-/* Normals: each method in model space, then to world; the truth; the faces; the naive. */
-static lab_error skin_normals(const normals30 *r, normals30_pose *p, lab_diag *d)
+/* "Normals" (001 and 002): three ways to skin a bind normal n with weights w_i and skin
+ * matrices S_i, in model space, each renormalised; the library's normals_skin is the
+ * same, tested against these lines:
+ *   rigid     n' = normalize(sum w_i (S_i)3x3 n)             right for rotations only
+ *   blended   n' = normalize((L^-1)^T n), L = sum w_i (S_i)3x3  the blended matrix's rule
+ *   per-bone  n' = normalize(sum w_i ((S_i)3x3^-1)^T n)       each bone's rule, blended */
+static lab_error skin_normal(vec3 n, const int *joint, const double *weight, int K, const mat4 *palette,
+                             const mat4 *per_bone, int v, vec3 out[NORMALS_METHOD_COUNT], lab_diag *d)
 {
-    const rig30_rig *rig = &r->rigs[p->spec.rig];
-    vec3 bind[NORMALS30_VERTS], model_space[NORMALS30_VERTS];
-    rig30_bind_normals(rig, bind);
-    lab_error e = LAB_OK;
-    for (int m = 0; e == LAB_OK && m < NORMALS_METHOD_COUNT; m++) {
-        e = normals_skin(bind, &rig->influences, p->pose.palette, RIG30_JOINTS,
-                         (normals_method)m, model_space, d);
-        if (e == LAB_OK)
-            e = normals_to_world(model_space, NORMALS30_VERTS, p->spec.model, p->normals[m], d);
-        if (e == LAB_OK && m == NORMALS_BLENDED_INVERSE_TRANSPOSE)
-            for (int v = 0; v < NORMALS30_VERTS; v++)
-                p->naive[v] = vec3_normalize(mat4_transform_direction(p->spec.model, model_space[v]));
+    mat4 L = mat4_linear_part(skin_blend_matrix(joint, weight, K, palette)); /* sum w_i (S_i)3x3 */
+    L.m[3][3] = 1.0;
+    out[NORMALS_RIGID] = vec3_normalize(mat4_transform_direction(L, n));
+    mat4 inverse_transpose;
+    char where[128];
+    lab_error e = mat4_linear_inverse_transpose(
+        L, &inverse_transpose, diag_where(where, sizeof where, "vertex %d, L = sum w_i (S_i)3x3", v), d);
+    if (e != LAB_OK) {
+        d->vertex = v;
+        return e;
     }
+    out[NORMALS_BLENDED_INVERSE_TRANSPOSE] = vec3_normalize(mat4_transform_direction(inverse_transpose, n));
+    mat4 P = mat4_linear_part(skin_blend_matrix(joint, weight, K, per_bone)); /* sum w_i ((S_i)3x3^-1)^T */
+    P.m[3][3] = 1.0;
+    out[NORMALS_PER_BONE_INVERSE_TRANSPOSE] = vec3_normalize(mat4_transform_direction(P, n));
+    return LAB_OK;
+}
+
+/* Normals: each method in model space, then to world with (M_model^-1)^T; the truth; the
+ * faces; the naive M_model n. */
+static lab_error skin_normals(const rig30_rig *rig, normals30_pose *p, lab_diag *d)
+{
+    vec3 bind[NORMALS30_VERTS], model_space[NORMALS_METHOD_COUNT][NORMALS30_VERTS];
+    rig30_bind_normals(rig, bind);
+    mat4 per_bone[RIG30_JOINTS]; /* ((S_i)3x3^-1)^T, once per pose */
+    char where[128];
+    lab_error e = LAB_OK;
+    for (int j = 0; e == LAB_OK && j < RIG30_JOINTS; j++)
+        e = mat4_linear_inverse_transpose(p->pose.palette[j], &per_bone[j],
+                                          diag_where(where, sizeof where, "skin matrix C_%d of joint %d", j, j), d);
+    const skin_influences *in = &rig->influences;
+    const int K = in->per_vertex;
+    for (int v = 0; e == LAB_OK && v < NORMALS30_VERTS; v++) {
+        vec3 n[NORMALS_METHOD_COUNT];
+        e = skin_normal(bind[v], in->joint + v * K, in->weight + v * K, K, p->pose.palette, per_bone, v, n, d);
+        for (int m = 0; e == LAB_OK && m < NORMALS_METHOD_COUNT; m++)
+            model_space[m][v] = n[m];
+    }
+    for (int m = 0; e == LAB_OK && m < NORMALS_METHOD_COUNT; m++)
+        e = normals_to_world(model_space[m], NORMALS30_VERTS, p->spec.model, p->normals[m], d);
     if (e != LAB_OK)
         return e;
+    for (int v = 0; v < NORMALS30_VERTS; v++)
+        p->naive[v] = vec3_normalize(
+            mat4_transform_direction(p->spec.model, model_space[NORMALS_BLENDED_INVERSE_TRANSPOSE][v]));
     rig30_true_normals(rig, p->pose.palette, p->spec.model, p->truth);
     normals_from_faces(p->world_positions, NORMALS30_VERTS, rig->bind.triangles, rig->bind.triangle_count,
                        p->faces);
@@ -143,7 +172,7 @@ static lab_error skin_normals(const normals30 *r, normals30_pose *p, lab_diag *d
         p->steady_count = 0;
         for (int v = 0; v < NORMALS30_VERTS; v++)
             if (steady[v]) {
-                p->steady_max[m] = fmax(p->steady_max[m], p->error[m][v]);
+                p->steady_max[m] = max_or_nan(p->steady_max[m], p->error[m][v]);
                 p->steady_count++;
             }
     }
@@ -155,21 +184,24 @@ static lab_error skin_normals(const normals30 *r, normals30_pose *p, lab_diag *d
     return LAB_OK;
 }
 
-/* The regression poses: each skinned, then its normals by every method. */
-static lab_error skin_poses(void *state, lab_diag *d)
+/* The regression poses: each skinned, then its normals by every method. The check: at the
+ * bind pose every method gives the true normal. */
+static lab_error skin_poses(const rig30_rig rigs[2], normals30_pose poses[NORMALS30_POSES], report_checks *checks,
+                            lab_diag *d)
 {
-    normals30 *r = state;
     normals30_spec specs[NORMALS30_POSES];
     normals30_specs(specs);
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < NORMALS30_POSES; i++) {
-        normals30_pose *p = &r->pose[i];
+        normals30_pose *p = &poses[i];
         p->spec = specs[i];
-        e = rig30_pose_alloc(&r->rigs[p->spec.rig], &p->pose, d);
+        e = rig30_pose_alloc(&rigs[p->spec.rig], &p->pose, d);
         if (e == LAB_OK)
-            e = skin_positions(r, p, d);
+            e = skin_positions(&rigs[p->spec.rig], p, d);
         if (e == LAB_OK)
-            e = skin_normals(r, p, d);
+            e = skin_normals(&rigs[p->spec.rig], p, d);
+        for (int m = 0; e == LAB_OK && normals30_is_bind_pose(&p->spec) && m < NORMALS_METHOD_COUNT; m++)
+            check_bound(checks, normals_method_name((normals_method)m), p->summary[m].max_deg, 1e-9);
     }
     return e;
 }
@@ -206,34 +238,55 @@ static int parse_policy(const char *value, void *target, const void *context, ch
 int main(int argc, char **argv)
 {
     static normals30 r;
+    normals30_options *o = &r.options;
     const cli_option options[] = {
-        {"--policy", CLI_CUSTOM, &r.policy, .parse = parse_policy,
+        {"--policy", CLI_CUSTOM, &o->policy, .parse = parse_policy,
          .value_name = "strict|normalize|fallback=J",
          .help = "how weights that do not sum to 1 are treated (default strict):\n"
                  "strict rejects them; normalize divides by the sum W and reports\n"
                  "it (W <= 1e-6 is rejected); fallback=J does the same but binds a\n"
                  "vertex with W <= 1e-6 fully to joint J (0 or 1)"},
-        {"--twist-weights", CLI_STRING, &r.weights_file[RIG30_TWIST], .value_name = "FILE",
+        {"--twist-weights", CLI_STRING, &o->weights_file[RIG30_TWIST], .value_name = "FILE",
          .help = "the twist rig's per-vertex weights (the bind pose), CSV\n" WEIGHTS_CSV_HEADER "\n"
                  "(normals30-weights-twist.csv from a run is a template)"},
-        {"--bend-weights", CLI_STRING, &r.weights_file[RIG30_BEND], .value_name = "FILE",
+        {"--bend-weights", CLI_STRING, &o->weights_file[RIG30_BEND], .value_name = "FILE",
          .help = "the bend rig's per-vertex weights (the other three poses), same\n"
                  "format (normals30-weights-bend.csv from a run is a template)"},
     };
     const cli_program program = {LAB, "Weights, spaces and normals on chapter 30's rigs.", options, CLI_COUNT(options),
                                  {"OUTDIR"}, 1, NULL};
-    static const cli_step steps[] = {
-        {.run = build_rigs}, /* the twist and the elbow */
-        {.run = load_weights, .section = "Weights", /* their weights through the chosen policy */
-         .report = normals30_report_weights},
-        {.run = skin_poses, .report = normals30_report_poses, /* the space chain; three normals */
-         .section = "Three ways to skin a normal, against the truth, pose by pose"},
-        {.run = normals30_figures},        /* each method's normals, coloured by their error (normals30_figures.c) */
-        {.run = normals30_shaded_figure}, /* the light each normal gives */
-        {.run = normals30_evidence},
-    };
-    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
-                                        "Weights, spaces and normals: the chain to the screen and three ways to skin "
-                                        "a normal", false, NULL, normals30_release};
-    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
+    cli_run run;
+    int code = cli_begin(&run, &program, argc, argv);
+    if (code != CLI_RUN)
+        return code;
+
+    lab_diag *d = &run.diag;
+    /* the twist and the elbow, their weights through the chosen policy, then the space chain
+     * and three normals per pose */
+    lab_error e = rig30_build_both(r.rigs, &r.edges, &r.edge_count, d);
+    if (e == LAB_OK)
+        e = load_weights(r.rigs, o, r.weights, d);
+    if (e == LAB_OK)
+        e = skin_poses(r.rigs, r.pose, &r.checks, d);
+    /* each method's normals coloured by their error, the light each gives (normals30_figures.c),
+     * and the evidence (normals30_record.c) */
+    if (e == LAB_OK) {
+        normals30_choose_cameras(r.pose);
+        e = normals30_figures(&r, &run.out, d);
+    }
+    if (e == LAB_OK)
+        e = normals30_shaded_figure(&r, &run.out, d);
+    if (e == LAB_OK)
+        e = normals30_evidence(&r, &run.out, d);
+
+    if (e == LAB_OK &&
+        cli_report(&run, "Weights, spaces and normals: the chain to the screen and three ways to skin a normal")) {
+        cli_section(&run, "Weights", NULL);
+        normals30_report_weights(&r, stdout);
+        cli_section(&run, "Three ways to skin a normal, against the truth, pose by pose", &r.checks);
+        normals30_report_poses(&r, stdout);
+    }
+    code = cli_end(&run, e);
+    normals30_free(&r);
+    return code;
 }

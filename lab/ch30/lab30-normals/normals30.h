@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "draw/camera.h"
+#include "base/report.h"
 #include "skin/normals.h"
 #include "program/output.h"
 #include "rig30.h"
@@ -42,42 +43,52 @@ typedef struct {
     camera ortho, perspective;
 } normals30_pose;
 
+/* Whether a pose is the bind pose (no angle, no scale): there every method gives the true
+ * normal, a check. */
+static inline bool normals30_is_bind_pose(const normals30_spec *s)
+{
+    return s->angle_deg == 0 && s->child_scale.x == 1 && s->child_scale.y == 1 && s->child_scale.z == 1;
+}
+
+/* The run's options (lab30-normals.c's table fills them). */
 typedef struct {
+    skin_weight_policy policy;                  /* --policy */
+    const char *weights_file[2];                /* --twist-weights, --bend-weights, or NULL */
+} normals30_options;
+
+/* What lab30-normals.c's stages made; the figures, the evidence and the report read it. */
+typedef struct {
+    normals30_options options;
     rig30_rig rigs[2];
     skin_weight_report weights[2];              /* per rig (rig30_kind), what the policy did */
-    skin_weight_policy policy;                  /* the run's --policy */
-    const char *weights_file[2];                /* --twist-weights, --bend-weights, or NULL */
     mesh_edge *edges;
     int edge_count;
     normals30_pose pose[NORMALS30_POSES];
-    output_batch out;                           /* what the run writes, and where */
-    const char *outdir;
+    report_checks checks;                       /* the bind pose's normals against the truth */
 } normals30;
 
-/* normals30.png and its panels (normals30_figures.c, a cli_step on a normals30): per pose,
- * each method's normals drawn on the wireframe, coloured by their angle to the true normal,
- * and the pose in perspective; the cameras are chosen here, for the shaded figure too. */
-lab_error normals30_figures(void *state, lab_diag *d);
+/* Each pose's two cameras, one orthographic and one perspective (normals30_figures.c). */
+void normals30_choose_cameras(normals30_pose poses[NORMALS30_POSES]);
 
-/* normals30-shaded.png and its panels (normals30_figures.c, a cli_step on a normals30,
- * after the figure's cameras are chosen): under the scaled child and the 135-degree bend,
- * the mesh filled and lit by one directional light with each method's normals, with the
- * true normal, and the rigid normal's angle error on the mesh with a colour bar. */
-lab_error normals30_shaded_figure(void *state, lab_diag *d);
+/* normals30.png and its panels: per pose, each method's normals drawn on the wireframe,
+ * coloured by their angle to the true normal, and the pose in perspective. */
+lab_error normals30_figures(const normals30 *r, output_batch *out, lab_diag *d);
 
-/* Frees what the computation allocated in the normals30 at state (a cli_chapter release). */
-void normals30_release(void *state);
+/* normals30-shaded.png and its panels: under the scaled child and the 135-degree bend, the
+ * mesh filled and lit by one directional light with each method's normals, with the true
+ * normal, and the rigid normal's angle error on the mesh with a colour bar. */
+lab_error normals30_shaded_figure(const normals30 *r, output_batch *out, lab_diag *d);
+
+/* Frees what the stages allocated in r. */
+void normals30_free(normals30 *r);
 
 /* normals30.json, normals30-errors.csv and the weights each rig used,
- * normals30-weights-twist.csv and normals30-weights-bend.csv. */
-/* (a cli_step on a normals30: adds to its `out`) */
-lab_error normals30_evidence(void *state, lab_diag *d);
+ * normals30-weights-twist.csv and normals30-weights-bend.csv (normals30_record.c). */
+lab_error normals30_evidence(const normals30 *r, output_batch *out, lab_diag *d);
 
-/* The report, pose by pose; whether every check passed. */
-/* (a cli_chapter report on a normals30) */
-/* The report's sections (lab30-normals.c's step list titles and numbers them): the weights
- * the policy produced, then each pose's normals against the truth. */
-bool normals30_report_weights(const void *state, FILE *out);
-bool normals30_report_poses(const void *state, FILE *out);
+/* The report's bodies (lab30-normals.c prints the headings): the weights the policy
+ * produced, then each pose's normals against the truth with the rows of its checks. */
+void normals30_report_weights(const normals30 *r, FILE *out);
+void normals30_report_poses(const normals30 *r, FILE *out);
 
 #endif

@@ -117,11 +117,14 @@ static void draw_perspective_panel(canvas *c, const normals30 *r, const normals3
     draw_label(c, (const char *const[4]){p->spec.title, "perspective view", "x red, y green, z blue", ""});
 }
 
-lab_error normals30_figures(void *state, lab_diag *d)
+void normals30_choose_cameras(normals30_pose poses[NORMALS30_POSES])
 {
-    normals30 *r = state;
     for (int i = 0; i < NORMALS30_POSES; i++)
-        choose_camera(&r->pose[i]);
+        choose_camera(&poses[i]);
+}
+
+lab_error normals30_figures(const normals30 *r, output_batch *out, lab_diag *d)
+{
     enum { PANELS = NORMALS30_POSES * VIEWS };
     canvas panels[PANELS] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
@@ -148,7 +151,7 @@ lab_error normals30_figures(void *state, lab_diag *d)
     for (int k = 0; k < PANELS; k++) /* "normals30-bind-rigid.png" */
         snprintf(names[k], sizeof names[k], "normals30-%s-%s.png", r->pose[k / VIEWS].spec.name,
                  k % VIEWS < NORMALS_METHOD_COUNT ? normals_method_name((normals_method)(k % VIEWS)) : "perspective");
-    return output_batch_add_figure(&r->out, e, "normals30.png", &fig, panels, names, PANELS, d);
+    return output_batch_add_figure(out, e, "normals30.png", &fig, panels, names, PANELS, d);
 }
 
 /* The light: from in front of the camera, above and to its left, the same for every panel
@@ -207,9 +210,8 @@ static lab_error shaded_panel(const normals30 *r, const normals30_pose *p, int v
     return LAB_OK;
 }
 
-lab_error normals30_shaded_figure(void *state, lab_diag *d)
+lab_error normals30_shaded_figure(const normals30 *r, output_batch *out, lab_diag *d)
 {
-    normals30 *r = state;
     enum { PANELS = SHADED_POSES * SHADED_VIEWS };
     canvas panels[PANELS] = {{0}}, fig = {0};
     output_name names[PANELS];
@@ -230,5 +232,5 @@ lab_error normals30_shaded_figure(void *state, lab_diag *d)
                                 "the true normal, the rigid normal's error (0 green .. 20+ deg red).\n"
                                 "Black at the top: the inside of the open tube, seen through its open end; its "
                                 "outward normals face away from the light.", d);
-    return output_batch_add_figure(&r->out, e, "normals30-shaded.png", &fig, panels, names, PANELS, d);
+    return output_batch_add_figure(out, e, "normals30-shaded.png", &fig, panels, names, PANELS, d);
 }

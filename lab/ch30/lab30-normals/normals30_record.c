@@ -17,9 +17,8 @@
 #include "skin/influences.h"
 #include "skin/normals.h"
 
-void normals30_release(void *state)
+void normals30_free(normals30 *r)
 {
-    normals30 *r = state;
     for (int i = 0; i < NORMALS30_POSES; i++)
         free(r->pose[i].pose.positions);
     free(r->edges);
@@ -27,6 +26,7 @@ void normals30_release(void *state)
     skin_weight_report_free(&r->weights[RIG30_BEND]);
     rig30_rig_free(&r->rigs[RIG30_TWIST]);
     rig30_rig_free(&r->rigs[RIG30_BEND]);
+    report_checks_free(&r->checks);
 }
 
 
@@ -79,15 +79,15 @@ static cJSON *pose_json(const normals30_pose *p)
 /* Where a rig's weights came from: its file, or its own profile. */
 static const char *weights_source(const normals30 *r, int kind)
 {
-    return r->weights_file[kind] ? r->weights_file[kind] : "the rig's own profile";
+    return r->options.weights_file[kind] ? r->options.weights_file[kind] : "the rig's own profile";
 }
 
 static cJSON *weights_json(const normals30 *r)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "policy", skin_policy_name(r->policy.kind));
-    if (r->policy.kind == SKIN_POLICY_FALLBACK)
-        cJSON_AddNumberToObject(j, "fallback_joint", r->policy.fallback_joint);
+    cJSON_AddStringToObject(j, "policy", skin_policy_name(r->options.policy.kind));
+    if (r->options.policy.kind == SKIN_POLICY_FALLBACK)
+        cJSON_AddNumberToObject(j, "fallback_joint", r->options.policy.fallback_joint);
     json_add_number(j, "eps_w", SKIN_DEFAULT_EPS_W);
     cJSON *rigs = cJSON_AddObjectToObject(j, "rigs");
     for (int kind = 0; kind < 2; kind++) {
@@ -108,10 +108,8 @@ static cJSON *weights_json(const normals30 *r)
     return j;
 }
 
-lab_error normals30_evidence(void *state, lab_diag *d)
+lab_error normals30_evidence(const normals30 *r, output_batch *b, lab_diag *d)
 {
-    normals30 *r = state;
-    output_batch *b = &r->out;
     cJSON *root = json_evidence_root("lab30-normals");
     cJSON_AddItemToObject(root, "weights", weights_json(r));
     cJSON *poses = cJSON_AddArrayToObject(root, "poses");
@@ -160,12 +158,11 @@ static void print_vertices(FILE *out, const char *title, const int *v, int count
         fprintf(out, "\n");
 }
 
-bool normals30_report_weights(const void *state, FILE *out)
+void normals30_report_weights(const normals30 *r, FILE *out)
 {
-    const normals30 *r = state;
-    fprintf(out, "  policy: %s", skin_policy_name(r->policy.kind));
-    if (r->policy.kind == SKIN_POLICY_FALLBACK)
-        fprintf(out, " (joint %d)", r->policy.fallback_joint);
+    fprintf(out, "  policy: %s", skin_policy_name(r->options.policy.kind));
+    if (r->options.policy.kind == SKIN_POLICY_FALLBACK)
+        fprintf(out, " (joint %d)", r->options.policy.fallback_joint);
     fprintf(out, ", eps_w = %g\n", SKIN_DEFAULT_EPS_W);
     for (int kind = 0; kind < 2; kind++) {
         const skin_weight_report *w = &r->weights[kind];
@@ -174,7 +171,7 @@ bool normals30_report_weights(const void *state, FILE *out)
                 w->normalized_count, w->fallback_count);
         /* over every vertex of the input, the ones bound to the fallback joint too (W = 0 there) */
         fprintf(out, "    the input's largest |W - 1|, over every vertex: ");
-        if (r->policy.kind == SKIN_POLICY_STRICT) /* strict checks each sum and measures none */
+        if (r->options.policy.kind == SKIN_POLICY_STRICT) /* strict checks each sum and measures none */
             fprintf(out, "at most %g (strict checked each sum)\n", SKIN_WEIGHT_TOLERANCE);
         else if (w->largest_deviation == 0.0)
             fprintf(out, "0 (every sum is exactly 1)\n");
@@ -183,10 +180,10 @@ bool normals30_report_weights(const void *state, FILE *out)
         print_vertices(out, "    normalised vertices: ", w->normalized_vertices, w->normalized_count);
         print_vertices(out, "    bound to the fallback joint: vertices ", w->fallback_vertices, w->fallback_count);
     }
-    return true;
 }
 
-static bool print_pose(const normals30_pose *p, FILE *out)
+/* One pose's table; the bind pose's rows of checks follow it (*next: the next check). */
+static void print_pose(const normals30_pose *p, const report_checks *checks, int *next, FILE *out)
 {
     fprintf(out, "\n  %s: %s\n", p->spec.name, p->spec.description);
     if (p->steady_count)
@@ -215,24 +212,17 @@ static bool print_pose(const normals30_pose *p, FILE *out)
     if (mat4_max_abs_diff(p->spec.model, mat4_identity()) > 0.0)
         fprintf(out, "  %-10s %-44s %9.4f %9.4f %7d\n", "wrong", "blended, then M3x3 n (not (M^-1)^T n)",
                p->naive_summary.mean_deg, p->naive_summary.max_deg, p->naive_summary.max_vertex);
-    if (p->spec.angle_deg == 0 && p->spec.child_scale.x == 1 && p->spec.child_scale.y == 1 &&
-        p->spec.child_scale.z == 1) {
-        bool ok = true;
-        for (int m = 0; m < NORMALS_METHOD_COUNT; m++)
-            ok &= report_bound(out, normals_method_name((normals_method)m), p->summary[m].max_deg, 1e-9);
-        return ok;
-    }
-    return true;
+    if (normals30_is_bind_pose(&p->spec))
+        for (int m = 0; m < NORMALS_METHOD_COUNT && *next < checks->count; m++)
+            report_row(out, &checks->items[(*next)++]);
 }
 
-bool normals30_report_poses(const void *state, FILE *out)
+void normals30_report_poses(const normals30 *r, FILE *out)
 {
-    const normals30 *r = state;
     fprintf(out, "  truth: the normal of the skinned surface itself, from its two tangents with the\n"
            "  weight gradient included (rig30_true_normals); angles in degrees\n");
-    bool ok = true;
+    int next = 0;
     for (int i = 0; i < NORMALS30_POSES; i++)
-        ok &= print_pose(&r->pose[i], out);
-    return ok;
+        print_pose(&r->pose[i], &r->checks, &next, out);
 }
 

@@ -6,11 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmocka_all.h"
 #include "testutil.h"
 
 #include "draw/raster.h"
+#include "math/linalg.h"
+#include "skin/normals.h"
+#include "skin/weights_csv.h"
+#include "rig30.h"
 
 #define LAB LAB_BIN_DIR "/lab30-normals"
 #define run_lab(ctx, ...) tu_run_program(LAB, (ctx)->out_path, (ctx)->err_path, __VA_ARGS__, (char *)NULL)
@@ -51,6 +56,86 @@ static cJSON *pose(const cJSON *root, const char *name)
 static double method_error(const cJSON *p, const char *method, const char *key)
 {
     return tu_json_num(tu_json_get(tu_json_get(tu_json_get(p, "methods"), method), "error"), key);
+}
+
+static mat4 json_mat4_at(const cJSON *m)
+{
+    mat4 a;
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            a.m[r][c] = tu_json_number(cJSON_GetArrayItem(cJSON_GetArrayItem(m, r), c));
+    return a;
+}
+
+/* lab30-normals.c writes the three normal rules in its own lines. The library's job
+ * (normals_skin, then normals_to_world) must give the same world normals at every vertex
+ * of every pose, by every method: on the rigs' own weights and on seeded bend weights of
+ * every kind (a vertex bound to one joint, extreme and middle weights) under normalize. */
+static void test_lab30_normals_formulas_match_the_library_job(void **state)
+{
+    run_ctx *ctx = *state;
+    char weights[300];
+    snprintf(weights, sizeof weights, "%s.seeded.csv", ctx->dir);
+    FILE *f = fopen(weights, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n", WEIGHTS_CSV_HEADER);
+    unsigned long long x = 2002;
+    for (int v = 0; v < 216; v++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        double u = (double)(x >> 11) / 9007199254740992.0, w = v % 7 == 0 ? 0.0 : v % 7 == 1 ? 1.0 : u;
+        fprintf(f, "%d,0,%.17g,1,%.17g\n", v, (1.0 - w) * 1.5, w * 1.5); /* sums 1.5: normalised */
+    }
+    assert_int_equal(fclose(f), 0);
+    for (int round = 0; round < 2; round++) {
+        if (round == 0)
+            assert_int_equal(run_lab(ctx, ctx->dir), 0);
+        else
+            assert_int_equal(run_lab(ctx, "--policy", "normalize", "--bend-weights", weights, ctx->dir), 0);
+        cJSON *root = tu_json_load(tu_path(ctx->dir, "normals30.json")), *p;
+        assert_non_null(root);
+        rig30_rig rigs[2];
+        skin_influences used[2];
+        for (int kind = 0; kind < 2; kind++) {
+            assert_int_equal(rig30_rig_build(&rigs[kind], (rig30_kind)kind, NULL, NULL), LAB_OK);
+            const char *csv = kind == RIG30_TWIST ? "normals30-weights-twist.csv" : "normals30-weights-bend.csv";
+            assert_int_equal(weights_csv_load(tu_path(ctx->dir, csv), 216, &used[kind], NULL), LAB_OK);
+        }
+        double worst = 0;
+        int compared = 0;
+        cJSON_ArrayForEach(p, tu_json_get(root, "poses"))
+        {
+            int kind = strcmp(cJSON_GetStringValue(tu_json_get(p, "rig")), "twist") ? RIG30_BEND : RIG30_TWIST;
+            cJSON *chain = tu_json_get(p, "chain");
+            mat4 palette[2] = {json_mat4_at(cJSON_GetArrayItem(tu_json_get(chain, "skin"), 0)),
+                               json_mat4_at(cJSON_GetArrayItem(tu_json_get(chain, "skin"), 1))};
+            mat4 model = json_mat4_at(tu_json_get(chain, "model"));
+            vec3 bind[216], model_space[216], world[216];
+            rig30_bind_normals(&rigs[kind], bind);
+            for (int m = 0; m < NORMALS_METHOD_COUNT; m++) {
+                assert_int_equal(normals_skin(bind, &used[kind], palette, 2, (normals_method)m, model_space, NULL),
+                                 LAB_OK);
+                assert_int_equal(normals_to_world(model_space, 216, model, world, NULL), LAB_OK);
+                cJSON *n = tu_json_get(tu_json_get(tu_json_get(p, "methods"), normals_method_name((normals_method)m)),
+                                       "normals");
+                assert_int_equal(cJSON_GetArraySize(n), 216);
+                for (int v = 0; v < 216; v++) {
+                    cJSON *q = cJSON_GetArrayItem(n, v);
+                    vec3 got = vec3_make(tu_json_number(cJSON_GetArrayItem(q, 0)), tu_json_number(cJSON_GetArrayItem(q, 1)),
+                                         tu_json_number(cJSON_GetArrayItem(q, 2)));
+                    double diff = vec3_length(vec3_sub(got, world[v]));
+                    worst = isnan(diff) || diff > worst ? diff : worst;
+                }
+                compared++;
+            }
+        }
+        assert_int_equal(compared, 4 * NORMALS_METHOD_COUNT);
+        if (!(worst <= 1e-12))
+            fail_msg("round %d: the program's normals and the library's differ by %.3g (tolerance 1e-12)", round, worst);
+        for (int kind = 0; kind < 2; kind++)
+            skin_influences_free(&used[kind]), rig30_rig_free(&rigs[kind]);
+        cJSON_Delete(root);
+    }
+    unlink(weights);
 }
 
 static void test_lab30_normals_usage_and_output_errors(void **state)
@@ -294,6 +379,7 @@ int main(void)
         T(test_lab30_normals_policies_on_an_edited_file),
         T(test_lab30_normals_templates_reproduce_the_default_run),
         T(test_lab30_normals_evidence),
+        T(test_lab30_normals_formulas_match_the_library_job),
         T(test_lab30_normals_panels),
         T(test_lab30_normals_shaded_panels),
         T(test_lab30_normals_deterministic_and_committed),

@@ -1,4 +1,5 @@
-/* rig30_fixes.c - twist joints, a corrective shape, centres of rotation (see rig30_fixes.h). */
+/* rig30_fixes.c - what the fixes are trained or precomputed from: the corrective shape's
+ * targets and deltas, the centres of rotation, the volume (see rig30_fixes.h). */
 #include "rig30_fixes.h"
 
 #include <math.h>
@@ -17,55 +18,6 @@
 #include "skin/influences.h"
 #include "skin/pose.h"
 
-/* ---- twist joints --------------------------------------------------------------------- */
-
-lab_error rig30_twist_joints(const rig30_rig *twist, int k, double theta, vec3 *out, double *closed_error,
-                               lab_diag *d)
-{
-    if (k < 0 || k > FIXES30_MAX_HELPERS)
-        return diag_fail(d, LAB_ERR_LIMIT, "twist joints", "%d helpers, 0 to %d", k, FIXES30_MAX_HELPERS);
-    const int joints = k + 2, n = twist->bind.vertex_count;
-    const double step = RIG30_HEIGHT / (k + 1), share = theta / (k + 1);
-    scene_node chain[2][FIXES30_MAX_HELPERS + 2];
-    mat4 world[FIXES30_MAX_HELPERS + 2], bind_world[FIXES30_MAX_HELPERS + 2], inverse_bind[FIXES30_MAX_HELPERS + 2],
-        palette[FIXES30_MAX_HELPERS + 2];
-    /* the chain at rest (the bind pose, B_i = G_i(0) = Tz(z_i)) and at theta:
-     * L_i = Tz(step) Rz(share) below the root */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < joints; i++)
-            chain[pass][i] = (scene_node){"twist joint", i - 1,
-                                          i == 0 ? mat4_identity()
-                                                 : mat4_mul(mat4_translate(0, 0, step), mat4_rotate_z(pass ? share : 0.0))};
-    lab_error e = scene_evaluate(chain[0], joints, bind_world, d);
-    if (e == LAB_OK) /* the chapter's inverse-bind rule: pure translations only */
-        e = skin_inverse_binds(bind_world, joints, inverse_bind, d);
-    if (e == LAB_OK) /* C_i = G_i B_i^-1 */
-        e = skin_pose_palette(chain[1], joints, inverse_bind, NULL, world, palette, NULL, d);
-    skin_influences in;
-    if (e == LAB_OK)
-        e = skin_influences_init(&in, n, 2, d);
-    if (e != LAB_OK)
-        return e;
-    for (int v = 0; v < n; v++) { /* linear between the segment's two joints */
-        double u = twist->bind.vertices[v].z / step; /* in segments: 0 .. k + 1 */
-        int s = (int)floor(u);
-        s = s < 0 ? 0 : s > k ? k : s;
-        double w = fmin(fmax(u - s, 0.0), 1.0); /* rounding must not push a weight below 0 */
-        in.joint[2 * v] = s, in.weight[2 * v] = 1.0 - w;
-        in.joint[2 * v + 1] = s + 1, in.weight[2 * v + 1] = w;
-    }
-    e = skin_deform(twist->bind.vertices, &in, palette, joints, (skin_blend){.method = SKIN_LBS}, out, d);
-    double worst = 0.0;
-    for (int v = 0; e == LAB_OK && v < n; v++) { /* the chapter's formula, pair by pair */
-        double r = hypot(out[v].x, out[v].y);
-        worst = fmax(worst, fabs(r - RIG30_RADIUS * rig30_radius_ratio(in.weight[2 * v + 1], share)));
-    }
-    if (closed_error)
-        *closed_error = worst;
-    skin_influences_free(&in);
-    return e;
-}
-
 /* ---- the corrective shape ---------------------------------------------------------------- */
 
 double rig30_trained_angle(rig30_kind kind) { return kind == RIG30_TWIST ? acos(-1.0) : acos(-1.0) / 2; }
@@ -79,10 +31,7 @@ vec3 rig30_corrective_target(const rig30_rig *rig, int v, lab_diag *d)
     return mat4_transform_point(share[1], rig->bind.vertices[v]); /* C_1(w1 trained) p */
 }
 
-/* The vertex's blended, normalised rotation: the real part of the library's one DQS blend
- * (skin_dqs_blend, the hemisphere fixed against the heaviest influence), the rotation of
- * CoR and of the corrective shape after skinning. */
-static lab_error blended_rotation(const skin_influences *in, int v, const dualquat *dq, quat *out, lab_diag *d)
+lab_error rig30_blended_rotation(const skin_influences *in, int v, const dualquat *dq, quat *out, lab_diag *d)
 {
     dualquat unit = dualquat_identity();
     lab_error e = skin_dqs_blend(in->joint + (size_t)v * in->per_vertex, in->weight + (size_t)v * in->per_vertex,
@@ -113,7 +62,7 @@ lab_error rig30_corrective_deltas(const rig30_rig *rig, rig30_order order, vec3 
         vec3 p = rig->bind.vertices[v], t = rig30_corrective_target(rig, v, d);
         if (order == FIXES30_AFTER_SKINNING) { /* d = R^-1 (t - M p) */
             quat r;
-            e = blended_rotation(in, v, dq, &r, d);
+            e = rig30_blended_rotation(in, v, dq, &r, d);
             deltas[v] = quat_rotate(quat_conjugate(r), vec3_sub(t, lbs_point(in, v, p, palette)));
             continue;
         }
@@ -133,30 +82,6 @@ lab_error rig30_corrective_deltas(const rig30_rig *rig, rig30_order order, vec3 
         q.z = inverse_transpose.m[0][2] * r.x + inverse_transpose.m[1][2] * r.y + inverse_transpose.m[2][2] * r.z;
         deltas[v] = vec3_sub(q, p);
     }
-    return e;
-}
-
-lab_error rig30_corrective(const rig30_rig *rig, rig30_order order, const vec3 *deltas, double theta, vec3 *out,
-                             lab_diag *d)
-{
-    const int n = rig->bind.vertex_count;
-    const double s = theta / rig30_trained_angle(rig->kind); /* the driver: 1 at the trained pose */
-    vec3 *morphed = malloc(sizeof(vec3) * (size_t)n);
-    mat4 palette[RIG30_JOINTS];
-    dualquat dq[RIG30_JOINTS];
-    lab_error e = morphed ? rig30_palettes(rig, theta, palette, dq, d)
-                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective shape", "%d vertices", n);
-    for (int v = 0; e == LAB_OK && v < n; v++) /* before skinning: the morph target first, then the skin */
-        morphed[v] = order == FIXES30_BEFORE_SKINNING ? vec3_add(rig->bind.vertices[v], vec3_scale(deltas[v], s))
-                                                      : rig->bind.vertices[v];
-    if (e == LAB_OK)
-        e = skin_deform(morphed, &rig->influences, palette, RIG30_JOINTS, (skin_blend){.method = SKIN_LBS}, out, d);
-    for (int v = 0; e == LAB_OK && order == FIXES30_AFTER_SKINNING && v < n; v++) { /* after: + s R d */
-        quat r;
-        e = blended_rotation(&rig->influences, v, dq, &r, d);
-        out[v] = vec3_add(out[v], vec3_scale(quat_rotate(r, deltas[v]), s));
-    }
-    free(morphed);
     return e;
 }
 
@@ -194,20 +119,6 @@ long rig30_cor_centres(const rig30_rig *rig, vec3 *centres)
         centres[i] = total > 0.0 ? vec3_scale(sum, 1.0 / total) : m->vertices[i];
     }
     return contributing;
-}
-
-lab_error rig30_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d)
-{
-    mat4 palette[RIG30_JOINTS];
-    dualquat dq[RIG30_JOINTS];
-    lab_error e = rig30_palettes(rig, theta, palette, dq, d);
-    const skin_influences *in = &rig->influences;
-    for (int v = 0; e == LAB_OK && v < rig->bind.vertex_count; v++) { /* p' = R (p - p*) + LBS(p*) */
-        quat r;
-        e = blended_rotation(in, v, dq, &r, d);
-        out[v] = vec3_add(quat_rotate(r, vec3_sub(rig->bind.vertices[v], centres[v])), lbs_point(in, v, centres[v], palette));
-    }
-    return e;
 }
 
 /* ---- volume ------------------------------------------------------------------------------ */

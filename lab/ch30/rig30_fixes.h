@@ -1,7 +1,8 @@
 /* rig30_fixes.h - the production fixes for LBS's collapse, on chapter 30's cylinder
  * (lab30-fixes): twist joints, a corrective shape, and centres of rotation. DQS, the
  * fourth, is skin.h's. Each is written so that a closed form or an independent measure
- * can check it (rig30_check.h).
+ * can check it (rig30_check.h). The skinning formulas themselves are written in
+ * lab30-fixes.c; this module holds what they are trained or precomputed from.
  *
  * Where they come from (section titles translated): chapter 30's last section, "can
  * another rotation representation fix the collapse", leaves more bones and geometric
@@ -57,13 +58,6 @@
 #define FIXES30_MAX_HELPERS 7
 #define FIXES30_COR_SIGMA 0.1
 
-/* The twist rig with k helper joints (0 <= k <= FIXES30_MAX_HELPERS) skinned by LBS at
- * twist theta: scene_evaluate over the chain, the palette C_i = G_i B_i^-1, skin_deform.
- * out has the cylinder's vertex count. *closed_error (may be NULL) receives the largest
- * |radius - rig30_radius_ratio(w, theta/(k+1))| over the vertices. */
-lab_error rig30_twist_joints(const rig30_rig *twist, int k, double theta, vec3 *out, double *closed_error,
-                               lab_diag *d);
-
 /* The trained pose: the twist at 180 degrees, the bend at 90 (radians). */
 double rig30_trained_angle(rig30_kind kind);
 typedef enum {
@@ -78,15 +72,14 @@ vec3 rig30_corrective_target(const rig30_rig *rig, int v, lab_diag *d);
  * matrix is singular; after skinning, nowhere. */
 lab_error rig30_corrective_deltas(const rig30_rig *rig, rig30_order order, vec3 *deltas, bool *unreachable,
                                     lab_diag *d);
-/* The rig at theta with the corrective shape at weight theta / trained, in that order. */
-lab_error rig30_corrective(const rig30_rig *rig, rig30_order order, const vec3 *deltas, double theta, vec3 *out,
-                             lab_diag *d);
+/* Vertex v's blended, normalised rotation R: the real part of the library's one DQS blend
+ * (skin_dqs_blend, the hemisphere fixed against the heaviest influence) of the palette's
+ * dual quaternions dq; the rotation of CoR and of the corrective shape after skinning. */
+lab_error rig30_blended_rotation(const skin_influences *in, int v, const dualquat *dq, quat *out, lab_diag *d);
 
 /* Every vertex's centre of rotation (see above). Returns how many (vertex, triangle)
  * pairs have a similarity above zero: all a sparse precomputation would need to visit. */
 long rig30_cor_centres(const rig30_rig *rig, vec3 *centres);
-/* The rig at theta skinned with centres of rotation. */
-lab_error rig30_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d);
 
 /* The signed volume of the cylinder at `positions`, its two open ends closed by fans to
  * their rings' centroids: sum over triangles of p0 . (p1 x p2) / 6. */

@@ -8,6 +8,7 @@
 
 #include "draw/camera.h"
 #include "rig30_fixes.h"
+#include "base/report.h"
 #include "program/output.h"
 
 typedef enum {
@@ -51,9 +52,13 @@ typedef struct {
     double closed_error;     /* largest deviation from the method's closed form; NAN: none */
 } fixes30_row;
 
+/* Each report section's checks, decided by the stage that made its numbers. */
 typedef struct {
-    const char *outdir;
-    output_batch out;
+    report_checks closed_forms, bend;
+} fixes30_checks;
+
+/* What lab30-fixes.c's stages made; the figures, the evidence and the report read it. */
+typedef struct {
     rig30_rig rigs[2];
     mesh_edge *edges;
     int edge_count;
@@ -75,24 +80,28 @@ typedef struct {
     double export_error;      /* the exported corrective read back at t = 0.5 against the double path */
     /* the twist sampled finely for the plot: [narrowest ring, largest |r - 1|][method][sample] */
     double curve[2][FIXES30_METHODS][FIXES30_CURVE_SAMPLES];
+    fixes30_checks checks;
 } fixes30;
 
 /* The row of that rig, pose and method (NULL: none). */
 const fixes30_row *fixes30_row_at(const fixes30 *r, rig30_kind rig, double deg, fixes30_method m);
 
-/* cli steps: fixes30.png and fixes30-radius.png (fixes30_figures.c); fixes30.json and
- * fixes30.csv. */
-lab_error fixes30_figures(void *state, lab_diag *d);
-/* fixes30-twist.gif, every method over the twist (fixes30_figures.c, after
- * fixes30_figures, whose cameras it shares): the run's last and longest step. */
-lab_error fixes30_animation(void *state, lab_diag *d);
-lab_error fixes30_evidence(void *state, lab_diag *d);
-/* The report's sections (lab30-fixes.c's step list titles and numbers them); each returns
- * whether its checks passed. */
-bool fixes30_report_twist(const void *state, FILE *out);
-bool fixes30_report_closed_forms(const void *state, FILE *out);
-bool fixes30_report_bend(const void *state, FILE *out);
-bool fixes30_report_costs(const void *state, FILE *out);
-void fixes30_release(void *state);
+/* The figures' cameras, one per rig over every panel and frame, and each rig's middle-ring
+ * edges (fixes30_figures.c). */
+lab_error fixes30_choose_cameras(const fixes30 *r, camera cam[2], bool *middle[2], lab_diag *d);
+/* fixes30.png and fixes30-radius.png. */
+lab_error fixes30_figures(const fixes30 *r, output_batch *out, lab_diag *d);
+/* fixes30-twist.gif, every method over the twist: the run's last and longest stage. */
+lab_error fixes30_animation(const fixes30 *r, output_batch *out, lab_diag *d);
+/* fixes30.json and fixes30.csv (fixes30_record.c). */
+lab_error fixes30_evidence(const fixes30 *r, output_batch *out, lab_diag *d);
+/* The report's bodies (lab30-fixes.c prints the headings): tables, and the rows of the
+ * checks its stages decided. */
+void fixes30_report_twist(const fixes30 *r, FILE *out);
+void fixes30_report_closed_forms(const fixes30 *r, FILE *out);
+void fixes30_report_bend(const fixes30 *r, FILE *out);
+void fixes30_report_costs(const fixes30 *r, FILE *out);
+/* Frees what the stages allocated in r. */
+void fixes30_free(fixes30 *r);
 
 #endif

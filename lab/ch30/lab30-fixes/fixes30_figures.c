@@ -85,7 +85,7 @@ static lab_error draw_row_panel(const fixes30 *r, const fixes30_row *w, const ca
 }
 
 /* Methods by poses: the twist at 90, 180, 210 and the bend at 90, 135. */
-static lab_error draw_grid(fixes30 *r, const camera cams[2], bool *const middle[2], lab_diag *d)
+static lab_error draw_grid(const fixes30 *r, output_batch *out, const camera cams[2], bool *const middle[2], lab_diag *d)
 {
     canvas panels[COLUMNS * FIXES30_METHODS] = {{0}};
     lab_error e = LAB_OK;
@@ -103,7 +103,7 @@ static lab_error draw_grid(fixes30 *r, const camera cams[2], bool *const middle[
     for (int i = 0; i < COLUMNS * FIXES30_METHODS; i++)
         canvas_free(&panels[i]);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "fixes30.png", &fig, d);
+        e = output_batch_add_image(out, "fixes30.png", &fig, d);
     canvas_free(&fig);
     return e;
 }
@@ -142,7 +142,7 @@ static lab_error animation_frame(const void *context, int k, canvas *frame, lab_
  * (every 30 degrees). Curves that lie on one another (the pre-skin corrective on LBS's
  * narrowest ring; post-skin, DQS and CoR on 1 and 0) stay visible by their dashes and
  * their markers' sizes, and the legend says which coincide where. */
-static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
+static lab_error draw_radius_plot(const fixes30 *r, output_batch *out, lab_diag *d)
 {
     static const rgb colors[FIXES30_METHODS] = {{40, 40, 40},   {0, 114, 178},   {0, 158, 115}, {213, 94, 0},
                                                 {86, 180, 233}, {204, 121, 167}, {230, 159, 0}};
@@ -178,27 +178,29 @@ static lab_error draw_radius_plot(fixes30 *r, lab_diag *d)
                                 "its delta, flips\nto the short way round (the hemisphere rule, lab30-dqs): the "
                                 "delta turns the other way at once.", d);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "fixes30-radius.png", &fig, d);
+        e = output_batch_add_image(out, "fixes30-radius.png", &fig, d);
     canvas_free(&plots[0]), canvas_free(&plots[1]), canvas_free(&fig);
     return e;
 }
 
-lab_error fixes30_figures(void *state, lab_diag *d)
+lab_error fixes30_choose_cameras(const fixes30 *r, camera cam[2], bool *middle[2], lab_diag *d)
 {
-    fixes30 *r = state;
-    lab_error e = choose_cameras(r, r->cam, d);
+    lab_error e = choose_cameras(r, cam, d);
     for (int k = 0; e == LAB_OK && k < 2; k++)
-        e = rig30_edge_masks(&r->rigs[k], r->edges, r->edge_count, &r->middle[k], NULL, d);
-    if (e == LAB_OK)
-        e = draw_grid(r, r->cam, r->middle, d);
-    return e == LAB_OK ? draw_radius_plot(r, d) : e;
+        e = rig30_edge_masks(&r->rigs[k], r->edges, r->edge_count, &middle[k], NULL, d);
+    return e;
 }
 
-lab_error fixes30_animation(void *state, lab_diag *d)
+lab_error fixes30_figures(const fixes30 *r, output_batch *out, lab_diag *d)
 {
-    fixes30 *r = state;
+    lab_error e = draw_grid(r, out, r->cam, r->middle, d);
+    return e == LAB_OK ? draw_radius_plot(r, out, d) : e;
+}
+
+lab_error fixes30_animation(const fixes30 *r, output_batch *out, lab_diag *d)
+{
     animation twist = {r, &r->cam[RIG30_TWIST], r->middle[RIG30_TWIST]};
-    return output_batch_add_animation(&r->out, "fixes30-twist.gif", FIXES30_ANIM_FRAMES, FIXES30_ANIM_DELAY_CS,
+    return output_batch_add_animation(out, "fixes30-twist.gif", FIXES30_ANIM_FRAMES, FIXES30_ANIM_DELAY_CS,
                                       animation_frame, &twist, d);
 }
 

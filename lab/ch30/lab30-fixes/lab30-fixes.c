@@ -36,11 +36,16 @@
 #include "base/bytes.h"
 #include "base/diag.h"
 #include "base/timer.h"
+#include "math/dualquat.h"
+#include "math/quat.h"
 #include "gltf/gltf.h"
 #include "math/linalg.h"
 #include "program/cli.h"
 #include "program/output.h"
+#include "mesh/scene.h"
 #include "skin/blend.h"
+#include "skin/influences.h"
+#include "skin/pose.h"
 
 #include "fixes30.h"
 #include "rig30.h"
@@ -50,42 +55,156 @@
 
 #define LAB "lab30-fixes"
 
-/* Both rigs; the corrective shape trained at the trained pose, before and after skinning;
- * each rig's centres of rotation. */
-static lab_error build_rigs(void *state, lab_diag *d)
+/* ---- the fixes, each written out: twist joints, a corrective shape in both orders,
+ * centres of rotation (the formulas rig30_fixes.h derives; what they are trained or
+ * precomputed from is there) ---------------------------------------------------------- */
+
+/* Twist joints (001, "Formula": extra joints): k helpers between the root and the child
+ * share the twist. Joint i (0 .. k+1) sits at z_i = 2i/(k+1) and turns by theta/(k+1); a
+ * vertex at height z blends its segment's two joints linearly, w_{i+1} = (z - z_i)(k+1)/2.
+ * *closed_error: the largest |r - rig30_radius_ratio(w, theta/(k+1))|, the chapter's formula
+ * pair by pair. */
+static lab_error fixes_twist_joints(const rig30_rig *twist, int k, double theta, vec3 *out, double *closed_error,
+                                    lab_diag *d)
 {
-    fixes30 *r = state;
-    lab_error e = rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
+    if (k < 0 || k > FIXES30_MAX_HELPERS)
+        return diag_fail(d, LAB_ERR_LIMIT, "twist joints", "%d helpers, 0 to %d", k, FIXES30_MAX_HELPERS);
+    const int joints = k + 2, n = twist->bind.vertex_count;
+    const double step = RIG30_HEIGHT / (k + 1), share = theta / (k + 1);
+    scene_node chain[2][FIXES30_MAX_HELPERS + 2];
+    mat4 world[FIXES30_MAX_HELPERS + 2], bind_world[FIXES30_MAX_HELPERS + 2], inverse_bind[FIXES30_MAX_HELPERS + 2],
+        palette[FIXES30_MAX_HELPERS + 2];
+    /* the chain at rest (the bind pose, B_i = G_i(0) = Tz(z_i)) and at theta:
+     * L_i = Tz(step) Rz(share) below the root */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < joints; i++)
+            chain[pass][i] = (scene_node){"twist joint", i - 1,
+                                          i == 0 ? mat4_identity()
+                                                 : mat4_mul(mat4_translate(0, 0, step), mat4_rotate_z(pass ? share : 0.0))};
+    lab_error e = scene_evaluate(chain[0], joints, bind_world, d);
+    if (e == LAB_OK) /* the chapter's inverse-bind rule: pure translations only */
+        e = skin_inverse_binds(bind_world, joints, inverse_bind, d);
+    if (e == LAB_OK) /* C_i = G_i B_i^-1 */
+        e = skin_pose_palette(chain[1], joints, inverse_bind, NULL, world, palette, NULL, d);
+    skin_influences in;
+    if (e == LAB_OK)
+        e = skin_influences_init(&in, n, 2, d);
     if (e != LAB_OK)
         return e;
-    int n = r->rigs[RIG30_TWIST].bind.vertex_count;
+    for (int v = 0; v < n; v++) { /* linear between the segment's two joints */
+        double u = twist->bind.vertices[v].z / step; /* in segments: 0 .. k + 1 */
+        int s = (int)floor(u);
+        s = s < 0 ? 0 : s > k ? k : s;
+        double w = fmin(fmax(u - s, 0.0), 1.0); /* rounding must not push a weight below 0 */
+        in.joint[2 * v] = s, in.weight[2 * v] = 1.0 - w;
+        in.joint[2 * v + 1] = s + 1, in.weight[2 * v + 1] = w;
+    }
+    e = skin_deform(twist->bind.vertices, &in, palette, joints, (skin_blend){.method = SKIN_LBS}, out, d);
+    double worst = 0.0;
+    for (int v = 0; e == LAB_OK && v < n; v++) { /* the chapter's formula, pair by pair */
+        double r = hypot(out[v].x, out[v].y);
+        worst = max_or_nan(worst, fabs(r - RIG30_RADIUS * rig30_radius_ratio(in.weight[2 * v + 1], share)));
+    }
+    if (closed_error)
+        *closed_error = worst;
+    skin_influences_free(&in);
+    return e;
+}
+
+/* A corrective shape (001, "Formula": a morph target beside the skin), its weight driven
+ * by the rig's angle, s = theta / trained:
+ *   before skinning (glTF's order)   p' = M(theta) (p + s d)
+ *   after skinning (the vertex's frame)  p' = M(theta) p + s R(theta) d,
+ * M = sum_j w_j C_j the blend, R the vertex's blended, normalised rotation. */
+static lab_error fixes_corrective(const rig30_rig *rig, rig30_order order, const vec3 *deltas, double theta,
+                                  vec3 *out, lab_diag *d)
+{
+    const int n = rig->bind.vertex_count;
+    const double s = theta / rig30_trained_angle(rig->kind); /* the driver: 1 at the trained pose */
+    vec3 *morphed = malloc(sizeof(vec3) * (size_t)n);
+    mat4 palette[RIG30_JOINTS];
+    dualquat dq[RIG30_JOINTS];
+    lab_error e = morphed ? rig30_palettes(rig, theta, palette, dq, d)
+                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective shape", "%d vertices", n);
+    for (int v = 0; e == LAB_OK && v < n; v++) /* before skinning: the morph target first, then the skin */
+        morphed[v] = order == FIXES30_BEFORE_SKINNING ? vec3_add(rig->bind.vertices[v], vec3_scale(deltas[v], s))
+                                                      : rig->bind.vertices[v];
+    if (e == LAB_OK)
+        e = skin_deform(morphed, &rig->influences, palette, RIG30_JOINTS, (skin_blend){.method = SKIN_LBS}, out, d);
+    for (int v = 0; e == LAB_OK && order == FIXES30_AFTER_SKINNING && v < n; v++) { /* after: + s R d */
+        quat r;
+        e = rig30_blended_rotation(&rig->influences, v, dq, &r, d);
+        out[v] = vec3_add(out[v], vec3_scale(quat_rotate(r, deltas[v]), s));
+    }
+    free(morphed);
+    return e;
+}
+
+/* Centres of rotation (Le and Hodgins 2016): the rotation blended as a quaternion, the
+ * translation LBS of the vertex's centre p*:  p' = R (p - p*) + sum_j w_j C_j p*. */
+static lab_error fixes_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d)
+{
+    mat4 palette[RIG30_JOINTS];
+    dualquat dq[RIG30_JOINTS];
+    lab_error e = rig30_palettes(rig, theta, palette, dq, d);
+    const skin_influences *in = &rig->influences;
+    const int K = in->per_vertex;
+    for (int v = 0; e == LAB_OK && v < rig->bind.vertex_count; v++) {
+        quat r;
+        e = rig30_blended_rotation(in, v, dq, &r, d);
+        vec4 lbs = skin_lbs_point(centres[v], in->joint + v * K, in->weight + v * K, K, palette);
+        out[v] = vec3_add(quat_rotate(r, vec3_sub(rig->bind.vertices[v], centres[v])), vec3_make(lbs.x, lbs.y, lbs.z));
+    }
+    return e;
+}
+
+/* ---- the stages: each takes what it reads, fills what it makes, and decides the checks
+ * of the numbers it made ---------------------------------------------------------------- */
+
+/* The corrective shape trained at each rig's trained pose, in both orders: deltas[order][rig];
+ * where the blended matrix is singular no delta before skinning reaches the target. */
+static lab_error train_corrective(const rig30_rig rigs[2], vec3 *deltas[2][2], bool *unreachable[2],
+                                  int *unreachable_count, lab_diag *d)
+{
+    int n = rigs[RIG30_TWIST].bind.vertex_count;
     for (int k = 0; k < 2; k++) {
-        r->unreachable[k] = malloc(sizeof(bool) * (size_t)n), r->centres[k] = malloc(sizeof(vec3) * (size_t)n);
+        unreachable[k] = malloc(sizeof(bool) * (size_t)n);
         for (int order = 0; order < 2; order++)
-            r->deltas[order][k] = malloc(sizeof(vec3) * (size_t)n);
-        if (!r->deltas[0][k] || !r->deltas[1][k] || !r->unreachable[k] || !r->centres[k])
+            deltas[order][k] = malloc(sizeof(vec3) * (size_t)n);
+        if (!deltas[0][k] || !deltas[1][k] || !unreachable[k])
             return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
         /* trained once, in both orders */
-        e = rig30_corrective_deltas(&r->rigs[k], FIXES30_BEFORE_SKINNING, r->deltas[0][k], r->unreachable[k], d);
+        lab_error e = rig30_corrective_deltas(&rigs[k], FIXES30_BEFORE_SKINNING, deltas[0][k], unreachable[k], d);
         if (e == LAB_OK)
-            e = rig30_corrective_deltas(&r->rigs[k], FIXES30_AFTER_SKINNING, r->deltas[1][k], NULL, d);
+            e = rig30_corrective_deltas(&rigs[k], FIXES30_AFTER_SKINNING, deltas[1][k], NULL, d);
         if (e != LAB_OK)
             return e;
         for (int v = 0; v < n; v++)
-            r->unreachable_count += r->unreachable[k][v];
+            *unreachable_count += unreachable[k][v];
     }
+    return LAB_OK;
+}
+
+/* Each rig's centres of rotation, with what the precomputation cost: the similarity
+ * evaluations, those above zero, and the time (reported, never evidence). */
+static lab_error precompute_centres(const rig30_rig rigs[2], vec3 *centres[2], long *evaluations, long *contributing,
+                                    double *seconds, lab_diag *d)
+{
+    int n = rigs[RIG30_TWIST].bind.vertex_count;
+    for (int k = 0; k < 2; k++)
+        if (!(centres[k] = malloc(sizeof(vec3) * (size_t)n)))
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
     double t0 = timer_seconds();
     for (int k = 0; k < 2; k++) {
-        r->cor_contributing += rig30_cor_centres(&r->rigs[k], r->centres[k]);
-        r->cor_evaluations += (long)r->rigs[k].bind.vertex_count * r->rigs[k].bind.triangle_count;
+        *contributing += rig30_cor_centres(&rigs[k], centres[k]);
+        *evaluations += (long)rigs[k].bind.vertex_count * rigs[k].bind.triangle_count;
     }
-    r->cor_seconds = timer_seconds() - t0;
-    r->bind_volume = rig30_volume(&r->rigs[RIG30_TWIST], r->rigs[RIG30_TWIST].bind.vertices);
+    *seconds = timer_seconds() - t0;
     return LAB_OK;
 }
 
 /* The radius the method's closed form gives vertex v of the twist at theta; NAN where it
- * has none there (twist joints check theirs pair by pair in rig30_twist_joints). */
+ * has none there (twist joints check theirs pair by pair in fixes_twist_joints). */
 static double closed_form_radius(const fixes30 *r, const fixes30_row *w, int v, double theta)
 {
     const bool trained = theta == rig30_trained_angle(RIG30_TWIST);
@@ -108,7 +227,8 @@ static double closed_form_radius(const fixes30 *r, const fixes30_row *w, int v, 
 }
 
 /* The twist's measures: the middle and the narrowest ring, the largest |r - 1|, and the
- * largest deviation from the closed form. */
+ * largest deviation from the closed form where the method has one (NAN where it has none
+ * at any vertex; a NaN position is never skipped). */
 static void measure_twist(const fixes30 *r, fixes30_row *w, double theta)
 {
     rig30_ring_radius ring = rig30_measure_ring(w->positions, RIG30_MIDDLE_RING);
@@ -118,18 +238,19 @@ static void measure_twist(const fixes30 *r, fixes30_row *w, double theta)
         w->narrowest = fmin(w->narrowest, rig30_measure_ring(w->positions, k).mean);
     w->inner = w->bulge = NAN;
     w->radius_error = 0.0;
-    double worst = NAN; /* fmax skips a NAN: no closed form at a vertex leaves worst as it is */
+    double worst = NAN; /* none yet */
     for (int v = 0; v < r->rigs[RIG30_TWIST].bind.vertex_count; v++) {
-        double radius = hypot(w->positions[v].x, w->positions[v].y);
-        w->radius_error = fmax(w->radius_error, fabs(radius - RIG30_RADIUS));
-        worst = fmax(worst, fabs(radius - closed_form_radius(r, w, v, theta)));
+        double radius = hypot(w->positions[v].x, w->positions[v].y), expect = closed_form_radius(r, w, v, theta);
+        w->radius_error = max_or_nan(w->radius_error, fabs(radius - RIG30_RADIUS));
+        if (!isnan(expect))
+            worst = isnan(worst) ? fabs(radius - expect) : max_or_nan(worst, fabs(radius - expect));
     }
     if (!isnan(worst))
         w->closed_error = worst;
 }
 
 /* One method at one pose: its positions, measured. */
-static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
+static lab_error skin_one(const fixes30 *r, fixes30_row *w, lab_diag *d)
 {
     const rig30_rig *rig = &r->rigs[w->rig];
     const int n = rig->bind.vertex_count;
@@ -140,23 +261,23 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
     if (e == LAB_OK && !w->positions)
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
     skin_method method = w->method == FIXES30_DQS ? SKIN_DQS : SKIN_LBS;
-    if (e == LAB_OK) /* the pose's joints and palette, and LBS or DQS itself */
+    if (e == LAB_OK) /* the pose's joints and palette, and LBS (lab30) or DQS (lab30-dqs) itself */
         e = rig30_pose_at(rig, theta, (skin_blend){.method = method}, &pose, d);
     w->closed_error = NAN;
     if (e == LAB_OK) {
         switch (w->method) {
         case FIXES30_TWIST1:
         case FIXES30_TWIST3:
-            e = rig30_twist_joints(rig, w->method == FIXES30_TWIST1 ? 1 : 3, theta, w->positions, &w->closed_error, d);
+            e = fixes_twist_joints(rig, w->method == FIXES30_TWIST1 ? 1 : 3, theta, w->positions, &w->closed_error, d);
             break;
         case FIXES30_CORRECTIVE:
         case FIXES30_CORRECTIVE_AFTER: {
             rig30_order order = w->method == FIXES30_CORRECTIVE ? FIXES30_BEFORE_SKINNING : FIXES30_AFTER_SKINNING;
-            e = rig30_corrective(rig, order, r->deltas[order][w->rig], theta, w->positions, d);
+            e = fixes_corrective(rig, order, r->deltas[order][w->rig], theta, w->positions, d);
             break;
         }
         case FIXES30_COR:
-            e = rig30_cor(rig, r->centres[w->rig], theta, w->positions, d);
+            e = fixes_cor(rig, r->centres[w->rig], theta, w->positions, d);
             break;
         default:
             memcpy(w->positions, pose.positions, sizeof(vec3) * (size_t)n);
@@ -175,10 +296,12 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
     }
     bool corrective = w->method == FIXES30_CORRECTIVE || w->method == FIXES30_CORRECTIVE_AFTER;
     if (e == LAB_OK && corrective && theta == rig30_trained_angle(w->rig)) {
-        double worst = w->closed_error; /* with the twist's radius; NAN on the bend, which fmax skips */
+        double worst = w->closed_error; /* with the twist's radius; NAN (none) on the bend */
         for (int v = 0; e == LAB_OK && v < n; v++) /* the trained pose reaches the target where it can */
-            if (w->method == FIXES30_CORRECTIVE_AFTER || !r->unreachable[w->rig][v])
-                worst = fmax(worst, vec3_length(vec3_sub(w->positions[v], rig30_corrective_target(rig, v, d))));
+            if (w->method == FIXES30_CORRECTIVE_AFTER || !r->unreachable[w->rig][v]) {
+                double miss = vec3_length(vec3_sub(w->positions[v], rig30_corrective_target(rig, v, d)));
+                worst = isnan(worst) ? miss : max_or_nan(worst, miss);
+            }
         w->closed_error = worst;
     }
     if (e == LAB_OK)
@@ -188,14 +311,13 @@ static lab_error skin_one(fixes30 *r, fixes30_row *w, lab_diag *d)
 }
 
 /* Every pose of both rigs through every method that applies there. */
-static lab_error skin_every_pose(void *state, lab_diag *d)
+static lab_error skin_every_pose(const fixes30 *r, fixes30_row *rows, int *count, lab_diag *d)
 {
-    fixes30 *r = state;
     lab_error e = LAB_OK;
     for (int p = 0; e == LAB_OK && p < FIXES30_POSES; p++)
         for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++) {
             bool twist = p < FIXES30_TWIST_POSES;
-            fixes30_row *w = &r->rows[r->row_count++];
+            fixes30_row *w = &rows[(*count)++];
             *w = (fixes30_row){.rig = twist ? RIG30_TWIST : RIG30_BEND,
                                .angle_deg = twist ? fixes30_twist_deg[p] : fixes30_bend_deg[p - FIXES30_TWIST_POSES],
                                .method = (fixes30_method)m,
@@ -208,13 +330,12 @@ static lab_error skin_every_pose(void *state, lab_diag *d)
 }
 
 /* The animation's frames: every method over the twist, every 10 degrees from 0 to 210. */
-static lab_error animation_poses(void *state, lab_diag *d)
+static lab_error animation_poses(const fixes30 *r, fixes30_row *anim, int *count, lab_diag *d)
 {
-    fixes30 *r = state;
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < FIXES30_ANIM_FRAMES; k++)
         for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++) {
-            fixes30_row *w = &r->anim[r->anim_count++];
+            fixes30_row *w = &anim[(*count)++];
             *w = (fixes30_row){.rig = RIG30_TWIST, .angle_deg = k * FIXES30_ANIM_STEP_DEG, .method = (fixes30_method)m,
                                .applies = true};
             e = skin_one(r, w, d);
@@ -224,29 +345,26 @@ static lab_error animation_poses(void *state, lab_diag *d)
 
 /* The twist every 2.5 degrees for the plot, so that its curves have no corners the
  * functions do not have: the narrowest ring and the largest |r - 1| of every method. */
-static lab_error sample_twist(void *state, lab_diag *d)
+static lab_error sample_twist(const fixes30 *r, double curve[2][FIXES30_METHODS][FIXES30_CURVE_SAMPLES], lab_diag *d)
 {
-    fixes30 *r = state;
     lab_error e = LAB_OK;
     for (int i = 0; e == LAB_OK && i < FIXES30_CURVE_SAMPLES; i++)
         for (int m = 0; e == LAB_OK && m < FIXES30_METHODS; m++) {
             fixes30_row w = {.rig = RIG30_TWIST, .angle_deg = FIXES30_CURVE_STEP * i, .method = (fixes30_method)m,
                              .applies = true};
             e = skin_one(r, &w, d);
-            r->curve[0][m][i] = w.narrowest, r->curve[1][m][i] = w.radius_error;
+            curve[0][m][i] = w.narrowest, curve[1][m][i] = w.radius_error;
             free(w.positions);
         }
     return e;
 }
 
-/* The corrective shape as a glTF morph target; then read back by our own glTF reader, as
- * lab30-gltf reads it, and skinned at t = 0.5 (90 degrees, weight 0.5) against the double
- * path, seen in glTF's frame (+Y up): (x, z, -y). */
-static lab_error export_corrective(void *state, lab_diag *d)
+/* The corrective shape as a glTF morph target (fixes30-corrective.gltf); then read back by
+ * our own glTF reader, as lab30-gltf reads it, and skinned at t = 0.5 (90 degrees, weight
+ * 0.5) against the double path, seen in glTF's frame (+Y up): (x, z, -y). */
+static lab_error export_corrective(const rig30_rig *twist, const vec3 *deltas, double *export_error,
+                                   output_batch *out, lab_diag *d)
 {
-    fixes30 *r = state;
-    const rig30_rig *twist = &r->rigs[RIG30_TWIST];
-    const vec3 *deltas = r->deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST];
     const int n = twist->bind.vertex_count, cylinder = RIG30_JOINTS; /* the node after the joints */
     bytes text = {0};
     gltf_document doc = {0};
@@ -260,40 +378,116 @@ static lab_error export_corrective(void *state, lab_diag *d)
     if (e == LAB_OK)
         e = gltf_skin_at(&doc, 0, 0.5, cylinder, 0, SKIN_LBS, SKIN_POLICY_STRICT, got, NULL, NULL, d);
     if (e == LAB_OK)
-        e = rig30_corrective(twist, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, d);
+        e = fixes_corrective(twist, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, d);
     for (int v = 0; e == LAB_OK && v < n; v++)
-        r->export_error = fmax(r->export_error,
-                               vec3_length(vec3_sub(got[v], vec3_make(expect[v].x, expect[v].z, -expect[v].y))));
+        *export_error = max_or_nan(*export_error,
+                                   vec3_length(vec3_sub(got[v], vec3_make(expect[v].x, expect[v].z, -expect[v].y))));
     if (e == LAB_OK)
-        e = output_batch_add(&r->out, "fixes30-corrective.gltf", &text, d);
+        e = output_batch_add(out, "fixes30-corrective.gltf", &text, d);
     bytes_free(&text);
     gltf_free(&doc);
     free(expect), free(got);
     return e;
 }
 
+/* Each fix against its closed form, in the report's order: the chapter's formula per method
+ * (pair by pair for twist joints), the narrowest ring of k twist joints at 180
+ * (cos(90/(k+1))), the trained poses of both orders, the post-skin middle ring at every
+ * twist, the exported shape read back, DQS and CoR at 180 (radius 1), CoR's middle ring. */
+static void check_closed_forms(const fixes30 *r, report_checks *c)
+{
+    char label[96];
+    for (int m = FIXES30_LBS; m <= FIXES30_TWIST3; m++) {
+        double worst = 0.0;
+        for (int p = 0; p < FIXES30_TWIST_POSES; p++)
+            worst = max_or_nan(worst, fixes30_row_at(r, RIG30_TWIST, fixes30_twist_deg[p], (fixes30_method)m)->closed_error);
+        snprintf(label, sizeof label, "%s: r vs r'/r", fixes30_method_name((fixes30_method)m));
+        check_bound(c, label, worst, FIXES30_TOLERANCE);
+    }
+    for (int k = 1; k <= 3; k += 2) {
+        const fixes30_row *w = fixes30_row_at(r, RIG30_TWIST, 180, k == 1 ? FIXES30_TWIST1 : FIXES30_TWIST3);
+        snprintf(label, sizeof label, "k = %d at 180: narrowest r'/r", k);
+        check_compare(c, label, w->narrowest, cos(acos(-1.0) / (2 * (k + 1))), FIXES30_TOLERANCE);
+    }
+    for (int order = 0; order < 2; order++) { /* the trained poses reach the target (and radius 1) */
+        fixes30_method m = order == FIXES30_BEFORE_SKINNING ? FIXES30_CORRECTIVE : FIXES30_CORRECTIVE_AFTER;
+        const char *name = order == FIXES30_BEFORE_SKINNING ? "pre-skin" : "post-skin";
+        snprintf(label, sizeof label, "%s twist 180: |p'-t|, |r-1|", name);
+        check_bound(c, label, fixes30_row_at(r, RIG30_TWIST, 180, m)->closed_error, FIXES30_TOLERANCE);
+        snprintf(label, sizeof label, "%s bend 90: |p'-t|", name);
+        check_bound(c, label, fixes30_row_at(r, RIG30_BEND, 90, m)->closed_error, FIXES30_TOLERANCE);
+    }
+    double after_middle = 0.0;
+    for (int p = 0; p < FIXES30_TWIST_POSES; p++)
+        after_middle = max_or_nan(
+            after_middle, fixes30_row_at(r, RIG30_TWIST, fixes30_twist_deg[p], FIXES30_CORRECTIVE_AFTER)->closed_error);
+    check_bound(c, "post-skin middle r, every twist", after_middle, FIXES30_TOLERANCE);
+    check_bound(c, "glTF read back, t = 0.5", r->export_error, 1e-6);
+    const fixes30_row *cor = fixes30_row_at(r, RIG30_TWIST, 180, FIXES30_COR);
+    check_bound(c, "DQS at 180: |r - 1|", fixes30_row_at(r, RIG30_TWIST, 180, FIXES30_DQS)->closed_error,
+                FIXES30_TOLERANCE);
+    check_bound(c, "CoR at 180: |r - 1|", cor->closed_error, 1e-9);
+    check_above(c, "CoR middle ring at 180: radius above 0.99", cor->radius_mean, 0.99);
+}
+
+/* ---- main: the stages in the report's order, then the figures, the evidence and the
+ * report ------------------------------------------------------------------------------ */
+
 int main(int argc, char **argv)
 {
     static fixes30 r;
     const cli_program program = {LAB, "Fixes for the candy wrapper: twist joints, a corrective shape, DQS, centres of rotation.",
                                  NULL, 0, {"OUTDIR"}, 1, NULL};
-    /* The fixes in the order the report shows them, each step with its section. */
-    static const cli_step steps[] = {
-        {.run = build_rigs},  /* the two rigs; the corrective shapes trained; the centres */
-        {.run = skin_every_pose, .report = fixes30_report_twist, /* every method, every pose */
-         .section = "The twist, 0 to 210 degrees: the narrowest ring's radius (r'/r)"},
-        {.run = sample_twist}, /* every 2.5 degrees, for the plot */
-        {.run = export_corrective, .report = fixes30_report_closed_forms, /* and read back */
-         .section = "Each fix against its closed form"},
-        {.section = "The bend: inner distance and bulge (both 1 and 0 at bind)", .report = fixes30_report_bend},
-        {.section = "What each costs per vertex (counted)", .report = fixes30_report_costs},
-        {.run = animation_poses}, /* the animation's frames */
-        {.run = fixes30_figures}, /* methods by poses; the radius against the twist */
-        {.run = fixes30_evidence},
-        {.run = fixes30_animation}, /* every method over the twist */
-    };
-    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
-                                        "Beyond LBS and DQS: the fixes production rigs use, on chapter 30's cylinder",
-                                        false, NULL, fixes30_release};
-    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
+    cli_run run;
+    int code = cli_begin(&run, &program, argc, argv);
+    if (code != CLI_RUN)
+        return code;
+
+    lab_diag *d = &run.diag;
+    /* the two rigs; the corrective shapes trained; the centres precomputed */
+    lab_error e = rig30_build_both(r.rigs, &r.edges, &r.edge_count, d);
+    if (e == LAB_OK)
+        e = train_corrective(r.rigs, r.deltas, r.unreachable, &r.unreachable_count, d);
+    if (e == LAB_OK)
+        e = precompute_centres(r.rigs, r.centres, &r.cor_evaluations, &r.cor_contributing, &r.cor_seconds, d);
+    if (e == LAB_OK) {
+        r.bind_volume = rig30_volume(&r.rigs[RIG30_TWIST], r.rigs[RIG30_TWIST].bind.vertices);
+        e = skin_every_pose(&r, r.rows, &r.row_count, d); /* every method, every pose */
+    }
+    if (e == LAB_OK) /* every 2.5 degrees, for the plot */
+        e = sample_twist(&r, r.curve, d);
+    if (e == LAB_OK) /* and read back */
+        e = export_corrective(&r.rigs[RIG30_TWIST], r.deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST], &r.export_error,
+                              &run.out, d);
+    if (e == LAB_OK) {
+        check_closed_forms(&r, &r.checks.closed_forms);
+        const fixes30_row *cor = fixes30_row_at(&r, RIG30_BEND, 90, FIXES30_COR);
+        check_bound(&r.checks.bend, "CoR bulge at 90 below DQS's", cor->bulge,
+                    fixes30_row_at(&r, RIG30_BEND, 90, FIXES30_DQS)->bulge);
+        e = animation_poses(&r, r.anim, &r.anim_count, d);
+    }
+    /* methods by poses and the radius against the twist (fixes30_figures.c), the evidence
+     * (fixes30_record.c), every method over the twist */
+    if (e == LAB_OK)
+        e = fixes30_choose_cameras(&r, r.cam, r.middle, d);
+    if (e == LAB_OK)
+        e = fixes30_figures(&r, &run.out, d);
+    if (e == LAB_OK)
+        e = fixes30_evidence(&r, &run.out, d);
+    if (e == LAB_OK)
+        e = fixes30_animation(&r, &run.out, d);
+
+    if (e == LAB_OK && cli_report(&run, "Beyond LBS and DQS: the fixes production rigs use, on chapter 30's cylinder")) {
+        cli_section(&run, "The twist, 0 to 210 degrees: the narrowest ring's radius (r'/r)", NULL);
+        fixes30_report_twist(&r, stdout);
+        cli_section(&run, "Each fix against its closed form", &r.checks.closed_forms);
+        fixes30_report_closed_forms(&r, stdout);
+        cli_section(&run, "The bend: inner distance and bulge (both 1 and 0 at bind)", &r.checks.bend);
+        fixes30_report_bend(&r, stdout);
+        cli_section(&run, "What each costs per vertex (counted)", NULL);
+        fixes30_report_costs(&r, stdout);
+    }
+    code = cli_end(&run, e);
+    fixes30_free(&r);
+    return code;
 }

@@ -1,7 +1,15 @@
-/* test_lab30_fixes.c - the fixes (lab/ch30/rig30_fixes.h) by the test's own arithmetic, and
- * build/bin/lab30-fixes end to end: exit codes, the evidence re-read with cJSON against
- * closed forms, the acceptance bounds, determinism and the committed out/. */
+/* test_lab30_fixes.c - the fixes (written in lab30-fixes.c, trained by rig30_fixes.h) by the
+ * test's own arithmetic, and build/bin/lab30-fixes end to end: exit codes, the evidence
+ * re-read with cJSON against closed forms, the acceptance bounds, determinism and the
+ * committed out/. */
 #define _POSIX_C_SOURCE 200809L
+/* The fixes' formulas are the program's own lines: its file is compiled into this suite,
+ * its main renamed, so that the tests below call fixes_twist_joints, fixes_corrective and
+ * fixes_cor as the program does. */
+#define main lab30_fixes_main
+#include "lab30-fixes.c"
+#undef main
+#undef LAB
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +47,7 @@ static void test_fixes_twist_joints_closed_form(void **state)
     assert_int_equal(rig30_pose_alloc(&rig, &chapter, NULL), LAB_OK);
     for (int k = 0; k <= 3; k++) {
         double error = -1;
-        assert_int_equal(rig30_twist_joints(&rig, k, acos(-1.0), out, &error, NULL), LAB_OK);
+        assert_int_equal(fixes_twist_joints(&rig, k, acos(-1.0), out, &error, NULL), LAB_OK);
         assert_true(error >= 0 && error < 1e-12);
         double narrowest = 1e9;
         for (int ring = 0; ring < RIG30_RINGS; ring++)
@@ -50,7 +58,7 @@ static void test_fixes_twist_joints_closed_form(void **state)
             assert_true(rig30_max_distance(out, chapter.positions, 216) < 1e-12);
         }
     }
-    assert_int_equal(rig30_twist_joints(&rig, FIXES30_MAX_HELPERS + 1, 1.0, out, NULL, NULL), LAB_ERR_LIMIT);
+    assert_int_equal(fixes_twist_joints(&rig, FIXES30_MAX_HELPERS + 1, 1.0, out, NULL, NULL), LAB_ERR_LIMIT);
     rig30_pose_free(&chapter);
     rig30_rig_free(&rig);
 }
@@ -66,7 +74,7 @@ static void test_fixes_corrective_shape(void **state)
     vec3 deltas[216], out[216];
     bool unreachable[216];
     assert_int_equal(rig30_corrective_deltas(&rig, FIXES30_BEFORE_SKINNING, deltas, unreachable, NULL), LAB_OK);
-    assert_int_equal(rig30_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0), out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0), out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++) {
         vec3 p = rig.bind.vertices[v];
         double w1 = p.z / 2, a = w1 * acos(-1.0);
@@ -80,7 +88,7 @@ static void test_fixes_corrective_shape(void **state)
         assert_true(vec3_length(vec3_sub(out[v], turned)) < 1e-12);
     }
     /* at 0 the driver is 0: the bind pose */
-    assert_int_equal(rig30_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
     assert_true(rig30_max_distance(out, rig.bind.vertices, 216) < 1e-15);
     rig30_rig_free(&rig);
 }
@@ -98,7 +106,7 @@ static void test_fixes_corrective_after_skinning(void **state)
     vec3 deltas[216], out[216];
     bool unreachable[216];
     assert_int_equal(rig30_corrective_deltas(&rig, FIXES30_AFTER_SKINNING, deltas, unreachable, NULL), LAB_OK);
-    assert_int_equal(rig30_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi, out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++) {
         vec3 p = rig.bind.vertices[v];
         double a = p.z / 2 * pi;
@@ -106,18 +114,18 @@ static void test_fixes_corrective_after_skinning(void **state)
         vec3 turned = vec3_make(p.x * cos(a) - p.y * sin(a), p.x * sin(a) + p.y * cos(a), p.z);
         assert_true(vec3_length(vec3_sub(out[v], turned)) < 1e-12);
     }
-    assert_int_equal(rig30_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
     for (int s = 0; s < RIG30_SEGMENTS; s++) {
         vec3 p = rig.bind.vertices[RIG30_MIDDLE_RING * RIG30_SEGMENTS + s], q = out[RIG30_MIDDLE_RING * RIG30_SEGMENTS + s];
         double k = cos(pi / 4) + 0.5, c = cos(pi / 4), sn = sin(pi / 4);
         assert_true(vec3_length(vec3_sub(q, vec3_make(k * (p.x * c - p.y * sn), k * (p.x * sn + p.y * c), p.z))) < 1e-12);
     }
-    assert_int_equal(rig30_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
     assert_true(rig30_max_distance(out, rig.bind.vertices, 216) < 1e-15);
     rig30_rig_free(&rig);
     assert_int_equal(rig30_rig_build(&rig, RIG30_BEND, NULL, NULL), LAB_OK);
     assert_int_equal(rig30_corrective_deltas(&rig, FIXES30_AFTER_SKINNING, deltas, NULL, NULL), LAB_OK);
-    assert_int_equal(rig30_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++)
         assert_true(vec3_length(vec3_sub(out[v], rig30_corrective_target(&rig, v, NULL))) < 1e-12);
     rig30_rig_free(&rig);
@@ -143,7 +151,7 @@ static void test_fixes_centres_and_volume(void **state)
         else
             assert_true(hypot(centres[v].x, centres[v].y) < 1e-12);
     }
-    assert_int_equal(rig30_cor(&rig, centres, acos(-1.0), out, NULL), LAB_OK);
+    assert_int_equal(fixes_cor(&rig, centres, acos(-1.0), out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++)
         assert_near(hypot(out[v].x, out[v].y), 1.0, 1e-12);
     assert_near(rig30_volume(&rig, rig.bind.vertices), 2 * 12 * sin(acos(-1.0) / 12), 1e-12);
@@ -256,7 +264,7 @@ static void test_lab30_fixes_corrective_as_gltf(void **state)
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
     vec3 deltas[216], expect[216];
     assert_int_equal(rig30_corrective_deltas(&rig, FIXES30_BEFORE_SKINNING, deltas, NULL, NULL), LAB_OK);
-    assert_int_equal(rig30_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, NULL), LAB_OK);
     cJSON *positions = tu_json_get(part, "positions");
     for (int v = 0; v < 216; v++) {
         cJSON *q = cJSON_GetArrayItem(positions, v);

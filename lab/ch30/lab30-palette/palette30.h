@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "skin/fastskin.h"
+#include "base/report.h"
 #include "program/output.h"
 #include "skin/packed.h"
 #include "rig30.h"
@@ -30,7 +31,20 @@ typedef struct {
     palette_dualquat pd[RIG30_JOINTS];
 } palette30_frame;
 
+/* The run's options (lab30-palette.c's table fills them). */
 typedef struct {
+    int threads;                      /* --threads */
+    int level;                        /* --simd, a simd_level */
+} palette30_options;
+
+/* Each report section's checks, decided by the stage that made its numbers. */
+typedef struct {
+    report_checks poses, crowd, candidates;
+} palette30_checks;
+
+/* What lab30-palette.c's stages made; the figures, the evidence and the report read it. */
+typedef struct {
+    palette30_options options;
     rig30_rig rig;
     vec3 bind_normals[PALETTE30_VERTS];
     packed_mesh packed;
@@ -45,26 +59,20 @@ typedef struct {
     rig30_candidates candidates;      /* RTR4's flowchart for one bend-rig vertex */
     mesh_edge *edges;
     int edge_count;
-    int threads;                      /* the run's --threads */
-    int level;                        /* the run's --simd, a simd_level */
-    output_batch out;                 /* what the run writes, and where */
-    const char *outdir;
+    palette30_checks checks;
 } palette30;
 
-/* Frees what the computation allocated in the palette30 at state (a cli_chapter release). */
-void palette30_release(void *state);
+/* Frees what the stages allocated in r. */
+void palette30_free(palette30 *r);
 
-/* palette30.json and palette30-layouts.csv. */
-/* (a cli_step on a palette30: adds to its `out`) */
-lab_error palette30_evidence(void *state, lab_diag *d);
+/* palette30.json and palette30-layouts.csv (palette30_record.c). */
+lab_error palette30_evidence(const palette30 *r, output_batch *out, lab_diag *d);
 
-/* The report; whether every check passed. */
-/* (a cli_chapter report on a palette30) */
-/* The report's sections (lab30-palette.c's step list titles and numbers them); each
- * returns whether its checks passed. */
-bool palette30_report_layouts(const void *state, FILE *out);
-bool palette30_report_poses(const void *state, FILE *out);
-bool palette30_report_crowd(const void *state, FILE *out);
-bool palette30_report_candidates(const void *state, FILE *out);
+/* The report's bodies (lab30-palette.c prints the headings): tables, and the rows of the
+ * checks its stages decided. */
+void palette30_report_layouts(const palette30 *r, FILE *out);
+void palette30_report_poses(const palette30 *r, FILE *out);
+void palette30_report_crowd(const palette30 *r, FILE *out);
+void palette30_report_candidates(const palette30 *r, FILE *out);
 
 #endif

@@ -19,12 +19,14 @@
 
 const double palette30_pose_deg[PALETTE30_POSES] = {0, 45, 90, 135, 180};
 
-void palette30_release(void *state)
+void palette30_free(palette30 *r)
 {
-    palette30 *r = state;
     packed_mesh_free(&r->packed);
     rig30_rig_free(&r->rig);
     free(r->edges);
+    report_checks_free(&r->checks.poses);
+    report_checks_free(&r->checks.crowd);
+    report_checks_free(&r->checks.candidates);
 }
 
 
@@ -95,10 +97,8 @@ static cJSON *evidence_json(const palette30 *r)
     return root;
 }
 
-lab_error palette30_evidence(void *state, lab_diag *d)
+lab_error palette30_evidence(const palette30 *r, output_batch *b, lab_diag *d)
 {
-    palette30 *r = state;
-    output_batch *b = &r->out;
     cJSON *root = evidence_json(r);
     bytes json = {0}, csv = {0};
     lab_error e = json_to_bytes(root, &json, d);
@@ -122,9 +122,9 @@ static void print_point(FILE *out, const char *label, vec3 p)
     fprintf(out, "  %-34s (%.15g, %.15g, %.15g)\n", label, p.x, p.y, p.z);
 }
 
-bool palette30_report_candidates(const void *state, FILE *out)
+void palette30_report_candidates(const palette30 *r, FILE *out)
 {
-    const rig30_candidates *c = &((const palette30 *)state)->candidates;
+    const rig30_candidates *c = &r->candidates;
     fprintf(out, "  The bend rig at %g deg; vertex p on the inner side, weights %.6g (root), %.6g (child).\n"
             "  The palette takes p to one candidate position per joint, C_j p; LBS is their weighted sum.\n",
             rad_to_deg(c->angle), c->weight[0], c->weight[1]);
@@ -133,49 +133,27 @@ bool palette30_report_candidates(const void *state, FILE *out)
     print_point(out, "candidate C_1 p", c->candidate[1]);
     print_point(out, "LBS (sum_j w_j C_j p)", c->lbs);
     print_point(out, "DQS", c->dqs);
-    double hand = vec3_length(vec3_sub(c->lbs, c->lbs_by_hand));
-    bool ok = report_bound(out, "|LBS - 2/3 C_0 p - 1/3 C_1 p|", hand, PALETTE30_TOLERANCE);
+    report_rows(out, &r->checks.candidates);
     fprintf(out, "  distance from the elbow: p %.6f, LBS %.6f, DQS %.6f (DQS keeps it)\n",
             vec3_length(vec3_sub(c->p, c->joint)), vec3_length(vec3_sub(c->lbs, c->joint)),
             vec3_length(vec3_sub(c->dqs, c->joint)));
-    return ok;
 }
 
-bool palette30_report_layouts(const void *state, FILE *out)
+void palette30_report_layouts(const palette30 *r, FILE *out)
 {
-    const palette30 *r = state;
     for (int i = 0; i < LAYOUTS; i++)
         fprintf(out, "  %-24s %3d  %s\n", layouts[i].layout, layouts[i].bytes, layouts[i].fields);
     fprintf(out, "  palette: %d joints x %zu bytes (float 3x4 rows) = %zu bytes per frame; dual quaternions %zu bytes each\n",
            RIG30_JOINTS, sizeof(palette_matrix), RIG30_JOINTS * sizeof(palette_matrix), sizeof(palette_dualquat));
     fprintf(out, "  packing the cylinder to 4 influences: %d vertices truncated\n", r->truncation.truncated_vertices);
-    return true;
 }
 
-bool palette30_report_poses(const void *state, FILE *out)
-{
-    const palette30 *r = state;
-    bool ok = true;
-    for (int m = 0; m < 2; m++)
-        for (int p = 0; p < PALETTE30_POSES; p++) {
-            char label[64];
-            snprintf(label, sizeof label, "%s %3g deg position", skin_method_name((skin_method)m), palette30_pose_deg[p]);
-            ok &= report_bound(out, label, r->error[m][p][0], PALETTE30_TOLERANCE);
-            snprintf(label, sizeof label, "%s %3g deg normal", skin_method_name((skin_method)m), palette30_pose_deg[p]);
-            ok &= report_bound(out, label, r->error[m][p][1], PALETTE30_TOLERANCE);
-        }
-    return ok;
-}
+void palette30_report_poses(const palette30 *r, FILE *out) { report_rows(out, &r->checks.poses); }
 
-bool palette30_report_crowd(const void *state, FILE *out)
+void palette30_report_crowd(const palette30 *r, FILE *out)
 {
-    const palette30 *r = state;
-    bool ok = report_bound(out, "shared palette + own world vs W K_j", r->instancing_difference, PALETTE30_TOLERANCE);
-    char label[64];
-    snprintf(label, sizeof label, "%s, %d threads vs scalar", simd_level_name((simd_level)r->level), r->threads);
-    ok &= report_bound(out, label, r->level_difference, PALETTE30_TOLERANCE);
+    report_rows(out, &r->checks.crowd);
     fprintf(out, "  %d instances share %d palettes (%d x %zu bytes per frame instead of %d x %zu)\n", PALETTE30_INSTANCES,
            PALETTE30_POSES, PALETTE30_POSES, RIG30_JOINTS * sizeof(palette_matrix), PALETTE30_INSTANCES, RIG30_JOINTS * sizeof(palette_matrix));
-    return ok;
 }
 

@@ -271,6 +271,30 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
                               const double *morph_weights, skin_method method, skin_policy_kind policy,
                               vec3 *out_positions, int *normalized, lab_diag *d);
 
+/* What a skinned primitive blends, read by glTF's rules: its bind positions with the
+ * node's morph targets applied (morph_weights as above), its influences from JOINTS_n and
+ * WEIGHTS_n (indices into skin.joints, not nodes) under the weight policy and renormalised
+ * (none where the primitive has no JOINTS_n: influences.vertex_count is 0), and the skin's
+ * inverse bind matrices IBM_j (identity where it has none). gltf_skin_primitive is this,
+ * then J_j = G(skin.joints[j]) IBM_j and the blend; lab30-gltf.c writes those two steps in
+ * its own lines. The caller frees a read input with gltf_skin_input_free (nothing to free
+ * after an error). */
+typedef struct {
+    vec3 *bind;                   /* vertex_count positions, morphed */
+    skin_influences influences;   /* joint indices into joints[] (skin.joints) */
+    mat4 *inverse_bind;           /* joint_count IBM_j */
+    const int *joints;            /* skin.joints: joint j's node (the document's) */
+    int vertex_count, joint_count;
+    int normalized;               /* vertices whose weights the policy divided by their sum */
+} gltf_skin_input;
+lab_error gltf_skin_input_read(const gltf_document *doc, int node, int primitive, const double *morph_weights,
+                               skin_policy_kind policy, gltf_skin_input *out, lab_diag *d);
+void gltf_skin_input_free(gltf_skin_input *in);
+/* LAB_ERR_NOT_FINITE naming the first skinned position that overflowed (finite joints and
+ * inverse binds may still overflow), or LAB_OK. */
+lab_error gltf_skinned_finite(const gltf_document *doc, int node, int primitive, const vec3 *positions, int count,
+                              lab_diag *d);
+
 /* The positions of one primitive of a mesh node without a skin: its morph targets first
  * (morph_weights as for gltf_skin_primitive; NULL: none), then the node's own world matrix
  * (world[node], from gltf_world_matrices), as glTF places an unskinned mesh.

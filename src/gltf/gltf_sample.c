@@ -304,8 +304,8 @@ lab_error gltf_primitive_triangles(const gltf_document *doc, int mesh, int primi
 }
 
 /* J_j = G(skin.joints[j]) IBM_j, with identity IBMs when the skin has none (5.28.1). */
-static lab_error joint_matrices(const gltf_document *doc, const gltf_skin *s, const mat4 *world, mat4 *out,
-                                lab_diag *d)
+/* The skin's inverse bind matrices IBM_j, identity where the skin has none. */
+static lab_error inverse_binds(const gltf_document *doc, const gltf_skin *s, mat4 *inverse_bind, lab_diag *d)
 {
     double *ibm = NULL;
     if (s->inverse_bind >= 0) {
@@ -315,19 +315,13 @@ static lab_error joint_matrices(const gltf_document *doc, const gltf_skin *s, co
             return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%s", "inverse binds");
         }
     }
-    mat4 *inverse_bind = malloc(sizeof(mat4) * (size_t)(s->joint_count > 0 ? s->joint_count : 1));
-    if (!inverse_bind) {
-        free(ibm);
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%s", "inverse binds");
-    }
     for (int j = 0; j < s->joint_count; j++) { /* glTF stores them column-major */
         inverse_bind[j] = mat4_identity();
         for (int c = 0; ibm && c < 4; c++)
             for (int r = 0; r < 4; r++)
                 inverse_bind[j].m[r][c] = ibm[16 * j + 4 * c + r];
     }
-    skin_palette_run(world, s->joints, inverse_bind, s->joint_count, out); /* the one palette */
-    free(ibm), free(inverse_bind);
+    free(ibm);
     return LAB_OK;
 }
 
@@ -388,10 +382,17 @@ lab_error gltf_primitive_influences(const gltf_document *doc, int mesh, int prim
     return p->sets ? read_influences(doc, p, doc->accessors[p->position].count, out, d) : LAB_OK;
 }
 
-lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
-                              const double *morph_weights, skin_method method, skin_policy_kind policy,
-                              vec3 *out_positions, int *normalized, lab_diag *d)
+void gltf_skin_input_free(gltf_skin_input *in)
 {
+    free(in->bind), free(in->inverse_bind);
+    skin_influences_free(&in->influences);
+    *in = (gltf_skin_input){0};
+}
+
+lab_error gltf_skin_input_read(const gltf_document *doc, int node, int primitive, const double *morph_weights,
+                               skin_policy_kind policy, gltf_skin_input *out, lab_diag *d)
+{
+    *out = (gltf_skin_input){0};
     const gltf_node *nd = node >= 0 && node < doc->node_count ? &doc->nodes[node] : NULL;
     if (!doc->validated || !nd || nd->mesh < 0 || nd->skin < 0)
         return gltf_fail_at(d, "(node)", "node %d is not a validated skinned mesh node", node);
@@ -400,43 +401,68 @@ lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive,
     const gltf_primitive *p = &doc->meshes[nd->mesh].primitives[primitive];
     const gltf_skin *s = &doc->skins[nd->skin];
     int n = doc->accessors[p->position].count;
-    mat4 *jm = malloc(sizeof(mat4) * (size_t)s->joint_count);
-    vec3 *bind = malloc(sizeof(vec3) * (size_t)(n ? n : 1));
-    skin_influences in = {0};
+    out->vertex_count = n, out->joint_count = s->joint_count, out->joints = s->joints;
+    out->inverse_bind = malloc(sizeof(mat4) * (size_t)(s->joint_count > 0 ? s->joint_count : 1));
+    out->bind = malloc(sizeof(vec3) * (size_t)(n ? n : 1));
     skin_weight_report report = {0};
-    lab_error e = (jm && bind) ? joint_matrices(doc, s, world, jm, d)
-                                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d vertices", n);
+    lab_error e = out->inverse_bind && out->bind ? inverse_binds(doc, s, out->inverse_bind, d)
+                                                 : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d vertices", n);
     if (e == LAB_OK) /* morph targets first, then the skin (glTF 2.0, 3.7.2.2) */
-        e = gltf_morph_primitive(doc, nd->mesh, primitive, morph_weights, bind, NULL, d);
-    if (e == LAB_OK && p->sets == 0) /* no influences: the mesh follows nothing */
-        memcpy(out_positions, bind, sizeof(vec3) * (size_t)n);
-    else if (e == LAB_OK)
-        e = read_influences(doc, p, n, &in, d);
+        e = gltf_morph_primitive(doc, nd->mesh, primitive, morph_weights, out->bind, NULL, d);
+    if (e == LAB_OK && p->sets > 0) /* none: the mesh follows nothing */
+        e = read_influences(doc, p, n, &out->influences, d);
     /* the weight rule with the validator's tolerance, 2e-7 per weight; then every sum is
      * made 1 in double precision for the one blend of skin.h */
     skin_weight_policy rule = {.kind = policy, .tolerance = 2e-7 * 4 * p->sets};
     if (e == LAB_OK && p->sets > 0) {
-        e = skin_apply_weight_policy(&in, s->joint_count, rule, &report, d);
+        e = skin_apply_weight_policy(&out->influences, s->joint_count, rule, &report, d);
         if (e != LAB_OK) /* name the primitive, not only the vertex */
             diag_prefix_where(d, "mesh %d primitive %d", nd->mesh, primitive);
     }
-    if (e == LAB_OK && p->sets > 0) {
-        skin_renormalize(&in);
-        e = skin_deform(bind, &in, jm, s->joint_count, (skin_blend){.method = method, .rigid_tolerance = GLTF_RIGID_TOLERANCE},
-                        out_positions, d);
-    }
-    for (int v = 0; e == LAB_OK && v < n; v++) /* finite joints and inverse binds may still overflow */
-        if (!vec3_is_finite(out_positions[v])) {
-            char at[96];
-            snprintf(at, sizeof at, "mesh %d primitive %d vertex %d", nd->mesh, primitive, v);
-            e = diag_fail(d, LAB_ERR_NOT_FINITE, at, "skinned position (%g, %g, %g): a joint matrix overflows",
-                          out_positions[v].x, out_positions[v].y, out_positions[v].z);
-        }
-    if (normalized)
-        *normalized = report.normalized_count;
+    if (e == LAB_OK && p->sets > 0)
+        skin_renormalize(&out->influences);
+    out->normalized = report.normalized_count;
     skin_weight_report_free(&report);
-    skin_influences_free(&in);
-    free(jm), free(bind);
+    if (e != LAB_OK)
+        gltf_skin_input_free(out);
+    return e;
+}
+
+lab_error gltf_skinned_finite(const gltf_document *doc, int node, int primitive, const vec3 *positions, int count,
+                              lab_diag *d)
+{
+    for (int v = 0; v < count; v++) /* finite joints and inverse binds may still overflow */
+        if (!vec3_is_finite(positions[v])) {
+            char at[96];
+            snprintf(at, sizeof at, "mesh %d primitive %d vertex %d", doc->nodes[node].mesh, primitive, v);
+            return diag_fail(d, LAB_ERR_NOT_FINITE, at, "skinned position (%g, %g, %g): a joint matrix overflows",
+                             positions[v].x, positions[v].y, positions[v].z);
+        }
+    return LAB_OK;
+}
+
+lab_error gltf_skin_primitive(const gltf_document *doc, int node, int primitive, const mat4 *world,
+                              const double *morph_weights, skin_method method, skin_policy_kind policy,
+                              vec3 *out_positions, int *normalized, lab_diag *d)
+{
+    gltf_skin_input in;
+    lab_error e = gltf_skin_input_read(doc, node, primitive, morph_weights, policy, &in, d);
+    mat4 *jm = e == LAB_OK ? malloc(sizeof(mat4) * (size_t)(in.joint_count > 0 ? in.joint_count : 1)) : NULL;
+    if (e == LAB_OK && !jm)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d joints", in.joint_count);
+    if (e == LAB_OK) /* J_j = G(skin.joints[j]) IBM_j: the one palette */
+        skin_palette_run(world, in.joints, in.inverse_bind, in.joint_count, jm);
+    if (e == LAB_OK && in.influences.vertex_count == 0) /* no influences: the mesh follows nothing */
+        memcpy(out_positions, in.bind, sizeof(vec3) * (size_t)in.vertex_count);
+    else if (e == LAB_OK)
+        e = skin_deform(in.bind, &in.influences, jm, in.joint_count,
+                        (skin_blend){.method = method, .rigid_tolerance = GLTF_RIGID_TOLERANCE}, out_positions, d);
+    if (e == LAB_OK)
+        e = gltf_skinned_finite(doc, node, primitive, out_positions, in.vertex_count, d);
+    if (normalized)
+        *normalized = e == LAB_OK ? in.normalized : 0;
+    gltf_skin_input_free(&in);
+    free(jm);
     return e;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "gltf/gltf.h"
+#include "base/report.h"
 #include "program/output.h"
 
 #define GLTF30_MAX_TIMES 8
@@ -51,48 +52,51 @@ typedef struct {
     long draco_values;                    /* Draco-decoded ones: quantized in the stream, not compared */
 } gltf30_checks;
 
+/* The run's options and arguments (lab30-gltf.c's table fills them). */
 typedef struct {
+    const char *asset;                /* ASSET */
+    double requested_times[GLTF30_MAX_TIMES]; /* --time; none: the animation's quarters */
+    int requested_count;
+    const char *animation_arg;        /* --anim N|NAME; NULL: the first animation */
+    int method;                       /* --method, a skin_method */
+    int policy;                       /* --policy, a skin_policy_kind */
+    gltf_limits limits;               /* --max-vertices, --max-nodes, --max-joints (0: default) */
+    int max_values;                   /* --max-values: numbers in gltf30.json */
+} gltf30_options;
+
+/* What lab30-gltf.c's stages made; the figures, the evidence and the report read it. */
+typedef struct {
+    gltf30_options options;
     gltf_document doc;
-    gltf30_checks checks;
-    gltf30_part *parts;         /* every primitive of every mesh node, part_count of them */
+    int animation;                    /* the one sampled: an index, -1 when the asset has none */
+    gltf30_part *parts;               /* every primitive of every mesh node, part_count of them */
     int part_count;
     gltf30_time at[GLTF30_MAX_TIMES];
     int time_count;
     double start, end;                /* the sampled animation's time range */
     struct { double start, end; } *ranges; /* every animation's, animation_count of them */
-    /* the run's options and arguments */
-    double requested_times[GLTF30_MAX_TIMES]; /* --time; none: the animation's quarters */
-    const char *animation_arg;        /* --anim N|NAME; NULL: the first animation */
-    int animation;                    /* the one sampled: an index, -1 when the asset has none */
-    int requested_count;
-    int method;                       /* --method, a skin_method */
-    int policy;                       /* --policy, a skin_policy_kind */
-    gltf_limits limits;               /* --max-vertices, --max-nodes, --max-joints (0: default) */
-    int max_values;                   /* --max-values: numbers in gltf30.json */
-    const char *args[2];              /* ASSET, OUTDIR */
-    output_batch out;                 /* what the run writes */
+    gltf30_checks checks;             /* the measures */
+    report_checks verdicts;           /* the checks of them, decided by gltf30_check */
 } gltf30;
 
-/* Frees what the computation allocated in the gltf30 at state (a cli_chapter release). */
-void gltf30_release(void *state);
+/* Frees what the stages allocated in r. */
+void gltf30_free(gltf30 *r);
+
+/* gltf30.png and its panels (gltf30_figures.c). */
+lab_error gltf30_figures(const gltf30 *r, output_batch *out, lab_diag *d);
 
 /* gltf30.json: per time, per skinned primitive, the joints' world matrices and the
- * skinned positions. */
-/* (a cli_step on a gltf30: adds to its `out`) */
-/* gltf30.png and its panels (gltf30_figures.c; a cli_step on a gltf30). */
-lab_error gltf30_figures(void *state, lab_diag *d);
+ * skinned positions (gltf30_record.c). */
+lab_error gltf30_evidence(const gltf30 *r, output_batch *out, lab_diag *d);
 
-lab_error gltf30_evidence(void *state, lab_diag *d);
+/* The checks (gltf30_check.c, after the sampling), each measured against a value computed
+ * apart from it: the measures into c, the verdicts into verdicts, in the report's order. */
+lab_error gltf30_check(const gltf30 *r, gltf30_checks *c, report_checks *verdicts, lab_diag *d);
 
-/* The checks (gltf30_check.c; a cli_step on a gltf30, after the sampling). */
-lab_error gltf30_check(void *state, lab_diag *d);
-
-/* One line for the asset, one per sampled time. */
-/* (a cli_chapter report on a gltf30) */
-/* The report's sections: the asset, what was sampled (a time outside the animation's range
- * said clamped), how many vertices' weights a policy normalised at each time; then the
- * checks, each beside its independent value. */
-bool gltf30_report(const void *state, FILE *out);
-bool gltf30_report_checks(const void *state, FILE *out);
+/* The report's bodies (lab30-gltf.c prints the headings): the asset, what was sampled (a
+ * time outside the animation's range said clamped), how many vertices' weights a policy
+ * normalised at each time; then the checks' rows, each beside its independent value. */
+void gltf30_report(const gltf30 *r, FILE *out);
+void gltf30_report_checks(const gltf30 *r, FILE *out);
 
 #endif

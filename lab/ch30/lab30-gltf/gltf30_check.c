@@ -6,6 +6,7 @@
 #include "gltf30.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +18,8 @@
 
 /* Weight sums as skinned: the stored sums (strict), or the sums after dividing each weight
  * by its vertex's sum (normalize), over every skinned part's vertices. */
-static lab_error check_weights(gltf30 *r, lab_diag *d)
+static lab_error check_weights(const gltf30 *r, gltf30_checks *c, lab_diag *d)
 {
-    gltf30_checks *c = &r->checks;
     for (int p = 0; p < r->part_count; p++) {
         if (!r->parts[p].skinned)
             continue;
@@ -33,12 +33,12 @@ static lab_error check_weights(gltf30 *r, lab_diag *d)
                 sum += in.weight[(size_t)v * in.per_vertex + k];
             for (int k = 0; k < in.per_vertex && sum > 0.0; k++)
                 divided += in.weight[(size_t)v * in.per_vertex + k] / sum;
-            double as_skinned = r->policy == SKIN_POLICY_NORMALIZE ? divided : sum;
+            double as_skinned = r->options.policy == SKIN_POLICY_NORMALIZE ? divided : sum;
             c->weight_deviation = fmax(c->weight_deviation, fabs(as_skinned - 1.0));
             c->weight_vertices++;
         }
         /* strict: glTF's 2e-7 a weight component (as gltf_skin_primitive takes it); normalize: rounding */
-        double bound = r->policy == SKIN_POLICY_NORMALIZE ? 1e-12 : 2e-7 * in.per_vertex;
+        double bound = r->options.policy == SKIN_POLICY_NORMALIZE ? 1e-12 : 2e-7 * in.per_vertex;
         c->weight_bound = fmax(c->weight_bound, bound);
         skin_influences_free(&in);
     }
@@ -46,14 +46,14 @@ static lab_error check_weights(gltf30 *r, lab_diag *d)
 }
 
 /* The sampled positions hold no NaN or infinity. */
-static void check_finite(gltf30 *r)
+static void check_finite(const gltf30 *r, gltf30_checks *c)
 {
     for (int k = 0; k < r->time_count; k++)
         for (int p = 0; p < r->part_count; p++)
             for (int v = 0; v < r->parts[p].vertex_count; v++) {
                 vec3 q = r->at[k].positions[p][v];
-                r->checks.not_finite += !isfinite(q.x) + !isfinite(q.y) + !isfinite(q.z);
-                r->checks.coordinates += 3;
+                c->not_finite += !isfinite(q.x) + !isfinite(q.y) + !isfinite(q.z);
+                c->coordinates += 3;
             }
 }
 
@@ -105,9 +105,8 @@ static double key_difference(mat4 L, gltf_path path, const double *v)
 /* The sampler at its own key times: every channel of the sampled animation that has a key
  * at a time is compared there with that key, read back from the output accessor. At most
  * GLTF30_MAX_KEY_TIMES distinct times are sampled, spread over the keys. */
-static lab_error check_keys(gltf30 *r, lab_diag *d)
+static lab_error check_keys(const gltf30 *r, gltf30_checks *c, lab_diag *d)
 {
-    gltf30_checks *c = &r->checks;
     if (r->animation < 0)
         return LAB_OK;
     const gltf_animation *a = &r->doc.animations[r->animation];
@@ -179,9 +178,8 @@ static lab_error check_keys(gltf30 *r, lab_diag *d)
  * offset), and then skinning with any weights that sum to 1 gives M p: the rest pose skinned
  * must be M applied to the mesh's own (morphed) positions. Where the J_j differ by more than
  * GLTF30_REST_TOLERANCE, the rest pose is not the bind pose, and the report says so. */
-static lab_error check_bind_pose(gltf30 *r, lab_diag *d)
+static lab_error check_bind_pose(const gltf30 *r, gltf30_checks *c, lab_diag *d)
 {
-    gltf30_checks *c = &r->checks;
     int n = r->doc.node_count;
     mat4 *locals = malloc(sizeof(mat4) * (size_t)(n ? n : 1)), *world = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
     lab_error e = locals && world ? gltf_sample_locals(&r->doc, -1, 0.0, locals, d)
@@ -215,8 +213,8 @@ static lab_error check_bind_pose(gltf30 *r, lab_diag *d)
             c->rest_offset = fmax(c->rest_offset, offset);
             c->rest_parts++;
         } else if (e == LAB_OK) {
-            e = gltf_skin_at(&r->doc, -1, 0.0, part->node, part->primitive, (skin_method)r->method,
-                             (skin_policy_kind)r->policy, skinned, weights, NULL, d);
+            e = gltf_skin_at(&r->doc, -1, 0.0, part->node, part->primitive, (skin_method)r->options.method,
+                             (skin_policy_kind)r->options.policy, skinned, weights, NULL, d);
             if (e == LAB_OK)
                 e = gltf_morph_primitive(&r->doc, part->mesh, part->primitive, targets ? weights : NULL, mesh, NULL, d);
             double size = 0.0;
@@ -241,9 +239,8 @@ static lab_error check_bind_pose(gltf30 *r, lab_diag *d)
  * A Draco stream quantizes inside itself, on a grid whose step the JSON does not declare
  * (up to half a step outside the box: 6.4e-06 on RiggedFigure at 14 bits): counted apart,
  * compared with the source by the tests instead (test_lab30_gltf_draco.c). */
-static lab_error check_decoded(gltf30 *r, lab_diag *d)
+static lab_error check_decoded(const gltf30 *r, gltf30_checks *c, lab_diag *d)
 {
-    gltf30_checks *c = &r->checks;
     for (int p = 0; p < r->part_count; p++) {
         int a = r->doc.meshes[r->parts[p].mesh].primitives[r->parts[p].primitive].position;
         const gltf_accessor *acc = &r->doc.accessors[a];
@@ -269,17 +266,44 @@ static lab_error check_decoded(gltf30 *r, lab_diag *d)
     return LAB_OK;
 }
 
-lab_error gltf30_check(void *state, lab_diag *d)
+/* The verdicts, in the report's order: the weight sums as skinned, the non-finite
+ * coordinates, the sampler at its keys, the rest pose, the decoded positions. */
+static void decide(const gltf30_checks *c, report_checks *v)
 {
-    gltf30 *r = state;
-    r->checks = (gltf30_checks){0};
-    check_finite(r);
-    lab_error e = check_weights(r, d);
+    char label[96];
+    if (c->weight_vertices) {
+        snprintf(label, sizeof label, "weight sums as skinned: max |W - 1| (%ld vertices)", c->weight_vertices);
+        check_bound(v, label, c->weight_deviation, c->weight_bound);
+    }
+    snprintf(label, sizeof label, "non-finite coordinates (%ld sampled)", c->coordinates);
+    check_count(v, label, c->not_finite, 0);
+    if (c->keys_checked) {
+        snprintf(label, sizeof label, "sampler at its keys: max rel. diff (%d keys, %d times)", c->keys_checked,
+                 c->key_times);
+        check_bound(v, label, c->key_difference, GLTF30_KEY_TOLERANCE);
+    }
+    if (c->bind_parts) { /* every J_j = M at rest: skinning must give M p */
+        snprintf(label, sizeof label, "rest pose skinned vs M p: max distance (%d parts)", c->bind_parts);
+        check_bound(v, label, c->bind_difference, c->bind_bound);
+    }
+    if (c->decoded_values) { /* compressed data decoded: against the bounds its writer declared */
+        snprintf(label, sizeof label, "decoded POSITION outside its declared min/max (%ld values)", c->decoded_values);
+        check_bound(v, label, max_or_nan(c->decoded_excursion, 0.0), c->decoded_bound);
+    }
+}
+
+lab_error gltf30_check(const gltf30 *r, gltf30_checks *c, report_checks *verdicts, lab_diag *d)
+{
+    *c = (gltf30_checks){0};
+    check_finite(r, c);
+    lab_error e = check_weights(r, c, d);
     if (e == LAB_OK)
-        e = check_keys(r, d);
+        e = check_keys(r, c, d);
     if (e == LAB_OK)
-        e = check_bind_pose(r, d);
+        e = check_bind_pose(r, c, d);
     if (e == LAB_OK)
-        e = check_decoded(r, d);
+        e = check_decoded(r, c, d);
+    if (e == LAB_OK)
+        decide(c, verdicts);
     return e;
 }

@@ -196,9 +196,8 @@ static lab_error equal_pull_edges(const gltf30 *r, const gltf30_part *part, cons
     return LAB_OK;
 }
 
-lab_error gltf30_figures(void *state, lab_diag *d)
+lab_error gltf30_figures(const gltf30 *r, output_batch *out, lab_diag *d)
 {
-    gltf30 *r = state;
     camera cam;
     lab_error e = fit_camera(r, &cam, d);
     canvas panels[GLTF30_MAX_TIMES] = {{0}}, fig = {0};
@@ -233,8 +232,8 @@ lab_error gltf30_figures(void *state, lab_diag *d)
         figure_draw_label(&panels[k], 1, turn);
     }
     char title[400]; /* the asset, its animation and the colours of what is drawn */
-    const char *slash = strrchr(r->args[0], '/');
-    snprintf(title, sizeof title, "%.60s, animation %g..%g s%s%s\n%s%s", slash ? slash + 1 : r->args[0], r->start,
+    const char *slash = strrchr(r->options.asset, '/');
+    snprintf(title, sizeof title, "%.60s, animation %g..%g s%s%s\n%s%s", slash ? slash + 1 : r->options.asset, r->start,
              r->end, skinned ? ": blue joints, red bones" : "",
              orange ? "; orange: vertices\ntwo joints pull equally, where LBS collapses first." : ".",
              orange ? "\n" : "",
@@ -244,6 +243,6 @@ lab_error gltf30_figures(void *state, lab_diag *d)
     output_name names[GLTF30_MAX_TIMES];
     for (int k = 0; k < r->time_count; k++)
         snprintf(names[k], sizeof names[k], "gltf30-panel%d.png", k);
-    return output_batch_add_figure(&r->out, e, "gltf30.png", &fig, panels, names, r->time_count, d);
+    return output_batch_add_figure(out, e, "gltf30.png", &fig, panels, names, r->time_count, d);
 }
 

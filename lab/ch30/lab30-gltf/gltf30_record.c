@@ -16,9 +16,8 @@
 #include "skin/blend.h"
 #include "skin/influences.h"
 
-void gltf30_release(void *state)
+void gltf30_free(gltf30 *r)
 {
-    gltf30 *r = state;
     for (int k = 0; k < r->time_count; k++) {
         for (int p = 0; p < r->part_count; p++) {
             free(r->at[k].positions ? r->at[k].positions[p] : NULL);
@@ -31,6 +30,7 @@ void gltf30_release(void *state)
     free(r->parts);
     free(r->ranges);
     gltf_free(&r->doc);
+    report_checks_free(&r->verdicts);
 }
 
 
@@ -98,9 +98,8 @@ static void write_time(json_writer *w, const gltf30 *r, const gltf30_time *at)
 
 /* gltf30.json, written as it is produced (src/program/json_writer.h): up to --max-values
  * numbers, which a cJSON tree would hold at about 100 bytes each before printing them. */
-lab_error gltf30_evidence(void *state, lab_diag *d)
+lab_error gltf30_evidence(const gltf30 *r, output_batch *out, lab_diag *d)
 {
-    gltf30 *r = state;
     bytes text = {0};
     json_writer w;
     json_writer_begin(&w, &text);
@@ -108,10 +107,10 @@ lab_error gltf30_evidence(void *state, lab_diag *d)
     cJSON *conventions = json_conventions();
     json_writer_item(&w, "conventions", conventions);
     cJSON_Delete(conventions);
-    const char *slash = strrchr(r->args[0], '/');
-    json_writer_string(&w, "asset", slash ? slash + 1 : r->args[0]);
-    json_writer_string(&w, "method", skin_method_name((skin_method)r->method));
-    json_writer_string(&w, "policy", skin_policy_name((skin_policy_kind)r->policy));
+    const char *slash = strrchr(r->options.asset, '/');
+    json_writer_string(&w, "asset", slash ? slash + 1 : r->options.asset);
+    json_writer_string(&w, "method", skin_method_name((skin_method)r->options.method));
+    json_writer_string(&w, "policy", skin_policy_name((skin_policy_kind)r->options.policy));
     json_writer_string(&w, "space", "the joints' world space: the skinned mesh node's transform is ignored");
     json_writer_object(&w, "animation"); /* the one sampled (--anim) */
     json_writer_int(&w, "index", r->animation);
@@ -130,17 +129,16 @@ lab_error gltf30_evidence(void *state, lab_diag *d)
     json_writer_end(&w);
     lab_error e = json_writer_finish(&w, d);
     if (e == LAB_OK)
-        e = output_batch_add(&r->out, "gltf30.json", &text, d);
+        e = output_batch_add(out, "gltf30.json", &text, d);
     bytes_free(&text);
     return e;
 }
 
 
-bool gltf30_report(const void *state, FILE *out)
+void gltf30_report(const gltf30 *r, FILE *out)
 {
-    const gltf30 *r = state;
-    fprintf(out, "  %s: %d mesh primitive(s), animation %g..%g s, %s, policy %s\n", r->args[0],
-            r->part_count, r->start, r->end, skin_method_name((skin_method)r->method), skin_policy_name((skin_policy_kind)r->policy));
+    fprintf(out, "  %s: %d mesh primitive(s), animation %g..%g s, %s, policy %s\n", r->options.asset,
+            r->part_count, r->start, r->end, skin_method_name((skin_method)r->options.method), skin_policy_name((skin_policy_kind)r->options.policy));
     for (int p = 0; p < r->part_count; p++)
         fprintf(out, "  part %d: node %d, mesh %d primitive %d, %d vertices, %s\n", p, r->parts[p].node,
                 r->parts[p].mesh, r->parts[p].primitive, r->parts[p].vertex_count, gltf30_part_kind(&r->parts[p]));
@@ -167,39 +165,31 @@ bool gltf30_report(const void *state, FILE *out)
     }
     if (r->doc.animation_count == 0)
         fprintf(out, "    none: the asset is sampled at its rest pose\n");
-    return true;
 }
 
-bool gltf30_report_checks(const void *state, FILE *out)
+/* The rows of the checks gltf30_check decided, in its order, with the notes between. */
+void gltf30_report_checks(const gltf30 *r, FILE *out)
 {
-    const gltf30 *r = state;
     const gltf30_checks *c = &r->checks;
-    bool ok = true;
-    char label[96];
-    if (c->weight_vertices) {
-        snprintf(label, sizeof label, "weight sums as skinned: max |W - 1| (%ld vertices)", c->weight_vertices);
-        ok &= report_bound(out, label, c->weight_deviation, c->weight_bound);
-    }
-    snprintf(label, sizeof label, "non-finite coordinates (%ld sampled)", c->coordinates);
-    ok &= report_count(out, label, c->not_finite, 0);
-    if (c->keys_checked) {
-        snprintf(label, sizeof label, "sampler at its keys: max rel. diff (%d keys, %d times)", c->keys_checked,
-                 c->key_times);
-        ok &= report_bound(out, label, c->key_difference, GLTF30_KEY_TOLERANCE);
-    } else {
+    const report_checks *v = &r->verdicts;
+    int next = 0;
+    if (c->weight_vertices && next < v->count)
+        report_row(out, &v->items[next++]);
+    if (next < v->count)
+        report_row(out, &v->items[next++]); /* the non-finite coordinates */
+    if (c->keys_checked && next < v->count)
+        report_row(out, &v->items[next++]);
+    else if (!c->keys_checked)
         fprintf(out, "  the sampler at its keys: %s\n", r->animation < 0 ? "no animation, no keys" : "no keys");
-    }
     if (c->bind_parts) { /* every J_j = M at rest: skinning must give M p */
-        snprintf(label, sizeof label, "rest pose skinned vs M p: max distance (%d parts)", c->bind_parts);
-        ok &= report_bound(out, label, c->bind_difference, c->bind_bound);
+        if (next < v->count)
+            report_row(out, &v->items[next++]);
         fprintf(out, "  (M: the joint matrices' common value at rest, %s)\n",
                 c->bind_common <= GLTF30_REST_TOLERANCE ? "the identity: skinned = the mesh"
                                                          : "one transform the skin applies to the whole mesh");
     }
-    if (c->decoded_values) { /* compressed data decoded: against the bounds its writer declared */
-        snprintf(label, sizeof label, "decoded POSITION outside its declared min/max (%ld values)", c->decoded_values);
-        ok &= report_bound(out, label, fmax(c->decoded_excursion, 0.0), c->decoded_bound);
-    }
+    if (c->decoded_values && next < v->count) /* compressed data decoded: against its declared bounds */
+        report_row(out, &v->items[next++]);
     if (c->draco_values)
         fprintf(out, "  %ld POSITION values decoded from Draco: quantized inside the stream on a step the JSON\n"
                      "  does not declare, so not compared with its min/max here\n", c->draco_values);
@@ -207,5 +197,4 @@ bool gltf30_report_checks(const void *state, FILE *out)
         fprintf(out, "  %d skinned part(s) whose rest pose is not their bind pose (the joint matrices differ\n"
                      "  by up to %.3g at rest): skinning there moves the mesh, and no identity is checked\n",
                 c->rest_parts, c->rest_offset);
-    return ok;
 }

@@ -37,30 +37,66 @@
 
 #define LAB "lab30-gltf"
 
-/* ---- the computation ------------------------------------------------------------------------- */
+/* ---- the stages: each takes what it reads and fills what it makes ---------------------- */
 
 /* Every primitive of every node that has both a mesh and a skin. */
-static lab_error find_parts(gltf30 *r, lab_diag *d)
+static lab_error find_parts(const gltf_document *doc, gltf30_part **parts, int *count, lab_diag *d)
 {
     int total = 0;
-    for (int n = 0; n < r->doc.node_count; n++)
-        if (r->doc.nodes[n].mesh >= 0)
-            total += r->doc.meshes[r->doc.nodes[n].mesh].primitive_count;
-    if (!(r->parts = malloc(sizeof *r->parts * (size_t)(total ? total : 1))))
+    for (int n = 0; n < doc->node_count; n++)
+        if (doc->nodes[n].mesh >= 0)
+            total += doc->meshes[doc->nodes[n].mesh].primitive_count;
+    if (!(*parts = malloc(sizeof **parts * (size_t)(total ? total : 1))))
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "mesh primitives", "%d", total);
-    for (int n = 0; n < r->doc.node_count; n++) { /* every mesh instance: a node with a mesh */
-        const gltf_node *node = &r->doc.nodes[n];
+    for (int n = 0; n < doc->node_count; n++) { /* every mesh instance: a node with a mesh */
+        const gltf_node *node = &doc->nodes[n];
         if (node->mesh < 0)
             continue;
-        for (int p = 0; p < r->doc.meshes[node->mesh].primitive_count; p++)
-            r->parts[r->part_count++] =
-                (gltf30_part){n, node->mesh, p, gltf_primitive_vertex_count(&r->doc, node->mesh, p), node->skin >= 0,
-                              r->doc.meshes[node->mesh].primitives[p].target_count > 0};
+        for (int p = 0; p < doc->meshes[node->mesh].primitive_count; p++)
+            (*parts)[(*count)++] =
+                (gltf30_part){n, node->mesh, p, gltf_primitive_vertex_count(doc, node->mesh, p), node->skin >= 0,
+                              doc->meshes[node->mesh].primitives[p].target_count > 0};
     }
     return LAB_OK;
 }
 
-static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
+/* glTF 2.0, 3.7.3 "Skins", one skinned primitive of a node at one time: the joint matrices
+ *     J_j = G(skin.joints[j]) IBM_j
+ * (JOINTS_n index skin.joints, not the document's nodes; no inverseBindMatrices means
+ * identity; the skinned mesh node's own transform is ignored, so the positions live in the
+ * joints' world space), then the chapter's blend, LBS p' = sum_k w_k J_{j_k} p~ or DQS
+ * (lab30-dqs), over the bind positions as the morph targets left them (3.7.2.2). The
+ * library's gltf_skin_primitive is the same, tested against these lines. */
+static lab_error skin_part(const gltf_document *doc, const gltf30_part *part, const mat4 *world,
+                           const double *morph_weights, const gltf30_options *o, vec3 *out, int *normalized,
+                           lab_diag *d)
+{
+    gltf_skin_input in; /* the morphed bind positions, influences under --policy, IBM_j */
+    lab_error e = gltf_skin_input_read(doc, part->node, part->primitive, morph_weights, (skin_policy_kind)o->policy,
+                                       &in, d);
+    if (e != LAB_OK)
+        return e;
+    mat4 *J = malloc(sizeof(mat4) * (size_t)(in.joint_count > 0 ? in.joint_count : 1));
+    if (!J)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(skin)", "%d joints", in.joint_count);
+    for (int j = 0; e == LAB_OK && j < in.joint_count; j++)
+        J[j] = mat4_mul(world[in.joints[j]], in.inverse_bind[j]); /* J_j = G(skin.joints[j]) IBM_j */
+    if (e == LAB_OK && in.influences.vertex_count == 0) /* no JOINTS_n: the mesh follows nothing */
+        memcpy(out, in.bind, sizeof(vec3) * (size_t)in.vertex_count);
+    else if (e == LAB_OK) /* LBS or DQS over every influence; DQS takes float32's rotations as rigid */
+        e = skin_deform(in.bind, &in.influences, J, in.joint_count,
+                        (skin_blend){.method = (skin_method)o->method, .rigid_tolerance = GLTF_RIGID_TOLERANCE}, out, d);
+    if (e == LAB_OK)
+        e = gltf_skinned_finite(doc, part->node, part->primitive, out, in.vertex_count, d);
+    *normalized = e == LAB_OK ? in.normalized : 0;
+    free(J);
+    gltf_skin_input_free(&in);
+    return e;
+}
+
+/* One time: the animation's locals, every node's world matrix G, then every part: its
+ * morph weights, then skinned (skin_part) or placed by its node's world matrix. */
+static lab_error sample_time(const gltf30 *r, gltf30_time *at, lab_diag *d)
 {
     int n = r->doc.node_count;
     mat4 *locals = malloc(sizeof(mat4) * (size_t)(n ? n : 1));
@@ -70,7 +106,7 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
     lab_error e = (locals && at->world && at->positions && at->morph_weights)
                       ? gltf_sample_locals(&r->doc, r->animation, at->t, locals, d)
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "nodes", "%d", n);
-    if (e == LAB_OK)
+    if (e == LAB_OK) /* G_i = G_parent(i) L_i */
         e = gltf_world_matrices(&r->doc, locals, at->world, d);
     for (int p = 0; e == LAB_OK && p < r->part_count; p++) {
         int count, targets = gltf_node_target_count(&r->doc, r->parts[p].node);
@@ -84,8 +120,8 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
         if (e == LAB_OK && !at->positions[p])
             e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "positions", "part %d", p);
         else if (e == LAB_OK && r->parts[p].skinned) /* morph targets, then the skin */
-            e = gltf_skin_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world, at->morph_weights[p],
-                                    (skin_method)r->method, (skin_policy_kind)r->policy, at->positions[p], &count, d);
+            e = skin_part(&r->doc, &r->parts[p], at->world, at->morph_weights[p], &r->options, at->positions[p],
+                          &count, d);
         else if (e == LAB_OK) /* morph targets, then the node's own world matrix */
             e = gltf_place_primitive(&r->doc, r->parts[p].node, r->parts[p].primitive, at->world, at->morph_weights[p],
                                      at->positions[p], d);
@@ -100,11 +136,9 @@ static lab_error sample_time(gltf30 *r, gltf30_time *at, lab_diag *d)
  * (--anim 1 is animation 1, even where animation 0 is named "1"); anything else is a name,
  * and name:NAME is always one (name:1). A name that several animations share is refused
  * with their indices, and one the asset does not have lists what it has (usage errors). */
-static lab_error choose_animation(gltf30 *r, lab_diag *d)
+static lab_error choose_animation(const gltf_document *doc, const char *arg, int *animation, lab_diag *d)
 {
-    const gltf_document *doc = &r->doc;
-    r->animation = doc->animation_count > 0 ? 0 : -1;
-    const char *arg = r->animation_arg;
+    *animation = doc->animation_count > 0 ? 0 : -1;
     if (!arg)
         return LAB_OK;
     bool by_name = strncmp(arg, "name:", 5) == 0, number = !by_name && arg[0] != '\0';
@@ -124,7 +158,7 @@ static lab_error choose_animation(gltf30 *r, lab_diag *d)
         used += n > 0 && (size_t)n < sizeof there - used ? (size_t)n : 0;
     }
     if (matches == 1) {
-        r->animation = found;
+        *animation = found;
         return LAB_OK;
     }
     text_printable(shown, sizeof shown, name);
@@ -142,20 +176,20 @@ static lab_error choose_animation(gltf30 *r, lab_diag *d)
                      doc->animation_count ? there : "none");
 }
 
-/* The asset: read, validated (every MUST the reader knows), its skinned primitives found. */
-static lab_error load_asset(void *state, lab_diag *d)
+/* The asset: read, validated (every MUST the reader knows), the animation chosen, its
+ * skinned primitives found. */
+static lab_error load_asset(const gltf30_options *o, gltf30 *r, lab_diag *d)
 {
-    gltf30 *r = state;
-    lab_error e = gltf_load(r->args[0], &r->doc, d);
-    r->doc.limits = r->limits; /* --max-vertices, --max-nodes, --max-joints, --max-targets, --max-morph-deltas */
+    lab_error e = gltf_load(o->asset, &r->doc, d);
+    r->doc.limits = o->limits; /* --max-vertices, --max-nodes, --max-joints, --max-targets, --max-morph-deltas */
     if (e == LAB_OK)
         e = gltf_validate(&r->doc, d);
     if (e == LAB_OK)
-        e = choose_animation(r, d);
+        e = choose_animation(&r->doc, o->animation_arg, &r->animation, d);
     if (e == LAB_OK)
-        e = find_parts(r, d);
+        e = find_parts(&r->doc, &r->parts, &r->part_count, d);
     if (e == LAB_OK && r->part_count == 0) /* valid glTF, with nothing to draw */
-        e = diag_fail(d, LAB_ERR_NOTHING_TO_DO, r->args[0], "%s",
+        e = diag_fail(d, LAB_ERR_NOTHING_TO_DO, o->asset, "%s",
                       "the asset is valid glTF but no node has a mesh: this lab draws meshes");
     return e;
 }
@@ -163,18 +197,18 @@ static lab_error load_asset(void *state, lab_diag *d)
 /* A refusal that an option of this program would turn into a result says which: weights
  * off by more than glTF's tolerance are divided out by --policy normalize, and a count
  * over a limit is raised by the limit's option (which the limit's message names). */
-static void locate_error(const void *state, lab_diag *d)
+static void locate_error(const gltf30_options *o, lab_diag *d)
 {
-    const gltf30 *r = state;
     size_t n = strlen(d->where);
-    if (d->code == LAB_ERR_WEIGHT_SUM && r->policy == SKIN_POLICY_STRICT && n + 1 < sizeof d->where)
+    if (d->code == LAB_ERR_WEIGHT_SUM && o->policy == SKIN_POLICY_STRICT && n + 1 < sizeof d->where)
         snprintf(d->where + n, sizeof d->where - n, " (--policy normalize divides its weights by their sum)");
 }
 
-/* Every sampled time: the animation's locals, the joints' world matrices, the skin. */
-static lab_error sample_times(void *state, lab_diag *d)
+/* Every sampled time (--time, or the animation's start, quarter, half and end), each
+ * through sample_time; refused before anything is sampled when gltf30.json would hold
+ * more numbers than --max-values. */
+static lab_error sample_times(const gltf30_options *o, gltf30 *r, lab_diag *d)
 {
-    gltf30 *r = state;
     r->ranges = calloc((size_t)(r->doc.animation_count ? r->doc.animation_count : 1), sizeof *r->ranges);
     if (!r->ranges)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "animations", "%d time ranges", r->doc.animation_count);
@@ -187,7 +221,7 @@ static lab_error sample_times(void *state, lab_diag *d)
         r->start = r->ranges[r->animation].start, r->end = r->ranges[r->animation].end;
     double span = r->end - r->start;
     const double quarters[4] = {r->start, r->start + 0.25 * span, r->start + 0.5 * span, r->end};
-    r->time_count = r->requested_count ? r->requested_count : (span > 0 ? 4 : 1);
+    r->time_count = o->requested_count ? o->requested_count : (span > 0 ? 4 : 1);
     long values = 0; /* what gltf30.json will hold, before anything is sampled */
     for (int p = 0; p < r->part_count; p++) {
         const gltf_node *node = &r->doc.nodes[r->parts[p].node];
@@ -195,62 +229,82 @@ static lab_error sample_times(void *state, lab_diag *d)
                   16L * (node->skin >= 0 ? r->doc.skins[node->skin].joint_count : 1);
     }
     values *= r->time_count;
-    if (values > r->max_values)
+    if (values > o->max_values)
         return diag_fail(d, LAB_ERR_LIMIT, "gltf30.json", "%ld numbers (%d parts at %d times: positions, morph weights, "
                          "joint matrices), more than the limit (%d); --max-values raises it", values, r->part_count,
-                         r->time_count, r->max_values);
+                         r->time_count, o->max_values);
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < r->time_count; k++) {
-        r->at[k].t = r->requested_count ? r->requested_times[k] : quarters[k];
+        r->at[k].t = o->requested_count ? o->requested_times[k] : quarters[k];
         e = sample_time(r, &r->at[k], d);
     }
     return e;
 }
 
+/* ---- main: the stages, then the checks, the figures, the evidence and the report ------- */
+
 int main(int argc, char **argv)
 {
     static const char *const methods[] = {"lbs", "dqs", NULL};          /* skin_method order */
     static const char *const policies[] = {"strict", "normalize", NULL}; /* skin_policy_kind order */
-    static gltf30 r = {.method = SKIN_LBS, .policy = SKIN_POLICY_STRICT, .max_values = GLTF30_DEFAULT_MAX_VALUES};
+    static gltf30 r = {.options = {.method = SKIN_LBS, .policy = SKIN_POLICY_STRICT, .max_values = GLTF30_DEFAULT_MAX_VALUES}};
+    gltf30_options *o = &r.options;
     const cli_option options[] = {
-        {"--time", CLI_DOUBLES, r.requested_times, .count = &r.requested_count, .min_count = 1,
+        {"--time", CLI_DOUBLES, o->requested_times, .count = &o->requested_count, .min_count = 1,
          .max_count = GLTF30_MAX_TIMES, .value_name = "T[,T...]",
          .help = "sample times in seconds (default: start, quarter, half and end\n"
                  "of the animation)"},
-        {"--anim", CLI_STRING, &r.animation_arg, .value_name = "N|NAME|name:NAME",
+        {"--anim", CLI_STRING, &o->animation_arg, .value_name = "N|NAME|name:NAME",
          .help = "the animation to sample (default: the first); digits only are an\n"
                  "index, anything else a name, name:NAME always a name (name:1);\n"
                  "a name several animations share is refused; the report lists them"},
-        {"--method", CLI_CHOICE, &r.method, .choices = methods, .help = "lbs (default) or dqs"},
-        {"--policy", CLI_CHOICE, &r.policy, .choices = policies,
+        {"--method", CLI_CHOICE, &o->method, .choices = methods, .help = "lbs (default) or dqs"},
+        {"--policy", CLI_CHOICE, &o->policy, .choices = policies,
          .help = "strict (default) rejects weight sums off by more than 2e-7 per\n"
                  "weight; normalize divides them and counts the vertices"},
-        {"--max-vertices", CLI_INT, &r.limits.max_vertices, .min = 1, .max = 1 << 26, .value_name = "N",
+        {"--max-vertices", CLI_INT, &o->limits.max_vertices, .min = 1, .max = 1 << 26, .value_name = "N",
          .help = "refuse a primitive of more vertices (default 1048576)"},
-        {"--max-nodes", CLI_INT, &r.limits.max_nodes, .min = 1, .max = 1 << 24, .value_name = "N",
+        {"--max-nodes", CLI_INT, &o->limits.max_nodes, .min = 1, .max = 1 << 24, .value_name = "N",
          .help = "refuse an asset of more nodes (default 65536)"},
-        {"--max-joints", CLI_INT, &r.limits.max_joints, .min = 1, .max = 1 << 20, .value_name = "N",
+        {"--max-joints", CLI_INT, &o->limits.max_joints, .min = 1, .max = 1 << 20, .value_name = "N",
          .help = "refuse a skin of more joints (default 4096)"},
-        {"--max-values", CLI_INT, &r.max_values, .min = 1, .max = 1 << 30, .value_name = "N",
+        {"--max-values", CLI_INT, &o->max_values, .min = 1, .max = 1 << 30, .value_name = "N",
          .help = "refuse an asset whose evidence would hold more numbers (default 2097152):\n"
                  "every node that instances a mesh is sampled and written"},
-        {"--max-targets", CLI_INT, &r.limits.max_targets, .min = 1, .max = 1 << 20, .value_name = "N",
+        {"--max-targets", CLI_INT, &o->limits.max_targets, .min = 1, .max = 1 << 20, .value_name = "N",
          .help = "refuse a primitive of more morph targets (default 1024)"},
-        {"--max-morph-deltas", CLI_INT, &r.limits.max_morph_deltas, .min = 1, .max = 1 << 30, .value_name = "N",
+        {"--max-morph-deltas", CLI_INT, &o->limits.max_morph_deltas, .min = 1, .max = 1 << 30, .value_name = "N",
          .help = "refuse an asset whose nodes morph more targets x vertices in all\n"
                  "(default 67108864: 1024 targets on 65536 vertices)"},
     };
     const cli_program program = {LAB, "Skins a glTF 2.0 asset (.gltf or .glb) at sampled times.",
                                  options, CLI_COUNT(options), {"ASSET", "OUTDIR"}, 2, NULL};
-    static const cli_step steps[] = {
-        {.run = load_asset},
-        {.run = sample_times, .section = "The asset, sampled", .report = gltf30_report},
-        {.run = gltf30_check, .section = "Checks", .report = gltf30_report_checks}, /* gltf30_check.c */
-        {.run = gltf30_figures},
-        {.run = gltf30_evidence},
-    };
-    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
-                                        "glTF 2.0: an asset's meshes evaluated at sampled times", false, locate_error,
-                                        gltf30_release};
-    return cli_main(&program, argc, argv, &chapter, &r, &r.out, r.args);
+    cli_run run;
+    int code = cli_begin(&run, &program, argc, argv);
+    if (code != CLI_RUN)
+        return code;
+    o->asset = run.args[0];
+
+    lab_diag *d = &run.diag;
+    lab_error e = load_asset(o, &r, d);
+    if (e == LAB_OK)
+        e = sample_times(o, &r, d);
+    if (e == LAB_OK) /* gltf30_check.c */
+        e = gltf30_check(&r, &r.checks, &r.verdicts, d);
+    if (e == LAB_OK)
+        e = gltf30_figures(&r, &run.out, d);
+    if (e == LAB_OK)
+        e = gltf30_evidence(&r, &run.out, d);
+    if (e != LAB_OK)
+        locate_error(o, d);
+
+    if (e == LAB_OK && cli_report(&run, "glTF 2.0: an asset's meshes evaluated at sampled times")) {
+        cli_section(&run, "The asset, sampled", NULL);
+        gltf30_report(&r, stdout);
+        cli_section(&run, "Checks", &r.verdicts);
+        gltf30_report_checks(&r, stdout);
+    }
+    code = cli_end(&run, e);
+    gltf30_free(&r);
+    return code;
 }

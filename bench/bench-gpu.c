@@ -124,7 +124,7 @@ int main(int argc, char **argv)
     bytes csv = {0};
     lab_error e = gpu_open(&gpu, &d);
     if (e == LAB_OK)
-        e = gpu_skinner_create(gpu, &b.skinner, &d);
+        e = gpu_skinner_create(gpu, NULL, &b.skinner, &d);
     if (e == LAB_OK)
         e = fastskin_pool_create(1, &b.pool, &d);
     if (e != LAB_OK) {

@@ -34,7 +34,7 @@ static int open_gpu(void **state)
     static gpu_fixture f;
     lab_diag d = {0};
     f = (gpu_fixture){0};
-    if (gpu_open(&f.gpu, &d) == LAB_OK && gpu_skinner_create(f.gpu, &f.skinner, &d) != LAB_OK) {
+    if (gpu_open(&f.gpu, &d) == LAB_OK && gpu_skinner_create(f.gpu, NULL, &f.skinner, &d) != LAB_OK) {
         char msg[700];
         diag_format(&d, msg, sizeof msg);
         fprintf(stderr, "the GPU skinner cannot be built here: %s\n", msg);

@@ -24,9 +24,9 @@ const char *gpu_path_name(gpu_path path)
 const char *gpu_path_shaders(gpu_path path)
 {
     static const char *const files[GPU_PATH_COUNT] = {
-        "shaders/skin_vertex.glsl + palette_uniform.glsl + skin_blend.glsl",
-        "shaders/skin_vertex.glsl + palette_texture.glsl + skin_blend.glsl",
-        "shaders/skin_compute.glsl + palette_buffer.glsl + skin_blend.glsl",
+        "shaders/skin_vertex.glsl + palette_uniform.glsl",
+        "shaders/skin_vertex.glsl + palette_texture.glsl",
+        "shaders/skin_compute.glsl + palette_buffer.glsl",
     };
     return (int)path >= 0 && path < GPU_PATH_COUNT ? files[path] : "?";
 }
@@ -47,6 +47,7 @@ struct gpu_skinner {
     GLuint palette_ubo, palette_ssbo, textures[2];
     float *texels;           /* staging for the texture path's palette */
     size_t texel_cap;        /* floats */
+    const char *blend;       /* the GLSL of skin(): the caller's, or shaders/skin_blend.glsl */
 };
 
 typedef struct {
@@ -98,7 +99,7 @@ static lab_error build_program(gpu_skinner *s, gpu_path path, skin_method method
                           : path == GPU_PATH_TEXTURE ? shader_palette_texture_glsl
                                                      : shader_palette_buffer_glsl;
     const char *entry = path == GPU_PATH_COMPUTE ? shader_skin_compute_glsl : shader_skin_vertex_glsl;
-    const char *stage[4] = {header, palette, shader_skin_blend_glsl, entry};
+    const char *stage[4] = {header, palette, s->blend, entry};
     const char *fragment[2] = {fragment_header, shader_discard_frag};
     const char *varyings[2] = {"skinned_position", "skinned_normal"};
     const gpu_source none = {NULL, 0}, main_stage = {stage, 4}, discard = {fragment, 2};
@@ -125,13 +126,14 @@ static lab_error build_program(gpu_skinner *s, gpu_path path, skin_method method
     return LAB_OK;
 }
 
-lab_error gpu_skinner_create(gpu_context *gpu, gpu_skinner **out, lab_diag *d)
+lab_error gpu_skinner_create(gpu_context *gpu, const char *blend, gpu_skinner **out, lab_diag *d)
 {
     *out = NULL;
     gpu_skinner *s = calloc(1, sizeof *s);
     if (!s)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "GPU skinner", "%zu bytes", sizeof *s);
     s->gpu = gpu;
+    s->blend = blend ? blend : shader_skin_blend_glsl;
     s->info = *gpu_get_info(gpu);
     GLint blocks = 0;
     glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);

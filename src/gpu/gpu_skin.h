@@ -9,9 +9,10 @@
  *   GPU_PATH_COMPUTE  a compute shader over shader storage buffers that writes skinned
  *                     positions and normals once, for several passes to reuse
  * LBS and DQS for each. The shaders are the files in shaders/ (embedded at build time):
- * skin_blend.glsl holds the two blends once; palette_uniform.glsl, palette_texture.glsl
- * and palette_buffer.glsl say where the palette is; skin_vertex.glsl and
- * skin_compute.glsl are the two entry points.
+ * skin_blend.glsl holds the two blends once (a caller may give its own: lab30-gpu writes
+ * them in its own lines); palette_uniform.glsl, palette_texture.glsl and
+ * palette_buffer.glsl say where the palette is; skin_vertex.glsl and skin_compute.glsl are
+ * the two entry points.
  *
  * Model splitting (RTR4): a mesh uploaded with a joint budget B is split into sub-meshes
  * whose vertices use at most B joints in all; each draws with its own small palette, so a
@@ -35,12 +36,19 @@ extern "C" {
 typedef enum { GPU_PATH_UNIFORM = 0, GPU_PATH_TEXTURE, GPU_PATH_COMPUTE, GPU_PATH_COUNT } gpu_path;
 
 const char *gpu_path_name(gpu_path path);      /* "uniform", "texture", "compute" */
-/* The shader files a path's program is built from, for the evidence. */
+/* The shader files a path's program is built from around the blend, for the evidence. */
 const char *gpu_path_shaders(gpu_path path);
 
-/* Programs, built once per context. */
+/* Programs, built once per context, every path and method at once. blend is the GLSL that
+ * defines the skinning itself,
+ *     void skin(uvec4 joint, vec3 stored_weights, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n)
+ * for one vertex's four joints (heaviest first) and three stored weights (the fourth
+ * implied), over the palette accessors the path declares before it (palette_row(joint, r)
+ * for LBS; palette_real(joint) and palette_dual(joint) for DQS, where METHOD_DQS is
+ * defined); NULL: the library's shaders/skin_blend.glsl. A blend the driver refuses is
+ * refused with the driver's log (gpu_program_build). The text must outlive the skinner. */
 typedef struct gpu_skinner gpu_skinner;
-lab_error gpu_skinner_create(gpu_context *gpu, gpu_skinner **out, lab_diag *d);
+lab_error gpu_skinner_create(gpu_context *gpu, const char *blend, gpu_skinner **out, lab_diag *d);
 void gpu_skinner_free(gpu_skinner *s);
 
 /* The joints one draw of the uniform path holds for `method`: GL_MAX_UNIFORM_BLOCK_SIZE

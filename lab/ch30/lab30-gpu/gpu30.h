@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "gpu/gpu_skin.h"
+#include "base/report.h"
 #include "program/output.h"
 #include "rig30.h"
 #include "skin/rig_random.h"
@@ -66,12 +67,14 @@ typedef struct {
     vec3 figure[2][1 + GPU_PATH_COUNT][GPU30_FIGURE_VERTICES];
 } gpu30_measured;
 
+/* Each report section's checks, decided where the numbers are made (lab30-gpu.c). */
 typedef struct {
-    const char *outdir;
-    output_batch out;
-    int joint_budget;
-    gpu_context *gpu;                /* in the GPU work's child process only */
-    gpu_skinner *skinner;
+    report_checks paths, fit;
+} gpu30_checks;
+
+/* What lab30-gpu.c's stages made; the figure, the evidence and the report read it. */
+typedef struct {
+    int joint_budget;                /* --joint-budget */
     rig30_rig rigs[2];
     mesh_edge *edges;
     int edge_count;
@@ -79,6 +82,7 @@ typedef struct {
     vec3 *cylinder_normals[2];       /* each chapter rig's radial bind normals */
     gpu30_mesh mesh[GPU30_RIGS];
     gpu30_measured measured;         /* on the GPU, in a child process (lab30-gpu.c) */
+    gpu30_checks checks;
 } gpu30;
 
 /* The scratch of one case: the CPU double and float results, the GPU's, and the palettes
@@ -98,14 +102,16 @@ void gpu30_buffers_free(gpu30_buffers *b);
 void gpu30_buffers_palettes(gpu30_buffers *b, int joints);
 
 /* gpu30.png: the twist at 180 and the bend at 90 by LBS, the CPU double result and each
- * GPU path (gpu30_figures.c; a cli_step on a gpu30). */
-lab_error gpu30_figure(void *state, lab_diag *d);
-lab_error gpu30_evidence(void *state, lab_diag *d);
-/* The report's sections (lab30-gpu.c's step list titles and numbers them); each returns
- * whether its checks passed. */
-bool gpu30_report_renderer(const void *state, FILE *out);
-bool gpu30_report_paths(const void *state, FILE *out);
-bool gpu30_report_fit(const void *state, FILE *out);
-void gpu30_release(void *state);
+ * GPU path (gpu30_figures.c). */
+lab_error gpu30_figure(const gpu30 *r, output_batch *out, lab_diag *d);
+/* gpu30.json (gpu30_record.c); blend names the GLSL of the blend the shaders ran. */
+lab_error gpu30_evidence(const gpu30 *r, const char *blend, output_batch *out, lab_diag *d);
+/* The report's bodies (lab30-gpu.c prints the headings): tables, and the rows of the
+ * checks its stages decided. */
+void gpu30_report_renderer(const gpu30 *r, FILE *out);
+void gpu30_report_paths(const gpu30 *r, FILE *out);
+void gpu30_report_fit(const gpu30 *r, FILE *out);
+/* Frees what the stages allocated in r. */
+void gpu30_free(gpu30 *r);
 
 #endif

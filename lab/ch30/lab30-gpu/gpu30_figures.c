@@ -19,9 +19,8 @@
 #define PANEL_H 330
 #define LABEL_H figure_label_height(3) /* three label lines */
 
-lab_error gpu30_figure(void *state, lab_diag *d)
+lab_error gpu30_figure(const gpu30 *r, output_batch *out, lab_diag *d)
 {
-    gpu30 *r = state;
     enum { COLUMNS = 1 + GPU_PATH_COUNT };
     canvas panels[2 * COLUMNS] = {{0}};
     lab_error e = LAB_OK;
@@ -70,7 +69,7 @@ lab_error gpu30_figure(void *state, lab_diag *d)
     for (int i = 0; i < 2 * COLUMNS; i++)
         canvas_free(&panels[i]);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "gpu30.png", &fig, d);
+        e = output_batch_add_image(out, "gpu30.png", &fig, d);
     canvas_free(&fig);
     return e;
 }

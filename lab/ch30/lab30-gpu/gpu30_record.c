@@ -26,9 +26,8 @@ const char *gpu30_rig_name(gpu30_rig rig)
     return (int)rig >= 0 && rig < GPU30_RIGS ? names[rig] : "?";
 }
 
-void gpu30_release(void *state)
+void gpu30_free(gpu30 *r)
 {
-    gpu30 *r = state;
     for (int k = 0; k < GPU30_RIGS; k++) {
         gpu_mesh_free(r->mesh[k].whole);
         gpu_mesh_free(r->mesh[k].split);
@@ -40,8 +39,8 @@ void gpu30_release(void *state)
     for (int k = 0; k < 2; k++)
         rig30_rig_free(&r->rigs[k]);
     free(r->edges);
-    gpu_skinner_free(r->skinner);
-    gpu_close(r->gpu);
+    report_checks_free(&r->checks.paths);
+    report_checks_free(&r->checks.fit);
 }
 
 lab_error gpu30_buffers_alloc(int vertices, int joints, gpu30_buffers *b, lab_diag *d)
@@ -100,7 +99,7 @@ static cJSON *limits_json(const gpu30 *r)
     return o;
 }
 
-static cJSON *results_json(const gpu30 *r)
+static cJSON *results_json(const gpu30 *r, const char *blend)
 {
     cJSON *list = cJSON_CreateArray();
     for (int i = 0; i < GPU30_CASES; i++) {
@@ -114,7 +113,9 @@ static cJSON *results_json(const gpu30 *r)
                 cJSON_AddNumberToObject(o, "joints", r->mesh[c->rig].joint_count);
                 cJSON_AddStringToObject(o, "path", gpu_path_name((gpu_path)path));
                 cJSON_AddStringToObject(o, "method", skin_method_name((skin_method)m));
-                cJSON_AddStringToObject(o, "shaders", gpu_path_shaders((gpu_path)path));
+                char shaders[160];
+                snprintf(shaders, sizeof shaders, "%s + %s", gpu_path_shaders((gpu_path)path), blend);
+                cJSON_AddStringToObject(o, "shaders", shaders);
                 json_add_number(o, "max_position_vs_cpu_float", c->error[path][m][GPU30_VS_FLOAT]);
                 json_add_number(o, "max_position_vs_cpu_double", c->error[path][m][GPU30_VS_DOUBLE]);
                 json_add_number(o, "max_normal_angle_vs_cpu_float", c->error[path][m][GPU30_NORMAL_ANGLE]);
@@ -149,9 +150,8 @@ static cJSON *fit_json(const gpu30 *r)
     return o;
 }
 
-lab_error gpu30_evidence(void *state, lab_diag *d)
+lab_error gpu30_evidence(const gpu30 *r, const char *blend, output_batch *out, lab_diag *d)
 {
-    gpu30 *r = state;
     cJSON *root = json_evidence_root("lab30-gpu");
     cJSON_AddItemToObject(root, "renderer", renderer_json(r));
     cJSON_AddItemToObject(root, "limits", limits_json(r));
@@ -159,45 +159,39 @@ lab_error gpu30_evidence(void *state, lab_diag *d)
     json_add_number(b, "position_vs_cpu_float", GPU30_FLOAT_BOUND);
     json_add_number(b, "position_vs_cpu_double", GPU30_DOUBLE_BOUND);
     json_add_number(b, "normal_angle_vs_cpu_float", GPU30_NORMAL_BOUND);
-    cJSON_AddItemToObject(root, "results", results_json(r));
+    cJSON_AddItemToObject(root, "results", results_json(r, blend));
     cJSON_AddItemToObject(root, "when_the_palette_does_not_fit", fit_json(r));
-    return output_batch_add_json(&r->out, "gpu30.json", root, d);
+    return output_batch_add_json(out, "gpu30.json", root, d);
 }
 
 /* ---- the report ---------------------------------------------------------------------------- */
 
-bool gpu30_report_fit(const void *state, FILE *out)
+/* The split and the fallback's rows, then the two refusals, each a line of its own whose
+ * verdict is its check. */
+void gpu30_report_fit(const gpu30 *r, FILE *out)
 {
-    const gpu30 *r = state;
-    char label[96];
-    bool ok = true;
+    const report_checks *c = &r->checks.fit;
+    int next = 0;
     for (int k = 0; k < 2; k++) {
         fprintf(out, "  %s (%d joints) split by a budget of %d joints a draw: %d parts\n",
                 gpu30_rig_name((gpu30_rig)(GPU30_RANDOM + k)), r->mesh[GPU30_RANDOM + k].joint_count, r->joint_budget,
                 r->measured.split_parts[k]);
-        for (int m = 0; m < 2; m++) {
-            snprintf(label, sizeof label, "%s split (%s) vs one draw (%s)", skin_method_name((skin_method)m),
-                     gpu_path_name(r->measured.split_path[k]), k == 0 ? "uniform" : "texture");
-            ok &= report_bound(out, label, r->measured.split_difference[k][m], GPU30_FLOAT_BOUND);
-        }
+        for (int m = 0; m < 2 && next < c->count; m++)
+            report_row(out, &c->items[next++]);
     }
-    for (int m = 0; m < 2; m++) {
-        snprintf(label, sizeof label, "%s random64 texture fallback vs uniform", skin_method_name((skin_method)m));
-        ok &= report_bound(out, label, r->measured.fallback_difference[m], GPU30_FLOAT_BOUND);
-        snprintf(label, sizeof label, "%s random2000 texture vs CPU float", skin_method_name((skin_method)m));
-        ok &= report_bound(out, label, r->measured.big_vs_float[m], GPU30_FLOAT_BOUND);
-    }
+    for (int i = 0; i < 4 && next < c->count; i++)
+        report_row(out, &c->items[next++]);
     char msg[700];
     diag_format(&r->measured.refused_uniform_diag, msg, sizeof msg);
-    fprintf(out, "  2000 joints in one uniform block: %s\n    %s\n", r->measured.refused_uniform == LAB_ERR_LIMIT ? "refused" : "NOT REFUSED", msg);
+    fprintf(out, "  2000 joints in one uniform block: %s\n    %s\n",
+            next < c->count && c->items[next].passed ? "refused" : "NOT REFUSED", msg);
     diag_format(&r->measured.refused_budget_diag, msg, sizeof msg);
-    fprintf(out, "  a joint budget of 3: %s\n    %s\n", r->measured.refused_budget == LAB_ERR_LIMIT ? "refused" : "NOT REFUSED", msg);
-    return ok && r->measured.refused_uniform == LAB_ERR_LIMIT && r->measured.refused_budget == LAB_ERR_LIMIT;
+    fprintf(out, "  a joint budget of 3: %s\n    %s\n",
+            next + 1 < c->count && c->items[next + 1].passed ? "refused" : "NOT REFUSED", msg);
 }
 
-bool gpu30_report_renderer(const void *state, FILE *out)
+void gpu30_report_renderer(const gpu30 *r, FILE *out)
 {
-    const gpu30 *r = state;
     const gpu_info *i = &r->measured.info;
     fprintf(out, "  GL_RENDERER   %s%s\n  GL_VERSION    %s\n  GLSL          %s\n  EGL           %s\n", i->renderer,
             i->software ? "  (software: the CPU runs the shaders)" : "", i->version, i->glsl_version, i->egl_platform);
@@ -205,35 +199,27 @@ bool gpu30_report_renderer(const void *state, FILE *out)
             i->max_uniform_block_size, r->measured.uniform_joints[SKIN_LBS], r->measured.uniform_joints[SKIN_DQS]);
     fprintf(out, "  GL_MAX_TEXTURE_SIZE %d: a texture palette holds %d joints (LBS), %d (DQS)\n", i->max_texture_size,
             r->measured.texture_joints[SKIN_LBS], r->measured.texture_joints[SKIN_DQS]);
-    return true;
 }
 
-bool gpu30_report_paths(const void *state, FILE *out)
+/* One line per case, path and method; its verdict is its three checks (against the CPU
+ * float, the CPU double, the normal's angle), in the order lab30-gpu.c decided them. */
+void gpu30_report_paths(const gpu30 *r, FILE *out)
 {
-    const gpu30 *r = state;
-    bool ok = true;
+    const report_checks *c = &r->checks.paths;
+    int next = 0;
     fprintf(out, "  bounds: |GPU - CPU float| < %g, |GPU - CPU double| < %g, normal angle < %g rad\n",
             GPU30_FLOAT_BOUND, GPU30_DOUBLE_BOUND, GPU30_NORMAL_BOUND);
-    for (int c = 0; c < GPU30_CASES; c++) {
-        const gpu30_case *k = &r->measured.cases[c];
+    for (int k = 0; k < GPU30_CASES; k++) {
+        const gpu30_case *g = &r->measured.cases[k];
         for (int path = 0; path < GPU_PATH_COUNT; path++)
             for (int m = 0; m < 2; m++) {
-                const double *e = k->error[path][m];
-                bool pass = e[GPU30_VS_FLOAT] < GPU30_FLOAT_BOUND && e[GPU30_VS_DOUBLE] < GPU30_DOUBLE_BOUND &&
-                            e[GPU30_NORMAL_ANGLE] < GPU30_NORMAL_BOUND;
-                static const char *const against[] = {"vs CPU float", "vs CPU double", "normal angle (rad)"};
-                static const double bound[] = {GPU30_FLOAT_BOUND, GPU30_DOUBLE_BOUND, GPU30_NORMAL_BOUND};
-                for (int q = 0; q < 3; q++) {
-                    char what[128];
-                    snprintf(what, sizeof what, "%s %g deg %s %s %s", gpu30_rig_name(k->rig), k->angle_deg,
-                             gpu_path_name((gpu_path)path), skin_method_name((skin_method)m), against[q]);
-                    report_record(what, REPORT_BOUND, e[q], bound[q], bound[q], e[q] < bound[q]);
-                }
+                const double *e = g->error[path][m];
+                bool pass = next + 3 <= c->count;
+                for (int q = 0; q < 3 && next < c->count; q++)
+                    pass &= c->items[next++].passed;
                 fprintf(out, "  %-8s %3g deg  %-7s %s  vs float %-12.6g vs double %-12.6g normal %-12.6g %s\n",
-                        gpu30_rig_name(k->rig), k->angle_deg, gpu_path_name((gpu_path)path), skin_method_name((skin_method)m),
+                        gpu30_rig_name(g->rig), g->angle_deg, gpu_path_name((gpu_path)path), skin_method_name((skin_method)m),
                         e[GPU30_VS_FLOAT], e[GPU30_VS_DOUBLE], e[GPU30_NORMAL_ANGLE], pass ? "ok" : "FAIL");
-                ok &= pass;
             }
     }
-    return ok;
 }

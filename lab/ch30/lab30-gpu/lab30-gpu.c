@@ -50,25 +50,89 @@
 
 #define LAB "lab30-gpu"
 
+/* ---- the formula, in GLSL -------------------------------------------------------------- */
+
+/* "GPU skinning" (001, RTR4 4.4's vertex shader; 003 for DQS): the chapter's blends as the
+ * shaders run them, one vertex with four joints (heaviest first) and three stored weights.
+ * The library's paths wrap this text in where the palette is (palette_row(j, r): row r of
+ * C_j as a 3x4 matrix; palette_real(j), palette_dual(j): q^_j's parts as (w, x, y, z)) and
+ * in the entry point that captures the result; its own shaders/skin_blend.glsl is the same
+ * blend, and test_lab30_gpu holds the two together. */
+static const char skin_blend_glsl[] =
+    "// lab30-gpu.c's blend (the chapter's formulas)\n"
+    "vec4 vertex_weights(vec3 stored) // the implied fourth: w3 = 1 - (w0 + w1 + w2), in the CPU's order\n"
+    "{\n"
+    "    return vec4(stored, 1.0 - ((stored.x + stored.y) + stored.z));\n"
+    "}\n"
+    "#ifndef METHOD_DQS\n"
+    "// LBS: M = sum_i w_i C_i; p' = M (p, 1); n' = normalize(M3x3 n)\n"
+    "void skin(uvec4 joint, vec3 stored_weights, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n)\n"
+    "{\n"
+    "    vec4 w = vertex_weights(stored_weights);\n"
+    "    vec4 m0 = vec4(0.0), m1 = vec4(0.0), m2 = vec4(0.0); // the rows of M\n"
+    "    for (int i = 0; i < 4; i++) {\n"
+    "        m0 += w[i] * palette_row(joint[i], 0);\n"
+    "        m1 += w[i] * palette_row(joint[i], 1);\n"
+    "        m2 += w[i] * palette_row(joint[i], 2);\n"
+    "    }\n"
+    "    vec4 p1 = vec4(p, 1.0);\n"
+    "    out_p = vec3(dot(m0, p1), dot(m1, p1), dot(m2, p1));\n"
+    "    out_n = normalize(vec3(dot(m0.xyz, n), dot(m1.xyz, n), dot(m2.xyz, n)));\n"
+    "}\n"
+    "#else\n"
+    "// DQS: q^ = sum_i s_i w_i q^_i with s_i = -1 where q_0i . q_00 < 0 (the heaviest's side),\n"
+    "// divided by |q_0|; p' = p + 2 d0 x (d0 x p + a0 p) + 2 (a0 de - ae d0 + d0 x de) with\n"
+    "// q_0 = (a0, d0), q_e = (ae, de); the normal only rotated\n"
+    "void skin(uvec4 joint, vec3 stored_weights, vec3 p, vec3 n, out vec3 out_p, out vec3 out_n)\n"
+    "{\n"
+    "    vec4 w = vertex_weights(stored_weights);\n"
+    "    vec4 pivot = palette_real(joint[0]);\n"
+    "    vec4 real = vec4(0.0), dual = vec4(0.0);\n"
+    "    for (int i = 0; i < 4; i++) {\n"
+    "        vec4 q = palette_real(joint[i]);\n"
+    "        float s = dot(q, pivot) < 0.0 ? -w[i] : w[i];\n"
+    "        real += s * q;\n"
+    "        dual += s * palette_dual(joint[i]);\n"
+    "    }\n"
+    "    float norm = length(real);\n"
+    "    real /= norm;\n"
+    "    dual /= norm;\n"
+    "    float a0 = real.x, ae = dual.x;\n"
+    "    vec3 d0 = real.yzw, de = dual.yzw;\n"
+    "    out_p = p + 2.0 * cross(d0, cross(d0, p) + a0 * p) + 2.0 * (a0 * de - ae * d0 + cross(d0, de));\n"
+    "    out_n = n + 2.0 * cross(d0, cross(d0, n) + a0 * n);\n"
+    "}\n"
+    "#endif\n";
+#define SKIN_BLEND_NAME "lab30-gpu.c's blend"
+
 /* ---- the machine --------------------------------------------------------------------------- */
 
-/* A headless OpenGL ES 3.1 context and every program, built once; each rig uploaded whole
- * and split by the budget. */
-static lab_error open_gpu(gpu30 *r, lab_diag *d)
+/* What the GPU work holds, in the child process only. */
+typedef struct {
+    gpu30 *r;
+    const char *blend;               /* the GLSL of skin() */
+    gpu_context *gpu;
+    gpu_skinner *skinner;
+} gpu_session;
+
+/* A headless OpenGL ES 3.1 context and every program, built once with the blend; each rig
+ * uploaded whole and split by the budget. */
+static lab_error open_gpu(gpu_session *g, lab_diag *d)
 {
-    lab_error e = gpu_open(&r->gpu, d);
+    gpu30 *r = g->r;
+    lab_error e = gpu_open(&g->gpu, d);
     if (e == LAB_OK) {
-        r->measured.info = *gpu_get_info(r->gpu);
-        e = gpu_skinner_create(r->gpu, &r->skinner, d);
+        r->measured.info = *gpu_get_info(g->gpu);
+        e = gpu_skinner_create(g->gpu, g->blend, &g->skinner, d);
     }
     for (int method = 0; e == LAB_OK && method < 2; method++) {
-        r->measured.uniform_joints[method] = gpu_uniform_joints(r->skinner, (skin_method)method);
-        r->measured.texture_joints[method] = gpu_texture_joints(r->skinner, (skin_method)method);
+        r->measured.uniform_joints[method] = gpu_uniform_joints(g->skinner, (skin_method)method);
+        r->measured.texture_joints[method] = gpu_texture_joints(g->skinner, (skin_method)method);
     }
     for (int k = 0; e == LAB_OK && k < GPU30_RIGS; k++) {
-        e = gpu_mesh_upload(r->skinner, &r->mesh[k].packed, 0, &r->mesh[k].whole, d);
+        e = gpu_mesh_upload(g->skinner, &r->mesh[k].packed, 0, &r->mesh[k].whole, d);
         if (e == LAB_OK)
-            e = gpu_mesh_upload(r->skinner, &r->mesh[k].packed, r->joint_budget, &r->mesh[k].split, d);
+            e = gpu_mesh_upload(g->skinner, &r->mesh[k].packed, r->joint_budget, &r->mesh[k].split, d);
     }
     return e;
 }
@@ -77,9 +141,8 @@ static lab_error open_gpu(gpu30 *r, lab_diag *d)
 
 /* Chapter 30's cylinder on both rigs, the random 64-joint rig, and a skeleton of 2000
  * joints, larger than a uniform block holds; each packed as engines do (K = 4). */
-static lab_error build_rigs(void *state, lab_diag *d)
+static lab_error build_rigs(gpu30 *r, lab_diag *d)
 {
-    gpu30 *r = state;
     lab_error e = rig30_build_both(r->rigs, &r->edges, &r->edge_count, d);
     for (int k = 0; e == LAB_OK && k < 2; k++) /* the figure's arrays hold the chapter's cylinder */
         if (r->rigs[k].bind.vertex_count != GPU30_FIGURE_VERTICES)
@@ -124,8 +187,9 @@ static lab_error case_palette(const gpu30 *r, const gpu30_case *c, mat4 *skin, d
 
 /* One case, one method: the double chapter path, the CPU float kernel (scalar, unit
  * normals, as the shaders normalise), then each GPU path against both. */
-static lab_error run_case_method(gpu30 *r, gpu30_case *c, skin_method method, gpu30_buffers *b, lab_diag *d)
+static lab_error run_case_method(gpu_session *g, gpu30_case *c, skin_method method, gpu30_buffers *b, lab_diag *d)
 {
+    gpu30 *r = g->r;
     const gpu30_mesh *m = &r->mesh[c->rig];
     skin_blend blend = {.method = method, .palette_dq = b->dq};
     lab_error e = skin_deform(m->bind, m->influences, b->skin, m->joint_count, blend, b->cpu_double, d);
@@ -135,16 +199,16 @@ static lab_error run_case_method(gpu30 *r, gpu30_case *c, skin_method method, gp
         e = fastskin_run(&cpu, d);
     for (int path = 0; e == LAB_OK && path < GPU_PATH_COUNT; path++) {
         gpu_skin_job job = {m->whole, (gpu_path)path, method, b->pm, b->pd, m->joint_count, b->gpu_p, b->gpu_n};
-        e = gpu_skin_run(r->skinner, &job, NULL, d);
+        e = gpu_skin_run(g->skinner, &job, NULL, d);
         double *err = c->error[path][method];
         for (int v = 0; e == LAB_OK && v < m->vertex_count; v++) {
             vec3 gp = vec3_make(b->gpu_p[3 * v], b->gpu_p[3 * v + 1], b->gpu_p[3 * v + 2]);
             vec3 cp = vec3_make(b->cpu_p[3 * v], b->cpu_p[3 * v + 1], b->cpu_p[3 * v + 2]);
             vec3 gn = vec3_make(b->gpu_n[3 * v], b->gpu_n[3 * v + 1], b->gpu_n[3 * v + 2]);
             vec3 cn = vec3_make(b->cpu_n[3 * v], b->cpu_n[3 * v + 1], b->cpu_n[3 * v + 2]);
-            err[GPU30_VS_FLOAT] = fmax(err[GPU30_VS_FLOAT], vec3_length(vec3_sub(gp, cp)));
-            err[GPU30_VS_DOUBLE] = fmax(err[GPU30_VS_DOUBLE], vec3_length(vec3_sub(gp, b->cpu_double[v])));
-            err[GPU30_NORMAL_ANGLE] = fmax(err[GPU30_NORMAL_ANGLE], deg_to_rad(normals_angle_deg(gn, cn)));
+            err[GPU30_VS_FLOAT] = max_or_nan(err[GPU30_VS_FLOAT], vec3_length(vec3_sub(gp, cp)));
+            err[GPU30_VS_DOUBLE] = max_or_nan(err[GPU30_VS_DOUBLE], vec3_length(vec3_sub(gp, b->cpu_double[v])));
+            err[GPU30_NORMAL_ANGLE] = max_or_nan(err[GPU30_NORMAL_ANGLE], deg_to_rad(normals_angle_deg(gn, cn)));
         }
         /* the figure: twist 180 and bend 90 by LBS, the CPU double panel first */
         int fig = c->rig == GPU30_TWIST && c->angle_deg == 180 ? 0 : c->rig == GPU30_BEND && c->angle_deg == 90 ? 1 : -1;
@@ -161,8 +225,9 @@ static lab_error run_case_method(gpu30 *r, gpu30_case *c, skin_method method, gp
 }
 
 /* Every case (the crowd's five twists, two bends, the random rig), both methods, every path. */
-static lab_error skin_every_case(gpu30 *r, lab_diag *d)
+static lab_error skin_every_case(gpu_session *g, lab_diag *d)
 {
+    gpu30 *r = g->r;
     int n = 0;
     for (int i = 0; i < GPU30_TWIST_POSES; i++)
         r->measured.cases[n++] = (gpu30_case){GPU30_TWIST, gpu30_twist_deg[i], {{{0}}}};
@@ -180,7 +245,7 @@ static lab_error skin_every_case(gpu30 *r, lab_diag *d)
         e = case_palette(r, c, b.skin, b.dq, d);
         gpu30_buffers_palettes(&b, m->joint_count);
         for (int method = 0; e == LAB_OK && method < 2; method++)
-            e = run_case_method(r, c, (skin_method)method, &b, d);
+            e = run_case_method(g, c, (skin_method)method, &b, d);
         gpu30_buffers_free(&b);
     }
     return e;
@@ -193,7 +258,7 @@ static double largest_difference(const float *a, const float *b, int n)
 {
     double worst = 0.0;
     for (int k = 0; k < 3 * n; k++)
-        worst = fmax(worst, fabs((double)a[k] - b[k]));
+        worst = max_or_nan(worst, fabs((double)a[k] - b[k]));
     return worst;
 }
 
@@ -201,8 +266,9 @@ static double largest_difference(const float *a, const float *b, int n)
  * per-draw budget; on the 2000-joint skeleton the uniform path without a split is refused,
  * naming the limit, and the texture path and the split serve it; a budget below four
  * joints is refused. */
-static lab_error split_oversized_palettes(gpu30 *r, lab_diag *d)
+static lab_error split_oversized_palettes(gpu_session *session, lab_diag *d)
 {
+    gpu30 *r = session->r;
     lab_error e = LAB_OK;
     for (int k = 0; e == LAB_OK && k < 2; k++) {
         const gpu30_mesh *m = &r->mesh[GPU30_RANDOM + k];
@@ -220,14 +286,14 @@ static lab_error split_oversized_palettes(gpu30 *r, lab_diag *d)
             gpu_skin_job one = {m->whole, k == 0 ? GPU_PATH_UNIFORM : GPU_PATH_TEXTURE, (skin_method)method, b.pm, b.pd,
                                 m->joint_count, b.gpu_p, b.gpu_n};
             /* the split, in uniform blocks while its parts fit them (a budget may exceed one) */
-            r->measured.split_path[k] = gpu_mesh_largest_part(m->split) <= gpu_uniform_joints(r->skinner, (skin_method)method)
+            r->measured.split_path[k] = gpu_mesh_largest_part(m->split) <= gpu_uniform_joints(session->skinner, (skin_method)method)
                                    ? GPU_PATH_UNIFORM
                                    : GPU_PATH_TEXTURE;
             gpu_skin_job split = {m->split, r->measured.split_path[k], (skin_method)method, b.pm, b.pd, m->joint_count,
                                   b.cpu_p, b.cpu_n};
-            e = gpu_skin_run(r->skinner, &one, NULL, d);
+            e = gpu_skin_run(session->skinner, &one, NULL, d);
             if (e == LAB_OK)
-                e = gpu_skin_run(r->skinner, &split, NULL, d);
+                e = gpu_skin_run(session->skinner, &split, NULL, d);
             if (e != LAB_OK)
                 break;
             r->measured.split_difference[k][method] = largest_difference(b.gpu_p, b.cpu_p, m->vertex_count);
@@ -236,7 +302,7 @@ static lab_error split_oversized_palettes(gpu30 *r, lab_diag *d)
                 texture.path = GPU_PATH_TEXTURE;
                 texture.out_position = b.cpu_p;
                 texture.out_normal = b.cpu_n;
-                e = gpu_skin_run(r->skinner, &texture, NULL, d);
+                e = gpu_skin_run(session->skinner, &texture, NULL, d);
                 r->measured.fallback_difference[method] = largest_difference(b.gpu_p, b.cpu_p, m->vertex_count);
             } else { /* the big skeleton against the CPU float kernel */
                 fastskin_job cpu = {&m->packed, b.pc, b.pd, m->joint_count, (skin_method)method, FASTSKIN_UNIT_NORMALS,
@@ -246,7 +312,7 @@ static lab_error split_oversized_palettes(gpu30 *r, lab_diag *d)
                 gpu_skin_job uniform = one; /* 2000 joints in one uniform block: refused */
                 uniform.path = GPU_PATH_UNIFORM;
                 if (e == LAB_OK && method == SKIN_LBS) {
-                    r->measured.refused_uniform = gpu_skin_run(r->skinner, &uniform, NULL, &r->measured.refused_uniform_diag);
+                    r->measured.refused_uniform = gpu_skin_run(session->skinner, &uniform, NULL, &r->measured.refused_uniform_diag);
                     e = diag_resource_failure(r->measured.refused_uniform, &r->measured.refused_uniform_diag, d);
                 }
             }
@@ -255,7 +321,7 @@ static lab_error split_oversized_palettes(gpu30 *r, lab_diag *d)
     }
     gpu_mesh *tiny = NULL; /* a budget that cannot hold one vertex's four joints */
     if (e == LAB_OK) {
-        r->measured.refused_budget = gpu_mesh_upload(r->skinner, &r->mesh[GPU30_RANDOM].packed, 3, &tiny, &r->measured.refused_budget_diag);
+        r->measured.refused_budget = gpu_mesh_upload(session->skinner, &r->mesh[GPU30_RANDOM].packed, 3, &tiny, &r->measured.refused_budget_diag);
         e = diag_resource_failure(r->measured.refused_budget, &r->measured.refused_budget_diag, d);
     }
     gpu_mesh_free(tiny);
@@ -266,33 +332,34 @@ static lab_error split_oversized_palettes(gpu30 *r, lab_diag *d)
 
 /* The child's side: everything that calls the driver, then what it measured, whole. The
  * context and the GL objects live and die with the child. */
-static lab_error gpu_work(void *state, bytes *result, lab_diag *d)
+static lab_error gpu_work(void *context, bytes *result, lab_diag *d)
 {
-    gpu30 *r = state;
-    lab_error e = open_gpu(r, d);
+    gpu_session *g = context;
+    gpu30 *r = g->r;
+    lab_error e = open_gpu(g, d);
     if (e == LAB_OK)
-        e = skin_every_case(r, d);
+        e = skin_every_case(g, d);
     if (e == LAB_OK)
-        e = split_oversized_palettes(r, d);
+        e = split_oversized_palettes(g, d);
     if (e == LAB_OK)
         bytes_append(result, &r->measured, sizeof r->measured);
     for (int k = 0; k < GPU30_RIGS; k++) {
         gpu_mesh_free(r->mesh[k].whole), gpu_mesh_free(r->mesh[k].split);
         r->mesh[k].whole = r->mesh[k].split = NULL;
     }
-    gpu_skinner_free(r->skinner), gpu_close(r->gpu);
-    r->skinner = NULL, r->gpu = NULL;
+    gpu_skinner_free(g->skinner), gpu_close(g->gpu);
+    g->skinner = NULL, g->gpu = NULL;
     return e;
 }
 
 /* A driver that aborts or crashes (inside glvnd, LLVM or Mesa, say when an allocation
  * fails there) takes only the child down: the program reports it as LAB_ERR_GPU, with the
- * signal, and writes nothing. */
-static lab_error skin_on_gpu(void *state, lab_diag *d)
+ * signal, and writes nothing. The measures come back whole into r->measured. */
+static lab_error skin_on_gpu(gpu30 *r, const char *blend, lab_diag *d)
 {
-    gpu30 *r = state;
+    gpu_session g = {r, blend, NULL, NULL};
     bytes result = {0};
-    lab_error e = child_run("the GPU work (EGL, GLES and the driver)", gpu_work, r, &result, LAB_ERR_GPU, d);
+    lab_error e = child_run("the GPU work (EGL, GLES and the driver)", gpu_work, &g, &result, LAB_ERR_GPU, d);
     if (e == LAB_OK && result.len != sizeof r->measured)
         e = diag_fail(d, LAB_ERR_GPU, "the GPU work", "%zu bytes measured, not %zu", result.len, sizeof r->measured);
     if (e == LAB_OK)
@@ -300,6 +367,44 @@ static lab_error skin_on_gpu(void *state, lab_diag *d)
     bytes_free(&result);
     return e;
 }
+
+/* The checks of what the GPU measured: every case, path and method against the CPU float
+ * and double paths and by the normal's angle; then the split, the fallback and the big
+ * skeleton against one draw and the CPU; then the two refusals (a palette over a uniform
+ * block, a budget under four joints). */
+static void check_measured(const gpu30 *r, report_checks *paths, report_checks *fit)
+{
+    static const char *const against[] = {"vs CPU float", "vs CPU double", "normal angle (rad)"};
+    static const double bound[] = {GPU30_FLOAT_BOUND, GPU30_DOUBLE_BOUND, GPU30_NORMAL_BOUND};
+    const gpu30_measured *m = &r->measured;
+    char what[128];
+    for (int c = 0; c < GPU30_CASES; c++)
+        for (int path = 0; path < GPU_PATH_COUNT; path++)
+            for (int k = 0; k < 2; k++)
+                for (int q = 0; q < 3; q++) {
+                    snprintf(what, sizeof what, "%s %g deg %s %s %s", gpu30_rig_name(m->cases[c].rig), m->cases[c].angle_deg,
+                             gpu_path_name((gpu_path)path), skin_method_name((skin_method)k), against[q]);
+                    check_bound(paths, what, m->cases[c].error[path][k][q], bound[q]);
+                }
+    for (int k = 0; k < 2; k++)
+        for (int method = 0; method < 2; method++) {
+            snprintf(what, sizeof what, "%s split (%s) vs one draw (%s)", skin_method_name((skin_method)method),
+                     gpu_path_name(m->split_path[k]), k == 0 ? "uniform" : "texture");
+            check_bound(fit, what, m->split_difference[k][method], GPU30_FLOAT_BOUND);
+        }
+    for (int method = 0; method < 2; method++) {
+        snprintf(what, sizeof what, "%s random64 texture fallback vs uniform", skin_method_name((skin_method)method));
+        check_bound(fit, what, m->fallback_difference[method], GPU30_FLOAT_BOUND);
+        snprintf(what, sizeof what, "%s random2000 texture vs CPU float", skin_method_name((skin_method)method));
+        check_bound(fit, what, m->big_vs_float[method], GPU30_FLOAT_BOUND);
+    }
+    bool refused = m->refused_uniform == LAB_ERR_LIMIT;
+    check_add(fit, "2000 joints in one uniform block refused", REPORT_COUNT, refused, 1, 0, refused);
+    refused = m->refused_budget == LAB_ERR_LIMIT;
+    check_add(fit, "a joint budget of 3 refused", REPORT_COUNT, refused, 1, 0, refused);
+}
+
+/* ---- main: the stages, then the figure, the evidence and the report ------------------- */
 
 int main(int argc, char **argv)
 {
@@ -311,20 +416,33 @@ int main(int argc, char **argv)
     };
     const cli_program program = {LAB, "GPU skinning: the palette in GLSL, checked against the CPU.", options, CLI_COUNT(options),
                                  {"OUTDIR"}, 1, NULL};
-    /* The steps in the report's order, each with the section that shows it. */
-    static const cli_step steps[] = {
-        {.run = build_rigs}, /* the cylinder's two rigs, a random 64-joint rig, a 2000-joint one */
-        {.run = skin_on_gpu, .report = gpu30_report_renderer, /* in a child: EGL, GLES 3.1, shaders */
-         .section = "The renderer and its limits"},
-        {.report = gpu30_report_paths, /* uniform, texture, compute */
-         .section = "Every path and method against the CPU (positions; normals by angle)"},
-        {.report = gpu30_report_fit, /* splitting, fallback, refusals */
-         .section = "When the palette does not fit one draw"},
-        {.run = gpu30_figure}, /* gpu30_figures.c */
-        {.run = gpu30_evidence},
-    };
-    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
-                                        "GPU skinning beside the CPU: the same palette in GLSL shaders", false, NULL,
-                                        gpu30_release};
-    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
+    cli_run run;
+    int code = cli_begin(&run, &program, argc, argv);
+    if (code != CLI_RUN)
+        return code;
+
+    lab_diag *d = &run.diag;
+    /* the cylinder's two rigs, a random 64-joint rig, a 2000-joint one; then, in a child:
+     * EGL, GLES 3.1, the shaders with this file's blend, every path and method */
+    lab_error e = build_rigs(&r, d);
+    if (e == LAB_OK)
+        e = skin_on_gpu(&r, skin_blend_glsl, d);
+    if (e == LAB_OK) {
+        check_measured(&r, &r.checks.paths, &r.checks.fit);
+        e = gpu30_figure(&r, &run.out, d); /* gpu30_figures.c */
+    }
+    if (e == LAB_OK)
+        e = gpu30_evidence(&r, SKIN_BLEND_NAME, &run.out, d);
+
+    if (e == LAB_OK && cli_report(&run, "GPU skinning beside the CPU: the same palette in GLSL shaders")) {
+        cli_section(&run, "The renderer and its limits", NULL);
+        gpu30_report_renderer(&r, stdout);
+        cli_section(&run, "Every path and method against the CPU (positions; normals by angle)", &r.checks.paths);
+        gpu30_report_paths(&r, stdout);
+        cli_section(&run, "When the palette does not fit one draw", &r.checks.fit);
+        gpu30_report_fit(&r, stdout);
+    }
+    code = cli_end(&run, e);
+    gpu30_free(&r);
+    return code;
 }

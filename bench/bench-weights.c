@@ -1,4 +1,4 @@
-/* bench-weights.c - what bone heat costs (lab30-weights, lab/ch30/heat30.h), measured: the
+/* bench-weights.c - what bone heat costs (lab30-weights, lab/ch30/src/weights/heat.h), measured: the
  * whole solve (the Laplacian, the heat with its visibility test, one CHOLMOD factorisation,
  * one solve per joint) on cylinders from the chapter's 216 vertices to about 50,000, and
  * on the two artists' assets; beside each, one product with the same mesh's Laplacian,
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "base/timer.h"
-#include "lab30-weights/heat30.h"
+#include "weights/heat.h"
 #include "program/cli.h"
 #include "program/evidence.h"
 #include "solve/sparse.h"
@@ -48,7 +48,7 @@ static lab_error product_seconds(const mesh *m, double *out, lab_diag *d)
     sparse_triplets L;
     double *mass = malloc((size_t)m->vertex_count * sizeof *mass), *x = malloc((size_t)m->vertex_count * sizeof *x),
            *y = malloc((size_t)m->vertex_count * sizeof *y);
-    lab_error e = mass && x && y ? heat30_laplacian(m, HEAT30_PAPER, &L, mass, NULL, d)
+    lab_error e = mass && x && y ? heat_laplacian(m, HEAT_PAPER, &L, mass, NULL, d)
                                  : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, LAB, "%d vertices", m->vertex_count);
     if (e == LAB_OK) {
         for (int i = 0; i < m->vertex_count; i++)
@@ -68,7 +68,7 @@ static lab_error product_seconds(const mesh *m, double *out, lab_diag *d)
     return e;
 }
 
-static void row(bytes *csv, const char *name, const mesh *m, int joints, const heat30_result *r, timings *t,
+static void row(bytes *csv, const char *name, const mesh *m, int joints, const heat_result *r, timings *t,
                 double product)
 {
     double total = median(t->total, t->runs), lo = t->total[0], hi = t->total[t->runs - 1];
@@ -88,16 +88,16 @@ static lab_error bench_cylinder(bytes *csv, int rings, int segments, int min_run
 {
     mesh m;
     lab_error e = mesh_cylinder(rings, segments, 1.0, 2.0, &m, d);
-    heat30_bone bones[2] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 1}, {0, 0, 2}, 1}};
-    heat30_result r = {0};
+    heat_bone bones[2] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 1}, {0, 0, 2}, 1}};
+    heat_result r = {0};
     timings t = {0};
     if (e == LAB_OK) /* the warm-up */
-        e = heat30_solve(&m, HEAT30_PAPER, bones, 2, 2, HEAT30_C, &r, d);
+        e = heat_solve(&m, HEAT_PAPER, bones, 2, 2, HEAT_C, &r, d);
     double start = timer_seconds();
     while (e == LAB_OK && t.runs < MAX_RUNS && (t.runs < min_runs || timer_seconds() - start < 0.5)) {
-        heat30_result_free(&r);
+        heat_result_free(&r);
         double t0 = timer_seconds();
-        e = heat30_solve(&m, HEAT30_PAPER, bones, 2, 2, HEAT30_C, &r, d);
+        e = heat_solve(&m, HEAT_PAPER, bones, 2, 2, HEAT_C, &r, d);
         t.total[t.runs] = timer_seconds() - t0;
         t.factor[t.runs] = r.factor_seconds, t.solves[t.runs] = r.solve_seconds;
         t.runs++;
@@ -110,13 +110,13 @@ static lab_error bench_cylinder(bytes *csv, int rings, int segments, int min_run
         snprintf(name, sizeof name, "cylinder %dx%d", rings, segments);
         row(csv, name, &m, 2, &r, &t, product);
     }
-    heat30_result_free(&r);
+    heat_result_free(&r);
     mesh_free(&m);
     return e;
 }
 
 /* Bone heat on an asset, as lab30-weights runs it; the total is the heat's own share
- * (factorisation and solves are timed inside heat30_solve; the rest of the asset's run,
+ * (factorisation and solves are timed inside heat_solve; the rest of the asset's run,
  * reading and skinning over the animation, is not bone heat's cost). */
 static lab_error bench_asset(bytes *csv, const char *name, int min_runs, lab_diag *d)
 {
@@ -124,22 +124,22 @@ static lab_error bench_asset(bytes *csv, const char *name, int min_runs, lab_dia
     snprintf(path, sizeof path, "assets/%s.gltf", name);
     weights30_asset a = {.name = name, .influences = 4};
     timings t = {0};
-    lab_error e = weights30_asset_run(&a, path, HEAT30_C, d);
+    lab_error e = weights30_asset_run(&a, path, HEAT_C, d);
     double start = timer_seconds();
     while (e == LAB_OK && t.runs < MAX_RUNS && (t.runs < min_runs || timer_seconds() - start < 0.5)) {
-        heat30_result r;
+        heat_result r;
         double t0 = timer_seconds();
-        e = heat30_solve(&a.welded, HEAT30_PAPER, a.bones, a.bone_count, a.joint_count, HEAT30_C, &r, d);
+        e = heat_solve(&a.welded, HEAT_PAPER, a.bones, a.bone_count, a.joint_count, HEAT_C, &r, d);
         t.total[t.runs] = timer_seconds() - t0;
         t.factor[t.runs] = r.factor_seconds, t.solves[t.runs] = r.solve_seconds;
         t.runs++;
-        heat30_result_free(&r);
+        heat_result_free(&r);
     }
     double product = 0.0;
     if (e == LAB_OK)
         e = product_seconds(&a.welded, &product, d);
     if (e == LAB_OK)
-        row(csv, name, &a.welded, a.joint_count, &a.heat[HEAT30_PAPER], &t, product);
+        row(csv, name, &a.welded, a.joint_count, &a.heat[HEAT_PAPER], &t, product);
     weights30_asset_free(&a);
     return e;
 }

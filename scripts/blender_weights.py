@@ -1,5 +1,5 @@
 # blender_weights.py - Blender's own "With Automatic Weights" (ARMATURE_AUTO) against
-# lab30-weights's Blender model of it (heat30.h, HEAT30_BLENDER). scripts/blender-check.sh
+# lab30-weights's Blender model of it (src/weights/heat.h, HEAT_BLENDER). scripts/blender-check.sh
 # runs it; make test does not (Blender is a 200 MB install).
 #
 #   blender --background --factory-startup --python scripts/blender_weights.py -- \

@@ -4,7 +4,7 @@
 # program starts from every .c file of its folder but its tests; each file's #include
 # "x.h" is found in the file's own folder, then src/, then the chapter's folder (the
 # build's -I order); a header brings the .c file of the same name beside it, and that
-# file's includes in turn. Three headers are implemented by files of other names (below);
+# file's includes in turn. Four headers are implemented by files of other names (below);
 # gltf_draco_bridge.h by the lab's one C++ file, a shared library of its own opened at run
 # time (the Makefile's DRACO_BRIDGE), so no program links it.
 # So make lab30 compiles the 32 files lab30 needs, not the library's 60 and every program's.
@@ -31,6 +31,7 @@ awk -v build="$build" -v programs="$*" '
     function implementers(h) {
         if (h == "src/gltf/gltf.h") return "src/gltf/gltf_parse.c src/gltf/gltf_validate.c src/gltf/gltf_sample.c src/gltf/gltf_meshopt.c src/gltf/gltf_draco.c"
         if (h == "src/skin/fastskin_kernels.h") return "src/skin/fastskin_avx512.c"
+        if (h == "src/weights/heat.h") return "src/weights/heat.c src/weights/heat_solve.c"
         if (h == "src/gpu/gpu_shaders.h") return build "/gen/shaders.c"
         c = h; sub(/\.h$/, ".c", c)
         return (c in exists) ? c : ""

@@ -332,7 +332,7 @@ static int resolve(const include_graph *g, const char *from, const char *name)
  * of one floor include each other. */
 static const struct { const char *folder; int floor; } floors[] = {
     {"src/base/", 0}, {"src/math/", 1}, {"src/solve/", 1}, {"src/mesh/", 2}, {"src/skin/", 3},
-    {"src/draw/", 3}, {"src/program/", 4}, {"src/gpu/", 5},  {"src/gltf/", 5},
+    {"src/draw/", 3}, {"src/weights/", 3}, {"src/program/", 4}, {"src/gpu/", 5},  {"src/gltf/", 5},
 };
 enum { CHAPTER_FLOOR = 6, PROGRAM_FLOOR = 7 };
 

@@ -6,14 +6,14 @@
  * are the steady state of heat that diffuses over the surface from the vertices nearest to
  * that bone,
  *
- *     (-L + M H) w_j = M H p_j                         (heat30.h, term by term)
+ *     (-L + M H) w_j = M H p_j                         (src/weights/heat.h, term by term)
  *
  * with L the cotangent Laplacian, M the vertices' mixed Voronoi areas, H_ii = k c / d_i^2
  * (d_i: the distance to the nearest visible bone, k bones tied at it) and p_j(i) = 1 / k
  * where bone j is one of them. One sparse Cholesky factorisation (CHOLMOD), one solve per
  * bone. The weights then sum to 1 and are non-negative by the structure of the system;
  * the program checks both instead of normalising. Blender's "With Automatic Weights" is a
- * variant of it, not the paper's system: heat30.h lists every difference, and the program
+ * variant of it, not the paper's system: src/weights/heat.h lists every difference, and the program
  * computes both (the sets "heat" and "blender"; make blender-check compares the second
  * with Blender itself).
  *
@@ -23,7 +23,7 @@
  * cosh(mu z) with cosh(mu h) = 1 + k^2 h^2 / 2 (the open ends mirror: w_{-1} = w_1). The
  * program compares every vertex with it, and with the continuum's cosh(k z).
  *
- * Bounded biharmonic weights (Jacobson et al., SIGGRAPH 2011; bbw30.h): each joint's
+ * Bounded biharmonic weights (Jacobson et al., SIGGRAPH 2011; src/weights/bbw.h): each joint's
  * weights minimise 1/2 w^T L M^-1 L w with 0 <= w <= 1 and w fixed on the handles (here
  * the end rings), by active sets over CHOLMOD factorisations. The harmonic weights of the
  * same handles are exactly z/2; the biharmonic ones are the S-curve of a 9 x 9 ring
@@ -71,7 +71,7 @@
 #include "skin/influences.h"
 #include "solve/sparse.h"
 
-#include "heat30.h"
+#include "weights/heat.h"
 #include "rig30.h"
 #include "rig30_check.h"
 #include "rig30_fixes.h"
@@ -96,13 +96,13 @@ static lab_error build_rigs(void *state, lab_diag *d)
 /* A bone runs from its joint to its child joint; a leaf (joint 1 here) continues its
  * parent's bone, as long, as an animator's tool gives every bone a tail. Twist: (0,0,0) to
  * (0,0,2), then (0,0,2) to (0,0,4); bend: (0,0,0) to (0,0,1), then (0,0,1) to (0,0,2). */
-static void rig_bones(const rig30_rig *rig, heat30_bone out[WEIGHTS30_BONES])
+static void rig_bones(const rig30_rig *rig, heat_bone out[WEIGHTS30_BONES])
 {
     vec3 o[RIG30_JOINTS];
     for (int j = 0; j < RIG30_JOINTS; j++)
         o[j] = mat4_transform_point(rig->bind_world[j], vec3_make(0, 0, 0));
-    out[0] = (heat30_bone){o[0], o[1], 0};
-    out[1] = (heat30_bone){o[1], vec3_add(o[1], vec3_sub(o[1], o[0])), 1};
+    out[0] = (heat_bone){o[0], o[1], 0};
+    out[1] = (heat_bone){o[1], vec3_add(o[1], vec3_sub(o[1], o[0])), 1};
 }
 
 /* ---- 1. the Laplacian against a closed form: weights30_closed.c --------------------------- */
@@ -110,7 +110,7 @@ static void rig_bones(const rig30_rig *rig, heat30_bone out[WEIGHTS30_BONES])
 /* ---- 2. bone heat on the chapter's rigs ------------------------------------------------------ */
 
 /* The checks of one model's solution: properties of the system, not imposed on it. */
-static void check_solution(weights30_rig *w, heat30_model model)
+static void check_solution(weights30_rig *w, heat_model model)
 {
     const double *S = w->heat[model].solution; /* vertex-major, RIG30_JOINTS a vertex */
     w->min_weight[model] = INFINITY;
@@ -139,14 +139,14 @@ static lab_error bone_heat(void *state, lab_diag *d)
         rig_bones(&r->rigs[WEIGHTS30_HAND][kind], w->bones);
         for (int v = 0; v < WEIGHTS30_VERTS; v++)
             w->child[WEIGHTS30_HAND][v] = rig30_child_weight(&r->rigs[WEIGHTS30_HAND][kind].influences, v);
-        for (int model = 0; e == LAB_OK && model < HEAT30_MODELS; model++) {
-            weights30_set set = weights30_set_of_model((heat30_model)model);
-            /* (-L + M H) w_j = M H p_j, one factorisation, one solve per joint (heat30.c) */
-            e = heat30_solve(&r->rigs[set][kind].bind, (heat30_model)model, w->bones, WEIGHTS30_BONES, RIG30_JOINTS,
+        for (int model = 0; e == LAB_OK && model < HEAT_MODELS; model++) {
+            weights30_set set = weights30_set_of_model((heat_model)model);
+            /* (-L + M H) w_j = M H p_j, one factorisation, one solve per joint (src/weights/heat.c) */
+            e = heat_solve(&r->rigs[set][kind].bind, (heat_model)model, w->bones, WEIGHTS30_BONES, RIG30_JOINTS,
                              r->heat_c, &w->heat[model], d);
             if (e != LAB_OK)
                 break;
-            check_solution(w, (heat30_model)model);
+            check_solution(w, (heat_model)model);
             const double *W = w->heat[model].weights;
             for (int v = 0; v < WEIGHTS30_VERTS; v++)
                 w->child[set][v] = W[2 * v + 1];
@@ -158,14 +158,14 @@ static lab_error bone_heat(void *state, lab_diag *d)
             for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
                 for (int j = 0; j < RIG30_JOINTS; j++)
                     in.joint[2 * v + j] = j, in.weight[2 * v + j] = W[2 * v + j];
-            skin_weight_policy policy = {.kind = model == HEAT30_BLENDER ? SKIN_POLICY_NORMALIZE : SKIN_POLICY_STRICT};
+            skin_weight_policy policy = {.kind = model == HEAT_BLENDER ? SKIN_POLICY_NORMALIZE : SKIN_POLICY_STRICT};
             if (e == LAB_OK)
                 e = rig30_set_influences(&r->rigs[set][kind], &in, policy, NULL, d);
             skin_influences_free(&in);
         }
         if (e != LAB_OK)
             break;
-        const double *B = w->heat[HEAT30_BLENDER].weights;
+        const double *B = w->heat[HEAT_BLENDER].weights;
         w->cut_sum_lo = INFINITY, w->cut_sum_hi = -INFINITY;
         for (int v = 0; v < WEIGHTS30_VERTS; v++) {
             w->root[v] = B[2 * v];
@@ -197,15 +197,15 @@ static lab_error biharmonic(void *state, lab_diag *d)
         int handle[WEIGHTS30_VERTS];
         for (int v = 0; v < WEIGHTS30_VERTS; v++) /* the end rings: the root's, the child's */
             handle[v] = v < RIG30_SEGMENTS ? 0 : v >= WEIGHTS30_VERTS - RIG30_SEGMENTS ? 1 : -1;
-        e = heat30_laplacian(&rig->bind, HEAT30_PAPER, &L, mass, NULL, d);
+        e = heat_laplacian(&rig->bind, HEAT_PAPER, &L, mass, NULL, d);
         /* harmonic: L w = 0 off the handles; on this mesh it is the hand weights, z / 2 */
         if (e == LAB_OK)
-            e = bbw30_harmonic(&L, handle, RIG30_JOINTS, harmonic, d);
+            e = bbw_harmonic(&L, handle, RIG30_JOINTS, harmonic, d);
         for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
             w->harmonic_error = fmax(w->harmonic_error, fabs(harmonic[2 * v + 1] - rig->bind.vertices[v].z / 2.0));
-        /* biharmonic: min 1/2 w^T L M^-1 L w with 0 <= w <= 1, active sets (bbw30.c) */
+        /* biharmonic: min 1/2 w^T L M^-1 L w with 0 <= w <= 1, active sets (src/weights/bbw.c) */
         if (e == LAB_OK)
-            e = bbw30_solve(&L, mass, handle, RIG30_JOINTS, true, &w->bbw, d);
+            e = bbw_solve(&L, mass, handle, RIG30_JOINTS, true, &w->bbw, d);
         if (e == LAB_OK) {
             weights30_bbw_ring_system(w->bbw_ring);
             w->bbw_min = INFINITY, w->bbw_max = -INFINITY;
@@ -275,7 +275,7 @@ static bool asset_mode(const void *state) { return ((const weights30 *)state)->a
 
 int main(int argc, char **argv)
 {
-    static weights30 r = {.heat_c = HEAT30_C};
+    static weights30 r = {.heat_c = HEAT_C};
     static const char *const influences[] = {"4", "8", NULL};
     static const char *const sets[] = {"heat", "blender", "bbw", NULL};
     const cli_option options[] = {

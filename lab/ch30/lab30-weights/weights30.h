@@ -1,6 +1,6 @@
 /* weights30.h - what lab30-weights (where weights come from) computes, and how it
  * is recorded: the JSON evidence, the weights CSV and the report. The computation stays in
- * lab/ch30/lab30-weights/lab30-weights.c, the bone-heat method in heat30.c, the figures in
+ * lab/ch30/lab30-weights/lab30-weights.c, the bone-heat method in src/weights/heat.c, the figures in
  * weights30_figures.c.
  */
 #ifndef WEIGHTS30_H
@@ -11,10 +11,10 @@
 
 #include <cJSON.h>
 
-#include "bbw30.h"
+#include "weights/bbw.h"
 #include "draw/camera.h"
 #include "gltf/gltf.h"
-#include "heat30.h"
+#include "weights/heat.h"
 #include "program/output.h"
 #include "rig30.h"
 
@@ -24,20 +24,20 @@
 #define WEIGHTS30_KKT_TOLERANCE 1e-12 /* relative to Q's largest entry */
 
 /* The weight sets on the cylinder: the chapter's hand weights, bone heat as the paper
- * writes it, bone heat as Blender computes it (heat30.h), and bounded biharmonic weights
- * (bbw30.h). */
+ * writes it, bone heat as Blender computes it (src/weights/heat.h), and bounded biharmonic weights
+ * (src/weights/bbw.h). */
 typedef enum { WEIGHTS30_HAND, WEIGHTS30_HEAT, WEIGHTS30_BLENDER, WEIGHTS30_BBW } weights30_set;
 #define WEIGHTS30_SETS 4
 #define WEIGHTS30_RESULTS (WEIGHTS30_POSES * WEIGHTS30_SETS * 2) /* x sets x {LBS, DQS} */
 const char *weights30_set_name(weights30_set set);       /* "hand", "heat", "blender", "bbw" */
 /* The set a bone-heat model's weights go to. */
-weights30_set weights30_set_of_model(heat30_model model);
+weights30_set weights30_set_of_model(heat_model model);
 
 /* One rig's skeleton as bones, and its bone-heat weights, both models, beside the
  * chapter's. The checks are on each model's solution (before Blender's cut). */
 typedef struct {
-    heat30_bone bones[WEIGHTS30_BONES];
-    heat30_result heat[HEAT30_MODELS];    /* [heat30_model] */
+    heat_bone bones[WEIGHTS30_BONES];
+    heat_result heat[HEAT_MODELS];    /* [heat_model] */
     double child[WEIGHTS30_SETS][WEIGHTS30_VERTS]; /* [set][vertex]: the child joint's weight
                                            * (Blender's: after its cut, not normalised) */
     double root[WEIGHTS30_VERTS];         /* Blender's root weight, after its cut */
@@ -45,13 +45,13 @@ typedef struct {
     double closed_form_error;             /* max over vertices |heat - closed form| */
     double closed_form_tolerance;
     double continuum[RIG30_RINGS];        /* the differential equation's solution, per ring */
-    double sum_error[HEAT30_MODELS];      /* max_i |sum_j w_ij - 1| */
-    double min_weight[HEAT30_MODELS];
-    double ring_spread[HEAT30_MODELS];    /* max over rings of (max - min) of a ring's weights */
-    double backward_error[HEAT30_MODELS]; /* max over joints: |A w - b| / (|A| |w| + |b|) */
+    double sum_error[HEAT_MODELS];      /* max_i |sum_j w_ij - 1| */
+    double min_weight[HEAT_MODELS];
+    double ring_spread[HEAT_MODELS];    /* max over rings of (max - min) of a ring's weights */
+    double backward_error[HEAT_MODELS]; /* max over joints: |A w - b| / (|A| |w| + |b|) */
     double cut_sum_lo, cut_sum_hi;        /* Blender's weights after the cut: their sums' range */
     /* bounded biharmonic weights, the end rings as handles (ring 0: the root, the top: the child) */
-    bbw30_result bbw;
+    bbw_result bbw;
     double harmonic_error;                /* max over vertices |harmonic child weight - z/2| */
     double bbw_ring[RIG30_RINGS];         /* the ring-by-ring system solved on its own (dense) */
     double bbw_ring_error;                /* max over vertices |bbw - bbw_ring| */
@@ -132,10 +132,10 @@ typedef struct {
     int *weld;                              /* vertex -> welded vertex */
     mesh_edge *edges;
     int edge_count;
-    heat30_bone *bones;
-    heat30_result heat[HEAT30_MODELS];      /* the paper's on the welded surface; Blender's on the
+    heat_bone *bones;
+    heat_result heat[HEAT_MODELS];      /* the paper's on the welded surface; Blender's on the
                                              * asset's own vertices, as its importer keeps them */
-    bbw30_result bbw;                       /* on the welded surface */
+    bbw_result bbw;                       /* on the welded surface */
     int *handle;                            /* welded vertex -> the joint it is a handle of, or -1 */
     int handle_count;
     double bbw_kkt_independent;             /* by L (M^-1 (L w)), two products */
@@ -202,22 +202,19 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
  * vertex_of NULL for the identity); one set's checks and differences from the artist's;
  * every set skinned over the animation against the artist's. */
 lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc, int mesh_index, lab_diag *d);
-void weights30_deforming_weights(const weights30_asset *a, const heat30_result *h, const int *vertex_of, double *out);
+void weights30_deforming_weights(const weights30_asset *a, const heat_result *h, const int *vertex_of, double *out);
 void weights30_compare_weights(const weights30_asset *a, const double *solution, const int *vertex_of, double backward,
                                weights30_versus *x);
 lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc, const gltf_skin *skin,
                                    const double *ibm, lab_diag *d);
 
-/* The K heaviest of one vertex's J weights (ties: the lower joint), divided by their sum,
- * into out (J, dense); the others 0. Returns how many were non-zero before the cut. */
-int weights30_cut(const double *w, int J, int K, double *out);
 void weights30_asset_free(weights30_asset *a);
 
-/* The KKT residual of bounded biharmonic weights computed apart from bbw30.c: the
+/* The KKT residual of bounded biharmonic weights computed apart from src/weights/bbw.c: the
  * gradient of each joint's energy by two products, g = L (M^-1 (L w_j)) (sparse_multiply,
  * never the assembled Q), and the conditions read off the values: |g_i| where 0 < w < 1,
  * max(0, -g_i) where w = 0, max(0, g_i) where w = 1, handles skipped, each over scale (bbw30's
- * q_scale, max |Q_ik|); and bound violations. raw: bbw30_result's. */
+ * q_scale, max |Q_ik|); and bound violations. raw: bbw_result's. */
 lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
                                     int joint_count, double scale, double *out, lab_diag *d);
 

@@ -1,6 +1,6 @@
 /* weights30_assets.c - every automatic set on an artist's asset (see weights30.h): this file
  * reads the asset, welds its vertices, turns its skeleton into bones and runs the methods
- * (heat30.c, bbw30.c through weights30_bbw.c); weights30_compare.c measures the sets
+ * (src/weights/heat.c, src/weights/bbw.c through weights30_bbw.c); weights30_compare.c measures the sets
  * against the artist's, on the bind mesh and over the asset's animation. */
 #include <math.h>
 #include <stdlib.h>
@@ -13,8 +13,9 @@
 #include "skin/blend.h"
 #include "skin/influences.h"
 
-#include "heat30.h"
+#include "weights/heat.h"
 #include "weights30.h"
+#include "weights/cut.h"
 
 const char *weights30_set_name(weights30_set set)
 {
@@ -22,9 +23,9 @@ const char *weights30_set_name(weights30_set set)
     return names[set];
 }
 
-weights30_set weights30_set_of_model(heat30_model model)
+weights30_set weights30_set_of_model(heat_model model)
 {
-    return model == HEAT30_BLENDER ? WEIGHTS30_BLENDER : WEIGHTS30_HEAT;
+    return model == HEAT_BLENDER ? WEIGHTS30_BLENDER : WEIGHTS30_HEAT;
 }
 
 void weights30_asset_free(weights30_asset *a)
@@ -33,10 +34,10 @@ void weights30_asset_free(weights30_asset *a)
     for (int k = 0; k < WEIGHTS30_AUTOMATIC; k++)
         free(a->versus[k].weights), free(a->versus[k].joint_difference), free(a->versus[k].cut);
     mesh_free(&a->welded);
-    bbw30_result_free(&a->bbw);
+    bbw_result_free(&a->bbw);
     free(a->handle);
-    for (int model = 0; model < HEAT30_MODELS; model++)
-        heat30_result_free(&a->heat[model]);
+    for (int model = 0; model < HEAT_MODELS; model++)
+        heat_result_free(&a->heat[model]);
     const char *name = a->name;
     int influences = a->influences;
     *a = (weights30_asset){.name = name, .influences = influences};
@@ -133,14 +134,14 @@ static lab_error skeleton_bones(weights30_asset *a, const gltf_document *doc, co
         int children = 0;
         for (int c = 0; c < node->child_count; c++)
             if (slot[node->children[c]] >= 0) {
-                a->bones[a->bone_count++] = (heat30_bone){origin[j], origin[slot[node->children[c]]], j};
+                a->bones[a->bone_count++] = (heat_bone){origin[j], origin[slot[node->children[c]]], j};
                 children++;
             }
         if (children)
             continue;
         int parent = node->parent >= 0 ? slot[node->parent] : -1;
         vec3 tip = parent >= 0 ? vec3_add(origin[j], vec3_sub(origin[j], origin[parent])) : origin[j];
-        a->bones[a->bone_count++] = (heat30_bone){origin[j], tip, j};
+        a->bones[a->bone_count++] = (heat_bone){origin[j], tip, j};
     }
     free(slot);
     return LAB_OK;
@@ -219,13 +220,13 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
         e = weld(a, d);
     if (e == LAB_OK)
         e = skeleton_bones(a, &doc, skin, origin, d);
-    /* (-L + M H) w_j = M H p_j (heat30.c): the paper's on the welded surface, back to every
+    /* (-L + M H) w_j = M H p_j (src/weights/heat.c): the paper's on the welded surface, back to every
      * vertex; Blender's on the vertices as its importer keeps them (split where glTF splits) */
     mesh own = {a->vertex_count, a->bind, a->triangle_count, a->triangles};
     if (e == LAB_OK)
-        e = heat30_solve(&a->welded, HEAT30_PAPER, a->bones, a->bone_count, a->joint_count, c, &a->heat[HEAT30_PAPER], d);
+        e = heat_solve(&a->welded, HEAT_PAPER, a->bones, a->bone_count, a->joint_count, c, &a->heat[HEAT_PAPER], d);
     if (e == LAB_OK)
-        e = heat30_solve(&own, HEAT30_BLENDER, a->bones, a->bone_count, a->joint_count, c, &a->heat[HEAT30_BLENDER], d);
+        e = heat_solve(&own, HEAT_BLENDER, a->bones, a->bone_count, a->joint_count, c, &a->heat[HEAT_BLENDER], d);
     size_t cells = (size_t)a->vertex_count * a->joint_count;
     if (e == LAB_OK && !(a->artist = malloc(cells * sizeof *a->artist)))
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%zu weights", cells);
@@ -239,9 +240,9 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
     }
     if (e == LAB_OK)
         e = weights30_artist_weights(a, &doc, doc.nodes[node].mesh, d);
-    for (int model = 0; e == LAB_OK && model < HEAT30_MODELS; model++) {
-        weights30_versus *x = &a->versus[weights30_set_of_model((heat30_model)model) - 1];
-        const int *vertex_of = model == HEAT30_PAPER ? a->weld : NULL;
+    for (int model = 0; e == LAB_OK && model < HEAT_MODELS; model++) {
+        weights30_versus *x = &a->versus[weights30_set_of_model((heat_model)model) - 1];
+        const int *vertex_of = model == HEAT_PAPER ? a->weld : NULL;
         double backward = 0.0;
         for (int j = 0; j < a->joint_count; j++)
             backward = fmax(backward, a->heat[model].backward_error[j]);
@@ -266,7 +267,7 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
             double total = 0.0;
             for (int j = 0; j < a->joint_count; j++)
                 total += x->weights[at + j];
-            x->over_k += weights30_cut(x->weights + at, a->joint_count, a->influences, x->cut + at) > a->influences;
+            x->over_k += weights_cut(x->weights + at, a->joint_count, a->influences, x->cut + at) > a->influences;
             for (int j = 0; j < a->joint_count && total > 0.0; j++)
                 x->cut_weight_change = fmax(x->cut_weight_change, fabs(x->cut[at + j] - x->weights[at + j]));
         }

@@ -1,5 +1,5 @@
 /* weights30_bbw.c - bounded biharmonic weights on an asset's welded surface (the handles
- * chosen from its bones), and the KKT residual computed apart from bbw30.c (see weights30.h). */
+ * chosen from its bones), and the KKT residual computed apart from src/weights/bbw.c (see weights30.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +12,8 @@
 #include "skin/influences.h"
 #include "solve/sparse.h"
 
-#include "bbw30.h"
-#include "heat30.h"
+#include "weights/bbw.h"
+#include "weights/heat.h"
 #include "weights30.h"
 
 lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass, const int *handle, const double *raw,
@@ -55,7 +55,7 @@ lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
     a->handle = malloc(((size_t)n + 1) * sizeof *a->handle);
     sparse_triplets L = {0};
     lab_error e = mass && dist && nearest && joint && a->handle
-                      ? heat30_laplacian(m, HEAT30_PAPER, &L, mass, NULL, d)
+                      ? heat_laplacian(m, HEAT_PAPER, &L, mass, NULL, d)
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d vertices", n);
     /* handles: each vertex's nearest joint (by its bones), and for each joint the vertices
      * within 1.1 times the nearest one's distance; a vertex no triangle uses is a handle
@@ -65,7 +65,7 @@ lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
     for (int i = 0; e == LAB_OK && i < n; i++) {
         dist[i] = INFINITY, joint[i] = -1;
         for (int b = 0; b < a->bone_count; b++) {
-            double x = heat30_segment_distance(m->vertices[i], a->bones[b], NULL);
+            double x = heat_segment_distance(m->vertices[i], a->bones[b], NULL);
             if (x < dist[i])
                 dist[i] = x, joint[i] = a->bones[b].joint;
         }
@@ -77,9 +77,9 @@ lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
         a->handle[i] = handle ? joint[i] : -1;
         a->handle_count += handle;
     }
-    /* min 1/2 w_j^T L M^-1 L w_j, 0 <= w <= 1, by active sets (bbw30.c) */
+    /* min 1/2 w_j^T L M^-1 L w_j, 0 <= w <= 1, by active sets (src/weights/bbw.c) */
     if (e == LAB_OK)
-        e = bbw30_solve(&L, mass, a->handle, J, true, &a->bbw, d);
+        e = bbw_solve(&L, mass, a->handle, J, true, &a->bbw, d);
     if (e == LAB_OK)
         e = weights30_kkt_by_products(&L, mass, a->handle, a->bbw.raw, J, a->bbw.q_scale, &a->bbw_kkt_independent, d);
     sparse_free(&L);

@@ -9,7 +9,7 @@
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
-#include "heat30.h"
+#include "weights/heat.h"
 #include "rig30.h"
 #include "weights30.h"
 
@@ -30,7 +30,7 @@ lab_error weights30_check_laplacian(void *state, lab_diag *d)
     mesh hexagon = {7, v, 6, t};
     sparse_triplets L;
     double mass[7];
-    lab_error e = heat30_laplacian(&hexagon, HEAT30_PAPER, &L, mass, NULL, d);
+    lab_error e = heat_laplacian(&hexagon, HEAT_PAPER, &L, mass, NULL, d);
     if (e != LAB_OK)
         return e;
     const double s3 = sqrt(3.0);

@@ -14,8 +14,8 @@
 #include "skin/influences.h"
 #include "solve/sparse.h"
 
-#include "bbw30.h"
-#include "heat30.h"
+#include "weights/bbw.h"
+#include "weights/heat.h"
 #include "weights30.h"
 
 /* The artist's weights as a dense vertex x joint table (slots index skin.joints). */
@@ -132,7 +132,7 @@ void weights30_compare_weights(const weights30_asset *a, const double *solution,
 
 /* A model's weights as the set deforms with them: the paper's as solved (through the
  * weld), Blender's cut and divided by their sum (zero where the cut leaves nothing). */
-void weights30_deforming_weights(const weights30_asset *a, const heat30_result *h, const int *vertex_of, double *out)
+void weights30_deforming_weights(const weights30_asset *a, const heat_result *h, const int *vertex_of, double *out)
 {
     int J = a->joint_count;
     for (int v = 0; v < a->vertex_count; v++) {
@@ -141,33 +141,9 @@ void weights30_deforming_weights(const weights30_asset *a, const heat30_result *
         for (int j = 0; j < J; j++)
             total += w[j];
         for (int j = 0; j < J; j++)
-            out[(size_t)v * J + j] = h->model == HEAT30_BLENDER ? (total > 0.0 ? w[j] / total : 0.0) : w[j];
+            out[(size_t)v * J + j] = h->model == HEAT_BLENDER ? (total > 0.0 ? w[j] / total : 0.0) : w[j];
     }
 }
-
-int weights30_cut(const double *w, int J, int K, double *out)
-{
-    int nonzero = 0;
-    double sum = 0.0;
-    for (int j = 0; j < J; j++) {
-        out[j] = 0.0;
-        nonzero += w[j] != 0.0;
-    }
-    for (int k = 0; k < K; k++) { /* the heaviest not yet taken, the lower joint on a tie */
-        int best = -1;
-        for (int j = 0; j < J; j++)
-            if (out[j] == 0.0 && w[j] > 0.0 && (best < 0 || w[j] > w[best]))
-                best = j;
-        if (best < 0)
-            break;
-        out[best] = w[best], sum += w[best];
-    }
-    for (int j = 0; j < J && sum > 0.0; j++)
-        out[j] /= sum;
-    return nonzero;
-}
-
-
 
 /* The Khronos samples in assets/ (CC BY 4.0, (c) 2017 Cesium): bone heat from each one's
  * bind mesh and skeleton, beside the weights its artist painted (weights30_assets.c). */

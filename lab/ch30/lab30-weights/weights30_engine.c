@@ -1,7 +1,7 @@
 /* weights30_engine.c - lab30-weights's assets: where they are found and read (the
  * shipped samples, or the one --asset names), and the asset written back with its
  * automatic weights, cut to the influences an engine keeps (see weights30.h). The methods are
- * heat30.c's and bbw30.c's; weights30_assets.c runs them on an asset. */
+ * src/weights/heat.c's and src/weights/bbw.c's; weights30_assets.c runs them on an asset. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>

@@ -8,7 +8,7 @@
 #include "program/evidence.h"
 #include "base/bytes.h"
 #include "base/diag.h"
-#include "heat30.h"
+#include "weights/heat.h"
 #include "program/output.h"
 #include "rig30.h"
 #include "skin/blend.h"
@@ -19,9 +19,9 @@ void weights30_release(void *state)
     for (int i = 0; i < WEIGHTS30_RESULTS; i++)
         rig30_pose_free(&r->result[i].skinned);
     for (int kind = 0; kind < 2; kind++) {
-        for (int model = 0; model < HEAT30_MODELS; model++)
-            heat30_result_free(&r->rig[kind].heat[model]);
-        bbw30_result_free(&r->rig[kind].bbw);
+        for (int model = 0; model < HEAT_MODELS; model++)
+            heat_result_free(&r->rig[kind].heat[model]);
+        bbw_result_free(&r->rig[kind].bbw);
         for (int set = 0; set < WEIGHTS30_SETS; set++)
             rig30_rig_free(&r->rigs[set][kind]);
     }
@@ -32,7 +32,7 @@ void weights30_release(void *state)
 
 /* ---- the evidence ---------------------------------------------------------------------------- */
 
-static cJSON *bone_json(heat30_bone b)
+static cJSON *bone_json(heat_bone b)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "joint", b.joint);
@@ -41,7 +41,7 @@ static cJSON *bone_json(heat30_bone b)
     return o;
 }
 
-static cJSON *cost_json(const heat30_result *h)
+static cJSON *cost_json(const heat_result *h)
 {
     cJSON *cost = cJSON_CreateObject();
     cJSON_AddNumberToObject(cost, "vertices", h->vertex_count);
@@ -69,14 +69,14 @@ static cJSON *rig_json(const weights30 *r, rig30_kind kind)
     cJSON_AddItemToObject(o, "closed_form_per_ring", json_number_array(w->closed_form, RIG30_RINGS));
     cJSON_AddItemToObject(o, "continuum_per_ring", json_number_or_null_array(w->continuum, RIG30_RINGS));
     cJSON *models = cJSON_AddObjectToObject(o, "models");
-    for (int model = 0; model < HEAT30_MODELS; model++) {
-        cJSON *m = cJSON_AddObjectToObject(models, heat30_model_names[model]);
+    for (int model = 0; model < HEAT_MODELS; model++) {
+        cJSON *m = cJSON_AddObjectToObject(models, heat_model_names[model]);
         cJSON *checks = cJSON_AddObjectToObject(m, "checks_of_the_solution");
         json_add_number(checks, "max_sum_error", w->sum_error[model]);
         json_add_number(checks, "min_weight", w->min_weight[model]);
         json_add_number(checks, "max_backward_error", w->backward_error[model]);
         json_add_number(checks, "max_ring_spread", w->ring_spread[model]);
-        if (model == HEAT30_PAPER) {
+        if (model == HEAT_PAPER) {
             json_add_number(checks, "max_closed_form_error", w->closed_form_error);
             json_add_number(checks, "closed_form_tolerance", w->closed_form_tolerance);
         } else {
@@ -161,8 +161,8 @@ cJSON *weights30_asset_json(const weights30_asset *a)
     for (int set = 1; set < WEIGHTS30_SETS; set++)
         cJSON_AddItemToArray(sets, versus_json(a, (weights30_set)set));
     cJSON *models = cJSON_AddObjectToObject(o, "models");
-    for (int model = 0; model < HEAT30_MODELS; model++) {
-        cJSON *m = cJSON_AddObjectToObject(models, heat30_model_names[model]);
+    for (int model = 0; model < HEAT_MODELS; model++) {
+        cJSON *m = cJSON_AddObjectToObject(models, heat_model_names[model]);
         cJSON_AddNumberToObject(m, "hidden_vertices", a->heat[model].hidden);
         cJSON_AddNumberToObject(m, "obtuse_triangles", a->heat[model].obtuse_triangles);
         cJSON_AddItemToObject(m, "cost", cost_json(&a->heat[model]));
@@ -222,7 +222,7 @@ lab_error weights30_evidence(void *state, lab_diag *d)
                 csv_row(&table,
                         (double[]){a->bind[v].x, a->bind[v].y, a->bind[v].z, a->artist[k],
                                    a->versus[WEIGHTS30_HEAT - 1].weights[k], a->versus[WEIGHTS30_BLENDER - 1].weights[k],
-                                   a->versus[WEIGHTS30_BBW - 1].weights[k], a->heat[HEAT30_BLENDER].weights[k]},
+                                   a->versus[WEIGHTS30_BBW - 1].weights[k], a->heat[HEAT_BLENDER].weights[k]},
                         8);
             }
     }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/report.h"
-#include "heat30.h"
+#include "weights/heat.h"
 #include "rig30.h"
 #include "skin/blend.h"
 
@@ -24,7 +24,7 @@ bool weights30_report_laplacian(const void *state, FILE *out)
 }
 
 /* The checks of one model's solution on one rig (properties of the system). */
-static bool report_model_checks(const weights30_rig *w, heat30_model model, FILE *out)
+static bool report_model_checks(const weights30_rig *w, heat_model model, FILE *out)
 {
     bool ok = report_bound(out, "max_i |sum_j w_ij - 1|", w->sum_error[model], RIG30_CHECK_TOLERANCE);
     ok &= report_bound(out, "max(0, -min w_ij) (w >= 0)", fmax(0.0, -w->min_weight[model]), RIG30_CHECK_TOLERANCE);
@@ -44,15 +44,15 @@ bool weights30_report_heat(const void *state, FILE *out)
             r->heat_c);
     for (int kind = 0; kind < 2; kind++) {
         const weights30_rig *w = &r->rig[kind];
-        const heat30_bone *b = w->bones;
+        const heat_bone *b = w->bones;
         fprintf(out, "\n  %s rig: bones (%g,%g,%g)-(%g,%g,%g) and (%g,%g,%g)-(%g,%g,%g); %d vertices see no bone\n",
                 rig30_kind_name((rig30_kind)kind), b[0].a.x, b[0].a.y, b[0].a.z, b[0].b.x, b[0].b.y, b[0].b.z,
-                b[1].a.x, b[1].a.y, b[1].a.z, b[1].b.x, b[1].b.y, b[1].b.z, w->heat[HEAT30_PAPER].hidden);
+                b[1].a.x, b[1].a.y, b[1].a.z, b[1].b.x, b[1].b.y, b[1].b.z, w->heat[HEAT_PAPER].hidden);
         fprintf(out, "  the paper's model\n");
-        ok &= report_model_checks(w, HEAT30_PAPER, out);
+        ok &= report_model_checks(w, HEAT_PAPER, out);
         ok &= report_bound(out, "|w - the system's closed form|", w->closed_form_error, w->closed_form_tolerance);
-        fprintf(out, "  Blender's model (%d vertices see no bone)\n", w->heat[HEAT30_BLENDER].hidden);
-        ok &= report_model_checks(w, HEAT30_BLENDER, out);
+        fprintf(out, "  Blender's model (%d vertices see no bone)\n", w->heat[HEAT_BLENDER].hidden);
+        ok &= report_model_checks(w, HEAT_BLENDER, out);
         fprintf(out, "  after Blender's cut a vertex's weights sum to %.6f .. %.6f (Blender's armature divides\n"
                 "  by the sum when it deforms; the poses below do the same)\n", w->cut_sum_lo, w->cut_sum_hi);
         fprintf(out, "  %-5s %-6s %-9s %-18s %-18s %-10s %-10s %-10s\n", "ring", "z", "hand w_1", "heat w_1",
@@ -65,10 +65,10 @@ bool weights30_report_heat(const void *state, FILE *out)
                     r->rigs[0][kind].bind.vertices[v].z, w->child[WEIGHTS30_HAND][v], w->child[WEIGHTS30_HEAT][v],
                     w->closed_form[ring], continuum, w->child[WEIGHTS30_BLENDER][v], w->root[v]);
         }
-        for (int model = 0; model < HEAT30_MODELS; model++) {
-            const heat30_result *h = &w->heat[model];
+        for (int model = 0; model < HEAT_MODELS; model++) {
+            const heat_result *h = &w->heat[model];
             fprintf(out, "  cost (%s): %d vertices, a Cholesky factor of %.0f nonzeros, %.0f flops, CHOLMOD's peak\n"
-                    "  %zu bytes; factorisation %.3g ms, %d solves %.3g ms\n", heat30_model_names[model],
+                    "  %zu bytes; factorisation %.3g ms, %d solves %.3g ms\n", heat_model_names[model],
                     h->vertex_count, h->factor_nonzeros, h->flops, h->peak_bytes, 1e3 * h->factor_seconds,
                     RIG30_JOINTS, 1e3 * h->solve_seconds);
         }
@@ -86,7 +86,7 @@ bool weights30_report_bbw(const void *state, FILE *out)
             "  divided by their sum\n");
     for (int kind = 0; kind < 2; kind++) {
         const weights30_rig *w = &r->rig[kind];
-        const bbw30_result *b = &w->bbw;
+        const bbw_result *b = &w->bbw;
         fprintf(out, "\n  %s rig\n", rig30_kind_name((rig30_kind)kind));
         ok &= report_bound(out, "harmonic: |w - z/2| (L z = 0 inside)", w->harmonic_error, RIG30_CHECK_TOLERANCE);
         ok &= report_bound(out, "|bbw - the ring-by-ring system|", w->bbw_ring_error, RIG30_CHECK_TOLERANCE);
@@ -163,9 +163,9 @@ bool weights30_report_assets(const void *state, FILE *out)
                 a->triangle_count, a->repeated, a->folded, a->joint_count, a->bone_count);
         for (int set = 1; set < WEIGHTS30_SETS; set++) {
             const weights30_versus *x = &a->versus[set - 1];
-            const heat30_result *h = &a->heat[set == WEIGHTS30_BLENDER ? HEAT30_BLENDER : HEAT30_PAPER];
+            const heat_result *h = &a->heat[set == WEIGHTS30_BLENDER ? HEAT_BLENDER : HEAT_PAPER];
             if (set == WEIGHTS30_BBW) {
-                const bbw30_result *b = &a->bbw;
+                const bbw_result *b = &a->bbw;
                 int most = 0, total = 0;
                 for (int j = 0; j < a->joint_count; j++)
                     most = b->iterations[j] > most ? b->iterations[j] : most, total += b->iterations[j];

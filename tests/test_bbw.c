@@ -1,5 +1,5 @@
-/* test_bbw30.c - bounded biharmonic weights (lab/ch30/lab30-weights/bbw30.h), and the cut
- * to an engine's K influences (weights30_cut), against what
+/* test_bbw.c - bounded biharmonic weights (src/weights/bbw.h), and the cut
+ * to an engine's K influences (src/weights/cut.h), against what
  * this test derives on its own, on seeded cylinders of every size:
  *   - harmonic weights with the end rings as handles are z / height (L z = 0 inside);
  *   - the biharmonic weights equal the ring-by-ring system (D diag(1/A) D, solved here by
@@ -20,9 +20,9 @@
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
-#include "bbw30.h"
-#include "heat30.h"
-#include "weights30.h"
+#include "weights/bbw.h"
+#include "weights/heat.h"
+#include "weights/cut.h"
 
 static uint64_t rng = 0x5eed30b1ull;
 static double uniform(double lo, double hi)
@@ -98,7 +98,7 @@ static void cylinder_make(cylinder *c, int rings, int segments, double radius, d
     c->handle = malloc((size_t)n * sizeof *c->handle);
     assert_non_null(c->mass);
     assert_non_null(c->handle);
-    assert_int_equal(heat30_laplacian(&c->m, HEAT30_PAPER, &c->L, c->mass, NULL, &d), LAB_OK);
+    assert_int_equal(heat_laplacian(&c->m, HEAT_PAPER, &c->L, c->mass, NULL, &d), LAB_OK);
     for (int v = 0; v < n; v++)
         c->handle[v] = v < segments ? 0 : v >= n - segments ? 1 : -1;
 }
@@ -131,26 +131,26 @@ static void test_harmonic_and_biharmonic_on_cylinders(void **state)
         lab_diag d;
         double *harmonic = malloc((size_t)n * 2 * sizeof *harmonic);
         assert_non_null(harmonic);
-        assert_int_equal(bbw30_harmonic(&c.L, c.handle, 2, harmonic, &d), LAB_OK);
+        assert_int_equal(bbw_harmonic(&c.L, c.handle, 2, harmonic, &d), LAB_OK);
         for (int v = 0; v < n; v++)
             if (fabs(harmonic[2 * v + 1] - c.m.vertices[v].z / c.height) > 1e-12)
                 fail_msg("%dx%d vertex %d: harmonic %.17g, z / height %.17g", rings, segments, v, harmonic[2 * v + 1],
                          c.m.vertices[v].z / c.height);
-        bbw30_result r;
-        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
+        bbw_result r;
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
         double error = ring_error(&c, r.weights, 2);
         if (error > 1e-11)
             fail_msg("%dx%d: biharmonic weights %.3g from the ring system", rings, segments, error);
         if (!(r.kkt < 1e-12 && r.sum_error < 1e-9 && r.active == 0)) /* Q's condition grows like rings^4 */
             fail_msg("%dx%d: kkt %.3g, sum %.3g, active %d", rings, segments, r.kkt, r.sum_error, r.active);
-        bbw30_result_free(&r);
+        bbw_result_free(&r);
         /* a broken mass matrix: every area 1, the end rings' halves lost */
         for (int v = 0; v < n; v++)
             c.mass[v] = 1.0;
-        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
         if (rings > 3 && !(ring_error(&c, r.weights, 2) > 1e-3))
             fail_msg("%dx%d: unit areas still match the ring system (%.3g)", rings, segments, ring_error(&c, r.weights, 2));
-        bbw30_result_free(&r);
+        bbw_result_free(&r);
         free(harmonic);
         cylinder_free(&c);
     }
@@ -194,9 +194,9 @@ static void test_bounds_bite_with_three_handles(void **state)
         for (int v = 0; v < n; v++)
             c.handle[v] = v < segments ? 0 : v >= n - segments ? 2 : v / segments == rings / 2 ? 1 : -1;
         lab_diag d;
-        bbw30_result bounded, free_;
-        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 3, true, &bounded, &d), LAB_OK);
-        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 3, false, &free_, &d), LAB_OK);
+        bbw_result bounded, free_;
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, true, &bounded, &d), LAB_OK);
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, false, &free_, &d), LAB_OK);
         double lo = INFINITY, hi = -INFINITY, free_lo = INFINITY, free_hi = -INFINITY;
         for (size_t k = 0; k < (size_t)n * 3; k++) {
             lo = fmin(lo, bounded.raw[k]), hi = fmax(hi, bounded.raw[k]);
@@ -210,8 +210,8 @@ static void test_bounds_bite_with_three_handles(void **state)
         double own = kkt(&c, bounded.raw, 3);
         if (!(own < 1e-10))
             fail_msg("%dx%d: KKT residual %.3g by this test's gradient", rings, segments, own);
-        bbw30_result_free(&bounded);
-        bbw30_result_free(&free_);
+        bbw_result_free(&bounded);
+        bbw_result_free(&free_);
         cylinder_free(&c);
     }
 }
@@ -228,19 +228,19 @@ static void test_biharmonic_is_not_the_hand_weights(void **state)
     for (int k = 0; k < 3; k++) {
         cylinder c;
         cylinder_make(&c, rings[k], segments[k], 1, 2);
-        bbw30_result r;
+        bbw_result r;
         lab_diag d;
-        assert_int_equal(bbw30_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
         double worst = 0;
         for (int v = 0; v < c.m.vertex_count; v++)
             worst = fmax(worst, fabs(r.weights[2 * v + 1] - c.m.vertices[v].z / 2));
         assert_near(worst, expected[k], 5e-5);
-        bbw30_result_free(&r);
+        bbw_result_free(&r);
         cylinder_free(&c);
     }
 }
 
-/* The cut an engine needs (weights30_cut): of seeded weight rows over 19 joints, the K
+/* The cut an engine needs (weights_cut): of seeded weight rows over 19 joints, the K
  * kept are the K heaviest (every dropped one weighs no more than every kept one), they
  * keep their ratios, and they sum to 1; a row with K or fewer non-zero weights is only
  * divided by its sum. */
@@ -255,7 +255,7 @@ static void test_cut_keeps_the_heaviest(void **state)
             w[j] = uniform(0, 1) < 0.4 ? 0.0 : uniform(0, 1);
             nonzero += w[j] > 0;
         }
-        assert_int_equal(weights30_cut(w, J, K, out), nonzero);
+        assert_int_equal(weights_cut(w, J, K, out), nonzero);
         double lightest_kept = INFINITY, heaviest_dropped = 0, ratio = NAN;
         int kept = 0;
         for (int j = 0; j < J; j++) {

@@ -1,7 +1,7 @@
-/* heat30.h - where weights come from: bone heat (Baran and Popovic, "Automatic Rigging and
+/* heat.h - where weights come from: bone heat (Baran and Popovic, "Automatic Rigging and
  * Animation of 3D Characters", SIGGRAPH 2007, section 4), as the paper writes it
- * (HEAT30_PAPER) and as Blender 3.4's "With Automatic Weights" computes it
- * (HEAT30_BLENDER). The formulas are written out, term by term, in heat30.c.
+ * (HEAT_PAPER) and as Blender 3.4's "With Automatic Weights" computes it
+ * (HEAT_BLENDER). The formulas are written out, term by term, in src/weights/heat.c.
  *
  * The paper's model. The weights of bone j solve one sparse linear system on the bind mesh:
  *
@@ -32,9 +32,9 @@
  *   - the nearest bone is the nearest of all bones, visible or not: k counts the bones within
  *     1e-4 of that distance that are visible (MESH_SEGMENT_FACING, src/mesh/bvh.h), so a
  *     vertex whose nearest bone is hidden gets no heat; H uses max(d, 1e-4);
- *   - each weight is cut (heat30_blender_cut): below 0.025 it is dropped, from 0.025 to 0.05
+ *   - each weight is cut (heat_blender_cut): below 0.025 it is dropped, from 0.025 to 0.05
  *     it is scaled down to meet 0 at 0.025, and nothing is normalised afterwards.
- * heat30_result keeps the solution before the cut.
+ * heat_result keeps the solution before the cut.
  *
  * Open ends: an edge with one triangle (the cylinder's end rings) has one opposite angle,
  * so the paper's L keeps the one term cot alpha / 2: the discrete form of a zero-flux
@@ -55,8 +55,8 @@
  * wherever H_ii > 0, the solution's weights sum to 1 at every vertex; because -L + M H is
  * an M-matrix when no cotangent weight is negative, they are non-negative.
  */
-#ifndef HEAT30_H
-#define HEAT30_H
+#ifndef HEAT_H
+#define HEAT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,58 +64,58 @@
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
-#define HEAT30_C 1.0           /* the paper's heat constant c (Blender's C_WEIGHT too) */
-#define HEAT30_TIE 1e-9        /* bones within this relative distance of the nearest tie */
+#define HEAT_C 1.0           /* the paper's heat constant c (Blender's C_WEIGHT too) */
+#define HEAT_TIE 1e-9        /* bones within this relative distance of the nearest tie */
 /* The cost is linear in vertices x bones (a distance each, and a visibility query each in
  * the worst case, where a vertex sees no bone) and the tables are vertices x joints
  * doubles: a run beyond this many pairs is refused (LAB_ERR_LIMIT). The time at the limit
  * is measured on the chapter page. */
-#define HEAT30_MAX_PAIRS (1 << 22)
+#define HEAT_MAX_PAIRS (1 << 22)
 
-typedef enum { HEAT30_PAPER, HEAT30_BLENDER } heat30_model;
-#define HEAT30_MODELS 2
-extern const char *const heat30_model_names[HEAT30_MODELS + 1]; /* "paper", "blender", NULL */
+typedef enum { HEAT_PAPER, HEAT_BLENDER } heat_model;
+#define HEAT_MODELS 2
+extern const char *const heat_model_names[HEAT_MODELS + 1]; /* "paper", "blender", NULL */
 
 /* Blender 3.4's constants (meshlaplacian.c: DISTANCE_EPSILON, the mindist clamp,
  * WEIGHT_LIMIT_END and WEIGHT_LIMIT_START) */
-#define HEAT30_BLENDER_TIE 1e-4
-#define HEAT30_BLENDER_MIN_DISTANCE 1e-4
-#define HEAT30_BLENDER_CUT_END 0.025
-#define HEAT30_BLENDER_CUT_START 0.05
+#define HEAT_BLENDER_TIE 1e-4
+#define HEAT_BLENDER_MIN_DISTANCE 1e-4
+#define HEAT_BLENDER_CUT_END 0.025
+#define HEAT_BLENDER_CUT_START 0.05
 /* Blender's cut of one weight: 0 below 0.025, (w - 0.025) / 0.025 * 0.05 up to 0.05, w above.
  * The cut is continuous at both ends (0 at 0.025, exactly 0.05 at 0.05 in doubles), so `<`
  * and `<=` at either end give the same value for every weight: an equivalent way to write
  * it, not a mistake a test can tell apart (test_heat30_models checks both ends exactly). */
-double heat30_blender_cut(double w);
+double heat_blender_cut(double w);
 
 /* A bone: the segment from a to b, whose heat goes to joint `joint`'s weights. A joint may
  * own several bones (one to each child), and a bone may be a point (a == b). */
 typedef struct {
     vec3 a, b;
     int joint;
-} heat30_bone;
+} heat_bone;
 
 /* The distance from p to the segment, and its closest point (may be NULL). */
-double heat30_segment_distance(vec3 p, heat30_bone bone, vec3 *closest);
+double heat_segment_distance(vec3 p, heat_bone bone, vec3 *closest);
 
 /* The cotangent matrix L (both halves, as triplets into a new *L; the model's edge rule),
  * the mixed Voronoi area of every vertex (mass[vertex_count], the caller's; 0 for a vertex
  * no triangle uses) and how many triangles are obtuse (*obtuse_count, may be NULL: each
  * gives its edges a negative cotangent). A triangle of zero area has no angles to take
  * cotangents of: LAB_ERR_MESH_ZERO_AREA names it. */
-lab_error heat30_laplacian(const mesh *m, heat30_model model, sparse_triplets *L, double *mass, int *obtuse_count,
+lab_error heat_laplacian(const mesh *m, heat_model model, sparse_triplets *L, double *mass, int *obtuse_count,
                            lab_diag *d);
 
 /* The heat: H[i] = k c / d_i^2 and p[i * joint_count + j] (the caller's arrays), by the
  * model's distance and visibility; *hidden (may be NULL) counts vertices of the surface
  * with no heat (H_ii = 0). */
-lab_error heat30_heat(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
+lab_error heat_sources(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,
                       double c, double *H, double *p, int *hidden, lab_diag *d);
 
 /* What one bone-heat run found and cost. */
 typedef struct {
     int vertex_count, joint_count;
-    heat30_model model;
+    heat_model model;
     double *solution;           /* vertex_count x joint_count, vertex-major: the solves' */
     double *weights;            /* the same after the model's cut (Blender's), or a copy */
     double *backward_error;     /* per joint: the solve's normwise backward error,
@@ -128,14 +128,14 @@ typedef struct {
     double factor_nonzeros, flops;
     size_t peak_bytes;          /* CHOLMOD's, while factorising */
     double factor_seconds, solve_seconds; /* wall time: the report's, never the evidence's */
-} heat30_result;
+} heat_result;
 
 /* Bone-heat weights of every vertex of m for joint_count joints (each must own a bone),
- * by the model. Refuses more than HEAT30_MAX_PAIRS vertex-bone pairs (LAB_ERR_LIMIT), a
+ * by the model. Refuses more than HEAT_MAX_PAIRS vertex-bone pairs (LAB_ERR_LIMIT), a
  * connected part of the surface that sees no bone (LAB_ERR_HEAT_UNSEEN) before it
  * factorises, and (the paper's model) a vertex on a bone. */
-lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
-                       double c, heat30_result *out, lab_diag *d);
-void heat30_result_free(heat30_result *r);
+lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,
+                       double c, heat_result *out, lab_diag *d);
+void heat_result_free(heat_result *r);
 
 #endif

@@ -1,4 +1,4 @@
-/* test_heat30_models.c - bone heat (lab/ch30/lab30-weights/heat30.h) where Blender's model
+/* test_heat_models.c - bone heat (src/weights/heat.h) where Blender's model
  * differs from the paper's, and the inputs it refuses or takes by a stated rule, each on a
  * case whose answer this test knows: a wall that hides the nearest bone, a vertex facing away
  * from a bone, the hexagon's boundary edge, Blender's cut; a vertex no triangle uses, a part
@@ -16,7 +16,7 @@
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
-#include "heat30.h"
+#include "weights/heat.h"
 
 /* Blender's model where it differs from the paper's, each on a case whose value is known:
  * the wall above hides vertex 4's nearest bone, and Blender (nearest of all, then visible)
@@ -28,19 +28,19 @@ static void test_heat_blender_model(void **state)
     vec3 v[7] = {{1, -1, -1}, {1, 1, -1}, {1, 1, 1}, {1, -1, 1}, {2, 0, 0}, {2, 0.1, 0}, {2, 0, 0.1}};
     mesh_triangle t[3] = {{{0, 1, 2}}, {{0, 2, 3}}, {{4, 5, 6}}};
     mesh m = {7, v, 3, t};
-    heat30_bone near_hidden[2] = {{{0, -1, 0}, {0, 1, 0}, 0}, {{5, 0, 0}, {5, 0, 1}, 1}};
+    heat_bone near_hidden[2] = {{{0, -1, 0}, {0, 1, 0}, 0}, {{5, 0, 0}, {5, 0, 1}, 1}};
     double H[7], p[14];
     int hidden = 0;
     lab_diag d;
     /* the wall's normal is +x, towards vertex 4: the segment to bone 0 enters its front */
     assert_true(mesh_segment_blocked(&m, 4, vec3_make(0, 0, 0), MESH_SEGMENT_FACING));
-    assert_int_equal(heat30_heat(&m, HEAT30_BLENDER, near_hidden, 2, 2, 1.0, H, p, &hidden, &d), LAB_OK);
+    assert_int_equal(heat_sources(&m, HEAT_BLENDER, near_hidden, 2, 2, 1.0, H, p, &hidden, &d), LAB_OK);
     assert_true(H[4] == 0.0 && p[8] == 0.0 && p[9] == 0.0);
     assert_true(hidden >= 1);
     /* vertex 5's normal is +x too; bone 0 lies behind it (cos = 1): d / 1.0005; a vertex
      * facing away from a bone is d / ((cos + 1.001) / 2) from it, 2000 times farther at cos = -1 */
-    heat30_bone behind[1] = {{{5, 0.1, -1}, {5, 0.1, 1}, 0}};
-    assert_int_equal(heat30_heat(&m, HEAT30_BLENDER, behind, 1, 1, 1.0, H, p, &hidden, &d), LAB_OK);
+    heat_bone behind[1] = {{{5, 0.1, -1}, {5, 0.1, 1}, 0}};
+    assert_int_equal(heat_sources(&m, HEAT_BLENDER, behind, 1, 1, 1.0, H, p, &hidden, &d), LAB_OK);
     assert_near(H[5], 1.0 / pow(3.0 / (0.5 * (-1.0 + 1.001)), 2), 1e-12 / pow(3.0 / 0.0005, 2));
     /* the hexagon's rim edge (one triangle) keeps cot 60 whole; a spoke (two) is unchanged */
     vec3 h[7] = {{0, 0, 0}};
@@ -52,13 +52,13 @@ static void test_heat_blender_model(void **state)
     mesh hex = {7, h, 6, ht};
     sparse_triplets L;
     double mass[7];
-    assert_int_equal(heat30_laplacian(&hex, HEAT30_BLENDER, &L, mass, NULL, &d), LAB_OK);
+    assert_int_equal(heat_laplacian(&hex, HEAT_BLENDER, &L, mass, NULL, &d), LAB_OK);
     assert_near(sparse_entry(&L, 1, 2), 1 / sqrt(3.0), 1e-15);
     assert_near(sparse_entry(&L, 0, 1), 1 / sqrt(3.0), 1e-15);
     sparse_free(&L);
-    assert_true(heat30_blender_cut(0.02) == 0.0 && heat30_blender_cut(0.025) == 0.0);
-    assert_near(heat30_blender_cut(0.0375), 0.025, 1e-16);
-    assert_true(heat30_blender_cut(0.05) == 0.05 && heat30_blender_cut(0.7) == 0.7);
+    assert_true(heat_blender_cut(0.02) == 0.0 && heat_blender_cut(0.025) == 0.0);
+    assert_near(heat_blender_cut(0.0375), 0.025, 1e-16);
+    assert_true(heat_blender_cut(0.05) == 0.05 && heat_blender_cut(0.7) == 0.7);
 }
 
 /* A vertex no triangle uses takes its nearest bone's weights in both models. A closed part
@@ -91,15 +91,15 @@ static void test_heat_unused_vertex_and_unseen_part(void **state)
             }
         }
     mesh m = {13, v, 16, t};
-    heat30_bone outside[2] = {{{10, 0, -1}, {10, 0, 1}, 0}, {{0, 0, 19}, {0, 0, 21}, 1}};
-    heat30_result r;
+    heat_bone outside[2] = {{{10, 0, -1}, {10, 0, 1}, 0}, {{0, 0, 19}, {0, 0, 21}, 1}};
+    heat_result r;
     lab_diag d;
-    assert_int_equal(heat30_solve(&m, HEAT30_PAPER, outside, 2, 2, 1.0, &r, &d), LAB_ERR_HEAT_UNSEEN);
+    assert_int_equal(heat_solve(&m, HEAT_PAPER, outside, 2, 2, 1.0, &r, &d), LAB_ERR_HEAT_UNSEEN);
     assert_int_equal(d.vertex, 0);
     assert_non_null(strstr(d.value, "4 vertices"));
-    assert_int_equal(heat30_solve(&m, HEAT30_BLENDER, outside, 2, 2, 1.0, &r, &d), LAB_OK);
+    assert_int_equal(heat_solve(&m, HEAT_BLENDER, outside, 2, 2, 1.0, &r, &d), LAB_OK);
     assert_true(r.solution[2 * 12] == 0.0 && r.solution[2 * 12 + 1] == 1.0); /* the lone vertex: bone 1's */
-    heat30_result_free(&r);
+    heat_result_free(&r);
 }
 
 /* Bad meshes and skeletons end with messages that name the vertex or triangle: coincident
@@ -114,14 +114,14 @@ static void test_heat_names_what_it_refuses(void **state)
     sparse_triplets L;
     double mass[4];
     lab_diag d;
-    assert_int_equal(heat30_laplacian(&a, HEAT30_PAPER, &L, mass, NULL, &d), LAB_ERR_MESH_ZERO_AREA);
+    assert_int_equal(heat_laplacian(&a, HEAT_PAPER, &L, mass, NULL, &d), LAB_ERR_MESH_ZERO_AREA);
     assert_non_null(strstr(d.value, "vertices 1 and 2 are coincident"));
-    assert_int_equal(heat30_laplacian(&b, HEAT30_BLENDER, &L, mass, NULL, &d), LAB_ERR_MESH_ZERO_AREA);
+    assert_int_equal(heat_laplacian(&b, HEAT_BLENDER, &L, mass, NULL, &d), LAB_ERR_MESH_ZERO_AREA);
     assert_non_null(strstr(d.value, "collinear"));
-    mesh huge = {HEAT30_MAX_PAIRS / 2 + 1, NULL, 0, NULL};
-    heat30_bone two[2] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 1}, {0, 0, 2}, 1}};
-    heat30_result r;
-    assert_int_equal(heat30_solve(&huge, HEAT30_PAPER, two, 2, 2, 1.0, &r, &d), LAB_ERR_LIMIT);
+    mesh huge = {HEAT_MAX_PAIRS / 2 + 1, NULL, 0, NULL};
+    heat_bone two[2] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 1}, {0, 0, 2}, 1}};
+    heat_result r;
+    assert_int_equal(heat_solve(&huge, HEAT_PAPER, two, 2, 2, 1.0, &r, &d), LAB_ERR_LIMIT);
     assert_non_null(strstr(d.value, "vertex-bone pairs"));
 }
 

@@ -1,7 +1,7 @@
-/* heat30.c - bone heat's terms, one function each: the Laplacian and the areas, the heat and
- * its visibility test, as the paper writes them and as Blender computes them (see heat30.h
- * for the system; heat30_solve.c puts them together and solves). */
-#include "heat30.h"
+/* heat.c - bone heat's terms, one function each: the Laplacian and the areas, the heat and
+ * its visibility test, as the paper writes them and as Blender computes them (see src/weights/heat.h
+ * for the system; src/weights/heat_solve.c puts them together and solves). */
+#include "weights/heat.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
-double heat30_segment_distance(vec3 p, heat30_bone bone, vec3 *closest)
+double heat_segment_distance(vec3 p, heat_bone bone, vec3 *closest)
 {
     vec3 ab = vec3_sub(bone.b, bone.a);
     double len2 = vec3_dot(ab, ab);
@@ -25,14 +25,14 @@ double heat30_segment_distance(vec3 p, heat30_bone bone, vec3 *closest)
     return vec3_length(vec3_sub(p, q));
 }
 
-const char *const heat30_model_names[HEAT30_MODELS + 1] = {"paper", "blender", NULL};
+const char *const heat_model_names[HEAT_MODELS + 1] = {"paper", "blender", NULL};
 
-double heat30_blender_cut(double w)
+double heat_blender_cut(double w)
 {
-    if (w < HEAT30_BLENDER_CUT_END)
+    if (w < HEAT_BLENDER_CUT_END)
         return 0.0;
-    if (w < HEAT30_BLENDER_CUT_START)
-        return (w - HEAT30_BLENDER_CUT_END) / (HEAT30_BLENDER_CUT_START - HEAT30_BLENDER_CUT_END) * HEAT30_BLENDER_CUT_START;
+    if (w < HEAT_BLENDER_CUT_START)
+        return (w - HEAT_BLENDER_CUT_END) / (HEAT_BLENDER_CUT_START - HEAT_BLENDER_CUT_END) * HEAT_BLENDER_CUT_START;
     return w;
 }
 
@@ -80,13 +80,13 @@ static void edge_triangle_counts(const mesh *m, unsigned long long *keys, int *p
         }
 }
 
-lab_error heat30_laplacian(const mesh *m, heat30_model model, sparse_triplets *L, double *mass, int *obtuse_count,
+lab_error heat_laplacian(const mesh *m, heat_model model, sparse_triplets *L, double *mass, int *obtuse_count,
                            lab_diag *d)
 {
     int n = m->vertex_count;
     unsigned long long *keys = NULL;
     int *per = NULL; /* Blender's: the triangles on each triangle's edges */
-    if (model == HEAT30_BLENDER) {
+    if (model == HEAT_BLENDER) {
         keys = malloc(((size_t)m->triangle_count * 3 + 1) * sizeof *keys);
         per = malloc(((size_t)m->triangle_count * 3 + 1) * sizeof *per);
         if (!keys || !per) {
@@ -183,10 +183,10 @@ static void vertex_normals(const mesh *m, vec3 *out)
 /* The model's distance from x to the bone, and the bone's closest point. The paper's is
  * Euclidean; Blender's is d / ((cos + 1.001) / 2), cos between the vertex normal and the
  * direction from the closest point to x (0 where x is on the bone). */
-static double model_distance(heat30_model model, vec3 x, vec3 normal, heat30_bone bone, vec3 *closest)
+static double model_distance(heat_model model, vec3 x, vec3 normal, heat_bone bone, vec3 *closest)
 {
-    double dist = heat30_segment_distance(x, bone, closest);
-    if (model == HEAT30_PAPER)
+    double dist = heat_segment_distance(x, bone, closest);
+    if (model == HEAT_PAPER)
         return dist;
     double cosine = dist > 0.0 ? vec3_dot(vec3_scale(vec3_sub(x, *closest), 1.0 / dist), normal) : 0.0;
     return dist / (0.5 * (cosine + 1.001));
@@ -199,13 +199,13 @@ static int by_distance(const void *pa, const void *pb)
     return a->dist < b->dist ? -1 : a->dist > b->dist ? 1 : a->bone - b->bone;
 }
 
-lab_error heat30_heat(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
+lab_error heat_sources(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,
                       double c, double *H, double *p, int *hidden, lab_diag *d)
 {
     int n = m->vertex_count, unseen = 0;
-    const bool blender = model == HEAT30_BLENDER;
+    const bool blender = model == HEAT_BLENDER;
     const mesh_segment_rule rule = blender ? MESH_SEGMENT_FACING : MESH_SEGMENT_ANY;
-    const double tie = blender ? HEAT30_BLENDER_TIE : HEAT30_TIE;
+    const double tie = blender ? HEAT_BLENDER_TIE : HEAT_TIE;
     mesh_bvh bvh;
     lab_error e = mesh_bvh_build(m, &bvh, d);
     if (e != LAB_OK)
@@ -269,7 +269,7 @@ lab_error heat30_heat(const mesh *m, heat30_model model, const heat30_bone *bone
         for (int j = 0; j < joint_count; j++)
             pi[j] /= k;                                        /* p_j(i) = 1 / k */
         if (surface) {
-            double dh = blender ? fmax(nearest, HEAT30_BLENDER_MIN_DISTANCE) : nearest;
+            double dh = blender ? fmax(nearest, HEAT_BLENDER_MIN_DISTANCE) : nearest;
             H[i] = k * c / (dh * dh);                          /* H_ii = k c / d_i^2 */
         }
     }

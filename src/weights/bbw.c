@@ -1,5 +1,5 @@
-/* bbw30.c - bounded biharmonic weights by an active-set method (see bbw30.h). */
-#include "bbw30.h"
+/* bbw.c - bounded biharmonic weights by an active-set method (see src/weights/bbw.h). */
+#include "weights/bbw.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,12 +8,12 @@
 #include "base/diag.h"
 #include "solve/sparse.h"
 
-void bbw30_result_free(bbw30_result *r)
+void bbw_result_free(bbw_result *r)
 {
     free(r->weights);
     free(r->raw);
     free(r->iterations);
-    *r = (bbw30_result){0};
+    *r = (bbw_result){0};
 }
 
 /* A's rows with their duplicates summed: row i holds col[start[i] .. start[i + 1]). */
@@ -155,7 +155,7 @@ static void handle_values(const int *handle, int n, int j, bool *fixed, double *
     }
 }
 
-lab_error bbw30_harmonic(const sparse_triplets *L, const int *handle, int joint_count, double *weights, lab_diag *d)
+lab_error bbw_harmonic(const sparse_triplets *L, const int *handle, int joint_count, double *weights, lab_diag *d)
 {
     int n = L->n;
     sparse_triplets A = {0}; /* -L: positive semidefinite, definite on the free block */
@@ -176,11 +176,11 @@ lab_error bbw30_harmonic(const sparse_triplets *L, const int *handle, int joint_
     return e;
 }
 
-lab_error bbw30_solve(const sparse_triplets *L, const double *mass, const int *handle, int joint_count, bool bounded,
-                      bbw30_result *out, lab_diag *d)
+lab_error bbw_solve(const sparse_triplets *L, const double *mass, const int *handle, int joint_count, bool bounded,
+                      bbw_result *out, lab_diag *d)
 {
     int n = L->n;
-    *out = (bbw30_result){.vertex_count = n, .joint_count = joint_count};
+    *out = (bbw_result){.vertex_count = n, .joint_count = joint_count};
     rows Lr = {0};
     sparse_triplets Q = {0};
     bool *fixed = malloc(((size_t)n + 1) * sizeof *fixed);
@@ -206,9 +206,9 @@ lab_error bbw30_solve(const sparse_triplets *L, const double *mass, const int *h
         memset(bound, 0, (size_t)n);
         bool settled = false;
         while (e == LAB_OK && !settled) {
-            if (++out->iterations[j] > BBW30_MAX_ITERATIONS) {
+            if (++out->iterations[j] > BBW_MAX_ITERATIONS) {
                 e = diag_fail(d, LAB_ERR_LIMIT, "biharmonic weights", "joint %d: the active set did not settle in %d rounds",
-                              j, BBW30_MAX_ITERATIONS);
+                              j, BBW_MAX_ITERATIONS);
                 break;
             }
             for (int i = 0; i < n; i++) /* the bound vertices sit on their bound */
@@ -262,6 +262,6 @@ lab_error bbw30_solve(const sparse_triplets *L, const double *mass, const int *h
     sparse_free(&Q);
     free(fixed), free(bound), free(w), free(g);
     if (e != LAB_OK)
-        bbw30_result_free(out);
+        bbw_result_free(out);
     return e;
 }

@@ -1,8 +1,8 @@
-/* heat30_solve.c - bone heat's system put together and solved: every part of the surface
+/* heat_solve.c - bone heat's system put together and solved: every part of the surface
  * must see a bone, then (-L + M H) w_j = M H p_j (times Blender's 4), one factorisation,
- * one solve a joint, each solve's backward error by our own product (see heat30.h; the
- * terms are heat30.c's). */
-#include "heat30.h"
+ * one solve a joint, each solve's backward error by our own product (see src/weights/heat.h; the
+ * terms are src/weights/heat.c's). */
+#include "weights/heat.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,22 +54,22 @@ static lab_error check_parts_see_a_bone(const mesh *m, const double *H, int *par
     return LAB_OK;
 }
 
-void heat30_result_free(heat30_result *r)
+void heat_result_free(heat_result *r)
 {
     free(r->solution);
     free(r->weights);
     free(r->backward_error);
-    *r = (heat30_result){0};
+    *r = (heat_result){0};
 }
 
-lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bones, int bone_count, int joint_count,
-                       double c, heat30_result *out, lab_diag *d)
+lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,
+                       double c, heat_result *out, lab_diag *d)
 {
-    *out = (heat30_result){.vertex_count = m->vertex_count, .joint_count = joint_count, .model = model};
+    *out = (heat_result){.vertex_count = m->vertex_count, .joint_count = joint_count, .model = model};
     int n = m->vertex_count;
-    if ((double)n * (bone_count > joint_count ? bone_count : joint_count) > HEAT30_MAX_PAIRS)
+    if ((double)n * (bone_count > joint_count ? bone_count : joint_count) > HEAT_MAX_PAIRS)
         return diag_fail(d, LAB_ERR_LIMIT, "bone heat", "%d vertices x %d bones (%d joints): over %d vertex-bone pairs",
-                         n, bone_count, joint_count, HEAT30_MAX_PAIRS);
+                         n, bone_count, joint_count, HEAT_MAX_PAIRS);
     for (int b = 0; b < bone_count; b++)
         if (bones[b].joint < 0 || bones[b].joint >= joint_count)
             return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "bone %d names joint %d of %d", b,
@@ -97,13 +97,13 @@ lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bon
             e = diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "joint %d owns no bone", j);
     /* L and M (the Laplacian of Meyer et al.), H and p (the heat) */
     if (e == LAB_OK)
-        e = heat30_laplacian(m, model, &A, mass, &out->obtuse_triangles, d);
+        e = heat_laplacian(m, model, &A, mass, &out->obtuse_triangles, d);
     if (e == LAB_OK)
-        e = heat30_heat(m, model, bones, bone_count, joint_count, c, H, p, &out->hidden, d);
+        e = heat_sources(m, model, bones, bone_count, joint_count, c, H, p, &out->hidden, d);
     if (e == LAB_OK)
         e = check_parts_see_a_bone(m, H, parent, flag, d);
     /* the paper's rows times M; Blender's rows are M^-1 L / 4 + H, times 4 M */
-    const double scale = model == HEAT30_BLENDER ? 4.0 : 1.0;
+    const double scale = model == HEAT_BLENDER ? 4.0 : 1.0;
     if (e == LAB_OK) {
         /* A = -L + M H: L's entries change sign in place, M H joins the diagonal; a vertex
          * no triangle uses (M_ii = 0, no neighbours) gets the row w_i = p_i */
@@ -123,7 +123,7 @@ lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bon
     /* the paper's -L + M H is positive definite; Blender's whole boundary cotangents can make
      * it indefinite (its own solver takes least squares): L D L^T for it */
     if (e == LAB_OK)
-        e = model == HEAT30_BLENDER ? sparse_ldl_factor(&A, &f, d) : sparse_cholesky_factor(&A, &f, d);
+        e = model == HEAT_BLENDER ? sparse_ldl_factor(&A, &f, d) : sparse_cholesky_factor(&A, &f, d);
     out->factor_seconds = timer_seconds() - t0;
     t0 = timer_seconds();
     for (int j = 0; e == LAB_OK && j < joint_count; j++) {
@@ -144,7 +144,7 @@ lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bon
         }
         for (int i = 0; e == LAB_OK && i < n; i++) { /* Blender cuts each weight, then stops */
             out->solution[(size_t)i * joint_count + j] = w[i];
-            out->weights[(size_t)i * joint_count + j] = model == HEAT30_BLENDER ? heat30_blender_cut(w[i]) : w[i];
+            out->weights[(size_t)i * joint_count + j] = model == HEAT_BLENDER ? heat_blender_cut(w[i]) : w[i];
         }
     }
     out->solve_seconds = timer_seconds() - t0;
@@ -155,6 +155,6 @@ lab_error heat30_solve(const mesh *m, heat30_model model, const heat30_bone *bon
     sparse_free(&A);
     free(mass), free(H), free(p), free(rhs), free(w), free(parent), free(flag);
     if (e != LAB_OK)
-        heat30_result_free(out);
+        heat_result_free(out);
     return e;
 }

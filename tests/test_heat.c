@@ -1,4 +1,4 @@
-/* test_heat30.c - bone heat (lab/ch30/lab30-weights/heat30.h) and the sparse solver under it
+/* test_heat.c - bone heat (src/weights/heat.h) and the sparse solver under it
  * (src/solve/sparse.h), each term against values this test derives on its own: cotangent
  * weights and Voronoi areas of triangles whose angles are known, the heat of vertices at
  * known distances, a wall that hides a bone, and the closed form of the whole system on
@@ -17,7 +17,7 @@
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
-#include "heat30.h"
+#include "weights/heat.h"
 
 /* ---- the solver -------------------------------------------------------------------------- */
 
@@ -80,7 +80,7 @@ static void test_laplacian_of_a_right_triangle(void **state)
     double mass[3];
     lab_diag d;
     int obtuse = -1;
-    assert_int_equal(heat30_laplacian(&m, HEAT30_PAPER, &L, mass, &obtuse, &d), LAB_OK);
+    assert_int_equal(heat_laplacian(&m, HEAT_PAPER, &L, mass, &obtuse, &d), LAB_OK);
     assert_int_equal(obtuse, 0); /* a right angle is not obtuse */
     assert_near(sparse_entry(&L, 1, 2), 0, 1e-16);
     assert_near(sparse_entry(&L, 0, 1), 0.5, 1e-15);
@@ -105,7 +105,7 @@ static void test_laplacian_of_an_obtuse_triangle(void **state)
     double mass[3], area = 0.5 * 2 * 0.2;
     lab_diag d;
     int obtuse = -1;
-    assert_int_equal(heat30_laplacian(&m, HEAT30_PAPER, &L, mass, &obtuse, &d), LAB_OK);
+    assert_int_equal(heat_laplacian(&m, HEAT_PAPER, &L, mass, &obtuse, &d), LAB_OK);
     assert_int_equal(obtuse, 1);
     assert_near(mass[2], area / 2, 1e-15);
     assert_near(mass[0], area / 4, 1e-15);
@@ -125,17 +125,17 @@ static void test_heat_of_known_distances(void **state)
     vec3 v[3] = {{2, 0, 0}, {0, 0, 5}, {0, 0, 2.5}};
     mesh_triangle t[1] = {{{0, 1, 2}}};
     mesh m = {3, v, 1, t};
-    heat30_bone bones[2] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 4}, {0, 0, 6}, 1}};
+    heat_bone bones[2] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 4}, {0, 0, 6}, 1}};
     /* vertex 2 is not on a bone: move it off the axis, 1.5 from both (z = 2.5) */
     v[2] = vec3_make(2, 0, 2.5);
     double H[3], p[6];
     int hidden = -1;
     lab_diag d;
     /* vertex 1 lies on bone 1: refused, d = 0 has no heat */
-    assert_int_equal(heat30_heat(&m, HEAT30_PAPER, bones, 2, 2, 3.0, H, p, NULL, &d), LAB_ERR_HEAT_ON_BONE);
+    assert_int_equal(heat_sources(&m, HEAT_PAPER, bones, 2, 2, 3.0, H, p, NULL, &d), LAB_ERR_HEAT_ON_BONE);
     assert_int_equal(d.vertex, 1);
     v[1] = vec3_make(1, 0, 5);
-    assert_int_equal(heat30_heat(&m, HEAT30_PAPER, bones, 2, 2, 3.0, H, p, &hidden, &d), LAB_OK);
+    assert_int_equal(heat_sources(&m, HEAT_PAPER, bones, 2, 2, 3.0, H, p, &hidden, &d), LAB_OK);
     assert_int_equal(hidden, 0);
     assert_near(H[0], 3.0 / 4.0, 1e-15);
     assert_true(p[0] == 1.0);
@@ -161,17 +161,17 @@ static void test_heat_visibility(void **state)
     assert_true(mesh_segment_blocked(&m, 4, vec3_make(0, 0, 0), MESH_SEGMENT_ANY));
     assert_false(mesh_segment_blocked(&m, 4, vec3_make(0, 0, 5), MESH_SEGMENT_ANY)); /* over the wall */
     assert_false(mesh_segment_blocked(&m, 4, vec3_make(3, 0, 0), MESH_SEGMENT_ANY));  /* the other way */
-    heat30_bone near_hidden[2] = {{{0, -1, 0}, {0, 1, 0}, 0}, {{5, 0, 0}, {5, 0, 1}, 1}};
+    heat_bone near_hidden[2] = {{{0, -1, 0}, {0, 1, 0}, 0}, {{5, 0, 0}, {5, 0, 1}, 1}};
     double H[7], p[14];
     int hidden;
     lab_diag d;
-    assert_int_equal(heat30_heat(&m, HEAT30_PAPER, near_hidden, 2, 2, 1.0, H, p, &hidden, &d), LAB_OK);
+    assert_int_equal(heat_sources(&m, HEAT_PAPER, near_hidden, 2, 2, 1.0, H, p, &hidden, &d), LAB_OK);
     /* vertex 4: bone 0 is 2 away but behind the wall; bone 1 is 3 away and seen */
     assert_near(H[4], 1.0 / 9.0, 1e-15);
     assert_true(p[8] == 0.0);
     assert_true(p[9] == 1.0);
-    heat30_bone only_hidden[1] = {{{0, -0.5, 0}, {0, 0.5, 0}, 0}};
-    assert_int_equal(heat30_heat(&m, HEAT30_PAPER, only_hidden, 1, 1, 1.0, H, p, &hidden, &d), LAB_OK);
+    heat_bone only_hidden[1] = {{{0, -0.5, 0}, {0, 0.5, 0}, 0}};
+    assert_int_equal(heat_sources(&m, HEAT_PAPER, only_hidden, 1, 1, 1.0, H, p, &hidden, &d), LAB_OK);
     assert_true(H[4] == 0.0 && p[4] == 0.0);
     assert_true(hidden >= 1);
 }
@@ -195,9 +195,9 @@ static double cylinder_error(int rings, int segments, double R, double c, double
     mesh m;
     lab_diag d;
     assert_int_equal(mesh_cylinder(rings, segments, R, 2.0, &m, &d), LAB_OK);
-    heat30_bone bones[2] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 1}, {0, 0, 2}, 1}};
-    heat30_result r;
-    assert_int_equal(heat30_solve(&m, HEAT30_PAPER, bones, 2, 2, c, &r, &d), LAB_OK);
+    heat_bone bones[2] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 1}, {0, 0, 2}, 1}};
+    heat_result r;
+    assert_int_equal(heat_solve(&m, HEAT_PAPER, bones, 2, 2, c, &r, &d), LAB_OK);
     double h = 2.0 / (rings - 1), k = sqrt(c) / R, mu = acosh(1 + k * k * h * h / 2) / h, worst = 0;
     *sum_error = 0, *min_weight = 1, *continuum_error = 0;
     for (int v = 0; v < m.vertex_count; v++) {
@@ -211,7 +211,7 @@ static double cylinder_error(int rings, int segments, double R, double c, double
     }
     assert_true(r.backward_error[0] < 1e-14 && r.backward_error[1] < 1e-14);
     assert_int_equal(r.hidden, 0);
-    heat30_result_free(&r);
+    heat_result_free(&r);
     mesh_free(&m);
     return worst;
 }
@@ -253,13 +253,13 @@ static void test_heat_refuses_a_bad_skeleton(void **state)
     (void)state;
     mesh m;
     lab_diag d;
-    heat30_result r;
+    heat_result r;
     assert_int_equal(mesh_cylinder(3, 8, 1, 2, &m, &d), LAB_OK);
-    heat30_bone one[1] = {{{0, 0, 0}, {0, 0, 2}, 0}};
-    assert_int_equal(heat30_solve(&m, HEAT30_PAPER, one, 1, 2, 1.0, &r, &d), LAB_ERR_INVALID_ARGUMENT);
+    heat_bone one[1] = {{{0, 0, 0}, {0, 0, 2}, 0}};
+    assert_int_equal(heat_solve(&m, HEAT_PAPER, one, 1, 2, 1.0, &r, &d), LAB_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(d.value, "joint 1 owns no bone"));
     one[0].joint = 5;
-    assert_int_equal(heat30_solve(&m, HEAT30_PAPER, one, 1, 2, 1.0, &r, &d), LAB_ERR_INVALID_ARGUMENT);
+    assert_int_equal(heat_solve(&m, HEAT_PAPER, one, 1, 2, 1.0, &r, &d), LAB_ERR_INVALID_ARGUMENT);
     mesh_free(&m);
 }
 

@@ -6,7 +6,7 @@
  * are the steady state of heat that diffuses over the surface from the vertices nearest to
  * that bone,
  *
- *     (-L + M H) w_j = M H p_j                         (src/weights/heat.h, term by term)
+ *     (-L + M H) w_j = M H p_j                         (paper_heat below; src/weights/heat.h)
  *
  * with L the cotangent Laplacian, M the vertices' mixed Voronoi areas, H_ii = k c / d_i^2
  * (d_i: the distance to the nearest visible bone, k bones tied at it) and p_j(i) = 1 / k
@@ -64,6 +64,8 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/report.h"
+#include "base/timer.h"
 #include "math/linalg.h"
 #include "mesh/mesh.h"
 #include "program/cli.h"
@@ -83,13 +85,12 @@
 
 /* Both of chapter 30's rigs once a weight set: the first keeps the hand weights, the
  * others will take the automatic weights. */
-static lab_error build_rigs(void *state, lab_diag *d)
+static lab_error build_rigs(rig30_rig rigs[WEIGHTS30_SETS][2], mesh_edge **edges, int *edge_count, lab_diag *d)
 {
-    weights30 *r = state;
-    lab_error e = rig30_build_both(r->rigs[WEIGHTS30_HAND], &r->edges, &r->edge_count, d);
+    lab_error e = rig30_build_both(rigs[WEIGHTS30_HAND], edges, edge_count, d);
     for (int set = WEIGHTS30_HAND + 1; set < WEIGHTS30_SETS; set++)
         for (int kind = 0; e == LAB_OK && kind < 2; kind++)
-            e = rig30_rig_build(&r->rigs[set][kind], (rig30_kind)kind, NULL, d);
+            e = rig30_rig_build(&rigs[set][kind], (rig30_kind)kind, NULL, d);
     return e;
 }
 
@@ -105,48 +106,130 @@ static void rig_bones(const rig30_rig *rig, heat_bone out[WEIGHTS30_BONES])
     out[1] = (heat_bone){o[1], vec3_add(o[1], vec3_sub(o[1], o[0])), 1};
 }
 
-/* ---- 1. the Laplacian against a closed form: weights30_closed.c --------------------------- */
-
 /* ---- 2. bone heat on the chapter's rigs ------------------------------------------------------ */
 
+/* Bone heat as the paper writes it (Baran and Popovic 2007, section 4), on the bind mesh:
+ *
+ *     (-L + M H) w_j = M H p_j
+ *
+ * L and M the cotangent Laplacian and the mixed Voronoi areas, H_ii = k c / d_i^2 and
+ * p_j(i) = 1/k from the nearest visible bones (heat_laplacian, heat_sources: the terms),
+ * then one Cholesky factorisation of A = -L + M H and one solve per joint, each solve's
+ * backward error |A w - b| / (|A| |w| + |b|) by our own product. The library's heat_solve
+ * (src/weights/heat_solve.c) is the general twin, Blender's model too; test_lab30_weights
+ * holds it to these lines. Every vertex of the cylinder sees a bone, so no part of its
+ * surface is left without heat (heat_solve refuses such a part). */
+static lab_error paper_heat(const mesh *m, const heat_bone *bones, double c, heat_result *out, lab_diag *d)
+{
+    const int n = m->vertex_count, J = RIG30_JOINTS;
+    *out = (heat_result){.vertex_count = n, .joint_count = J, .model = HEAT_PAPER};
+    sparse_triplets A = {0};
+    sparse_cholesky f = {0};
+    double *mass = malloc(sizeof(double) * (size_t)n), *H = malloc(sizeof(double) * (size_t)n);
+    double *p = malloc(sizeof(double) * (size_t)n * J), *b = malloc(sizeof(double) * (size_t)n);
+    double *w = malloc(sizeof(double) * (size_t)n);
+    out->solution = malloc(sizeof(double) * (size_t)n * J);
+    out->weights = malloc(sizeof(double) * (size_t)n * J);
+    out->backward_error = malloc(sizeof(double) * J);
+    lab_error e = mass && H && p && b && w && out->solution && out->weights && out->backward_error
+                      ? heat_laplacian(m, HEAT_PAPER, &A, mass, &out->obtuse_triangles, d) /* L, M */
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d vertices, %d joints", n, J);
+    if (e == LAB_OK) /* H, p */
+        e = heat_sources(m, HEAT_PAPER, bones, WEIGHTS30_BONES, J, c, H, p, &out->hidden, d);
+    if (e == LAB_OK) { /* A = -L + M H */
+        for (size_t k = 0; k < A.count; k++)
+            A.value[k] = -A.value[k];
+        for (int i = 0; e == LAB_OK && i < n; i++)
+            e = sparse_add(&A, i, i, mass[i] > 0.0 ? mass[i] * H[i] : 1.0, d);
+    }
+    double a_norm = 0.0; /* |A|: the largest absolute row sum */
+    for (int i = 0; e == LAB_OK && i < n; i++)
+        b[i] = 0.0;
+    for (size_t k = 0; e == LAB_OK && k < A.count; k++)
+        b[A.row[k]] += fabs(A.value[k]);
+    for (int i = 0; e == LAB_OK && i < n; i++)
+        a_norm = fmax(a_norm, b[i]);
+    double t0 = timer_seconds();
+    if (e == LAB_OK) /* -L + M H is symmetric positive definite: one Cholesky factor */
+        e = sparse_cholesky_factor(&A, &f, d);
+    out->factor_seconds = timer_seconds() - t0;
+    t0 = timer_seconds();
+    for (int j = 0; e == LAB_OK && j < J; j++) {
+        double b_norm = 0.0, w_norm = 0.0;
+        for (int i = 0; i < n; i++) { /* b_j = M H p_j */
+            b[i] = mass[i] > 0.0 ? mass[i] * H[i] * p[(size_t)i * J + j] : p[(size_t)i * J + j];
+            b_norm = fmax(b_norm, fabs(b[i]));
+        }
+        e = sparse_cholesky_solve(&f, b, w, d);
+        for (int i = 0; e == LAB_OK && i < n; i++) {
+            w_norm = fmax(w_norm, fabs(w[i]));
+            out->solution[(size_t)i * J + j] = out->weights[(size_t)i * J + j] = w[i];
+        }
+        double residual = e == LAB_OK ? sparse_residual(&A, w, b) : 0.0;
+        if (residual < 0.0)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "the residual's scratch vector");
+        out->backward_error[j] = residual / (a_norm * w_norm + b_norm);
+    }
+    out->solve_seconds = timer_seconds() - t0;
+    out->factor_nonzeros = f.factor_nonzeros, out->flops = f.flops, out->peak_bytes = f.peak_bytes;
+    sparse_cholesky_free(&f);
+    sparse_free(&A);
+    free(mass), free(H), free(p), free(b), free(w);
+    if (e != LAB_OK)
+        heat_result_free(out);
+    return e;
+}
+
 /* The checks of one model's solution: properties of the system, not imposed on it. */
-static void check_solution(weights30_rig *w, heat_model model)
+static void measure_solution(weights30_rig *w, heat_model model)
 {
     const double *S = w->heat[model].solution; /* vertex-major, RIG30_JOINTS a vertex */
     w->min_weight[model] = INFINITY;
     for (int v = 0; v < WEIGHTS30_VERTS; v++) {
-        w->sum_error[model] = fmax(w->sum_error[model], fabs(S[2 * v] + S[2 * v + 1] - 1.0));
+        w->sum_error[model] = max_or_nan(w->sum_error[model], fabs(S[2 * v] + S[2 * v + 1] - 1.0));
         w->min_weight[model] = fmin(w->min_weight[model], fmin(S[2 * v], S[2 * v + 1]));
     }
     for (int j = 0; j < RIG30_JOINTS; j++)
-        w->backward_error[model] = fmax(w->backward_error[model], w->heat[model].backward_error[j]);
+        w->backward_error[model] = max_or_nan(w->backward_error[model], w->heat[model].backward_error[j]);
     for (int ring = 0; ring < RIG30_RINGS; ring++) {
         double lo = INFINITY, hi = -INFINITY;
         for (int s = 0; s < RIG30_SEGMENTS; s++) {
             double x = S[2 * (ring * RIG30_SEGMENTS + s) + 1];
             lo = fmin(lo, x), hi = fmax(hi, x);
         }
-        w->ring_spread[model] = fmax(w->ring_spread[model], hi - lo);
+        w->ring_spread[model] = max_or_nan(w->ring_spread[model], hi - lo);
     }
 }
 
-static lab_error bone_heat(void *state, lab_diag *d)
+static void check_model(const weights30_rig *w, heat_model model, report_checks *c)
 {
-    weights30 *r = state;
+    check_bound(c, "max_i |sum_j w_ij - 1|", w->sum_error[model], RIG30_CHECK_TOLERANCE);
+    check_bound(c, "max(0, -min w_ij) (w >= 0)", max_or_nan(0.0, -w->min_weight[model]), RIG30_CHECK_TOLERANCE);
+    check_bound(c, "|Aw - b| / (|A| |w| + |b|)", w->backward_error[model], 1e-14);
+    check_bound(c, "spread of a ring's weights", w->ring_spread[model], RIG30_CHECK_TOLERANCE);
+}
+
+/* Both models on both rigs, each set's rig given its weights; the paper's against its
+ * closed form vertex by vertex. The checks, per rig: the paper's model's four and its
+ * closed form, then Blender's four. */
+static lab_error bone_heat(const weights30_options *o, rig30_rig rigs[WEIGHTS30_SETS][2], weights30_rig rig[2],
+                           report_checks *checks, lab_diag *d)
+{
     lab_error e = LAB_OK;
     for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
-        weights30_rig *w = &r->rig[kind];
-        rig_bones(&r->rigs[WEIGHTS30_HAND][kind], w->bones);
+        weights30_rig *w = &rig[kind];
+        rig_bones(&rigs[WEIGHTS30_HAND][kind], w->bones);
         for (int v = 0; v < WEIGHTS30_VERTS; v++)
-            w->child[WEIGHTS30_HAND][v] = rig30_child_weight(&r->rigs[WEIGHTS30_HAND][kind].influences, v);
+            w->child[WEIGHTS30_HAND][v] = rig30_child_weight(&rigs[WEIGHTS30_HAND][kind].influences, v);
         for (int model = 0; e == LAB_OK && model < HEAT_MODELS; model++) {
             weights30_set set = weights30_set_of_model((heat_model)model);
-            /* (-L + M H) w_j = M H p_j, one factorisation, one solve per joint (src/weights/heat.c) */
-            e = heat_solve(&r->rigs[set][kind].bind, (heat_model)model, w->bones, WEIGHTS30_BONES, RIG30_JOINTS,
-                             r->heat_c, &w->heat[model], d);
+            const mesh *m = &rigs[set][kind].bind;
+            e = model == HEAT_PAPER ? paper_heat(m, w->bones, o->heat_c, &w->heat[model], d)
+                                    : heat_solve(m, HEAT_BLENDER, w->bones, WEIGHTS30_BONES, RIG30_JOINTS, o->heat_c,
+                                                 &w->heat[model], d); /* Blender's variant: heat.h */
             if (e != LAB_OK)
                 break;
-            check_solution(w, (heat_model)model);
+            measure_solution(w, (heat_model)model);
             const double *W = w->heat[model].weights;
             for (int v = 0; v < WEIGHTS30_VERTS; v++)
                 w->child[set][v] = W[2 * v + 1];
@@ -160,7 +243,7 @@ static lab_error bone_heat(void *state, lab_diag *d)
                     in.joint[2 * v + j] = j, in.weight[2 * v + j] = W[2 * v + j];
             skin_weight_policy policy = {.kind = model == HEAT_BLENDER ? SKIN_POLICY_NORMALIZE : SKIN_POLICY_STRICT};
             if (e == LAB_OK)
-                e = rig30_set_influences(&r->rigs[set][kind], &in, policy, NULL, d);
+                e = rig30_set_influences(&rigs[set][kind], &in, policy, NULL, d);
             skin_influences_free(&in);
         }
         if (e != LAB_OK)
@@ -173,36 +256,42 @@ static lab_error bone_heat(void *state, lab_diag *d)
             w->cut_sum_hi = fmax(w->cut_sum_hi, B[2 * v] + B[2 * v + 1]);
         }
         /* the paper's model against its closed form, vertex by vertex */
-        weights30_heat_closed_forms((rig30_kind)kind, r->heat_c, w->closed_form, w->continuum);
+        weights30_heat_closed_forms((rig30_kind)kind, o->heat_c, w->closed_form, w->continuum);
         /* the system's condition grows like 1 / c as the heat weakens */
-        w->closed_form_tolerance = RIG30_CHECK_TOLERANCE / 10.0 * fmax(1.0, 1.0 / r->heat_c);
+        w->closed_form_tolerance = RIG30_CHECK_TOLERANCE / 10.0 * fmax(1.0, 1.0 / o->heat_c);
         for (int v = 0; v < WEIGHTS30_VERTS; v++)
-            w->closed_form_error = fmax(w->closed_form_error, fabs(w->child[WEIGHTS30_HEAT][v] -
-                                                                   w->closed_form[v / RIG30_SEGMENTS]));
+            w->closed_form_error = max_or_nan(w->closed_form_error, fabs(w->child[WEIGHTS30_HEAT][v] -
+                                                                         w->closed_form[v / RIG30_SEGMENTS]));
+        check_model(w, HEAT_PAPER, checks);
+        check_bound(checks, "|w - the system's closed form|", w->closed_form_error, w->closed_form_tolerance);
+        check_model(w, HEAT_BLENDER, checks);
     }
     return e;
 }
 
 /* ---- 3. bounded biharmonic weights ------------------------------------------------------ */
 
-static lab_error biharmonic(void *state, lab_diag *d)
+/* Harmonic and bounded biharmonic weights of the end rings on both rigs (bbw.h), the
+ * second given to the bbw set's rig. The checks, per rig: the harmonic weights against
+ * z/2, the biharmonic ones against the ring system, the bounds, the KKT residual two ways,
+ * the sums before dividing, the backward error. */
+static lab_error biharmonic(rig30_rig rigs[2], weights30_rig rig[2], report_checks *checks, lab_diag *d)
 {
-    weights30 *r = state;
     lab_error e = LAB_OK;
     for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
-        weights30_rig *w = &r->rig[kind];
-        rig30_rig *rig = &r->rigs[WEIGHTS30_BBW][kind];
+        weights30_rig *w = &rig[kind];
+        rig30_rig *g = &rigs[kind];
         sparse_triplets L = {0};
         double mass[WEIGHTS30_VERTS], harmonic[2 * WEIGHTS30_VERTS];
         int handle[WEIGHTS30_VERTS];
         for (int v = 0; v < WEIGHTS30_VERTS; v++) /* the end rings: the root's, the child's */
             handle[v] = v < RIG30_SEGMENTS ? 0 : v >= WEIGHTS30_VERTS - RIG30_SEGMENTS ? 1 : -1;
-        e = heat_laplacian(&rig->bind, HEAT_PAPER, &L, mass, NULL, d);
+        e = heat_laplacian(&g->bind, HEAT_PAPER, &L, mass, NULL, d);
         /* harmonic: L w = 0 off the handles; on this mesh it is the hand weights, z / 2 */
         if (e == LAB_OK)
             e = bbw_harmonic(&L, handle, RIG30_JOINTS, harmonic, d);
         for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
-            w->harmonic_error = fmax(w->harmonic_error, fabs(harmonic[2 * v + 1] - rig->bind.vertices[v].z / 2.0));
+            w->harmonic_error = max_or_nan(w->harmonic_error, fabs(harmonic[2 * v + 1] - g->bind.vertices[v].z / 2.0));
         /* biharmonic: min 1/2 w^T L M^-1 L w with 0 <= w <= 1, active sets (src/weights/bbw.c) */
         if (e == LAB_OK)
             e = bbw_solve(&L, mass, handle, RIG30_JOINTS, true, &w->bbw, d);
@@ -212,7 +301,7 @@ static lab_error biharmonic(void *state, lab_diag *d)
             for (int v = 0; v < WEIGHTS30_VERTS; v++) {
                 double x = w->bbw.weights[2 * v + 1];
                 w->child[WEIGHTS30_BBW][v] = x;
-                w->bbw_ring_error = fmax(w->bbw_ring_error, fabs(x - w->bbw_ring[v / RIG30_SEGMENTS]));
+                w->bbw_ring_error = max_or_nan(w->bbw_ring_error, fabs(x - w->bbw_ring[v / RIG30_SEGMENTS]));
                 w->bbw_min = fmin(w->bbw_min, x), w->bbw_max = fmax(w->bbw_max, x);
             }
             e = weights30_kkt_by_products(&L, mass, handle, w->bbw.raw, RIG30_JOINTS, w->bbw.q_scale,
@@ -226,21 +315,30 @@ static lab_error biharmonic(void *state, lab_diag *d)
             for (int v = 0; v < WEIGHTS30_VERTS; v++)
                 for (int j = 0; j < RIG30_JOINTS; j++)
                     in.joint[2 * v + j] = j, in.weight[2 * v + j] = w->bbw.weights[2 * v + j];
-            e = rig30_set_influences(rig, &in, (skin_weight_policy){0}, NULL, d);
+            e = rig30_set_influences(g, &in, (skin_weight_policy){0}, NULL, d);
             skin_influences_free(&in);
         }
+        if (e != LAB_OK)
+            break;
+        const bbw_result *b = &w->bbw;
+        check_bound(checks, "harmonic: |w - z/2| (L z = 0 inside)", w->harmonic_error, RIG30_CHECK_TOLERANCE);
+        check_bound(checks, "|bbw - the ring-by-ring system|", w->bbw_ring_error, RIG30_CHECK_TOLERANCE);
+        check_bound(checks, "bounds: max(0, -min w, max w - 1)",
+                    max_or_nan(0.0, max_or_nan(-w->bbw_min, w->bbw_max - 1.0)), RIG30_CHECK_TOLERANCE);
+        check_bound(checks, "KKT residual / max|Q_ik|, by Q", b->kkt, WEIGHTS30_KKT_TOLERANCE);
+        check_bound(checks, "the same by L (M^-1 (L w))", w->bbw_kkt_independent, WEIGHTS30_KKT_TOLERANCE);
+        check_bound(checks, "max_i |sum_j w_ij - 1| before dividing", b->sum_error, RIG30_CHECK_TOLERANCE);
+        check_bound(checks, "|Q w - b| / (|Q| |w| + |b|)", b->backward_error, 1e-14);
     }
     return e;
 }
 
 /* ---- 4. every weight set at the chapter's poses ---------------------------------------------- */
 
-const rig30_kind weights30_pose_kind[WEIGHTS30_POSES] = {RIG30_TWIST, RIG30_TWIST, RIG30_BEND, RIG30_BEND};
-const double weights30_pose_deg[WEIGHTS30_POSES] = {90, 180, 90, 135};
-
-static lab_error skin_poses(void *state, lab_diag *d)
+/* Every set at every pose with LBS and DQS, measured; the checks: each middle ring with a
+ * closed form against it. */
+static lab_error skin_poses(weights30 *r, report_checks *checks, lab_diag *d)
 {
-    weights30 *r = state;
     for (int kind = 0; kind < 2; kind++)
         r->bind_volume[kind] = rig30_volume(&r->rigs[WEIGHTS30_HAND][kind], r->rigs[WEIGHTS30_HAND][kind].bind.vertices);
     lab_error e = LAB_OK;
@@ -257,70 +355,109 @@ static lab_error skin_poses(void *state, lab_diag *d)
         if (e == LAB_OK)
             weights30_measure_pose(r, x); /* weights30_poses.c */
     }
+    for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++) {
+        const weights30_result *x = &r->result[i];
+        if (isnan(x->closed_form_radius))
+            continue;
+        char label[64];
+        snprintf(label, sizeof label, "%s %g, %s, %s: middle r'/r", rig30_kind_name(weights30_pose_kind[x->pose]),
+                 weights30_pose_deg[x->pose], weights30_set_name(x->set), skin_method_name(x->method));
+        check_compare(checks, label, x->middle_radius, x->closed_form_radius, RIG30_CHECK_TOLERANCE);
+    }
     return e;
 }
 
-/* CHOLMOD first, before any work: a machine without it, or without the memory its libraries
- * need to start (src/solve/sparse.h), costs nothing. */
-static lab_error open_solver(void *state, lab_diag *d)
-{
-    (void)state;
-    return sparse_load(d);
-}
-
-static bool cylinder_mode(const void *state) { return !((const weights30 *)state)->asset_in; }
-static bool asset_mode(const void *state) { return ((const weights30 *)state)->asset_in != NULL; }
-
-/* ---- main ---------------------------------------------------------------------------------- */
+/* ---- main: CHOLMOD first, then the chapter's run or, with --asset, the asset's ------------ */
 
 int main(int argc, char **argv)
 {
-    static weights30 r = {.heat_c = HEAT_C};
+    static weights30 r = {.options = {.heat_c = HEAT_C}};
+    weights30_options *o = &r.options;
     static const char *const influences[] = {"4", "8", NULL};
     static const char *const sets[] = {"heat", "blender", "bbw", NULL};
     const cli_option options[] = {
-        {"--heat-c", CLI_DOUBLES, &r.heat_c, .min = 0.1, .max = 100, .value_name = "C",
+        {"--heat-c", CLI_DOUBLES, &o->heat_c, .min = 0.1, .max = 100, .value_name = "C",
          .help = "the heat constant c of H_ii = c / d_i^2, 0.1 to 100 (default 1, the\n"
                  "paper's): larger c pins each vertex to its nearest bone, smaller c\n"
                  "lets the heat spread further along the surface (below 0.1 the\n"
                  "system's condition, about 1/c, eats the 1e-12 the checks allow)"},
-        {"--assets", CLI_STRING, &r.assets_dir, .value_name = "DIR",
+        {"--assets", CLI_STRING, &o->assets_dir, .value_name = "DIR",
          .help = "where RiggedSimple.gltf and RiggedFigure.gltf are (default: the\n"
                  "repository's assets/, found from this program's own location)"},
-        {"--influences", CLI_CHOICE, &r.influence_choice, .choices = influences, .value_name = "K",
+        {"--influences", CLI_CHOICE, &o->influence_choice, .choices = influences, .value_name = "K",
          .help = "each vertex's automatic weights cut to its K heaviest, 4 (one\n"
                  "JOINTS_0 / WEIGHTS_0 set, default) or 8 (two sets), and divided by\n"
                  "their sum: the report states what the cut changes"},
-        {"--asset", CLI_STRING, &r.asset_in, .value_name = "IN",
+        {"--asset", CLI_STRING, &o->asset_in, .value_name = "IN",
          .help = "instead of the chapter's run: give the skinned asset IN (.gltf or\n"
                  ".glb) automatic weights and write it to OUTDIR as NAME-SET.glb (its\n"
                  "nodes, skin and animations kept, new JOINTS_n / WEIGHTS_n)"},
-        {"--weights", CLI_CHOICE, &r.asset_weights, .choices = sets, .value_name = "SET",
+        {"--weights", CLI_CHOICE, &o->asset_weights, .choices = sets, .value_name = "SET",
          .help = "which automatic weights --asset writes: heat (the paper's bone heat,\n"
                  "default), blender (Blender's) or bbw (bounded biharmonic)"},
     };
     const cli_program program = {LAB, "Automatic weights (bone heat, Blender's, bounded biharmonic) beside chapter 30's "
                                  "hand weights.", options, CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
-    static const cli_step steps[] = {
-        {.run = open_solver},
-        {.run = build_rigs, .when = cylinder_mode},
-        {.run = weights30_check_laplacian, .section = "The cotangent Laplacian on a regular hexagon",
-         .report = weights30_report_laplacian, .when = cylinder_mode},
-        {.run = bone_heat, .section = "Bone heat on the twist and the bend rigs",
-         .report = weights30_report_heat, .when = cylinder_mode},
-        {.run = biharmonic, .section = "Bounded biharmonic weights on the twist and the bend rigs",
-         .report = weights30_report_bbw, .when = cylinder_mode},
-        {.run = skin_poses, .section = "Every weight set at the chapter's poses",
-         .report = weights30_report_poses, .when = cylinder_mode},
-        {.run = weights30_read_assets, .section = "Automatic weights against an artist's",
-         .report = weights30_report_assets},
-        {.run = weights30_write_asset, .section = "The asset with automatic weights, written and read back",
-         .report = weights30_report_written, .when = asset_mode},
-        {.run = weights30_figures, .when = cylinder_mode},
-        {.run = weights30_evidence},
-    };
-    static const cli_chapter chapter = {steps, CLI_COUNT(steps),
-                                        "Where weights come from: automatic weights beside the chapter's hand weights",
-                                        false, NULL, weights30_release};
-    return cli_main(&program, argc, argv, &chapter, &r, &r.out, &r.outdir);
+    cli_run run;
+    int code = cli_begin(&run, &program, argc, argv);
+    if (code != CLI_RUN)
+        return code;
+
+    lab_diag *d = &run.diag;
+    weights30_checks *checks = &r.checks;
+    /* CHOLMOD first, before any work: a machine without it, or without the memory its
+     * libraries need to start (src/solve/sparse.h), costs nothing */
+    lab_error e = sparse_load(d);
+    if (!o->asset_in) { /* the chapter's run: the cylinder, then the artists' samples */
+        if (e == LAB_OK)
+            e = build_rigs(r.rigs, &r.edges, &r.edge_count, d);
+        if (e == LAB_OK) /* 1. weights30_closed.c */
+            e = weights30_check_laplacian(&r.laplacian, &checks->laplacian, d);
+        if (e == LAB_OK) /* 2. */
+            e = bone_heat(o, r.rigs, r.rig, &checks->heat, d);
+        if (e == LAB_OK) /* 3. */
+            e = biharmonic(r.rigs[WEIGHTS30_BBW], r.rig, &checks->bbw, d);
+        if (e == LAB_OK) /* 4. */
+            e = skin_poses(&r, &checks->poses, d);
+        if (e == LAB_OK) /* 5. weights30_engine.c, weights30_assets.c */
+            e = weights30_read_assets(o, &r, d);
+        if (e == LAB_OK) {
+            weights30_check_assets(&r, &checks->assets);
+            e = weights30_figures(&r, &run.out, d); /* weights30_figures.c */
+        }
+        if (e == LAB_OK)
+            e = weights30_evidence(&r, &run.out, d); /* weights30_record.c */
+    } else { /* --asset IN: the one asset re-weighted, written and read back */
+        if (e == LAB_OK)
+            e = weights30_read_assets(o, &r, d);
+        if (e == LAB_OK) {
+            weights30_check_assets(&r, &checks->assets);
+            e = weights30_write_asset(o, &r, &checks->written, &run.out, d);
+        }
+        if (e == LAB_OK)
+            e = weights30_asset_evidence(&r, &run.out, d);
+    }
+
+    if (e == LAB_OK &&
+        cli_report(&run, "Where weights come from: automatic weights beside the chapter's hand weights")) {
+        if (!o->asset_in) {
+            cli_section(&run, "The cotangent Laplacian on a regular hexagon", &checks->laplacian);
+            weights30_report_laplacian(&r, stdout);
+            cli_section(&run, "Bone heat on the twist and the bend rigs", &checks->heat);
+            weights30_report_heat(&r, stdout);
+            cli_section(&run, "Bounded biharmonic weights on the twist and the bend rigs", &checks->bbw);
+            weights30_report_bbw(&r, stdout);
+            cli_section(&run, "Every weight set at the chapter's poses", &checks->poses);
+            weights30_report_poses(&r, stdout);
+        }
+        cli_section(&run, "Automatic weights against an artist's", &checks->assets);
+        weights30_report_assets(&r, stdout);
+        if (o->asset_in) {
+            cli_section(&run, "The asset with automatic weights, written and read back", &checks->written);
+            weights30_report_written(&r, stdout);
+        }
+    }
+    code = cli_end(&run, e);
+    weights30_free(&r);
+    return code;
 }

@@ -15,6 +15,7 @@
 #include "draw/camera.h"
 #include "gltf/gltf.h"
 #include "weights/heat.h"
+#include "base/report.h"
 #include "program/output.h"
 #include "rig30.h"
 
@@ -146,7 +147,23 @@ typedef struct {
     double t0, t1;                          /* the animation's range */
 } weights30_asset;
 
+/* The run's options (lab30-weights.c's table fills them). */
 typedef struct {
+    double heat_c;                         /* --heat-c */
+    const char *assets_dir;                /* --assets (NULL: found from the program's location) */
+    int influence_choice;                  /* --influences: 0 for 4, 1 for 8 */
+    const char *asset_in;                  /* --asset IN: only that asset, re-weighted */
+    int asset_weights;                     /* --weights: which automatic set it gets (versus index) */
+} weights30_options;
+
+/* Each report section's checks, decided by the stage that made its numbers. */
+typedef struct {
+    report_checks laplacian, heat, bbw, poses, assets, written;
+} weights30_checks;
+
+/* What lab30-weights.c's stages made; the figures, the evidence and the report read it. */
+typedef struct {
+    weights30_options options;
     rig30_rig rigs[WEIGHTS30_SETS][2];     /* [weights30_set][rig30_kind] */
     weights30_rig rig[2];                  /* [rig30_kind] */
     weights30_laplacian_check laplacian;
@@ -154,21 +171,15 @@ typedef struct {
     double bind_volume[2];
     mesh_edge *edges;
     int edge_count;
-    camera cam[2];                         /* the twist's, the bend's */
     weights30_asset asset[WEIGHTS30_ASSETS];
     int asset_count;                       /* the two samples, or the one --asset names */
-    const char *assets_dir;                /* --assets */
-    double heat_c;                         /* --heat-c */
-    int influence_choice;                  /* --influences: 0 for 4, 1 for 8 */
+    const char *assets_dir;                /* where the samples were found */
     int influences;                        /* K: 4 or 8 */
-    const char *asset_in;                  /* --asset IN: only that asset, re-weighted */
-    int asset_weights;                     /* --weights: which automatic set it gets (versus index) */
     char asset_out[256];                   /* the .glb written */
     bool asset_name_changed;               /* its name is the input's made safe (output_name_from_input) */
     double readback_error;                 /* max |read back - cut weights| */
     int readback_sets;
-    output_batch out;                      /* what the run writes, and where */
-    const char *outdir;
+    weights30_checks checks;
 } weights30;
 
 /* weights30_poses.c: the measures of part 4 on x's skinned pose (rings about their own
@@ -176,22 +187,24 @@ typedef struct {
  * closed form of its middle ring (the article's r'/r for an LBS twist, 1 for DQS). */
 void weights30_measure_pose(const weights30 *r, weights30_result *x);
 
-/* weights30_closed.c: the independent values. A cli_step filling r->laplacian; the paper's
+/* weights30_closed.c: the independent values. The hexagon's Laplacian against its closed
+ * form, into l, its checks into c; the paper's
  * bone heat on the cylinder ring by ring (the discrete system's closed form into out, the
  * continuum's into continuum, NAN where it has none); the biharmonic weights ring by ring. */
-lab_error weights30_check_laplacian(void *state, lab_diag *d);
+lab_error weights30_check_laplacian(weights30_laplacian_check *l, report_checks *c, lab_diag *d);
 void weights30_heat_closed_forms(rig30_kind kind, double c, double out[RIG30_RINGS], double continuum[RIG30_RINGS]);
 void weights30_bbw_ring_system(double out[RIG30_RINGS]);
 
-/* Frees what the computation allocated in the weights30 at state (a cli_chapter release). */
-void weights30_release(void *state);
+/* Frees what the stages allocated in r. */
+void weights30_free(weights30 *r);
 
-/* weights30.json and weights30.csv (a cli_step on a weights30). */
-lab_error weights30_evidence(void *state, lab_diag *d);
+/* The chapter's run's evidence: weights30.json, weights30.csv and weights30-assets.csv
+ * (weights30_record.c). */
+lab_error weights30_evidence(const weights30 *r, output_batch *out, lab_diag *d);
 
 /* weights30.png (the weights on the mesh, with a colour bar), weights30-profile.png (the
  * weight along z) and weights30-poses.png with its panels (weights30_figures.c). */
-lab_error weights30_figures(void *state, lab_diag *d);
+lab_error weights30_figures(const weights30 *r, output_batch *out, lab_diag *d);
 
 /* Bone heat on the asset at path (RiggedSimple, RiggedFigure), compared with its artist's
  * weights (weights30_assets.c). a->name must be set. */
@@ -223,21 +236,27 @@ lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass
  * nearest such vertex's distance). Part of weights30_asset_run. */
 lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d);
 
+/* The checks of every asset's sets (weights30_assets.c): per asset and set, the KKT
+ * residuals (bbw), the weight sums (bone heat's), the backward error; in the report's order. */
+void weights30_check_assets(const weights30 *r, report_checks *c);
+
 /* weights30_engine.c: the assets (the shipped samples from --assets or the program's own
  * location, or the one --asset names) run through weights30_asset_run; the --asset run's
- * .glb, read back (gltf_rewrite.h); its evidence (weights30-asset.json and .csv). Each of
- * the first two is a cli_step on a weights30. */
-lab_error weights30_read_assets(void *state, lab_diag *d);
-lab_error weights30_write_asset(void *state, lab_diag *d);
-lab_error weights30_asset_evidence(weights30 *r, lab_diag *d);
+ * .glb, read back (gltf_rewrite.h), its checks into c; its evidence (weights30-asset.json
+ * and .csv). */
+lab_error weights30_read_assets(const weights30_options *o, weights30 *r, lab_diag *d);
+lab_error weights30_write_asset(const weights30_options *o, weights30 *r, report_checks *c, output_batch *out,
+                                lab_diag *d);
+lab_error weights30_asset_evidence(const weights30 *r, output_batch *out, lab_diag *d);
 cJSON *weights30_asset_json(const weights30_asset *a);
 
-/* The report's sections; each returns whether its checks passed. */
-bool weights30_report_laplacian(const void *state, FILE *out);
-bool weights30_report_heat(const void *state, FILE *out);
-bool weights30_report_bbw(const void *state, FILE *out);
-bool weights30_report_poses(const void *state, FILE *out);
-bool weights30_report_assets(const void *state, FILE *out);
-bool weights30_report_written(const void *state, FILE *out);
+/* The report's bodies (lab30-weights.c prints the headings): tables, and the rows of the
+ * checks its stages decided. */
+void weights30_report_laplacian(const weights30 *r, FILE *out);
+void weights30_report_heat(const weights30 *r, FILE *out);
+void weights30_report_bbw(const weights30 *r, FILE *out);
+void weights30_report_poses(const weights30 *r, FILE *out);
+void weights30_report_assets(const weights30 *r, FILE *out);
+void weights30_report_written(const weights30 *r, FILE *out);
 
 #endif

@@ -14,6 +14,7 @@
 #include "skin/influences.h"
 
 #include "weights/heat.h"
+#include "base/report.h"
 #include "weights30.h"
 #include "weights/cut.h"
 
@@ -290,4 +291,21 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
     if (e != LAB_OK)
         diag_prefix_where(d, "%s", a->name);
     return e;
+}
+
+void weights30_check_assets(const weights30 *r, report_checks *c)
+{
+    for (int i = 0; i < r->asset_count; i++) {
+        const weights30_asset *a = &r->asset[i];
+        for (int set = 1; set < WEIGHTS30_SETS; set++) {
+            const weights30_versus *x = &a->versus[set - 1];
+            if (set == WEIGHTS30_BBW) { /* the minimiser's optimality, two ways */
+                check_bound(c, "KKT residual / max|Q_ik|, by Q", a->bbw.kkt, WEIGHTS30_KKT_TOLERANCE);
+                check_bound(c, "the same by L (M^-1 (L w))", a->bbw_kkt_independent, WEIGHTS30_KKT_TOLERANCE);
+            } else { /* bone heat's weights sum to 1 by the system's structure */
+                check_bound(c, "max_i |sum_j w_ij - 1|", x->sum_error, RIG30_CHECK_TOLERANCE);
+            }
+            check_bound(c, "|Aw - b| / (|A| |w| + |b|)", x->backward_error, 1e-14);
+        }
+    }
 }

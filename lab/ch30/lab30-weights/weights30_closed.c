@@ -17,9 +17,8 @@
  * 60 degrees, so a spoke (two triangles) has L = (cot 60 + cot 60) / 2 = 1 / sqrt(3), a rim
  * edge (one triangle, a boundary) 1 / (2 sqrt(3)), the centre L_00 = -6 / sqrt(3), and the
  * centre's Voronoi area is a third of each triangle's, 6 (sqrt(3) / 4) / 3 = sqrt(3) / 2. */
-lab_error weights30_check_laplacian(void *state, lab_diag *d)
+lab_error weights30_check_laplacian(weights30_laplacian_check *c, report_checks *checks, lab_diag *d)
 {
-    weights30 *r = state;
     vec3 v[7] = {{0, 0, 0}};
     mesh_triangle t[6];
     for (int k = 0; k < 6; k++) {
@@ -34,7 +33,6 @@ lab_error weights30_check_laplacian(void *state, lab_diag *d)
     if (e != LAB_OK)
         return e;
     const double s3 = sqrt(3.0);
-    weights30_laplacian_check *c = &r->laplacian;
     *c = (weights30_laplacian_check){.spoke = sparse_entry(&L, 0, 1), .spoke_expected = 1 / s3,
                                      .rim = sparse_entry(&L, 1, 2), .rim_expected = 1 / (2 * s3),
                                      .centre = sparse_entry(&L, 0, 0), .centre_expected = -6 / s3,
@@ -43,9 +41,14 @@ lab_error weights30_check_laplacian(void *state, lab_diag *d)
         double sum = 0.0;
         for (int j = 0; j < 7; j++)
             sum += sparse_entry(&L, i, j);
-        c->row_sum = fmax(c->row_sum, fabs(sum));
+        c->row_sum = max_or_nan(c->row_sum, fabs(sum));
     }
     sparse_free(&L);
+    check_compare(checks, "spoke L_0k = (cot a + cot b) / 2", c->spoke, c->spoke_expected, 1e-15);
+    check_compare(checks, "rim edge (boundary) L = cot a / 2", c->rim, c->rim_expected, 1e-15);
+    check_compare(checks, "centre L_00 = -sum_k L_0k", c->centre, c->centre_expected, 1e-14);
+    check_compare(checks, "centre's mixed Voronoi area", c->mass, c->mass_expected, 1e-15);
+    check_bound(checks, "max_i |sum_k L_ik| (L 1 = 0)", c->row_sum, 1e-14);
     return LAB_OK;
 }
 

@@ -27,8 +27,9 @@
  * program's own location: the nearest folder above it (up to four levels: build/bin,
  * build/asan/bin) that holds assets/RiggedSimple.gltf, so that a run from any folder finds
  * it. A folder that is not there names the option. */
-static lab_error assets_folder(weights30 *r, lab_diag *d)
+static lab_error assets_folder(const weights30_options *o, weights30 *r, lab_diag *d)
 {
+    r->assets_dir = o->assets_dir;
     static char found[4096];
     if (!r->assets_dir) {
         char exe[4000];
@@ -62,23 +63,22 @@ static lab_error assets_folder(weights30 *r, lab_diag *d)
     return LAB_OK;
 }
 
-lab_error weights30_read_assets(void *state, lab_diag *d)
+lab_error weights30_read_assets(const weights30_options *o, weights30 *r, lab_diag *d)
 {
-    weights30 *r = state;
     static const char *const names[WEIGHTS30_ASSETS] = {"RiggedSimple", "RiggedFigure"};
     static char stem[OUTPUT_MAX_NAME + 1];
-    r->influences = 4 * (r->influence_choice + 1);
-    if (r->asset_in) { /* --asset IN: that asset alone, named by its file, made a safe output name */
-        const char *base = strrchr(r->asset_in, '/') ? strrchr(r->asset_in, '/') + 1 : r->asset_in;
+    r->influences = 4 * (o->influence_choice + 1);
+    if (o->asset_in) { /* --asset IN: that asset alone, named by its file, made a safe output name */
+        const char *base = strrchr(o->asset_in, '/') ? strrchr(o->asset_in, '/') + 1 : o->asset_in;
         char raw[4096];
         snprintf(raw, sizeof raw, "%.*s", (int)(strrchr(base, '.') ? strrchr(base, '.') - base : (long)strlen(base)),
                  base);
         r->asset_name_changed = output_name_from_input(raw, "", stem);
         r->asset_count = 1;
         r->asset[0] = (weights30_asset){.name = stem, .influences = r->influences};
-        return weights30_asset_run(&r->asset[0], r->asset_in, r->heat_c, d);
+        return weights30_asset_run(&r->asset[0], o->asset_in, o->heat_c, d);
     }
-    lab_error e = assets_folder(r, d);
+    lab_error e = assets_folder(o, r, d);
     r->asset_count = WEIGHTS30_ASSETS;
     for (int i = 0; e == LAB_OK && i < WEIGHTS30_ASSETS; i++) {
         char path[4096];
@@ -87,7 +87,7 @@ lab_error weights30_read_assets(void *state, lab_diag *d)
             e = diag_fail(d, LAB_ERR_USAGE, "--assets", "a path of %zu bytes, longer than %zu", strlen(r->assets_dir),
                           sizeof path - 32);
         else
-            e = weights30_asset_run(&r->asset[i], path, r->heat_c, d);
+            e = weights30_asset_run(&r->asset[i], path, o->heat_c, d);
     }
     return e;
 }
@@ -96,14 +96,14 @@ lab_error weights30_read_assets(void *state, lab_diag *d)
 /* --asset IN: the chosen automatic set, cut to K a vertex (heaviest first, unused slots
  * joint 0 with weight 0), into IN's own document as JOINTS_n / WEIGHTS_n (gltf_rewrite.h),
  * then read back by the reader every program uses and compared with the cut weights. */
-lab_error weights30_write_asset(void *state, lab_diag *d)
+lab_error weights30_write_asset(const weights30_options *o, weights30 *r, report_checks *c, output_batch *out,
+                                lab_diag *d)
 {
-    weights30 *r = state;
     const weights30_asset *a = &r->asset[0];
-    const weights30_versus *x = &a->versus[r->asset_weights];
+    const weights30_versus *x = &a->versus[o->asset_weights];
     int K = a->influences, J = a->joint_count, n = a->vertex_count;
     gltf_document doc, back;
-    lab_error e = gltf_load(r->asset_in, &doc, d);
+    lab_error e = gltf_load(o->asset_in, &doc, d);
     if (e == LAB_OK && (e = gltf_validate(&doc, d)) != LAB_OK)
         gltf_free(&doc);
     if (e != LAB_OK)
@@ -144,16 +144,19 @@ lab_error weights30_write_asset(void *state, lab_diag *d)
                     double w = 0.0;
                     for (int k = 0; k < got.per_vertex; k++)
                         w += got.joint[v * got.per_vertex + k] == j ? got.weight[v * got.per_vertex + k] : 0.0;
-                    r->readback_error = fmax(r->readback_error, fabs(w - x->cut[(size_t)v * J + j]));
+                    r->readback_error = max_or_nan(r->readback_error, fabs(w - x->cut[(size_t)v * J + j]));
                 }
             skin_influences_free(&got);
         }
         gltf_free(&back);
     }
     snprintf(r->asset_out, sizeof r->asset_out, "%.120s-%s.glb", a->name,
-             weights30_set_name((weights30_set)(r->asset_weights + 1)));
-    if (e == LAB_OK)
-        e = output_batch_add(&r->out, r->asset_out, &glb, d);
+             weights30_set_name((weights30_set)(o->asset_weights + 1)));
+    if (e == LAB_OK) { /* every set read back, and every weight as written */
+        check_count(c, "JOINTS_n / WEIGHTS_n sets read back", r->readback_sets, K / 4);
+        check_bound(c, "max |read back - cut weight|", r->readback_error, 1e-6);
+        e = output_batch_add(out, r->asset_out, &glb, d);
+    }
     bytes_free(&glb);
     free(joints), free(weights), free(slot), free(slot_joint);
     gltf_free(&doc);
@@ -161,14 +164,14 @@ lab_error weights30_write_asset(void *state, lab_diag *d)
 }
 
 /* --asset: the one asset's evidence, and what was written and read back. */
-lab_error weights30_asset_evidence(weights30 *r, lab_diag *d)
+lab_error weights30_asset_evidence(const weights30 *r, output_batch *out, lab_diag *d)
 {
     cJSON *root = json_evidence_root("lab30-weights");
-    json_add_number(root, "heat_c", r->heat_c);
+    json_add_number(root, "heat_c", r->options.heat_c);
     cJSON_AddItemToObject(root, "asset", weights30_asset_json(&r->asset[0]));
     cJSON *w = cJSON_AddObjectToObject(root, "written");
     cJSON_AddStringToObject(w, "file", r->asset_out);
-    cJSON_AddStringToObject(w, "weights", weights30_set_name((weights30_set)(r->asset_weights + 1)));
+    cJSON_AddStringToObject(w, "weights", weights30_set_name((weights30_set)(r->options.asset_weights + 1)));
     cJSON_AddNumberToObject(w, "influences", r->influences);
     cJSON_AddNumberToObject(w, "sets_read_back", r->readback_sets);
     json_add_number(w, "max_read_back_weight_error", r->readback_error);
@@ -177,7 +180,7 @@ lab_error weights30_asset_evidence(weights30 *r, lab_diag *d)
     cJSON_Delete(root);
     /* the weights written, before they became floats: vertex, joint (a skin slot), weight */
     const weights30_asset *a = &r->asset[0];
-    const double *cut = a->versus[r->asset_weights].cut;
+    const double *cut = a->versus[r->options.asset_weights].cut;
     bytes_printf(&csv, "vertex,joint,weight\n");
     for (int v = 0; v < a->vertex_count; v++)
         for (int j = 0; j < a->joint_count; j++)
@@ -186,27 +189,28 @@ lab_error weights30_asset_evidence(weights30 *r, lab_diag *d)
                 csv_row(&csv, &cut[(size_t)v * a->joint_count + j], 1);
             }
     if (e == LAB_OK)
-        e = output_batch_add(&r->out, "weights30-asset.json", &json, d);
+        e = output_batch_add(out, "weights30-asset.json", &json, d);
     if (e == LAB_OK)
-        e = output_batch_add(&r->out, "weights30-asset.csv", &csv, d);
+        e = output_batch_add(out, "weights30-asset.csv", &csv, d);
     bytes_free(&json);
     bytes_free(&csv);
     return e;
 }
 
-bool weights30_report_written(const void *state, FILE *out)
+void weights30_report_written(const weights30 *r, FILE *out)
 {
-    const weights30 *r = state;
+    const report_checks *c = &r->checks.written;
     if (r->asset_name_changed) { /* the input's name, escaped, and the safe name made of it */
         char shown[512];
         fprintf(out, "  the output is named after %s, made a plain file name: %s\n",
-                text_printable(shown, sizeof shown, r->asset_in), r->asset[0].name);
+                text_printable(shown, sizeof shown, r->options.asset_in), r->asset[0].name);
     }
     fprintf(out, "  %s: the %s weights cut to %d a vertex as %d JOINTS_n / WEIGHTS_n set(s)\n"
             "  (unsigned shorts, floats), the file's nodes, skin and animations kept (a skinned mesh's\n"
             "  node made a root); read back by the reader every program uses\n",
-            r->asset_out, weights30_set_name((weights30_set)(r->asset_weights + 1)), r->influences, r->influences / 4);
-    bool ok = r->readback_sets == r->influences / 4;
+            r->asset_out, weights30_set_name((weights30_set)(r->options.asset_weights + 1)), r->influences,
+            r->influences / 4);
     fprintf(out, "  sets read back: %d\n", r->readback_sets);
-    return ok & report_bound(out, "max |read back - cut weight|", r->readback_error, 1e-6);
+    for (int i = 1; i < c->count; i++) /* the first, the sets, is the line above */
+        report_row(out, &c->items[i]);
 }

@@ -103,7 +103,7 @@ static lab_error profile_plot(const weights30 *r, canvas *c, lab_diag *d)
         {z, r->rig[RIG30_BEND].continuum, RIG30_RINGS, grey, 4, 1, "bend, continuum cosh(kz)", 0, 0},
     };
     char title[160];
-    snprintf(title, sizeof title, "The child joint's weight along the cylinder (bone heat with c = %g)", r->heat_c);
+    snprintf(title, sizeof title, "The child joint's weight along the cylinder (bone heat with c = %g)", r->options.heat_c);
     plot_spec spec = {title, "z (rings at 0, 0.25, ..., 2)", "w_1", 0, 2, 0.25, 0, 1, 0.1, series,
                       (int)(sizeof series / sizeof series[0]), false, false};
     return plot_draw(c, 1060, 560, &spec, d);
@@ -111,7 +111,7 @@ static lab_error profile_plot(const weights30 *r, canvas *c, lab_diag *d)
 
 /* The poses' cameras: one over every twist panel, one over every bend panel, so each row's
  * four panels compare at one scale. */
-static lab_error pose_cameras(weights30 *r, lab_diag *d)
+static lab_error pose_cameras(const weights30 *r, camera cam[2], lab_diag *d)
 {
     const vec3 eyes[2] = {{3.0, -5.0, 4.4}, {8.0, -0.3, 1.0}}, targets[2] = {{0, 0, 1}, {0, -0.3, 1.0}};
     lab_error e = LAB_OK;
@@ -121,13 +121,14 @@ static lab_error pose_cameras(weights30 *r, lab_diag *d)
         for (int i = 0; i < WEIGHTS30_RESULTS; i++)
             if (weights30_pose_kind[r->result[i].pose] == (rig30_kind)kind)
                 sets[n] = r->result[i].skinned.positions, count[n++] = WEIGHTS30_VERTS;
-        e = figure_fit_camera(&r->cam[kind], eyes[kind], targets[kind], sets, count, n, 0.04,
+        e = figure_fit_camera(&cam[kind], eyes[kind], targets[kind], sets, count, n, 0.04,
                               (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
     }
     return e;
 }
 
-static lab_error pose_panel(const weights30 *r, const weights30_result *x, canvas *c, lab_diag *d)
+static lab_error pose_panel(const weights30 *r, const weights30_result *x, const camera cam[2], canvas *c,
+                            lab_diag *d)
 {
     rig30_kind kind = weights30_pose_kind[x->pose];
     bool *middle = NULL;
@@ -150,7 +151,7 @@ static lab_error pose_panel(const weights30 *r, const weights30_result *x, canva
         figure_panel panel = {.positions = x->skinned.positions, .edges = r->edges, .edge_count = r->edge_count,
                               .highlight = middle, .label = label, .label_lines = 3, .triangles = m->triangles,
                               .triangle_count = m->triangle_count, .hidden_lines = kind == RIG30_BEND};
-        figure_draw_panel(c, &r->cam[kind], &panel);
+        figure_draw_panel(c, &cam[kind], &panel);
     }
     free(middle);
     return e;
@@ -239,7 +240,7 @@ static lab_error asset_panel(const weights30_asset *a, int view, canvas *c, lab_
     return e;
 }
 
-static lab_error asset_figure(weights30 *r, lab_diag *d)
+static lab_error asset_figure(const weights30 *r, output_batch *out, lab_diag *d)
 {
     canvas panels[ASSET_VIEWS * WEIGHTS30_ASSETS] = {{0}}, fig = {0};
     lab_error e = LAB_OK;
@@ -254,17 +255,16 @@ static lab_error asset_figure(weights30 *r, lab_diag *d)
     for (int k = 0; k < ASSET_VIEWS * WEIGHTS30_ASSETS; k++)
         canvas_free(&panels[k]);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "weights30-assets.png", &fig, d);
+        e = output_batch_add_image(out, "weights30-assets.png", &fig, d);
     canvas_free(&fig);
     return e;
 }
 
-lab_error weights30_figures(void *state, lab_diag *d)
+lab_error weights30_figures(const weights30 *r, output_batch *out, lab_diag *d)
 {
-    weights30 *r = state;
     enum { MAPS = 2 * WEIGHTS30_SETS };
     canvas maps[MAPS] = {{0}}, fig = {0}, plot = {0}, poses[WEIGHTS30_RESULTS] = {{0}}, all = {0};
-    camera cam;
+    camera cam, pose_cam[2]; /* the bind mesh's; the poses', one per rig */
     lab_error e = bind_camera(r, &cam, d);
     for (int k = 0; e == LAB_OK && k < MAPS; k++)
         e = weight_panel(r, (rig30_kind)(k / WEIGHTS30_SETS), (weights30_set)(k % WEIGHTS30_SETS), &cam, &maps[k], d);
@@ -275,19 +275,19 @@ lab_error weights30_figures(void *state, lab_diag *d)
     for (int k = 0; k < MAPS; k++)
         canvas_free(&maps[k]);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "weights30.png", &fig, d);
+        e = output_batch_add_image(out, "weights30.png", &fig, d);
     canvas_free(&fig);
     if (e == LAB_OK)
         e = profile_plot(r, &plot, d);
     if (e == LAB_OK)
-        e = output_batch_add_image(&r->out, "weights30-profile.png", &plot, d);
+        e = output_batch_add_image(out, "weights30-profile.png", &plot, d);
     canvas_free(&plot);
     if (e == LAB_OK)
-        e = asset_figure(r, d);
+        e = asset_figure(r, out, d);
     if (e == LAB_OK)
-        e = pose_cameras(r, d);
+        e = pose_cameras(r, pose_cam, d);
     for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++)
-        e = pose_panel(r, &r->result[i], &poses[i], d);
+        e = pose_panel(r, &r->result[i], pose_cam, &poses[i], d);
     if (e == LAB_OK)
         e = figure_compose_grid(&all, poses, WEIGHTS30_RESULTS, 2 * WEIGHTS30_SETS, 12,
                                 "Rows: twist 90, twist 180, bend 90, bend 135. Columns: hand, heat, blender with LBS, "
@@ -303,5 +303,5 @@ lab_error weights30_figures(void *state, lab_diag *d)
                  figure_angle_tag(angle, sizeof angle, weights30_pose_deg[x->pose]), weights30_set_name(x->set),
                  x->method == SKIN_DQS ? "dqs" : "lbs");
     }
-    return output_batch_add_figure(&r->out, e, "weights30-poses.png", &all, poses, names, WEIGHTS30_RESULTS, d);
+    return output_batch_add_figure(out, e, "weights30-poses.png", &all, poses, names, WEIGHTS30_RESULTS, d);
 }

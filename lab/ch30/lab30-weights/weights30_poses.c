@@ -12,6 +12,10 @@
 #include "rig30_fixes.h"
 #include "weights30.h"
 
+/* The poses of part 4: twist 90, twist 180, bend 90, bend 135. */
+const rig30_kind weights30_pose_kind[WEIGHTS30_POSES] = {RIG30_TWIST, RIG30_TWIST, RIG30_BEND, RIG30_BEND};
+const double weights30_pose_deg[WEIGHTS30_POSES] = {90, 180, 90, 135};
+
 /* The measures of part 4 on one skinned pose: rings about their own centres (the twist's
  * axis is z; the bend's is the bent pair of bones), the narrowest of them, the inner side
  * of the elbow, and the volume with both ends closed. */

@@ -8,14 +8,14 @@
 #include "program/evidence.h"
 #include "base/bytes.h"
 #include "base/diag.h"
+#include "base/report.h"
 #include "weights/heat.h"
 #include "program/output.h"
 #include "rig30.h"
 #include "skin/blend.h"
 
-void weights30_release(void *state)
+void weights30_free(weights30 *r)
 {
-    weights30 *r = state;
     for (int i = 0; i < WEIGHTS30_RESULTS; i++)
         rig30_pose_free(&r->result[i].skinned);
     for (int kind = 0; kind < 2; kind++) {
@@ -28,6 +28,10 @@ void weights30_release(void *state)
     for (int i = 0; i < r->asset_count; i++)
         weights30_asset_free(&r->asset[i]);
     free(r->edges);
+    weights30_checks *c = &r->checks;
+    report_checks *lists[] = {&c->laplacian, &c->heat, &c->bbw, &c->poses, &c->assets, &c->written};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        report_checks_free(lists[i]);
 }
 
 /* ---- the evidence ---------------------------------------------------------------------------- */
@@ -170,13 +174,10 @@ cJSON *weights30_asset_json(const weights30_asset *a)
     return o;
 }
 
-lab_error weights30_evidence(void *state, lab_diag *d)
+lab_error weights30_evidence(const weights30 *r, output_batch *out, lab_diag *d)
 {
-    weights30 *r = state;
-    if (r->asset_in)
-        return weights30_asset_evidence(r, d);
     cJSON *root = json_evidence_root("lab30-weights");
-    json_add_number(root, "heat_c", r->heat_c);
+    json_add_number(root, "heat_c", r->options.heat_c);
     const weights30_laplacian_check *l = &r->laplacian;
     cJSON *hex = cJSON_AddObjectToObject(root, "laplacian_hexagon");
     json_add_number(hex, "spoke", l->spoke);
@@ -227,11 +228,11 @@ lab_error weights30_evidence(void *state, lab_diag *d)
             }
     }
     if (e == LAB_OK)
-        e = output_batch_add(&r->out, "weights30.json", &json, d);
+        e = output_batch_add(out, "weights30.json", &json, d);
     if (e == LAB_OK)
-        e = output_batch_add(&r->out, "weights30-assets.csv", &table, d);
+        e = output_batch_add(out, "weights30-assets.csv", &table, d);
     if (e == LAB_OK)
-        e = output_batch_add(&r->out, "weights30.csv", &csv, d);
+        e = output_batch_add(out, "weights30.csv", &csv, d);
     bytes_free(&json);
     bytes_free(&csv);
     bytes_free(&table);

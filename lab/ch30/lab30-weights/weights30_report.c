@@ -11,37 +11,29 @@
 #include "rig30.h"
 #include "skin/blend.h"
 
-bool weights30_report_laplacian(const void *state, FILE *out)
+/* The next n rows of c from *next. */
+static void rows(FILE *out, const report_checks *c, int *next, int n)
 {
-    const weights30_laplacian_check *l = &((const weights30 *)state)->laplacian;
+    for (int i = 0; i < n && *next < c->count; i++)
+        report_row(out, &c->items[(*next)++]);
+}
+
+void weights30_report_laplacian(const weights30 *r, FILE *out)
+{
     fprintf(out, "  six equilateral triangles of side 1 around a centre: every cot is 1/sqrt(3)\n");
-    bool ok = report_compare(out, "spoke L_0k = (cot a + cot b) / 2", l->spoke, l->spoke_expected, 1e-15);
-    ok &= report_compare(out, "rim edge (boundary) L = cot a / 2", l->rim, l->rim_expected, 1e-15);
-    ok &= report_compare(out, "centre L_00 = -sum_k L_0k", l->centre, l->centre_expected, 1e-14);
-    ok &= report_compare(out, "centre's mixed Voronoi area", l->mass, l->mass_expected, 1e-15);
-    ok &= report_bound(out, "max_i |sum_k L_ik| (L 1 = 0)", l->row_sum, 1e-14);
-    return ok;
+    report_rows(out, &r->checks.laplacian);
 }
 
-/* The checks of one model's solution on one rig (properties of the system). */
-static bool report_model_checks(const weights30_rig *w, heat_model model, FILE *out)
+/* Per rig: the paper's model's 4 checks and its closed form, Blender's model's 4, in the
+ * order lab30-weights.c decided them. */
+void weights30_report_heat(const weights30 *r, FILE *out)
 {
-    bool ok = report_bound(out, "max_i |sum_j w_ij - 1|", w->sum_error[model], RIG30_CHECK_TOLERANCE);
-    ok &= report_bound(out, "max(0, -min w_ij) (w >= 0)", fmax(0.0, -w->min_weight[model]), RIG30_CHECK_TOLERANCE);
-    ok &= report_bound(out, "|Aw - b| / (|A| |w| + |b|)", w->backward_error[model], 1e-14);
-    ok &= report_bound(out, "spread of a ring's weights", w->ring_spread[model], RIG30_CHECK_TOLERANCE);
-    return ok;
-}
-
-bool weights30_report_heat(const void *state, FILE *out)
-{
-    const weights30 *r = state;
-    bool ok = true;
+    int next = 0;
     fprintf(out, "  heat: the paper's (-L + M H) w_j = M H p_j with c = %g; blender: Blender 3.4's variant\n"
             "  (its Laplacian a quarter of the paper's, boundary edges whole, distance over (cos + 1.001) / 2,\n"
             "  the nearest bone whether seen or not, weights below 0.05 cut and none normalised).\n"
             "  One CHOLMOD factorisation and one solve per joint each; the checks are on the solutions.\n",
-            r->heat_c);
+            r->options.heat_c);
     for (int kind = 0; kind < 2; kind++) {
         const weights30_rig *w = &r->rig[kind];
         const heat_bone *b = w->bones;
@@ -49,10 +41,9 @@ bool weights30_report_heat(const void *state, FILE *out)
                 rig30_kind_name((rig30_kind)kind), b[0].a.x, b[0].a.y, b[0].a.z, b[0].b.x, b[0].b.y, b[0].b.z,
                 b[1].a.x, b[1].a.y, b[1].a.z, b[1].b.x, b[1].b.y, b[1].b.z, w->heat[HEAT_PAPER].hidden);
         fprintf(out, "  the paper's model\n");
-        ok &= report_model_checks(w, HEAT_PAPER, out);
-        ok &= report_bound(out, "|w - the system's closed form|", w->closed_form_error, w->closed_form_tolerance);
+        rows(out, &r->checks.heat, &next, 5);
         fprintf(out, "  Blender's model (%d vertices see no bone)\n", w->heat[HEAT_BLENDER].hidden);
-        ok &= report_model_checks(w, HEAT_BLENDER, out);
+        rows(out, &r->checks.heat, &next, 4);
         fprintf(out, "  after Blender's cut a vertex's weights sum to %.6f .. %.6f (Blender's armature divides\n"
                 "  by the sum when it deforms; the poses below do the same)\n", w->cut_sum_lo, w->cut_sum_hi);
         fprintf(out, "  %-5s %-6s %-9s %-18s %-18s %-10s %-10s %-10s\n", "ring", "z", "hand w_1", "heat w_1",
@@ -73,13 +64,12 @@ bool weights30_report_heat(const void *state, FILE *out)
                     RIG30_JOINTS, 1e3 * h->solve_seconds);
         }
     }
-    return ok;
 }
 
-bool weights30_report_bbw(const void *state, FILE *out)
+/* Per rig, its 7 checks, then the table. */
+void weights30_report_bbw(const weights30 *r, FILE *out)
 {
-    const weights30 *r = state;
-    bool ok = true;
+    int next = 0;
     fprintf(out, "  min 1/2 w_j^T L M^-1 L w_j with 0 <= w <= 1, w = 1 on joint j's handles and 0 on the\n"
             "  others' (Jacobson et al. 2011); handles: the bottom ring (root) and the top ring (child);\n"
             "  active sets over CHOLMOD factorisations, one joint at a time, then each vertex's weights\n"
@@ -88,14 +78,7 @@ bool weights30_report_bbw(const void *state, FILE *out)
         const weights30_rig *w = &r->rig[kind];
         const bbw_result *b = &w->bbw;
         fprintf(out, "\n  %s rig\n", rig30_kind_name((rig30_kind)kind));
-        ok &= report_bound(out, "harmonic: |w - z/2| (L z = 0 inside)", w->harmonic_error, RIG30_CHECK_TOLERANCE);
-        ok &= report_bound(out, "|bbw - the ring-by-ring system|", w->bbw_ring_error, RIG30_CHECK_TOLERANCE);
-        ok &= report_bound(out, "bounds: max(0, -min w, max w - 1)",
-                           fmax(0.0, fmax(-w->bbw_min, w->bbw_max - 1.0)), RIG30_CHECK_TOLERANCE);
-        ok &= report_bound(out, "KKT residual / max|Q_ik|, by Q", b->kkt, WEIGHTS30_KKT_TOLERANCE);
-        ok &= report_bound(out, "the same by L (M^-1 (L w))", w->bbw_kkt_independent, WEIGHTS30_KKT_TOLERANCE);
-        ok &= report_bound(out, "max_i |sum_j w_ij - 1| before dividing", b->sum_error, RIG30_CHECK_TOLERANCE);
-        ok &= report_bound(out, "|Q w - b| / (|Q| |w| + |b|)", b->backward_error, 1e-14);
+        rows(out, &r->checks.bbw, &next, 7);
         fprintf(out, "  active-set rounds per joint: %d, %d; vertices held at a bound: %d; Q has %.0f entries\n",
                 b->iterations[0], b->iterations[1], b->active, b->q_nonzeros);
         fprintf(out, "  %-5s %-6s %-9s %-18s %-18s %-10s\n", "ring", "z", "hand w_1", "bbw w_1", "ring system",
@@ -107,13 +90,10 @@ bool weights30_report_bbw(const void *state, FILE *out)
                     w->bbw_ring[ring], 44.0 * w->bbw_ring[ring]);
         }
     }
-    return ok;
 }
 
-bool weights30_report_poses(const void *state, FILE *out)
+void weights30_report_poses(const weights30 *r, FILE *out)
 {
-    const weights30 *r = state;
-    bool ok = true;
     fprintf(out, "  middle and top ring: each one's mean radius about its own centre (closed form: the\n"
             "  article's r'/r for an LBS twist, 1 for DQS); inner: the inner elbow's closest distance to\n"
             "  the joint; volume: against the bind mesh, ends closed; narrowest \"all\": every ring\n"
@@ -136,22 +116,14 @@ bool weights30_report_poses(const void *state, FILE *out)
                 x->volume_ratio);
     }
     fprintf(out, "\n");
-    for (int i = 0; i < WEIGHTS30_RESULTS; i++) {
-        const weights30_result *x = &r->result[i];
-        if (isnan(x->closed_form_radius))
-            continue;
-        char label[64];
-        snprintf(label, sizeof label, "%s %g, %s, %s: middle r'/r", rig30_kind_name(weights30_pose_kind[x->pose]),
-                 weights30_pose_deg[x->pose], weights30_set_name(x->set), skin_method_name(x->method));
-        ok &= report_compare(out, label, x->middle_radius, x->closed_form_radius, RIG30_CHECK_TOLERANCE);
-    }
-    return ok;
+    report_rows(out, &r->checks.poses);
 }
 
-bool weights30_report_assets(const void *state, FILE *out)
+/* Per asset and set: bbw's two KKT rows, bone heat's sums row, every set's backward error
+ * row, in the order weights30_check_assets decided them. */
+void weights30_report_assets(const weights30 *r, FILE *out)
 {
-    const weights30 *r = state;
-    bool ok = true;
+    int next = 0;
     fprintf(out, "  each asset's bind mesh and its skeleton as bones: bone heat (the paper's) on the mesh\n"
             "  welded where vertices share a position, Blender's on the vertices as glTF splits them (as\n"
             "  Blender's importer keeps them); the artist's weights from JOINTS_0 / WEIGHTS_0, used\n"
@@ -172,16 +144,13 @@ bool weights30_report_assets(const void *state, FILE *out)
                 fprintf(out, "  bbw: %d handle vertices (each joint's nearest within 1.1 times the nearest one's\n"
                         "  distance); active-set rounds %d in all, %d at most for one joint; %d vertex values held\n"
                         "  at a bound at the end\n", a->handle_count, total, most, b->active);
-                ok &= report_bound(out, "KKT residual / max|Q_ik|, by Q", b->kkt, WEIGHTS30_KKT_TOLERANCE);
-                ok &= report_bound(out, "the same by L (M^-1 (L w))", a->bbw_kkt_independent, WEIGHTS30_KKT_TOLERANCE);
+                rows(out, &r->checks.assets, &next, 2);
                 fprintf(out, "  the joints' minimisers summed to 1 within %.3g before the division\n", b->sum_error);
             } else {
                 fprintf(out, "  %s: %d obtuse triangles, %d vertices see no bone\n", weights30_set_name((weights30_set)set),
                         h->obtuse_triangles, h->hidden);
             }
-            if (set != WEIGHTS30_BBW)
-                ok &= report_bound(out, "max_i |sum_j w_ij - 1|", x->sum_error, RIG30_CHECK_TOLERANCE);
-            ok &= report_bound(out, "|Aw - b| / (|A| |w| + |b|)", x->backward_error, 1e-14);
+            rows(out, &r->checks.assets, &next, set != WEIGHTS30_BBW ? 2 : 1);
             if (x->negative_count == 0)
                 fprintf(out, "  smallest weight %.3g: none below 0 (with obtuse triangles that is not guaranteed)\n",
                         x->min_weight);
@@ -210,6 +179,5 @@ bool weights30_report_assets(const void *state, FILE *out)
                         1e3 * h->factor_seconds, a->joint_count, 1e3 * h->solve_seconds);
         }
     }
-    return ok;
 }
 

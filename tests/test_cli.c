@@ -202,71 +202,10 @@ static void test_cli_finish_writes_nothing_after_a_failed_check(void **state)
             assert_int_equal(tu_count_entries(dir), 0);
         } else {
             assert_int_equal(code, CLI_EXIT_OK);
-            assert_int_equal(tu_count_entries(dir), 1); /* e.json; a manifest is cli_main's */
+            assert_int_equal(tu_count_entries(dir), 1); /* e.json; a manifest is cli_end's */
         }
     }
     tu_remove_tree(dir);
-}
-
-/* The report's sections are numbered from the step list: a section per step with one,
- * 'b', 'c' for sections that continue the one before, nothing for steps without one; a
- * body without a heading follows the section before it; the verdict follows every
- * section's checks, and a report without checks has none. */
-static bool body_ok(const void *state, FILE *out)
-{
-    fprintf(out, "  %s\n", (const char *)state);
-    return true;
-}
-static bool body_failing(const void *state, FILE *out)
-{
-    (void)state;
-    fprintf(out, "  a failed check\n");
-    return false;
-}
-
-static char *report_text(const cli_chapter *chapter, bool *ok)
-{
-    FILE *f = tmpfile();
-    assert_non_null(f);
-    *ok = cli_report_steps(chapter, "body", f);
-    long n = ftell(f);
-    char *text = calloc((size_t)n + 1, 1);
-    assert_non_null(text);
-    rewind(f);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    return text;
-}
-
-static void test_cli_report_numbers_sections_from_the_steps(void **state)
-{
-    (void)state;
-    const cli_step steps[] = {
-        {.section = "Mesh", .report = body_ok},
-        {.run = NULL},                                   /* a step without a section */
-        {.section = "Radius", .report = body_ok},
-        {.section = "Why", .report = body_ok, .continues = true},
-        {.section = "Check", .report = body_ok, .continues = true},
-        {.report = body_ok},                             /* a body under the section before */
-        {.section = "Invalid inputs"},                   /* a heading without a body */
-    };
-    cli_chapter chapter = {steps, sizeof steps / sizeof steps[0], "Title", false, NULL, NULL};
-    bool ok;
-    char *text = report_text(&chapter, &ok);
-    assert_true(ok);
-    assert_string_equal(text, "Title\n\n1. Mesh\n  body\n\n2. Radius\n  body\n\n2b. Why\n  body\n\n2c. Check\n"
-                              "  body\n  body\n\n3. Invalid inputs\n\nAll checks passed.\n");
-    free(text);
-    const cli_step failing[] = {{.section = "A", .report = body_failing}, {.section = "B", .report = body_ok}};
-    chapter = (cli_chapter){failing, 2, "Title", false, NULL, NULL};
-    text = report_text(&chapter, &ok);
-    assert_false(ok);
-    assert_string_equal(text, "Title\n\n1. A\n  a failed check\n\n2. B\n  body\n\nSOME CHECKS FAILED.\n");
-    free(text);
-    chapter.without_checks = true, chapter.steps = steps + 6, chapter.step_count = 1;
-    text = report_text(&chapter, &ok);
-    assert_string_equal(text, "Title\n\n1. Invalid inputs\n");
-    free(text);
 }
 
 /* Checks as data: each kind's rule, NaN failing every kind (a max that skips NaN would
@@ -377,7 +316,6 @@ int main(void)
         cmocka_unit_test(test_cli_refuses_what_the_table_forbids),
         cmocka_unit_test(test_cli_help_is_generated_from_the_table),
         cmocka_unit_test(test_cli_finish_writes_nothing_after_a_failed_check),
-        cmocka_unit_test(test_cli_report_numbers_sections_from_the_steps),
         cmocka_unit_test(test_checks_decide_where_the_numbers_are_made),
         cmocka_unit_test(test_cli_run_numbers_sections_and_records_their_checks),
     };

@@ -695,6 +695,103 @@ static void test_docs_no_call_cycle_between_files(void **state)
     assert_int_equal(cycles, 0);
 }
 
+/* No state in the library but the listed (DESIGN.md, "No global state"): from every object
+ * of src/, the mutable variables that live as long as the process (nm's b and B: statics
+ * and globals, zero-initialised), each of which must be one of these, with its reason. A
+ * new one fails until it is argued for here and in DESIGN.md. */
+static void test_docs_no_state_but_the_listed(void **state)
+{
+    (void)state;
+    static const char *const allowed[] = {
+        "base/child.o in_job",               /* a forked job's child knows it is one (child.h) */
+        "base/json_memory.o failures",       /* cJSON's allocator hooks are process-wide; thread-local count */
+        "base/library.o alternate_stack",    /* the signal guard while a library starts (library.h) */
+        "base/library.o last_words", "base/library.o last_words_length", "base/library.o registered",
+        "base/library.o starting",
+        "gltf/gltf_accessor.o reads",        /* thread-local count of accessor reads (a cost bound's test) */
+        "gltf/gltf_draco.o draco", "gltf/gltf_draco.o loaded",      /* a library opened once a process */
+        "gltf/gltf_meshopt.o meshopt", "gltf/gltf_meshopt.o loaded",
+        "gltf/gltf_draco_bridge.o _ZStL8__ioinit", /* the C++ runtime's own */
+        "gpu/gl_load.o gl_loaded", "gpu/gl_load.o result", "gpu/gl_load.o tried", "gpu/gl_load.o why", /* EGL/GLES, once */
+        "program/evidence.o failures_seen",  /* thread-local: cJSON failures already reported */
+        "solve/sparse.o cholmod", "solve/sparse.o loaded", /* CHOLMOD, opened once a process */
+    };
+    static char objects[200][256];
+    int n = 0, found = 0;
+    static const char *const o[] = {".o", NULL};
+    char dir[320], log[320];
+    snprintf(dir, sizeof dir, "%s/obj/src", build_dir());
+    collect_files(dir, o, objects, &n, 200);
+    assert_true(n > 40);
+    snprintf(log, sizeof log, "%s/nm-state.txt", build_dir());
+    int unlisted = 0;
+    for (int i = 0; i < n; i++) {
+        char *argv[] = {"/usr/bin/nm", "-P", objects[i], NULL};
+        assert_int_equal(tu_run(argv, log, NULL), 0);
+        char *text = tu_read_file(log, NULL);
+        assert_non_null(text);
+        const char *rel = strstr(objects[i], "/obj/src/") + strlen("/obj/src/");
+        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+            char name[256], type;
+            if (sscanf(line, "%255s %c", name, &type) != 2 || (type != 'b' && type != 'B') || !strncmp(name, "__", 2))
+                continue; /* the compiler's and the sanitizers' own names start with "__" */
+            name[strcspn(name, ".")] = '\0'; /* a function's static: "registered.0" */
+            char key[600];
+            snprintf(key, sizeof key, "%s %s", rel, name);
+            bool listed = false;
+            for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)
+                listed |= !strcmp(key, allowed[k]);
+            found++;
+            if (!listed) {
+                fprintf(stderr, "state in the library: %s (argue for it in test_docs.c and DESIGN.md, or make it "
+                                "the caller's)\n", key);
+                unlisted++;
+            }
+        }
+        free(text);
+    }
+    unlink(log);
+    printf("  %d objects: %d variables of process state, each listed with its reason\n", n, found);
+    assert_int_equal(unlisted, 0);
+}
+
+/* Every program in the template's shape (DESIGN.md, "A program"): its main file starts the
+ * shell with cli_begin and ends with cli_end, and no file of its folder passes the
+ * program's state as void * (a stage's inputs and outputs are its parameters; a callback's
+ * context, named so, is the one use left). */
+static void test_docs_programs_in_the_template_shape(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (int i = 0; i < tu_program_count; i++) {
+        const tu_program *p = &tu_programs[i];
+        char folder[300], main_file[400];
+        snprintf(folder, sizeof folder, "lab/%s/%s", p->chapter, p->name);
+        snprintf(main_file, sizeof main_file, "%s/%s.c", folder, p->name);
+        char *text = tu_read_file(main_file, NULL);
+        if (!text)
+            fail_msg("%s: no such file", main_file);
+        if (!strstr(text, "cli_begin(") || !strstr(text, "cli_end("))
+            fail_msg("%s: a program's main starts with cli_begin and ends with cli_end (lab/template/)", main_file);
+        free(text);
+        static char files[64][256];
+        int n = 0;
+        static const char *const c[] = {".c", ".h", NULL};
+        collect_files(folder, c, files, &n, 64);
+        for (int k = 0; k < n; k++) {
+            char *body = tu_read_file(files[k], NULL);
+            assert_non_null(body);
+            if (!strstr(files[k], "/test_") && strstr(body, "void *state"))
+                fail_msg("%s: a program's state passed as void * (give the stage its typed inputs and outputs)",
+                         files[k]);
+            free(body);
+        }
+        checked++;
+    }
+    assert_true(checked > 0);
+    printf("  %d programs in the template's shape\n", checked);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -703,6 +800,8 @@ int main(void)
         cmocka_unit_test(test_docs_no_page_calls_a_built_feature_missing),
         cmocka_unit_test(test_docs_headers_compile_as_cxx),
         cmocka_unit_test(test_docs_no_call_cycle_between_files),
+        cmocka_unit_test(test_docs_no_state_but_the_listed),
+        cmocka_unit_test(test_docs_programs_in_the_template_shape),
         cmocka_unit_test(test_docs_links_point_at_files),
         cmocka_unit_test(test_docs_make_help_names_every_program),
         cmocka_unit_test(test_docs_results_file_is_generated),

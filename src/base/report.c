@@ -1,11 +1,9 @@
-/* report.c - fixed-width tables for the chapter reports (see report.h). */
+/* report.c - checks as data and their report lines (see report.h). */
 #include "base/report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static report_checks *collecting;
 
 static char *copy(const char *text)
 {
@@ -47,8 +45,8 @@ bool check_add(report_checks *into, const char *what, report_kind kind, double c
     return add(into, NULL, what, kind, computed, reference, tolerance, passed);
 }
 
-/* The rules, one place for both shells. !(a > b) and friends would let NaN pass: each test
- * is written so that NaN fails. */
+/* |computed - reference| <= tolerance, written so that NaN fails (!(a > b) and friends
+ * would let it pass). */
 static bool compare_passes(double computed, double reference, double tolerance)
 {
     return fabs(computed - reference) <= tolerance;
@@ -102,7 +100,6 @@ void report_checks_free(report_checks *c)
     for (int i = 0; i < c->count; i++)
         free(c->items[i].section), free(c->items[i].what);
     free(c->items);
-    free(c->section);
     *c = (report_checks){0};
 }
 
@@ -125,49 +122,4 @@ void report_rows(FILE *out, const report_checks *c)
 {
     for (int i = 0; i < c->count; i++)
         report_row(out, &c->items[i]);
-}
-
-/* ---- the older shell's collector --------------------------------------------------------- */
-
-void report_collect(report_checks *into) { collecting = into; }
-
-void report_section(const char *heading)
-{
-    if (!collecting)
-        return;
-    free(collecting->section);
-    collecting->section = copy(heading);
-    collecting->out_of_memory |= collecting->section == NULL;
-}
-
-bool report_record(const char *what, report_kind kind, double computed, double reference, double tolerance,
-                   bool passed)
-{
-    report_checks *c = collecting;
-    return c ? add(c, c->section ? c->section : "", what, kind, computed, reference, tolerance, passed) : passed;
-}
-
-/* Prints the row of a check and records it with the collector. */
-static bool print_and_record(FILE *out, report_check c)
-{
-    report_row(out, &c);
-    return report_record(c.what, c.kind, c.computed, c.reference, c.tolerance, c.passed);
-}
-
-bool report_compare(FILE *out, const char *label, double computed, double reference,
-                    double tolerance)
-{
-    return print_and_record(out, (report_check){NULL, (char *)label, REPORT_COMPARE, computed, reference, tolerance,
-                                                compare_passes(computed, reference, tolerance)});
-}
-
-bool report_bound(FILE *out, const char *label, double value, double bound)
-{
-    return print_and_record(out, (report_check){NULL, (char *)label, REPORT_BOUND, value, bound, bound, value < bound});
-}
-
-bool report_count(FILE *out, const char *label, long computed, long reference)
-{
-    return print_and_record(out, (report_check){NULL, (char *)label, REPORT_COUNT, (double)computed,
-                                                (double)reference, 0, computed == reference});
 }

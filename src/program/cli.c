@@ -304,29 +304,6 @@ static void number_heading(char *heading, size_t size, int *number, int *letter,
         snprintf(heading, size, "%d. %s", ++*number, section), *letter = 0;
 }
 
-bool cli_report_steps(const cli_chapter *chapter, const void *state, FILE *out)
-{
-    bool ok = true;
-    int number = 0, letter = 0;
-    fprintf(out, "%s\n", chapter->title);
-    for (int i = 0; i < chapter->step_count; i++) {
-        const cli_step *s = &chapter->steps[i];
-        if (s->when && !s->when(state))
-            continue;
-        if (s->section) {
-            char heading[512];
-            number_heading(heading, sizeof heading, &number, &letter, s->section, s->continues);
-            fprintf(out, "\n%s\n", heading);
-            report_section(heading);
-        }
-        if (s->report)
-            ok &= s->report(state, out);
-    }
-    if (!chapter->without_checks)
-        fprintf(out, "\n%s\n", ok ? "All checks passed." : "SOME CHECKS FAILED.");
-    return ok;
-}
-
 lab_error cli_add_checks(const char *name, const report_checks *checks, output_batch *batch, lab_diag *d)
 {
     if (checks->out_of_memory)
@@ -380,37 +357,6 @@ static int finish(const char *name, output_batch *batch, lab_error build_error, 
         code = CLI_EXIT_OUTPUT;
     }
     output_batch_free(batch);
-    return code;
-}
-
-int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
-             void *state, output_batch *batch, const char **args)
-{
-    int code = cli_start(program, argc, argv, args);
-    if (code != CLI_RUN)
-        return code;
-    lab_diag d = {0};
-    lab_error e = LAB_OK;
-    for (int i = 0; e == LAB_OK && i < chapter->step_count; i++)
-        if (chapter->steps[i].run && (!chapter->steps[i].when || chapter->steps[i].when(state)))
-            e = chapter->steps[i].run(state, &d);
-    if (e != LAB_OK && chapter->locate)
-        chapter->locate(state, &d);
-    if (e == LAB_OK) {
-        report_checks checks = {0};
-        report_collect(&checks);
-        bool checks_ok = cli_report_steps(chapter, state, stdout);
-        report_collect(NULL);
-        if (!chapter->without_checks && checks_ok)
-            e = cli_add_checks(program->name, &checks, batch, &d);
-        report_checks_free(&checks);
-        code = finish(program->name, batch, e, &d, checks_ok, args[program->positional_count - 1], true);
-    } else {
-        code = cli_fail(program->name, &d, cli_exit_code(e));
-    }
-    output_batch_free(batch);
-    if (chapter->release)
-        chapter->release(state);
     return code;
 }
 

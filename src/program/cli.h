@@ -21,22 +21,10 @@
  * computes anything; a broken one is a usage error (exit 2) naming the option, the value
  * and the rule.
  *
- * The rest of a main is the chapter: a list of steps in the article's order, each with the
- * report section that shows what it computed, run by cli_main on the program's own state
- * (its results and its output batch), then the report and the all-or-nothing commit:
- *
- *     static const cli_step steps[] = {
- *         {build_mesh, "Mesh", report_mesh},
- *         {twist_poses, "Ring radius", report_radii},
- *         {.section = "Why the ring shrinks", .report = report_why, .continues = true},
- *         {add_figures},
- *     };
- *     static const cli_chapter chapter = {steps, CLI_COUNT(steps), "Chapter 30", false, locate,
- *                                         release};
- *     return cli_main(&program, argc, argv, &chapter, &state, &state.out, state.args);
- *
- * The report's sections are numbered from that list, so the article's order is written in
- * one place: here "1. Mesh", "2. Ring radius", "2b. Why the ring shrinks".
+ * The rest of a main is the chapter, in the template's shape (cli_run, below): its stages
+ * in the article's order, each a function with typed inputs and outputs that decides its
+ * checks where it makes its numbers, then the report, whose sections the main numbers in
+ * the order it prints them, then the all-or-nothing commit.
  */
 #ifndef CLI_H
 #define CLI_H
@@ -163,47 +151,9 @@ void cli_section_checks(cli_run *run, const struct report_checks *checks);
  * manifest, as cli_finish says. Frees what the run holds; returns the exit code. */
 int cli_end(cli_run *run, lab_error e);
 
-/* One step of a chapter, on the program's state (a pointer to its own struct): what it
- * computes, and the report section that shows it. */
-typedef struct {
-    lab_error (*run)(void *state, lab_diag *d); /* NULL: a section that only reports */
-    const char *section;                        /* its heading, without the number; NULL: the
-                                                 * body (if any) follows the section before */
-    bool (*report)(const void *state, FILE *out); /* the section's body; false when a
-                                                   * self-check in it failed; may be NULL */
-    bool continues;                             /* numbered after the section before: 5b, 5c */
-    bool (*when)(const void *state);            /* NULL: always; false: the step is not run
-                                                 * and its section not printed (a mode of the
-                                                 * program that does other work) */
-} cli_step;
-
-typedef struct {
-    const cli_step *steps;           /* in the article's order */
-    int step_count;
-    const char *title;               /* the report's first line */
-    bool without_checks;             /* a report that only describes: no verdict line */
-    /* Names an error's place the way the chapter sees it (ring, segment). May be NULL. */
-    void (*locate)(const void *state, lab_diag *d);
-    /* Frees what the steps allocated in state. May be NULL. */
-    void (*release)(void *state);
-} cli_chapter;
-
-/* The report: the title, then each step's section in the list's order, numbered 1, 2, 3
- * (a section that continues the one before it: 2b, 2c), then the verdict, "All checks
- * passed." or "SOME CHECKS FAILED." (none when without_checks). Returns whether every
- * section's checks passed. */
-bool cli_report_steps(const cli_chapter *chapter, const void *state, FILE *out);
-
-/* A whole main: cli_start; then the steps in order until one fails (its error is printed
- * with the contract's exit code, cli_exit_code, and nothing is written); then the report;
- * then cli_finish on `batch`, with the program's manifest (below). Releases the state in every case. args receives the
- * positional arguments (OUTDIR last). */
-int cli_main(const cli_program *program, int argc, char **argv, const cli_chapter *chapter,
-             void *state, output_batch *batch, const char **args);
-
 /* A report's checks as data (src/base/report.h): <name>-checks.json in batch, every record
  * with its section, what it checks, the computed and the independent value, the tolerance
- * or bound, and its verdict. cli_main writes one for every program whose report checks. */
+ * or bound, and its verdict. cli_end writes one for every program whose report checks. */
 struct report_checks;
 lab_error cli_add_checks(const char *name, const struct report_checks *checks, output_batch *batch, lab_diag *d);
 
@@ -222,7 +172,7 @@ int cli_fail(const char *name, const lab_diag *d, int exit_code);
  * report printed (checks_ok). A build error exits 3; a failed self-check writes nothing
  * and exits 1; a report that could not be written to stdout (a full disk, a closed pipe)
  * exits 3 with nothing written; otherwise the batch is committed to outdir all or nothing
- * (exit 0 or 3). Frees the batch. cli_main's commit also writes the manifest
+ * (exit 0 or 3). Frees the batch. cli_end's commit also writes the manifest
  * `<name>-outputs.txt` and removes the program's earlier outputs that it did not write
  * again (src/program/manifest.h), listed on stdout after the report; a bench, which
  * calls this itself, writes fixed names and no manifest. */

@@ -89,7 +89,6 @@ int main(int argc, char **argv)
     report_checks checks = {0};
     grade30_result results[GRADE30_EXERCISE_COUNT];
     int correct = 0;
-    report_collect(&checks);
     for (int x = 0; x < GRADE30_EXERCISE_COUNT && e == LAB_OK; x++) {
         const grade30_entry *entry = &grade30_table[x];
         grade30_result *r = &results[x];
@@ -104,12 +103,13 @@ int main(int argc, char **argv)
         grade30_anchor(entry->heading, section, sizeof section);
         char where[200];
         snprintf(where, sizeof where, "%s#%s", entry->page, section);
-        report_section(where);
         double diff = r->verdict == GRADE30_CORRECT ? 0 : r->verdict == GRADE30_WRONG ? r->difference : NAN;
-        report_record(what, REPORT_COMPARE, isfinite(diff) ? diff : NAN, 0, entry->tolerance,
-                      r->verdict == GRADE30_CORRECT);
+        report_checks one = {0}; /* the exercise's verdict, under its heading's link */
+        check_add(&one, what, REPORT_COMPARE, isfinite(diff) ? diff : NAN, 0, entry->tolerance,
+                  r->verdict == GRADE30_CORRECT);
+        checks_append(&checks, &one, where);
+        report_checks_free(&one);
     }
-    report_collect(NULL);
 
     /* the pictures, one an exercise, and all of them in one figure */
     canvas panels[GRADE30_EXERCISE_COUNT] = {{0}}, figure = {0};

@@ -111,6 +111,10 @@ typedef struct {
     int over_k;                             /* vertices that had more than K non-zero weights */
     double cut_weight_change;               /* max over vertices and joints |cut - weights| */
     double cut_position_change;             /* max over times and vertices |cut - uncut| / size */
+    double first_set_change;                /* K = 8: max over times and vertices, / size, of what an
+                                             * engine that reads only JOINTS_0 / WEIGHTS_0 (the 4
+                                             * heaviest, divided by their sum, as three.js's glTF
+                                             * loader does) moves against the 8 written; NAN for K = 4 */
 } weights30_versus;
 
 /* An artist's asset: its bind mesh and skeleton, the automatic weight sets beside the

@@ -15,6 +15,7 @@
 #include "solve/sparse.h"
 
 #include "weights/bbw.h"
+#include "weights/cut.h"
 #include "weights/heat.h"
 #include "weights30.h"
 
@@ -45,13 +46,15 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
     mat4 *locals = malloc((size_t)N * sizeof *locals), *world = malloc((size_t)N * sizeof *world);
     mat4 *palette = malloc((size_t)J * sizeof *palette);
     int *slots = malloc((size_t)J * sizeof *slots);
-    double *artist = malloc((size_t)J * sizeof *artist);
-    lab_error e = locals && world && palette && slots && artist
+    double *artist = malloc((size_t)J * sizeof *artist), *first = malloc((size_t)J * sizeof *first);
+    lab_error e = locals && world && palette && slots && artist && first
                       ? gltf_animation_range(doc, doc->animation_count > 0 ? 0 : -1, &a->t0, &a->t1, d)
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d nodes", N);
     for (int j = 0; e == LAB_OK && j < J; j++)
         slots[j] = j;
     double sum[WEIGHTS30_AUTOMATIC] = {0};
+    for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++) /* none unless a second set is written */
+        a->versus[s].first_set_change = a->influences > 4 ? 0.0 : NAN;
     for (int k = 0; e == LAB_OK && k < WEIGHTS30_ASSET_TIMES; k++) {
         double t = a->t0 + (a->t1 - a->t0) * k / (WEIGHTS30_ASSET_TIMES - 1);
         e = gltf_sample_locals(doc, doc->animation_count > 0 ? 0 : -1, t, locals, d);
@@ -84,6 +87,13 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
                 x->cut_position_change = fmax(x->cut_position_change,
                                               vec3_length(vec3_sub(vec3_make(pc.x, pc.y, pc.z), vec3_make(ph.x, ph.y, ph.z))) /
                                                   a->size);
+                if (a->influences > 4 && total > 0.0) { /* an engine that reads the first set only */
+                    weights_cut(x->cut + (size_t)v * J, J, 4, first);
+                    vec4 pf = skin_lbs_point(a->bind[v], slots, first, J, palette);
+                    x->first_set_change = max_or_nan(
+                        x->first_set_change,
+                        vec3_length(vec3_sub(vec3_make(pf.x, pf.y, pf.z), vec3_make(pc.x, pc.y, pc.z))) / a->size);
+                }
                 double dist = vec3_length(vec3_sub(vec3_make(pa.x, pa.y, pa.z), vec3_make(ph.x, ph.y, ph.z))) / a->size;
                 if (dist > x->max_position_difference)
                     x->max_position_difference = dist, x->max_position_time = t;
@@ -93,7 +103,7 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
     }
     for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++)
         a->versus[s].mean_position_difference = sum[s] / ((double)WEIGHTS30_ASSET_TIMES * a->vertex_count);
-    free(locals), free(world), free(palette), free(slots), free(artist);
+    free(locals), free(world), free(palette), free(slots), free(artist), free(first);
     return e;
 }
 

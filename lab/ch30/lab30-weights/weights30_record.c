@@ -132,6 +132,8 @@ static cJSON *versus_json(const weights30_asset *a, weights30_set set)
     cJSON_AddNumberToObject(cut, "vertices_with_more", x->over_k);
     json_add_number(cut, "max_weight_change", x->cut_weight_change);
     json_add_number(cut, "max_position_change_over_size", x->cut_position_change);
+    if (a->influences > 4) /* some engines read only the first set (three.js's glTF loader) */
+        json_add_number(cut, "first_set_only_max_position_change_over_size", x->first_set_change);
     cJSON *w = cJSON_AddObjectToObject(o, "against_the_artist");
     json_add_number(w, "max_weight_difference", x->max_weight_difference);
     cJSON_AddNumberToObject(w, "max_weight_difference_vertex", x->max_weight_vertex);

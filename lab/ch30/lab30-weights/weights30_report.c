@@ -173,6 +173,10 @@ void weights30_report_assets(const weights30 *r, FILE *out)
             fprintf(out, "  cut to the %d heaviest a vertex (%d vertices had more): weights change by %.3g at most,\n"
                     "  positions over the animation by %.3g of the model's size at most\n", a->influences, x->over_k,
                     x->cut_weight_change, x->cut_position_change);
+            if (a->influences > 4)
+                fprintf(out, "  some engines read only the first JOINTS_0 / WEIGHTS_0 set, its 4 heaviest divided by\n"
+                        "  their sum (three.js's glTF loader): this asset then deforms by up to %.3g of its size\n"
+                        "  differently from the %d weights written\n", x->first_set_change, a->influences);
             if (set != WEIGHTS30_BBW)
                 fprintf(out, "  cost: a Cholesky factor of %.0f nonzeros, %.0f flops, CHOLMOD's peak %zu bytes;\n"
                         "  factorisation %.3g ms, %d solves %.3g ms\n", h->factor_nonzeros, h->flops, h->peak_bytes,

@@ -180,6 +180,7 @@ typedef struct {
     char *json;                /* the document's JSON text as read (json_size bytes and a NUL):
                                 * what gltf_rewrite writes back */
     size_t json_size;
+    char *base_dir;            /* where its external files are (a copy of gltf_parse's), or NULL */
     bool validated;
 } gltf_document;
 

@@ -4,6 +4,7 @@
 #ifndef GLTF_ACCESSOR_H
 #define GLTF_ACCESSOR_H
 
+#include "base/bytes.h"
 #include "gltf/gltf.h"
 
 #ifdef __cplusplus
@@ -30,6 +31,13 @@ lab_error gltf_fail_at(lab_diag *d, const char *pointer, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* A file the asset names by a relative uri (a buffer's, an image's), read whole into *out:
+ * its percent escapes decoded, it must be a plain relative path that resolves inside
+ * base_dir (NULL: none allowed), a regular file of at most max bytes; refused at JSON
+ * pointer `pointer` naming it. */
+lab_error gltf_read_beside(const char *uri, const char *base_dir, size_t max, const char *pointer, bytes *out,
+                           lab_diag *d);
 
 /* Bytes of one component of a glTF componentType (0 for an unknown type). */
 size_t gltf_component_size(int type);

@@ -141,11 +141,41 @@ static bytes_read_result read_whole_file(const char *path, uint8_t **out, size_t
 /* An external buffer: a regular file inside the asset's directory (after resolving
  * symbolic links), read up to its byteLength plus the 3 bytes of padding to a multiple of
  * 4, never more. */
-static lab_error read_external(const char *name, const char *base_dir, size_t length, const char *pointer,
-                               gltf_buffer *out, lab_diag *d)
+/* A uri's path with its percent escapes decoded (RFC 3986: "skin%20tex.png" names the file
+ * "skin tex.png"); -1 for a malformed escape or one that decodes to NUL. */
+static int decode_uri_path(const char *uri, char *out, size_t size)
 {
-    if (!base_dir || name[0] == '/' || strchr(name, ':'))
-        return gltf_fail_at(d, pointer, "external buffer \"%.60s\" must be a relative path", name);
+    size_t n = 0;
+    for (const char *c = uri; *c; c++) {
+        int byte = (unsigned char)*c;
+        if (*c == '%') {
+            unsigned hi, lo;
+            if (!isxdigit((unsigned char)c[1]) || !isxdigit((unsigned char)c[2]))
+                return -1;
+            hi = (unsigned)(isdigit((unsigned char)c[1]) ? c[1] - '0' : (tolower((unsigned char)c[1]) - 'a' + 10));
+            lo = (unsigned)(isdigit((unsigned char)c[2]) ? c[2] - '0' : (tolower((unsigned char)c[2]) - 'a' + 10));
+            byte = (int)(hi * 16 + lo);
+            c += 2;
+            if (byte == 0)
+                return -1;
+        }
+        if (n + 1 >= size)
+            return -1;
+        out[n++] = (char)byte;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+lab_error gltf_read_beside(const char *uri, const char *base_dir, size_t max, const char *pointer, bytes *out,
+                           lab_diag *d)
+{
+    char name[1024];
+    if (!base_dir || uri[0] == '/' || strchr(uri, ':'))
+        return gltf_fail_at(d, pointer, "external file \"%.60s\" must be a relative path", uri);
+    if (decode_uri_path(uri, name, sizeof name) != 0)
+        return gltf_fail_at(d, pointer, "external file \"%.60s\": a malformed percent escape, or a path longer than "
+                            "%zu bytes", uri, sizeof name - 1);
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", base_dir, name);
     char *dir = realpath(base_dir, NULL), *file = realpath(path, NULL);
@@ -153,22 +183,32 @@ static lab_error read_external(const char *name, const char *base_dir, size_t le
     lab_error e = LAB_OK;
     int reason = errno; /* what the system said, for a file that is not there */
     if (!dir || !file)
-        e = gltf_fail_at(d, pointer, "external buffer \"%.60s\": cannot open the file: %s", name, strerror(reason));
+        e = gltf_fail_at(d, pointer, "external file \"%.60s\": cannot open the file: %s", name, strerror(reason));
     else if (strncmp(file, dir, n) != 0 || file[n] != '/')
-        e = gltf_fail_at(d, pointer, "external buffer \"%.60s\" resolves to %.80s, outside the asset's directory %.80s",
+        e = gltf_fail_at(d, pointer, "external file \"%.60s\" resolves to %.80s, outside the asset's directory %.80s",
                          name, file, dir);
     bytes b = {0};
-    bytes_read_result r = e == LAB_OK ? bytes_read_file(file, length + 3, &b) : BYTES_READ_OK;
-    if (e == LAB_OK && r != BYTES_READ_OK)
-        e = gltf_fail_at(d, pointer, "external buffer \"%.60s\": %s (byteLength %zu, at most 3 bytes of padding)",
-                         name, bytes_read_message(r), length);
-    if (e == LAB_OK) {
-        out->data = b.data;
-        out->size = b.len;
-    } else {
+    bytes_read_result r = e == LAB_OK ? bytes_read_file(file, max, &b) : BYTES_READ_OK;
+    if (e == LAB_OK && r == BYTES_READ_OUT_OF_MEMORY)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, pointer, "external file \"%.60s\": %s", name, bytes_read_message(r));
+    else if (e == LAB_OK && r != BYTES_READ_OK)
+        e = gltf_fail_at(d, pointer, "external file \"%.60s\": %s (at most %zu bytes)", name, bytes_read_message(r), max);
+    if (e == LAB_OK)
+        *out = b;
+    else
         bytes_free(&b);
-    }
     free(dir), free(file);
+    return e;
+}
+
+/* An external buffer: its byteLength and at most 3 bytes of padding. */
+static lab_error read_external(const char *name, const char *base_dir, size_t length, const char *pointer,
+                               gltf_buffer *out, lab_diag *d)
+{
+    bytes b = {0};
+    lab_error e = gltf_read_beside(name, base_dir, length + 3, pointer, &b, d);
+    if (e == LAB_OK)
+        out->data = b.data, out->size = b.len;
     return e;
 }
 
@@ -1018,6 +1058,10 @@ lab_error gltf_parse(const uint8_t *data, size_t size, const char *base_dir, glt
         out->json[json_size] = '\0';
         out->json_size = json_size;
     }
+    if (e == LAB_OK && base_dir && !(out->base_dir = malloc(strlen(base_dir) + 1)))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "(document)", "a copy of its folder's name");
+    if (e == LAB_OK && base_dir)
+        strcpy(out->base_dir, base_dir);
     if (e != LAB_OK)
         gltf_free(out);
     return e;
@@ -1074,7 +1118,7 @@ void gltf_free(gltf_document *doc)
         free(doc->animations[i].channels);
         free(doc->animations[i].name);
     }
-    free(doc->json);
+    free(doc->json), free(doc->base_dir);
     free(doc->buffers), free(doc->views), free(doc->accessors), free(doc->nodes);
     free(doc->skins), free(doc->meshes), free(doc->animations);
     free(doc->unread_extensions);

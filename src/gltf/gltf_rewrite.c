@@ -1,10 +1,13 @@
 /* gltf_rewrite.c - an asset back to a .glb with new influences (see gltf_rewrite.h). */
 #include "gltf/gltf_rewrite.h"
 
+#include "gltf/gltf_accessor.h"
+
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/diag.h"
 #include "base/json_memory.h"
@@ -137,6 +140,61 @@ static void merge_buffers(const gltf_document *doc, cJSON *root, bytes *bin)
     free(base);
 }
 
+/* The media type of an image from its uri's extension, as glTF and its extensions name them;
+ * NULL when it is none of them. */
+static const char *media_type_of(const char *uri)
+{
+    static const char *const known[][2] = {{".png", "image/png"},   {".jpg", "image/jpeg"}, {".jpeg", "image/jpeg"},
+                                           {".webp", "image/webp"}, {".ktx2", "image/ktx2"}};
+    const char *dot = strrchr(uri, '.');
+    for (size_t k = 0; dot && k < sizeof known / sizeof known[0]; k++)
+        if (!strcasecmp(dot, known[k][0]))
+            return known[k][1];
+    return NULL;
+}
+
+/* Every image the file names by an external uri, embedded: its bytes read from beside the
+ * asset (the reader's rules: a relative path inside its folder), appended to bin in a view
+ * of their own, the image given the view and its mimeType (its own, or its extension's) and
+ * its uri removed, so that the .glb loads whole wherever it is put. Data URIs and images
+ * already in views stay as they are. */
+static lab_error embed_images(const gltf_document *doc, cJSON *root, bytes *bin, lab_diag *d)
+{
+    cJSON *image, *views = cJSON_GetObjectItemCaseSensitive(root, "bufferViews");
+    int i = -1;
+    cJSON_ArrayForEach(image, cJSON_GetObjectItemCaseSensitive(root, "images")) {
+        i++;
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(image, "uri");
+        if (!cJSON_IsString(uri) || !strncmp(uri->valuestring, "data:", 5))
+            continue;
+        char pointer[64];
+        snprintf(pointer, sizeof pointer, "/images/%d/uri", i);
+        const cJSON *given = cJSON_GetObjectItemCaseSensitive(image, "mimeType");
+        const char *type = cJSON_IsString(given) ? given->valuestring : media_type_of(uri->valuestring);
+        if (!type)
+            return diag_fail(d, LAB_ERR_GLTF, pointer, "\"%.60s\": an image with neither a mimeType nor a known "
+                             "extension (.png, .jpg, .jpeg, .webp, .ktx2) cannot be embedded in the .glb",
+                             uri->valuestring);
+        bytes file = {0};
+        lab_error e = gltf_read_beside(uri->valuestring, doc->base_dir, GLTF_MAX_FILE, pointer, &file, d);
+        if (e != LAB_OK)
+            return e;
+        pad(bin, 0);
+        cJSON *view = cJSON_CreateObject();
+        cJSON_AddNumberToObject(view, "buffer", 0);
+        cJSON_AddNumberToObject(view, "byteOffset", (double)bin->len);
+        cJSON_AddNumberToObject(view, "byteLength", (double)file.len);
+        bytes_append(bin, file.data, file.len);
+        bytes_free(&file);
+        cJSON_AddItemToArray(views, view);
+        cJSON_DeleteItemFromObjectCaseSensitive(image, "uri");
+        cJSON_AddNumberToObject(image, "bufferView", cJSON_GetArraySize(views) - 1);
+        if (!cJSON_IsString(given))
+            cJSON_AddStringToObject(image, "mimeType", type);
+    }
+    return LAB_OK;
+}
+
 lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *in, bytes *glb, lab_diag *d)
 {
     if (in->sets < 1 || in->sets > GLTF_MAX_SETS || in->mesh < 0 || in->mesh >= doc->mesh_count || in->primitive < 0 ||
@@ -160,6 +218,11 @@ lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *
     skinned_meshes_to_roots(root);
     if (!cJSON_GetObjectItemCaseSensitive(root, "bufferViews"))
         cJSON_AddArrayToObject(root, "bufferViews");
+    lab_error e = embed_images(doc, root, &bin, d);
+    if (e != LAB_OK) {
+        cJSON_Delete(root), bytes_free(&bin);
+        return e;
+    }
     if (!cJSON_GetObjectItemCaseSensitive(root, "accessors"))
         cJSON_AddArrayToObject(root, "accessors");
     cJSON *prim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(

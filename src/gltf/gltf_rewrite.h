@@ -15,8 +15,11 @@
  * A node with a skinned mesh that has a parent becomes a root of its scenes instead: glTF
  * ignores the transforms above a skinned mesh, and the Khronos validator warns where such a
  * node is not a root. asset.generator names the writer; the rest of "asset" (copyright,
- * version) stays. Images named by an external "uri" keep it: the .glb must sit
- * beside them to find them.
+ * version) stays. Images named by an external uri are embedded: read from beside the
+ * asset by the reader's rules (gltf_load records its folder), put in views of their own
+ * with their mimeType, so that the .glb loads whole wherever it is put; an image with
+ * neither a mimeType nor a known extension, or whose file cannot be read, is refused naming
+ * it. Every other extension the file uses is carried as it is.
  *
  * Weights are the caller's floats: each vertex's should sum to 1 in float
  * (gltf_rewrite_weights_to_float does that), unused slots hold joint 0 with weight 0, as

@@ -236,6 +236,76 @@ static void test_lab30_weights_asset_out(void **state)
     assert_true(tu_file_contains(ctx->err_path, "no node with a mesh and a skin"));
 }
 
+/* Re-weighted assets load whole: RiggedSimple with an image beside it, named by an external
+ * uri, re-weighted into another folder: the .glb embeds the image (a view of its own holding
+ * the file's bytes, its mimeType, no uri) and the Khronos validator reads it there with no
+ * error and no warning. An image whose file is missing, or whose type cannot be told, is
+ * refused naming it, and nothing is written. */
+static void test_lab30_weights_asset_embeds_images(void **state)
+{
+    run_ctx *ctx = *state;
+    char src[4096], out[4200];
+    snprintf(src, sizeof src, "%s", tu_path(ctx->dir, "src"));
+    snprintf(out, sizeof out, "%s", tu_path(ctx->dir, "out"));
+    assert_int_equal(mkdir(src, 0755), 0);
+    assert_int_equal(mkdir(out, 0755), 0);
+    char *text = tu_read_file("assets/RiggedSimple.gltf", NULL), *png = NULL;
+    size_t png_size = 0;
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    cJSON_AddItemToObject(root, "images", cJSON_Parse("[{\"uri\": \"skin tex.png\"}]"));
+    cJSON_AddItemToObject(root, "samplers", cJSON_Parse("[{}]"));
+    cJSON_AddItemToObject(root, "textures", cJSON_Parse("[{\"source\": 0, \"sampler\": 0}]"));
+    static const char *const files[3] = {"with-image.gltf", "missing-image.gltf", "unknown-image.gltf"};
+    static const char *const uris[3] = {"skin%20tex.png", "gone.png", "skin.bin2"};
+    for (int k = 0; k < 3; k++) {
+        cJSON_ReplaceItemInObject(cJSON_GetArrayItem(tu_json_get(root, "images"), 0), "uri", cJSON_CreateString(uris[k]));
+        char *json = cJSON_Print(root);
+        assert_true(tu_write_file(tu_path(src, files[k]), json));
+        free(json);
+    }
+    cJSON_Delete(root);
+    png = tu_read_file("out/ch30/skinning30-hand.png", &png_size); /* a real PNG for the validator */
+    assert_non_null(png);
+    FILE *f = fopen(tu_path(src, "skin tex.png"), "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(png, 1, png_size, f), png_size);
+    assert_int_equal(fclose(f), 0);
+    f = fopen(tu_path(src, "skin.bin2"), "wb");
+    assert_non_null(f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(run_lab(ctx, "--asset", tu_path(src, files[0]), out), 0);
+    char glb[4400];
+    snprintf(glb, sizeof glb, "%s", tu_path(out, "with-image-heat.glb"));
+    int rc = tu_run_program("/usr/bin/env", ctx->out_path, ctx->err_path, "node", "tests/gltf-validate.js",
+                            GLTF_VALIDATOR_DIR, glb, (char *)NULL);
+    char *report = tu_read_file(ctx->out_path, NULL);
+    if (rc != 0 || !strstr(report, " 0 errors, 0 warnings"))
+        fail_msg("validator exit %d: %s", rc, report ? report : "(no output)");
+    free(report);
+    gltf_document doc;
+    assert_int_equal(gltf_load(glb, &doc, NULL), LAB_OK);
+    cJSON *back = cJSON_Parse(doc.json), *image = cJSON_GetArrayItem(tu_json_get(back, "images"), 0);
+    assert_null(cJSON_GetObjectItemCaseSensitive(image, "uri"));
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(image, "mimeType")), "image/png");
+    cJSON *view = cJSON_GetArrayItem(tu_json_get(back, "bufferViews"), (int)tu_json_num(image, "bufferView"));
+    size_t at = (size_t)tu_json_num(view, "byteOffset"), length = (size_t)tu_json_num(view, "byteLength");
+    assert_int_equal(length, png_size);
+    assert_true(at + length <= doc.buffers[0].size && !memcmp(doc.buffers[0].data + at, png, png_size));
+    cJSON_Delete(back);
+    gltf_free(&doc);
+    free(png);
+    for (int k = 1; k < 3; k++) { /* refused, naming the image, and nothing more written */
+        int before = tu_count_entries(out);
+        assert_int_equal(run_lab(ctx, "--asset", tu_path(src, files[k]), out), 1);
+        assert_true(tu_file_contains(ctx->err_path, "/images/0/uri"));
+        assert_true(tu_file_contains(ctx->err_path, k == 1 ? "cannot open the file" : "neither a mimeType"));
+        assert_int_equal(tu_count_entries(out), before);
+    }
+}
+
 /* Names from input: an asset file named with a newline, an escape sequence, a leading dot
  * and seventy characters gives plain output names (sanitised, shortened stably, the report
  * says so with the name escaped), and two runs into a folder holding the student's
@@ -281,6 +351,7 @@ int main(void)
         T(test_lab30_weights_assets),
         T(test_lab30_weights_primitive_modes),
         T(test_lab30_weights_asset_out),
+        T(test_lab30_weights_asset_embeds_images),
         T(test_lab30_weights_names_from_input),
     };
 #undef T

@@ -2,7 +2,8 @@
 # Opens fresh exports of lab30 --gltf and lab30-fixes in Blender's own glTF importer
 # (scripts/blender_check.py) and reports the objects, the bones' lengths and the largest
 # between-key deviation over every vertex; then runs Blender's "With Automatic Weights" on
-# the cylinder's two rigs and on RiggedSimple against lab30-weights's Blender model of it
+# the cylinder's two rigs, on RiggedSimple and on RiggedFigure (whose joints own several
+# bones) against lab30-weights's Blender model of it
 # (scripts/blender_weights.py). make blender-check runs it; make test does not (Blender is a
 # 200 MB install). BIN is the folder with the built programs.
 set -eu
@@ -26,7 +27,7 @@ blender --background --factory-startup --python "$(dirname "$0")/blender_check.p
 grep -E '^(file|  |blender-check)|Error|Traceback' "$dir/log" | sed "s|$dir/||"
 "$bin/lab30-weights" --assets "$(dirname "$0")/../assets" "$dir" > /dev/null
 blender --background --factory-startup --python "$(dirname "$0")/blender_weights.py" -- \
-    "$dir/skinning30.gltf" "$dir/weights30.json" "$dir/weights30.csv" \
-    "$(dirname "$0")/../assets/RiggedSimple.gltf" "$dir/weights30-assets.csv" > "$dir/log" 2>&1 || status=1
+    "$dir/skinning30.gltf" "$dir/weights30.json" "$dir/weights30.csv" "$dir/weights30-assets.csv" \
+    "$(dirname "$0")/../assets/RiggedSimple.gltf" "$(dirname "$0")/../assets/RiggedFigure.gltf" > "$dir/log" 2>&1 || status=1
 grep -E '^(file|  |blender-check)|Error|Traceback' "$dir/log" | sed "s|$dir/||"
 exit "$status"

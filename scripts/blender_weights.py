@@ -3,18 +3,20 @@
 # runs it; make test does not (Blender is a 200 MB install).
 #
 #   blender --background --factory-startup --python scripts/blender_weights.py -- \
-#       CYLINDER.gltf OUTDIR/weights30.json OUTDIR/weights30.csv \
-#       RiggedSimple.gltf OUTDIR/weights30-assets.csv
+#       CYLINDER.gltf OUTDIR/weights30.json OUTDIR/weights30.csv OUTDIR/weights30-assets.csv \
+#       RiggedSimple.gltf RiggedFigure.gltf
 #
 # The cylinder (lab30's export; both rigs share its mesh): the imported armature is replaced
 # by one whose bones are exactly the lab's (weights30.json, "rigs"), so that only the heat
 # differs; Blender's weight of every vertex for both joints is compared with the lab's
 # (weights30.csv: blender_root_weight, blender_child_weight). A difference over 1e-4 fails.
 #
-# RiggedSimple: twice. With the lab's bones (weights30.json, "assets"), so that only the heat
-# differs, and with the bones Blender's glTF importer makes (their tails are the importer's
-# choice, not the lab's). Both are reported against the lab's weights after Blender's cut
-# (weights30-assets.csv: blender_cut_weight); neither fails the check.
+# Each asset (RiggedSimple; RiggedFigure, whose joints own several bones): twice. With the
+# lab's bones (weights30.json, "assets"), each a Blender bone of its own, so that only the
+# heat differs: Blender cuts each bone's weights, and a joint's are the sum of its bones'
+# groups; a difference from the lab's weights after Blender's cut (weights30-assets.csv:
+# blender_cut_weight) over 1e-4 fails. With the bones Blender's glTF importer makes (their
+# tails are the importer's choice, not the lab's): reported only.
 import csv
 import json
 import sys
@@ -29,6 +31,12 @@ if "bool" not in np.__dict__:
 
 BUDGET = 1e-4
 RINGS, SEGMENTS, HEIGHT = 9, 24, 2.0
+# Vertices where Blender's single-precision ray cast and the lab's double one disagree on a
+# bone's visibility (lab/ch30/lab30-weights/README.md, "Blender's bone heat is not the
+# paper's"): RiggedFigure's quad 15-16-17-303, a component of its own at the neck, whose
+# vertex 17 lies in the plane of the head's bottom face with its nearest bone 0.001 above
+# it. Reported, and left out of the check; any other vertex over BUDGET fails.
+EXPLAINED = {"RiggedFigure": {15, 16, 17, 303}}
 
 
 def import_mesh(path):
@@ -106,7 +114,11 @@ def swizzle(p):
     return (p[0], -p[2], p[1])
 
 
-def asset(path, asset_json, rows):
+def asset(path, asset_json, rows, budget):
+    """The asset's Blender weights against the lab's Blender model: with the lab's bones (one
+    Blender bone, and so one vertex group, for each of the lab's; a joint with several bones
+    sums its groups, as the lab sums a joint's bones after Blender's cut), checked against
+    `budget` when it is not None; and with the bones Blender's importer makes, reported."""
     doc = json.load(open(path))
     joint_names = [doc["nodes"][n]["name"] for n in doc["skins"][0]["joints"]]
     lab = {}
@@ -114,14 +126,18 @@ def asset(path, asset_json, rows):
         if r["asset"] == asset_json["asset"]:
             lab.setdefault(int(r["vertex"]), {})[int(r["joint"])] = float(r["blender_cut_weight"])
             lab[int(r["vertex"])]["p"] = (float(r["x"]), float(r["y"]), float(r["z"]))
+    ok = True
     for bones_from in ("the lab's bones", "the importer's bones"):
         mesh, arma = import_mesh(path)
         if bones_from == "the lab's bones":
             bpy.data.objects.remove(arma)
             mesh.matrix_world = Matrix.Identity(4)  # heat is the same in any rigid frame
-            bones = [(joint_names[b["joint"]], swizzle(b["from"]), swizzle(b["to"])) for b in asset_json["bones"]]
+            bones = [("j%d_b%d" % (b["joint"], k), swizzle(b["from"]), swizzle(b["to"]))
+                     for k, b in enumerate(asset_json["bones"])]
+            group_joint = {name: int(name[1:name.index("_")]) for name, _, _ in bones}
             arma = own_armature(mesh, bones, Matrix.Identity(4))
         else:
+            group_joint = {name: j for j, name in enumerate(joint_names)}
             for b in arma.data.bones:
                 print("  importer's bone %-10s head (%.4f, %.4f, %.4f) tail (%.4f, %.4f, %.4f)"
                       % (b.name, *(arma.matrix_world @ b.head_local), *(arma.matrix_world @ b.tail_local)))
@@ -130,28 +146,45 @@ def asset(path, asset_json, rows):
         if order > 1e-5:
             print("  FAILED: Blender's vertex order is not the file's (a position differs by %.3e)" % order)
             return False
-        worst, where, total = 0.0, None, 0.0
+        worst, where, total, over = 0.0, None, 0.0, {}
+        explained = EXPLAINED.get(asset_json["asset"], set()) if bones_from == "the lab's bones" else set()
         for i, w in enumerate(got):
-            for j, name in enumerate(joint_names):
-                diff = abs(w.get(name, 0.0) - lab[i][j])
+            per_joint = [0.0] * len(joint_names)
+            for name, weight in w.items():
+                per_joint[group_joint[name]] += weight
+            for j in range(len(joint_names)):
+                diff = abs(per_joint[j] - lab[i][j])
                 total += diff
-                if diff > worst:
+                if diff > BUDGET:
+                    over.setdefault(i, []).append("%s %.4f/%.4f" % (joint_names[j], per_joint[j], lab[i][j]))
+                if diff > worst and i not in explained:
                     worst, where = diff, (i, j)
-        print("  %s with %s, %d vertices x %d joints: largest difference from the lab's Blender model %.3e"
-              " (vertex %d, joint %d), mean %.3e"
-              % (asset_json["asset"], bones_from, len(got), len(joint_names), worst, where[0], where[1],
+        print("  %s with %s (%d bones), %d vertices x %d joints%s: largest difference from the lab's Blender model"
+              " %.3e (vertex %d, joint %d), mean %.3e"
+              % (asset_json["asset"], bones_from, len(asset_json["bones"]) if bones_from == "the lab's bones"
+                 else len(arma.data.bones), len(got), len(joint_names),
+                 " (vertices %s aside, explained)" % sorted(explained) if explained else "", worst, where[0], where[1],
                  total / (len(got) * len(joint_names))))
-    return True
+        if bones_from == "the lab's bones":
+            for i in sorted(over)[:12]:  # each vertex over the budget: joint Blender's/lab's
+                print("    vertex %d%s: %s" % (i, " (explained)" if i in explained else "", ", ".join(over[i])))
+            if len(over) > 12:
+                print("    and %d more vertices" % (len(over) - 12))
+        if bones_from == "the lab's bones" and budget is not None and not worst <= budget:
+            print("  FAILED: %s: %.3e is over %g" % (asset_json["asset"], worst, budget))
+            ok = False
+    return ok
 
 
 args = sys.argv[sys.argv.index("--") + 1:]
-cylinder_path, evidence_path, csv_path, asset_path, asset_csv_path = args
+cylinder_path, evidence_path, csv_path, asset_csv_path = args[:4]
 evidence = json.load(open(evidence_path))
 print("file", cylinder_path)
 ok = cylinder(cylinder_path, evidence["rigs"], list(csv.DictReader(open(csv_path))))
-print("file", asset_path)
-name = asset_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-ok &= asset(asset_path, next(a for a in evidence["assets"] if a["asset"] == name),
-            list(csv.DictReader(open(asset_csv_path))))
+rows = list(csv.DictReader(open(asset_csv_path)))
+for asset_path in args[4:]:
+    print("file", asset_path)
+    name = asset_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    ok &= asset(asset_path, next(a for a in evidence["assets"] if a["asset"] == name), rows, BUDGET)
 print("blender-check (automatic weights):", "ok" if ok else "FAILED")
 sys.exit(0 if ok else 1)

@@ -125,10 +125,46 @@ static void test_heat_names_what_it_refuses(void **state)
     assert_non_null(strstr(d.value, "vertex-bone pairs"));
 }
 
+/* Blender cuts each bone's weights on its own, then a joint's are the sum of its bones'
+ * (its vertex groups): on a 9x24 cylinder with a joint of two bones, one up and one down
+ * the axis from its middle, and a second joint's bone beside it, the joint's weights must
+ * be the sum of each bone's cut solution, each bone solved on its own here (relabelled as
+ * a joint of its own, where per bone and per joint are the same); a cut of the joint's
+ * summed solution gives other weights at the vertices where a bone's share falls under the
+ * cut, which the test finds. */
+static void test_heat_blender_cuts_each_bone(void **state)
+{
+    (void)state;
+    mesh m;
+    assert_int_equal(mesh_cylinder(9, 24, 1.0, 2.0, &m, NULL), LAB_OK);
+    heat_bone bones[3] = {{{0, 0, 1}, {0, 0, 1.9}, 0}, {{0, 0, 1}, {0, 0, 0.1}, 0}, {{0.5, 0, 0}, {0.5, 0, 2}, 1}};
+    heat_bone own[3] = {bones[0], bones[1], bones[2]};
+    own[1].joint = 1, own[2].joint = 2; /* each bone a joint of its own */
+    heat_result joint, each;
+    assert_int_equal(heat_solve(&m, HEAT_BLENDER, bones, 3, 2, 1.0, &joint, NULL), LAB_OK);
+    assert_int_equal(heat_solve(&m, HEAT_BLENDER, own, 3, 3, 1.0, &each, NULL), LAB_OK);
+    double worst = 0;
+    int differs = 0; /* vertices where cutting the sum would give another weight */
+    for (int v = 0; v < m.vertex_count; v++) {
+        double a = each.solution[3 * v], b = each.solution[3 * v + 1];
+        double summed_then_cut = heat_blender_cut(a + b), cut_then_summed = heat_blender_cut(a) + heat_blender_cut(b);
+        worst = fmax(worst, fabs(joint.weights[2 * v] - cut_then_summed));
+        worst = fmax(worst, fabs(joint.weights[2 * v + 1] - heat_blender_cut(each.solution[3 * v + 2])));
+        worst = fmax(worst, fabs(joint.solution[2 * v] - (a + b)));
+        differs += fabs(summed_then_cut - cut_then_summed) > 1e-9;
+    }
+    if (!(worst < 1e-12))
+        fail_msg("Blender's weights are not each bone's cut, summed: %.3g", worst);
+    assert_true(differs > 0); /* the case tells the two orders apart */
+    heat_result_free(&joint), heat_result_free(&each);
+    mesh_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heat_blender_model),
+        cmocka_unit_test(test_heat_blender_cuts_each_bone),
         cmocka_unit_test(test_heat_unused_vertex_and_unseen_part),
         cmocka_unit_test(test_heat_names_what_it_refuses),
     };

@@ -32,8 +32,10 @@
  *   - the nearest bone is the nearest of all bones, visible or not: k counts the bones within
  *     1e-4 of that distance that are visible (MESH_SEGMENT_FACING, src/mesh/bvh.h), so a
  *     vertex whose nearest bone is hidden gets no heat; H uses max(d, 1e-4);
- *   - each weight is cut (heat_blender_cut): below 0.025 it is dropped, from 0.025 to 0.05
- *     it is scaled down to meet 0 at 0.025, and nothing is normalised afterwards.
+ *   - each bone is a source of its own (a vertex group), solved on its own, and each of its
+ *     weights cut (heat_blender_cut): below 0.025 it is dropped, from 0.025 to 0.05 it is
+ *     scaled down to meet 0 at 0.025; a joint's weights are then the sum of its bones', and
+ *     nothing is normalised afterwards.
  * heat_result keeps the solution before the cut.
  *
  * Open ends: an edge with one triangle (the cylinder's end rings) has one opposite angle,

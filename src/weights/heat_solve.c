@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "base/timer.h"
+#include "math/linalg.h"
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
@@ -74,20 +75,29 @@ lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, in
         if (bones[b].joint < 0 || bones[b].joint >= joint_count)
             return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "bone %d names joint %d of %d", b,
                              bones[b].joint, joint_count);
+    /* The sources: the paper's are the joints (a joint's bones together, p_j summing over
+     * them: the system is linear, so one solve a joint). Blender's are the bones, each one a
+     * vertex group of its own, solved and cut on its own (meshlaplacian.c's
+     * heat_bone_weighting) and only then summed into its joint: the cut is not linear. */
+    const bool per_bone = model == HEAT_BLENDER;
+    const int S = per_bone ? bone_count : joint_count;
     sparse_triplets A = {0};
     sparse_cholesky f = {0};
-    size_t nj = (size_t)n * joint_count;
+    size_t nj = (size_t)n * joint_count, ns = (size_t)n * S;
     double *mass = malloc((size_t)n * sizeof *mass), *H = malloc((size_t)n * sizeof *H);
-    double *p = malloc(nj * sizeof *p), *rhs = malloc((size_t)n * sizeof *rhs);
+    double *p = malloc(ns * sizeof *p), *rhs = malloc((size_t)n * sizeof *rhs);
     double *w = malloc((size_t)n * sizeof *w);
     int *parent = malloc((size_t)n * sizeof *parent);
     unsigned char *flag = malloc((size_t)n + (size_t)joint_count);
-    out->solution = malloc(nj * sizeof *out->solution);
-    out->weights = malloc(nj * sizeof *out->weights);
-    out->backward_error = malloc((size_t)joint_count * sizeof *out->backward_error);
+    heat_bone *source = per_bone ? malloc((size_t)bone_count * sizeof *source) : NULL;
+    out->solution = calloc(nj, sizeof *out->solution);
+    out->weights = calloc(nj, sizeof *out->weights);
+    out->backward_error = calloc((size_t)joint_count, sizeof *out->backward_error);
     lab_error e = LAB_OK;
-    if (!mass || !H || !p || !rhs || !w || !parent || !flag || !out->solution || !out->weights || !out->backward_error)
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d vertices, %d joints", n, joint_count);
+    if (!mass || !H || !p || !rhs || !w || !parent || !flag || (per_bone && !source) || !out->solution ||
+        !out->weights || !out->backward_error)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d vertices, %d joints, %d bones", n, joint_count,
+                      bone_count);
     for (int j = 0; e == LAB_OK && j < joint_count; j++) /* every joint owns a bone */
         flag[n + j] = 0;
     for (int b = 0; e == LAB_OK && b < bone_count; b++)
@@ -95,11 +105,13 @@ lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, in
     for (int j = 0; e == LAB_OK && j < joint_count; j++)
         if (!flag[n + j])
             e = diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "bone heat", "joint %d owns no bone", j);
+    for (int b = 0; e == LAB_OK && per_bone && b < bone_count; b++) /* each bone its own source */
+        source[b] = (heat_bone){bones[b].a, bones[b].b, b};
     /* L and M (the Laplacian of Meyer et al.), H and p (the heat) */
     if (e == LAB_OK)
         e = heat_laplacian(m, model, &A, mass, &out->obtuse_triangles, d);
     if (e == LAB_OK)
-        e = heat_sources(m, model, bones, bone_count, joint_count, c, H, p, &out->hidden, d);
+        e = heat_sources(m, model, per_bone ? source : bones, bone_count, S, c, H, p, &out->hidden, d);
     if (e == LAB_OK)
         e = check_parts_see_a_bone(m, H, parent, flag, d);
     /* the paper's rows times M; Blender's rows are M^-1 L / 4 + H, times 4 M */
@@ -126,11 +138,12 @@ lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, in
         e = model == HEAT_BLENDER ? sparse_ldl_factor(&A, &f, d) : sparse_cholesky_factor(&A, &f, d);
     out->factor_seconds = timer_seconds() - t0;
     t0 = timer_seconds();
-    for (int j = 0; e == LAB_OK && j < joint_count; j++) {
+    for (int s = 0; e == LAB_OK && s < S; s++) {
+        const int j = per_bone ? bones[s].joint : s; /* the joint the source's weights go to */
         double b_norm = 0.0, w_norm = 0.0;
-        for (int i = 0; i < n; i++) { /* b_j = M H p_j (times Blender's 4) */
-            double pij = p[(size_t)i * joint_count + j];
-            rhs[i] = mass[i] > 0.0 ? scale * mass[i] * H[i] * pij : pij;
+        for (int i = 0; i < n; i++) { /* b_s = M H p_s (times Blender's 4) */
+            double pis = p[(size_t)i * S + s];
+            rhs[i] = mass[i] > 0.0 ? scale * mass[i] * H[i] * pis : pis;
             b_norm = fmax(b_norm, fabs(rhs[i]));
         }
         e = sparse_cholesky_solve(&f, rhs, w, d);
@@ -140,11 +153,11 @@ lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, in
             double r = sparse_residual(&A, w, rhs);
             if (r < 0.0)
                 e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "the residual's scratch vector");
-            out->backward_error[j] = r / (a_norm * w_norm + b_norm);
+            out->backward_error[j] = max_or_nan(out->backward_error[j], r / (a_norm * w_norm + b_norm));
         }
-        for (int i = 0; e == LAB_OK && i < n; i++) { /* Blender cuts each weight, then stops */
-            out->solution[(size_t)i * joint_count + j] = w[i];
-            out->weights[(size_t)i * joint_count + j] = model == HEAT_BLENDER ? heat_blender_cut(w[i]) : w[i];
+        for (int i = 0; e == LAB_OK && i < n; i++) { /* Blender cuts each bone's weight, then stops */
+            out->solution[(size_t)i * joint_count + j] += w[i];
+            out->weights[(size_t)i * joint_count + j] += model == HEAT_BLENDER ? heat_blender_cut(w[i]) : w[i];
         }
     }
     out->solve_seconds = timer_seconds() - t0;
@@ -153,7 +166,7 @@ lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, in
     out->peak_bytes = f.peak_bytes;
     sparse_cholesky_free(&f);
     sparse_free(&A);
-    free(mass), free(H), free(p), free(rhs), free(w), free(parent), free(flag);
+    free(mass), free(H), free(p), free(rhs), free(w), free(parent), free(flag), free(source);
     if (e != LAB_OK)
         heat_result_free(out);
     return e;

@@ -122,6 +122,11 @@ typedef struct {
 #define WEIGHTS30_ASSETS 2
 #define WEIGHTS30_ASSET_TIMES 25            /* samples over the animation, ends included */
 #define WEIGHTS30_AUTOMATIC (WEIGHTS30_SETS - 1) /* every set but the hand weights: versus[set - 1] */
+/* The smallest asset weighted, in its own units (its bounding box's diagonal): Blender's
+ * model clamps distances at 1e-4 units (HEAT_BLENDER_MIN_DISTANCE), ten times less. Bone
+ * heat and biharmonic weights are the same at any size (an exact scaled copy gives the same
+ * weights to the bit); Blender's are Blender's in its units. */
+#define WEIGHTS30_MIN_SIZE 1e-3
 typedef struct {
     const char *name;                       /* "RiggedSimple" */
     int influences;                         /* K: 4 or 8 (--influences) */

@@ -217,6 +217,22 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
         e = joint_origin(ibm + 16 * j, &origin[j], d);
     if (e == LAB_OK)
         e = read_asset(a, &doc, node, d);
+    if (e == LAB_OK) { /* its size, in its own units (the bounding box's diagonal) */
+        a->lo = a->hi = a->bind[0];
+        for (int v = 1; v < a->vertex_count; v++) {
+            vec3 p = a->bind[v];
+            a->lo = vec3_make(fmin(a->lo.x, p.x), fmin(a->lo.y, p.y), fmin(a->lo.z, p.z));
+            a->hi = vec3_make(fmax(a->hi.x, p.x), fmax(a->hi.y, p.y), fmax(a->hi.z, p.z));
+        }
+        a->size = vec3_length(vec3_sub(a->hi, a->lo));
+        /* bone heat and biharmonic weights do not depend on the unit; Blender's model has
+         * absolute constants (src/weights/heat.h): below this size its 1e-4 clamp governs */
+        if (!(a->size >= WEIGHTS30_MIN_SIZE))
+            e = diag_fail(d, LAB_ERR_LIMIT, path, "the asset is %.3g across (its bounding box's diagonal, in its own "
+                          "units), under %g: Blender's model clamps a vertex's distance to a bone at 1e-4 units, and its "
+                          "weights then no longer follow the shape; give the asset larger units, x1000 for millimetres "
+                          "in metres", a->size, WEIGHTS30_MIN_SIZE);
+    }
     if (e == LAB_OK)
         e = weld(a, d);
     if (e == LAB_OK)
@@ -273,17 +289,8 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
                 x->cut_weight_change = fmax(x->cut_weight_change, fabs(x->cut[at + j] - x->weights[at + j]));
         }
     }
-    if (e == LAB_OK) {
-
-        a->lo = a->hi = a->bind[0];
-        for (int v = 1; v < a->vertex_count; v++) {
-            vec3 p = a->bind[v];
-            a->lo = vec3_make(fmin(a->lo.x, p.x), fmin(a->lo.y, p.y), fmin(a->lo.z, p.z));
-            a->hi = vec3_make(fmax(a->hi.x, p.x), fmax(a->hi.y, p.y), fmax(a->hi.z, p.z));
-        }
-        a->size = vec3_length(vec3_sub(a->hi, a->lo));
+    if (e == LAB_OK)
         e = weights30_over_animation(a, &doc, skin, ibm, d);
-    }
     if (e == LAB_OK)
         e = mesh_unique_edges(a->triangles, a->triangle_count, &a->edges, &a->edge_count, d);
     free(ibm), free(origin);

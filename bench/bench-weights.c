@@ -124,7 +124,8 @@ static lab_error bench_asset(bytes *csv, const char *name, int min_runs, lab_dia
     snprintf(path, sizeof path, "assets/%s.gltf", name);
     weights30_asset a = {.name = name, .influences = 4};
     timings t = {0};
-    lab_error e = weights30_asset_run(&a, path, HEAT_C, d);
+    const weights30_options limits = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .bbw_budget = WEIGHTS30_BBW_BUDGET};
+    lab_error e = weights30_asset_run(&a, path, &limits, d);
     double start = timer_seconds();
     while (e == LAB_OK && t.runs < MAX_RUNS && (t.runs < min_runs || timer_seconds() - start < 0.5)) {
         heat_result r;

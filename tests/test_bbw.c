@@ -137,7 +137,7 @@ static void test_harmonic_and_biharmonic_on_cylinders(void **state)
                 fail_msg("%dx%d vertex %d: harmonic %.17g, z / height %.17g", rings, segments, v, harmonic[2 * v + 1],
                          c.m.vertices[v].z / c.height);
         bbw_result r;
-        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, 0.0, &r, &d), LAB_OK);
         double error = ring_error(&c, r.weights, 2);
         if (error > 1e-11)
             fail_msg("%dx%d: biharmonic weights %.3g from the ring system", rings, segments, error);
@@ -147,7 +147,7 @@ static void test_harmonic_and_biharmonic_on_cylinders(void **state)
         /* a broken mass matrix: every area 1, the end rings' halves lost */
         for (int v = 0; v < n; v++)
             c.mass[v] = 1.0;
-        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, 0.0, &r, &d), LAB_OK);
         if (rings > 3 && !(ring_error(&c, r.weights, 2) > 1e-3))
             fail_msg("%dx%d: unit areas still match the ring system (%.3g)", rings, segments, ring_error(&c, r.weights, 2));
         bbw_result_free(&r);
@@ -195,8 +195,8 @@ static void test_bounds_bite_with_three_handles(void **state)
             c.handle[v] = v < segments ? 0 : v >= n - segments ? 2 : v / segments == rings / 2 ? 1 : -1;
         lab_diag d;
         bbw_result bounded, free_;
-        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, true, &bounded, &d), LAB_OK);
-        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, false, &free_, &d), LAB_OK);
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, true, 0.0, &bounded, &d), LAB_OK);
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, false, 0.0, &free_, &d), LAB_OK);
         double lo = INFINITY, hi = -INFINITY, free_lo = INFINITY, free_hi = -INFINITY;
         for (size_t k = 0; k < (size_t)n * 3; k++) {
             lo = fmin(lo, bounded.raw[k]), hi = fmax(hi, bounded.raw[k]);
@@ -216,6 +216,41 @@ static void test_bounds_bite_with_three_handles(void **state)
     }
 }
 
+/* A joint without a handle vertex: weight 0 everywhere, one round and no solve, and the
+ * other joints' weights those of the run without it, bit for bit (the three-handle cylinder,
+ * where the bounds bite). max_work: a run allowed exactly its own work passes, one allowed
+ * less is refused for it (LAB_ERR_LIMIT, over_budget), and the work grows with the rounds. */
+static void test_handleless_joints_and_the_budget(void **state)
+{
+    (void)state;
+    cylinder c;
+    cylinder_make(&c, 13, 16, 1, 2);
+    int n = c.m.vertex_count;
+    for (int v = 0; v < n; v++)
+        c.handle[v] = v < 16 ? 0 : v >= n - 16 ? 2 : v / 16 == 6 ? 1 : -1;
+    lab_diag d;
+    bbw_result three, four;
+    assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, true, 0.0, &three, &d), LAB_OK);
+    assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 4, true, 0.0, &four, &d), LAB_OK);
+    assert_true(three.active > 0);
+    assert_int_equal(four.iterations[3], 1);
+    for (int v = 0; v < n; v++) {
+        assert_true(four.raw[4 * v + 3] == 0.0 && four.weights[4 * v + 3] == 0.0);
+        for (int j = 0; j < 3; j++)
+            assert_true(four.weights[4 * v + j] == three.weights[3 * v + j]);
+    }
+    assert_true(four.work == three.work && three.work > 0.0);
+    bbw_result again;
+    assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, true, three.work, &again, &d), LAB_OK);
+    bbw_result_free(&again);
+    assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, true, three.work - 1.0, &again, &d), LAB_ERR_LIMIT);
+    assert_true(again.over_budget);
+    assert_non_null(strstr(d.value, "over the"));
+    bbw_result_free(&three);
+    bbw_result_free(&four);
+    cylinder_free(&c);
+}
+
 /* The biharmonic weights are not the hand weights z / height, and refining the mesh does
  * not bring them there: the rows of L at the handle rings are one-sided. Largest
  * |w - z/2| on 9x24, 17x48, 33x96 (the chapter's cylinder, then halved twice): 0.0909,
@@ -230,7 +265,7 @@ static void test_biharmonic_is_not_the_hand_weights(void **state)
         cylinder_make(&c, rings[k], segments[k], 1, 2);
         bbw_result r;
         lab_diag d;
-        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, &r, &d), LAB_OK);
+        assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 2, true, 0.0, &r, &d), LAB_OK);
         double worst = 0;
         for (int v = 0; v < c.m.vertex_count; v++)
             worst = fmax(worst, fabs(r.weights[2 * v + 1] - c.m.vertices[v].z / 2));
@@ -281,6 +316,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_harmonic_and_biharmonic_on_cylinders),
         cmocka_unit_test(test_bounds_bite_with_three_handles),
+        cmocka_unit_test(test_handleless_joints_and_the_budget),
         cmocka_unit_test(test_biharmonic_is_not_the_hand_weights),
         cmocka_unit_test(test_cut_keeps_the_heaviest),
     };

@@ -247,6 +247,35 @@ static void test_heat_converges_to_the_continuum(void **state)
     assert_true(fine < 2e-4);
 }
 
+/* A joint whose bone no vertex takes heat from (far outside the cylinder, every vertex
+ * nearer to the axis): weight 0 everywhere without its solve, a backward error of 0 (the
+ * solve of b = 0 would give 0 / 0), and the other joints' weights those of the run without
+ * it, bit for bit, in both models. */
+static void test_heat_gives_a_sourceless_joint_nothing(void **state)
+{
+    (void)state;
+    mesh m;
+    lab_diag d;
+    assert_int_equal(mesh_cylinder(9, 24, 1.0, 2.0, &m, &d), LAB_OK);
+    heat_bone bones[3] = {{{0, 0, 0}, {0, 0, 1}, 0}, {{0, 0, 1}, {0, 0, 2}, 1}, {{10, 0, 0}, {10, 0, 1}, 2}};
+    for (int model = 0; model < HEAT_MODELS; model++) {
+        heat_result two, three;
+        assert_int_equal(heat_solve(&m, (heat_model)model, bones, 2, 2, 1.0, &two, &d), LAB_OK);
+        assert_int_equal(heat_solve(&m, (heat_model)model, bones, 3, 3, 1.0, &three, &d), LAB_OK);
+        assert_int_equal(two.sourceless, 0);
+        assert_int_equal(three.sourceless, 1);
+        assert_true(three.backward_error[2] == 0.0);
+        for (int v = 0; v < m.vertex_count; v++) {
+            assert_true(three.solution[3 * v + 2] == 0.0 && three.weights[3 * v + 2] == 0.0);
+            for (int j = 0; j < 2; j++)
+                assert_true(three.weights[3 * v + j] == two.weights[2 * v + j]);
+        }
+        heat_result_free(&two);
+        heat_result_free(&three);
+    }
+    mesh_free(&m);
+}
+
 /* Joints that own no bone, and bones naming joints that are not there, are refused. */
 static void test_heat_refuses_a_bad_skeleton(void **state)
 {
@@ -275,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_heat_matches_the_closed_form_on_seeded_cylinders),
         cmocka_unit_test(test_heat_converges_to_the_continuum),
         cmocka_unit_test(test_heat_refuses_a_bad_skeleton),
+        cmocka_unit_test(test_heat_gives_a_sourceless_joint_nothing),
     };
     return cmocka_run_group_tests_name("bone heat", tests, NULL, NULL);
 }

@@ -102,6 +102,9 @@ typedef struct {
     int joints[GLTF_MAX_SETS], weights[GLTF_MAX_SETS];
 } gltf_draco;
 
+/* A primitive named by its mesh and its place in the mesh. */
+typedef struct { int mesh, primitive; } gltf_primitive_ref;
+
 /* What a primitive's vertices draw (glTF's numbers; 4 when "mode" is absent). */
 typedef enum {
     GLTF_POINTS, GLTF_LINES, GLTF_LINE_LOOP, GLTF_LINE_STRIP, GLTF_TRIANGLES, GLTF_TRIANGLE_STRIP, GLTF_TRIANGLE_FAN

@@ -195,12 +195,53 @@ static lab_error embed_images(const gltf_document *doc, cJSON *root, bytes *bin,
     return LAB_OK;
 }
 
+/* One primitive's JOINTS_n / WEIGHTS_n replaced by the caller's sets for its n vertices from
+ * `first` on, each set in views of its own at the end of bin. */
+static void replace_influences(cJSON *root, const gltf_rewrite_influences *in, gltf_primitive_ref part, size_t first,
+                               int n, bytes *bin)
+{
+    cJSON *prim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                                         cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "meshes"), part.mesh),
+                                         "primitives"),
+                                     part.primitive);
+    cJSON *attributes = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
+    for (int s = 0; s < GLTF_MAX_SETS; s++) { /* the old sets go */
+        char name[32];
+        snprintf(name, sizeof name, "JOINTS_%d", s);
+        cJSON_DeleteItemFromObjectCaseSensitive(attributes, name);
+        snprintf(name, sizeof name, "WEIGHTS_%d", s);
+        cJSON_DeleteItemFromObjectCaseSensitive(attributes, name);
+    }
+    for (int s = 0; s < in->sets; s++) {
+        char name[32];
+        pad(bin, 0);
+        size_t at = bin->len;
+        for (size_t v = first; v < first + (size_t)n; v++)
+            bytes_append(bin, in->joints + (v * (size_t)in->sets + (size_t)s) * 4, 4 * sizeof *in->joints);
+        snprintf(name, sizeof name, "JOINTS_%d", s);
+        cJSON_AddNumberToObject(attributes, name, add_accessor(root, at, bin->len - at, 5123, n));
+        at = bin->len;
+        for (size_t v = first; v < first + (size_t)n; v++)
+            bytes_append(bin, in->weights + (v * (size_t)in->sets + (size_t)s) * 4, 4 * sizeof *in->weights);
+        snprintf(name, sizeof name, "WEIGHTS_%d", s);
+        cJSON_AddNumberToObject(attributes, name, add_accessor(root, at, bin->len - at, 5126, n));
+    }
+}
+
 lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *in, bytes *glb, lab_diag *d)
 {
-    if (in->sets < 1 || in->sets > GLTF_MAX_SETS || in->mesh < 0 || in->mesh >= doc->mesh_count || in->primitive < 0 ||
-        in->primitive >= doc->meshes[in->mesh].primitive_count || !doc->json)
-        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "gltf_rewrite", "mesh %d primitive %d, %d sets", in->mesh,
-                         in->primitive, in->sets);
+    if (in->sets < 1 || in->sets > GLTF_MAX_SETS || in->part_count < 1 || !in->parts || !doc->json)
+        return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "gltf_rewrite", "%d parts, %d sets", in->part_count, in->sets);
+    for (int p = 0; p < in->part_count; p++) {
+        gltf_primitive_ref r = in->parts[p];
+        bool twice = false;
+        for (int q = 0; q < p; q++)
+            twice |= in->parts[q].mesh == r.mesh && in->parts[q].primitive == r.primitive;
+        if (r.mesh < 0 || r.mesh >= doc->mesh_count || r.primitive < 0 ||
+            r.primitive >= doc->meshes[r.mesh].primitive_count || twice)
+            return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, "gltf_rewrite", "part %d: mesh %d primitive %d%s", p, r.mesh,
+                             r.primitive, twice ? ", named twice" : "");
+    }
     long failures = json_memory_failures(); /* any of cJSON's allocations failing below */
     cJSON *root = cJSON_ParseWithLength(doc->json, doc->json_size);
     if (!root)
@@ -212,7 +253,6 @@ lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *
             return diag_fail(d, LAB_ERR_GLTF_EXTENSION, "/extensionsUsed", "%s: a compressed asset is not written "
                              "back; decompress it first (gltfpack -noq, or draco_transcoder's inverse)", compressed[k]);
         }
-    int n = gltf_primitive_vertex_count(doc, in->mesh, in->primitive);
     bytes bin = {0};
     merge_buffers(doc, root, &bin);
     skinned_meshes_to_roots(root);
@@ -225,31 +265,11 @@ lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *
     }
     if (!cJSON_GetObjectItemCaseSensitive(root, "accessors"))
         cJSON_AddArrayToObject(root, "accessors");
-    cJSON *prim = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
-                                         cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "meshes"), in->mesh),
-                                         "primitives"),
-                                     in->primitive);
-    cJSON *attributes = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
-    for (int s = 0; s < GLTF_MAX_SETS; s++) { /* the old sets go */
-        char name[32];
-        snprintf(name, sizeof name, "JOINTS_%d", s);
-        cJSON_DeleteItemFromObjectCaseSensitive(attributes, name);
-        snprintf(name, sizeof name, "WEIGHTS_%d", s);
-        cJSON_DeleteItemFromObjectCaseSensitive(attributes, name);
-    }
-    for (int s = 0; s < in->sets; s++) {
-        char name[32];
-        pad(&bin, 0);
-        size_t at = bin.len;
-        for (int v = 0; v < n; v++)
-            bytes_append(&bin, in->joints + ((size_t)v * in->sets + s) * 4, 4 * sizeof *in->joints);
-        snprintf(name, sizeof name, "JOINTS_%d", s);
-        cJSON_AddNumberToObject(attributes, name, add_accessor(root, at, bin.len - at, 5123, n));
-        at = bin.len;
-        for (int v = 0; v < n; v++)
-            bytes_append(&bin, in->weights + ((size_t)v * in->sets + s) * 4, 4 * sizeof *in->weights);
-        snprintf(name, sizeof name, "WEIGHTS_%d", s);
-        cJSON_AddNumberToObject(attributes, name, add_accessor(root, at, bin.len - at, 5126, n));
+    size_t first = 0; /* the part's first vertex in the caller's arrays */
+    for (int p = 0; p < in->part_count; p++) {
+        int n = gltf_primitive_vertex_count(doc, in->parts[p].mesh, in->parts[p].primitive);
+        replace_influences(root, in, in->parts[p], first, n, &bin);
+        first += (size_t)n;
     }
     pad(&bin, 0);
     cJSON *buffer = cJSON_CreateObject();

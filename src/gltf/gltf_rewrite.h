@@ -1,5 +1,5 @@
-/* gltf_rewrite.h - a loaded asset written back as one binary glTF (.glb) with one
- * primitive's skin influences replaced: everything else the file holds (its nodes, skins,
+/* gltf_rewrite.h - a loaded asset written back as one binary glTF (.glb) with some of its
+ * primitives' skin influences replaced: everything else the file holds (its nodes, skins,
  * animations, materials, extras) is kept as the reader found it.
  *
  *   gltf_document doc;                         gltf_load + gltf_validate, as for reading
@@ -9,9 +9,10 @@
  *
  * What changes: every buffer of the file becomes part of the one BIN chunk (each view's
  * byteOffset moved by where its buffer landed, 4-byte aligned), and the new influences
- * follow it in views of their own (ARRAY_BUFFER): JOINTS_s as unsigned shorts and
- * WEIGHTS_s as floats, 4 a vertex and a set, s < sets; the primitive's other JOINTS_n /
- * WEIGHTS_n attributes are removed (their accessors stay, unused: the validator notes them).
+ * follow it in views of their own (ARRAY_BUFFER), part after part: JOINTS_s as unsigned
+ * shorts and WEIGHTS_s as floats, 4 a vertex and a set, s < sets; each part's other
+ * JOINTS_n / WEIGHTS_n attributes are removed (their accessors stay, unused: the validator
+ * notes them).
  * A node with a skinned mesh that has a parent becomes a root of its scenes instead: glTF
  * ignores the transforms above a skinned mesh, and the Khronos validator warns where such a
  * node is not a root. asset.generator names the writer; the rest of "asset" (copyright,
@@ -40,9 +41,12 @@ extern "C" {
 #endif
 
 typedef struct {
-    int mesh, primitive;        /* the primitive whose influences are replaced */
+    const gltf_primitive_ref *parts; /* the primitives whose influences are replaced, each once */
+    int part_count;             /* at least 1 */
     int sets;                   /* 1 to GLTF_MAX_SETS: 4 influences a set */
-    const uint16_t *joints;     /* vertex_count x 4 sets: set s of vertex v at (v sets + s) 4 */
+    const uint16_t *joints;     /* the parts' vertices one after another (part p's vertex v is
+                                 * vertex first_p + v, first_p the vertex counts of the parts
+                                 * before it), 4 sets a vertex: set s of vertex v at (v sets + s) 4 */
     const float *weights;       /* the same layout */
     const char *generator;      /* asset.generator */
 } gltf_rewrite_influences;

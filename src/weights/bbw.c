@@ -94,55 +94,107 @@ static lab_error assemble_q(const rows *L, const double *mass, sparse_triplets *
     return e;
 }
 
-/* A_FF w_F = -A_FX w_X: the free vertices' values with the fixed ones (fixed[i]) held at
- * w_i. *backward: the solve's normwise backward error, in the infinity norms. */
-static lab_error solve_free(const sparse_triplets *A, const bool *fixed, double *w, double *backward, lab_diag *d)
+/* A's block over the free vertices (those not fixed), factored: index maps a vertex to its
+ * free unknown (-1 where fixed), f of them. One block serves every right-hand side with the
+ * same fixed set: each joint's first round, where only the handles are fixed. */
+typedef struct {
+    int n, f;
+    int *index;
+    sparse_triplets AFF;
+    sparse_cholesky c;
+    double a_norm;            /* |A_FF| in the infinity norm, for the backward error */
+} free_block;
+
+static void free_block_free(free_block *fb)
 {
-    int n = A->n, f = 0;
-    int *index = malloc(((size_t)n + 1) * sizeof *index); /* vertex -> free unknown, or -1 */
-    double *b = malloc(((size_t)n + 1) * sizeof *b), *x = malloc(((size_t)n + 1) * sizeof *x);
+    sparse_cholesky_free(&fb->c);
+    sparse_free(&fb->AFF);
+    free(fb->index);
+    *fb = (free_block){0};
+}
+
+static lab_error free_block_make(const sparse_triplets *A, const bool *fixed, free_block *fb, lab_diag *d)
+{
+    int n = A->n;
+    *fb = (free_block){.n = n};
+    fb->index = malloc(((size_t)n + 1) * sizeof *fb->index);
     double *row = calloc((size_t)n + 1, sizeof *row);
-    if (!index || !b || !x || !row) {
-        free(index), free(b), free(x), free(row);
+    if (!fb->index || !row) {
+        free(row), free_block_free(fb);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d vertices", n);
     }
     for (int i = 0; i < n; i++)
-        index[i] = fixed[i] ? -1 : f++;
-    sparse_triplets AFF = {0};
-    sparse_cholesky c = {0};
-    lab_error e = f > 0 ? sparse_init(&AFF, f, A->count + 1, d) : LAB_OK;
+        fb->index[i] = fixed[i] ? -1 : fb->f++;
+    size_t entries = 0; /* the block's, so that its triplets take what they need */
+    for (size_t k = 0; k < A->count; k++)
+        entries += fb->index[A->row[k]] >= 0 && fb->index[A->col[k]] >= 0;
+    lab_error e = fb->f > 0 ? sparse_init(&fb->AFF, fb->f, entries + 1, d) : LAB_OK;
+    for (size_t k = 0; e == LAB_OK && fb->f > 0 && k < A->count; k++) {
+        int i = fb->index[A->row[k]], j = fb->index[A->col[k]];
+        if (i >= 0 && j >= 0)
+            e = sparse_add(&fb->AFF, i, j, A->value[k], d);
+    }
+    if (e == LAB_OK && fb->f > 0)
+        e = sparse_cholesky_factor(&fb->AFF, &fb->c, d);
+    for (size_t k = 0; e == LAB_OK && k < fb->AFF.count; k++)
+        row[fb->AFF.row[k]] += fabs(fb->AFF.value[k]);
+    for (int i = 0; e == LAB_OK && i < fb->f; i++)
+        fb->a_norm = fmax(fb->a_norm, row[i]);
+    free(row);
+    if (e != LAB_OK)
+        free_block_free(fb);
+    return e;
+}
+
+/* A_FF w_F = -A_FX w_X on fb's free vertices, the fixed ones held at w_i. *backward: the
+ * solve's normwise backward error, in the infinity norms, the largest so far. */
+static lab_error free_block_solve(const free_block *fb, const sparse_triplets *A, double *w, double *backward,
+                                  lab_diag *d)
+{
+    int f = fb->f;
+    if (f == 0)
+        return LAB_OK;
+    double *b = malloc(((size_t)f + 1) * sizeof *b), *x = malloc(((size_t)f + 1) * sizeof *x);
+    if (!b || !x) {
+        free(b), free(x);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d vertices", fb->n);
+    }
     for (int i = 0; i < f; i++)
         b[i] = 0.0;
-    for (size_t k = 0; e == LAB_OK && f > 0 && k < A->count; k++) {
-        int i = index[A->row[k]], j = index[A->col[k]];
-        if (i < 0)
-            continue;
-        if (j >= 0)
-            e = sparse_add(&AFF, i, j, A->value[k], d);
-        else
+    for (size_t k = 0; k < A->count; k++) {
+        int i = fb->index[A->row[k]];
+        if (i >= 0 && fb->index[A->col[k]] < 0)
             b[i] -= A->value[k] * w[A->col[k]];
     }
-    if (e == LAB_OK && f > 0)
-        e = sparse_cholesky_factor(&AFF, &c, d);
-    if (e == LAB_OK && f > 0)
-        e = sparse_cholesky_solve(&c, b, x, d);
-    if (e == LAB_OK && f > 0) {
-        double a_norm = 0.0, x_norm = 0.0, b_norm = 0.0, r = sparse_residual(&AFF, x, b);
-        for (size_t k = 0; k < AFF.count; k++)
-            row[AFF.row[k]] += fabs(AFF.value[k]);
+    lab_error e = sparse_cholesky_solve(&fb->c, b, x, d);
+    if (e == LAB_OK) {
+        double x_norm = 0.0, b_norm = 0.0, r = sparse_residual(&fb->AFF, x, b);
         for (int i = 0; i < f; i++)
-            a_norm = fmax(a_norm, row[i]), x_norm = fmax(x_norm, fabs(x[i])), b_norm = fmax(b_norm, fabs(b[i]));
+            x_norm = fmax(x_norm, fabs(x[i])), b_norm = fmax(b_norm, fabs(b[i]));
         if (r < 0.0)
             e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "the residual's scratch vector");
         else
-            *backward = fmax(*backward, r / (a_norm * x_norm + b_norm + 1e-300));
-        for (int i = 0; e == LAB_OK && i < n; i++)
-            if (index[i] >= 0)
-                w[i] = x[index[i]];
+            *backward = fmax(*backward, r / (fb->a_norm * x_norm + b_norm + 1e-300));
+        for (int i = 0; e == LAB_OK && i < fb->n; i++)
+            if (fb->index[i] >= 0)
+                w[i] = x[fb->index[i]];
     }
-    sparse_cholesky_free(&c);
-    sparse_free(&AFF);
-    free(index), free(b), free(x), free(row);
+    free(b), free(x);
+    return e;
+}
+
+/* A_FF w_F = -A_FX w_X for one fixed set, factored for this solve alone; *flops: CHOLMOD's
+ * count for the factorisation, added. */
+static lab_error solve_free(const sparse_triplets *A, const bool *fixed, double *w, double *backward, double *flops,
+                            lab_diag *d)
+{
+    free_block fb;
+    lab_error e = free_block_make(A, fixed, &fb, d);
+    if (e == LAB_OK)
+        *flops += fb.c.flops;
+    if (e == LAB_OK)
+        e = free_block_solve(&fb, A, w, backward, d);
+    free_block_free(&fb);
     return e;
 }
 
@@ -159,15 +211,15 @@ lab_error bbw_harmonic(const sparse_triplets *L, const int *handle, int joint_co
 {
     int n = L->n;
     sparse_triplets A = {0}; /* -L: positive semidefinite, definite on the free block */
-    bool *fixed = malloc(((size_t)n + 1) * sizeof *fixed);
-    double *w = malloc(((size_t)n + 1) * sizeof *w), backward = 0.0;
+    bool *fixed = calloc((size_t)n + 1, sizeof *fixed);
+    double *w = malloc(((size_t)n + 1) * sizeof *w), backward = 0.0, flops = 0.0;
     lab_error e = fixed && w ? sparse_init(&A, n, L->count + 1, d)
                              : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "harmonic weights", "%d vertices", n);
     for (size_t k = 0; e == LAB_OK && k < L->count; k++)
         e = sparse_add(&A, L->row[k], L->col[k], -L->value[k], d);
     for (int j = 0; e == LAB_OK && j < joint_count; j++) {
         handle_values(handle, n, j, fixed, w);
-        e = solve_free(&A, fixed, w, &backward, d); /* L w = 0 where free */
+        e = solve_free(&A, fixed, w, &backward, &flops, d); /* L w = 0 where free */
         for (int i = 0; e == LAB_OK && i < n; i++)
             weights[(size_t)i * joint_count + j] = w[i];
     }
@@ -177,13 +229,13 @@ lab_error bbw_harmonic(const sparse_triplets *L, const int *handle, int joint_co
 }
 
 lab_error bbw_solve(const sparse_triplets *L, const double *mass, const int *handle, int joint_count, bool bounded,
-                      bbw_result *out, lab_diag *d)
+                      double max_work, bbw_result *out, lab_diag *d)
 {
     int n = L->n;
     *out = (bbw_result){.vertex_count = n, .joint_count = joint_count};
     rows Lr = {0};
     sparse_triplets Q = {0};
-    bool *fixed = malloc(((size_t)n + 1) * sizeof *fixed);
+    bool *fixed = calloc((size_t)n + 1, sizeof *fixed);
     signed char *bound = malloc((size_t)n + 1); /* -1 held at 0, +1 held at 1, 0 free */
     double *w = malloc(((size_t)n + 1) * sizeof *w), *g = malloc(((size_t)n + 1) * sizeof *g);
     out->weights = malloc(((size_t)n * joint_count + 1) * sizeof *out->weights);
@@ -201,20 +253,43 @@ lab_error bbw_solve(const sparse_triplets *L, const double *mass, const int *han
         q_norm = fmax(q_norm, fabs(Q.value[k]));
     const double tol = 1e-12 * q_norm;
     out->q_scale = q_norm;
+    /* each joint's first round fixes the handles alone: one factorisation serves every joint
+     * there; a joint without a handle vertex has 0 on every handle, so its minimiser is 0
+     * (inside the bounds: one round, no solve) */
+    bool *has_handle = calloc((size_t)joint_count + 1, sizeof *has_handle);
+    free_block handles_only = {0};
+    if (e == LAB_OK && !has_handle)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d joints", joint_count);
+    for (int i = 0; e == LAB_OK && i < n; i++)
+        fixed[i] = handle[i] >= 0, has_handle[handle[i] >= 0 ? handle[i] : joint_count] = true;
+    if (e == LAB_OK)
+        e = free_block_make(&Q, fixed, &handles_only, d);
+    out->work = handles_only.c.flops;
     for (int j = 0; e == LAB_OK && j < joint_count; j++) {
         handle_values(handle, n, j, fixed, w);
         memset(bound, 0, (size_t)n);
-        bool settled = false;
+        bool settled = !has_handle[j];
+        if (settled) /* handle_values left w = 0 */
+            out->iterations[j] = 1;
         while (e == LAB_OK && !settled) {
             if (++out->iterations[j] > BBW_MAX_ITERATIONS) {
                 e = diag_fail(d, LAB_ERR_LIMIT, "biharmonic weights", "joint %d: the active set did not settle in %d rounds",
                               j, BBW_MAX_ITERATIONS);
                 break;
             }
+            bool any_bound = false;
             for (int i = 0; i < n; i++) /* the bound vertices sit on their bound */
                 if (bound[i])
-                    fixed[i] = true, w[i] = bound[i] > 0 ? 1.0 : 0.0;
-            e = solve_free(&Q, fixed, w, &out->backward_error, d);
+                    fixed[i] = true, w[i] = bound[i] > 0 ? 1.0 : 0.0, any_bound = true;
+            out->work += 4.0 * (double)Q.count; /* assembled, solved for, multiplied: Q's entries */
+            e = any_bound ? solve_free(&Q, fixed, w, &out->backward_error, &out->work, d)
+                          : free_block_solve(&handles_only, &Q, w, &out->backward_error, d);
+            if (e == LAB_OK && max_work > 0.0 && out->work > max_work) {
+                e = diag_fail(d, LAB_ERR_LIMIT, "biharmonic weights", "joint %d of %d, active-set round %d: %.3g "
+                              "operations (CHOLMOD's factorisations' flops and Q's entries), over the %.3g allowed", j,
+                              joint_count, out->iterations[j], out->work, max_work);
+                break;
+            }
             if (e != LAB_OK || !bounded)
                 break;
             /* a free vertex outside [0, 1] is held at the bound it crossed */
@@ -258,10 +333,14 @@ lab_error bbw_solve(const sparse_triplets *L, const double *mass, const int *han
         for (int j = 0; j < joint_count; j++)
             wi[j] /= sum;
     }
+    free_block_free(&handles_only);
+    free(has_handle);
     rows_free(&Lr);
     sparse_free(&Q);
     free(fixed), free(bound), free(w), free(g);
+    bool over = max_work > 0.0 && out->work > max_work;
     if (e != LAB_OK)
         bbw_result_free(out);
+    out->over_budget = over;
     return e;
 }

@@ -55,12 +55,20 @@ typedef struct {
     double q_scale;           /* max_ik |Q_ik|: Q's entries grow like 1 / (edge length)^4 */
     double backward_error;    /* max over solves: |Q_FF w - b| / (|Q_FF| |w| + |b|) */
     double q_nonzeros;        /* entries of the assembled Q */
+    double work;              /* operations: factorisations' flops, 4 a round for each entry of Q */
+    bool over_budget;         /* refused for max_work (kept when a refusal frees the rest) */
 } bbw_result;
 
 /* Bounded (bounded = true) or plain biharmonic weights of every vertex. L: n x n triplets
- * (both halves), mass: n areas (> 0 where a vertex has L entries). */
+ * (both halves), mass: n areas (> 0 where a vertex has L entries). The cost is the active
+ * set's rounds: each assembles the free block from Q, factorises it (the first round's
+ * factor, with the handles alone fixed, serves every joint), solves and checks over Q.
+ * out->work counts its operations: CHOLMOD's flop count of every factorisation, and four
+ * for each entry of Q a round (assembly, right-hand side, residual, gradient); a run that
+ * passes max_work (0: no limit) stops there, LAB_ERR_LIMIT, naming the joint and the
+ * round. A joint without a handle vertex costs nothing: its minimiser is 0. */
 lab_error bbw_solve(const sparse_triplets *L, const double *mass, const int *handle, int joint_count, bool bounded,
-                      bbw_result *out, lab_diag *d);
+                      double max_work, bbw_result *out, lab_diag *d);
 
 /* Harmonic weights: L w_j = 0 on the free vertices, the handles fixed; not normalised
  * (they sum to 1 by themselves, since L 1 = 0). weights: n x joint_count, the caller's. */

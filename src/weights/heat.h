@@ -126,6 +126,8 @@ typedef struct {
                                  * the triplets' absolute values (computed by our own product,
                                  * not CHOLMOD's) */
     int hidden;                 /* vertices that see no bone */
+    int sourceless;             /* sources (joints; Blender's: bones) no vertex takes heat from:
+                                 * p_s = 0, so w_s = 0 exactly, given without a solve */
     int obtuse_triangles;       /* triangles with an angle over 90 degrees: a negative cotangent */
     double factor_nonzeros, flops;
     size_t peak_bytes;          /* CHOLMOD's, while factorising */
@@ -133,7 +135,9 @@ typedef struct {
 } heat_result;
 
 /* Bone-heat weights of every vertex of m for joint_count joints (each must own a bone),
- * by the model. Refuses more than HEAT_MAX_PAIRS vertex-bone pairs (LAB_ERR_LIMIT), a
+ * by the model. A source no vertex takes heat from (p_s = 0: a bone every vertex has a nearer
+ * one than, or cannot see) has weight 0 everywhere, given without its solve, so that its cost
+ * is its distances alone. Refuses more than HEAT_MAX_PAIRS vertex-bone pairs (LAB_ERR_LIMIT), a
  * connected part of the surface that sees no bone (LAB_ERR_HEAT_UNSEEN) before it
  * factorises, and (the paper's model) a vertex on a bone. */
 lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,

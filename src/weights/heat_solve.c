@@ -146,6 +146,10 @@ lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, in
             rhs[i] = mass[i] > 0.0 ? scale * mass[i] * H[i] * pis : pis;
             b_norm = fmax(b_norm, fabs(rhs[i]));
         }
+        if (b_norm == 0.0) { /* no vertex takes heat from it: A w = 0, so w = 0, as calloc left it */
+            out->sourceless++;
+            continue;
+        }
         e = sparse_cholesky_solve(&f, rhs, w, d);
         for (int i = 0; e == LAB_OK && i < n; i++)
             w_norm = fmax(w_norm, fabs(w[i]));

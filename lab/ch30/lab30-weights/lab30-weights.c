@@ -36,6 +36,7 @@
  *
  * Usage:  build/bin/lab30-weights [--heat-c C] [--assets DIR] [--influences 4|8] OUTDIR
  *         build/bin/lab30-weights --asset IN [--weights heat|blender|bbw] [--influences 4|8] OUTDIR
+ *         (either: [--max-pairs N] [--bbw-budget N], the cost an asset may have)
  *
  * Writes into OUTDIR (which must exist), all or nothing:
  *   weights30.png                  the child joint's weight on the mesh, every set, twist
@@ -294,7 +295,7 @@ static lab_error biharmonic(rig30_rig rigs[2], weights30_rig rig[2], report_chec
             w->harmonic_error = max_or_nan(w->harmonic_error, fabs(harmonic[2 * v + 1] - g->bind.vertices[v].z / 2.0));
         /* biharmonic: min 1/2 w^T L M^-1 L w with 0 <= w <= 1, active sets (src/weights/bbw.c) */
         if (e == LAB_OK)
-            e = bbw_solve(&L, mass, handle, RIG30_JOINTS, true, &w->bbw, d);
+            e = bbw_solve(&L, mass, handle, RIG30_JOINTS, true, 0.0, &w->bbw, d);
         if (e == LAB_OK) {
             weights30_bbw_ring_system(w->bbw_ring);
             w->bbw_min = INFINITY, w->bbw_max = -INFINITY;
@@ -371,7 +372,7 @@ static lab_error skin_poses(weights30 *r, report_checks *checks, lab_diag *d)
 
 int main(int argc, char **argv)
 {
-    static weights30 r = {.options = {.heat_c = HEAT_C}};
+    static weights30 r = {.options = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .bbw_budget = WEIGHTS30_BBW_BUDGET}};
     weights30_options *o = &r.options;
     static const char *const influences[] = {"4", "8", NULL};
     static const char *const sets[] = {"heat", "blender", "bbw", NULL};
@@ -395,6 +396,15 @@ int main(int argc, char **argv)
         {"--weights", CLI_CHOICE, &o->asset_weights, .choices = sets, .value_name = "SET",
          .help = "which automatic weights --asset writes: heat (the paper's bone heat,\n"
                  "default), blender (Blender's) or bbw (bounded biharmonic)"},
+        {"--max-pairs", CLI_INT, &o->max_pairs, .min = 1, .max = HEAT_MAX_PAIRS, .value_name = "N",
+         .help = "the most vertices x bones an asset may have (default 1048576, up to\n"
+                 "4194304): each pair is a distance, a ray where unseen and a weight in\n"
+                 "every table; an asset over it is refused before any work"},
+        {"--bbw-budget", CLI_DOUBLES, &o->bbw_budget, .min = 1, .max = 1e15, .value_name = "N",
+         .help = "the most operations the bounded biharmonic weights' active set may\n"
+                 "spend, its factorisations' flops and 4 for each entry of Q a round\n"
+                 "(default 536870912, about 0.6 s): past it the run is refused, naming\n"
+                 "the joint and the round"},
     };
     const cli_program program = {LAB, "Automatic weights (bone heat, Blender's, bounded biharmonic) beside chapter 30's "
                                  "hand weights.", options, CLI_COUNT(options), {"OUTDIR"}, 1, NULL};

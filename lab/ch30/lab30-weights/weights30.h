@@ -127,12 +127,23 @@ typedef struct {
  * heat and biharmonic weights are the same at any size (an exact scaled copy gives the same
  * weights to the bit); Blender's are Blender's in its units. */
 #define WEIGHTS30_MIN_SIZE 1e-3
+/* What one asset may cost (--max-pairs, --bbw-budget), so that a file of 1 MB costs at
+ * most 2 s of CPU and 256 MB, or is refused first (the page's "Cost" measures them):
+ * vertices x bones, each pair a distance (and, unseen, a ray) and each vertex x joint a
+ * weight in every table; and the operations the bounded biharmonic active set may spend,
+ * its factorisations' flops and Q's entries a round (src/weights/bbw.h). */
+#define WEIGHTS30_MAX_PAIRS (1 << 20)
+#define WEIGHTS30_BBW_BUDGET 536870912.0 /* 2^29 operations: 0.6 s of CPU here */
 typedef struct {
     const char *name;                       /* "RiggedSimple" */
     int influences;                         /* K: 4 or 8 (--influences) */
-    int mesh;                               /* the skinned node's mesh (its primitive 0) */
+    gltf_primitive_ref *parts;              /* every primitive of every mesh skinned with the
+                                             * first skinned node's skin, each mesh once */
+    int part_count;
+    int *part_first;                        /* part p's vertices are part_first[p] up to
+                                             * part_first[p + 1] (part_count + 1 of them) */
     int vertex_count, triangle_count, joint_count, bone_count;
-    vec3 *bind;                             /* the primitive's POSITION, mesh space */
+    vec3 *bind;                             /* the parts' POSITION one after another, mesh space */
     mesh_triangle *triangles;
     mesh welded;                            /* one vertex per distinct position: the surface
                                              * the paper's heat diffuses over (glTF splits
@@ -163,6 +174,8 @@ typedef struct {
     int influence_choice;                  /* --influences: 0 for 4, 1 for 8 */
     const char *asset_in;                  /* --asset IN: only that asset, re-weighted */
     int asset_weights;                     /* --weights: which automatic set it gets (versus index) */
+    int max_pairs;                         /* --max-pairs: vertices x bones an asset may have */
+    double bbw_budget;                     /* --bbw-budget: operations bbw may spend */
 } weights30_options;
 
 /* Each report section's checks, decided by the stage that made its numbers. */
@@ -217,13 +230,13 @@ lab_error weights30_figures(const weights30 *r, output_batch *out, lab_diag *d);
 
 /* Bone heat on the asset at path (RiggedSimple, RiggedFigure), compared with its artist's
  * weights (weights30_assets.c). a->name must be set. */
-lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, lab_diag *d);
+lab_error weights30_asset_run(weights30_asset *a, const char *path, const weights30_options *o, lab_diag *d);
 
 /* weights30_compare.c, the parts of weights30_asset_run that compare: the artist's weights
  * as a dense table; a model's weights as the set deforms with them (solution[vertex_of[v]],
  * vertex_of NULL for the identity); one set's checks and differences from the artist's;
  * every set skinned over the animation against the artist's. */
-lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc, int mesh_index, lab_diag *d);
+lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc, lab_diag *d);
 void weights30_deforming_weights(const weights30_asset *a, const heat_result *h, const int *vertex_of, double *out);
 void weights30_compare_weights(const weights30_asset *a, const double *solution, const int *vertex_of, double backward,
                                weights30_versus *x);
@@ -243,7 +256,7 @@ lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass
 /* Bounded biharmonic weights on the welded surface of the asset (its handles: for each
  * joint, the vertices whose nearest bone is the joint's and that lie within 1.1 times the
  * nearest such vertex's distance). Part of weights30_asset_run. */
-lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d);
+lab_error weights30_asset_bbw(weights30_asset *a, double budget, lab_diag *d);
 
 /* The checks of every asset's sets (weights30_assets.c): per asset and set, the KKT
  * residuals (bbw), the weight sums (bone heat's), the backward error; in the report's order. */

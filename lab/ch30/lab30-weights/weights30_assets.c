@@ -2,7 +2,9 @@
  * reads the asset, welds its vertices, turns its skeleton into bones and runs the methods
  * (src/weights/heat.c, src/weights/bbw.c through weights30_bbw.c); weights30_compare.c measures the sets
  * against the artist's, on the bind mesh and over the asset's animation. */
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,7 @@ weights30_set weights30_set_of_model(heat_model model)
 
 void weights30_asset_free(weights30_asset *a)
 {
+    free(a->parts), free(a->part_first);
     free(a->bind), free(a->triangles), free(a->weld), free(a->edges), free(a->bones), free(a->artist);
     for (int k = 0; k < WEIGHTS30_AUTOMATIC; k++)
         free(a->versus[k].weights), free(a->versus[k].joint_difference), free(a->versus[k].cut);
@@ -150,54 +153,105 @@ static lab_error skeleton_bones(weights30_asset *a, const gltf_document *doc, co
 
 /* ---- reading the asset ----------------------------------------------------------------- */
 
-static int skinned_node(const gltf_document *doc)
+/* The skin the asset's first skinned node uses; -1 when no node has a mesh and a skin. */
+static int first_skin(const gltf_document *doc)
 {
     for (int i = 0; i < doc->node_count; i++)
         if (doc->nodes[i].mesh >= 0 && doc->nodes[i].skin >= 0)
-            return i;
+            return doc->nodes[i].skin;
     return -1;
 }
 
-static lab_error read_asset(weights30_asset *a, const gltf_document *doc, int node, lab_diag *d)
+/* The parts: every primitive of every mesh a node skins with `skin`, each mesh once, in node
+ * order, as Blender joins them into one object's surface; a node that skins a mesh with
+ * another skin is refused (one skeleton a run). Their bind positions (mesh space: the space
+ * the inverse bind matrices map from, one for every mesh of the skin) one part after another,
+ * and their triangles on those. */
+static lab_error read_asset(weights30_asset *a, const gltf_document *doc, int skin, lab_diag *d)
 {
-    const gltf_node *n = &doc->nodes[node];
-    if (doc->meshes[n->mesh].primitive_count != 1) /* RiggedSimple and RiggedFigure have one */
-        return diag_fail(d, LAB_ERR_UNSUPPORTED, a->name, "mesh %d has %d primitives; bone heat here takes one", n->mesh,
-                         doc->meshes[n->mesh].primitive_count);
-    a->vertex_count = gltf_primitive_vertex_count(doc, n->mesh, 0);
-    a->bind = malloc((size_t)a->vertex_count * sizeof *a->bind);
+    bool *seen = calloc((size_t)doc->mesh_count + 1, sizeof *seen);
+    if (!seen)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d meshes", doc->mesh_count);
+    for (int i = 0; i < doc->node_count; i++) {
+        const gltf_node *n = &doc->nodes[i];
+        if (n->mesh < 0 || n->skin < 0)
+            continue;
+        if (n->skin != skin) {
+            char where[48];
+            snprintf(where, sizeof where, "/nodes/%d/skin", i);
+            free(seen);
+            return diag_fail(d, LAB_ERR_LIMIT, where, "node %d skins mesh %d with skin %d, where the first "
+                             "skinned node uses skin %d: --asset weights one skeleton a run; split the asset by skin",
+                             i, n->mesh, n->skin, skin);
+        }
+        if (!seen[n->mesh])
+            a->part_count += doc->meshes[n->mesh].primitive_count;
+        seen[n->mesh] = true;
+    }
+    a->parts = malloc((size_t)a->part_count * sizeof *a->parts);
+    a->part_first = malloc(((size_t)a->part_count + 1) * sizeof *a->part_first);
+    if (!a->parts || !a->part_first) {
+        free(seen);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d primitives", a->part_count);
+    }
+    int p = 0;
+    long vertices = 0;
+    for (int m = 0; m < doc->mesh_count; m++)
+        seen[m] = false;
+    for (int i = 0; i < doc->node_count; i++) {
+        const gltf_node *n = &doc->nodes[i];
+        if (n->mesh < 0 || n->skin < 0 || seen[n->mesh])
+            continue;
+        seen[n->mesh] = true;
+        for (int k = 0; k < doc->meshes[n->mesh].primitive_count; k++, p++) {
+            a->parts[p] = (gltf_primitive_ref){n->mesh, k};
+            a->part_first[p] = (int)vertices;
+            vertices += gltf_primitive_vertex_count(doc, n->mesh, k); /* each under the reader's limit */
+        }
+    }
+    free(seen);
+    if (vertices > INT_MAX / 4) /* vertices x 4 influences indexes an int */
+        return diag_fail(d, LAB_ERR_LIMIT, a->name, "%ld vertices in %d primitives, over %d", vertices, a->part_count,
+                         INT_MAX / 4);
+    a->part_first[p] = a->vertex_count = (int)vertices;
+    a->bind = malloc((size_t)a->vertex_count * sizeof *a->bind + 1); /* never malloc(0) */
     if (!a->bind)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d vertices", a->vertex_count);
-    lab_error e = gltf_morph_primitive(doc, n->mesh, 0, NULL, a->bind, NULL, d);
-    if (e != LAB_OK)
-        return e;
-    /* the surface by the primitive's mode: strips and fans become triangle lists, points and
+    lab_error e = LAB_OK;
+    for (p = 0; e == LAB_OK && p < a->part_count; p++)
+        e = gltf_morph_primitive(doc, a->parts[p].mesh, a->parts[p].primitive, NULL, a->bind + a->part_first[p], NULL, d);
+    /* the surface by each primitive's mode: strips and fans become triangle lists, points and
      * lines are refused (gltf_primitive_triangles) */
-    int *index = NULL;
-    e = gltf_primitive_triangles(doc, n->mesh, 0, &index, &a->triangle_count, &a->repeated, d);
-    a->triangles = e == LAB_OK ? malloc((size_t)a->triangle_count * sizeof *a->triangles + 1) : NULL; /* never malloc(0) */
-    if (e == LAB_OK && !a->triangles)
-        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d triangles", a->triangle_count);
-    for (int t = 0; e == LAB_OK && t < a->triangle_count; t++)
-        for (int k = 0; k < 3; k++)
-            a->triangles[t].v[k] = index[3 * t + k];
-    free(index);
+    for (p = 0; e == LAB_OK && p < a->part_count; p++) {
+        int *index = NULL, count = 0, repeated = 0;
+        e = gltf_primitive_triangles(doc, a->parts[p].mesh, a->parts[p].primitive, &index, &count, &repeated, d);
+        mesh_triangle *grown = e == LAB_OK ? realloc(a->triangles, ((size_t)a->triangle_count + count) * sizeof *grown + 1)
+                                           : NULL;
+        if (e == LAB_OK && !grown)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d triangles", a->triangle_count + count);
+        if (grown)
+            a->triangles = grown;
+        for (int t = 0; e == LAB_OK && t < count; t++)
+            for (int k = 0; k < 3; k++)
+                a->triangles[a->triangle_count + t].v[k] = a->part_first[p] + index[3 * t + k];
+        if (e == LAB_OK)
+            a->triangle_count += count, a->repeated += repeated;
+        free(index);
+    }
     return e;
 }
 
-lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, lab_diag *d)
+lab_error weights30_asset_run(weights30_asset *a, const char *path, const weights30_options *o, lab_diag *d)
 {
     gltf_document doc;
     lab_error e = gltf_load(path, &doc, d);
     if (e != LAB_OK)
         return e;
     e = gltf_validate(&doc, d);
-    int node = e == LAB_OK ? skinned_node(&doc) : -1;
-    if (e == LAB_OK && node < 0)
+    int skin_index = e == LAB_OK ? first_skin(&doc) : -1;
+    if (e == LAB_OK && skin_index < 0)
         e = diag_fail(d, LAB_ERR_NOTHING_TO_DO, path, "no node with a mesh and a skin");
-    if (e == LAB_OK)
-        a->mesh = doc.nodes[node].mesh;
-    const gltf_skin *skin = e == LAB_OK ? &doc.skins[doc.nodes[node].skin] : NULL;
+    const gltf_skin *skin = e == LAB_OK ? &doc.skins[skin_index] : NULL;
     double *ibm = NULL;
     vec3 *origin = NULL;
     if (e == LAB_OK) {
@@ -216,7 +270,7 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
     for (int j = 0; e == LAB_OK && j < a->joint_count; j++)
         e = joint_origin(ibm + 16 * j, &origin[j], d);
     if (e == LAB_OK)
-        e = read_asset(a, &doc, node, d);
+        e = read_asset(a, &doc, skin_index, d);
     if (e == LAB_OK) { /* its size, in its own units (the bounding box's diagonal) */
         a->lo = a->hi = a->bind[0];
         for (int v = 1; v < a->vertex_count; v++) {
@@ -237,13 +291,21 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
         e = weld(a, d);
     if (e == LAB_OK)
         e = skeleton_bones(a, &doc, skin, origin, d);
+    /* the cost's measure, before any of it is spent: a distance (and, unseen, a ray) a vertex
+     * and bone, a weight a vertex and joint in every table */
+    double pairs = (double)a->vertex_count * (a->bone_count > a->joint_count ? a->bone_count : a->joint_count);
+    if (e == LAB_OK && pairs > o->max_pairs)
+        e = diag_fail(d, LAB_ERR_LIMIT, path, "%d vertices x %d bones (%d joints) = %.0f vertex-bone pairs, over "
+                      "--max-pairs %d: each pair is a distance, a ray where unseen and a weight in every table; "
+                      "raise it with --max-pairs N, up to %d", a->vertex_count, a->bone_count, a->joint_count, pairs,
+                      o->max_pairs, HEAT_MAX_PAIRS);
     /* (-L + M H) w_j = M H p_j (src/weights/heat.c): the paper's on the welded surface, back to every
      * vertex; Blender's on the vertices as its importer keeps them (split where glTF splits) */
     mesh own = {a->vertex_count, a->bind, a->triangle_count, a->triangles};
     if (e == LAB_OK)
-        e = heat_solve(&a->welded, HEAT_PAPER, a->bones, a->bone_count, a->joint_count, c, &a->heat[HEAT_PAPER], d);
+        e = heat_solve(&a->welded, HEAT_PAPER, a->bones, a->bone_count, a->joint_count, o->heat_c, &a->heat[HEAT_PAPER], d);
     if (e == LAB_OK)
-        e = heat_solve(&own, HEAT_BLENDER, a->bones, a->bone_count, a->joint_count, c, &a->heat[HEAT_BLENDER], d);
+        e = heat_solve(&own, HEAT_BLENDER, a->bones, a->bone_count, a->joint_count, o->heat_c, &a->heat[HEAT_BLENDER], d);
     size_t cells = (size_t)a->vertex_count * a->joint_count;
     if (e == LAB_OK && !(a->artist = malloc(cells * sizeof *a->artist)))
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%zu weights", cells);
@@ -256,19 +318,19 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, double c, la
             e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%zu weights", cells);
     }
     if (e == LAB_OK)
-        e = weights30_artist_weights(a, &doc, doc.nodes[node].mesh, d);
+        e = weights30_artist_weights(a, &doc, d);
     for (int model = 0; e == LAB_OK && model < HEAT_MODELS; model++) {
         weights30_versus *x = &a->versus[weights30_set_of_model((heat_model)model) - 1];
         const int *vertex_of = model == HEAT_PAPER ? a->weld : NULL;
         double backward = 0.0;
         for (int j = 0; j < a->joint_count; j++)
-            backward = fmax(backward, a->heat[model].backward_error[j]);
+            backward = max_or_nan(backward, a->heat[model].backward_error[j]); /* a NaN is a failed check */
         weights30_deforming_weights(a, &a->heat[model], vertex_of, x->weights);
         weights30_compare_weights(a, a->heat[model].solution, vertex_of, backward, x);
     }
     /* bounded biharmonic weights on the welded surface, back to every vertex */
     if (e == LAB_OK)
-        e = weights30_asset_bbw(a, d);
+        e = weights30_asset_bbw(a, o->bbw_budget, d);
     if (e == LAB_OK) {
         weights30_versus *x = &a->versus[WEIGHTS30_BBW - 1];
         for (int v = 0; v < a->vertex_count; v++)

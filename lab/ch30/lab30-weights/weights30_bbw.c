@@ -1,6 +1,7 @@
 /* weights30_bbw.c - bounded biharmonic weights on an asset's welded surface (the handles
  * chosen from its bones), and the KKT residual computed apart from src/weights/bbw.c (see weights30.h). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,7 @@ lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass
     return LAB_OK;
 }
 
-lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
+lab_error weights30_asset_bbw(weights30_asset *a, double budget, lab_diag *d)
 {
     const mesh *m = &a->welded;
     int n = m->vertex_count, J = a->joint_count;
@@ -79,7 +80,12 @@ lab_error weights30_asset_bbw(weights30_asset *a, lab_diag *d)
     }
     /* min 1/2 w_j^T L M^-1 L w_j, 0 <= w <= 1, by active sets (src/weights/bbw.c) */
     if (e == LAB_OK)
-        e = bbw_solve(&L, mass, a->handle, J, true, &a->bbw, d);
+        e = bbw_solve(&L, mass, a->handle, J, true, budget, &a->bbw, d);
+    if (e == LAB_ERR_LIMIT && a->bbw.over_budget && d) { /* the option that raises it, named */
+        char said[sizeof d->value];
+        snprintf(said, sizeof said, "%s", d->value);
+        snprintf(d->value, sizeof d->value, "%.200s: raise it with --bbw-budget N", said);
+    }
     if (e == LAB_OK)
         e = weights30_kkt_by_products(&L, mass, a->handle, a->bbw.raw, J, a->bbw.q_scale, &a->bbw_kkt_independent, d);
     sparse_free(&L);

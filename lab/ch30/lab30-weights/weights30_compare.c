@@ -19,20 +19,34 @@
 #include "weights/heat.h"
 #include "weights30.h"
 
-/* The artist's weights as a dense vertex x joint table (slots index skin.joints). */
-lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc, int mesh_index, lab_diag *d)
+/* The artist's weights as a dense vertex x joint table (slots index skin.joints), part by part. */
+lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc, lab_diag *d)
 {
-    skin_influences in;
-    lab_error e = gltf_primitive_influences(doc, mesh_index, 0, &in, d);
-    if (e != LAB_OK)
-        return e;
     for (size_t i = 0; i < (size_t)a->vertex_count * a->joint_count; i++)
         a->artist[i] = 0.0;
-    for (int v = 0; v < a->vertex_count; v++)
-        for (int k = 0; k < in.per_vertex; k++)
-            a->artist[(size_t)v * a->joint_count + in.joint[v * in.per_vertex + k]] += in.weight[v * in.per_vertex + k];
-    skin_influences_free(&in);
+    for (int p = 0; p < a->part_count; p++) {
+        skin_influences in;
+        lab_error e = gltf_primitive_influences(doc, a->parts[p].mesh, a->parts[p].primitive, &in, d);
+        if (e != LAB_OK)
+            return e;
+        for (int v = 0; v < in.vertex_count; v++)
+            for (int k = 0; k < in.per_vertex; k++)
+                a->artist[(size_t)(a->part_first[p] + v) * a->joint_count + in.joint[v * in.per_vertex + k]] +=
+                    in.weight[v * in.per_vertex + k];
+        skin_influences_free(&in);
+    }
     return LAB_OK;
+}
+
+/* The LBS blend of vertex p with a dense row of J weights, over its nonzero ones only (the
+ * same sum: a zero weight adds nothing), gathered into slot / weight (J each). */
+static vec4 lbs_row(vec3 p, const double *row, int J, const mat4 *palette, int *slot, double *weight)
+{
+    int k = 0;
+    for (int j = 0; j < J; j++)
+        if (row[j] != 0.0)
+            slot[k] = j, weight[k++] = row[j];
+    return skin_lbs_point(p, slot, weight, k, palette);
 }
 
 /* Every automatic set and the artist's skinned by the library's one LBS blend at
@@ -47,11 +61,10 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
     mat4 *palette = malloc((size_t)J * sizeof *palette);
     int *slots = malloc((size_t)J * sizeof *slots);
     double *artist = malloc((size_t)J * sizeof *artist), *first = malloc((size_t)J * sizeof *first);
-    lab_error e = locals && world && palette && slots && artist && first
+    double *gathered = malloc((size_t)J * sizeof *gathered);
+    lab_error e = locals && world && palette && slots && artist && first && gathered
                       ? gltf_animation_range(doc, doc->animation_count > 0 ? 0 : -1, &a->t0, &a->t1, d)
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d nodes", N);
-    for (int j = 0; e == LAB_OK && j < J; j++)
-        slots[j] = j;
     double sum[WEIGHTS30_AUTOMATIC] = {0};
     for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++) /* none unless a second set is written */
         a->versus[s].first_set_change = a->influences > 4 ? 0.0 : NAN;
@@ -74,22 +87,22 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
                 W += w[j];
             for (int j = 0; j < J; j++)
                 artist[j] = w[j] / W;
-            vec4 pa = skin_lbs_point(a->bind[v], slots, artist, J, palette);
+            vec4 pa = lbs_row(a->bind[v], artist, J, palette, slots, gathered);
             for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++) {
                 weights30_versus *x = &a->versus[s];
                 const double *h = x->weights + (size_t)v * J;
                 double total = 0.0;
                 for (int j = 0; j < J; j++)
                     total += h[j];
-                vec4 ph = total > 0.0 ? skin_lbs_point(a->bind[v], slots, h, J, palette)
+                vec4 ph = total > 0.0 ? lbs_row(a->bind[v], h, J, palette, slots, gathered)
                                       : (vec4){a->bind[v].x, a->bind[v].y, a->bind[v].z, 1.0};
-                vec4 pc = total > 0.0 ? skin_lbs_point(a->bind[v], slots, x->cut + (size_t)v * J, J, palette) : ph;
+                vec4 pc = total > 0.0 ? lbs_row(a->bind[v], x->cut + (size_t)v * J, J, palette, slots, gathered) : ph;
                 x->cut_position_change = fmax(x->cut_position_change,
                                               vec3_length(vec3_sub(vec3_make(pc.x, pc.y, pc.z), vec3_make(ph.x, ph.y, ph.z))) /
                                                   a->size);
                 if (a->influences > 4 && total > 0.0) { /* an engine that reads the first set only */
                     weights_cut(x->cut + (size_t)v * J, J, 4, first);
-                    vec4 pf = skin_lbs_point(a->bind[v], slots, first, J, palette);
+                    vec4 pf = lbs_row(a->bind[v], first, J, palette, slots, gathered);
                     x->first_set_change = max_or_nan(
                         x->first_set_change,
                         vec3_length(vec3_sub(vec3_make(pf.x, pf.y, pf.z), vec3_make(pc.x, pc.y, pc.z))) / a->size);
@@ -103,7 +116,7 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
     }
     for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++)
         a->versus[s].mean_position_difference = sum[s] / ((double)WEIGHTS30_ASSET_TIMES * a->vertex_count);
-    free(locals), free(world), free(palette), free(slots), free(artist), free(first);
+    free(locals), free(world), free(palette), free(slots), free(artist), free(first), free(gathered);
     return e;
 }
 

@@ -76,7 +76,7 @@ lab_error weights30_read_assets(const weights30_options *o, weights30 *r, lab_di
         r->asset_name_changed = output_name_from_input(raw, "", stem);
         r->asset_count = 1;
         r->asset[0] = (weights30_asset){.name = stem, .influences = r->influences};
-        return weights30_asset_run(&r->asset[0], o->asset_in, o->heat_c, d);
+        return weights30_asset_run(&r->asset[0], o->asset_in, o, d);
     }
     lab_error e = assets_folder(o, r, d);
     r->asset_count = WEIGHTS30_ASSETS;
@@ -87,7 +87,7 @@ lab_error weights30_read_assets(const weights30_options *o, weights30 *r, lab_di
             e = diag_fail(d, LAB_ERR_USAGE, "--assets", "a path of %zu bytes, longer than %zu", strlen(r->assets_dir),
                           sizeof path - 32);
         else
-            e = weights30_asset_run(&r->asset[i], path, o->heat_c, d);
+            e = weights30_asset_run(&r->asset[i], path, o, d);
     }
     return e;
 }
@@ -126,7 +126,7 @@ lab_error weights30_write_asset(const weights30_options *o, weights30 *r, report
             joints[(size_t)v * K + i] = (uint16_t)(i < k ? slot_joint[i] : 0), slot[i] = i < k ? slot[i] : 0.0;
         gltf_rewrite_weights_to_float(slot, K, weights + (size_t)v * K);
     }
-    gltf_rewrite_influences in = {a->mesh, 0, K / 4, joints, weights, "lab30-weights (automatic weights)"};
+    gltf_rewrite_influences in = {a->parts, a->part_count, K / 4, joints, weights, "lab30-weights (automatic weights)"};
     if (e == LAB_OK)
         e = gltf_rewrite(&doc, &in, &glb, d);
     /* read back as any program reads an asset, weights compared with the cut ones */
@@ -134,18 +134,23 @@ lab_error weights30_write_asset(const weights30_options *o, weights30 *r, report
         e = gltf_parse(glb.data, glb.len, ".", &back, d);
     if (e == LAB_OK) {
         e = gltf_validate(&back, d);
-        skin_influences got;
-        if (e == LAB_OK)
-            e = gltf_primitive_influences(&back, a->mesh, 0, &got, d);
-        if (e == LAB_OK) {
-            r->readback_sets = back.meshes[a->mesh].primitives[0].sets;
-            for (int v = 0; v < n; v++)
+        r->readback_sets = K / 4; /* the fewest any part holds */
+        for (int p = 0; e == LAB_OK && p < a->part_count; p++) {
+            skin_influences got;
+            e = gltf_primitive_influences(&back, a->parts[p].mesh, a->parts[p].primitive, &got, d);
+            if (e != LAB_OK)
+                break;
+            int sets = back.meshes[a->parts[p].mesh].primitives[a->parts[p].primitive].sets;
+            r->readback_sets = sets < r->readback_sets ? sets : r->readback_sets;
+            for (int u = 0; u < got.vertex_count; u++) {
+                size_t v = (size_t)(a->part_first[p] + u);
                 for (int j = 0; j < J; j++) {
                     double w = 0.0;
                     for (int k = 0; k < got.per_vertex; k++)
-                        w += got.joint[v * got.per_vertex + k] == j ? got.weight[v * got.per_vertex + k] : 0.0;
-                    r->readback_error = max_or_nan(r->readback_error, fabs(w - x->cut[(size_t)v * J + j]));
+                        w += got.joint[u * got.per_vertex + k] == j ? got.weight[u * got.per_vertex + k] : 0.0;
+                    r->readback_error = max_or_nan(r->readback_error, fabs(w - x->cut[v * J + j]));
                 }
+            }
             skin_influences_free(&got);
         }
         gltf_free(&back);

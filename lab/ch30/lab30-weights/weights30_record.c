@@ -52,6 +52,7 @@ static cJSON *cost_json(const heat_result *h)
     json_add_number(cost, "factor_nonzeros", h->factor_nonzeros);
     json_add_number(cost, "factor_flops", h->flops);
     json_add_number(cost, "factor_peak_bytes", (double)h->peak_bytes);
+    cJSON_AddNumberToObject(cost, "sources_without_heat", h->sourceless); /* weight 0, no solve */
     cJSON_AddStringToObject(cost, "times", "printed in the report and measured by make bench, never written here");
     return cost;
 }
@@ -127,6 +128,13 @@ static cJSON *versus_json(const weights30_asset *a, weights30_set set)
     cJSON_AddNumberToObject(checks, "weights_below_minus_1e-12", x->negative_count);
     json_add_number(checks, "max_backward_error", x->backward_error);
     cJSON_AddNumberToObject(o, "weightless_vertices", x->weightless);
+    if (set == WEIGHTS30_BBW) { /* what the active set cost, against --bbw-budget */
+        int rounds = 0;
+        for (int j = 0; j < a->joint_count; j++)
+            rounds += a->bbw.iterations[j];
+        cJSON_AddNumberToObject(o, "active_set_rounds", rounds);
+        json_add_number(o, "operations", a->bbw.work);
+    }
     cJSON *cut = cJSON_AddObjectToObject(o, "cut_to_the_heaviest");
     cJSON_AddNumberToObject(cut, "influences", a->influences);
     cJSON_AddNumberToObject(cut, "vertices_with_more", x->over_k);
@@ -151,6 +159,14 @@ cJSON *weights30_asset_json(const weights30_asset *a)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "asset", a->name);
     cJSON_AddNumberToObject(o, "vertices", a->vertex_count);
+    cJSON *parts = cJSON_AddArrayToObject(o, "primitives"); /* the parts, their vertices one after another */
+    for (int p = 0; p < a->part_count; p++) {
+        cJSON *part = cJSON_CreateObject();
+        cJSON_AddNumberToObject(part, "mesh", a->parts[p].mesh);
+        cJSON_AddNumberToObject(part, "primitive", a->parts[p].primitive);
+        cJSON_AddNumberToObject(part, "first_vertex", a->part_first[p]);
+        cJSON_AddItemToArray(parts, part);
+    }
     cJSON_AddNumberToObject(o, "welded_vertices", a->welded.vertex_count);
     cJSON_AddNumberToObject(o, "triangles", a->triangle_count);
     cJSON_AddNumberToObject(o, "triangles_repeating_an_index", a->repeated);

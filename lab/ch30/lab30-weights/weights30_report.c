@@ -143,7 +143,8 @@ void weights30_report_assets(const weights30 *r, FILE *out)
                     most = b->iterations[j] > most ? b->iterations[j] : most, total += b->iterations[j];
                 fprintf(out, "  bbw: %d handle vertices (each joint's nearest within 1.1 times the nearest one's\n"
                         "  distance); active-set rounds %d in all, %d at most for one joint; %d vertex values held\n"
-                        "  at a bound at the end\n", a->handle_count, total, most, b->active);
+                        "  at a bound at the end; %.4g operations (--bbw-budget %.4g)\n", a->handle_count,
+                        total, most, b->active, b->work, r->options.bbw_budget);
                 rows(out, &r->checks.assets, &next, 2);
                 fprintf(out, "  the joints' minimisers summed to 1 within %.3g before the division\n", b->sum_error);
             } else {

@@ -124,7 +124,8 @@ static void merge_buffers(const gltf_document *doc, cJSON *root, bytes *bin)
     for (int b = 0; b < doc->parsed_buffer_count; b++) {
         pad(bin, 0);
         base[b] = bin->len;
-        bytes_append(bin, doc->buffers[b].data, doc->buffers[b].size);
+        if (!doc->buffers[b].fallback) /* EXT_meshopt_compression's: no data (its views are rewritten) */
+            bytes_append(bin, doc->buffers[b].data, doc->buffers[b].size);
     }
     cJSON *view;
     cJSON_ArrayForEach(view, cJSON_GetObjectItemCaseSensitive(root, "bufferViews")) {
@@ -138,6 +139,55 @@ static void merge_buffers(const gltf_document *doc, cJSON *root, bytes *bin)
             cJSON_AddNumberToObject(view, "byteOffset", moved);
     }
     free(base);
+}
+
+/* Removes name from root's list (extensionsUsed, extensionsRequired), and the list when it
+ * is left empty. */
+static void unlist(cJSON *root, const char *list, const char *name)
+{
+    cJSON *array = cJSON_GetObjectItemCaseSensitive(root, list);
+    for (int i = cJSON_GetArraySize(array) - 1; i >= 0; i--) {
+        const char *entry = cJSON_GetStringValue(cJSON_GetArrayItem(array, i));
+        if (entry && !strcmp(entry, name))
+            cJSON_DeleteItemFromArray(array, i);
+    }
+    if (array && cJSON_GetArraySize(array) == 0)
+        cJSON_DeleteItemFromObjectCaseSensitive(root, list);
+}
+
+/* Removes object.extensions.name, and "extensions" when it is left empty. */
+static void drop_extension(cJSON *object, const char *name)
+{
+    cJSON *extensions = cJSON_GetObjectItemCaseSensitive(object, "extensions");
+    cJSON_DeleteItemFromObjectCaseSensitive(extensions, name);
+    if (extensions && !extensions->child)
+        cJSON_DeleteItemFromObjectCaseSensitive(object, "extensions");
+}
+
+/* EXT_meshopt_compression undone: every compressed view's bytes as gltf_validate decoded
+ * them appended to bin, the view pointed at them with its extension removed; the extension
+ * leaves extensionsUsed and extensionsRequired. The fallback buffers go with the others:
+ * the .glb has one buffer. */
+static void decompress_views(const gltf_document *doc, cJSON *root, bytes *bin)
+{
+    cJSON *view;
+    int i = -1;
+    cJSON_ArrayForEach(view, cJSON_GetObjectItemCaseSensitive(root, "bufferViews")) {
+        i++;
+        if (!cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(view, "extensions"),
+                                              "EXT_meshopt_compression"))
+            continue;
+        const gltf_view *v = &doc->views[i]; /* the decoded bytes, in a buffer of their own */
+        pad(bin, 0);
+        cJSON_ReplaceItemInObject(view, "buffer", cJSON_CreateNumber(0));
+        cJSON_DeleteItemFromObjectCaseSensitive(view, "byteOffset");
+        cJSON_AddNumberToObject(view, "byteOffset", (double)bin->len);
+        cJSON_ReplaceItemInObject(view, "byteLength", cJSON_CreateNumber((double)v->length));
+        bytes_append(bin, doc->buffers[v->buffer].data + v->offset, v->length);
+        drop_extension(view, "EXT_meshopt_compression");
+    }
+    unlist(root, "extensionsUsed", "EXT_meshopt_compression");
+    unlist(root, "extensionsRequired", "EXT_meshopt_compression");
 }
 
 /* The media type of an image from its uri's extension, as glTF and its extensions name them;
@@ -205,12 +255,19 @@ static void replace_influences(cJSON *root, const gltf_rewrite_influences *in, g
                                          "primitives"),
                                      part.primitive);
     cJSON *attributes = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
+    /* a Draco primitive keeps its stream for the rest; the new sets are plain accessors
+     * beside it, which a loader reads "as usual" (the extension's conformance section) */
+    cJSON *draco = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(prim, "extensions"), "KHR_draco_mesh_compression"),
+        "attributes");
     for (int s = 0; s < GLTF_MAX_SETS; s++) { /* the old sets go */
         char name[32];
         snprintf(name, sizeof name, "JOINTS_%d", s);
         cJSON_DeleteItemFromObjectCaseSensitive(attributes, name);
+        cJSON_DeleteItemFromObjectCaseSensitive(draco, name);
         snprintf(name, sizeof name, "WEIGHTS_%d", s);
         cJSON_DeleteItemFromObjectCaseSensitive(attributes, name);
+        cJSON_DeleteItemFromObjectCaseSensitive(draco, name);
     }
     for (int s = 0; s < in->sets; s++) {
         char name[32];
@@ -246,15 +303,10 @@ lab_error gltf_rewrite(const gltf_document *doc, const gltf_rewrite_influences *
     cJSON *root = cJSON_ParseWithLength(doc->json, doc->json_size);
     if (!root)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "gltf_rewrite", "%zu bytes of JSON", doc->json_size);
-    static const char *const compressed[] = {"EXT_meshopt_compression", "KHR_draco_mesh_compression"};
-    for (int k = 0; k < 2; k++)
-        if (lists(root, "extensionsUsed", compressed[k])) {
-            cJSON_Delete(root);
-            return diag_fail(d, LAB_ERR_GLTF_EXTENSION, "/extensionsUsed", "%s: a compressed asset is not written "
-                             "back; decompress it first (gltfpack -noq, or draco_transcoder's inverse)", compressed[k]);
-        }
     bytes bin = {0};
     merge_buffers(doc, root, &bin);
+    if (lists(root, "extensionsUsed", "EXT_meshopt_compression"))
+        decompress_views(doc, root, &bin);
     skinned_meshes_to_roots(root);
     if (!cJSON_GetObjectItemCaseSensitive(root, "bufferViews"))
         cJSON_AddArrayToObject(root, "bufferViews");

@@ -24,9 +24,15 @@
  *
  * Weights are the caller's floats: each vertex's should sum to 1 in float
  * (gltf_rewrite_weights_to_float does that), unused slots hold joint 0 with weight 0, as
- * the specification recommends. An asset that requires or uses a compression extension
- * (EXT_meshopt_compression, KHR_draco_mesh_compression) is refused
- * (LAB_ERR_GLTF_EXTENSION): its views are not the file's bytes.
+ * the specification recommends.
+ *
+ * Compressed assets: EXT_meshopt_compression's views are written as gltf_validate decoded
+ * them, plain, and the extension leaves the file (the .glb is larger, and reads anywhere).
+ * A KHR_draco_mesh_compression primitive keeps its stream, the same bytes, for everything
+ * but the influences: the new JOINTS_n / WEIGHTS_n are plain accessors and leave the
+ * extension's attribute map, so that a loader reads them "as usual" (the extension's
+ * conformance section), in the stream's point order, which is the order the reader
+ * decoded the vertices in. KHR_mesh_quantization's accessors are plain and stay.
  */
 #ifndef GLTF_REWRITE_H
 #define GLTF_REWRITE_H

@@ -403,7 +403,7 @@ int main(int argc, char **argv)
         {"--bbw-budget", CLI_DOUBLES, &o->bbw_budget, .min = 1, .max = 1e15, .value_name = "N",
          .help = "the most operations the bounded biharmonic weights' active set may\n"
                  "spend, its factorisations' flops and 4 for each entry of Q a round\n"
-                 "(default 536870912, about 0.6 s): past it the run is refused, naming\n"
+                 "(default 268435456, about 0.3 s): past it the run is refused, naming\n"
                  "the joint and the round"},
     };
     const cli_program program = {LAB, "Automatic weights (bone heat, Blender's, bounded biharmonic) beside chapter 30's "

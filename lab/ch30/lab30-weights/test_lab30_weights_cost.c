@@ -7,8 +7,9 @@
  *   run passes every check (a solve of b = 0 would have given 0 / 0 backward errors).
  * - Too many pairs: 4,096 joints (3.5M pairs) is refused before any work, naming
  *   --max-pairs; --max-pairs lowers and raises the limit.
- * - The active set's budget: a run allowed fewer operations than it needs is refused,
- *   naming --bbw-budget; allowed exactly what the unlimited run reports, it passes.
+ * - The active set's budget: a run that writes bbw, allowed fewer operations than it needs,
+ *   is refused naming --bbw-budget; allowed exactly what the unlimited run reports, it
+ *   passes; a run that writes another set goes on without bbw and says why.
  * Nothing is written by a refused run. The page's "Cost" gives the times and memory. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -243,10 +244,18 @@ static void test_lab30_weights_bbw_budget(void **state)
     assert_int_equal(run_lab(ctx, "--asset", in, "--bbw-budget", budget, dir), 0);
     box_folder(ctx, "box", 8, 6, dir);
     snprintf(budget, sizeof budget, "%.17g", spent - 1.0);
-    assert_int_equal(run_lab(ctx, "--asset", in, "--bbw-budget", budget, dir), 1);
+    assert_int_equal(run_lab(ctx, "--asset", in, "--weights", "bbw", "--bbw-budget", budget, dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "biharmonic weights, joint "));
     assert_true(tu_file_contains(ctx->err_path, ": raise it with --bbw-budget N"));
     assert_int_equal(tu_count_entries(dir), 2);
+    /* another set written: the run goes on without bbw, and the JSON and the report say why */
+    assert_int_equal(run_lab(ctx, "--asset", in, "--weights", "blender", "--bbw-budget", budget, dir), 0);
+    assert_true(tu_file_contains(ctx->out_path, "bbw: not computed (not the set written): joint "));
+    json = tu_json_load(tu_path(dir, "weights30-asset.json"));
+    bbw = cJSON_GetArrayItem(tu_json_get(tu_json_get(json, "asset"), "automatic_weights"), 2);
+    assert_non_null(strstr(cJSON_GetStringValue(tu_json_get(bbw, "not_computed")), "raise it with --bbw-budget N"));
+    assert_null(cJSON_GetObjectItem(bbw, "against_the_artist"));
+    cJSON_Delete(json);
 }
 
 int main(void)

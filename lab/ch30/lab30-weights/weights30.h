@@ -111,6 +111,9 @@ typedef struct {
     int over_k;                             /* vertices that had more than K non-zero weights */
     double cut_weight_change;               /* max over vertices and joints |cut - weights| */
     double cut_position_change;             /* max over times and vertices |cut - uncut| / size */
+    char not_computed[256];                 /* why the set was not made (--asset, bbw over its
+                                             * --bbw-budget while another set is written); ""
+                                             * when it was: then every field above and below holds */
     double first_set_change;                /* K = 8: max over times and vertices, / size, of what an
                                              * engine that reads only JOINTS_0 / WEIGHTS_0 (the 4
                                              * heaviest, divided by their sum, as three.js's glTF
@@ -133,7 +136,7 @@ typedef struct {
  * weight in every table; and the operations the bounded biharmonic active set may spend,
  * its factorisations' flops and Q's entries a round (src/weights/bbw.h). */
 #define WEIGHTS30_MAX_PAIRS (1 << 20)
-#define WEIGHTS30_BBW_BUDGET 536870912.0 /* 2^29 operations: 0.6 s of CPU here */
+#define WEIGHTS30_BBW_BUDGET 268435456.0 /* 2^28 operations: about 0.3 s of CPU here */
 typedef struct {
     const char *name;                       /* "RiggedSimple" */
     int influences;                         /* K: 4 or 8 (--influences) */

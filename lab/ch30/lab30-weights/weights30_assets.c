@@ -329,10 +329,15 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, const weight
         weights30_compare_weights(a, a->heat[model].solution, vertex_of, backward, x);
     }
     /* bounded biharmonic weights on the welded surface, back to every vertex */
+    weights30_versus *bbw = &a->versus[WEIGHTS30_BBW - 1];
     if (e == LAB_OK)
         e = weights30_asset_bbw(a, o->bbw_budget, d);
-    if (e == LAB_OK) {
-        weights30_versus *x = &a->versus[WEIGHTS30_BBW - 1];
+    if (e == LAB_ERR_LIMIT && a->bbw.over_budget && o->asset_in && o->asset_weights != WEIGHTS30_BBW - 1) {
+        /* not the set --asset writes: the run goes on without it, and says why */
+        snprintf(bbw->not_computed, sizeof bbw->not_computed, "%s", d ? d->value : "over --bbw-budget");
+        e = LAB_OK;
+    } else if (e == LAB_OK) {
+        weights30_versus *x = bbw;
         for (int v = 0; v < a->vertex_count; v++)
             for (int j = 0; j < a->joint_count; j++)
                 x->weights[(size_t)v * a->joint_count + j] = a->bbw.weights[(size_t)a->weld[v] * a->joint_count + j];
@@ -341,6 +346,8 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, const weight
     /* each set cut to the K heaviest a vertex, as an engine's JOINTS_n / WEIGHTS_n hold them */
     for (int s = 0; e == LAB_OK && s < WEIGHTS30_AUTOMATIC; s++) {
         weights30_versus *x = &a->versus[s];
+        if (x->not_computed[0])
+            continue;
         for (int v = 0; v < a->vertex_count; v++) {
             size_t at = (size_t)v * a->joint_count;
             double total = 0.0;
@@ -368,6 +375,8 @@ void weights30_check_assets(const weights30 *r, report_checks *c)
         const weights30_asset *a = &r->asset[i];
         for (int set = 1; set < WEIGHTS30_SETS; set++) {
             const weights30_versus *x = &a->versus[set - 1];
+            if (x->not_computed[0]) /* no numbers, no checks: the report and the JSON say why */
+                continue;
             if (set == WEIGHTS30_BBW) { /* the minimiser's optimality, two ways */
                 check_bound(c, "KKT residual / max|Q_ik|, by Q", a->bbw.kkt, WEIGHTS30_KKT_TOLERANCE);
                 check_bound(c, "the same by L (M^-1 (L w))", a->bbw_kkt_independent, WEIGHTS30_KKT_TOLERANCE);

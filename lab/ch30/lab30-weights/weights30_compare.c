@@ -38,15 +38,61 @@ lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc,
     return LAB_OK;
 }
 
-/* The LBS blend of vertex p with a dense row of J weights, over its nonzero ones only (the
- * same sum: a zero weight adds nothing), gathered into slot / weight (J each). */
-static vec4 lbs_row(vec3 p, const double *row, int J, const mat4 *palette, int *slot, double *weight)
+/* Dense rows of J weights as lists of their nonzero ones, joint order kept: row v's are
+ * joint / weight [start[v], start[v + 1]). The blend over a list is the blend over the row
+ * (a zero weight adds nothing), and costs what the vertex's influences cost, not J. */
+typedef struct {
+    int n, count, capacity;
+    int *start, *joint;
+    double *weight;
+} weight_lists;
+
+static void weight_lists_free(weight_lists *l)
 {
-    int k = 0;
-    for (int j = 0; j < J; j++)
-        if (row[j] != 0.0)
-            slot[k] = j, weight[k++] = row[j];
-    return skin_lbs_point(p, slot, weight, k, palette);
+    free(l->start), free(l->joint), free(l->weight);
+    *l = (weight_lists){0};
+}
+
+static lab_error weight_lists_init(weight_lists *l, int n, lab_diag *d)
+{
+    *l = (weight_lists){.n = 0, .capacity = n + 1};
+    l->start = malloc(((size_t)n + 1) * sizeof *l->start);
+    l->joint = malloc((size_t)l->capacity * sizeof *l->joint);
+    l->weight = malloc((size_t)l->capacity * sizeof *l->weight);
+    if (!l->start || !l->joint || !l->weight) {
+        weight_lists_free(l);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "weights over the animation", "%d vertices", n);
+    }
+    l->start[0] = 0;
+    return LAB_OK;
+}
+
+/* The next row's nonzero weights, each times scale. */
+static lab_error weight_lists_add(weight_lists *l, const double *row, int J, double scale, lab_diag *d)
+{
+    for (int j = 0; j < J; j++) {
+        if (row[j] == 0.0)
+            continue;
+        if (l->count == l->capacity) {
+            int grown = l->capacity * 2;
+            int *joint = realloc(l->joint, (size_t)grown * sizeof *joint);
+            if (joint)
+                l->joint = joint;
+            double *weight = joint ? realloc(l->weight, (size_t)grown * sizeof *weight) : NULL;
+            if (!weight)
+                return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "weights over the animation", "%d influences", grown);
+            l->weight = weight, l->capacity = grown;
+        }
+        l->joint[l->count] = j;
+        l->weight[l->count++] = scale == 1.0 ? row[j] : row[j] / scale;
+    }
+    l->start[++l->n] = l->count;
+    return LAB_OK;
+}
+
+static vec4 lbs_list(vec3 p, const weight_lists *l, int v, const mat4 *palette)
+{
+    return skin_lbs_point(p, l->joint + l->start[v], l->weight + l->start[v], l->start[v + 1] - l->start[v], palette);
 }
 
 /* Every automatic set and the artist's skinned by the library's one LBS blend at
@@ -56,15 +102,44 @@ static vec4 lbs_row(vec3 p, const double *row, int J, const mat4 *palette, int *
 lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc, const gltf_skin *skin,
                                 const double *ibm, lab_diag *d)
 {
-    int J = a->joint_count, N = doc->node_count;
+    int J = a->joint_count, N = doc->node_count, n = a->vertex_count;
     mat4 *locals = malloc((size_t)N * sizeof *locals), *world = malloc((size_t)N * sizeof *world);
     mat4 *palette = malloc((size_t)J * sizeof *palette);
-    int *slots = malloc((size_t)J * sizeof *slots);
-    double *artist = malloc((size_t)J * sizeof *artist), *first = malloc((size_t)J * sizeof *first);
-    double *gathered = malloc((size_t)J * sizeof *gathered);
-    lab_error e = locals && world && palette && slots && artist && first && gathered
-                      ? gltf_animation_range(doc, doc->animation_count > 0 ? 0 : -1, &a->t0, &a->t1, d)
+    double *first = malloc((size_t)J * sizeof *first);
+    bool *weightless = calloc((size_t)n * WEIGHTS30_AUTOMATIC + 1, sizeof *weightless);
+    /* each vertex's influences, once: the artist's divided by their sum, and per set its
+     * weights, their cut and (K = 8) the first set of the cut divided by its sum */
+    weight_lists artist = {0}, set[WEIGHTS30_AUTOMATIC][3] = {{{0}}};
+    lab_error e = locals && world && palette && first && weightless
+                      ? weight_lists_init(&artist, n, d)
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d nodes", N);
+    for (int v = 0; e == LAB_OK && v < n; v++) {
+        const double *w = a->artist + (size_t)v * J;
+        double W = 0.0;
+        for (int j = 0; j < J; j++)
+            W += w[j];
+        e = weight_lists_add(&artist, w, J, W, d);
+    }
+    for (int s = 0; e == LAB_OK && s < WEIGHTS30_AUTOMATIC; s++) {
+        const weights30_versus *x = &a->versus[s];
+        for (int k = 0; e == LAB_OK && k < 3; k++)
+            e = x->not_computed[0] ? LAB_OK : weight_lists_init(&set[s][k], n, d);
+        for (int v = 0; e == LAB_OK && !x->not_computed[0] && v < n; v++) {
+            const double *h = x->weights + (size_t)v * J, *cut = x->cut + (size_t)v * J;
+            double total = 0.0;
+            for (int j = 0; j < J; j++)
+                total += h[j];
+            weightless[(size_t)v * WEIGHTS30_AUTOMATIC + s] = !(total > 0.0);
+            weights_cut(cut, J, 4, first); /* what an engine that reads the first set only takes */
+            e = weight_lists_add(&set[s][0], h, J, 1.0, d);
+            if (e == LAB_OK)
+                e = weight_lists_add(&set[s][1], cut, J, 1.0, d);
+            if (e == LAB_OK)
+                e = weight_lists_add(&set[s][2], first, J, 1.0, d);
+        }
+    }
+    if (e == LAB_OK)
+        e = gltf_animation_range(doc, doc->animation_count > 0 ? 0 : -1, &a->t0, &a->t1, d);
     double sum[WEIGHTS30_AUTOMATIC] = {0};
     for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++) /* none unless a second set is written */
         a->versus[s].first_set_change = a->influences > 4 ? 0.0 : NAN;
@@ -80,29 +155,21 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
                     m.m[r][c] = ibm[16 * j + c * 4 + r];
             palette[j] = mat4_mul(world[skin->joints[j]], m);
         }
-        for (int v = 0; e == LAB_OK && v < a->vertex_count; v++) {
-            const double *w = a->artist + (size_t)v * J;
-            double W = 0.0;
-            for (int j = 0; j < J; j++)
-                W += w[j];
-            for (int j = 0; j < J; j++)
-                artist[j] = w[j] / W;
-            vec4 pa = lbs_row(a->bind[v], artist, J, palette, slots, gathered);
+        for (int v = 0; e == LAB_OK && v < n; v++) {
+            vec4 pa = lbs_list(a->bind[v], &artist, v, palette);
             for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++) {
                 weights30_versus *x = &a->versus[s];
-                const double *h = x->weights + (size_t)v * J;
-                double total = 0.0;
-                for (int j = 0; j < J; j++)
-                    total += h[j];
-                vec4 ph = total > 0.0 ? lbs_row(a->bind[v], h, J, palette, slots, gathered)
-                                      : (vec4){a->bind[v].x, a->bind[v].y, a->bind[v].z, 1.0};
-                vec4 pc = total > 0.0 ? lbs_row(a->bind[v], x->cut + (size_t)v * J, J, palette, slots, gathered) : ph;
+                if (x->not_computed[0])
+                    continue;
+                bool none = weightless[(size_t)v * WEIGHTS30_AUTOMATIC + s]; /* Blender: left at the bind pose */
+                vec4 ph = none ? (vec4){a->bind[v].x, a->bind[v].y, a->bind[v].z, 1.0}
+                               : lbs_list(a->bind[v], &set[s][0], v, palette);
+                vec4 pc = none ? ph : lbs_list(a->bind[v], &set[s][1], v, palette);
                 x->cut_position_change = fmax(x->cut_position_change,
                                               vec3_length(vec3_sub(vec3_make(pc.x, pc.y, pc.z), vec3_make(ph.x, ph.y, ph.z))) /
                                                   a->size);
-                if (a->influences > 4 && total > 0.0) { /* an engine that reads the first set only */
-                    weights_cut(x->cut + (size_t)v * J, J, 4, first);
-                    vec4 pf = lbs_row(a->bind[v], first, J, palette, slots, gathered);
+                if (a->influences > 4 && !none) { /* an engine that reads the first set only */
+                    vec4 pf = lbs_list(a->bind[v], &set[s][2], v, palette);
                     x->first_set_change = max_or_nan(
                         x->first_set_change,
                         vec3_length(vec3_sub(vec3_make(pf.x, pf.y, pf.z), vec3_make(pc.x, pc.y, pc.z))) / a->size);
@@ -116,7 +183,11 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
     }
     for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++)
         a->versus[s].mean_position_difference = sum[s] / ((double)WEIGHTS30_ASSET_TIMES * a->vertex_count);
-    free(locals), free(world), free(palette), free(slots), free(artist), free(first), free(gathered);
+    weight_lists_free(&artist);
+    for (int s = 0; s < WEIGHTS30_AUTOMATIC; s++)
+        for (int k = 0; k < 3; k++)
+            weight_lists_free(&set[s][k]);
+    free(locals), free(world), free(palette), free(first), free(weightless);
     return e;
 }
 

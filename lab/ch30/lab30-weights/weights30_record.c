@@ -122,6 +122,10 @@ static cJSON *versus_json(const weights30_asset *a, weights30_set set)
     const weights30_versus *x = &a->versus[set - 1];
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "weights", weights30_set_name(set));
+    if (x->not_computed[0]) { /* --asset: bbw over its budget while another set is written */
+        cJSON_AddStringToObject(o, "not_computed", x->not_computed);
+        return o;
+    }
     cJSON *checks = cJSON_AddObjectToObject(o, "checks_of_the_solution");
     json_add_number(checks, "max_sum_error", x->sum_error);
     json_add_number(checks, "min_weight", x->min_weight);

@@ -136,6 +136,11 @@ void weights30_report_assets(const weights30 *r, FILE *out)
         for (int set = 1; set < WEIGHTS30_SETS; set++) {
             const weights30_versus *x = &a->versus[set - 1];
             const heat_result *h = &a->heat[set == WEIGHTS30_BLENDER ? HEAT_BLENDER : HEAT_PAPER];
+            if (x->not_computed[0]) {
+                fprintf(out, "  %s: not computed (not the set written): %s\n", weights30_set_name((weights30_set)set),
+                        x->not_computed);
+                continue;
+            }
             if (set == WEIGHTS30_BBW) {
                 const bbw_result *b = &a->bbw;
                 int most = 0, total = 0;

@@ -278,3 +278,38 @@ lab_error heat_sources(const mesh *m, heat_model model, const heat_bone *bones, 
         *hidden = unseen;
     return e;
 }
+
+lab_error heat_sources_nearest(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,
+                               const unsigned char *which, double *p, lab_diag *d)
+{
+    int n = m->vertex_count;
+    const bool blender = model == HEAT_BLENDER;
+    const double tie = blender ? HEAT_BLENDER_TIE : HEAT_TIE;
+    double *dist = malloc(((size_t)bone_count + 1) * sizeof *dist);
+    vec3 *normal = blender ? malloc(((size_t)n + 1) * sizeof *normal) : NULL, closest;
+    if (!dist || (blender && !normal)) {
+        free(dist), free(normal);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d bones, %d vertices", bone_count, n);
+    }
+    if (blender)
+        vertex_normals(m, normal);
+    for (int i = 0; i < n; i++) {
+        if (!which[i])
+            continue;
+        double *pi = p + (size_t)i * joint_count, nearest = INFINITY;
+        for (int b = 0; b < bone_count; b++) {
+            dist[b] = model_distance(model, m->vertices[i], blender ? normal[i] : vec3_make(0, 0, 0), bones[b], &closest);
+            nearest = fmin(nearest, dist[b]);
+        }
+        int k = 0;
+        for (int j = 0; j < joint_count; j++)
+            pi[j] = 0.0;
+        for (int b = 0; b < bone_count; b++)
+            if (dist[b] <= nearest * (1.0 + tie))
+                pi[bones[b].joint] += 1.0, k++;
+        for (int j = 0; j < joint_count && k > 0; j++)
+            pi[j] /= k;                                        /* p_j(i) = 1 / k, unseen or not */
+    }
+    free(dist), free(normal);
+    return LAB_OK;
+}

@@ -50,8 +50,12 @@
  * Vertices no triangle uses are not on the surface the heat flows over: in both models such
  * a vertex takes its weights from the bones nearest it, p_j(i), visibility aside (Blender's
  * row for it is H w = H p). A vertex on a bone (d = 0) is refused by the paper's model
- * (LAB_ERR_HEAT_ON_BONE) and clamped by Blender's; a connected part of the surface in
- * which no vertex sees a bone is refused by both (LAB_ERR_HEAT_UNSEEN), naming a vertex.
+ * (LAB_ERR_HEAT_ON_BONE) and clamped by Blender's. A connected part of the surface in which
+ * no vertex sees a bone (a plate outside a body that hides the bones: nothing pins its
+ * weights, and its block of the system is singular) is taken out of the system: by the
+ * paper's model each of its vertices takes the weights of the bones nearest it, visibility
+ * aside, as a vertex no triangle uses does; by Blender's none (Blender 3.4 leaves such a
+ * part without a vertex group, at the bind pose). heat_result counts the parts.
  *
  * Properties the program checks rather than enforces: because L 1 = 0 and sum_j p_j = 1
  * wherever H_ii > 0, the solution's weights sum to 1 at every vertex; because -L + M H is
@@ -114,6 +118,12 @@ lab_error heat_laplacian(const mesh *m, heat_model model, sparse_triplets *L, do
 lab_error heat_sources(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,
                       double c, double *H, double *p, int *hidden, lab_diag *d);
 
+/* p[i * joint_count + j] for the vertices which[i] flags: the bones nearest them by the
+ * model's distance, visibility aside (k tied bones share 1/k), as a vertex no triangle uses
+ * has them; the other rows untouched. */
+lab_error heat_sources_nearest(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,
+                               const unsigned char *which, double *p, lab_diag *d);
+
 /* What one bone-heat run found and cost. */
 typedef struct {
     int vertex_count, joint_count;
@@ -126,6 +136,9 @@ typedef struct {
                                  * the triplets' absolute values (computed by our own product,
                                  * not CHOLMOD's) */
     int hidden;                 /* vertices that see no bone */
+    int unseen_parts, unseen_vertices; /* connected parts in which no vertex sees a bone, and
+                                 * their vertices: taken out of the system (above) */
+    unsigned char *unseen;      /* vertex_count flags, 1 for their vertices; NULL when none */
     int sourceless;             /* sources (joints; Blender's: bones) no vertex takes heat from:
                                  * p_s = 0, so w_s = 0 exactly, given without a solve */
     int obtuse_triangles;       /* triangles with an angle over 90 degrees: a negative cotangent */
@@ -137,9 +150,9 @@ typedef struct {
 /* Bone-heat weights of every vertex of m for joint_count joints (each must own a bone),
  * by the model. A source no vertex takes heat from (p_s = 0: a bone every vertex has a nearer
  * one than, or cannot see) has weight 0 everywhere, given without its solve, so that its cost
- * is its distances alone. Refuses more than HEAT_MAX_PAIRS vertex-bone pairs (LAB_ERR_LIMIT), a
- * connected part of the surface that sees no bone (LAB_ERR_HEAT_UNSEEN) before it
- * factorises, and (the paper's model) a vertex on a bone. */
+ * is its distances alone. A part that sees no bone is weighted as the model says (above).
+ * Refuses more than HEAT_MAX_PAIRS vertex-bone pairs (LAB_ERR_LIMIT) and (the paper's
+ * model) a vertex on a bone. */
 lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, int bone_count, int joint_count,
                        double c, heat_result *out, lab_diag *d);
 void heat_result_free(heat_result *r);

@@ -5,6 +5,7 @@
 #include "weights/heat.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "base/diag.h"
@@ -21,38 +22,40 @@ static int part_of(int *parent, int i)
     return i;
 }
 
-/* Every connected part of the surface needs a vertex with heat: without one, nothing pins
- * its weights and its block of the system is singular. parent, flag: n of scratch each. */
-static lab_error check_parts_see_a_bone(const mesh *m, const double *H, int *parent, unsigned char *flag, lab_diag *d)
+/* The connected parts of the surface in which no vertex has heat: nothing pins their
+ * weights, and their block of the system is singular. unseen[i] = 1 for each of their
+ * vertices; *parts and *vertices count them. parent: n of scratch. */
+static void find_unseen_parts(const mesh *m, const double *H, int *parent, unsigned char *unseen, int *parts,
+                              int *vertices)
 {
-    enum { USED = 1, HEATED = 2 };
+    enum { USED = 1, HEATED = 2, COUNTED = 4, LOST = 8 };
     int n = m->vertex_count;
     for (int i = 0; i < n; i++)
-        parent[i] = i, flag[i] = 0;
+        parent[i] = i, unseen[i] = 0;
     for (int t = 0; t < m->triangle_count; t++) {
         const int *v = m->triangles[t].v;
         for (int k = 0; k < 3; k++) {
-            flag[v[k]] |= USED;
+            unseen[v[k]] |= USED;
             int a = part_of(parent, v[0]), b = part_of(parent, v[k]);
             parent[a > b ? a : b] = a < b ? a : b;
         }
     }
+    for (int i = 0; i < n; i++) /* every vertex straight to its part's root */
+        parent[i] = part_of(parent, i);
     for (int i = 0; i < n; i++)
         if (H[i] > 0.0)
-            flag[part_of(parent, i)] |= HEATED;
-    for (int i = 0; i < n; i++) { /* i ascending: the first vertex of a part names it */
-        int root = part_of(parent, i);
-        if (!(flag[i] & USED) || (flag[root] & HEATED))
-            continue; /* a vertex no triangle uses takes its nearest bones' weights instead */
-        int size = 0;
-        for (int v = 0; v < n; v++)
-            size += part_of(parent, v) == root;
-        return diag_fail_at_vertex(d, LAB_ERR_HEAT_UNSEEN, i, NULL,
-                                   "its connected part of the surface (%d vertices, this one the first) sees no "
-                                   "bone: from each of them, the nearest bones are hidden behind a triangle",
-                                   size);
+            unseen[parent[i]] |= HEATED;
+    *parts = *vertices = 0;
+    for (int i = 0; i < n; i++) { /* a vertex no triangle uses takes its nearest bones' anyway */
+        int root = parent[i];
+        if (!(unseen[i] & USED) || (unseen[root] & HEATED))
+            continue;
+        if (!(unseen[root] & COUNTED))
+            unseen[root] |= COUNTED, (*parts)++;
+        unseen[i] |= LOST, (*vertices)++;
     }
-    return LAB_OK;
+    for (int i = 0; i < n; i++)
+        unseen[i] = (unseen[i] & LOST) != 0;
 }
 
 void heat_result_free(heat_result *r)
@@ -60,6 +63,7 @@ void heat_result_free(heat_result *r)
     free(r->solution);
     free(r->weights);
     free(r->backward_error);
+    free(r->unseen);
     *r = (heat_result){0};
 }
 
@@ -112,8 +116,26 @@ lab_error heat_solve(const mesh *m, heat_model model, const heat_bone *bones, in
         e = heat_laplacian(m, model, &A, mass, &out->obtuse_triangles, d);
     if (e == LAB_OK)
         e = heat_sources(m, model, per_bone ? source : bones, bone_count, S, c, H, p, &out->hidden, d);
+    /* a part that sees no bone leaves the system: the paper's model gives its vertices their
+     * nearest bones' weights (visibility aside), Blender's none (its p is 0 there) */
     if (e == LAB_OK)
-        e = check_parts_see_a_bone(m, H, parent, flag, d);
+        find_unseen_parts(m, H, parent, flag, &out->unseen_parts, &out->unseen_vertices);
+    if (e == LAB_OK && out->unseen_parts && model == HEAT_PAPER)
+        e = heat_sources_nearest(m, model, bones, bone_count, S, flag, p, d);
+    if (e == LAB_OK && out->unseen_parts) {
+        if (!(out->unseen = malloc((size_t)n)))
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "bone heat", "%d vertices", n);
+        else
+            memcpy(out->unseen, flag, (size_t)n);
+    }
+    if (e == LAB_OK && out->unseen_parts) {
+        for (size_t k = 0; k < A.count; k++)
+            if (flag[A.row[k]] || flag[A.col[k]])
+                A.value[k] = 0.0;
+        for (int i = 0; i < n; i++)
+            if (flag[i])
+                mass[i] = 0.0; /* the row w_i = p_i, as for a vertex no triangle uses */
+    }
     /* the paper's rows times M; Blender's rows are M^-1 L / 4 + H, times 4 M */
     const double scale = model == HEAT_BLENDER ? 4.0 : 1.0;
     if (e == LAB_OK) {

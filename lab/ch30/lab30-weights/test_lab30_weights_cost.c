@@ -10,6 +10,7 @@
  * - The active set's budget: a run that writes bbw, allowed fewer operations than it needs,
  *   is refused naming --bbw-budget; allowed exactly what the unlimited run reports, it
  *   passes; a run that writes another set goes on without bbw and says why.
+ * - A machine of separate parts, a plate that sees no bone: every set written.
  * Nothing is written by a refused run. The page's "Cost" gives the times and memory. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -63,13 +64,15 @@ static int accessor(cJSON *root, size_t at, size_t n, int component, int count, 
 }
 
 /* DIR/box.gltf and DIR/box.bin: the box [-1, 1]^3 cut n x n a face, J joints at x from -0.5
- * to 0.5 (each the previous one's child), every vertex weighted 1 to the joint nearest in x. */
-static void write_box(const char *dir, int n, int J)
+ * to 0.5 (each the previous one's child), every vertex weighted 1 to the joint nearest in x.
+ * With `plate`, a second closed part: the box [1.2, 1.3] x [-0.3, 0.3]^2 beside the first,
+ * which hides every bone from it (8 vertices, 12 triangles, the same primitive). */
+static void write_box(const char *dir, int n, int J, bool plate)
 {
     int side = n + 1, count = 0;
     int *map = malloc((size_t)side * side * side * sizeof *map);
-    float *position = malloc((size_t)(6 * n * n + 2) * 3 * sizeof *position);
-    uint32_t *index = malloc((size_t)12 * n * n * 3 * sizeof *index);
+    float *position = malloc((size_t)(6 * n * n + 2 + 8) * 3 * sizeof *position);
+    uint32_t *index = malloc(((size_t)12 * n * n + 12) * 3 * sizeof *index);
     assert_true(map && position && index);
     for (int i = 0; i < side; i++)
         for (int j = 0; j < side; j++)
@@ -84,6 +87,7 @@ static void write_box(const char *dir, int n, int J)
                 }
             }
     assert_int_equal(count, 6 * n * n + 2);
+
     int t = 0;
     for (int axis = 0; axis < 3; axis++)
         for (int s = 0; s <= n; s += n)
@@ -100,6 +104,21 @@ static void write_box(const char *dir, int n, int J)
                         for (int c = 0; c < 3; c++)
                             index[3 * t + c] = (uint32_t)tri[h][s ? c : 2 - c];
                 }
+    if (plate) { /* its corners, then its faces, each wound outward */
+        for (int k = 0; k < 8; k++) {
+            position[3 * (count + k)] = k & 1 ? 1.3f : 1.2f;
+            position[3 * (count + k) + 1] = k & 2 ? 0.3f : -0.3f;
+            position[3 * (count + k) + 2] = k & 4 ? 0.3f : -0.3f;
+        }
+        static const int faces[6][4] = {{0, 2, 6, 4}, {1, 5, 7, 3}, {0, 4, 5, 1}, {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 6, 7, 5}};
+        for (int f = 0; f < 6; f++)
+            for (int h = 0; h < 2; h++, t++) {
+                int c[3] = {faces[f][0], faces[f][1 + h], faces[f][2 + h]};
+                for (int k = 0; k < 3; k++)
+                    index[3 * t + k] = (uint32_t)(count + c[k]);
+            }
+        count += 8;
+    }
     blob b = {0};
     cJSON *root = cJSON_CreateObject();
     cJSON *version = cJSON_AddObjectToObject(root, "asset");
@@ -107,7 +126,7 @@ static void write_box(const char *dir, int n, int J)
     cJSON_AddArrayToObject(root, "bufferViews");
     cJSON_AddArrayToObject(root, "accessors");
     int pa = accessor(root, put(&b, position, (size_t)count * 12), (size_t)count * 12, 5126, count, "VEC3");
-    double lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
+    double lo[3] = {-1, -1, -1}, hi[3] = {plate ? 1.3 : 1, 1, 1};
     cJSON_AddItemToObject(cJSON_GetArrayItem(tu_json_get(root, "accessors"), pa), "min", cJSON_CreateDoubleArray(lo, 3));
     cJSON_AddItemToObject(cJSON_GetArrayItem(tu_json_get(root, "accessors"), pa), "max", cJSON_CreateDoubleArray(hi, 3));
     uint16_t *joints = calloc((size_t)count * 4, sizeof *joints);
@@ -178,19 +197,19 @@ static void write_box(const char *dir, int n, int J)
 }
 
 /* A fresh folder DIR/NAME with the box in it; its path in out (4096 bytes). */
-static void box_folder(const run_ctx *ctx, const char *name, int n, int J, char *out)
+static void box_folder(const run_ctx *ctx, const char *name, int n, int J, bool plate, char *out)
 {
     snprintf(out, 4096, "%s", tu_path(ctx->dir, name));
     tu_remove_tree(out);
     assert_int_equal(mkdir(out, 0755), 0);
-    write_box(out, n, J);
+    write_box(out, n, J, plate);
 }
 
 static void test_lab30_weights_hidden_joints_cost_no_solve(void **state)
 {
     run_ctx *ctx = *state;
     char dir[4096], in[4200];
-    box_folder(ctx, "box", 12, 1024, dir);
+    box_folder(ctx, "box", 12, 1024, false, dir);
     snprintf(in, sizeof in, "%s/box.gltf", dir);
     assert_int_equal(run_lab(ctx, "--asset", in, dir), 0);
     cJSON *json = tu_json_load(tu_path(dir, "weights30-asset.json")), *asset = tu_json_get(json, "asset");
@@ -213,14 +232,14 @@ static void test_lab30_weights_refuses_too_many_pairs(void **state)
 {
     run_ctx *ctx = *state;
     char dir[4096], in[4200];
-    box_folder(ctx, "box", 12, 4096, dir);
+    box_folder(ctx, "box", 12, 4096, false, dir);
     snprintf(in, sizeof in, "%s/box.gltf", dir);
     assert_int_equal(run_lab(ctx, "--asset", in, dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "866 vertices x 4096 bones (4096 joints) = 3547136 vertex-bone pairs, "
                                                 "over --max-pairs 1048576"));
     assert_true(tu_file_contains(ctx->err_path, "raise it with --max-pairs N, up to 4194304"));
     assert_int_equal(tu_count_entries(dir), 2); /* box.gltf and box.bin: nothing written */
-    box_folder(ctx, "box", 4, 8, dir); /* 98 vertices x 8 bones = 784 pairs */
+    box_folder(ctx, "box", 4, 8, false, dir); /* 98 vertices x 8 bones = 784 pairs */
     assert_int_equal(run_lab(ctx, "--asset", in, "--max-pairs", "783", dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "= 784 vertex-bone pairs, over --max-pairs 783"));
     assert_int_equal(run_lab(ctx, "--asset", in, "--max-pairs", "784", dir), 0);
@@ -231,7 +250,7 @@ static void test_lab30_weights_bbw_budget(void **state)
 {
     run_ctx *ctx = *state;
     char dir[4096], in[4200];
-    box_folder(ctx, "box", 8, 6, dir);
+    box_folder(ctx, "box", 8, 6, false, dir);
     snprintf(in, sizeof in, "%s/box.gltf", dir);
     assert_int_equal(run_lab(ctx, "--asset", in, dir), 0);
     cJSON *json = tu_json_load(tu_path(dir, "weights30-asset.json"));
@@ -242,7 +261,7 @@ static void test_lab30_weights_bbw_budget(void **state)
     char budget[64];
     snprintf(budget, sizeof budget, "%.17g", spent);
     assert_int_equal(run_lab(ctx, "--asset", in, "--bbw-budget", budget, dir), 0);
-    box_folder(ctx, "box", 8, 6, dir);
+    box_folder(ctx, "box", 8, 6, false, dir);
     snprintf(budget, sizeof budget, "%.17g", spent - 1.0);
     assert_int_equal(run_lab(ctx, "--asset", in, "--weights", "bbw", "--bbw-budget", budget, dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "biharmonic weights, joint "));
@@ -258,6 +277,55 @@ static void test_lab30_weights_bbw_budget(void **state)
     cJSON_Delete(json);
 }
 
+/* A machine of separate parts, as BrainStem is: a plate beside the body, every bone inside
+ * the body and so hidden from the plate. Bone heat takes the plate out of its system: the
+ * paper's model gives its 8 vertices their nearest bones' weights, Blender's none (Blender
+ * 3.4 leaves such a part without a vertex group); bbw gives the plate, which holds no
+ * handle, its vertex nearest a bone as one, and the plate follows that joint whole. Each set
+ * is written and read back. */
+static void test_lab30_weights_machine_of_parts(void **state)
+{
+    run_ctx *ctx = *state;
+    char dir[4096], in[4200];
+    box_folder(ctx, "box", 4, 5, true, dir); /* 5 joints: the leaf's bone ends at x = 0.75 */
+    snprintf(in, sizeof in, "%s/box.gltf", dir);
+    static const char *const sets[3] = {"heat", "blender", "bbw"};
+    for (int s = 0; s < 3; s++) {
+        if (run_lab(ctx, "--asset", in, "--weights", sets[s], dir) != 0) {
+            char *said = tu_read_file(ctx->err_path, NULL);
+            fail_msg("%s: %s", sets[s], said ? said : "(nothing said)");
+        }
+        cJSON *json = tu_json_load(tu_path(dir, "weights30-asset.json")), *asset = tu_json_get(json, "asset");
+        for (int m = 0; m < 2; m++) {
+            cJSON *model = tu_json_get(tu_json_get(asset, "models"), m ? "blender" : "paper");
+            assert_int_equal((int)tu_json_num(model, "parts_that_see_no_bone"), 1);
+            assert_int_equal((int)tu_json_num(model, "their_vertices"), 8);
+        }
+        cJSON *bbw = cJSON_GetArrayItem(tu_json_get(asset, "automatic_weights"), 2);
+        assert_int_equal((int)tu_json_num(bbw, "parts_given_a_handle"), 1);
+        /* Blender's leaves the plate without weight, which glTF cannot hold: the file gives it
+         * its nearest bones' */
+        assert_int_equal((int)tu_json_num(tu_json_get(json, "written"), "weightless_vertices_given_their_nearest_bones"),
+                         s == 1 ? 8 : 0);
+        cJSON_Delete(json);
+        /* the plate's rows (vertices 98 .. 105) in the weights written */
+        FILE *f = fopen(tu_path(dir, "weights30-asset.csv"), "r");
+        assert_non_null(f);
+        char line[128];
+        double total[8] = {0};
+        int v, j, joints[8] = {0};
+        double w;
+        assert_non_null(fgets(line, sizeof line, f));
+        while (fscanf(f, "%d,%d,%lf\n", &v, &j, &w) == 3)
+            if (v >= 98)
+                total[v - 98] += w, joints[v - 98]++;
+        assert_int_equal(fclose(f), 0);
+        for (int k = 0; k < 8; k++) /* written summing to 1; bbw's: one joint, whole */
+            if (!(fabs(total[k] - 1.0) < 1e-12 && (s != 2 || joints[k] == 1)))
+                fail_msg("%s: plate vertex %d: %d weights summing to %.17g", sets[s], k, joints[k], total[k]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +334,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lab30_weights_refuses_too_many_pairs, tu_run_dir_setup,
                                         tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_lab30_weights_bbw_budget, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_lab30_weights_machine_of_parts, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests_name("lab30-weights: what an asset may cost", tests, NULL, NULL);
 }

@@ -162,6 +162,8 @@ typedef struct {
     bbw_result bbw;                       /* on the welded surface */
     int *handle;                            /* welded vertex -> the joint it is a handle of, or -1 */
     int handle_count;
+    int handle_parts;                       /* parts without a handle given one (their vertex
+                                             * nearest a bone): they follow that joint whole */
     double bbw_kkt_independent;             /* by L (M^-1 (L w)), two products */
     double *artist;                         /* vertex_count x joint_count, vertex-major */
     weights30_versus versus[WEIGHTS30_AUTOMATIC];
@@ -203,6 +205,8 @@ typedef struct {
     char asset_out[256];                   /* the .glb written */
     bool asset_name_changed;               /* its name is the input's made safe (output_name_from_input) */
     double readback_error;                 /* max |read back - cut weights| */
+    int weighted_for_gltf;                 /* vertices the set left without weight, written
+                                            * with their nearest bones' (glTF's sum to 1) */
     int readback_sets;
     weights30_checks checks;
 } weights30;
@@ -242,7 +246,7 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, const weight
 lab_error weights30_artist_weights(weights30_asset *a, const gltf_document *doc, lab_diag *d);
 void weights30_deforming_weights(const weights30_asset *a, const heat_result *h, const int *vertex_of, double *out);
 void weights30_compare_weights(const weights30_asset *a, const double *solution, const int *vertex_of, double backward,
-                               weights30_versus *x);
+                            const unsigned char *unweighted, weights30_versus *x);
 lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc, const gltf_skin *skin,
                                    const double *ibm, lab_diag *d);
 

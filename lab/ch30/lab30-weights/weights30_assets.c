@@ -326,7 +326,8 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, const weight
         for (int j = 0; j < a->joint_count; j++)
             backward = max_or_nan(backward, a->heat[model].backward_error[j]); /* a NaN is a failed check */
         weights30_deforming_weights(a, &a->heat[model], vertex_of, x->weights);
-        weights30_compare_weights(a, a->heat[model].solution, vertex_of, backward, x);
+        weights30_compare_weights(a, a->heat[model].solution, vertex_of, backward,
+                                  model == HEAT_BLENDER ? a->heat[model].unseen : NULL, x);
     }
     /* bounded biharmonic weights on the welded surface, back to every vertex */
     weights30_versus *bbw = &a->versus[WEIGHTS30_BBW - 1];
@@ -341,7 +342,7 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, const weight
         for (int v = 0; v < a->vertex_count; v++)
             for (int j = 0; j < a->joint_count; j++)
                 x->weights[(size_t)v * a->joint_count + j] = a->bbw.weights[(size_t)a->weld[v] * a->joint_count + j];
-        weights30_compare_weights(a, a->bbw.weights, a->weld, a->bbw.backward_error, x);
+        weights30_compare_weights(a, a->bbw.weights, a->weld, a->bbw.backward_error, NULL, x);
     }
     /* each set cut to the K heaviest a vertex, as an engine's JOINTS_n / WEIGHTS_n hold them */
     for (int s = 0; e == LAB_OK && s < WEIGHTS30_AUTOMATIC; s++) {

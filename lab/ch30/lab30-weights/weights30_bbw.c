@@ -46,6 +46,48 @@ lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass
     return LAB_OK;
 }
 
+/* The union-find's root of i, halving the path. */
+static int root_of(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* Gives each connected part of m without a handle one: its vertex nearest a bone (dist[i],
+ * joint[i]), a handle of that bone's joint; counts them in a->handle_parts. */
+static lab_error handle_every_part(weights30_asset *a, const mesh *m, const double *dist, const int *joint, lab_diag *d)
+{
+    int n = m->vertex_count;
+    int *parent = malloc(((size_t)n + 1) * sizeof *parent), *best = malloc(((size_t)n + 1) * sizeof *best);
+    if (!parent || !best) {
+        free(parent), free(best);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d vertices", n);
+    }
+    for (int i = 0; i < n; i++)
+        parent[i] = i, best[i] = -1;
+    for (int t = 0; t < m->triangle_count; t++)
+        for (int k = 1; k < 3; k++) {
+            int x = root_of(parent, m->triangles[t].v[0]), y = root_of(parent, m->triangles[t].v[k]);
+            parent[x > y ? x : y] = x < y ? x : y;
+        }
+    for (int i = 0; i < n; i++) { /* best[root]: -2 once the part has a handle */
+        int r = root_of(parent, i);
+        if (a->handle[i] >= 0)
+            best[r] = -2;
+        else if (best[r] != -2 && (best[r] < 0 || dist[i] < dist[best[r]]))
+            best[r] = i;
+    }
+    a->handle_parts = 0;
+    for (int r = 0; r < n; r++)
+        if (best[r] >= 0) {
+            a->handle[best[r]] = joint[best[r]];
+            a->handle_count++, a->handle_parts++;
+        }
+    free(parent), free(best);
+    return LAB_OK;
+}
+
 lab_error weights30_asset_bbw(weights30_asset *a, double budget, lab_diag *d)
 {
     const mesh *m = &a->welded;
@@ -78,6 +120,11 @@ lab_error weights30_asset_bbw(weights30_asset *a, double budget, lab_diag *d)
         a->handle[i] = handle ? joint[i] : -1;
         a->handle_count += handle;
     }
+    /* a connected part without a handle (a machine's separate piece) would leave its block
+     * of Q singular: its vertex nearest a bone becomes a handle of that bone's joint, and the
+     * part follows that joint whole (Q 1 = 0: the minimiser is 1 on the part) */
+    if (e == LAB_OK)
+        e = handle_every_part(a, m, dist, joint, d);
     /* min 1/2 w_j^T L M^-1 L w_j, 0 <= w <= 1, by active sets (src/weights/bbw.c) */
     if (e == LAB_OK)
         e = bbw_solve(&L, mass, a->handle, J, true, budget, &a->bbw, d);

@@ -194,7 +194,7 @@ lab_error weights30_over_animation(weights30_asset *a, const gltf_document *doc,
 /* One automatic set against the artist's: its solution's checks (solution[vertex_of[v]]),
  * then its weights against the artist's, vertex by vertex. */
 void weights30_compare_weights(const weights30_asset *a, const double *solution, const int *vertex_of, double backward,
-                            weights30_versus *x)
+                            const unsigned char *unweighted, weights30_versus *x)
 {
     int J = a->joint_count;
     double sum = 0.0;
@@ -218,7 +218,8 @@ void weights30_compare_weights(const weights30_asset *a, const double *solution,
                 x->max_weight_difference = diff, x->max_weight_vertex = v, x->max_weight_joint = j;
         }
         x->weightless += !(kept > 0.0);
-        x->sum_error = fmax(x->sum_error, fabs(total - 1.0));
+        if (!(unweighted && unweighted[vertex_of ? vertex_of[v] : v])) /* by the model's design: none */
+            x->sum_error = max_or_nan(x->sum_error, fabs(total - 1.0));
         sum += worst;
     }
     x->mean_weight_difference = sum / a->vertex_count;

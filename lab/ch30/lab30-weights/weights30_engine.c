@@ -21,6 +21,7 @@
 #include "program/output.h"
 #include "skin/influences.h"
 
+#include "weights/heat.h"
 #include "weights30.h"
 
 /* The assets folder: --assets DIR, or else the repository's assets/ found from the
@@ -93,15 +94,42 @@ lab_error weights30_read_assets(const weights30_options *o, weights30 *r, lab_di
 }
 
 
+/* A vertex the set leaves without weight (Blender's, for a part that sees no bone, or one its
+ * cut empties) cannot be written: glTF's weights sum to 1. It is written with the weights of
+ * the bones nearest it (ties within HEAT_TIE share), into its row of the cut table, which is
+ * what the CSV and the read-back then hold; returns how many. */
+static int weight_the_weightless(weights30_asset *a, double *cut)
+{
+    int J = a->joint_count, filled = 0;
+    for (int v = 0; v < a->vertex_count; v++) {
+        double *row = cut + (size_t)v * J, total = 0.0, nearest = INFINITY;
+        for (int j = 0; j < J; j++)
+            total += row[j];
+        if (total > 0.0)
+            continue;
+        for (int b = 0; b < a->bone_count; b++)
+            nearest = fmin(nearest, heat_segment_distance(a->bind[v], a->bones[b], NULL));
+        int k = 0;
+        for (int b = 0; b < a->bone_count; b++)
+            if (heat_segment_distance(a->bind[v], a->bones[b], NULL) <= nearest * (1.0 + HEAT_TIE))
+                row[a->bones[b].joint] += 1.0, k++;
+        for (int j = 0; j < J; j++)
+            row[j] /= k;
+        filled++;
+    }
+    return filled;
+}
+
 /* --asset IN: the chosen automatic set, cut to K a vertex (heaviest first, unused slots
  * joint 0 with weight 0), into IN's own document as JOINTS_n / WEIGHTS_n (gltf_rewrite.h),
  * then read back by the reader every program uses and compared with the cut weights. */
 lab_error weights30_write_asset(const weights30_options *o, weights30 *r, report_checks *c, output_batch *out,
                                 lab_diag *d)
 {
-    const weights30_asset *a = &r->asset[0];
-    const weights30_versus *x = &a->versus[o->asset_weights];
+    weights30_asset *a = &r->asset[0];
+    weights30_versus *x = &a->versus[o->asset_weights];
     int K = a->influences, J = a->joint_count, n = a->vertex_count;
+    r->weighted_for_gltf = weight_the_weightless(a, x->cut);
     gltf_document doc, back;
     lab_error e = gltf_load(o->asset_in, &doc, d);
     if (e == LAB_OK && (e = gltf_validate(&doc, d)) != LAB_OK)
@@ -179,6 +207,7 @@ lab_error weights30_asset_evidence(const weights30 *r, output_batch *out, lab_di
     cJSON_AddStringToObject(w, "weights", weights30_set_name((weights30_set)(r->options.asset_weights + 1)));
     cJSON_AddNumberToObject(w, "influences", r->influences);
     cJSON_AddNumberToObject(w, "sets_read_back", r->readback_sets);
+    cJSON_AddNumberToObject(w, "weightless_vertices_given_their_nearest_bones", r->weighted_for_gltf);
     json_add_number(w, "max_read_back_weight_error", r->readback_error);
     bytes json = {0}, csv = {0};
     lab_error e = json_to_bytes(root, &json, d);
@@ -216,6 +245,9 @@ void weights30_report_written(const weights30 *r, FILE *out)
             r->asset_out, weights30_set_name((weights30_set)(r->options.asset_weights + 1)), r->influences,
             r->influences / 4);
     fprintf(out, "  sets read back: %d\n", r->readback_sets);
+    if (r->weighted_for_gltf)
+        fprintf(out, "  %d vertices the set leaves without weight are written with their nearest bones' weights\n"
+                "  (glTF's weights sum to 1; Blender would leave them at the bind pose)\n", r->weighted_for_gltf);
     for (int i = 1; i < c->count; i++) /* the first, the sets, is the line above */
         report_row(out, &c->items[i]);
 }

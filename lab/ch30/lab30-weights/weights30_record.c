@@ -137,6 +137,8 @@ static cJSON *versus_json(const weights30_asset *a, weights30_set set)
         for (int j = 0; j < a->joint_count; j++)
             rounds += a->bbw.iterations[j];
         cJSON_AddNumberToObject(o, "active_set_rounds", rounds);
+        cJSON_AddNumberToObject(o, "handles", a->handle_count);
+        cJSON_AddNumberToObject(o, "parts_given_a_handle", a->handle_parts);
         json_add_number(o, "operations", a->bbw.work);
     }
     cJSON *cut = cJSON_AddObjectToObject(o, "cut_to_the_heaviest");
@@ -190,6 +192,8 @@ cJSON *weights30_asset_json(const weights30_asset *a)
     for (int model = 0; model < HEAT_MODELS; model++) {
         cJSON *m = cJSON_AddObjectToObject(models, heat_model_names[model]);
         cJSON_AddNumberToObject(m, "hidden_vertices", a->heat[model].hidden);
+        cJSON_AddNumberToObject(m, "parts_that_see_no_bone", a->heat[model].unseen_parts);
+        cJSON_AddNumberToObject(m, "their_vertices", a->heat[model].unseen_vertices);
         cJSON_AddNumberToObject(m, "obtuse_triangles", a->heat[model].obtuse_triangles);
         cJSON_AddItemToObject(m, "cost", cost_json(&a->heat[model]));
     }

@@ -150,11 +150,18 @@ void weights30_report_assets(const weights30 *r, FILE *out)
                         "  distance); active-set rounds %d in all, %d at most for one joint; %d vertex values held\n"
                         "  at a bound at the end; %.4g operations (--bbw-budget %.4g)\n", a->handle_count,
                         total, most, b->active, b->work, r->options.bbw_budget);
+                if (a->handle_parts)
+                    fprintf(out, "  %d connected parts had no handle: each took its vertex nearest a bone, and follows\n"
+                            "  that joint whole\n", a->handle_parts);
                 rows(out, &r->checks.assets, &next, 2);
                 fprintf(out, "  the joints' minimisers summed to 1 within %.3g before the division\n", b->sum_error);
             } else {
                 fprintf(out, "  %s: %d obtuse triangles, %d vertices see no bone\n", weights30_set_name((weights30_set)set),
                         h->obtuse_triangles, h->hidden);
+                if (h->unseen_parts)
+                    fprintf(out, "  %d connected parts (%d vertices) see no bone at all: %s\n", h->unseen_parts,
+                            h->unseen_vertices, set == WEIGHTS30_BLENDER ? "no weight (Blender leaves them unweighted)"
+                                                                         : "their nearest bones' weights");
             }
             rows(out, &r->checks.assets, &next, set != WEIGHTS30_BBW ? 2 : 1);
             if (x->negative_count == 0)

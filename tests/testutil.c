@@ -612,3 +612,15 @@ void tu_keep_fuzz_asset(const char *name, const void *data, size_t size)
 {
     keep_fuzz_file("assets", name, NULL, data, size);
 }
+
+void tu_gltf_validate(const tu_run_dir *ctx, const char *file, bool warnings_ok)
+{
+    int rc = tu_run_program("/usr/bin/env", ctx->out_path, ctx->err_path, "node", "tests/gltf-validate.js",
+                            GLTF_VALIDATOR_DIR, file, (char *)NULL);
+    char *report = tu_read_file(ctx->out_path, NULL);
+    bool ok = report && strstr(report, ": 0 errors, ") &&
+              (warnings_ok ? rc == 0 || rc == 1 : rc == 0 && strstr(report, ": 0 errors, 0 warnings"));
+    if (!ok)
+        fail_msg("validator on %s, exit %d: %s", file, rc, report ? report : "(no output)");
+    free(report);
+}

@@ -56,6 +56,10 @@ int tu_run_program(const char *program, const char *out_path, const char *err_pa
 
 /* dir/name in one of 8 rotating static buffers (enough for one assertion's operands). */
 const char *tu_path(const char *dir, const char *name);
+/* The Khronos validator (tests/gltf-validate.js, the npm package under GLTF_VALIDATOR_DIR) on
+ * file, its output in ctx's out_path: the test fails unless it reports 0 errors and, unless
+ * warnings_ok (warnings the source carries), 0 warnings. */
+void tu_gltf_validate(const tu_run_dir *ctx, const char *file, bool warnings_ok);
 bool tu_file_contains(const char *path, const char *needle);
 bool tu_same_bytes(const char *a, const char *b);
 bool tu_same_pixels(const char *a, const char *b);   /* decoded PNGs, pixel for pixel */

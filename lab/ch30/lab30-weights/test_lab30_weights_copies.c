@@ -311,12 +311,7 @@ static void test_lab30_weights_solve_over_every_part(void **state)
          * above) and passes the Khronos validator */
         char glb[4200];
         snprintf(glb, sizeof glb, "%s", tu_path(dir, "copy-blender.glb"));
-        int rc = tu_run_program("/usr/bin/env", ctx->out_path, ctx->err_path, "node", "tests/gltf-validate.js",
-                                GLTF_VALIDATOR_DIR, glb, (char *)NULL);
-        char *report = tu_read_file(ctx->out_path, NULL);
-        if (rc != 0 || !strstr(report, " 0 errors"))
-            fail_msg("validator exit %d: %s", rc, report ? report : "(no output)");
-        free(report);
+        tu_gltf_validate(ctx, glb, false);
     }
 }
 

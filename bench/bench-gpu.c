@@ -89,7 +89,7 @@ static lab_error bench_gpu(bench *b, gpu_path path, skin_method method, lab_diag
 static lab_error bench_cpu(bench *b, int threads, skin_method method, lab_diag *d)
 {
     fastskin_job job = {b->m, b->pc, b->pd, JOINTS, method, FASTSKIN_UNIT_NORMALS, threads,
-                        fastskin_default_level(method, FASTSKIN_UNIT_NORMALS), b->p, b->n, b->pool}; /* the level a user gets */
+                        fastskin_default_level(method, FASTSKIN_UNIT_NORMALS, NULL), b->p, b->n, b->pool}; /* the level a user gets */
     lab_error e = fastskin_run(&job, d);
     double run[MAX_RUNS], start = timer_seconds();
     int runs = 0;

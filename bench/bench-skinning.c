@@ -493,7 +493,7 @@ static void default_target(bench *b, const char *what, const packed_mesh *mesh, 
                            skin_method method, fastskin_normals normals)
 {
 #if defined(__x86_64__)
-    const simd_level level = fastskin_default_level(method, normals);
+    const simd_level level = fastskin_default_level(method, normals, mesh);
     if (level == SIMD_AVX2 || !simd_level_available(SIMD_AVX2) ||
         (mesh->count != 10000 && mesh->count != 1000000 && mesh->count != b->largest))
         return;
@@ -764,6 +764,28 @@ static void machine_csv(bytes *csv)
     }
 }
 
+/* The CPU the run measured (simd_cpu_running, its instruction sets as the kernels test them)
+ * and the default level fastskin_default_level gives each vertex format on it, so that every
+ * ratio the results state is tied to the CPU that measured it. key,value rows. */
+static void cpu_csv(bytes *csv)
+{
+    simd_cpu cpu = simd_cpu_running();
+    for (char *c = cpu.brand; *c; c++) /* one CSV field, and no trailing blanks */
+        *c = *c == ',' ? ' ' : *c;
+    for (size_t n = strlen(cpu.brand); n > 0 && cpu.brand[n - 1] == ' '; n--)
+        cpu.brand[n - 1] = '\0';
+    bytes_printf(csv, "key,value\nvendor,%s\nfamily,%d\nmodel,%d\nbrand,%s\nlevels,", cpu.vendor[0] ? cpu.vendor : "unknown",
+                 cpu.family, cpu.model, cpu.brand[0] ? cpu.brand : "unknown");
+    for (int l = 0; l < SIMD_LEVEL_COUNT; l++)
+        if (simd_level_available((simd_level)l))
+            bytes_printf(csv, "%s%s", l ? " " : "", simd_level_name((simd_level)l));
+    packed_mesh compressed = {0};
+    compressed.joint_format = PACKED_JOINT_U8, compressed.weight_format = PACKED_WEIGHT_UNORM8;
+    bytes_printf(csv, "\ndefault_level_44_byte_vertex,%s\ndefault_level_compressed_vertex,%s\n",
+                 simd_level_name(fastskin_default_level(SKIN_LBS, FASTSKIN_NO_NORMALS, NULL)),
+                 simd_level_name(fastskin_default_level(SKIN_LBS, FASTSKIN_NO_NORMALS, &compressed)));
+}
+
 static void write_csv(const table *tb, bytes *csv)
 {
     bytes_printf(csv, "kernel,method,influences,normals,threads,vertices,ns_per_vertex,ns_fastest,"
@@ -1031,11 +1053,12 @@ int main(int argc, char **argv)
     printf("\nThe frozen kernels against the scalar kernel (positions): largest difference %.3g, bound %.0e: %s\n",
            b.frozen_worst, FROZEN_BOUND, b.frozen_agree ? "agree" : "DIFFER");
     output_batch batch = {0};
-    bytes csv = {0}, accuracy = {0}, machine = {0}, targets = {0};
+    bytes csv = {0}, accuracy = {0}, machine = {0}, targets = {0}, cpu = {0};
     canvas plot = {0};
     write_csv(&b.tb, &csv);
     write_targets(&b.targets, &targets);
     machine_csv(&machine);
+    cpu_csv(&cpu);
     lab_error e = compression_table(&random_rig, pc, &accuracy, &d);
     if (e == LAB_OK)
         e = output_batch_add(&batch, "skinning.csv", &csv, &d);
@@ -1044,12 +1067,14 @@ int main(int argc, char **argv)
     if (e == LAB_OK)
         e = output_batch_add(&batch, "machine.csv", &machine, &d);
     if (e == LAB_OK)
+        e = output_batch_add(&batch, "cpu.csv", &cpu, &d);
+    if (e == LAB_OK)
         e = output_batch_add(&batch, "targets.csv", &targets, &d);
     if (e == LAB_OK)
         e = draw_plot(&b.tb, sizes, size_count, &plot, &d);
     if (e == LAB_OK)
         e = output_batch_add_image(&batch, "skinning.png", &plot, &d);
-    bytes_free(&csv), bytes_free(&accuracy), bytes_free(&machine), bytes_free(&targets);
+    bytes_free(&csv), bytes_free(&accuracy), bytes_free(&machine), bytes_free(&targets), bytes_free(&cpu);
     canvas_free(&plot);
     packed_mesh_free(&random_rig);
     fastskin_pool_destroy(b.pool);

@@ -450,7 +450,8 @@ static void test_docs_results_file_is_generated(void **state)
     snprintf(command, sizeof command,
              "cp " COMMITTED_OUT_DIR "/bench/skinning.csv " COMMITTED_OUT_DIR "/bench/targets.csv "
              COMMITTED_OUT_DIR "/bench/compression.csv "
-             COMMITTED_OUT_DIR "/bench/machine.csv " COMMITTED_OUT_DIR "/bench/instructions.csv "
+             COMMITTED_OUT_DIR "/bench/machine.csv " COMMITTED_OUT_DIR "/bench/cpu.csv "
+             COMMITTED_OUT_DIR "/bench/instructions.csv "
              COMMITTED_OUT_DIR "/bench/gpu.csv " COMMITTED_OUT_DIR "/bench/weights.csv '%s' && "
              "sh scripts/bench-results.sh '%s'",
              dir, dir);

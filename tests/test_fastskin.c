@@ -353,16 +353,39 @@ static void test_fastskin_instancing_equals_merged_palette(void **state)
     release(&f);
 }
 
-/* The default level per method and normals choice (fastskin.h): on every case measured,
- * the best level this CPU has. */
-static void test_fastskin_default_level_per_method(void **state)
+/* The default level (fastskin.h): the rule on every CPU kind it names, and on this one. The
+ * 44-byte vertex takes the best level everywhere; a compressed one avx512 only on AMD family
+ * 26 and later (Zen 5), avx2 on Zen 4 (family 25), on Intel and on an unknown vendor, and
+ * below AVX-512 the best level there is. This CPU gets what the rule gives it, a level it
+ * has. */
+static void test_fastskin_default_level_per_cpu_and_format(void **state)
 {
     (void)state;
+    const simd_cpu zen5 = {"AuthenticAMD", 26, 2, ""}, zen4 = {"AuthenticAMD", 25, 17, ""};
+    const simd_cpu intel = {"GenuineIntel", 6, 143, ""}, unknown = {"", 0, 0, ""};
+    const simd_cpu *cpus[4] = {&zen5, &zen4, &intel, &unknown};
+    for (int c = 0; c < 4; c++)
+        for (int method = SKIN_LBS; method <= SKIN_DQS; method++)
+            for (int normals = FASTSKIN_NO_NORMALS; normals <= FASTSKIN_RAW_NORMALS; normals++) {
+                skin_method m = (skin_method)method;
+                fastskin_normals n = (fastskin_normals)normals;
+                assert_int_equal(fastskin_level_rule(cpus[c], SIMD_AVX512, m, n, false), SIMD_AVX512);
+                assert_int_equal(fastskin_level_rule(cpus[c], SIMD_AVX512, m, n, true), c == 0 ? SIMD_AVX512 : SIMD_AVX2);
+                for (int best = SIMD_SCALAR; best < SIMD_AVX512; best++) /* no AVX-512: the best there is */
+                    assert_int_equal(fastskin_level_rule(cpus[c], (simd_level)best, m, n, true), best);
+            }
+    simd_cpu here = simd_cpu_running();
+    packed_mesh compressed = {0};
+    compressed.joint_format = PACKED_JOINT_U8, compressed.weight_format = PACKED_WEIGHT_UNORM8;
     for (int method = SKIN_LBS; method <= SKIN_DQS; method++)
         for (int normals = FASTSKIN_NO_NORMALS; normals <= FASTSKIN_RAW_NORMALS; normals++) {
-            simd_level level = fastskin_default_level((skin_method)method, (fastskin_normals)normals);
+            simd_level level = fastskin_default_level((skin_method)method, (fastskin_normals)normals, NULL);
             assert_true(simd_level_available(level));
             assert_int_equal(level, simd_best_level());
+            level = fastskin_default_level((skin_method)method, (fastskin_normals)normals, &compressed);
+            assert_true(simd_level_available(level));
+            assert_int_equal(level, fastskin_level_rule(&here, simd_best_level(), (skin_method)method,
+                                                        (fastskin_normals)normals, true));
         }
 }
 
@@ -490,7 +513,7 @@ int main(void)
         cmocka_unit_test(test_fastskin_compressed_vertex),
         cmocka_unit_test(test_fastskin_every_tail_length),
         cmocka_unit_test(test_fastskin_instancing_equals_merged_palette),
-        cmocka_unit_test(test_fastskin_default_level_per_method),
+        cmocka_unit_test(test_fastskin_default_level_per_cpu_and_format),
         cmocka_unit_test(test_fastskin_validates_the_job),
         cmocka_unit_test(test_fastskin_reports_a_vanishing_dqs_blend),
     };

@@ -22,6 +22,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #define FASTSKIN_X86 1
+#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define FASTSKIN_X86 0
@@ -697,10 +698,47 @@ simd_level simd_best_level(void)
     return SIMD_SCALAR;
 }
 
-simd_level fastskin_default_level(skin_method method, fastskin_normals normals)
+simd_cpu simd_cpu_running(void)
 {
-    (void)method, (void)normals; /* every case measured so far: the best level (fastskin.h) */
-    return simd_best_level();
+    simd_cpu cpu = {"", 0, 0, ""};
+#if FASTSKIN_X86
+    unsigned a, b, c, d;
+    if (__get_cpuid(0, &a, &b, &c, &d)) {
+        memcpy(cpu.vendor, &b, 4), memcpy(cpu.vendor + 4, &d, 4), memcpy(cpu.vendor + 8, &c, 4);
+        cpu.vendor[12] = '\0';
+    }
+    if (__get_cpuid(1, &a, &b, &c, &d)) {
+        int family = (int)(a >> 8 & 0xf), model = (int)(a >> 4 & 0xf);
+        cpu.family = family == 0xf ? family + (int)(a >> 20 & 0xff) : family;
+        cpu.model = family == 0xf || family == 6 ? model + (int)((a >> 16 & 0xf) << 4) : model;
+    }
+    unsigned brand[12];
+    if (__get_cpuid(0x80000000u, &a, &b, &c, &d) && a >= 0x80000004u) {
+        for (unsigned leaf = 0; leaf < 3; leaf++)
+            __get_cpuid(0x80000002u + leaf, &brand[4 * leaf], &brand[4 * leaf + 1], &brand[4 * leaf + 2],
+                        &brand[4 * leaf + 3]);
+        memcpy(cpu.brand, brand, 48);
+        cpu.brand[48] = '\0';
+    }
+#endif
+    return cpu;
+}
+
+simd_level fastskin_level_rule(const simd_cpu *cpu, simd_level best, skin_method method, fastskin_normals normals,
+                               bool compressed)
+{
+    (void)method, (void)normals; /* every method and normals choice measured: the same (fastskin.h) */
+    if (best != SIMD_AVX512 || !compressed)
+        return best;
+    bool zen5_or_later = !strcmp(cpu->vendor, "AuthenticAMD") && cpu->family >= 26;
+    return zen5_or_later ? SIMD_AVX512 : SIMD_AVX2;
+}
+
+simd_level fastskin_default_level(skin_method method, fastskin_normals normals, const packed_mesh *mesh)
+{
+    simd_cpu cpu = simd_cpu_running(); /* a few cpuid instructions: no state kept */
+    bool compressed = mesh && (mesh->joint_format != PACKED_JOINT_U16 || mesh->weight_format != PACKED_WEIGHT_FLOAT);
+    return fastskin_level_rule(&cpu, simd_best_level(), method, normals, compressed);
 }
 
 static range_kernel kernel_for(simd_level level, skin_method method)

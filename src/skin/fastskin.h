@@ -49,15 +49,33 @@ extern "C" {
 const char *simd_level_name(simd_level level); /* "scalar", "sse2", "avx2", "avx512" */
 bool simd_level_available(simd_level level);     /* compiled in and supported by this CPU */
 simd_level simd_best_level(void);                /* the highest level the CPU runs */
-/* The level to use by default for `method` and `normals`: the fastest this CPU runs, by
- * measurement (the palette page, "Which level by default"). On every case measured it is
- * the best level (simd_best_level): on an AMD EPYC with AVX-512 (512-bit operations run as
- * two 256-bit halves), with the palette aligned as packed.h has it, the AVX-512 kernels
- * take 0.6x to 0.9x AVX2's time for LBS positions, raw and unit normals, every compressed
- * vertex, and DQS, at 1e4, 1e6 and 4e6 vertices (`make bench` checks it in pairs). The
- * method and the normals choice are the rule's inputs, so that a CPU where a case differs
- * changes this function and no caller; Intel's AVX-512 CPUs are not measured here. */
-simd_level fastskin_default_level(skin_method method, fastskin_normals normals);
+/* The CPU the default level is chosen for: x86's cpuid vendor ("AuthenticAMD",
+ * "GenuineIntel"), family and model (the extended fields added, as the vendors' manuals
+ * combine them) and brand string; empty and zeros on another architecture. */
+typedef struct {
+    char vendor[13];
+    int family, model;
+    char brand[49];
+} simd_cpu;
+simd_cpu simd_cpu_running(void);
+
+/* The level to use by default for `method`, `normals` and the mesh's vertex format (NULL:
+ * the 44-byte float format), on this CPU: fastskin_level_rule for simd_cpu_running() and
+ * simd_best_level(). */
+simd_level fastskin_default_level(skin_method method, fastskin_normals normals, const packed_mesh *mesh);
+
+/* The rule, for any CPU, from measurements (the palette page, "Which level by default";
+ * `make bench` checks the running CPU's case by case, in pairs, and flags any case where the
+ * default is slower than avx2):
+ * - below AVX-512, the best level the CPU has;
+ * - the 44-byte vertex, every method and normals choice: avx512 (measured faster than avx2
+ *   on AMD Zen 5, family 26, here, and on Zen 4, family 25, in issue 52's measurements);
+ * - a compressed vertex (u16 or u8 joints with UNORM16 or UNORM8 weights): avx512 on AMD
+ *   family 26 and later (Zen 5: 0.77x to 0.85x avx2's time here), avx2 on every other CPU:
+ *   on Zen 4 avx512 took 1.08x to 1.28x avx2's time, and Intel's AVX-512 CPUs are not
+ *   measured, so avx2, never slower than itself, is the fallback for an unknown CPU. */
+simd_level fastskin_level_rule(const simd_cpu *cpu, simd_level best, skin_method method, fastskin_normals normals,
+                               bool compressed);
 
 /* A persistent thread pool: `workers` threads started once by fastskin_pool_create, woken
  * for each job (they spin briefly between back-to-back jobs, then sleep), joined by

@@ -1,4 +1,4 @@
-/* bench-weights.c - what bone heat costs (lab30-weights, lab/ch30/src/weights/heat.h), measured: the
+/* bench-weights.c - what bone heat costs (lab30-weights, src/weights/heat.h), measured: the
  * whole solve (the Laplacian, the heat with its visibility test, one CHOLMOD factorisation,
  * one solve per joint) on cylinders from the chapter's 216 vertices to about 50,000, and
  * on the two artists' assets; beside each, one product with the same mesh's Laplacian,
@@ -124,7 +124,8 @@ static lab_error bench_asset(bytes *csv, const char *name, int min_runs, lab_dia
     snprintf(path, sizeof path, "assets/%s.gltf", name);
     weights30_asset a = {.name = name, .influences = 4};
     timings t = {0};
-    const weights30_options limits = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .bbw_budget = WEIGHTS30_BBW_BUDGET};
+    const weights30_options limits = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .bbw_budget = WEIGHTS30_BBW_BUDGET,
+                                      .skin = -1};
     lab_error e = weights30_asset_run(&a, path, &limits, d);
     double start = timer_seconds();
     while (e == LAB_OK && t.runs < MAX_RUNS && (t.runs < min_runs || timer_seconds() - start < 0.5)) {

@@ -36,7 +36,8 @@
  *
  * Usage:  build/bin/lab30-weights [--heat-c C] [--assets DIR] [--influences 4|8] OUTDIR
  *         build/bin/lab30-weights --asset IN [--weights heat|blender|bbw] [--influences 4|8] OUTDIR
- *         (either: [--max-pairs N] [--bbw-budget N], the cost an asset may have)
+ *         (either: [--max-pairs N] [--bbw-budget N], the cost an asset may have; --asset:
+ *         [--skin S], which skin's meshes)
  *
  * Writes into OUTDIR (which must exist), all or nothing:
  *   weights30.png                  the child joint's weight on the mesh, every set, twist
@@ -372,7 +373,8 @@ static lab_error skin_poses(weights30 *r, report_checks *checks, lab_diag *d)
 
 int main(int argc, char **argv)
 {
-    static weights30 r = {.options = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .bbw_budget = WEIGHTS30_BBW_BUDGET}};
+    static weights30 r = {
+        .options = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .bbw_budget = WEIGHTS30_BBW_BUDGET, .skin = -1}};
     weights30_options *o = &r.options;
     static const char *const influences[] = {"4", "8", NULL};
     static const char *const sets[] = {"heat", "blender", "bbw", NULL};
@@ -396,6 +398,10 @@ int main(int argc, char **argv)
         {"--weights", CLI_CHOICE, &o->asset_weights, .choices = sets, .value_name = "SET",
          .help = "which automatic weights --asset writes: heat (the paper's bone heat,\n"
                  "default), blender (Blender's) or bbw (bounded biharmonic)"},
+        {"--skin", CLI_INT, &o->skin, .min = 0, .max = 1 << 20, .value_name = "S",
+         .help = "which skin --asset weights, its meshes' every primitive (default: the\n"
+                 "one skin the asset's skinned nodes use; with several, choose): the\n"
+                 "other skins' meshes keep their weights"},
         {"--max-pairs", CLI_INT, &o->max_pairs, .min = 1, .max = HEAT_MAX_PAIRS, .value_name = "N",
          .help = "the most vertices x bones an asset may have (default 1048576, up to\n"
                  "4194304): each pair is a distance, a ray where unseen and a weight in\n"

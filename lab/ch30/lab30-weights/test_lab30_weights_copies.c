@@ -8,7 +8,8 @@
  * - the parts: its triangles split into two primitives of one mesh, or into two meshes on
  *   two nodes with the one skin: bone heat and biharmonic weights are solved over the
  *   surface the parts form together, so each part's vertices get the original's weights to
- *   the bit; a node with a second skin is refused as the program's limit. */
+ *   the bit; a node with a second skin is refused as the program's limit, naming --skin,
+ *   which weights either skin's mesh alone. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -278,12 +279,27 @@ static void test_lab30_weights_solve_over_every_part(void **state)
         write_parted_copy(dir, how);
         char in[4200];
         snprintf(in, sizeof in, "%s", tu_path(dir, "copy.gltf"));
-        if (how == TWO_SKINS) { /* one skeleton a run: the program's limit, named */
+        if (how == TWO_SKINS) { /* one skeleton a run: the program's limit, named with its option */
             assert_int_equal(run_lab(ctx, "--asset", in, dir), 1);
             assert_true(tu_file_contains(ctx->err_path, "/nodes/5/skin"));
             assert_true(tu_file_contains(ctx->err_path, "the input exceeds a documented limit of this program"));
-            assert_true(tu_file_contains(ctx->err_path, "--asset weights one skeleton a run"));
+            assert_true(tu_file_contains(ctx->err_path, "--asset weights one skeleton a run; choose it with --skin N (0 to 1)"));
             assert_int_equal(tu_count_entries(dir), 2);
+            assert_int_equal(run_lab(ctx, "--asset", in, "--skin", "2", dir), 2);
+            assert_true(tu_file_contains(ctx->err_path, "--skin, 2: the asset has 2 skins"));
+            for (int chosen = 0; chosen < 2; chosen++) { /* each skin's mesh alone, the other's kept */
+                char skin[8];
+                snprintf(skin, sizeof skin, "%d", chosen);
+                assert_int_equal(run_lab(ctx, "--asset", in, "--skin", skin, dir), 0);
+                cJSON *json = tu_json_load(tu_path(dir, "weights30-asset.json"));
+                cJSON *parts = tu_json_get(tu_json_get(json, "asset"), "primitives");
+                assert_int_equal(cJSON_GetArraySize(parts), 1);
+                assert_int_equal((int)tu_json_num(cJSON_GetArrayItem(parts, 0), "mesh"), chosen);
+                cJSON_Delete(json);
+                char glb[4200];
+                snprintf(glb, sizeof glb, "%s", tu_path(dir, "copy-heat.glb"));
+                tu_gltf_validate(ctx, glb, false);
+            }
             continue;
         }
         for (int s = 0; s < 3; s++) {

@@ -180,6 +180,8 @@ typedef struct {
     const char *asset_in;                  /* --asset IN: only that asset, re-weighted */
     int asset_weights;                     /* --weights: which automatic set it gets (versus index) */
     int max_pairs;                         /* --max-pairs: vertices x bones an asset may have */
+    int skin;                              /* --skin: the skin --asset weights; -1: the one skin
+                                            * the asset's skinned nodes use */
     double bbw_budget;                     /* --bbw-budget: operations bbw may spend */
 } weights30_options;
 

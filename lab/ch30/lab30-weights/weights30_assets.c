@@ -163,26 +163,27 @@ static int first_skin(const gltf_document *doc)
 }
 
 /* The parts: every primitive of every mesh a node skins with `skin`, each mesh once, in node
- * order, as Blender joins them into one object's surface; a node that skins a mesh with
- * another skin is refused (one skeleton a run). Their bind positions (mesh space: the space
- * the inverse bind matrices map from, one for every mesh of the skin) one part after another,
- * and their triangles on those. */
-static lab_error read_asset(weights30_asset *a, const gltf_document *doc, int skin, lab_diag *d)
+ * order, as Blender joins them into one object's surface. A node that skins a mesh with
+ * another skin is refused unless the skin was chosen (`chosen`, --skin): one skeleton a run;
+ * chosen, the other skins' meshes keep their weights. Their bind positions (mesh space: the
+ * space the inverse bind matrices map from, one for every mesh of the skin) one part after
+ * another, and their triangles on those. */
+static lab_error read_asset(weights30_asset *a, const gltf_document *doc, int skin, bool chosen, lab_diag *d)
 {
     bool *seen = calloc((size_t)doc->mesh_count + 1, sizeof *seen);
     if (!seen)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d meshes", doc->mesh_count);
     for (int i = 0; i < doc->node_count; i++) {
         const gltf_node *n = &doc->nodes[i];
-        if (n->mesh < 0 || n->skin < 0)
+        if (n->mesh < 0 || n->skin < 0 || (chosen && n->skin != skin))
             continue;
         if (n->skin != skin) {
             char where[48];
             snprintf(where, sizeof where, "/nodes/%d/skin", i);
             free(seen);
             return diag_fail(d, LAB_ERR_LIMIT, where, "node %d skins mesh %d with skin %d, where the first "
-                             "skinned node uses skin %d: --asset weights one skeleton a run; split the asset by skin",
-                             i, n->mesh, n->skin, skin);
+                             "skinned node uses skin %d: --asset weights one skeleton a run; choose it with --skin N "
+                             "(0 to %d)", i, n->mesh, n->skin, skin, doc->skin_count - 1);
         }
         if (!seen[n->mesh])
             a->part_count += doc->meshes[n->mesh].primitive_count;
@@ -200,7 +201,7 @@ static lab_error read_asset(weights30_asset *a, const gltf_document *doc, int sk
         seen[m] = false;
     for (int i = 0; i < doc->node_count; i++) {
         const gltf_node *n = &doc->nodes[i];
-        if (n->mesh < 0 || n->skin < 0 || seen[n->mesh])
+        if (n->mesh < 0 || n->skin != skin || seen[n->mesh])
             continue;
         seen[n->mesh] = true;
         for (int k = 0; k < doc->meshes[n->mesh].primitive_count; k++, p++) {
@@ -248,9 +249,16 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, const weight
     if (e != LAB_OK)
         return e;
     e = gltf_validate(&doc, d);
-    int skin_index = e == LAB_OK ? first_skin(&doc) : -1;
-    if (e == LAB_OK && skin_index < 0)
-        e = diag_fail(d, LAB_ERR_NOTHING_TO_DO, path, "no node with a mesh and a skin");
+    int skin_index = e == LAB_OK ? (o->skin >= 0 ? o->skin : first_skin(&doc)) : -1;
+    if (e == LAB_OK && o->skin >= doc.skin_count)
+        e = diag_fail(d, LAB_ERR_USAGE, "--skin", "%d: the asset has %d skin%s", o->skin, doc.skin_count,
+                      doc.skin_count == 1 ? "" : "s");
+    bool skins_a_mesh = false;
+    for (int i = 0; e == LAB_OK && i < doc.node_count; i++)
+        skins_a_mesh |= doc.nodes[i].mesh >= 0 && doc.nodes[i].skin == skin_index && skin_index >= 0;
+    if (e == LAB_OK && !skins_a_mesh)
+        e = o->skin >= 0 ? diag_fail(d, LAB_ERR_USAGE, "--skin", "%d: no node skins a mesh with it", o->skin)
+                         : diag_fail(d, LAB_ERR_NOTHING_TO_DO, path, "no node with a mesh and a skin");
     const gltf_skin *skin = e == LAB_OK ? &doc.skins[skin_index] : NULL;
     double *ibm = NULL;
     vec3 *origin = NULL;
@@ -270,7 +278,7 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, const weight
     for (int j = 0; e == LAB_OK && j < a->joint_count; j++)
         e = joint_origin(ibm + 16 * j, &origin[j], d);
     if (e == LAB_OK)
-        e = read_asset(a, &doc, skin_index, d);
+        e = read_asset(a, &doc, skin_index, o->skin >= 0, d);
     if (e == LAB_OK) { /* its size, in its own units (the bounding box's diagonal) */
         a->lo = a->hi = a->bind[0];
         for (int v = 1; v < a->vertex_count; v++) {

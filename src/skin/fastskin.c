@@ -728,10 +728,11 @@ simd_level fastskin_level_rule(const simd_cpu *cpu, simd_level best, skin_method
                                bool compressed)
 {
     (void)method, (void)normals; /* every method and normals choice measured: the same (fastskin.h) */
-    if (best != SIMD_AVX512 || !compressed)
+    if (best != SIMD_AVX512)
         return best;
-    bool zen5_or_later = !strcmp(cpu->vendor, "AuthenticAMD") && cpu->family >= 26;
-    return zen5_or_later ? SIMD_AVX512 : SIMD_AVX2;
+    bool amd = !strcmp(cpu->vendor, "AuthenticAMD");
+    bool measured_faster = amd && cpu->family >= (compressed ? 26 : 25); /* Zen 5; Zen 4 for 44 bytes */
+    return measured_faster ? SIMD_AVX512 : SIMD_AVX2;
 }
 
 simd_level fastskin_default_level(skin_method method, fastskin_normals normals, const packed_mesh *mesh)

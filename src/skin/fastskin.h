@@ -68,12 +68,14 @@ simd_level fastskin_default_level(skin_method method, fastskin_normals normals, 
  * `make bench` checks the running CPU's case by case, in pairs, and flags any case where the
  * default is slower than avx2):
  * - below AVX-512, the best level the CPU has;
- * - the 44-byte vertex, every method and normals choice: avx512 (measured faster than avx2
- *   on AMD Zen 5, family 26, here, and on Zen 4, family 25, in issue 52's measurements);
+ * - the 44-byte vertex, every method and normals choice: avx512 on AMD family 25 and later
+ *   (measured faster than avx2 on Zen 5, family 26, here, and on Zen 4, family 25, in issue
+ *   52's measurements);
  * - a compressed vertex (u16 or u8 joints with UNORM16 or UNORM8 weights): avx512 on AMD
- *   family 26 and later (Zen 5: 0.77x to 0.85x avx2's time here), avx2 on every other CPU:
- *   on Zen 4 avx512 took 1.08x to 1.28x avx2's time, and Intel's AVX-512 CPUs are not
- *   measured, so avx2, never slower than itself, is the fallback for an unknown CPU. */
+ *   family 26 and later (Zen 5: 0.65x to 0.94x avx2's time here); on Zen 4 avx512 took
+ *   1.08x to 1.28x avx2's time, so avx2 there;
+ * - every other CPU with AVX-512 (Intel's are not measured here, nor any unknown one):
+ *   avx2, which is never slower than itself: the documented fallback. */
 simd_level fastskin_level_rule(const simd_cpu *cpu, simd_level best, skin_method method, fastskin_normals normals,
                                bool compressed);
 

@@ -779,6 +779,17 @@ static void cpu_csv(bytes *csv)
     for (int l = 0; l < SIMD_LEVEL_COUNT; l++)
         if (simd_level_available((simd_level)l))
             bytes_printf(csv, "%s%s", l ? " " : "", simd_level_name((simd_level)l));
+    bytes_printf(csv, "\nflags,");
+#if defined(__x86_64__)
+    const bool has[] = {__builtin_cpu_supports("sse2"),     __builtin_cpu_supports("avx"),
+                        __builtin_cpu_supports("avx2"),     __builtin_cpu_supports("fma"),
+                        __builtin_cpu_supports("avx512f"),  __builtin_cpu_supports("avx512vl"),
+                        __builtin_cpu_supports("avx512bw"), __builtin_cpu_supports("avx512dq")};
+    static const char *const flags[] = {"sse2", "avx", "avx2", "fma", "avx512f", "avx512vl", "avx512bw", "avx512dq"};
+    for (size_t f = 0, first = 1; f < sizeof flags / sizeof flags[0]; f++)
+        if (has[f])
+            bytes_printf(csv, "%s%s", first ? "" : " ", flags[f]), first = 0;
+#endif
     packed_mesh compressed = {0};
     compressed.joint_format = PACKED_JOINT_U8, compressed.weight_format = PACKED_WEIGHT_UNORM8;
     bytes_printf(csv, "\ndefault_level_44_byte_vertex,%s\ndefault_level_compressed_vertex,%s\n",

@@ -33,8 +33,8 @@ bandwidth; where they fit, the cache's.
 
 HEAD
 awk -F, 'NR > 1 { v[$1] = $2 }
-END { printf "The CPU of this run (`cpu.csv`): %s, %s family %s model %s; levels %s. The default\n", v["brand"],
-             v["vendor"], v["family"], v["model"], v["levels"]
+END { printf "The CPU of this run (`cpu.csv`): %s, %s family %s model %s; flags %s; levels %s. The default\n",
+             v["brand"], v["vendor"], v["family"], v["model"], v["flags"], v["levels"]
       printf "level (`fastskin_default_level`) on it: %s for the 44-byte vertex, %s for the compressed ones.\n",
              v["default_level_44_byte_vertex"], v["default_level_compressed_vertex"]
       print "Every ratio below is this CPU'"'"'s; another can differ (the palette page says where one does).\n" }' "$dir/cpu.csv"

@@ -124,7 +124,8 @@ static lab_error bench_asset(bytes *csv, const char *name, int min_runs, lab_dia
     snprintf(path, sizeof path, "assets/%s.gltf", name);
     weights30_asset a = {.name = name, .influences = 4};
     timings t = {0};
-    const weights30_options limits = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .bbw_budget = WEIGHTS30_BBW_BUDGET,
+    const weights30_options limits = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS,
+                                      .max_vertices = WEIGHTS30_MAX_VERTICES, .bbw_budget = WEIGHTS30_BBW_BUDGET,
                                       .skin = -1};
     lab_error e = weights30_asset_run(&a, path, &limits, d);
     double start = timer_seconds();

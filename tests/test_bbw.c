@@ -246,6 +246,10 @@ static void test_handleless_joints_and_the_budget(void **state)
     assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, true, three.work - 1.0, &again, &d), LAB_ERR_LIMIT);
     assert_true(again.over_budget);
     assert_non_null(strstr(d.value, "over the"));
+    /* a budget under the first factorisation's flops: refused by CHOLMOD's analysis, unmade */
+    assert_int_equal(bbw_solve(&c.L, c.mass, c.handle, 3, true, 1.0, &again, &d), LAB_ERR_LIMIT);
+    assert_true(again.over_budget);
+    assert_non_null(strstr(d.value, "the first factorisation, before any round"));
     bbw_result_free(&three);
     bbw_result_free(&four);
     cylinder_free(&c);

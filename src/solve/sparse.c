@@ -157,9 +157,12 @@ static lab_error cholmod_failure(const cholmod_common *c, const char *where, lab
     return diag_fail(d, LAB_ERR_INVALID_ARGUMENT, where, "CHOLMOD status %d", c->status);
 }
 
-static lab_error factor(const sparse_triplets *a, bool ldl, sparse_cholesky *out, lab_diag *d)
+static lab_error factor(const sparse_triplets *a, bool ldl, double max_flops, double *analysed, sparse_cholesky *out,
+                        lab_diag *d)
 {
     *out = (sparse_cholesky){0};
+    if (analysed)
+        *analysed = 0.0;
     lab_error loaded = sparse_load(d);
     if (loaded != LAB_OK)
         return loaded;
@@ -200,6 +203,16 @@ static lab_error factor(const sparse_triplets *a, bool ldl, sparse_cholesky *out
     cholmod_sparse *s = cholmod.triplet_to_sparse(t, lower, c);
     cholmod.free_triplet(&t, c);
     cholmod_factor *l = s ? cholmod.analyze(s, c) : NULL;
+    if (l && c->status >= CHOLMOD_OK && analysed)
+        *analysed = c->fl;
+    if (l && c->status >= CHOLMOD_OK && max_flops > 0.0 && c->fl > max_flops) { /* refused before the work */
+        double fl = c->fl;
+        cholmod.free_sparse(&s, c);
+        out->factor = l;
+        sparse_cholesky_free(out);
+        return diag_fail(d, LAB_ERR_LIMIT, "sparse factorisation", "%.3g flops by CHOLMOD's analysis, over the %.3g "
+                         "allowed", fl, max_flops);
+    }
     if (l && c->status >= CHOLMOD_OK)
         cholmod.factorize(s, l, c);
     cholmod.free_sparse(&s, c);
@@ -224,12 +237,18 @@ static lab_error factor(const sparse_triplets *a, bool ldl, sparse_cholesky *out
 
 lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d)
 {
-    return factor(a, false, out, d);
+    return factor(a, false, 0.0, NULL, out, d);
+}
+
+lab_error sparse_cholesky_factor_within(const sparse_triplets *a, double max_flops, double *analysed,
+                                        sparse_cholesky *out, lab_diag *d)
+{
+    return factor(a, false, max_flops, analysed, out, d);
 }
 
 lab_error sparse_ldl_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d)
 {
-    return factor(a, true, out, d);
+    return factor(a, true, 0.0, NULL, out, d);
 }
 
 lab_error sparse_cholesky_solve(const sparse_cholesky *f, const double *b, double *x, lab_diag *d)

@@ -73,6 +73,11 @@ typedef struct {
 
 /* A = L L^T from the lower half of the symmetric matrix `a`. */
 lab_error sparse_cholesky_factor(const sparse_triplets *a, sparse_cholesky *out, lab_diag *d);
+/* The same, refused (LAB_ERR_LIMIT) after CHOLMOD's analysis and before the numeric work
+ * when the analysis counts more than max_flops (> 0; 0: no limit) for the factorisation;
+ * *analysed (may be NULL): that count, refused or not (0 when the analysis failed). */
+lab_error sparse_cholesky_factor_within(const sparse_triplets *a, double max_flops, double *analysed,
+                                        sparse_cholesky *out, lab_diag *d);
 /* A = L D L^T (unit L, D diagonal) for a symmetric matrix that may be indefinite: no
  * pivoting, so it needs a non-zero pivot in every column of the AMD order
  * (LAB_ERR_NOT_POSITIVE_DEFINITE names the first that is zero) and is only as stable as

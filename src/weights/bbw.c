@@ -103,6 +103,7 @@ typedef struct {
     sparse_triplets AFF;
     sparse_cholesky c;
     double a_norm;            /* |A_FF| in the infinity norm, for the backward error */
+    double flops;             /* CHOLMOD's count for its factorisation, by the analysis */
 } free_block;
 
 static void free_block_free(free_block *fb)
@@ -113,7 +114,10 @@ static void free_block_free(free_block *fb)
     *fb = (free_block){0};
 }
 
-static lab_error free_block_make(const sparse_triplets *A, const bool *fixed, free_block *fb, lab_diag *d)
+/* max_flops > 0: refused (LAB_ERR_LIMIT) after the analysis, before the factorisation, when
+ * it would count more; fb->flops holds the count either way. */
+static lab_error free_block_make(const sparse_triplets *A, const bool *fixed, double max_flops, free_block *fb,
+                                 lab_diag *d)
 {
     int n = A->n;
     *fb = (free_block){.n = n};
@@ -135,14 +139,17 @@ static lab_error free_block_make(const sparse_triplets *A, const bool *fixed, fr
             e = sparse_add(&fb->AFF, i, j, A->value[k], d);
     }
     if (e == LAB_OK && fb->f > 0)
-        e = sparse_cholesky_factor(&fb->AFF, &fb->c, d);
+        e = sparse_cholesky_factor_within(&fb->AFF, max_flops, &fb->flops, &fb->c, d);
     for (size_t k = 0; e == LAB_OK && k < fb->AFF.count; k++)
         row[fb->AFF.row[k]] += fabs(fb->AFF.value[k]);
     for (int i = 0; e == LAB_OK && i < fb->f; i++)
         fb->a_norm = fmax(fb->a_norm, row[i]);
     free(row);
-    if (e != LAB_OK)
+    if (e != LAB_OK) {
+        double flops = fb->flops;
         free_block_free(fb);
+        fb->flops = flops;
+    }
     return e;
 }
 
@@ -184,14 +191,13 @@ static lab_error free_block_solve(const free_block *fb, const sparse_triplets *A
 }
 
 /* A_FF w_F = -A_FX w_X for one fixed set, factored for this solve alone; *flops: CHOLMOD's
- * count for the factorisation, added. */
+ * count for the factorisation, added (refused or not: see free_block_make, max_flops). */
 static lab_error solve_free(const sparse_triplets *A, const bool *fixed, double *w, double *backward, double *flops,
-                            lab_diag *d)
+                            double max_flops, lab_diag *d)
 {
     free_block fb;
-    lab_error e = free_block_make(A, fixed, &fb, d);
-    if (e == LAB_OK)
-        *flops += fb.c.flops;
+    lab_error e = free_block_make(A, fixed, max_flops, &fb, d);
+    *flops += fb.flops;
     if (e == LAB_OK)
         e = free_block_solve(&fb, A, w, backward, d);
     free_block_free(&fb);
@@ -219,7 +225,7 @@ lab_error bbw_harmonic(const sparse_triplets *L, const int *handle, int joint_co
         e = sparse_add(&A, L->row[k], L->col[k], -L->value[k], d);
     for (int j = 0; e == LAB_OK && j < joint_count; j++) {
         handle_values(handle, n, j, fixed, w);
-        e = solve_free(&A, fixed, w, &backward, &flops, d); /* L w = 0 where free */
+        e = solve_free(&A, fixed, w, &backward, &flops, 0.0, d); /* L w = 0 where free */
         for (int i = 0; e == LAB_OK && i < n; i++)
             weights[(size_t)i * joint_count + j] = w[i];
     }
@@ -263,8 +269,11 @@ lab_error bbw_solve(const sparse_triplets *L, const double *mass, const int *han
     for (int i = 0; e == LAB_OK && i < n; i++)
         fixed[i] = handle[i] >= 0, has_handle[handle[i] >= 0 ? handle[i] : joint_count] = true;
     if (e == LAB_OK)
-        e = free_block_make(&Q, fixed, &handles_only, d);
-    out->work = handles_only.c.flops;
+        e = free_block_make(&Q, fixed, max_work, &handles_only, d);
+    out->work = handles_only.flops;
+    if (e == LAB_ERR_LIMIT) /* the analysis alone: over before any round */
+        e = diag_fail(d, LAB_ERR_LIMIT, "biharmonic weights", "the first factorisation, before any round: %.3g "
+                      "operations (CHOLMOD's analysis counts its flops), over the %.3g allowed", out->work, max_work);
     for (int j = 0; e == LAB_OK && j < joint_count; j++) {
         handle_values(handle, n, j, fixed, w);
         memset(bound, 0, (size_t)n);
@@ -282,9 +291,13 @@ lab_error bbw_solve(const sparse_triplets *L, const double *mass, const int *han
                 if (bound[i])
                     fixed[i] = true, w[i] = bound[i] > 0 ? 1.0 : 0.0, any_bound = true;
             out->work += 4.0 * (double)Q.count; /* assembled, solved for, multiplied: Q's entries */
-            e = any_bound ? solve_free(&Q, fixed, w, &out->backward_error, &out->work, d)
-                          : free_block_solve(&handles_only, &Q, w, &out->backward_error, d);
-            if (e == LAB_OK && max_work > 0.0 && out->work > max_work) {
+            double left = max_work - out->work; /* a factorisation past it is refused unmade */
+            if (max_work > 0.0 && left <= 0.0)
+                e = LAB_ERR_LIMIT;
+            else
+                e = any_bound ? solve_free(&Q, fixed, w, &out->backward_error, &out->work, max_work > 0.0 ? left : 0.0, d)
+                              : free_block_solve(&handles_only, &Q, w, &out->backward_error, d);
+            if (e == LAB_ERR_LIMIT || (e == LAB_OK && max_work > 0.0 && out->work > max_work)) {
                 e = diag_fail(d, LAB_ERR_LIMIT, "biharmonic weights", "joint %d of %d, active-set round %d: %.3g "
                               "operations (CHOLMOD's factorisations' flops and Q's entries), over the %.3g allowed", j,
                               joint_count, out->iterations[j], out->work, max_work);

@@ -36,7 +36,7 @@
  *
  * Usage:  build/bin/lab30-weights [--heat-c C] [--assets DIR] [--influences 4|8] OUTDIR
  *         build/bin/lab30-weights --asset IN [--weights heat|blender|bbw] [--influences 4|8] OUTDIR
- *         (either: [--max-pairs N] [--bbw-budget N], the cost an asset may have; --asset:
+ *         (either: [--max-pairs N] [--max-vertices N] [--bbw-budget N], the cost an asset may have; --asset:
  *         [--skin S], which skin's meshes)
  *
  * Writes into OUTDIR (which must exist), all or nothing:
@@ -60,6 +60,7 @@
  * or a self-check failed, 2 usage, 3 output directory, write failure or out of memory.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,7 +375,8 @@ static lab_error skin_poses(weights30 *r, report_checks *checks, lab_diag *d)
 int main(int argc, char **argv)
 {
     static weights30 r = {
-        .options = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .bbw_budget = WEIGHTS30_BBW_BUDGET, .skin = -1}};
+        .options = {.heat_c = HEAT_C, .max_pairs = WEIGHTS30_MAX_PAIRS, .max_vertices = WEIGHTS30_MAX_VERTICES,
+                    .bbw_budget = WEIGHTS30_BBW_BUDGET, .skin = -1}};
     weights30_options *o = &r.options;
     static const char *const influences[] = {"4", "8", NULL};
     static const char *const sets[] = {"heat", "blender", "bbw", NULL};
@@ -406,6 +408,10 @@ int main(int argc, char **argv)
          .help = "the most vertices x bones an asset may have (default 1048576, up to\n"
                  "4194304): each pair is a distance, a ray where unseen and a weight in\n"
                  "every table; an asset over it is refused before any work"},
+        {"--max-vertices", CLI_INT, &o->max_vertices, .min = 1, .max = INT_MAX / 4, .value_name = "N",
+         .help = "the most vertices an asset may have, as decoded (default 65536):\n"
+                 "a compressed file holds many in few bytes, and the solves grow faster\n"
+                 "than the mesh; an asset over it is refused before any work"},
         {"--bbw-budget", CLI_DOUBLES, &o->bbw_budget, .min = 1, .max = 1e15, .value_name = "N",
          .help = "the most operations the bounded biharmonic weights' active set may\n"
                  "spend, its factorisations' flops and 4 for each entry of Q a round\n"

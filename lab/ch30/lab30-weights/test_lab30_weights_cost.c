@@ -6,7 +6,7 @@
  *   (sources_without_heat), bbw gives a joint without a handle 0 without a solve, and the
  *   run passes every check (a solve of b = 0 would have given 0 / 0 backward errors).
  * - Too many pairs: 4,096 joints (3.5M pairs) is refused before any work, naming
- *   --max-pairs; --max-pairs lowers and raises the limit.
+ *   --max-pairs; --max-pairs lowers and raises the limit; --max-vertices likewise.
  * - The active set's budget: a run that writes bbw, allowed fewer operations than it needs,
  *   is refused naming --bbw-budget; allowed exactly what the unlimited run reports, it
  *   passes; a run that writes another set goes on without bbw and says why.
@@ -243,6 +243,10 @@ static void test_lab30_weights_refuses_too_many_pairs(void **state)
     assert_int_equal(run_lab(ctx, "--asset", in, "--max-pairs", "783", dir), 1);
     assert_true(tu_file_contains(ctx->err_path, "= 784 vertex-bone pairs, over --max-pairs 783"));
     assert_int_equal(run_lab(ctx, "--asset", in, "--max-pairs", "784", dir), 0);
+    assert_int_equal(run_lab(ctx, "--asset", in, "--max-vertices", "97", dir), 1); /* as decoded */
+    assert_true(tu_file_contains(ctx->err_path, "98 vertices (as decoded), over --max-vertices 97"));
+    assert_true(tu_file_contains(ctx->err_path, "raise it with --max-vertices N"));
+    assert_int_equal(run_lab(ctx, "--asset", in, "--max-vertices", "98", dir), 0);
     assert_int_equal(run_lab(ctx, "--asset", in, "--max-pairs", "4194305", dir), 2); /* past heat's own limit */
 }
 

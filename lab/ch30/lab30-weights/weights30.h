@@ -136,6 +136,7 @@ typedef struct {
  * weight in every table; and the operations the bounded biharmonic active set may spend,
  * its factorisations' flops and Q's entries a round (src/weights/bbw.h). */
 #define WEIGHTS30_MAX_PAIRS (1 << 20)
+#define WEIGHTS30_MAX_VERTICES (1 << 16) /* the factorisations grow faster than the mesh */
 #define WEIGHTS30_BBW_BUDGET 268435456.0 /* 2^28 operations: about 0.3 s of CPU here */
 typedef struct {
     const char *name;                       /* "RiggedSimple" */
@@ -180,6 +181,7 @@ typedef struct {
     const char *asset_in;                  /* --asset IN: only that asset, re-weighted */
     int asset_weights;                     /* --weights: which automatic set it gets (versus index) */
     int max_pairs;                         /* --max-pairs: vertices x bones an asset may have */
+    int max_vertices;                      /* --max-vertices: the vertices it may have, decoded */
     int skin;                              /* --skin: the skin --asset weights; -1: the one skin
                                             * the asset's skinned nodes use */
     double bbw_budget;                     /* --bbw-budget: operations bbw may spend */

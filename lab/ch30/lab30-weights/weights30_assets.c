@@ -302,6 +302,10 @@ lab_error weights30_asset_run(weights30_asset *a, const char *path, const weight
     /* the cost's measure, before any of it is spent: a distance (and, unseen, a ray) a vertex
      * and bone, a weight a vertex and joint in every table */
     double pairs = (double)a->vertex_count * (a->bone_count > a->joint_count ? a->bone_count : a->joint_count);
+    if (e == LAB_OK && a->vertex_count > o->max_vertices) /* a compressed file decodes to many */
+        e = diag_fail(d, LAB_ERR_LIMIT, path, "%d vertices (as decoded), over --max-vertices %d: bone heat's and the "
+                      "biharmonic weights' factorisations grow faster than the mesh; raise it with --max-vertices N",
+                      a->vertex_count, o->max_vertices);
     if (e == LAB_OK && pairs > o->max_pairs)
         e = diag_fail(d, LAB_ERR_LIMIT, path, "%d vertices x %d bones (%d joints) = %.0f vertex-bone pairs, over "
                       "--max-pairs %d: each pair is a distance, a ray where unseen and a weight in every table; "

@@ -220,6 +220,21 @@ static void test_segment_facing_rule(void **state)
     mesh_bvh_free(&b);
 }
 
+/* mesh_parts: two triangles sharing an edge are one part, named by its lowest vertex; a
+ * triangle apart is another, even when its vertices come first; an unused vertex is its own. */
+static void test_mesh_parts(void **state)
+{
+    (void)state;
+    vec3 v[8] = {{0}};
+    mesh_triangle t[3] = {{{4, 5, 6}}, {{5, 7, 6}}, {{2, 1, 0}}};
+    mesh m = {8, v, 3, t};
+    int part[8];
+    mesh_parts(&m, part);
+    const int expect[8] = {0, 0, 0, 3, 4, 4, 4, 4};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(part[i], expect[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_mesh_degenerate_count),
         cmocka_unit_test(test_mesh_bvh_agrees_with_the_loop),
         cmocka_unit_test(test_segment_facing_rule),
+        cmocka_unit_test(test_mesh_parts),
     };
     return cmocka_run_group_tests_name("mesh", tests, NULL, NULL);
 }

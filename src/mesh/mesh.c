@@ -175,3 +175,24 @@ int mesh_count_degenerate(const vec3 *positions, const mesh_triangle *triangles,
     }
     return count;
 }
+
+/* The root of i's part (union-find, halving the path as it goes). */
+static int part_root(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+void mesh_parts(const mesh *m, int *part)
+{
+    for (int i = 0; i < m->vertex_count; i++)
+        part[i] = i;
+    for (int t = 0; t < m->triangle_count; t++)
+        for (int k = 1; k < 3; k++) { /* the lower root stays: a part is named by its lowest vertex */
+            int a = part_root(part, m->triangles[t].v[0]), b = part_root(part, m->triangles[t].v[k]);
+            part[a > b ? a : b] = a < b ? a : b;
+        }
+    for (int i = 0; i < m->vertex_count; i++)
+        part[i] = part_root(part, i);
+}

@@ -45,6 +45,10 @@ double triangle_area(vec3 a, vec3 b, vec3 c);
  * orientation. Fills out (may be NULL) with the edge counts when the mesh passes. */
 lab_error mesh_check(const mesh *m, double min_area, mesh_stats *out, lab_diag *d);
 
+/* part[i] (vertex_count of them, the caller's): the lowest vertex of i's connected part, the
+ * parts joined by the triangles' edges; a vertex no triangle uses is a part of its own. */
+void mesh_parts(const mesh *m, int *part);
+
 /* The unique undirected edges of a triangle list, sorted by (a, b), in a new array
  * *out_edges (free() it) of *out_count edges. Indices must already be in range
  * (mesh_check). On error (out of memory) *out_edges is NULL and *out_count 0. */

@@ -14,14 +14,6 @@
 #include "mesh/mesh.h"
 #include "solve/sparse.h"
 
-/* The root of i's part (union-find, halving the path as it goes). */
-static int part_of(int *parent, int i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
-}
-
 /* The connected parts of the surface in which no vertex has heat: nothing pins their
  * weights, and their block of the system is singular. unseen[i] = 1 for each of their
  * vertices; *parts and *vertices count them. parent: n of scratch. */
@@ -30,18 +22,12 @@ static void find_unseen_parts(const mesh *m, const double *H, int *parent, unsig
 {
     enum { USED = 1, HEATED = 2, COUNTED = 4, LOST = 8 };
     int n = m->vertex_count;
+    mesh_parts(m, parent); /* parent[i]: the lowest vertex of i's part */
     for (int i = 0; i < n; i++)
-        parent[i] = i, unseen[i] = 0;
-    for (int t = 0; t < m->triangle_count; t++) {
-        const int *v = m->triangles[t].v;
-        for (int k = 0; k < 3; k++) {
-            unseen[v[k]] |= USED;
-            int a = part_of(parent, v[0]), b = part_of(parent, v[k]);
-            parent[a > b ? a : b] = a < b ? a : b;
-        }
-    }
-    for (int i = 0; i < n; i++) /* every vertex straight to its part's root */
-        parent[i] = part_of(parent, i);
+        unseen[i] = 0;
+    for (int t = 0; t < m->triangle_count; t++)
+        for (int k = 0; k < 3; k++)
+            unseen[m->triangles[t].v[k]] |= USED;
     for (int i = 0; i < n; i++)
         if (H[i] > 0.0)
             unseen[parent[i]] |= HEATED;

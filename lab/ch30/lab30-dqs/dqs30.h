@@ -108,4 +108,15 @@ void dqs30_report_rigid(const dqs30 *r, FILE *out);
 void dqs30_report_sweep(const dqs30 *r, FILE *out);
 void dqs30_report_chord(const dqs30 *r, FILE *out);
 
+/* dqs30_figures.c: the curves and the chord the figures draw, their checks into checks. */
+/* r'/r against the child weight w at four twist angles: the plot's curves, each sample
+ * measured on a skinned ring against its closed form. */
+lab_error dqs30_sweep_radius(double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES],
+                             double analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES], report_checks *checks,
+                             lab_diag *d);
+
+/* The LBS-versus-DQS text's picture: two bones at +90 and -90 degrees, half weight each;
+ * LBS lands on the chord, DQS stays on the circle. */
+lab_error dqs30_sketch_chord(rig30_chord *c, report_checks *checks, lab_diag *d);
+
 #endif

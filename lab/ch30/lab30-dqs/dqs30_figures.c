@@ -1,6 +1,7 @@
 /* dqs30_figures.c - lab30-dqs's figures (see dqs30.h): LBS and DQS side by side on
- * the twist and the elbow, the radius against the weight, the two-bone chord. What they
- * show is computed in lab30-dqs.c; this file only draws it. */
+ * the twist and the elbow, the radius against the weight, the two-bone chord. The poses
+ * are computed in lab30-dqs.c; the sweep of the radius and the chord are run here, each
+ * checked against its closed form, and drawn. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,3 +209,35 @@ lab_error dqs30_animations(const dqs30 *r, output_batch *out, lab_diag *d)
     return e;
 }
 
+/* r'/r against the child weight w at four twist angles: the plot's curves, each sample
+ * measured on a skinned ring against its closed form. */
+lab_error dqs30_sweep_radius(double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES],
+                             double analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES], report_checks *checks,
+                             lab_diag *d)
+{
+    lab_error e = LAB_OK;
+    double worst = 0.0;
+    for (int m = 0; m < 2; m++)
+        for (int t = 0; e == LAB_OK && t < DQS30_SWEEP_ANGLES; t++) {
+            e = rig30_sweep_radius(dqs30_methods[m], deg_to_rad(dqs30_sweep_theta_deg[t]), DQS30_SWEEP_SAMPLES,
+                                   sweep[m][t], analytic[m][t], d);
+            for (int k = 0; e == LAB_OK && k < DQS30_SWEEP_SAMPLES; k++)
+                worst = max_or_nan(worst, fabs(sweep[m][t][k] - analytic[m][t][k]));
+        }
+    if (e == LAB_OK)
+        check_bound(checks, "max |measured - analytic|", worst, RIG30_CHECK_TOLERANCE);
+    return e;
+}
+
+/* The LBS-versus-DQS text's picture: two bones at +90 and -90 degrees, half weight each;
+ * LBS lands on the chord, DQS stays on the circle. */
+lab_error dqs30_sketch_chord(rig30_chord *c, report_checks *checks, lab_diag *d)
+{
+    lab_error e = rig30_chord_run(c, d);
+    if (e == LAB_OK) {
+        check_compare(checks, "LBS distance from the centre", c->lbs_distance, c->lbs_distance_analytic,
+                      RIG30_CHECK_TOLERANCE);
+        check_compare(checks, "DQS distance from the centre", c->dqs_distance, 1.0, RIG30_CHECK_TOLERANCE);
+    }
+    return e;
+}

@@ -263,39 +263,6 @@ static lab_error animation_poses(const rig30_rig rigs[2], dqs30_pose *anim, int 
     return e;
 }
 
-/* r'/r against the child weight w at four twist angles: the plot's curves, each sample
- * measured on a skinned ring against its closed form. */
-static lab_error sweep_radius(double sweep[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES],
-                              double analytic[2][DQS30_SWEEP_ANGLES][DQS30_SWEEP_SAMPLES], report_checks *checks,
-                              lab_diag *d)
-{
-    lab_error e = LAB_OK;
-    double worst = 0.0;
-    for (int m = 0; m < 2; m++)
-        for (int t = 0; e == LAB_OK && t < DQS30_SWEEP_ANGLES; t++) {
-            e = rig30_sweep_radius(dqs30_methods[m], deg_to_rad(dqs30_sweep_theta_deg[t]), DQS30_SWEEP_SAMPLES,
-                                   sweep[m][t], analytic[m][t], d);
-            for (int k = 0; e == LAB_OK && k < DQS30_SWEEP_SAMPLES; k++)
-                worst = max_or_nan(worst, fabs(sweep[m][t][k] - analytic[m][t][k]));
-        }
-    if (e == LAB_OK)
-        check_bound(checks, "max |measured - analytic|", worst, RIG30_CHECK_TOLERANCE);
-    return e;
-}
-
-/* The LBS-versus-DQS text's picture: two bones at +90 and -90 degrees, half weight each;
- * LBS lands on the chord, DQS stays on the circle. */
-static lab_error sketch_chord(rig30_chord *c, report_checks *checks, lab_diag *d)
-{
-    lab_error e = rig30_chord_run(c, d);
-    if (e == LAB_OK) {
-        check_compare(checks, "LBS distance from the centre", c->lbs_distance, c->lbs_distance_analytic,
-                      RIG30_CHECK_TOLERANCE);
-        check_compare(checks, "DQS distance from the centre", c->dqs_distance, 1.0, RIG30_CHECK_TOLERANCE);
-    }
-    return e;
-}
-
 /* ---- main: the stages in the section's order, then the figures, the evidence and the
  * report ------------------------------------------------------------------------------ */
 
@@ -337,9 +304,9 @@ int main(int argc, char **argv)
     if (e == LAB_OK)
         e = check_sign_and_rigidity(twist, &r, &checks->hemisphere, &checks->rigid, d);
     if (e == LAB_OK)
-        e = sweep_radius(r.sweep, r.sweep_analytic, &checks->sweep, d);
+        e = dqs30_sweep_radius(r.sweep, r.sweep_analytic, &checks->sweep, d);
     if (e == LAB_OK)
-        e = sketch_chord(&r.chord, &checks->chord, d);
+        e = dqs30_sketch_chord(&r.chord, &checks->chord, d);
     if (e == LAB_OK)
         e = animation_poses(r.rigs, r.anim, &r.anim_count, d);
     /* the figures (dqs30_figures.c), the evidence (dqs30_record.c), and the twist and the

@@ -104,4 +104,33 @@ void fixes30_report_costs(const fixes30 *r, FILE *out);
 /* Frees what the stages allocated in r. */
 void fixes30_free(fixes30 *r);
 
+/* fixes30_closed.c: the twist's measures into w (its closed form where the method has one),
+ * and every fix against its closed form into c. */
+/* The twist's measures: the middle and the narrowest ring, the largest |r - 1|, and the
+ * largest deviation from the closed form where the method has one (NAN where it has none
+ * at any vertex; a NaN position is never skipped). */
+void fixes30_measure_twist(const fixes30 *r, fixes30_row *w, double theta);
+/* Each fix against its closed form, in the report's order: the chapter's formula per method
+ * (pair by pair for twist joints), the narrowest ring of k twist joints at 180
+ * (cos(90/(k+1))), the trained poses of both orders, the post-skin middle ring at every
+ * twist, the exported shape read back, DQS and CoR at 180 (radius 1), CoR's middle ring. */
+void fixes30_check_closed_forms(const fixes30 *r, report_checks *c);
+
+/* fixes30_prepare.c: the corrective shapes and the centres of rotation, before any pose. */
+/* The corrective shape trained at each rig's trained pose, in both orders: deltas[order][rig];
+ * where the blended matrix is singular no delta before skinning reaches the target. */
+lab_error fixes30_train_corrective(const rig30_rig rigs[2], vec3 *deltas[2][2], bool *unreachable[2],
+                                   int *unreachable_count, lab_diag *d);
+/* Each rig's centres of rotation, with what the precomputation cost: the similarity
+ * evaluations, those above zero, and the time (reported, never evidence). */
+lab_error fixes30_precompute_centres(const rig30_rig rigs[2], vec3 *centres[2], long *evaluations, long *contributing,
+                                     double *seconds, lab_diag *d);
+
+/* fixes30_record.c: the corrective shape as a glTF morph target (fixes30-corrective.gltf);
+ * then read back by our own glTF reader, as lab30-gltf reads it, and skinned at t = 0.5 (90
+ * degrees, weight 0.5) against `expect`, the double path's, in glTF's frame: (x, z, -y). */
+lab_error fixes30_export_corrective(const rig30_rig *twist, const vec3 *deltas, const vec3 *expect,
+                                    double *export_error,
+                                    output_batch *out, lab_diag *d);
+
 #endif

@@ -1,6 +1,8 @@
 /* fixes30_record.c - lab30-fixes's evidence and report (see fixes30.h); its figures
  * are in fixes30_figures.c. */
 #include "fixes30.h"
+#include "gltf/gltf.h"
+#include "rig30_gltf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -223,4 +225,35 @@ void fixes30_report_costs(const fixes30 *r, FILE *out)
                  "  vertices), and only %ld of the evaluations are above zero: the pairs where the vertex and\n"
                  "  the triangle both weight the two joints, all a sparse precomputation would visit.\n",
             r->cor_evaluations, 1e3 * r->cor_seconds, r->cor_contributing);
+}
+
+/* The corrective shape as a glTF morph target (fixes30-corrective.gltf); then read back by
+ * our own glTF reader, as lab30-gltf reads it, and skinned at t = 0.5 (90 degrees, weight
+ * 0.5) against `expect`, the double path's (fixes_corrective at 90 degrees), seen in
+ * glTF's frame (+Y up): (x, z, -y). */
+lab_error fixes30_export_corrective(const rig30_rig *twist, const vec3 *deltas, const vec3 *expect,
+                                    double *export_error,
+                                    output_batch *out, lab_diag *d)
+{
+    const int n = twist->bind.vertex_count, cylinder = RIG30_JOINTS; /* the node after the joints */
+    bytes text = {0};
+    gltf_document doc = {0};
+    vec3 *got = malloc(sizeof(vec3) * (size_t)n);
+    lab_error e = got ? rig30_gltf_export_corrective(twist, deltas, &text, d)
+                                : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective export", "%d vertices", n);
+    if (e == LAB_OK)
+        e = gltf_parse(text.data, text.len, NULL, &doc, d);
+    if (e == LAB_OK)
+        e = gltf_validate(&doc, d);
+    if (e == LAB_OK)
+        e = gltf_skin_at(&doc, 0, 0.5, cylinder, 0, SKIN_LBS, SKIN_POLICY_STRICT, got, NULL, NULL, d);
+    for (int v = 0; e == LAB_OK && v < n; v++)
+        *export_error = max_or_nan(*export_error,
+                                   vec3_length(vec3_sub(got[v], vec3_make(expect[v].x, expect[v].z, -expect[v].y))));
+    if (e == LAB_OK)
+        e = output_batch_add(out, "fixes30-corrective.gltf", &text, d);
+    bytes_free(&text);
+    gltf_free(&doc);
+    free(got);
+    return e;
 }

@@ -161,94 +161,6 @@ static lab_error fixes_cor(const rig30_rig *rig, const vec3 *centres, double the
 /* ---- the stages: each takes what it reads, fills what it makes, and decides the checks
  * of the numbers it made ---------------------------------------------------------------- */
 
-/* The corrective shape trained at each rig's trained pose, in both orders: deltas[order][rig];
- * where the blended matrix is singular no delta before skinning reaches the target. */
-static lab_error train_corrective(const rig30_rig rigs[2], vec3 *deltas[2][2], bool *unreachable[2],
-                                  int *unreachable_count, lab_diag *d)
-{
-    int n = rigs[RIG30_TWIST].bind.vertex_count;
-    for (int k = 0; k < 2; k++) {
-        unreachable[k] = malloc(sizeof(bool) * (size_t)n);
-        for (int order = 0; order < 2; order++)
-            deltas[order][k] = malloc(sizeof(vec3) * (size_t)n);
-        if (!deltas[0][k] || !deltas[1][k] || !unreachable[k])
-            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
-        /* trained once, in both orders */
-        lab_error e = rig30_corrective_deltas(&rigs[k], FIXES30_BEFORE_SKINNING, deltas[0][k], unreachable[k], d);
-        if (e == LAB_OK)
-            e = rig30_corrective_deltas(&rigs[k], FIXES30_AFTER_SKINNING, deltas[1][k], NULL, d);
-        if (e != LAB_OK)
-            return e;
-        for (int v = 0; v < n; v++)
-            *unreachable_count += unreachable[k][v];
-    }
-    return LAB_OK;
-}
-
-/* Each rig's centres of rotation, with what the precomputation cost: the similarity
- * evaluations, those above zero, and the time (reported, never evidence). */
-static lab_error precompute_centres(const rig30_rig rigs[2], vec3 *centres[2], long *evaluations, long *contributing,
-                                    double *seconds, lab_diag *d)
-{
-    int n = rigs[RIG30_TWIST].bind.vertex_count;
-    for (int k = 0; k < 2; k++)
-        if (!(centres[k] = malloc(sizeof(vec3) * (size_t)n)))
-            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "fixes", "%d vertices", n);
-    double t0 = timer_seconds();
-    for (int k = 0; k < 2; k++) {
-        *contributing += rig30_cor_centres(&rigs[k], centres[k]);
-        *evaluations += (long)rigs[k].bind.vertex_count * rigs[k].bind.triangle_count;
-    }
-    *seconds = timer_seconds() - t0;
-    return LAB_OK;
-}
-
-/* The radius the method's closed form gives vertex v of the twist at theta; NAN where it
- * has none there (twist joints check theirs pair by pair in fixes_twist_joints). */
-static double closed_form_radius(const fixes30 *r, const fixes30_row *w, int v, double theta)
-{
-    const bool trained = theta == rig30_trained_angle(RIG30_TWIST);
-    switch (w->method) {
-    case FIXES30_LBS: /* the chapter's r'/r */
-        return RIG30_RADIUS * rig30_radius_ratio(rig30_child_weight(&r->rigs[RIG30_TWIST].influences, v), theta);
-    case FIXES30_DQS:
-    case FIXES30_COR: /* a rotation about the axis keeps every radius */
-        return RIG30_RADIUS;
-    case FIXES30_CORRECTIVE: /* trained: radius 1, where the blended matrix is invertible */
-        return trained && !r->unreachable[RIG30_TWIST][v] ? RIG30_RADIUS : NAN;
-    case FIXES30_CORRECTIVE_AFTER: /* trained: radius 1 everywhere; the middle ring |cos(theta/2)| + s */
-        if (trained)
-            return RIG30_RADIUS;
-        return v / RIG30_SEGMENTS == RIG30_MIDDLE_RING ? RIG30_RADIUS * (fabs(cos(theta / 2)) + theta / acos(-1.0))
-                                                      : NAN;
-    default:
-        return NAN;
-    }
-}
-
-/* The twist's measures: the middle and the narrowest ring, the largest |r - 1|, and the
- * largest deviation from the closed form where the method has one (NAN where it has none
- * at any vertex; a NaN position is never skipped). */
-static void measure_twist(const fixes30 *r, fixes30_row *w, double theta)
-{
-    rig30_ring_radius ring = rig30_measure_ring(w->positions, RIG30_MIDDLE_RING);
-    w->radius_mean = ring.mean, w->radius_min = ring.min, w->radius_max = ring.max;
-    w->narrowest = INFINITY;
-    for (int k = 0; k < RIG30_RINGS; k++)
-        w->narrowest = fmin(w->narrowest, rig30_measure_ring(w->positions, k).mean);
-    w->inner = w->bulge = NAN;
-    w->radius_error = 0.0;
-    double worst = NAN; /* none yet */
-    for (int v = 0; v < r->rigs[RIG30_TWIST].bind.vertex_count; v++) {
-        double radius = hypot(w->positions[v].x, w->positions[v].y), expect = closed_form_radius(r, w, v, theta);
-        w->radius_error = max_or_nan(w->radius_error, fabs(radius - RIG30_RADIUS));
-        if (!isnan(expect))
-            worst = isnan(worst) ? fabs(radius - expect) : max_or_nan(worst, fabs(radius - expect));
-    }
-    if (!isnan(worst))
-        w->closed_error = worst;
-}
-
 /* One method at one pose: its positions, measured. */
 static lab_error skin_one(const fixes30 *r, fixes30_row *w, lab_diag *d)
 {
@@ -284,7 +196,7 @@ static lab_error skin_one(const fixes30 *r, fixes30_row *w, lab_diag *d)
         }
     }
     if (e == LAB_OK && w->rig == RIG30_TWIST) {
-        measure_twist(r, w, theta);
+        fixes30_measure_twist(r, w, theta);
     } else if (e == LAB_OK) {
         rig30_bend_metrics bend;
         vec3 *own = pose.positions; /* measured about the pose's own joints */
@@ -359,77 +271,6 @@ static lab_error sample_twist(const fixes30 *r, double curve[2][FIXES30_METHODS]
     return e;
 }
 
-/* The corrective shape as a glTF morph target (fixes30-corrective.gltf); then read back by
- * our own glTF reader, as lab30-gltf reads it, and skinned at t = 0.5 (90 degrees, weight
- * 0.5) against the double path, seen in glTF's frame (+Y up): (x, z, -y). */
-static lab_error export_corrective(const rig30_rig *twist, const vec3 *deltas, double *export_error,
-                                   output_batch *out, lab_diag *d)
-{
-    const int n = twist->bind.vertex_count, cylinder = RIG30_JOINTS; /* the node after the joints */
-    bytes text = {0};
-    gltf_document doc = {0};
-    vec3 *expect = malloc(sizeof(vec3) * (size_t)n), *got = malloc(sizeof(vec3) * (size_t)n);
-    lab_error e = expect && got ? rig30_gltf_export_corrective(twist, deltas, &text, d)
-                                : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective export", "%d vertices", n);
-    if (e == LAB_OK)
-        e = gltf_parse(text.data, text.len, NULL, &doc, d);
-    if (e == LAB_OK)
-        e = gltf_validate(&doc, d);
-    if (e == LAB_OK)
-        e = gltf_skin_at(&doc, 0, 0.5, cylinder, 0, SKIN_LBS, SKIN_POLICY_STRICT, got, NULL, NULL, d);
-    if (e == LAB_OK)
-        e = fixes_corrective(twist, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, d);
-    for (int v = 0; e == LAB_OK && v < n; v++)
-        *export_error = max_or_nan(*export_error,
-                                   vec3_length(vec3_sub(got[v], vec3_make(expect[v].x, expect[v].z, -expect[v].y))));
-    if (e == LAB_OK)
-        e = output_batch_add(out, "fixes30-corrective.gltf", &text, d);
-    bytes_free(&text);
-    gltf_free(&doc);
-    free(expect), free(got);
-    return e;
-}
-
-/* Each fix against its closed form, in the report's order: the chapter's formula per method
- * (pair by pair for twist joints), the narrowest ring of k twist joints at 180
- * (cos(90/(k+1))), the trained poses of both orders, the post-skin middle ring at every
- * twist, the exported shape read back, DQS and CoR at 180 (radius 1), CoR's middle ring. */
-static void check_closed_forms(const fixes30 *r, report_checks *c)
-{
-    char label[96];
-    for (int m = FIXES30_LBS; m <= FIXES30_TWIST3; m++) {
-        double worst = 0.0;
-        for (int p = 0; p < FIXES30_TWIST_POSES; p++)
-            worst = max_or_nan(worst, fixes30_row_at(r, RIG30_TWIST, fixes30_twist_deg[p], (fixes30_method)m)->closed_error);
-        snprintf(label, sizeof label, "%s: r vs r'/r", fixes30_method_name((fixes30_method)m));
-        check_bound(c, label, worst, FIXES30_TOLERANCE);
-    }
-    for (int k = 1; k <= 3; k += 2) {
-        const fixes30_row *w = fixes30_row_at(r, RIG30_TWIST, 180, k == 1 ? FIXES30_TWIST1 : FIXES30_TWIST3);
-        snprintf(label, sizeof label, "k = %d at 180: narrowest r'/r", k);
-        check_compare(c, label, w->narrowest, cos(acos(-1.0) / (2 * (k + 1))), FIXES30_TOLERANCE);
-    }
-    for (int order = 0; order < 2; order++) { /* the trained poses reach the target (and radius 1) */
-        fixes30_method m = order == FIXES30_BEFORE_SKINNING ? FIXES30_CORRECTIVE : FIXES30_CORRECTIVE_AFTER;
-        const char *name = order == FIXES30_BEFORE_SKINNING ? "pre-skin" : "post-skin";
-        snprintf(label, sizeof label, "%s twist 180: |p'-t|, |r-1|", name);
-        check_bound(c, label, fixes30_row_at(r, RIG30_TWIST, 180, m)->closed_error, FIXES30_TOLERANCE);
-        snprintf(label, sizeof label, "%s bend 90: |p'-t|", name);
-        check_bound(c, label, fixes30_row_at(r, RIG30_BEND, 90, m)->closed_error, FIXES30_TOLERANCE);
-    }
-    double after_middle = 0.0;
-    for (int p = 0; p < FIXES30_TWIST_POSES; p++)
-        after_middle = max_or_nan(
-            after_middle, fixes30_row_at(r, RIG30_TWIST, fixes30_twist_deg[p], FIXES30_CORRECTIVE_AFTER)->closed_error);
-    check_bound(c, "post-skin middle r, every twist", after_middle, FIXES30_TOLERANCE);
-    check_bound(c, "glTF read back, t = 0.5", r->export_error, 1e-6);
-    const fixes30_row *cor = fixes30_row_at(r, RIG30_TWIST, 180, FIXES30_COR);
-    check_bound(c, "DQS at 180: |r - 1|", fixes30_row_at(r, RIG30_TWIST, 180, FIXES30_DQS)->closed_error,
-                FIXES30_TOLERANCE);
-    check_bound(c, "CoR at 180: |r - 1|", cor->closed_error, 1e-9);
-    check_above(c, "CoR middle ring at 180: radius above 0.99", cor->radius_mean, 0.99);
-}
-
 /* ---- main: the stages in the report's order, then the figures, the evidence and the
  * report ------------------------------------------------------------------------------ */
 
@@ -447,20 +288,24 @@ int main(int argc, char **argv)
     /* the two rigs; the corrective shapes trained; the centres precomputed */
     lab_error e = rig30_build_both(r.rigs, &r.edges, &r.edge_count, d);
     if (e == LAB_OK)
-        e = train_corrective(r.rigs, r.deltas, r.unreachable, &r.unreachable_count, d);
+        e = fixes30_train_corrective(r.rigs, r.deltas, r.unreachable, &r.unreachable_count, d);
     if (e == LAB_OK)
-        e = precompute_centres(r.rigs, r.centres, &r.cor_evaluations, &r.cor_contributing, &r.cor_seconds, d);
+        e = fixes30_precompute_centres(r.rigs, r.centres, &r.cor_evaluations, &r.cor_contributing, &r.cor_seconds, d);
     if (e == LAB_OK) {
         r.bind_volume = rig30_volume(&r.rigs[RIG30_TWIST], r.rigs[RIG30_TWIST].bind.vertices);
         e = skin_every_pose(&r, r.rows, &r.row_count, d); /* every method, every pose */
     }
     if (e == LAB_OK) /* every 2.5 degrees, for the plot */
         e = sample_twist(&r, r.curve, d);
-    if (e == LAB_OK) /* and read back */
-        e = export_corrective(&r.rigs[RIG30_TWIST], r.deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST], &r.export_error,
-                              &run.out, d);
+    vec3 expect[RIG30_RINGS * RIG30_SEGMENTS]; /* the corrective shape at 90 degrees, exported and read back */
+    if (e == LAB_OK)
+        e = fixes_corrective(&r.rigs[RIG30_TWIST], FIXES30_BEFORE_SKINNING,
+                             r.deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST], acos(-1.0) / 2, expect, d);
+    if (e == LAB_OK)
+        e = fixes30_export_corrective(&r.rigs[RIG30_TWIST], r.deltas[FIXES30_BEFORE_SKINNING][RIG30_TWIST], expect,
+                                      &r.export_error, &run.out, d);
     if (e == LAB_OK) {
-        check_closed_forms(&r, &r.checks.closed_forms);
+        fixes30_check_closed_forms(&r, &r.checks.closed_forms);
         const fixes30_row *cor = fixes30_row_at(&r, RIG30_BEND, 90, FIXES30_COR);
         check_bound(&r.checks.bend, "CoR bulge at 90 below DQS's", cor->bulge,
                     fixes30_row_at(&r, RIG30_BEND, 90, FIXES30_DQS)->bulge);

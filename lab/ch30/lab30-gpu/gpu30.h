@@ -114,4 +114,17 @@ void gpu30_report_fit(const gpu30 *r, FILE *out);
 /* Frees what the stages allocated in r. */
 void gpu30_free(gpu30 *r);
 
+/* gpu30_measured.c: inside the GPU child, the split, the fallback and the refusals into
+ * r->measured; then, in the parent, every measured value's check. */
+/* RTR4's model splitting and the texture fallback on the random 64-joint rig with a
+ * per-draw budget; on the 2000-joint skeleton the uniform path without a split is refused,
+ * naming the limit, and the texture path and the split serve it; a budget below four
+ * joints is refused. */
+lab_error gpu30_split_oversized_palettes(gpu30 *r, gpu_skinner *skinner, lab_diag *d);
+/* The checks of what the GPU measured: every case, path and method against the CPU float
+ * and double paths and by the normal's angle; then the split, the fallback and the big
+ * skeleton against one draw and the CPU; then the two refusals (a palette over a uniform
+ * block, a budget under four joints). */
+void gpu30_check_measured(const gpu30 *r, report_checks *paths, report_checks *fit);
+
 #endif

@@ -1,6 +1,6 @@
 /* gpu30_figures.c - lab30-gpu's figure (see gpu30.h): the GPU-skinned cylinder
  * (twist 180) and bend (90) by LBS, through each path, beside the CPU's double result.
- * What it shows is measured in lab30-gpu.c (in its GPU child); this file only draws it. */
+ * What it shows is measured in lab30-gpu.c's GPU child (with gpu30_measured.c); this file only draws it. */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -75,4 +75,7 @@ void palette30_report_poses(const palette30 *r, FILE *out);
 void palette30_report_crowd(const palette30 *r, FILE *out);
 void palette30_report_candidates(const palette30 *r, FILE *out);
 
+/* palette30_figures.c: palette30-candidates.png and palette30.png into out. */
+lab_error palette30_figures(const palette30 *r, output_batch *out, lab_diag *d);
+
 #endif

@@ -72,14 +72,12 @@
 #include "math/linalg.h"
 #include "mesh/mesh.h"
 #include "program/cli.h"
-#include "skin/blend.h"
 #include "skin/influences.h"
 #include "solve/sparse.h"
 
 #include "weights/heat.h"
 #include "rig30.h"
 #include "rig30_check.h"
-#include "rig30_fixes.h"
 #include "weights30.h"
 
 #define LAB "lab30-weights"
@@ -97,18 +95,6 @@ static lab_error build_rigs(rig30_rig rigs[WEIGHTS30_SETS][2], mesh_edge **edges
     return e;
 }
 
-/* A bone runs from its joint to its child joint; a leaf (joint 1 here) continues its
- * parent's bone, as long, as an animator's tool gives every bone a tail. Twist: (0,0,0) to
- * (0,0,2), then (0,0,2) to (0,0,4); bend: (0,0,0) to (0,0,1), then (0,0,1) to (0,0,2). */
-static void rig_bones(const rig30_rig *rig, heat_bone out[WEIGHTS30_BONES])
-{
-    vec3 o[RIG30_JOINTS];
-    for (int j = 0; j < RIG30_JOINTS; j++)
-        o[j] = mat4_transform_point(rig->bind_world[j], vec3_make(0, 0, 0));
-    out[0] = (heat_bone){o[0], o[1], 0};
-    out[1] = (heat_bone){o[1], vec3_add(o[1], vec3_sub(o[1], o[0])), 1};
-}
-
 /* ---- 2. bone heat on the chapter's rigs ------------------------------------------------------ */
 
 /* Bone heat as the paper writes it (Baran and Popovic 2007, section 4), on the bind mesh:
@@ -121,7 +107,7 @@ static void rig_bones(const rig30_rig *rig, heat_bone out[WEIGHTS30_BONES])
  * backward error |A w - b| / (|A| |w| + |b|) by our own product. The library's heat_solve
  * (src/weights/heat_solve.c) is the general twin, Blender's model too; test_lab30_weights
  * holds it to these lines. Every vertex of the cylinder sees a bone, so no part of its
- * surface is left without heat (heat_solve refuses such a part). */
+ * surface is left without heat (heat_solve takes such a part out of its system). */
 static lab_error paper_heat(const mesh *m, const heat_bone *bones, double c, heat_result *out, lab_diag *d)
 {
     const int n = m->vertex_count, J = RIG30_JOINTS;
@@ -183,35 +169,6 @@ static lab_error paper_heat(const mesh *m, const heat_bone *bones, double c, hea
     return e;
 }
 
-/* The checks of one model's solution: properties of the system, not imposed on it. */
-static void measure_solution(weights30_rig *w, heat_model model)
-{
-    const double *S = w->heat[model].solution; /* vertex-major, RIG30_JOINTS a vertex */
-    w->min_weight[model] = INFINITY;
-    for (int v = 0; v < WEIGHTS30_VERTS; v++) {
-        w->sum_error[model] = max_or_nan(w->sum_error[model], fabs(S[2 * v] + S[2 * v + 1] - 1.0));
-        w->min_weight[model] = fmin(w->min_weight[model], fmin(S[2 * v], S[2 * v + 1]));
-    }
-    for (int j = 0; j < RIG30_JOINTS; j++)
-        w->backward_error[model] = max_or_nan(w->backward_error[model], w->heat[model].backward_error[j]);
-    for (int ring = 0; ring < RIG30_RINGS; ring++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int s = 0; s < RIG30_SEGMENTS; s++) {
-            double x = S[2 * (ring * RIG30_SEGMENTS + s) + 1];
-            lo = fmin(lo, x), hi = fmax(hi, x);
-        }
-        w->ring_spread[model] = max_or_nan(w->ring_spread[model], hi - lo);
-    }
-}
-
-static void check_model(const weights30_rig *w, heat_model model, report_checks *c)
-{
-    check_bound(c, "max_i |sum_j w_ij - 1|", w->sum_error[model], RIG30_CHECK_TOLERANCE);
-    check_bound(c, "max(0, -min w_ij) (w >= 0)", max_or_nan(0.0, -w->min_weight[model]), RIG30_CHECK_TOLERANCE);
-    check_bound(c, "|Aw - b| / (|A| |w| + |b|)", w->backward_error[model], 1e-14);
-    check_bound(c, "spread of a ring's weights", w->ring_spread[model], RIG30_CHECK_TOLERANCE);
-}
-
 /* Both models on both rigs, each set's rig given its weights; the paper's against its
  * closed form vertex by vertex. The checks, per rig: the paper's model's four and its
  * closed form, then Blender's four. */
@@ -221,7 +178,7 @@ static lab_error bone_heat(const weights30_options *o, rig30_rig rigs[WEIGHTS30_
     lab_error e = LAB_OK;
     for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
         weights30_rig *w = &rig[kind];
-        rig_bones(&rigs[WEIGHTS30_HAND][kind], w->bones);
+        weights30_rig_bones(&rigs[WEIGHTS30_HAND][kind], w->bones);
         for (int v = 0; v < WEIGHTS30_VERTS; v++)
             w->child[WEIGHTS30_HAND][v] = rig30_child_weight(&rigs[WEIGHTS30_HAND][kind].influences, v);
         for (int model = 0; e == LAB_OK && model < HEAT_MODELS; model++) {
@@ -232,7 +189,7 @@ static lab_error bone_heat(const weights30_options *o, rig30_rig rigs[WEIGHTS30_
                                                  &w->heat[model], d); /* Blender's variant: heat.h */
             if (e != LAB_OK)
                 break;
-            measure_solution(w, (heat_model)model);
+            weights30_measure_solution(w, (heat_model)model);
             const double *W = w->heat[model].weights;
             for (int v = 0; v < WEIGHTS30_VERTS; v++)
                 w->child[set][v] = W[2 * v + 1];
@@ -265,110 +222,16 @@ static lab_error bone_heat(const weights30_options *o, rig30_rig rigs[WEIGHTS30_
         for (int v = 0; v < WEIGHTS30_VERTS; v++)
             w->closed_form_error = max_or_nan(w->closed_form_error, fabs(w->child[WEIGHTS30_HEAT][v] -
                                                                          w->closed_form[v / RIG30_SEGMENTS]));
-        check_model(w, HEAT_PAPER, checks);
+        weights30_check_model(w, HEAT_PAPER, checks);
         check_bound(checks, "|w - the system's closed form|", w->closed_form_error, w->closed_form_tolerance);
-        check_model(w, HEAT_BLENDER, checks);
+        weights30_check_model(w, HEAT_BLENDER, checks);
     }
     return e;
 }
 
 /* ---- 3. bounded biharmonic weights ------------------------------------------------------ */
 
-/* Harmonic and bounded biharmonic weights of the end rings on both rigs (bbw.h), the
- * second given to the bbw set's rig. The checks, per rig: the harmonic weights against
- * z/2, the biharmonic ones against the ring system, the bounds, the KKT residual two ways,
- * the sums before dividing, the backward error. */
-static lab_error biharmonic(rig30_rig rigs[2], weights30_rig rig[2], report_checks *checks, lab_diag *d)
-{
-    lab_error e = LAB_OK;
-    for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
-        weights30_rig *w = &rig[kind];
-        rig30_rig *g = &rigs[kind];
-        sparse_triplets L = {0};
-        double mass[WEIGHTS30_VERTS], harmonic[2 * WEIGHTS30_VERTS];
-        int handle[WEIGHTS30_VERTS];
-        for (int v = 0; v < WEIGHTS30_VERTS; v++) /* the end rings: the root's, the child's */
-            handle[v] = v < RIG30_SEGMENTS ? 0 : v >= WEIGHTS30_VERTS - RIG30_SEGMENTS ? 1 : -1;
-        e = heat_laplacian(&g->bind, HEAT_PAPER, &L, mass, NULL, d);
-        /* harmonic: L w = 0 off the handles; on this mesh it is the hand weights, z / 2 */
-        if (e == LAB_OK)
-            e = bbw_harmonic(&L, handle, RIG30_JOINTS, harmonic, d);
-        for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
-            w->harmonic_error = max_or_nan(w->harmonic_error, fabs(harmonic[2 * v + 1] - g->bind.vertices[v].z / 2.0));
-        /* biharmonic: min 1/2 w^T L M^-1 L w with 0 <= w <= 1, active sets (src/weights/bbw.c) */
-        if (e == LAB_OK)
-            e = bbw_solve(&L, mass, handle, RIG30_JOINTS, true, 0.0, &w->bbw, d);
-        if (e == LAB_OK) {
-            weights30_bbw_ring_system(w->bbw_ring);
-            w->bbw_min = INFINITY, w->bbw_max = -INFINITY;
-            for (int v = 0; v < WEIGHTS30_VERTS; v++) {
-                double x = w->bbw.weights[2 * v + 1];
-                w->child[WEIGHTS30_BBW][v] = x;
-                w->bbw_ring_error = max_or_nan(w->bbw_ring_error, fabs(x - w->bbw_ring[v / RIG30_SEGMENTS]));
-                w->bbw_min = fmin(w->bbw_min, x), w->bbw_max = fmax(w->bbw_max, x);
-            }
-            e = weights30_kkt_by_products(&L, mass, handle, w->bbw.raw, RIG30_JOINTS, w->bbw.q_scale,
-                                          &w->bbw_kkt_independent, d);
-        }
-        sparse_free(&L);
-        skin_influences in;
-        if (e == LAB_OK)
-            e = skin_influences_init(&in, WEIGHTS30_VERTS, RIG30_JOINTS, d);
-        if (e == LAB_OK) {
-            for (int v = 0; v < WEIGHTS30_VERTS; v++)
-                for (int j = 0; j < RIG30_JOINTS; j++)
-                    in.joint[2 * v + j] = j, in.weight[2 * v + j] = w->bbw.weights[2 * v + j];
-            e = rig30_set_influences(g, &in, (skin_weight_policy){0}, NULL, d);
-            skin_influences_free(&in);
-        }
-        if (e != LAB_OK)
-            break;
-        const bbw_result *b = &w->bbw;
-        check_bound(checks, "harmonic: |w - z/2| (L z = 0 inside)", w->harmonic_error, RIG30_CHECK_TOLERANCE);
-        check_bound(checks, "|bbw - the ring-by-ring system|", w->bbw_ring_error, RIG30_CHECK_TOLERANCE);
-        check_bound(checks, "bounds: max(0, -min w, max w - 1)",
-                    max_or_nan(0.0, max_or_nan(-w->bbw_min, w->bbw_max - 1.0)), RIG30_CHECK_TOLERANCE);
-        check_bound(checks, "KKT residual / max|Q_ik|, by Q", b->kkt, WEIGHTS30_KKT_TOLERANCE);
-        check_bound(checks, "the same by L (M^-1 (L w))", w->bbw_kkt_independent, WEIGHTS30_KKT_TOLERANCE);
-        check_bound(checks, "max_i |sum_j w_ij - 1| before dividing", b->sum_error, RIG30_CHECK_TOLERANCE);
-        check_bound(checks, "|Q w - b| / (|Q| |w| + |b|)", b->backward_error, 1e-14);
-    }
-    return e;
-}
-
 /* ---- 4. every weight set at the chapter's poses ---------------------------------------------- */
-
-/* Every set at every pose with LBS and DQS, measured; the checks: each middle ring with a
- * closed form against it. */
-static lab_error skin_poses(weights30 *r, report_checks *checks, lab_diag *d)
-{
-    for (int kind = 0; kind < 2; kind++)
-        r->bind_volume[kind] = rig30_volume(&r->rigs[WEIGHTS30_HAND][kind], r->rigs[WEIGHTS30_HAND][kind].bind.vertices);
-    lab_error e = LAB_OK;
-    for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++) {
-        weights30_result *x = &r->result[i];
-        /* in the figure's order: pose by pose, every set with LBS, then every set with DQS */
-        *x = (weights30_result){.pose = i / (2 * WEIGHTS30_SETS), .set = (weights30_set)(i % WEIGHTS30_SETS),
-                                .method = (i / WEIGHTS30_SETS) % 2 ? SKIN_DQS : SKIN_LBS};
-        const rig30_rig *rig = &r->rigs[x->set][weights30_pose_kind[x->pose]];
-        e = rig30_pose_alloc(rig, &x->skinned, d);
-        if (e == LAB_OK)
-            e = rig30_pose_at(rig, deg_to_rad(weights30_pose_deg[x->pose]), (skin_blend){.method = x->method},
-                              &x->skinned, d);
-        if (e == LAB_OK)
-            weights30_measure_pose(r, x); /* weights30_poses.c */
-    }
-    for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++) {
-        const weights30_result *x = &r->result[i];
-        if (isnan(x->closed_form_radius))
-            continue;
-        char label[64];
-        snprintf(label, sizeof label, "%s %g, %s, %s: middle r'/r", rig30_kind_name(weights30_pose_kind[x->pose]),
-                 weights30_pose_deg[x->pose], weights30_set_name(x->set), skin_method_name(x->method));
-        check_compare(checks, label, x->middle_radius, x->closed_form_radius, RIG30_CHECK_TOLERANCE);
-    }
-    return e;
-}
 
 /* ---- main: CHOLMOD first, then the chapter's run or, with --asset, the asset's ------------ */
 
@@ -438,9 +301,9 @@ int main(int argc, char **argv)
         if (e == LAB_OK) /* 2. */
             e = bone_heat(o, r.rigs, r.rig, &checks->heat, d);
         if (e == LAB_OK) /* 3. */
-            e = biharmonic(r.rigs[WEIGHTS30_BBW], r.rig, &checks->bbw, d);
+            e = weights30_biharmonic(r.rigs[WEIGHTS30_BBW], r.rig, &checks->bbw, d);
         if (e == LAB_OK) /* 4. */
-            e = skin_poses(&r, &checks->poses, d);
+            e = weights30_skin_poses(&r, &checks->poses, d);
         if (e == LAB_OK) /* 5. weights30_engine.c, weights30_assets.c */
             e = weights30_read_assets(o, &r, d);
         if (e == LAB_OK) {

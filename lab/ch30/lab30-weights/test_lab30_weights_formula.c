@@ -24,7 +24,7 @@ static void test_paper_heat_matches_the_library(void **state)
         rig30_rig rig;
         assert_int_equal(rig30_rig_build(&rig, (rig30_kind)kind, NULL, NULL), LAB_OK);
         heat_bone bones[WEIGHTS30_BONES];
-        rig_bones(&rig, bones);
+        weights30_rig_bones(&rig, bones);
         for (int i = 0; i < 6; i++) {
             heat_result mine, library;
             assert_int_equal(paper_heat(&rig.bind, bones, c[i], &mine, NULL), LAB_OK);

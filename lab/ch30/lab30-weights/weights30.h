@@ -292,4 +292,38 @@ void weights30_report_poses(const weights30 *r, FILE *out);
 void weights30_report_assets(const weights30 *r, FILE *out);
 void weights30_report_written(const weights30 *r, FILE *out);
 
+/* weights30_closed.c, beside the closed forms: the cylinder's bones, and one model's
+ * solution measured and checked. */
+/* The checks of one model's solution: properties of the system, not imposed on it. */
+void weights30_measure_solution(weights30_rig *w, heat_model model);
+void weights30_check_model(const weights30_rig *w, heat_model model, report_checks *c);
+/* A bone runs from its joint to its child joint; a leaf (joint 1 here) continues its
+ * parent's bone, as long, as an animator's tool gives every bone a tail. Twist: (0,0,0) to
+ * (0,0,2), then (0,0,2) to (0,0,4); bend: (0,0,0) to (0,0,1), then (0,0,1) to (0,0,2). */
+void weights30_rig_bones(const rig30_rig *rig, heat_bone out[WEIGHTS30_BONES]);
+
+/* weights30_bbw.c: part 3, bounded biharmonic weights on both rigs, checked. */
+/* Harmonic and bounded biharmonic weights of the end rings on both rigs (bbw.h), the
+ * second given to the bbw set's rig. The checks, per rig: the harmonic weights against
+ * z/2, the biharmonic ones against the ring system, the bounds, the KKT residual two ways,
+ * the sums before dividing, the backward error. */
+lab_error weights30_biharmonic(rig30_rig rigs[2], weights30_rig rig[2], report_checks *checks, lab_diag *d);
+
+/* weights30_poses.c: part 4, every set skinned at the chapter's poses, measured. */
+/* Every set at every pose with LBS and DQS, measured; the checks: each middle ring with a
+ * closed form against it. */
+lab_error weights30_skin_poses(weights30 *r, report_checks *checks, lab_diag *d);
+
+/* weights30_mesh.c: the asset welded, its joints' bind positions, its skeleton as bones. */
+/* One welded vertex per distinct position (exactly equal coordinates); the triangles on
+ * them. A triangle that welding folds (two corners at one position) is dropped. */
+lab_error weights30_weld(weights30_asset *a, lab_diag *d);
+/* Joint j's bind position in the mesh's space: the origin of its inverse bind matrix's
+ * inverse, o = -A^-1 t for IBM = [A t] (A^-1 from linalg's inverse transpose). */
+lab_error weights30_joint_origin(const double ibm_column_major[16], vec3 *out, lab_diag *d);
+/* As for the cylinder: a joint's bone runs to each of its child joints; a leaf continues
+ * its parent joint's bone, as long; a lone joint is a point. */
+lab_error weights30_skeleton_bones(weights30_asset *a, const gltf_document *doc, const gltf_skin *skin,
+                                   const vec3 *origin, lab_diag *d);
+
 #endif

@@ -46,14 +46,6 @@ lab_error weights30_kkt_by_products(const sparse_triplets *L, const double *mass
     return LAB_OK;
 }
 
-/* The union-find's root of i, halving the path. */
-static int root_of(int *parent, int i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
-}
-
 /* Gives each connected part of m without a handle one: its vertex nearest a bone (dist[i],
  * joint[i]), a handle of that bone's joint; counts them in a->handle_parts. */
 static lab_error handle_every_part(weights30_asset *a, const mesh *m, const double *dist, const int *joint, lab_diag *d)
@@ -64,15 +56,11 @@ static lab_error handle_every_part(weights30_asset *a, const mesh *m, const doub
         free(parent), free(best);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "biharmonic weights", "%d vertices", n);
     }
+    mesh_parts(m, parent); /* parent[i]: the lowest vertex of i's part */
     for (int i = 0; i < n; i++)
-        parent[i] = i, best[i] = -1;
-    for (int t = 0; t < m->triangle_count; t++)
-        for (int k = 1; k < 3; k++) {
-            int x = root_of(parent, m->triangles[t].v[0]), y = root_of(parent, m->triangles[t].v[k]);
-            parent[x > y ? x : y] = x < y ? x : y;
-        }
+        best[i] = -1;
     for (int i = 0; i < n; i++) { /* best[root]: -2 once the part has a handle */
-        int r = root_of(parent, i);
+        int r = parent[i];
         if (a->handle[i] >= 0)
             best[r] = -2;
         else if (best[r] != -2 && (best[r] < 0 || dist[i] < dist[best[r]]))
@@ -140,3 +128,64 @@ lab_error weights30_asset_bbw(weights30_asset *a, double budget, lab_diag *d)
     return e;
 }
 
+/* Harmonic and bounded biharmonic weights of the end rings on both rigs (bbw.h), the
+ * second given to the bbw set's rig. The checks, per rig: the harmonic weights against
+ * z/2, the biharmonic ones against the ring system, the bounds, the KKT residual two ways,
+ * the sums before dividing, the backward error. */
+lab_error weights30_biharmonic(rig30_rig rigs[2], weights30_rig rig[2], report_checks *checks, lab_diag *d)
+{
+    lab_error e = LAB_OK;
+    for (int kind = 0; e == LAB_OK && kind < 2; kind++) {
+        weights30_rig *w = &rig[kind];
+        rig30_rig *g = &rigs[kind];
+        sparse_triplets L = {0};
+        double mass[WEIGHTS30_VERTS], harmonic[2 * WEIGHTS30_VERTS];
+        int handle[WEIGHTS30_VERTS];
+        for (int v = 0; v < WEIGHTS30_VERTS; v++) /* the end rings: the root's, the child's */
+            handle[v] = v < RIG30_SEGMENTS ? 0 : v >= WEIGHTS30_VERTS - RIG30_SEGMENTS ? 1 : -1;
+        e = heat_laplacian(&g->bind, HEAT_PAPER, &L, mass, NULL, d);
+        /* harmonic: L w = 0 off the handles; on this mesh it is the hand weights, z / 2 */
+        if (e == LAB_OK)
+            e = bbw_harmonic(&L, handle, RIG30_JOINTS, harmonic, d);
+        for (int v = 0; e == LAB_OK && v < WEIGHTS30_VERTS; v++)
+            w->harmonic_error = max_or_nan(w->harmonic_error, fabs(harmonic[2 * v + 1] - g->bind.vertices[v].z / 2.0));
+        /* biharmonic: min 1/2 w^T L M^-1 L w with 0 <= w <= 1, active sets (src/weights/bbw.c) */
+        if (e == LAB_OK)
+            e = bbw_solve(&L, mass, handle, RIG30_JOINTS, true, 0.0, &w->bbw, d);
+        if (e == LAB_OK) {
+            weights30_bbw_ring_system(w->bbw_ring);
+            w->bbw_min = INFINITY, w->bbw_max = -INFINITY;
+            for (int v = 0; v < WEIGHTS30_VERTS; v++) {
+                double x = w->bbw.weights[2 * v + 1];
+                w->child[WEIGHTS30_BBW][v] = x;
+                w->bbw_ring_error = max_or_nan(w->bbw_ring_error, fabs(x - w->bbw_ring[v / RIG30_SEGMENTS]));
+                w->bbw_min = fmin(w->bbw_min, x), w->bbw_max = fmax(w->bbw_max, x);
+            }
+            e = weights30_kkt_by_products(&L, mass, handle, w->bbw.raw, RIG30_JOINTS, w->bbw.q_scale,
+                                          &w->bbw_kkt_independent, d);
+        }
+        sparse_free(&L);
+        skin_influences in;
+        if (e == LAB_OK)
+            e = skin_influences_init(&in, WEIGHTS30_VERTS, RIG30_JOINTS, d);
+        if (e == LAB_OK) {
+            for (int v = 0; v < WEIGHTS30_VERTS; v++)
+                for (int j = 0; j < RIG30_JOINTS; j++)
+                    in.joint[2 * v + j] = j, in.weight[2 * v + j] = w->bbw.weights[2 * v + j];
+            e = rig30_set_influences(g, &in, (skin_weight_policy){0}, NULL, d);
+            skin_influences_free(&in);
+        }
+        if (e != LAB_OK)
+            break;
+        const bbw_result *b = &w->bbw;
+        check_bound(checks, "harmonic: |w - z/2| (L z = 0 inside)", w->harmonic_error, RIG30_CHECK_TOLERANCE);
+        check_bound(checks, "|bbw - the ring-by-ring system|", w->bbw_ring_error, RIG30_CHECK_TOLERANCE);
+        check_bound(checks, "bounds: max(0, -min w, max w - 1)",
+                    max_or_nan(0.0, max_or_nan(-w->bbw_min, w->bbw_max - 1.0)), RIG30_CHECK_TOLERANCE);
+        check_bound(checks, "KKT residual / max|Q_ik|, by Q", b->kkt, WEIGHTS30_KKT_TOLERANCE);
+        check_bound(checks, "the same by L (M^-1 (L w))", w->bbw_kkt_independent, WEIGHTS30_KKT_TOLERANCE);
+        check_bound(checks, "max_i |sum_j w_ij - 1| before dividing", b->sum_error, RIG30_CHECK_TOLERANCE);
+        check_bound(checks, "|Q w - b| / (|Q| |w| + |b|)", b->backward_error, 1e-14);
+    }
+    return e;
+}

@@ -121,3 +121,43 @@ void weights30_bbw_ring_system(double out[RIG30_RINGS])
         out[r + 1] = m[r][F] / m[r][r];
 }
 
+/* The checks of one model's solution: properties of the system, not imposed on it. */
+void weights30_measure_solution(weights30_rig *w, heat_model model)
+{
+    const double *S = w->heat[model].solution; /* vertex-major, RIG30_JOINTS a vertex */
+    w->min_weight[model] = INFINITY;
+    for (int v = 0; v < WEIGHTS30_VERTS; v++) {
+        w->sum_error[model] = max_or_nan(w->sum_error[model], fabs(S[2 * v] + S[2 * v + 1] - 1.0));
+        w->min_weight[model] = fmin(w->min_weight[model], fmin(S[2 * v], S[2 * v + 1]));
+    }
+    for (int j = 0; j < RIG30_JOINTS; j++)
+        w->backward_error[model] = max_or_nan(w->backward_error[model], w->heat[model].backward_error[j]);
+    for (int ring = 0; ring < RIG30_RINGS; ring++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int s = 0; s < RIG30_SEGMENTS; s++) {
+            double x = S[2 * (ring * RIG30_SEGMENTS + s) + 1];
+            lo = fmin(lo, x), hi = fmax(hi, x);
+        }
+        w->ring_spread[model] = max_or_nan(w->ring_spread[model], hi - lo);
+    }
+}
+
+void weights30_check_model(const weights30_rig *w, heat_model model, report_checks *c)
+{
+    check_bound(c, "max_i |sum_j w_ij - 1|", w->sum_error[model], RIG30_CHECK_TOLERANCE);
+    check_bound(c, "max(0, -min w_ij) (w >= 0)", max_or_nan(0.0, -w->min_weight[model]), RIG30_CHECK_TOLERANCE);
+    check_bound(c, "|Aw - b| / (|A| |w| + |b|)", w->backward_error[model], 1e-14);
+    check_bound(c, "spread of a ring's weights", w->ring_spread[model], RIG30_CHECK_TOLERANCE);
+}
+
+/* A bone runs from its joint to its child joint; a leaf (joint 1 here) continues its
+ * parent's bone, as long, as an animator's tool gives every bone a tail. Twist: (0,0,0) to
+ * (0,0,2), then (0,0,2) to (0,0,4); bend: (0,0,0) to (0,0,1), then (0,0,1) to (0,0,2). */
+void weights30_rig_bones(const rig30_rig *rig, heat_bone out[WEIGHTS30_BONES])
+{
+    vec3 o[RIG30_JOINTS];
+    for (int j = 0; j < RIG30_JOINTS; j++)
+        o[j] = mat4_transform_point(rig->bind_world[j], vec3_make(0, 0, 0));
+    out[0] = (heat_bone){o[0], o[1], 0};
+    out[1] = (heat_bone){o[1], vec3_add(o[1], vec3_sub(o[1], o[0])), 1};
+}

@@ -96,28 +96,26 @@ lab_error weights30_read_assets(const weights30_options *o, weights30 *r, lab_di
 
 /* A vertex the set leaves without weight (Blender's, for a part that sees no bone, or one its
  * cut empties) cannot be written: glTF's weights sum to 1. It is written with the weights of
- * the bones nearest it (ties within HEAT_TIE share), into its row of the cut table, which is
- * what the CSV and the read-back then hold; returns how many. */
-static int weight_the_weightless(weights30_asset *a, double *cut)
+ * the bones nearest it (heat_sources_nearest: ties share), into its row of the cut table,
+ * which is what the CSV and the read-back then hold; *filled: how many. */
+static lab_error weight_the_weightless(weights30_asset *a, double *cut, int *filled, lab_diag *d)
 {
-    int J = a->joint_count, filled = 0;
+    int J = a->joint_count;
+    unsigned char *none = calloc((size_t)a->vertex_count + 1, 1);
+    if (!none)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, a->name, "%d vertices", a->vertex_count);
+    *filled = 0;
     for (int v = 0; v < a->vertex_count; v++) {
-        double *row = cut + (size_t)v * J, total = 0.0, nearest = INFINITY;
+        double total = 0.0;
         for (int j = 0; j < J; j++)
-            total += row[j];
-        if (total > 0.0)
-            continue;
-        for (int b = 0; b < a->bone_count; b++)
-            nearest = fmin(nearest, heat_segment_distance(a->bind[v], a->bones[b], NULL));
-        int k = 0;
-        for (int b = 0; b < a->bone_count; b++)
-            if (heat_segment_distance(a->bind[v], a->bones[b], NULL) <= nearest * (1.0 + HEAT_TIE))
-                row[a->bones[b].joint] += 1.0, k++;
-        for (int j = 0; j < J; j++)
-            row[j] /= k;
-        filled++;
+            total += cut[(size_t)v * J + j];
+        none[v] = !(total > 0.0);
+        *filled += none[v];
     }
-    return filled;
+    mesh own = {a->vertex_count, a->bind, a->triangle_count, a->triangles};
+    lab_error e = *filled ? heat_sources_nearest(&own, HEAT_PAPER, a->bones, a->bone_count, J, none, cut, d) : LAB_OK;
+    free(none);
+    return e;
 }
 
 /* --asset IN: the chosen automatic set, cut to K a vertex (heaviest first, unused slots
@@ -129,10 +127,11 @@ lab_error weights30_write_asset(const weights30_options *o, weights30 *r, report
     weights30_asset *a = &r->asset[0];
     weights30_versus *x = &a->versus[o->asset_weights];
     int K = a->influences, J = a->joint_count, n = a->vertex_count;
-    r->weighted_for_gltf = weight_the_weightless(a, x->cut);
     gltf_document doc, back;
     lab_error e = gltf_load(o->asset_in, &doc, d);
     if (e == LAB_OK && (e = gltf_validate(&doc, d)) != LAB_OK)
+        gltf_free(&doc);
+    if (e == LAB_OK && (e = weight_the_weightless(a, x->cut, &r->weighted_for_gltf, d)) != LAB_OK)
         gltf_free(&doc);
     if (e != LAB_OK)
         return e;

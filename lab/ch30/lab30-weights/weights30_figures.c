@@ -1,6 +1,6 @@
 /* weights30_figures.c - lab30-weights's figures (see weights30.h): the child weight
  * on the mesh with a colour bar, the weight along z, and both weight sets skinned at the
- * chapter's poses. What they show is computed in lab30-weights.c; this file only draws it. */
+ * chapter's poses. What they show is computed by lab30-weights.c's stages; this file only draws it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -55,3 +55,35 @@ void weights30_measure_pose(const weights30 *r, weights30_result *x)
     else
         x->closed_form_radius = kind == RIG30_TWIST ? rig30_radius_ratio(w, deg_to_rad(weights30_pose_deg[x->pose])) : NAN;
 }
+
+/* Every set at every pose with LBS and DQS, measured; the checks: each middle ring with a
+ * closed form against it. */
+lab_error weights30_skin_poses(weights30 *r, report_checks *checks, lab_diag *d)
+{
+    for (int kind = 0; kind < 2; kind++)
+        r->bind_volume[kind] = rig30_volume(&r->rigs[WEIGHTS30_HAND][kind], r->rigs[WEIGHTS30_HAND][kind].bind.vertices);
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++) {
+        weights30_result *x = &r->result[i];
+        /* in the figure's order: pose by pose, every set with LBS, then every set with DQS */
+        *x = (weights30_result){.pose = i / (2 * WEIGHTS30_SETS), .set = (weights30_set)(i % WEIGHTS30_SETS),
+                                .method = (i / WEIGHTS30_SETS) % 2 ? SKIN_DQS : SKIN_LBS};
+        const rig30_rig *rig = &r->rigs[x->set][weights30_pose_kind[x->pose]];
+        e = rig30_pose_alloc(rig, &x->skinned, d);
+        if (e == LAB_OK)
+            e = rig30_pose_at(rig, deg_to_rad(weights30_pose_deg[x->pose]), (skin_blend){.method = x->method},
+                              &x->skinned, d);
+        if (e == LAB_OK)
+            weights30_measure_pose(r, x); /* weights30_poses.c */
+    }
+    for (int i = 0; e == LAB_OK && i < WEIGHTS30_RESULTS; i++) {
+        const weights30_result *x = &r->result[i];
+        if (isnan(x->closed_form_radius))
+            continue;
+        char label[64];
+        snprintf(label, sizeof label, "%s %g, %s, %s: middle r'/r", rig30_kind_name(weights30_pose_kind[x->pose]),
+                 weights30_pose_deg[x->pose], weights30_set_name(x->set), skin_method_name(x->method));
+        check_compare(checks, label, x->middle_radius, x->closed_form_radius, RIG30_CHECK_TOLERANCE);
+    }
+    return e;
+}

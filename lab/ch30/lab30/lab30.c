@@ -254,29 +254,6 @@ static lab_error sweep_twist(const rig30_rig *rig, skinning30_pose *frames, int 
     return e;
 }
 
-/* Each invalid input through the real pipeline: it must be refused by its own rule (the
- * check: 1 when it was). */
-static lab_error refuse_invalid_inputs(const rig30_rig *rig, int *count, lab_error **code, lab_diag **diag,
-                                       report_checks *checks, lab_diag *d)
-{
-    *count = rig30_invalid_case_count();
-    *code = calloc((size_t)*count, sizeof **code);
-    *diag = calloc((size_t)*count, sizeof **diag);
-    if (!*code || !*diag)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "invalid inputs", "%d cases", *count);
-    lab_error e = LAB_OK;
-    for (int i = 0; e == LAB_OK && i < *count; i++) {
-        (*code)[i] = rig30_invalid_case_run(rig, i, &(*diag)[i]);
-        e = diag_resource_failure((*code)[i], &(*diag)[i], d);
-    }
-    for (int i = 0; e == LAB_OK && i < *count; i++) {
-        const rig30_invalid_case *c = rig30_invalid_case_get(i);
-        bool rejected = (*code)[i] == c->expected;
-        check_add(checks, c->name, REPORT_COUNT, rejected, 1, 0, rejected);
-    }
-    return e;
-}
-
 /* ---- main: the stages in the article's order, then the figures, the evidence and the
  * report ------------------------------------------------------------------------------ */
 
@@ -317,7 +294,7 @@ int main(int argc, char **argv)
     if (e == LAB_OK)
         e = twist_poses(&c.rig, o, c.pose, &c.pose_count, &c.analytic, checks, d);
     if (e == LAB_OK)
-        e = refuse_invalid_inputs(&c.rig, &c.invalid_count, &c.invalid_code, &c.invalid_diag, &checks->invalid, d);
+        e = skinning30_refuse_invalid_inputs(&c.rig, &c.invalid_count, &c.invalid_code, &c.invalid_diag, &checks->invalid, d);
     if (e == LAB_OK)
         e = sweep_twist(&c.rig, c.sweep, &c.sweep_count, d);
     /* the figures (skinning30_figures.c), every number as JSON and CSV (skinning30_record.c),

@@ -110,4 +110,10 @@ void skinning30_report_invalid_inputs(const skinning30 *c, FILE *out);
 /* Names a vertex the way the student sees the cylinder: its ring and segment. */
 void skinning30_locate(const skinning30_options *o, lab_diag *d);
 
+/* skinning30_record.c, beside the evidence of the refusals it writes: */
+/* Each invalid input through the real pipeline: it must be refused by its own rule (the
+ * check: 1 when it was). */
+lab_error skinning30_refuse_invalid_inputs(const rig30_rig *rig, int *count, lab_error **code, lab_diag **diag,
+                                           report_checks *checks, lab_diag *d);
+
 #endif

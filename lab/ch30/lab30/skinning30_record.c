@@ -1,4 +1,5 @@
-/* skinning30_record.c - chapter 30's evidence and report (see skinning30.h). */
+/* skinning30_record.c - chapter 30's evidence and report (see skinning30.h), and the
+ * invalid inputs run through the pipeline, whose refusals they record. */
 #define _POSIX_C_SOURCE 200809L
 #include "skinning30.h"
 
@@ -286,4 +287,27 @@ void skinning30_report_invalid_inputs(const skinning30 *c, FILE *out)
         fprintf(out, "  %2d %-46s %s\n     %s\n", i + 1, k->name, rejected ? "rejected" : "NOT REJECTED",
                 c->invalid_code[i] == LAB_OK ? "(accepted)" : msg);
     }
+}
+
+/* Each invalid input through the real pipeline: it must be refused by its own rule (the
+ * check: 1 when it was). */
+lab_error skinning30_refuse_invalid_inputs(const rig30_rig *rig, int *count, lab_error **code, lab_diag **diag,
+                                           report_checks *checks, lab_diag *d)
+{
+    *count = rig30_invalid_case_count();
+    *code = calloc((size_t)*count, sizeof **code);
+    *diag = calloc((size_t)*count, sizeof **diag);
+    if (!*code || !*diag)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "invalid inputs", "%d cases", *count);
+    lab_error e = LAB_OK;
+    for (int i = 0; e == LAB_OK && i < *count; i++) {
+        (*code)[i] = rig30_invalid_case_run(rig, i, &(*diag)[i]);
+        e = diag_resource_failure((*code)[i], &(*diag)[i], d);
+    }
+    for (int i = 0; e == LAB_OK && i < *count; i++) {
+        const rig30_invalid_case *c = rig30_invalid_case_get(i);
+        bool rejected = (*code)[i] == c->expected;
+        check_add(checks, c->name, REPORT_COUNT, rejected, 1, 0, rejected);
+    }
+    return e;
 }

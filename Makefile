@@ -362,8 +362,9 @@ FUZZ_SECONDS ?= 60
 WRITER_SEED := \200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000\000\000\000\000\077\200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000\077\200\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\075\314\314\315\075\314\314\315\075\314\314\315\007\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000\000\000\000\000\000\000\000\000\000\077\200\000\000
 FUZZ := build/fuzz/fuzz-gltf
 # Built from what the reader's and the writer's paths use: not the GPU code, not CHOLMOD's
-# callers, not the SIMD kernels (fastskin.c alone takes minutes under these sanitizers).
-FUZZ_SRC := $(filter-out src/gpu/% src/solve/% src/skin/fastskin%.c,$(LIB_SRC))
+# wrapper nor its callers (the weights' solvers), not the SIMD kernels (fastskin.c alone
+# takes minutes under these sanitizers).
+FUZZ_SRC := $(filter-out src/gpu/% src/solve/% src/weights/% src/skin/fastskin%.c,$(LIB_SRC))
 fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-simple-skin \
       $(BUILD)/tests/test_gltf_malformed $(BUILD)/tests/test_gltf
 	@mkdir -p build/fuzz/corpus build/fuzz/assets

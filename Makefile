@@ -251,12 +251,12 @@ GRADE_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-om
 define grade_rules
 GRADE_OBJ.$(1) = $$(call objects_of,$$(CLOSURE.grade-$(1)))
 GRADE_TEST_OBJ.$(1) = $$(filter-out $(BUILD)/obj/lab/$(1)/grade/grade$(1:ch%=%).o,$$(GRADE_OBJ.$(1))) \
-    $(BUILD)/obj/lab/$(1)/grade/solutions/reference.o
+    $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard lab/$(1)/grade/solutions/reference*.c))
 .PHONY: grade$(1:ch%=%)
 grade$(1:ch%=%): $$(GRADE_OBJ.$(1))
-	@sh scripts/grade.sh $(1:ch%=%) "$$(or $$(EXERCISES),lab/$(1)/exercises.c)" "$$(or $$(GRADE_DIR),$(BUILD)/grade$(1:ch%=%))" \
+	@sh scripts/grade.sh $(1:ch%=%) "$$(SHEET)" "$$(EXERCISES)" "$$(or $$(GRADE_DIR),$(BUILD)/grade$(1:ch%=%))" \
 	    "$$(CC) $$(filter-out -Werror,$$(WARN)) $$(CFLAGS) $$(EXACT) $$(SAN) -Isrc -Ilab/$(1) $$(DEPS_CFLAGS)" \
-	    "$$(GRADE_SANITIZE)" "$$(CC) $$(ALL_LDFLAGS)" "$$(GRADE_OBJ.$(1)) -lstb -lcjson -lgif -lm $$(GPU_LIBS)"
+	    "$$(GRADE_SANITIZE)" "$$(CC) $$(ALL_LDFLAGS)" "$$(GRADE_OBJ.$(1)) $$(DEPS_LIBS) $$(GPU_LIBS)"
 endef
 $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
 # every suite of a grader's folder links the grader (but its main) and the reference

@@ -98,11 +98,14 @@ static lab_error encode_here(const canvas *const *images, int count, bytes *out,
 typedef struct {
     const canvas *const *images;
     int count;
+    png_effort effort;
 } png_batch;
 
 static lab_error encode_and_pack(void *state, bytes *result, lab_diag *d)
 {
     const png_batch *batch = state;
+    if (batch->effort == PNG_QUICK) /* stb's settings are its globals: set in this child only */
+        stbi_write_force_png_filter = 0, stbi_write_png_compression_level = 4;
     bytes *out = calloc((size_t)batch->count, sizeof *out);
     lab_error e = out ? encode_here(batch->images, batch->count, out, d)
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "PNG encoder", "%d images", batch->count);
@@ -120,11 +123,11 @@ static lab_error encode_and_pack(void *state, bytes *result, lab_diag *d)
  * cannot be replaced in the shared library. So the encoding runs in a child process
  * (child.h): if the child dies, this process is intact and reports the failure as an
  * error, with nothing written. */
-lab_error png_encode_all(const canvas *const *images, int count, bytes *out, lab_diag *d)
+lab_error png_encode_all(const canvas *const *images, int count, png_effort effort, bytes *out, lab_diag *d)
 {
     if (count <= 0)
         return LAB_OK;
-    png_batch batch = {images, count};
+    png_batch batch = {images, count, effort};
     bytes packed = {0};
     lab_error e = child_run("PNG encoder", encode_and_pack, &batch, &packed, LAB_ERR_OUT_OF_MEMORY, d);
     size_t at = 0;

@@ -182,7 +182,7 @@ static lab_error encode_images(output_batch *batch, lab_diag *d)
             images[n++] = &batch->files[i].image;
         }
     if (e == LAB_OK)
-        e = png_encode_all(images, n, png, d);
+        e = png_encode_all(images, n, batch->png, png, d);
     for (int k = 0; k < n; k++) {
         output_file *f = &batch->files[slot[k]];
         if (e == LAB_OK) {

@@ -47,6 +47,7 @@
 
 #include "base/bytes.h"
 #include "base/diag.h"
+#include "draw/png_encode.h"
 #include "draw/raster.h"
 
 #ifdef __cplusplus
@@ -79,6 +80,7 @@ typedef struct {
     int (*rename_file)(const char *from, const char *to, void *context);
     void *rename_context;
     bytes notes;             /* lines for the report: earlier outputs kept (src/program/manifest.h) */
+    png_effort png;          /* how hard the figures are compressed (zero: PNG_SMALLEST) */
 } output_batch;
 
 /* An output name made from a user's input, `stem` (a file's name without its folder and

@@ -28,7 +28,8 @@
 #include "grade30_table.h"
 
 typedef enum {
-    GRADE30_NOT_WRITTEN, GRADE30_CORRECT, GRADE30_WRONG, GRADE30_CRASHED, GRADE30_TOO_SLOW, GRADE30_UNDEFINED
+    GRADE30_NOT_WRITTEN, GRADE30_CORRECT, GRADE30_WRONG, GRADE30_CRASHED, GRADE30_TOO_SLOW, GRADE30_UNDEFINED,
+    GRADE30_NOT_GRADED /* the shader exercise where this machine has no EGL: never "correct" */
 } grade30_verdict;
 
 /* One exercise's verdict. Flat: it crosses from the child in shared memory. */
@@ -51,16 +52,23 @@ const char *grade30_verdict_name(grade30_verdict v); /* "not written yet", "corr
 extern double grade30_seconds;
 
 /* Grades exercise x through f in a child process the parent limits (grade30_sandbox.c):
- * the verdict of every case run twice, in order and in a second order from seed. Errors:
- * LAB_ERR_OUT_OF_MEMORY when no child could be started or it ran out of memory. */
-lab_error grade30_run(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out, lab_diag *d);
+ * the verdict of every case run twice, in order and in a second order from seed; then, in
+ * the same child, the picture's points into *picture (may be NULL; drawn false when the
+ * exercise is not written or the child did not finish them). Errors: LAB_ERR_OUT_OF_MEMORY
+ * when no child could be started or it ran out of memory. */
+lab_error grade30_run(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out,
+                      grade30_picture_data *picture, lab_diag *d);
 
 /* The same in this process, without limits: the tests' way for answers that cannot crash. */
 lab_error grade30_check(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out);
 
-/* The picture's points through f, in a limited child; out->drawn false when f crashed,
- * ran too long or is not written. */
-lab_error grade30_picture_points(const grade30_entry *x, grade30_fn f, grade30_picture_data *out, lab_diag *d);
+/* Exercise 22: the shader sheet at `path` (shader.glsl) on this machine's EGL/GLES, in a child
+ * process (grade30_shader.c); its picture's points (the GPU's cylinder at 120 degrees) into
+ * *picture. Errors: LAB_ERR_OUT_OF_MEMORY only; the rest is the verdict. */
+lab_error grade30_shader_run(const char *path, uint64_t seed, grade30_result *out, grade30_picture_data *picture,
+                             lab_diag *d);
+/* The picture of exercise 22: the lab's cylinder beside the GPU's through the student's shader. */
+lab_error grade30_draw_shader(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 
 /* Prints one exercise's verdict as the grader's page shows it. */
 void grade30_print(int x, const grade30_result *r, FILE *out);
@@ -68,7 +76,8 @@ void grade30_print(int x, const grade30_result *r, FILE *out);
 /* The heading's anchor as the pages' renderers make it ("exercise-1-the-world-matrix"). */
 void grade30_anchor(const char *heading, char *out, size_t size);
 
-/* Where a sanitizer's report names the student's file: the sheet's path (set by main). */
-extern const char *grade30_sheet_path;
+/* Where a sanitizer's report names the student's file: each sheet's path (the shipped ones
+ * unless main is told of others). */
+extern const char *grade30_sheet_paths[GRADE30_SHEET_COUNT];
 
 #endif

@@ -27,7 +27,7 @@ void grade30_lbs_case(int i, uint64_t seed, grade30_case *c)
         {"weights 0.4 + 0.4 at the bind pose (\"Weights that do not sum to 1\"): w = 0.8, so 0.8 p", {1, 0, 1},
          mat4_identity(), {0.4, 0.4}},
     };
-    *c = (grade30_case){0};
+    grade30_case_clear(c);
     if (i < COUNT(named)) {
         snprintf(c->what, sizeof c->what, "%s", named[i].what);
         c->p = named[i].p, c->k = 2, c->palette_count = 2;
@@ -79,7 +79,7 @@ grade30_answer grade30_lbs_expected(const grade30_case *c)
 
 void grade30_dqs_case(int i, uint64_t seed, grade30_case *c)
 {
-    *c = (grade30_case){0};
+    grade30_case_clear(c);
     const dualquat turned = dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), DEG(90)), vec3_make(0, 0, 0));
     const dualquat far = dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), DEG(200)), vec3_make(0, 0, 0));
     const dualquat half = dualquat_from_rigid((quat){0, 1, 0, 0}, vec3_make(0, 0, 2)); /* w exactly 0 */

@@ -20,7 +20,7 @@
 
 void grade30_world_case(int i, uint64_t seed, grade30_case *c)
 {
-    *c = (grade30_case){0};
+    grade30_case_clear(c);
     if (i == 0) {
         snprintf(c->what, sizeof c->what, "the chapter's twist at 90 deg: G_0 = I, L_1 = Tz(2) Rz(90)");
         c->a = mat4_identity(), c->b = mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_z(DEG(90)));
@@ -60,7 +60,7 @@ void grade30_skin_case(int i, uint64_t seed, grade30_case *c)
         {"the hand control: G_1 = Ty(1) Rz(90), B_1 = Ty(1)", 90, 1, 0},
         {"the chapter's twist at 120 deg: G_1 = Tz(2) Rz(120), B_1 = Tz(2)", 120, 0, 2},
     };
-    *c = (grade30_case){0};
+    grade30_case_clear(c);
     if (i < COUNT(named)) {
         snprintf(c->what, sizeof c->what, "%s", named[i].what);
         mat4 bind = mat4_translate(0, named[i].bind_y, named[i].bind_z);
@@ -105,7 +105,7 @@ void grade30_normal_case(int i, uint64_t seed, grade30_case *c)
          mat4_mul(mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_z(DEG(45))), mat4_scale(1, 1, 3))},
         {"a mirror S(-1, 2, 1): det < 0", mat4_scale(-1, 2, 1)},
     };
-    *c = (grade30_case){0};
+    grade30_case_clear(c);
     if (i < COUNT(named)) {
         snprintf(c->what, sizeof c->what, "%s", named[i].what);
         c->a = named[i].m;

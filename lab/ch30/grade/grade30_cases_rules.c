@@ -25,7 +25,7 @@ void grade30_radius_case(int i, uint64_t seed, grade30_case *c)
         {"ring 1 (w = 0.125) at -270 deg", 0.125, -270},
         {"the ends (w = 0 and 1) keep r' = r at any twist: w = 1 at 123 deg", 1, 123},
     };
-    *c = (grade30_case){0};
+    grade30_case_clear(c);
     if (i < COUNT(named)) {
         snprintf(c->what, sizeof c->what, "%s", named[i].what);
         c->w = named[i].w, c->theta = DEG(named[i].theta_deg);
@@ -59,7 +59,7 @@ void grade30_weights_case(int i, uint64_t seed, grade30_case *c)
         {"weights 0.5, 0.5 + 1e-11: beyond 1e-12", {0.5, 0.5 + 1e-11}},
         {"weights 0, 1: an end ring, valid", {0, 1}},
     };
-    *c = (grade30_case){0};
+    grade30_case_clear(c);
     if (i < COUNT(named)) {
         snprintf(c->what, sizeof c->what, "%s", named[i].what);
         c->k = 2, c->weight[0] = named[i].w[0], c->weight[1] = named[i].w[1];

@@ -26,7 +26,8 @@ bool exercise30_not_written;
 const char *grade30_verdict_name(grade30_verdict v)
 {
     static const char *const verdicts[] = {"not written yet", "correct",  "wrong",
-                                           "crashed",         "too slow", "undefined behaviour"};
+                                           "crashed",         "too slow", "undefined behaviour",
+                                           "not graded here"};
     return verdicts[v];
 }
 
@@ -62,15 +63,30 @@ static void answer_text(grade30_kind kind, grade30_answer a, char *out, size_t s
         snprintf(out, size, "real (w %.9g, %.9g, %.9g, %.9g), dual (w %.9g, %.9g, %.9g, %.9g)", a.q.real.w,
                  a.q.real.x, a.q.real.y, a.q.real.z, a.q.dual.w, a.q.dual.x, a.q.dual.y, a.q.dual.z);
         break;
+    case GRADE30_ANGLE: snprintf(out, size, "%.17g rad (%.12g deg)", a.x, a.x * 180 / LAB_PI); break;
+    case GRADE30_VALUES: {
+        size_t used = (size_t)snprintf(out, size, "%d value%s: [", a.n, a.n == 1 ? "" : "s");
+        for (int i = 0; i < a.n && i < 12 && used < size; i++)
+            used += (size_t)snprintf(out + used, size - used, "%s%.12g", i ? " " : "", a.v[i]);
+        if (used < size)
+            snprintf(out + used, size - used, "%s]", a.n > 12 ? " ..." : "");
+        break;
+    }
+    case GRADE30_GLSL: out[0] = '\0'; break;
     }
 }
 
 /* ---- distances ------------------------------------------------------------------------ */
 
-/* An answer's components, as many as its kind has (the rule: one, 0 or 1). */
+/* An answer's components, as many as its kind has (the rule: one, 0 or 1), into out
+ * (room for GRADE30_MAX_VALUES + 16). */
+enum { COMPONENTS = GRADE30_MAX_VALUES + 16 };
 static int components(grade30_kind kind, const grade30_answer *a, double *out)
 {
     switch (kind) {
+    case GRADE30_ANGLE: out[0] = a->x; return 1;
+    case GRADE30_VALUES: memcpy(out, a->v, sizeof *out * (size_t)a->n); return a->n;
+    case GRADE30_GLSL: return 0;
     case GRADE30_MATRIX: memcpy(out, &a->m.m[0][0], 16 * sizeof *out); return 16;
     case GRADE30_POINT: out[0] = a->p.x, out[1] = a->p.y, out[2] = a->p.z; return 3;
     case GRADE30_NUMBER: out[0] = a->x; return 1;
@@ -91,11 +107,16 @@ static int components(grade30_kind kind, const grade30_answer *a, double *out)
 static double largest_difference(grade30_kind kind, const grade30_answer *got, const grade30_answer *want, double sign,
                                  bool twin)
 {
-    double a[16], b[16], worst = 0;
+    static double a[COMPONENTS], b[COMPONENTS];
+    double worst = 0;
     int n = components(kind, got, a);
-    components(kind, want, b);
+    if (components(kind, want, b) != n)
+        return INFINITY; /* a count that differs: as far as can be */
     for (int i = 0; i < n; i++) {
-        double d = twin && isnan(a[i]) && isnan(b[i]) ? 0 : fabs(a[i] - sign * b[i]);
+        /* an equal value (an infinity too), or a NaN a weight exercise returns as it came */
+        double d = a[i] == sign * b[i] || ((twin || kind == GRADE30_VALUES) && isnan(a[i]) && isnan(b[i])) ? 0
+                   : kind == GRADE30_ANGLE     ? fabs(remainder(a[i] - b[i], 2 * LAB_PI)) /* up to whole turns */
+                                               : fabs(a[i] - sign * b[i]);
         worst = max_or_nan(worst, d);
     }
     return worst;
@@ -115,10 +136,11 @@ static double distance(grade30_kind kind, const grade30_answer *got, const grade
 /* What the tolerance is relative to: the expected value's largest component, at least 1. */
 static double scale_of(grade30_kind kind, const grade30_answer *want)
 {
-    double c[16], largest = 1;
+    static double c[COMPONENTS];
+    double largest = 1;
     int n = components(kind, want, c);
-    for (int i = 0; i < n; i++)
-        largest = max_or_nan(largest, fabs(c[i]));
+    for (int i = 0; i < n; i++) /* a value that is not finite (a NaN input returned) sets no scale */
+        largest = isfinite(c[i]) ? fmax(largest, fabs(c[i])) : largest;
     return largest;
 }
 
@@ -135,9 +157,10 @@ static bool within(const grade30_entry *x, const grade30_answer *got, const grad
 /* Two calls on one case gave the same answer (NaN equal to NaN). */
 static bool same_answer(grade30_kind kind, const grade30_answer *a, const grade30_answer *b)
 {
-    double x[16], y[16];
+    static double x[COMPONENTS], y[COMPONENTS];
     int n = components(kind, a, x);
-    components(kind, b, y);
+    if (components(kind, b, y) != n)
+        return false;
     for (int i = 0; i < n; i++)
         if (!(x[i] == y[i] || (isnan(x[i]) && isnan(y[i]))))
             return false;
@@ -170,6 +193,22 @@ static void fail(grade30_result *r, const grade30_entry *x, const grade30_case *
     answer_text(x->kind, *want, r->expected, sizeof r->expected);
     r->difference = d;
     r->tolerance = x->tolerance;
+    if (x->kind == GRADE30_VALUES && got->n == want->n) { /* the first value off, in words */
+        double scale = scale_of(x->kind, want);
+        for (int i = 0; i < got->n; i++)
+            if (!(got->v[i] == want->v[i] || (isnan(got->v[i]) && isnan(want->v[i])) ||
+                  fabs(got->v[i] - want->v[i]) <= x->tolerance * scale)) {
+                char name[96] = "";
+                if (x->value_name)
+                    x->value_name(c, i, name, sizeof name);
+                snprintf(r->detail, sizeof r->detail, "the first value off is value %d%s%s%s: computed %.15g, expected %.15g",
+                         i, name[0] ? " (" : "", name, name[0] ? ")" : "", got->v[i], want->v[i]);
+                break;
+            }
+    } else if (x->kind == GRADE30_VALUES && got->n && want->n && !(got->v[0] == want->v[0]))
+        snprintf(r->detail, sizeof r->detail, "it returned %.15g where %.15g was expected", got->v[0], want->v[0]);
+    else if (x->kind == GRADE30_VALUES)
+        snprintf(r->detail, sizeof r->detail, "%d values where %d were expected", got->n, want->n);
 }
 
 /* The second order: a shuffle of the cases from the seed (never the first order when
@@ -236,7 +275,7 @@ bool grade30_grade_all(const grade30_entry *x, grade30_fn f, uint64_t seed, grad
                 }
                 continue;
             }
-            first[i] = got;
+            grade30_answer_copy(&first[i], &got);
             grade30_answer want = x->expected(&cases[i]);
             double d = distance(x->kind, &got, &want, false);
             for (int m = 0; ok && m < x->mistake_count; m++) {
@@ -280,7 +319,8 @@ void grade30_print(int x, const grade30_result *r, FILE *out)
     const grade30_entry *e = &grade30_table[x];
     fprintf(out, "%d. %s: %s", x + 1, e->title, grade30_verdict_name(r->verdict));
     if (r->verdict == GRADE30_CORRECT) {
-        fprintf(out, " (%d cases, each twice)\n", r->cases);
+        fprintf(out, e->kind == GRADE30_GLSL ? " (%d cases, on each of the GPU's 3 paths)\n" : " (%d cases, each twice)\n",
+                r->cases);
         return;
     }
     if (r->verdict == GRADE30_NOT_WRITTEN) {
@@ -297,7 +337,9 @@ void grade30_print(int x, const grade30_result *r, FILE *out)
         fprintf(out, "    computed: %s\n    expected: %s\n", r->computed, r->expected);
         if (e->kind != GRADE30_RULE)
             fprintf(out, "    difference %.3g, tolerance %.3g%s\n", r->difference, r->tolerance,
-                    e->kind == GRADE30_NUMBER ? "" : " times the largest |expected| (at least 1)");
+                    e->kind == GRADE30_NUMBER ? ""
+                    : e->kind == GRADE30_ANGLE ? " (up to whole turns)"
+                                               : " times the largest |expected| (at least 1)");
     }
     if (r->verdict == GRADE30_WRONG && r->mistake >= 0)
         fprintf(out, "    the known mistake: %s\n", e->mistakes[r->mistake].name);

@@ -14,7 +14,9 @@
 #include "grade30_grading.h"
 
 double grade30_seconds = 2;
-const char *grade30_sheet_path = "exercises.c";
+const char *grade30_sheet_paths[GRADE30_SHEET_COUNT] = {
+    "lab/ch30/exercises.c", "lab/ch30/sheets/skeleton.c", "lab/ch30/sheets/dqs.c", "lab/ch30/sheets/normals.c",
+    "lab/ch30/sheets/palette.c", "lab/ch30/sheets/weights.c", "lab/ch30/sheets/shader.glsl"};
 
 /* A signal's name: "SIGSEGV (Segmentation fault)". */
 static void signal_words(int sig, char *out, size_t size)
@@ -31,10 +33,10 @@ static void signal_words(int sig, char *out, size_t size)
 }
 
 /* The token of the report that names the sheet's file and line ("lab/ch30/exercises.c:42"). */
-static void sheet_line(const char *report, char *out, size_t size)
+static void sheet_line(const char *path, const char *report, char *out, size_t size)
 {
-    const char *base = strrchr(grade30_sheet_path, '/');
-    base = base ? base + 1 : grade30_sheet_path;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
     size_t n = strlen(base);
     for (const char *at = strstr(report, base); at; at = strstr(at + 1, base)) {
         if (at[n] != ':' || at[n + 1] < '0' || at[n + 1] > '9')
@@ -42,7 +44,7 @@ static void sheet_line(const char *report, char *out, size_t size)
         const char *end = at + n + 1;
         while (*end >= '0' && *end <= '9')
             end++;
-        snprintf(out, size, "%s:%.*s", grade30_sheet_path, (int)(end - at - n - 1), at + n + 1);
+        snprintf(out, size, "%s:%.*s", path, (int)(end - at - n - 1), at + n + 1);
         return;
     }
     out[0] = '\0';
@@ -50,7 +52,7 @@ static void sheet_line(const char *report, char *out, size_t size)
 
 /* The file and line of an instruction, from binutils' addr2line (run with a deadline of
  * its own); "" when it cannot say. */
-static void line_of(const grade30_shared *s, char *out, size_t size)
+static void line_of(const grade30_shared *s, const char *path, char *out, size_t size)
 {
     out[0] = '\0';
     if (!s->access_offset)
@@ -98,7 +100,7 @@ static void line_of(const grade30_shared *s, char *out, size_t size)
         used += (size_t)n;
     close(fd[0]);
     text[used] = '\0';
-    sheet_line(text, out, size);
+    sheet_line(path, text, out, size);
 }
 
 /* The sanitizer's own words: UBSan's "runtime error: ..." line, or ASan's kind of error. */
@@ -135,9 +137,10 @@ void grade30_ended_verdict(const grade30_entry *x, uint64_t seed, const grade30_
     } else if (s->sanitizer || strstr(s->report, "runtime error: ") || strstr(s->report, "ERROR: AddressSanitizer")) {
         out->verdict = GRADE30_UNDEFINED;
         char where[160], words[200];
-        sheet_line(s->report, where, sizeof where);
+        const char *path = grade30_sheet_paths[grade30_sheet_of((int)(x - grade30_table))];
+        sheet_line(path, s->report, where, sizeof where);
         if (!where[0]) /* the report unsymbolized: ask addr2line */
-            line_of(s, where, sizeof where);
+            line_of(s, path, where, sizeof where);
         sanitizer_words(s->report, words, sizeof words);
         snprintf(out->detail, sizeof out->detail, "%.150s%s%s%.150s%s(%.160s)", s->access[0] ? s->access : "", s->access[0] ? " " : "",
                  where[0] ? "at " : "", where, where[0] ? " " : "", words);

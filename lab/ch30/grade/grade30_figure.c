@@ -137,10 +137,8 @@ lab_error grade30_draw_skin(const grade30_picture_data *yours, canvas *out, lab_
 
 /* ---- 6. the DQS blend on a ring ------------------------------------------------------- */
 
-enum { RING = 24 };
-
 /* The root, and the child turned 160 deg about z and moved by (0.5, 0, 0), given as -q^. */
-static void ring_joints(dualquat q[2])
+void grade30_ring_joints(dualquat q[2])
 {
     q[0] = dualquat_identity();
     q[1] = dualquat_scale(dualquat_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), deg_to_rad(160)),
@@ -148,9 +146,9 @@ static void ring_joints(dualquat q[2])
                           -1);
 }
 
-static vec3 ring_point(int i)
+vec3 grade30_ring_point(int i)
 {
-    double a = 2 * LAB_PI * i / RING;
+    double a = 2 * LAB_PI * i / GRADE30_RING;
     return vec3_make(cos(a), sin(a), 1);
 }
 
@@ -160,41 +158,46 @@ static bool ring_under(dualquat blend, vec3 *out)
     dualquat unit;
     if (dualquat_normalize(blend, &unit, "grade30", NULL) != LAB_OK)
         return false;
-    for (int i = 0; i <= RING; i++)
-        out[i] = dualquat_transform_point(unit, ring_point(i % RING));
+    for (int i = 0; i <= GRADE30_RING; i++)
+        out[i] = dualquat_transform_point(unit, grade30_ring_point(i % GRADE30_RING));
     return true;
 }
 
 void grade30_points_dqs(grade30_fn f, grade30_picture_data *out)
 {
     dualquat q[2];
-    ring_joints(q);
+    grade30_ring_joints(q);
     const double w[2] = {0.6, 0.4};
-    out->count = RING + 1;
+    out->count = GRADE30_RING + 1;
     out->drawn = ring_under(f.dqs_blend(q, w, 2), out->yours);
 }
 
 lab_error grade30_draw_dqs(const grade30_picture_data *yours, canvas *out, lab_diag *d)
 {
+    return grade30_draw_ring("6. DQS on a ring: weights 0.6 and 0.4,\nthe child -q^ of Rz(160) moved (0.5, 0, 0)\ngrey: the bind pose",
+                             yours, out, d);
+}
+
+lab_error grade30_draw_ring(const char *title, const grade30_picture_data *yours, canvas *out, lab_diag *d)
+{
     diagram g;
-    lab_error e = diagram_panel(&g, out, 250, 185, 70,
-                                "6. DQS on a ring: weights 0.6 and 0.4,\nthe child -q^ of Rz(160) moved (0.5, 0, 0)\ngrey: the bind pose", d);
+    lab_error e = diagram_panel(&g, out, 250, 185, 70, title, d);
     if (e != LAB_OK)
         return e;
     diagram_axes(&g, -2.2, 2.2, -1.5, 1.5, 1, "x", "y");
     dualquat q[2];
-    ring_joints(q);
+    grade30_ring_joints(q);
     const double w[2] = {0.6, 0.4};
-    vec3 bind[RING + 1], lab[RING + 1];
-    for (int i = 0; i <= RING; i++)
-        bind[i] = ring_point(i % RING);
-    polyline(&g, bind, RING + 1, 0, DIAGRAM_GREY);
+    vec3 bind[GRADE30_RING + 1], lab[GRADE30_RING + 1];
+    for (int i = 0; i <= GRADE30_RING; i++)
+        bind[i] = grade30_ring_point(i % GRADE30_RING);
+    polyline(&g, bind, GRADE30_RING + 1, 0, DIAGRAM_GREY);
     if (ring_under(dualquat_blend(q, w, 2, true), lab)) {
-        polyline(&g, lab, RING + 1, 0, LABS);
+        polyline(&g, lab, GRADE30_RING + 1, 0, LABS);
         diagram_point(&g, lab[0].x, lab[0].y, LABS, DIAGRAM_RIGHT, "v0");
     }
     if (yours->drawn) {
-        polyline(&g, yours->yours, RING + 1, 4, YOURS);
+        polyline(&g, yours->yours, GRADE30_RING + 1, 4, YOURS);
         if (grade30_finite_and_near(yours->yours, 1) && fabs(yours->yours[0].x) < 2 && fabs(yours->yours[0].y) < 1.5)
             diagram_point(&g, yours->yours[0].x, yours->yours[0].y, YOURS, DIAGRAM_LEFT, "v0");
     } else {

@@ -54,6 +54,12 @@ void grade30_points_lbs(grade30_fn f, grade30_picture_data *out)
 
 lab_error grade30_draw_lbs(const grade30_picture_data *yours, canvas *out, lab_diag *d)
 {
+    return grade30_draw_cylinder("3. the lab's blend", "yours (lab palette)", yours, out, d);
+}
+
+lab_error grade30_draw_cylinder(const char *lab_title, const char *your_title, const grade30_picture_data *yours,
+                                canvas *out, lab_diag *d)
+{
     rig30_rig rig = {0};
     mat4 palette[RIG30_JOINTS];
     vec3 *lab = malloc(sizeof *lab * VERTICES);
@@ -80,8 +86,8 @@ lab_error grade30_draw_lbs(const grade30_picture_data *yours, canvas *out, lab_d
                               (camera_viewport_rect){0, top, W / 2, H - top}, d);
     }
     canvas half[2] = {{0}};
-    const char *lab_label[] = {"3. the lab's blend", "at a 120 deg twist", "orange: middle ring"};
-    const char *your_label[] = {"yours (lab palette)", show ? "orange: middle ring" : "not drawn:",
+    const char *lab_label[] = {lab_title, "at a 120 deg twist", "orange: middle ring"};
+    const char *your_label[] = {your_title, show ? "orange: middle ring" : "not drawn:",
                                 show ? "" : "see the verdict"};
     const vec3 *sets[2] = {lab, show ? yours->yours : NULL};
     const char *const *labels[2] = {lab_label, your_label};

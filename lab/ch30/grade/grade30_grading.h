@@ -14,6 +14,7 @@ typedef struct {
     pid_t leader;                     /* the child the parent started (its copies are not) */
     int pass, case_index;             /* the call under way: pass 1 or 2, case from 0 */
     bool done;                        /* the result below is whole */
+    bool picture_done;                /* and the picture's points after it */
     bool out_of_memory;               /* the child ran out of memory (not the student's verdict) */
     bool sanitizer;                   /* a sanitizer ended the child */
     char access[200];                 /* the bad access, named from the case's arrays */

@@ -98,25 +98,25 @@ static void child_limits(void)
         __sanitizer_set_death_callback(sanitizer_death);
 }
 
-typedef enum { GRADE, PICTURE } job;
-
-static void run_child(job what, const grade30_entry *x, grade30_fn f, uint64_t seed)
+static void run_child(const grade30_entry *x, grade30_fn f, uint64_t seed)
 {
     setpgid(0, 0);
     shared->leader = getpid();
     child_limits();
-    if (what == GRADE) {
-        shared->out_of_memory = !grade30_grade_all(x, f, seed, &shared->result, shared);
-    } else {
+    shared->out_of_memory = !grade30_grade_all(x, f, seed, &shared->result, shared);
+    /* the result is whole; then, in the same child, the picture's points (where there is
+     * something to draw): what ends the child from here on costs the picture only */
+    fflush(NULL);
+    shared->done = getpid() == shared->leader;
+    if (shared->done && !shared->out_of_memory && shared->result.verdict != GRADE30_NOT_WRITTEN &&
+        x->picture_points) {
         exercise30_not_written = false;
         x->picture_points(f, &shared->picture);
-        if (exercise30_not_written)
-            shared->picture.drawn = false;
         if (getpid() != shared->leader)
             _exit(0);
+        shared->picture_done = !exercise30_not_written;
     }
     fflush(NULL); /* what the student's code printed */
-    shared->done = getpid() == shared->leader;
     _exit(0);
 }
 
@@ -137,10 +137,11 @@ static void drain(int fd, grade30_shared *s, size_t *used)
 }
 
 /* Runs the job in a child; *status how it ended, *late whether the deadline ended it. */
-static lab_error sandbox(job what, const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_shared **out,
+static lab_error sandbox(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_shared **out,
                          int *status, bool *late, lab_diag *d)
 {
-    double seconds = what == GRADE ? grade30_seconds : fmin(1, grade30_seconds); /* a picture: a few calls */
+    /* the grading's seconds; once its result is whole, a second at most for the picture's calls */
+    double seconds = grade30_seconds, picture_seconds = fmin(1, grade30_seconds);
     grade30_shared *s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (s == MAP_FAILED)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its child: %s",
@@ -162,7 +163,7 @@ static lab_error sandbox(job what, const grade30_entry *x, grade30_fn f, uint64_
         shared = s;
         dup2(err[1], STDERR_FILENO); /* a sanitizer's report, and whatever the body prints there */
         close(err[0]), close(err[1]);
-        run_child(what, x, f, seed);
+        run_child(x, f, seed);
     }
     close(err[1]);
     fcntl(err[0], F_SETFL, O_NONBLOCK);
@@ -176,7 +177,7 @@ static lab_error sandbox(job what, const grade30_entry *x, grade30_fn f, uint64_
         drain(err[0], s, &used);
         if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
             break;
-        if (grade30_now() - start > seconds) {
+        if (grade30_now() - start > seconds + (s->done ? picture_seconds : 0)) {
             *late = true;
             break;
         }
@@ -197,20 +198,25 @@ static lab_error sandbox(job what, const grade30_entry *x, grade30_fn f, uint64_
     return LAB_OK;
 }
 
-lab_error grade30_run(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out, lab_diag *d)
+lab_error grade30_run(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out,
+                      grade30_picture_data *picture, lab_diag *d)
 {
-    grade30_shared *s;
+    grade30_shared *s = NULL;
     int status = 0;
-    bool late;
-    lab_error e = sandbox(GRADE, x, f, seed, &s, &status, &late, d);
+    bool late = false;
+    lab_error e = sandbox(x, f, seed, &s, &status, &late, d);
     if (e != LAB_OK)
         return e;
-    if (!late && s->out_of_memory)
+    if (s->done && s->out_of_memory)
         e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "its cases in the grading child");
-    else if (!late && s->done && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    else if (s->done) /* the result whole, whatever ended the child in the picture after it */
         *out = s->result;
     else
         grade30_ended_verdict(x, seed, s, status, late, out);
+    if (picture) {
+        *picture = s->picture;
+        picture->drawn = picture->drawn && s->picture_done;
+    }
     if (s->report[0] && out->verdict != GRADE30_UNDEFINED) { /* what the body printed, not lost */
         fprintf(stderr, "%s wrote to its standard error:\n%s%s", x->function, s->report,
                 s->report[strlen(s->report) - 1] == '\n' ? "" : "\n");
@@ -224,19 +230,4 @@ lab_error grade30_run(const grade30_entry *x, grade30_fn f, uint64_t seed, grade
 lab_error grade30_check(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out)
 {
     return grade30_grade_all(x, f, seed, out, NULL) ? LAB_OK : LAB_ERR_OUT_OF_MEMORY;
-}
-
-lab_error grade30_picture_points(const grade30_entry *x, grade30_fn f, grade30_picture_data *out, lab_diag *d)
-{
-    grade30_shared *s;
-    int status = 0;
-    bool late;
-    lab_error e = sandbox(PICTURE, x, f, 0, &s, &status, &late, d);
-    if (e != LAB_OK)
-        return e;
-    *out = s->picture;
-    if (late || !s->done || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        out->drawn = false;
-    munmap(s, sizeof *s);
-    return LAB_OK;
 }

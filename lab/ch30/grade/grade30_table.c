@@ -110,6 +110,134 @@ static const grade30_mistake normal_mistakes[] = {
      {.normal_matrix = mistake_translation_kept}},
 };
 
+
+static const grade30_mistake skeleton_mistakes[] = {
+    {"the rule never checked: a parent listed at or after its child is read before it is computed",
+     {.skeleton_world = mistake_skeleton_no_rule}},
+    {"L G for G L: the parent's world acts last, world[i] = world[parent[i]] local[i]", {.skeleton_world = mistake_skeleton_l_g}},
+    {"a root's world taken as the identity: a root's world is its own local", {.skeleton_world = mistake_skeleton_root_identity}},
+    {"the parent's local for its world: only one level of the hierarchy", {.skeleton_world = mistake_skeleton_parent_local}},
+    {"a node its own parent let through: the rule is parent[i] < i", {.skeleton_world = mistake_skeleton_self_allowed}},
+};
+
+static const grade30_mistake palette_mistakes[] = {
+    {"the slot used as a node index: palette slot j is node skin_joints[j]", {.palette = mistake_palette_slot_as_node}},
+    {"IBM_j G for G IBM_j: the inverse bind acts first, so it stands on the right", {.palette = mistake_palette_ibm_first}},
+    {"the inverse bind matrices left out: C_j = G_j moves the bind pose by the bind", {.palette = mistake_palette_no_ibm}},
+    {"IBM_j inverted again: inverseBindMatrices already holds B_j^-1", {.palette = mistake_palette_ibm_inverted}},
+};
+
+static const grade30_mistake mesh_mistakes[] = {
+    {"the JOINTS value used as a node index: JOINTS_0 holds palette slots, C_j = G_{skin_joints[j]} IBM_j",
+     {.skin_mesh = mistake_mesh_joints_as_nodes}},
+    {"the locals used as world matrices: every node's world is its parent's world times its local",
+     {.skin_mesh = mistake_mesh_no_hierarchy}},
+    {"the inverse bind matrices left out: C_j = G_j", {.skin_mesh = mistake_mesh_no_inverse_bind}},
+    {"only the first influence, rigidly: every vertex blends its four", {.skin_mesh = mistake_mesh_first_influence}},
+};
+
+static const grade30_mistake dq_rigid_mistakes[] = {
+    {"a dual quaternion translation without its 1/2: q_e = 1/2 t q_0", {.dq_from_rigid = mistake_dq_no_half}},
+    {"q_0 t for t q_0: the translation acts after the rotation, so t stands on the left", {.dq_from_rigid = mistake_dq_q0_t}},
+    {"q_e = t/2 without q_0: the dual part carries the rotation too", {.dq_from_rigid = mistake_dq_no_q0}},
+    {"t q_0* for t q_0: the conjugate belongs to the translation's read-back, t = 2 q_e q_0*",
+     {.dq_from_rigid = mistake_dq_conjugate}},
+};
+
+static const grade30_mistake dq_normalize_mistakes[] = {
+    {"divided by the length of all eight numbers: the norm is the real part's, |b_0|", {.dq_normalize = mistake_norm_eight}},
+    {"only the real part divided: the dual part is divided by |b_0| too", {.dq_normalize = mistake_norm_real_only}},
+    {"a zero norm divided by: |b_0| <= 1e-9 (or not finite) is refused", {.dq_normalize = mistake_norm_no_refusal}},
+    {"divided by |b_0|^2: the norm is a length, sqrt(b_0 . b_0)", {.dq_normalize = mistake_norm_squared}},
+    {"a refusal that still writes *out: a refused blend leaves *out as it was", {.dq_normalize = mistake_norm_refusal_writes}},
+};
+
+static const grade30_mistake dq_point_mistakes[] = {
+    {"the translation forgotten: p' = R p + t", {.dq_transform_point = mistake_point_no_translation}},
+    {"t = q_e q_0* without its 2: q_e holds half the translation", {.dq_transform_point = mistake_point_no_two}},
+    {"t = 2 q_0* q_e: the order of the product is q_e q_0*", {.dq_transform_point = mistake_point_order}},
+    {"rotated by q_0*: p turns by q_0 p q_0*, the conjugate on the right", {.dq_transform_point = mistake_point_conjugate}},
+    {"moved before it is turned: R (p + t) for R p + t", {.dq_transform_point = mistake_point_move_first}},
+};
+
+static const grade30_mistake lbs_turn_mistakes[] = {
+    {"w theta: LBS does not turn a ring by its weight's share of the angle", {.turn_angle = mistake_turn_linear}},
+    {"atan for atan2: the quadrant is lost once the blend points backwards", {.turn_angle = mistake_turn_atan}},
+    {"degrees for radians: theta arrives in radians", {.turn_angle = mistake_turn_degrees}},
+    {"w and 1-w swapped: the child's weight goes with the child's rotation", {.turn_angle = mistake_turn_weights_swapped}},
+    {"the DQS ring's angle: the LBS ring turns by the angle of the blended point, atan2(w sin theta, ...)",
+     {.turn_angle = mistake_turn_dqs_form}},
+};
+
+static const grade30_mistake dqs_turn_mistakes[] = {
+    {"the hemisphere rule missing: past 180 deg the child's quaternion is flipped (t wrapped into [-pi, pi])",
+     {.turn_angle = mistake_turn_no_hemisphere}},
+    {"the LBS ring's angle: DQS blends the half angles, 2 atan2(w sin(t/2), (1-w) + w cos(t/2))",
+     {.turn_angle = mistake_turn_lbs_form}},
+    {"the half angle returned: the rotation turns by twice the quaternion's angle", {.turn_angle = mistake_turn_without_two}},
+    {"w t: the blend of unit quaternions is not a linear share of the angle", {.turn_angle = mistake_turn_linear_wrapped}},
+};
+
+static const grade30_mistake skin_normal_mistakes[] = {
+    {"not renormalised: a blended or inverse-transposed normal changes length", {.skin_normal = mistake_normal_not_renormalised}},
+    {"no inverse transpose: the blended and per-bone methods carry n by (L^-1)^T", {.skin_normal = mistake_normal_no_inverse_transpose}},
+    {"per bone as blended: per-bone sums the inverse transposes, sum w_i (S_i^-1)^T, not (sum w_i S_i)^-T",
+     {.skin_normal = mistake_normal_per_bone_as_blended}},
+    {"the inverse without the transpose", {.skin_normal = mistake_normal_inverse_only}},
+    {"the normal carried as a point: a normal is a direction, no translation", {.skin_normal = mistake_normal_as_point}},
+};
+
+static const grade30_mistake policy_mistakes[] = {
+    {"strict that divides: strict refuses a bad sum and changes nothing", {.apply_policy = mistake_policy_strict_normalises}},
+    {"no weightless check: W <= 1e-6 is refused (normalize) or falls back, never divided by",
+     {.apply_policy = mistake_policy_no_weightless}},
+    {"the fallback keeps the other weights: the vertex follows the fallback joint alone", {.apply_policy = mistake_policy_fallback_keeps_rest}},
+    {"the fallback weight on the old joint: joint[0] becomes fallback_joint", {.apply_policy = mistake_policy_fallback_old_joint}},
+    {"weights within the tolerance divided too: only |W - 1| > 1e-12 is normalised", {.apply_policy = mistake_policy_always_divides}},
+    {"W < 1e-6 for W <= 1e-6: a sum of exactly 1e-6 is weightless", {.apply_policy = mistake_policy_eps_strict}},
+    {"the finiteness rule missing: NaN fails every comparison, so it needs its own test", {.apply_policy = mistake_policy_no_finite}},
+};
+
+static const grade30_mistake heaviest_mistakes[] = {
+    {"not renormalised: the kept weights are divided by their own sum", {.keep_heaviest = mistake_heaviest_not_renormalised}},
+    {"the first four kept, not the heaviest", {.keep_heaviest = mistake_heaviest_first_four}},
+    {"ties by position: of equal weights the lower joint is kept first", {.keep_heaviest = mistake_heaviest_ties_by_position}},
+    {"the lightest first: the packed vertex keeps the heaviest, heaviest first", {.keep_heaviest = mistake_heaviest_lightest_first}},
+};
+
+static const grade30_mistake unpack_mistakes[] = {
+    {"divided by 65536: UNORM16's 1 is 65535", {.unpack_weights = mistake_unpack_65536}},
+    {"the implied fourth left at 0: it is 1 minus the three stored", {.unpack_weights = mistake_unpack_no_implied}},
+    {"the fourth as 1 - w0: the implied weight takes what all three leave", {.unpack_weights = mistake_unpack_from_first}},
+    {"divided by 255: that is UNORM8's unit", {.unpack_weights = mistake_unpack_255}},
+};
+
+static const grade30_mistake cotan_mistakes[] = {
+    {"(cot alpha + cot beta) without its 1/2", {.cotan_row = mistake_cotan_no_half}},
+    {"the angle at the vertex itself: the cotangents are of the angles opposite the edge", {.cotan_row = mistake_cotan_at_centre}},
+    {"L_ii = +sum: the diagonal is minus the row's sum, so L 1 = 0", {.cotan_row = mistake_cotan_diagonal_sign}},
+    {"an open fan closed: a boundary vertex has n - 1 triangles, its end edges one cot alpha / 2",
+     {.cotan_row = mistake_cotan_open_closed}},
+};
+
+static const grade30_mistake heat_row_mistakes[] = {
+    {"H without k: H_ii = k c / d^2 when k bones tie", {.heat_row = mistake_heat_no_k}},
+    {"d for d^2: the heat falls with the squared distance", {.heat_row = mistake_heat_not_squared}},
+    {"p_j = 1 where k bones tie: they share it, p_j = 1/k", {.heat_row = mistake_heat_rhs_no_share}},
+    {"+L for -L: the system is (-L + M H) w = M H p", {.heat_row = mistake_heat_laplacian_sign}},
+    {"the heat of every bone: b_i = M H p_j(i) is 0 for a bone that is not the nearest", {.heat_row = mistake_heat_rhs_every_bone}},
+};
+
+/* exercise 22's, in the order of grade30_shader.c's slips: named when the GPU's answer is the
+ * CPU's with that mistake on every case (there is no C function to call) */
+static const grade30_mistake shader_mistakes[] = {
+    {"the implied fourth weight left out: w3 = 1 - (w0 + w1 + w2)", {0}},
+    {"p~ = (p, 0): a point carries w = 1, so the palette's translations move it", {0}},
+    {"the normal not normalised: the blended 3x3 changes its length", {0}},
+    {"the weights not applied: sum_i C_i p~ counts every influence fully", {0}},
+    {"the normal moved like a point: a normal takes the 3x3 part only, then is normalised", {0}},
+};
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 #define MISTAKES(list) .mistakes = list, .mistake_count = COUNT(list)
@@ -137,107 +265,89 @@ const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT] = {
     {"the normal matrix (M_3x3^-1)^T", "ex30_normal_matrix", "lab/ch30/README.md", "Exercise 7: the normal matrix",
      {.normal_matrix = ex30_normal_matrix}, GRADE30_MATRIX, 5, GRADE30_GENERATED, grade30_normal_case, grade30_normal_expected, 1e-9,
      MISTAKES(normal_mistakes), grade30_points_normal, grade30_draw_normal},
+    {"the world matrices of a skeleton, parents first", "ex30_skeleton_world", "lab/ch30/lab30-gltf/README.md",
+     "Exercise 8: the skeleton's world matrices", {.skeleton_world = ex30_skeleton_world}, GRADE30_VALUES, 6,
+     GRADE30_GENERATED, grade30_skeleton_case, grade30_skeleton_expected, 1e-9, MISTAKES(skeleton_mistakes),
+     grade30_points_skeleton, grade30_draw_skeleton, grade30_skeleton_value_name},
+    {"the palette through skin.joints, C_j = G_{skin.joints[j]} IBM_j", "ex30_palette", "lab/ch30/lab30-gltf/README.md",
+     "Exercise 9: the palette through skin.joints", {.palette = ex30_palette}, GRADE30_VALUES, 3, GRADE30_GENERATED,
+     grade30_palette_case, grade30_palette_expected, 1e-9, MISTAKES(palette_mistakes), grade30_points_palette,
+     grade30_draw_palette, grade30_matrices_value_name},
+    {"the whole loop: a skeleton, a skin and a mesh (the cylinder, RiggedSimple)", "ex30_skin_mesh",
+     "lab/ch30/lab30-gltf/README.md", "Exercise 10: the whole loop", {.skin_mesh = ex30_skin_mesh}, GRADE30_VALUES, 8,
+     GRADE30_GENERATED, grade30_skin_mesh_case, grade30_skin_mesh_expected, 1e-9, MISTAKES(mesh_mistakes),
+     grade30_points_mesh, grade30_draw_mesh, grade30_skin_mesh_value_name},
+    {"the rigid transform as a unit dual quaternion, q_e = 1/2 t q_0", "ex30_dq_from_rigid", "lab/ch30/lab30-dqs/README.md",
+     "Exercise 11: the rigid transform as a dual quaternion", {.dq_from_rigid = ex30_dq_from_rigid}, GRADE30_DUALQUAT, 3,
+     GRADE30_GENERATED, grade30_dq_rigid_case, grade30_dq_rigid_expected, 1e-9, MISTAKES(dq_rigid_mistakes),
+     grade30_points_dq_rigid, grade30_draw_dq_rigid, NULL},
+    {"the normalisation b / |b_0|, refused at a zero norm", "ex30_dq_normalize", "lab/ch30/lab30-dqs/README.md",
+     "Exercise 12: the normalisation", {.dq_normalize = ex30_dq_normalize}, GRADE30_VALUES, 7, GRADE30_GENERATED,
+     grade30_dq_normalize_case, grade30_dq_normalize_expected, 1e-9, MISTAKES(dq_normalize_mistakes),
+     grade30_points_dq_normalize, grade30_draw_dq_normalize, grade30_dq_normalize_value_name},
+    {"Kavan's point transform, p' = R p + t with t = 2 q_e q_0*", "ex30_dq_transform_point", "lab/ch30/lab30-dqs/README.md",
+     "Exercise 13: Kavan's point transform", {.dq_transform_point = ex30_dq_transform_point}, GRADE30_POINT, 3,
+     GRADE30_GENERATED, grade30_dq_transform_case, grade30_dq_transform_expected, 1e-9, MISTAKES(dq_point_mistakes),
+     grade30_points_dq_transform, grade30_draw_dq_transform, NULL},
+    {"the LBS ring's turn, atan2(w sin theta, (1-w) + w cos theta)", "ex30_lbs_turn_angle", "lab/ch30/lab30-dqs/README.md",
+     "Exercise 14: the LBS ring's turn", {.turn_angle = ex30_lbs_turn_angle}, GRADE30_ANGLE, 6, GRADE30_GENERATED,
+     grade30_lbs_turn_case, grade30_lbs_turn_expected, 1e-12, MISTAKES(lbs_turn_mistakes), grade30_points_lbs_turn,
+     grade30_draw_lbs_turn, NULL},
+    {"the DQS ring's turn, 2 atan2(w sin(t/2), (1-w) + w cos(t/2))", "ex30_dqs_turn_angle", "lab/ch30/lab30-dqs/README.md",
+     "Exercise 15: the DQS ring's turn", {.turn_angle = ex30_dqs_turn_angle}, GRADE30_ANGLE, 6, GRADE30_GENERATED,
+     grade30_dqs_turn_case, grade30_dqs_turn_expected, 1e-12, MISTAKES(dqs_turn_mistakes), grade30_points_dqs_turn,
+     grade30_draw_dqs_turn, NULL},
+    {"a normal skinned three ways: rigid, blended inverse transpose, per bone", "ex30_skin_normal",
+     "lab/ch30/lab30-normals/README.md", "Exercise 16: three ways to skin a normal", {.skin_normal = ex30_skin_normal},
+     GRADE30_POINT, 6, GRADE30_GENERATED, grade30_normal_skin_case, grade30_normal_skin_expected, 1e-9,
+     MISTAKES(skin_normal_mistakes), grade30_points_skin_normal, grade30_draw_skin_normal, NULL},
+    {"the weight policies strict, normalize and fallback=J", "ex30_apply_policy", "lab/ch30/lab30-normals/README.md",
+     "Exercise 17: the weight policies", {.apply_policy = ex30_apply_policy}, GRADE30_VALUES, 12, GRADE30_GENERATED,
+     grade30_policy_case, grade30_policy_expected, 1e-12, MISTAKES(policy_mistakes), grade30_points_policy,
+     grade30_draw_policy, grade30_policy_value_name},
+    {"the four heaviest influences, renormalised", "ex30_keep_heaviest", "lab/ch30/lab30-palette/README.md",
+     "Exercise 18: the four heaviest", {.keep_heaviest = ex30_keep_heaviest}, GRADE30_VALUES, 5, GRADE30_GENERATED,
+     grade30_heaviest_case, grade30_heaviest_expected, 1e-12, MISTAKES(heaviest_mistakes), grade30_points_heaviest,
+     grade30_draw_heaviest, grade30_heaviest_value_name},
+    {"the implied last weight of the compressed vertex", "ex30_unpack_weights", "lab/ch30/lab30-palette/README.md",
+     "Exercise 19: the implied last weight", {.unpack_weights = ex30_unpack_weights}, GRADE30_VALUES, 4, GRADE30_GENERATED,
+     grade30_unpack_case, grade30_unpack_expected, 1e-12, MISTAKES(unpack_mistakes), grade30_points_unpack,
+     grade30_draw_unpack, NULL},
+    {"the cotangent Laplacian's row of a vertex", "ex30_cotan_row", "lab/ch30/lab30-weights/README.md",
+     "Exercise 20: the cotangent Laplacian's row", {.cotan_row = ex30_cotan_row}, GRADE30_VALUES, 4, GRADE30_GENERATED,
+     grade30_cotan_case, grade30_cotan_expected, 1e-9, MISTAKES(cotan_mistakes), grade30_points_cotan, grade30_draw_cotan,
+     grade30_cotan_value_name},
+    {"the heat system's row, (-L + M H) w_j = M H p_j", "ex30_heat_row", "lab/ch30/lab30-weights/README.md",
+     "Exercise 21: the heat system's row", {.heat_row = ex30_heat_row}, GRADE30_VALUES, 10, GRADE30_GENERATED,
+     grade30_heat_row_case, grade30_heat_row_expected, 1e-12, MISTAKES(heat_row_mistakes), grade30_points_heat_row,
+     grade30_draw_heat_row, grade30_heat_row_value_name},
+    {"the skinning shader: the palette in GLSL, run on the GPU", "skin() in lab/ch30/sheets/shader.glsl",
+     "lab/ch30/lab30-gpu/README.md", "Exercise 22: the skinning shader", {0}, GRADE30_GLSL, 9, 0, NULL, NULL, 1e-6,
+     MISTAKES(shader_mistakes), NULL, NULL, NULL},
 };
 
-/* ---- calling a function on a case ----------------------------------------------------- */
+const grade30_sheet grade30_sheets[GRADE30_SHEET_COUNT] = {
+    {"lab30", "lab/ch30/exercises.c", "lab/ch30/README.md", "Write it yourself", "the chapter's formulas", GRADE30_WORLD_MATRIX, 7},
+    {"skeleton", "lab/ch30/sheets/skeleton.c", "lab/ch30/lab30-gltf/README.md", "Exercises: the skeleton",
+     "the hierarchy, the palette through skin.joints, the whole loop", GRADE30_SKELETON_WORLD, 3},
+    {"dqs", "lab/ch30/sheets/dqs.c", "lab/ch30/lab30-dqs/README.md", "Exercises: dual quaternions",
+     "dual quaternions from a rigid transform, normalised, moving a point; the rings' turns", GRADE30_DQ_FROM_RIGID, 5},
+    {"normals", "lab/ch30/sheets/normals.c", "lab/ch30/lab30-normals/README.md", "Exercises: normals and policies",
+     "a normal skinned three ways; the weight policies", GRADE30_SKIN_NORMAL, 2},
+    {"palette", "lab/ch30/sheets/palette.c", "lab/ch30/lab30-palette/README.md", "Exercises: the packed vertex",
+     "the four heaviest influences; the implied last weight", GRADE30_KEEP_HEAVIEST, 2},
+    {"weights", "lab/ch30/sheets/weights.c", "lab/ch30/lab30-weights/README.md", "Exercises: bone heat",
+     "the cotangent Laplacian's row; the heat system's row", GRADE30_COTAN_ROW, 2},
+    {"shader", "lab/ch30/sheets/shader.glsl", "lab/ch30/lab30-gpu/README.md", "Exercises: the shader", "the palette in the GLSL vertex shader",
+     GRADE30_SHADER, 1},
+};
 
-/* The arrays of the call under way, so that a bad access can be named after them. */
-static struct {
-    const char *name, *noun;
-    uintptr_t base;
-    size_t size;
-    int count;
-} arrays[4];
-
-static void call_arrays(const int *joint, int joints, const double *weight, int weights, const mat4 *palette,
-                        int palette_count, const dualquat *q, int qs)
+grade30_sheet_id grade30_sheet_of(int x)
 {
-    arrays[0].name = "joint", arrays[0].noun = "influences", arrays[0].base = (uintptr_t)joint;
-    arrays[0].size = sizeof *joint, arrays[0].count = joints;
-    arrays[1].name = "weight", arrays[1].noun = "weights", arrays[1].base = (uintptr_t)weight;
-    arrays[1].size = sizeof *weight, arrays[1].count = weights;
-    arrays[2].name = "palette", arrays[2].noun = "matrices of the palette", arrays[2].base = (uintptr_t)palette;
-    arrays[2].size = sizeof *palette, arrays[2].count = palette_count;
-    arrays[3].name = "q", arrays[3].noun = "dual quaternions", arrays[3].base = (uintptr_t)q;
-    arrays[3].size = sizeof *q, arrays[3].count = qs;
+    for (int s = 0; s < GRADE30_SHEET_COUNT; s++)
+        if (x >= grade30_sheets[s].first && x < grade30_sheets[s].first + grade30_sheets[s].count)
+            return (grade30_sheet_id)s;
+    return GRADE30_SHEET_LAB30;
 }
 
-void grade30_name_access(uintptr_t at, bool write, char *out, size_t size)
-{
-    const char *how = write ? "writes" : "reads";
-    int nearest = -1;
-    uintptr_t best = 256; /* the array the access is nearest to, within 256 bytes of its ends */
-    for (int i = 0; i < 4; i++) {
-        uintptr_t base = arrays[i].base, end = base + arrays[i].size * (size_t)arrays[i].count;
-        uintptr_t off = at < base ? base - at : at >= end ? at - end : 0;
-        if (base && off < best)
-            best = off, nearest = i;
-    }
-    if (nearest < 0) {
-        snprintf(out, size, "%s memory at %#lx, outside every array of the case", how, (unsigned long)at);
-        return;
-    }
-    uintptr_t base = arrays[nearest].base, each = arrays[nearest].size;
-    long index = at >= base ? (long)((at - base) / each) : -1 - (long)((base - at - 1) / each);
-    snprintf(out, size, "%s %s[%ld], %s the %d %s", how, arrays[nearest].name, index, index < 0 ? "before" : "past",
-             arrays[nearest].count, arrays[nearest].noun);
-}
 
-/* A fresh allocation of exactly n elements holding a copy of src (malloc(0) for n = 0). */
-static void *exact_copy(const void *src, size_t size, int n, bool *ok)
-{
-    void *p = malloc(size * (size_t)n);
-    if (!p && n > 0) {
-        *ok = false;
-        return NULL;
-    }
-    if (n > 0)
-        memcpy(p, src, size * (size_t)n);
-    return p;
-}
-
-grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_case *c, bool *ok)
-{
-    grade30_answer a = {0};
-    *ok = true;
-    switch ((grade30_exercise)(x - grade30_table)) {
-    case GRADE30_WORLD_MATRIX: a.m = f.world_matrix(c->a, c->b); break;
-    case GRADE30_SKIN_MATRIX: a.m = f.skin_matrix(c->a, c->b); break;
-    case GRADE30_RING_RADIUS: a.x = f.ring_radius_ratio(c->w, c->theta); break;
-    case GRADE30_NORMAL_MATRIX: a.m = f.normal_matrix(c->a); break;
-    case GRADE30_LBS_POINT: {
-        int *joint = exact_copy(c->joint, sizeof *joint, c->k, ok);
-        double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
-        mat4 *palette = exact_copy(c->palette, sizeof *palette, c->palette_count, ok);
-        call_arrays(joint, c->k, weight, c->k, palette, c->palette_count, NULL, 0);
-        if (*ok)
-            a.p = f.lbs_point(c->p, joint, weight, c->k, palette);
-        call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
-        free(joint), free(weight), free(palette);
-        break;
-    }
-    case GRADE30_CHECK_WEIGHTS: {
-        double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
-        call_arrays(NULL, 0, weight, c->k, NULL, 0, NULL, 0);
-        if (*ok) {
-            a.rule = f.check_weights(weight, c->k);
-            a.changed = c->k > 0 && memcmp(weight, c->weight, sizeof *weight * (size_t)c->k) != 0;
-        }
-        call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
-        free(weight);
-        break;
-    }
-    case GRADE30_DQS_BLEND: {
-        dualquat *q = exact_copy(c->q, sizeof *q, c->k, ok);
-        double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
-        call_arrays(NULL, 0, weight, c->k, NULL, 0, q, c->k);
-        if (*ok)
-            a.q = f.dqs_blend(q, weight, c->k);
-        call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
-        free(q), free(weight);
-        break;
-    }
-    case GRADE30_EXERCISE_COUNT: break;
-    }
-    return a;
-}

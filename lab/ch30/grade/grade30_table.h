@@ -7,7 +7,9 @@
 #define GRADE30_TABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/diag.h"
 #include "draw/raster.h"
@@ -16,8 +18,31 @@
 /* The exercises in the order of exercises30.h. */
 typedef enum {
     GRADE30_WORLD_MATRIX, GRADE30_SKIN_MATRIX, GRADE30_LBS_POINT, GRADE30_RING_RADIUS,
-    GRADE30_CHECK_WEIGHTS, GRADE30_DQS_BLEND, GRADE30_NORMAL_MATRIX, GRADE30_EXERCISE_COUNT
+    GRADE30_CHECK_WEIGHTS, GRADE30_DQS_BLEND, GRADE30_NORMAL_MATRIX,
+    GRADE30_SKELETON_WORLD, GRADE30_PALETTE, GRADE30_SKIN_MESH,
+    GRADE30_DQ_FROM_RIGID, GRADE30_DQ_NORMALIZE, GRADE30_DQ_TRANSFORM, GRADE30_LBS_TURN, GRADE30_DQS_TURN,
+    GRADE30_SKIN_NORMAL, GRADE30_POLICY,
+    GRADE30_KEEP_HEAVIEST, GRADE30_UNPACK_WEIGHTS,
+    GRADE30_COTAN_ROW, GRADE30_HEAT_ROW,
+    GRADE30_SHADER,
+    GRADE30_EXERCISE_COUNT
 } grade30_exercise;
+
+/* The sheets: the exercises of one page of the chapter, in one file of the student's
+ * (`make grade30 SHEET=name`; every sheet when none is named). */
+typedef enum {
+    GRADE30_SHEET_LAB30, GRADE30_SHEET_SKELETON, GRADE30_SHEET_DQS, GRADE30_SHEET_NORMALS, GRADE30_SHEET_PALETTE,
+    GRADE30_SHEET_WEIGHTS, GRADE30_SHEET_SHADER, GRADE30_SHEET_COUNT
+} grade30_sheet_id;
+typedef struct {
+    const char *name;                 /* "dqs": SHEET=dqs */
+    const char *file;                 /* the shipped sheet: "lab/ch30/sheets/dqs.c" */
+    const char *page;                 /* the page whose topics it practises */
+    const char *heading;              /* its exercises' section there: "Exercises: dual quaternions" */
+    const char *topics;               /* in words, for the summary and the pages */
+    int first, count;                 /* its exercises: first .. first + count - 1 */
+} grade30_sheet;
+extern const grade30_sheet grade30_sheets[GRADE30_SHEET_COUNT];
 
 /* One exercise's function, in its own signature (the member of its kind). */
 typedef union {
@@ -28,9 +53,27 @@ typedef union {
     ex30_weights (*check_weights)(const double *weight, int k);
     dualquat (*dqs_blend)(const dualquat *q, const double *weight, int k);
     mat4 (*normal_matrix)(mat4 m);
+    int (*skeleton_world)(int n, const int *parent, const mat4 *local, mat4 *world);
+    void (*palette)(int count, const int *skin_joints, const mat4 *node_world, const mat4 *inverse_bind,
+                    mat4 *palette);
+    void (*skin_mesh)(const ex30_skin *skin, vec3 *out);
+    dualquat (*dq_from_rigid)(quat rotation, vec3 translation);
+    bool (*dq_normalize)(dualquat b, dualquat *out);
+    vec3 (*dq_transform_point)(dualquat q, vec3 p);
+    double (*turn_angle)(double w, double theta);
+    vec3 (*skin_normal)(vec3 n, const int *joint, const double *weight, int k, const mat4 *palette,
+                        ex30_normal_method method);
+    ex30_policy_result (*apply_policy)(int *joint, double *weight, int k, ex30_policy policy, int fallback_joint);
+    int (*keep_heaviest)(const int *joint, const double *weight, int k, int *out_joint, double *out_weight);
+    void (*unpack_weights)(const unsigned short stored[3], double w[4]);
+    void (*cotan_row)(vec3 center, const vec3 *ring, int n, bool closed, double *row);
+    void (*heat_row)(double laplacian_ii, double area, double distance, int k, bool nearest, double c,
+                     double *diagonal, double *rhs);
 } grade30_fn;
 
-enum { GRADE30_MAX_K = 8, GRADE30_MAX_PALETTE = 8 };
+enum { GRADE30_MAX_K = 8, GRADE30_MAX_PALETTE = 8, GRADE30_MAX_VERTICES = 240, GRADE30_MAX_RING = 8 };
+/* the most numbers an answer of the kind GRADE30_VALUES holds: a mesh's points */
+enum { GRADE30_MAX_VALUES = 3 * GRADE30_MAX_VERTICES };
 
 /* One case's inputs (the fields its exercise reads) and its words. */
 typedef struct {
@@ -43,12 +86,44 @@ typedef struct {
     int palette_count;                /* 3 */
     mat4 palette[GRADE30_MAX_PALETTE];
     double w, theta;                  /* 4 */
-    dualquat q[GRADE30_MAX_K];        /* 6 */
+    dualquat q[GRADE30_MAX_K];        /* 6, 12 (q[0]), 13 (q[0]) */
+    quat rotation;                    /* 11 */
+    /* 8 to 10: a scene's nodes and a skin; 16, 17: method or policy and fallback joint */
+    int nodes, parent[EX30_MAX_NODES];
+    int joints, skin_joints[EX30_MAX_NODES];
+    bool no_inverse_bind;
+    int vertices;                     /* 10: the mesh, four influences a vertex */
+    int method, fallback;
+    unsigned short stored[3];         /* 19 */
+    vec3 ring[GRADE30_MAX_RING];      /* 20: p is the centre, k the neighbours */
+    bool closed;
+    double laplacian_ii, area, distance, c; /* 21 */
+    int ties;
+    bool nearest;
+    /* 10, 21: where a named case comes from (the chapter's cylinder, an asset) and which */
+    enum { GRADE30_GENERATED_CASE = 0, GRADE30_FROM_CYLINDER, GRADE30_FROM_ASSET } source;
+    int source_index;
+    /* the tail (from `local` on), the large arrays: written where a case uses them, as far
+     * as its counts say, and never cleared (grade30_case_clear), so that the other
+     * exercises' cases do not pay for them */
+    mat4 local[EX30_MAX_NODES], node_world[EX30_MAX_NODES], inverse_bind[EX30_MAX_NODES];
+    vec3 position[GRADE30_MAX_VERTICES];
+    int vertex_joint[4 * GRADE30_MAX_VERTICES];
+    double vertex_weight[4 * GRADE30_MAX_VERTICES];
 } grade30_case;
+
+/* A case's fields zeroed up to its tail (the tail is the case's own to write). */
+static inline void grade30_case_clear(grade30_case *c) { memset(c, 0, offsetof(grade30_case, local)); }
 
 /* An answer of any exercise: the field of its kind, and for the weight rules whether the
  * function changed the weights it was given. */
-typedef enum { GRADE30_MATRIX, GRADE30_POINT, GRADE30_NUMBER, GRADE30_RULE, GRADE30_DUALQUAT } grade30_kind;
+/* GRADE30_VALUES: n numbers (a status first where the exercise returns one; a count that
+ * differs is as far as can be); GRADE30_ANGLE: a number compared up to whole turns;
+ * GRADE30_GLSL: graded on the GPU (grade30_shader.c), not through this table's calls. */
+typedef enum {
+    GRADE30_MATRIX, GRADE30_POINT, GRADE30_NUMBER, GRADE30_RULE, GRADE30_DUALQUAT, GRADE30_VALUES, GRADE30_ANGLE,
+    GRADE30_GLSL
+} grade30_kind;
 typedef struct {
     mat4 m;
     vec3 p;
@@ -56,7 +131,14 @@ typedef struct {
     ex30_weights rule;
     bool changed;
     dualquat q;
+    int n;
+    double v[GRADE30_MAX_VALUES];     /* last: a copy takes the n used (grade30_answer_copy) */
 } grade30_answer;
+
+static inline void grade30_answer_copy(grade30_answer *to, const grade30_answer *from)
+{
+    memcpy(to, from, offsetof(grade30_answer, v) + sizeof from->v[0] * (size_t)(from->n > 0 ? from->n : 0));
+}
 
 /* A known mistake: its name in the chapter's words, and the mistake itself. */
 typedef struct {
@@ -77,7 +159,7 @@ typedef struct {
 typedef struct {
     const char *title;                /* "the world matrix G_i = G_parent L_i" */
     const char *function;             /* "ex30_world_matrix" */
-    const char *page;                 /* the page that teaches it: "lab/ch30/README.md" */
+    const char *page;                 /* the page that teaches it: "lab/ch30/README.md" (its sheet's) */
     const char *heading;              /* and its heading there: "Exercise 1: the world matrix" */
     grade30_fn sheet;                 /* the function of the student's sheet */
     grade30_kind kind;
@@ -95,7 +177,12 @@ typedef struct {
     void (*picture_points)(grade30_fn f, grade30_picture_data *out);
     /* in the parent: the picture of the student's points beside the lab's */
     lab_error (*picture)(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+    /* GRADE30_VALUES: what value i of case c is, in words ("vertex 12's y"); may be NULL */
+    void (*value_name)(const grade30_case *c, int i, char *out, size_t size);
 } grade30_entry;
+
+/* The sheet exercise x is on. */
+grade30_sheet_id grade30_sheet_of(int x);
 
 extern const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT];
 
@@ -135,6 +222,41 @@ lab_error grade30_draw_radius(const grade30_picture_data *yours, canvas *out, la
 lab_error grade30_draw_weights(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_dqs(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_normal(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+/* the sheets' (grade30_figure_sheets.c, _weights.c, _heat.c):
+ *   8     a branching skeleton's joints;  9  a skin of three nodes, skin.joints {2, 1};
+ *   10    the cylinder at 120 degrees skinned by your whole loop;
+ *   11-13 exercise 6's ring through your dual quaternions, normalisation, point transform;
+ *   14-15 the turn angles against theta; 16 a ring's normals under a light, each method;
+ *   17    weight sets under each policy; 18, 19 weights as bars; 20 a Laplacian row;
+ *   21    the cylinder's heat weights solved from your rows */
+void grade30_points_skeleton(grade30_fn f, grade30_picture_data *out);
+void grade30_points_palette(grade30_fn f, grade30_picture_data *out);
+void grade30_points_mesh(grade30_fn f, grade30_picture_data *out);
+void grade30_points_dq_rigid(grade30_fn f, grade30_picture_data *out);
+void grade30_points_dq_normalize(grade30_fn f, grade30_picture_data *out);
+void grade30_points_dq_transform(grade30_fn f, grade30_picture_data *out);
+void grade30_points_lbs_turn(grade30_fn f, grade30_picture_data *out);
+void grade30_points_dqs_turn(grade30_fn f, grade30_picture_data *out);
+void grade30_points_skin_normal(grade30_fn f, grade30_picture_data *out);
+void grade30_points_policy(grade30_fn f, grade30_picture_data *out);
+void grade30_points_heaviest(grade30_fn f, grade30_picture_data *out);
+void grade30_points_unpack(grade30_fn f, grade30_picture_data *out);
+void grade30_points_cotan(grade30_fn f, grade30_picture_data *out);
+void grade30_points_heat_row(grade30_fn f, grade30_picture_data *out);
+lab_error grade30_draw_skeleton(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_palette(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_mesh(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_dq_rigid(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_dq_normalize(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_dq_transform(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_lbs_turn(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_dqs_turn(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_skin_normal(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_policy(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_heaviest(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_unpack(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_cotan(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_heat_row(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 
 /* Each exercise's cases and the lab's answer on a case (grade30_cases_*.c, which the table
  * names): case i (the chapter's named ones first, then generated ones from (seed, i) alone,
@@ -155,5 +277,55 @@ void grade30_dqs_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_dqs_expected(const grade30_case *c);
 void grade30_normal_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_normal_expected(const grade30_case *c);
+/* the sheets (grade30_cases_skeleton.c, _dqs.c, _weights.c, _heat.c) */
+void grade30_skeleton_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_skeleton_expected(const grade30_case *c);
+void grade30_palette_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_palette_expected(const grade30_case *c);
+void grade30_skin_mesh_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_skin_mesh_expected(const grade30_case *c);
+void grade30_dq_rigid_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_dq_rigid_expected(const grade30_case *c);
+void grade30_dq_normalize_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_dq_normalize_expected(const grade30_case *c);
+void grade30_dq_transform_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_dq_transform_expected(const grade30_case *c);
+void grade30_lbs_turn_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_lbs_turn_expected(const grade30_case *c);
+void grade30_dqs_turn_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_dqs_turn_expected(const grade30_case *c);
+void grade30_normal_skin_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_normal_skin_expected(const grade30_case *c);
+void grade30_policy_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_policy_expected(const grade30_case *c);
+void grade30_heaviest_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_heaviest_expected(const grade30_case *c);
+void grade30_unpack_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_unpack_expected(const grade30_case *c);
+void grade30_cotan_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_cotan_expected(const grade30_case *c);
+void grade30_heat_row_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_heat_row_expected(const grade30_case *c);
+/* what value i of an answer is, in words (grade30_entry.value_name) */
+void grade30_matrices_value_name(const grade30_case *c, int i, char *out, size_t size);
+void grade30_skeleton_value_name(const grade30_case *c, int i, char *out, size_t size);
+void grade30_skin_mesh_value_name(const grade30_case *c, int i, char *out, size_t size);
+void grade30_dq_normalize_value_name(const grade30_case *c, int i, char *out, size_t size);
+void grade30_policy_value_name(const grade30_case *c, int i, char *out, size_t size);
+void grade30_heaviest_value_name(const grade30_case *c, int i, char *out, size_t size);
+void grade30_cotan_value_name(const grade30_case *c, int i, char *out, size_t size);
+void grade30_heat_row_value_name(const grade30_case *c, int i, char *out, size_t size);
+
+/* The chapter's cylinder's heat system under the paper's model (the bend's two bones, c = 1):
+ * what exercise 21's named cases and its picture take (grade30_cases_heat.c). */
+enum { GRADE30_CYLINDER_VERTICES = 216, GRADE30_HEAT_OFF = 216 * 16 }; /* L's triplets off the diagonal: 2,304 */
+typedef struct {
+    double laplacian[GRADE30_CYLINDER_VERTICES], area[GRADE30_CYLINDER_VERTICES], heat[GRADE30_CYLINDER_VERTICES];
+    double p[2 * GRADE30_CYLINDER_VERTICES], z[GRADE30_CYLINDER_VERTICES], distance[GRADE30_CYLINDER_VERTICES];
+    int ties[GRADE30_CYLINDER_VERTICES];
+    int off_count, off_row[GRADE30_HEAT_OFF], off_col[GRADE30_HEAT_OFF]; /* L's entries off the diagonal */
+    double off_value[GRADE30_HEAT_OFF];
+} grade30_heat_system;
+const grade30_heat_system *grade30_heat_cylinder(void); /* heat: H_ii */
 
 #endif

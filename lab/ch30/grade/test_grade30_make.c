@@ -1,10 +1,10 @@
 /* test_grade30_make.c - the grader as a student meets it: a crash, an endless loop,
  * alarm(0), an ignored SIGALRM, a sleep, a fork that loops, a fork bomb and exit() are that
  * exercise's verdict within the limit, and the reference is correct through the same child;
- * every table entry's heading exists in its page; and make grade30 on the shipped sheet,
- * the reference, a second solution in other forms, the page's example, a file with a
- * warning and a NaN, a file that reads past an array and a file that does not compile exits
- * and writes as the grader's page says. The verdicts themselves: test_grade30.c. */
+ * every table entry's heading exists in its page; and make grade30 on the shipped sheets,
+ * one sheet, a sheet that is not one, every sheet's reference and a second solution in
+ * other forms, the page's example, a file with a warning and a NaN, a file that reads past
+ * an array and a file that does not compile exits and writes as the grader's page says. The verdicts themselves: test_grade30.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <signal.h>
@@ -92,7 +92,7 @@ static void expect_verdict(int x, grade30_fn f, grade30_verdict v, const char *w
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     grade30_result r;
-    assert_int_equal(grade30_run(&grade30_table[x], f, SEED, &r, NULL), LAB_OK);
+    assert_int_equal(grade30_run(&grade30_table[x], f, SEED, &r, NULL, NULL), LAB_OK);
     double took = seconds_since(&t0);
     show(x, &r);
     printf("    (%.2f s)\n", took);
@@ -122,7 +122,9 @@ static void test_grade30_limits_make_every_end_a_verdict(void **state)
     /* the reference through the same child */
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
         grade30_result r;
-        assert_int_equal(grade30_run(&grade30_table[x], grade30_table[x].sheet, SEED, &r, NULL), LAB_OK);
+        if (grade30_table[x].kind == GRADE30_GLSL) /* on the GPU: test_grade30_shader.c */
+            continue;
+        assert_int_equal(grade30_run(&grade30_table[x], grade30_table[x].sheet, SEED, &r, NULL, NULL), LAB_OK);
         assert_int_equal(r.verdict, GRADE30_CORRECT);
     }
     grade30_seconds = saved;
@@ -130,10 +132,22 @@ static void test_grade30_limits_make_every_end_a_verdict(void **state)
 
 /* ---- the pages ------------------------------------------------------------------------- */
 
-/* Every entry's heading is a heading of its page, and the page links the same anchor. */
+/* Every entry's heading is a heading of its page, and the page links the same anchor; every
+ * sheet's section is a heading of its page, and its exercises are the ones under it. */
 static void test_grade30_every_verdict_points_to_a_heading(void **state)
 {
     (void)state;
+    for (int s = 0; s < GRADE30_SHEET_COUNT; s++) {
+        const grade30_sheet *sh = &grade30_sheets[s];
+        char *page = tu_read_file(sh->page, NULL), heading[160];
+        assert_non_null(page);
+        snprintf(heading, sizeof heading, "\n## %s\n", sh->heading);
+        if (!strstr(page, heading))
+            fail_msg("%s has no heading \"## %s\"", sh->page, sh->heading);
+        for (int x = sh->first; x < sh->first + sh->count; x++)
+            assert_string_equal(grade30_table[x].page, sh->page);
+        free(page);
+    }
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
         const grade30_entry *e = &grade30_table[x];
         char *page = tu_read_file(e->page, NULL), heading[160];
@@ -152,13 +166,19 @@ static void test_grade30_every_verdict_points_to_a_heading(void **state)
 
 /* ---- make grade30 as a student runs it ------------------------------------------------- */
 
-static int make_grade(const char *exercises, const char *dir, const char *log)
+static int make_grade_sheet(const char *sheet, const char *exercises, const char *dir, const char *log)
 {
     char command[1024];
-    snprintf(command, sizeof command, "make -s --no-print-directory " LAB_MAKE_VARIABLES " grade30 GRADE_DIR=%s%s%s",
-             dir, exercises ? " EXERCISES=" : "", exercises ? exercises : "");
+    snprintf(command, sizeof command, "make -s --no-print-directory " LAB_MAKE_VARIABLES " grade30 GRADE_DIR=%s%s%s%s%s",
+             dir, sheet ? " SHEET=" : "", sheet ? sheet : "", exercises ? " EXERCISES=" : "", exercises ? exercises : "");
     char *argv[] = {"/bin/sh", "-c", command, NULL};
     return tu_run(argv, log, log);
+}
+
+/* The chapter's own sheet (exercises 1 to 7), as the file given. */
+static int make_grade(const char *exercises, const char *dir, const char *log)
+{
+    return make_grade_sheet(exercises ? "lab30" : NULL, exercises, dir, log);
 }
 
 static int count(const char *text, const char *what)
@@ -189,14 +209,46 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     char log[128], nan_sheet[128], past[128];
     snprintf(log, sizeof log, "%s/grade.log", dir);
 
-    /* the shipped sheet: every exercise not written yet, the outputs written all the same */
+    /* the shipped sheets: every exercise of every sheet not written yet, the outputs written
+     * all the same, a line a sheet */
     assert_int_not_equal(make_grade(NULL, dir, log), 0);
     char *text = tu_read_file(log, NULL);
     assert_non_null(text);
     assert_int_equal(count(text, ": not written yet"), GRADE30_EXERCISE_COUNT);
-    assert_non_null(strstr(text, "0 of 7 exercises correct"));
+    char line[96];
+    snprintf(line, sizeof line, "0 of %d exercises correct", GRADE30_EXERCISE_COUNT);
+    assert_non_null(strstr(text, line));
+    for (int s = 0; s < GRADE30_SHEET_COUNT; s++) {
+        snprintf(line, sizeof line, "sheet %-8s 0 of %d correct", grade30_sheets[s].name, grade30_sheets[s].count);
+        if (!strstr(text, line))
+            fail_msg("no line \"%s\" in:\n%s", line, text);
+    }
     free(text);
     assert_int_equal(access(tu_path(dir, "grade30.png"), F_OK), 0);
+
+    /* one sheet: its exercises alone; a sheet that is not one: exit 2, naming the sheets */
+    assert_int_not_equal(make_grade_sheet("dqs", NULL, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    assert_int_equal(count(text, ": not written yet"), grade30_sheets[GRADE30_SHEET_DQS].count);
+    assert_non_null(strstr(text, "0 of 5 exercises correct"));
+    free(text);
+    assert_int_equal(make_grade_sheet("dq", NULL, dir, log), 2);
+    text = tu_read_file(log, NULL);
+    assert_non_null(strstr(text, "no sheet \"dq\""));
+    assert_non_null(strstr(text, "skeleton"));
+    free(text);
+
+    /* every sheet's reference, and a second solution in other forms: exit 0 */
+    static const char *const sheets[] = {"skeleton", "dqs", "normals", "palette", "weights"};
+    for (size_t s = 0; s < sizeof sheets / sizeof sheets[0]; s++) {
+        char path[128];
+        snprintf(path, sizeof path, "lab/ch30/grade/solutions/reference_%s.c", sheets[s]);
+        if (make_grade_sheet(sheets[s], path, dir, log) != 0)
+            fail_msg("%s: %s", path, tu_read_file(log, NULL));
+        snprintf(path, sizeof path, "lab/ch30/grade/solutions/alternative_%s.c", sheets[s]);
+        if (make_grade_sheet(sheets[s], path, dir, log) != 0)
+            fail_msg("%s: %s", path, tu_read_file(log, NULL));
+    }
 
     /* the reference: exit 0, every record passed */
     assert_int_equal(make_grade("lab/ch30/grade/solutions/reference.c", dir, log), 0);

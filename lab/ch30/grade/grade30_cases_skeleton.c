@@ -1,0 +1,350 @@
+/* grade30_cases_skeleton.c - the cases of the skeleton sheet (grade30_table.h): 8 the
+ * hierarchy over a skeleton, 9 the palette through skin.joints, 10 the whole loop over the
+ * chapter's cylinder, RiggedSimple and generated scenes. The lab's answers: scene_world
+ * after the rule's check, skin_palette_run, the rig's own pose (rig30_pose_at) and glTF's
+ * (gltf_skin_at: the reader, the sampler and the skinning of lab30-gltf), and for the
+ * generated scenes scene_world, skin_palette_run and skin_lbs_point. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gltf/gltf.h"
+#include "math/linalg.h"
+#include "mesh/scene.h"
+#include "skin/blend.h"
+#include "skin/pose.h"
+
+#include "grade30_random.h"
+#include "grade30_table.h"
+#include "rig30.h"
+
+#define RIGGED_SIMPLE "assets/RiggedSimple.gltf"
+#define RIGGED_SIMPLE_NODE 2 /* the skinned mesh's node */
+
+/* The local of a generated node: T R S, scales of 0.5 to 2. */
+static mat4 local_of(rng *r)
+{
+    char ignored[200] = "";
+    vec3 s = scales(r);
+    return mat4_mul(rigid(r, ignored, sizeof ignored, "L"), mat4_scale(s.x, s.y, s.z));
+}
+
+/* Parents first: node 0 a root, each later one a root a sixth of the time. */
+static void parents(rng *r, int n, int *parent)
+{
+    for (int i = 0; i < n; i++)
+        parent[i] = i == 0 || below(r, 6) == 0 ? -1 : below(r, i);
+}
+
+/* The first node that breaks "a parent is listed before its child", or -1. */
+static int first_out_of_order(const int *parent, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (parent[i] < -1 || parent[i] >= i)
+            return i;
+    return -1;
+}
+
+static void worlds(const grade30_case *c, mat4 *world)
+{
+    scene_node nodes[EX30_MAX_NODES] = {{0}};
+    for (int i = 0; i < c->nodes; i++)
+        nodes[i] = (scene_node){NULL, c->parent[i], c->local[i]};
+    scene_world(nodes, c->nodes, NULL, world);
+}
+
+void grade30_matrices_value_name(const grade30_case *c, int i, char *out, size_t size)
+{
+    (void)c;
+    snprintf(out, size, "matrix %d, row %d, column %d", i / 16, i % 16 / 4, i % 4);
+}
+
+/* ---- 8. the hierarchy over a skeleton ---------------------------------------------------- */
+
+void grade30_skeleton_case(int i, uint64_t seed, grade30_case *c)
+{
+    static const struct { const char *what; int n, parent[5]; } named[] = {
+        {"the chapter's twist rig at 90 deg: L_0 = I, L_1 = Tz(2) Rz(90)", 2, {-1, 0}},
+        {"a chain of three, each turning and moving: G_2 = L_0 L_1 L_2", 3, {-1, 0, 1}},
+        {"RiggedSimple's five nodes, a branch: nodes 2 and 3 both under node 1", 5, {-1, 0, 1, 1, 3}},
+        {"a child listed before its parent: parents {-1, 2, 0}, so node 1 breaks the rule", 3, {-1, 2, 0}},
+        {"a node that is its own parent: parents {-1, 1}", 2, {-1, 1}},
+        {"two roots, the second after a child of the first: parents {-1, 0, -1, 2}", 4, {-1, 0, -1, 2}},
+    };
+    grade30_case_clear(c);
+    rng r = stream(seed, GRADE30_SKELETON_WORLD, i);
+    if (i < COUNT(named)) {
+        snprintf(c->what, sizeof c->what, "%s", named[i].what);
+        c->nodes = named[i].n;
+        memcpy(c->parent, named[i].parent, sizeof named[i].parent);
+        for (int j = 0; j < c->nodes; j++)
+            c->local[j] = local_of(&r);
+        if (i == 0)
+            c->local[0] = mat4_identity(), c->local[1] = mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_z(DEG(90)));
+        return;
+    }
+    c->nodes = 1 + below(&r, EX30_MAX_NODES);
+    parents(&r, c->nodes, c->parent);
+    for (int j = 0; j < c->nodes; j++)
+        c->local[j] = local_of(&r);
+    char d[200];
+    int bad = -1;
+    if (below(&r, 5) == 0) { /* a fifth of them break the rule somewhere */
+        bad = below(&r, c->nodes);
+        c->parent[bad] = below(&r, 8) == 0 ? -2 - below(&r, 3) : bad + below(&r, c->nodes - bad);
+    }
+    snprintf(d, sizeof d, "%d nodes, parents first%s", c->nodes, bad >= 0 ? "; one node breaks the rule" : "");
+    words(c, d, seed);
+}
+
+grade30_answer grade30_skeleton_expected(const grade30_case *c)
+{
+    grade30_answer a = {.n = 1};
+    a.v[0] = first_out_of_order(c->parent, c->nodes);
+    scene_node nodes[EX30_MAX_NODES] = {{0}};
+    for (int i = 0; i < c->nodes; i++)
+        nodes[i] = (scene_node){NULL, c->parent[i], c->local[i]};
+    if ((scene_validate(nodes, c->nodes, NULL) == LAB_OK) != (a.v[0] == -1))
+        abort(); /* the rule written here and the library's disagree: the grader's own bug */
+    if (a.v[0] == -1) {
+        mat4 world[EX30_MAX_NODES];
+        worlds(c, world);
+        for (int j = 0; j < c->nodes; j++)
+            memcpy(a.v + a.n + 16 * j, &world[j].m[0][0], 16 * sizeof(double));
+        a.n += 16 * c->nodes;
+    }
+    return a;
+}
+
+void grade30_skeleton_value_name(const grade30_case *c, int i, char *out, size_t size)
+{
+    (void)c;
+    if (i == 0)
+        snprintf(out, size, "the returned node (-1: every node keeps the rule)");
+    else
+        snprintf(out, size, "world[%d], row %d, column %d", (i - 1) / 16, (i - 1) % 16 / 4, (i - 1) % 4);
+}
+
+/* ---- 9. the palette through skin.joints -------------------------------------------------- */
+
+void grade30_palette_case(int i, uint64_t seed, grade30_case *c)
+{
+    grade30_case_clear(c);
+    rng r = stream(seed, GRADE30_PALETTE, i);
+    static const struct { const char *what; int nodes, joints, skin_joints[3]; bool no_ibm; } named[] = {
+        {"the chapter's rig: skin.joints {0, 1}, IBM_1 = Tz(-2)", 2, 2, {0, 1}, false},
+        {"RiggedSimple's skin: skin.joints {3, 4} of 5 nodes, so slot 0 is node 3", 5, 2, {3, 4}, false},
+        {"no inverseBindMatrices (every IBM_j the identity), skin.joints {2, 0, 1}", 3, 3, {2, 0, 1}, true},
+    };
+    if (i < COUNT(named)) {
+        snprintf(c->what, sizeof c->what, "%s", named[i].what);
+        c->nodes = named[i].nodes, c->joints = named[i].joints, c->no_inverse_bind = named[i].no_ibm;
+        memcpy(c->skin_joints, named[i].skin_joints, sizeof named[i].skin_joints);
+    } else {
+        c->nodes = 2 + below(&r, EX30_MAX_NODES - 1);
+        c->joints = 1 + below(&r, c->nodes);
+        int order[EX30_MAX_NODES];
+        for (int j = 0; j < c->nodes; j++)
+            order[j] = j;
+        for (int j = c->nodes - 1; j > 0; j--) {
+            int m = below(&r, j + 1), t = order[j];
+            order[j] = order[m], order[m] = t;
+        }
+        memcpy(c->skin_joints, order, sizeof(int) * (size_t)c->joints);
+        c->no_inverse_bind = below(&r, 4) == 0;
+        char d[200];
+        snprintf(d, sizeof d, "%d joints of %d nodes, skin.joints {%d, ...}%s", c->joints, c->nodes, c->skin_joints[0],
+                 c->no_inverse_bind ? ", no inverseBindMatrices" : "");
+        words(c, d, seed);
+    }
+    for (int j = 0; j < c->nodes; j++)
+        c->node_world[j] = local_of(&r);
+    for (int j = 0; j < c->joints; j++)
+        c->inverse_bind[j] = c->no_inverse_bind ? mat4_identity() : local_of(&r);
+    if (i == 0)
+        c->node_world[0] = mat4_identity(), c->node_world[1] = mat4_mul(mat4_translate(0, 0, 2), mat4_rotate_z(DEG(90))),
+        c->inverse_bind[0] = mat4_identity(), c->inverse_bind[1] = mat4_translate(0, 0, -2);
+}
+
+grade30_answer grade30_palette_expected(const grade30_case *c)
+{
+    grade30_answer a = {.n = 16 * c->joints};
+    mat4 palette[EX30_MAX_NODES];
+    skin_palette_run(c->node_world, c->skin_joints, c->inverse_bind, c->joints, palette);
+    memcpy(a.v, palette, sizeof(mat4) * (size_t)c->joints);
+    return a;
+}
+
+/* ---- 10. the whole loop ------------------------------------------------------------------ */
+
+/* RiggedSimple, read once a process through the lab's reader. */
+static const gltf_document *rigged_simple(void)
+{
+    static gltf_document doc;
+    static int state; /* 0 not read, 1 read, -1 refused */
+    if (state == 0) {
+        lab_diag d = {0};
+        state = gltf_load(RIGGED_SIMPLE, &doc, &d) == LAB_OK && gltf_validate(&doc, &d) == LAB_OK ? 1 : -1;
+        if (state < 0) {
+            char msg[400];
+            diag_format(&d, msg, sizeof msg);
+            fprintf(stderr, "grade30: %s could not be read: %s\n", RIGGED_SIMPLE, msg);
+            abort();
+        }
+    }
+    return &doc;
+}
+
+static const double rigged_simple_times[] = {0.25, 0.8, 1.4, 2.0}; /* within its 0.04 .. 2.08 s */
+static const double cylinder_angles[][2] = {{RIG30_TWIST, 90}, {RIG30_TWIST, 180}, {RIG30_TWIST, -270},
+                                             {RIG30_BEND, 90}};
+
+static void cylinder_case(int i, grade30_case *c)
+{
+    rig30_kind kind = (rig30_kind)cylinder_angles[i][0];
+    double deg = cylinder_angles[i][1];
+    rig30_rig rig;
+    if (rig30_rig_build(&rig, kind, NULL, NULL) != LAB_OK)
+        abort();
+    snprintf(c->what, sizeof c->what, "the chapter's cylinder, the %s at %g deg (2 nodes, 216 vertices)",
+             rig30_kind_name(kind), deg);
+    c->source = GRADE30_FROM_CYLINDER, c->source_index = i;
+    scene_node joints[RIG30_JOINTS];
+    rig30_joints(kind, DEG(deg), joints);
+    c->nodes = c->joints = RIG30_JOINTS;
+    for (int j = 0; j < RIG30_JOINTS; j++)
+        c->parent[j] = joints[j].parent, c->local[j] = joints[j].local, c->skin_joints[j] = j,
+        c->inverse_bind[j] = rig.inverse_bind[j];
+    c->vertices = rig.bind.vertex_count;
+    for (int v = 0; v < c->vertices; v++) {
+        c->position[v] = rig.bind.vertices[v];
+        for (int s = 0; s < 4; s++) {
+            bool held = s < rig.influences.per_vertex;
+            c->vertex_joint[4 * v + s] = held ? rig.influences.joint[v * rig.influences.per_vertex + s] : 0;
+            c->vertex_weight[4 * v + s] = held ? rig.influences.weight[v * rig.influences.per_vertex + s] : 0;
+        }
+    }
+    rig30_rig_free(&rig);
+}
+
+static void rigged_simple_case(int i, grade30_case *c)
+{
+    const gltf_document *doc = rigged_simple();
+    double t = rigged_simple_times[i];
+    snprintf(c->what, sizeof c->what,
+             "RiggedSimple (assets/) at t = %g s: 5 nodes, skin.joints {3, 4}, 160 vertices", t);
+    c->source = GRADE30_FROM_ASSET, c->source_index = i;
+    gltf_skin_input in;
+    mat4 locals[EX30_MAX_NODES];
+    if (doc->node_count > EX30_MAX_NODES || gltf_sample_locals(doc, 0, t, locals, NULL) != LAB_OK ||
+        gltf_skin_input_read(doc, RIGGED_SIMPLE_NODE, 0, NULL, SKIN_POLICY_NORMALIZE, &in, NULL) != LAB_OK)
+        abort();
+    c->nodes = doc->node_count;
+    for (int n = 0; n < c->nodes; n++)
+        c->parent[n] = doc->nodes[n].parent, c->local[n] = locals[n];
+    c->joints = in.joint_count;
+    for (int j = 0; j < c->joints; j++)
+        c->skin_joints[j] = in.joints[j], c->inverse_bind[j] = in.inverse_bind[j];
+    c->vertices = in.vertex_count;
+    for (int v = 0; v < c->vertices && v < GRADE30_MAX_VERTICES; v++) {
+        c->position[v] = in.bind[v];
+        for (int s = 0; s < 4; s++)
+            c->vertex_joint[4 * v + s] = in.influences.joint[4 * v + s],
+                                  c->vertex_weight[4 * v + s] = in.influences.weight[4 * v + s];
+    }
+    if (in.influences.per_vertex != 4 || c->vertices > GRADE30_MAX_VERTICES)
+        abort();
+    gltf_skin_input_free(&in);
+}
+
+enum { SKIN_NAMED = COUNT(cylinder_angles) + COUNT(rigged_simple_times) };
+
+void grade30_skin_mesh_case(int i, uint64_t seed, grade30_case *c)
+{
+    grade30_case_clear(c);
+    if (i < COUNT(cylinder_angles)) {
+        cylinder_case(i, c);
+        return;
+    }
+    if (i < SKIN_NAMED) {
+        rigged_simple_case(i - COUNT(cylinder_angles), c);
+        return;
+    }
+    rng r = stream(seed, GRADE30_SKIN_MESH, i);
+    c->nodes = 2 + below(&r, EX30_MAX_NODES - 1);
+    parents(&r, c->nodes, c->parent);
+    for (int j = 0; j < c->nodes; j++)
+        c->local[j] = local_of(&r);
+    c->joints = 1 + below(&r, c->nodes);
+    int order[EX30_MAX_NODES];
+    for (int j = 0; j < c->nodes; j++)
+        order[j] = j;
+    for (int j = c->nodes - 1; j > 0; j--) {
+        int m = below(&r, j + 1), t = order[j];
+        order[j] = order[m], order[m] = t;
+    }
+    memcpy(c->skin_joints, order, sizeof(int) * (size_t)c->joints);
+    c->no_inverse_bind = below(&r, 5) == 0;
+    for (int j = 0; j < c->joints; j++)
+        c->inverse_bind[j] = c->no_inverse_bind ? mat4_identity() : local_of(&r);
+    c->vertices = 1 + below(&r, 40);
+    for (int v = 0; v < c->vertices; v++) {
+        c->position[v] = offset(&r, 2);
+        double total = 0;
+        int used = 1 + below(&r, 4); /* the rest weigh 0, as glTF pads a vertex */
+        for (int s = 0; s < 4; s++) {
+            c->vertex_joint[4 * v + s] = below(&r, c->joints);
+            c->vertex_weight[4 * v + s] = s < used ? uniform(&r, 0.05, 1) : 0;
+            total += c->vertex_weight[4 * v + s];
+        }
+        for (int s = 0; s < 4; s++)
+            c->vertex_weight[4 * v + s] /= total;
+    }
+    char d[200];
+    snprintf(d, sizeof d, "%d nodes, %d joints (skin.joints {%d, ...}), %d vertices%s", c->nodes, c->joints,
+             c->skin_joints[0], c->vertices, c->no_inverse_bind ? ", no inverseBindMatrices" : "");
+    words(c, d, seed);
+}
+
+grade30_answer grade30_skin_mesh_expected(const grade30_case *c)
+{
+    grade30_answer a = {.n = 3 * c->vertices};
+    vec3 *out = malloc(sizeof *out * GRADE30_MAX_VERTICES);
+    if (!out)
+        abort();
+    if (c->source == GRADE30_FROM_CYLINDER) { /* the rig's own pose: skin_pose_run */
+        int which = c->source_index;
+        rig30_rig rig;
+        rig30_pose pose;
+        if (rig30_rig_build(&rig, (rig30_kind)cylinder_angles[which][0], NULL, NULL) != LAB_OK ||
+            rig30_pose_alloc(&rig, &pose, NULL) != LAB_OK ||
+            rig30_pose_at(&rig, DEG(cylinder_angles[which][1]), (skin_blend){SKIN_LBS}, &pose, NULL) != LAB_OK)
+            abort();
+        memcpy(out, pose.positions, sizeof *out * (size_t)c->vertices);
+        rig30_pose_free(&pose), rig30_rig_free(&rig);
+    } else if (c->source == GRADE30_FROM_ASSET) { /* lab30-gltf's path: the reader, the sampler, the skinning */
+        double t = rigged_simple_times[c->source_index];
+        if (gltf_skin_at(rigged_simple(), 0, t, RIGGED_SIMPLE_NODE, 0, SKIN_LBS, SKIN_POLICY_NORMALIZE, out, NULL,
+                         NULL, NULL) != LAB_OK)
+            abort();
+    } else {
+        mat4 world[EX30_MAX_NODES], palette[EX30_MAX_NODES];
+        worlds(c, world);
+        skin_palette_run(world, c->skin_joints, c->inverse_bind, c->joints, palette);
+        for (int v = 0; v < c->vertices; v++) {
+            vec4 p = skin_lbs_point(c->position[v], c->vertex_joint + 4 * v, c->vertex_weight + 4 * v, 4, palette);
+            out[v] = vec3_make(p.x, p.y, p.z);
+        }
+    }
+    for (int v = 0; v < c->vertices; v++)
+        a.v[3 * v] = out[v].x, a.v[3 * v + 1] = out[v].y, a.v[3 * v + 2] = out[v].z;
+    free(out);
+    return a;
+}
+
+void grade30_skin_mesh_value_name(const grade30_case *c, int i, char *out, size_t size)
+{
+    (void)c;
+    snprintf(out, size, "vertex %d's %c", i / 3, "xyz"[i % 3]);
+}

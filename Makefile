@@ -3,7 +3,8 @@
 #   make lab30    build build/bin/lab30 and regenerate chapter 30's figures into out/ch30/
 #   make labs     build and run every chapter program into its chapter's out/CH/
 #   make PROGRAM  build one program and run it into its chapter's out/CH/ (listed below)
-#   make grade30  grade your lab/ch30/exercises.c (EXERCISES=path grades another file)
+#   make grade30  grade your sheets, lab/ch30/exercises.c and lab/ch30/sheets/ (SHEET=name grades one,
+#                 EXERCISES=path grades another file as that sheet)
 #   make new-chapter N=31  make lab/ch31/ from lab/template/ (then add ch31 to lab/chapters.mk)
 #   make test     build everything and run every test suite (cmocka), sampled where exhaustive
 #                 takes minutes: a few allocation sites a program, a short sweep (about a minute)
@@ -60,7 +61,7 @@ LIB       := $(BUILD)/libskinlab.a
 #   - a program is a folder P holding P.c (its main): build/bin/P, `make P` runs it into out/CH;
 #   - a program links the objects its includes reach (scripts/closure.sh, below);
 #   - every other .c file of the folder and of its program folders (test_*.c, the student's
-#     exercises.c and the grader's grade/ aside) goes into the chapter's library,
+#     exercises.c, the sheets/ and the grader's grade/ aside) goes into the chapter's library,
 #     build/libCH.a, which the suites and the benchmarks link;
 #   - test_*.c, in the folder or a program's, is a cmocka suite: build/tests/test_*;
 #   - a program's optional P/program.mk sets what differs from the rule (P.libs: the
@@ -76,7 +77,7 @@ $(foreach c,$(CHAPTERS),$(foreach p,$(PROGRAMS.$(c)),$(eval CHAPTER.$(p) := $(c)
 LABS         := $(foreach c,$(CHAPTERS),$(PROGRAMS.$(c)))
 LAB_MAINS    := $(foreach p,$(LABS),lab/$(CHAPTER.$(p))/$(p)/$(p).c)
 not_tests     = $(foreach f,$(1),$(if $(filter test_%,$(notdir $(f))),,$(f)))
-CHAPTER_SRC   = $(filter-out $(LAB_MAINS) lab/$(1)/exercises.c lab/$(1)/grade/%,$(call not_tests,$(wildcard lab/$(1)/*.c lab/$(1)/*/*.c)))
+CHAPTER_SRC   = $(filter-out $(LAB_MAINS) lab/$(1)/exercises.c lab/$(1)/sheets/% lab/$(1)/grade/%,$(call not_tests,$(wildcard lab/$(1)/*.c lab/$(1)/*/*.c)))
 CHAPTER_LIBS := $(CHAPTERS:%=$(BUILD)/lib%.a)
 CHAPTER_OBJ  := $(foreach c,$(CHAPTERS),$(patsubst %.c,$(BUILD)/obj/%.o,$(call CHAPTER_SRC,$(c))))
 CHAPTER_TESTS := $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/test_*.c lab/$(c)/*/test_*.c))

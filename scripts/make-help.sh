@@ -11,7 +11,7 @@ for word in "$@"; do
         echo ""
         echo "Chapter $chapter: lab/$chapter/README.md; outputs in out/$chapter/"
         [ -d "lab/$chapter/grade" ] && printf '  make %-16s %s\n' "grade${chapter#ch}" \
-            "grades lab/$chapter/exercises.c (EXERCISES=path for another file; lab/$chapter/grade/README.md)"
+            "grades lab/$chapter/exercises.c and lab/$chapter/sheets/ (SHEET=name for one; lab/$chapter/grade/README.md)"
         continue
     fi
     main="lab/$chapter/$word/$word.c"

@@ -1,8 +1,8 @@
 /* exercises30.h - the formulas of chapter 30 a student writes and `make grade30` grades
  * (lab/ch30/grade/), one sheet a page of the chapter: lab/ch30/exercises.c (exercises 1 to
- * 7, the chapter's page) and lab/ch30/sheets/ (8 to 22: the skeleton, DQS, normals and
- * policies, the packed vertex, bone heat, and the GLSL shader in shader.glsl, whose interface
- * that file states). `make grade30 SHEET=dqs` grades one sheet. Each function is one
+ * 7, the chapter's page) and lab/ch30/sheets/ (8 to 24: the skeleton, DQS, normals and
+ * policies, the packed vertex, bone heat, the GLSL shader in shader.glsl, whose interface
+ * that file states, and the production fixes). `make grade30 SHEET=dqs` grades one sheet. Each function is one
  * formula of the article, in the lab's conventions (src/math/linalg.h): column vectors, p' = M p, mat4_mul(A, B) = A B
  * with B acting first, radians inside.
  *
@@ -214,5 +214,20 @@ void ex30_cotan_row(vec3 center, const vec3 *ring, int n, bool closed, double *r
  *     b_i = M_ii H_ii p_j(i) into *rhs. */
 void ex30_heat_row(double laplacian_ii, double area, double distance, int k, bool nearest, double c,
                    double *diagonal, double *rhs);
+
+/* ---- the production fixes (lab/ch30/sheets/fixes.c; lab/ch30/lab30-fixes/README.md) ------ */
+
+/* 23. "Centres of rotation" (Le and Hodgins 2016): a vertex p with its centre of rotation
+ *     `centre` (p*), its blended unit rotation R and its k influences (1 <= k <= 8; joint[i]
+ *     indexes the palette, weights valid) moves to p' = R (p - p*) + sum_i w_i C_{joint_i} p*~:
+ *     the rotation turns the vertex about its centre, and the centre alone is skinned by LBS. */
+vec3 ex30_cor_point(vec3 p, vec3 centre, quat rotation, const int *joint, const double *weight, int k,
+                    const mat4 *palette);
+
+/* 24. "A corrective shape": a vertex p with its delta d at the shape's weight s (any real:
+ *     outside [0, 1] too), its blended matrix M = sum_i w_i C_i and its blended unit rotation R.
+ *     Before skinning (a morph target, as glTF orders them): p' = M (p + s d). After skinning,
+ *     in the vertex's frame: p' = M p + s R d. `after` says which. */
+vec3 ex30_corrective_point(vec3 p, vec3 delta, double s, mat4 blend, quat rotation, bool after);
 
 #endif

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         {"--seconds", CLI_DOUBLES, &seconds, .min = 0.1, .max = 600, .value_name = "S",
          .help = "wall-clock seconds for each exercise's calls, all its cases twice (default 2)"},
         {"--only", CLI_STRING, &only, .value_name = "NAME",
-         .help = "grade one sheet: lab30, skeleton, dqs, normals, palette, weights or shader (default: every sheet)"},
+         .help = "grade one sheet: lab30, skeleton, dqs, normals, palette, weights, shader or fixes (default: every sheet)"},
         {"--sheet", CLI_STRING, &sheet, .value_name = "FILE",
          .help = "the file graded as that sheet (lab30's without --only), as its reports name it (make grade30 sets it)"},
     };
@@ -106,8 +106,10 @@ int main(int argc, char **argv)
             chosen = s;
     lab_diag d = {0};
     if (only && chosen < 0) {
-        diag_fail(&d, LAB_ERR_USAGE, "--only", "\"%s\" is not a sheet: lab30, skeleton, dqs, normals, palette, weights, shader",
-                  only);
+        char names[160] = "";
+        for (int s = 0; s < GRADE30_SHEET_COUNT; s++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", s ? ", " : "", grade30_sheets[s].name);
+        diag_fail(&d, LAB_ERR_USAGE, "--only", "\"%s\" is not a sheet: %s", only, names);
         return cli_fail(LAB, &d, 2);
     }
     if (sheet)

@@ -318,6 +318,18 @@ grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_
     case GRADE30_UNPACK_WEIGHTS:
     case GRADE30_COTAN_ROW:
     case GRADE30_HEAT_ROW: a = call_weights((grade30_exercise)(x - grade30_table), f, c, ok); break;
+    case GRADE30_COR_POINT: {
+        int *joint = exact_copy(c->joint, sizeof *joint, c->k, ok);
+        double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
+        mat4 *palette = exact_copy(c->palette, sizeof *palette, c->palette_count, ok);
+        call_arrays(joint, c->k, weight, c->k, palette, c->palette_count, NULL, 0);
+        if (*ok)
+            a.p = f.cor_point(c->p, c->centre, c->rotation, joint, weight, c->k, palette);
+        call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
+        free(joint), free(weight), free(palette);
+        break;
+    }
+    case GRADE30_CORRECTIVE: a.p = f.corrective_point(c->p, c->delta, c->s, c->a, c->rotation, c->after); break;
     case GRADE30_SHADER:
     case GRADE30_EXERCISE_COUNT: break;
     }

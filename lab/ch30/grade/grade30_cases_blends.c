@@ -45,12 +45,7 @@ void grade30_lbs_case(int i, uint64_t seed, grade30_case *c)
     }
     /* joints: a permutation of distinct slots, slots with repeats, or slots that avoid 0 */
     int mode = below(&r, 3), order[GRADE30_MAX_PALETTE];
-    for (int j = 0; j < n; j++)
-        order[j] = j;
-    for (int j = n - 1; j > 0; j--) {
-        int m = below(&r, j + 1), t = order[j];
-        order[j] = order[m], order[m] = t;
-    }
+    shuffled(&r, order, n);
     double total = 0;
     for (int j = 0; j < k; j++) {
         c->joint[j] = mode == 0 ? order[j] : mode == 2 ? 1 + below(&r, n - 1) : below(&r, n);

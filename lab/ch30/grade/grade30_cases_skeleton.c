@@ -145,12 +145,7 @@ void grade30_palette_case(int i, uint64_t seed, grade30_case *c)
         c->nodes = 2 + below(&r, EX30_MAX_NODES - 1);
         c->joints = 1 + below(&r, c->nodes);
         int order[EX30_MAX_NODES];
-        for (int j = 0; j < c->nodes; j++)
-            order[j] = j;
-        for (int j = c->nodes - 1; j > 0; j--) {
-            int m = below(&r, j + 1), t = order[j];
-            order[j] = order[m], order[m] = t;
-        }
+        shuffled(&r, order, c->nodes);
         memcpy(c->skin_joints, order, sizeof(int) * (size_t)c->joints);
         c->no_inverse_bind = below(&r, 4) == 0;
         char d[200];
@@ -278,12 +273,7 @@ void grade30_skin_mesh_case(int i, uint64_t seed, grade30_case *c)
         c->local[j] = local_of(&r);
     c->joints = 1 + below(&r, c->nodes);
     int order[EX30_MAX_NODES];
-    for (int j = 0; j < c->nodes; j++)
-        order[j] = j;
-    for (int j = c->nodes - 1; j > 0; j--) {
-        int m = below(&r, j + 1), t = order[j];
-        order[j] = order[m], order[m] = t;
-    }
+    shuffled(&r, order, c->nodes);
     memcpy(c->skin_joints, order, sizeof(int) * (size_t)c->joints);
     c->no_inverse_bind = below(&r, 5) == 0;
     for (int j = 0; j < c->joints; j++)
@@ -319,7 +309,7 @@ grade30_answer grade30_skin_mesh_expected(const grade30_case *c)
         rig30_pose pose;
         if (rig30_rig_build(&rig, (rig30_kind)cylinder_angles[which][0], NULL, NULL) != LAB_OK ||
             rig30_pose_alloc(&rig, &pose, NULL) != LAB_OK ||
-            rig30_pose_at(&rig, DEG(cylinder_angles[which][1]), (skin_blend){SKIN_LBS}, &pose, NULL) != LAB_OK)
+            rig30_pose_at(&rig, DEG(cylinder_angles[which][1]), (skin_blend){.method = SKIN_LBS}, &pose, NULL) != LAB_OK)
             abort();
         memcpy(out, pose.positions, sizeof *out * (size_t)c->vertices);
         rig30_pose_free(&pose), rig30_rig_free(&rig);

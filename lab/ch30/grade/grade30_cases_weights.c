@@ -223,12 +223,7 @@ void grade30_heaviest_case(int i, uint64_t seed, grade30_case *c)
     rng r = stream(seed, GRADE30_KEEP_HEAVIEST, i);
     c->k = 1 + below(&r, GRADE30_MAX_K);
     int order[16];
-    for (int j = 0; j < 16; j++)
-        order[j] = j;
-    for (int j = 15; j > 0; j--) {
-        int m = below(&r, j + 1), t = order[j];
-        order[j] = order[m], order[m] = t;
-    }
+    shuffled(&r, order, 16);
     bool ties = below(&r, 3) == 0;
     double total = 0;
     for (int j = 0; j < c->k; j++) {

@@ -16,7 +16,8 @@
 double grade30_seconds = 2;
 const char *grade30_sheet_paths[GRADE30_SHEET_COUNT] = {
     "lab/ch30/exercises.c", "lab/ch30/sheets/skeleton.c", "lab/ch30/sheets/dqs.c", "lab/ch30/sheets/normals.c",
-    "lab/ch30/sheets/palette.c", "lab/ch30/sheets/weights.c", "lab/ch30/sheets/shader.glsl"};
+    "lab/ch30/sheets/palette.c", "lab/ch30/sheets/weights.c", "lab/ch30/sheets/shader.glsl",
+    "lab/ch30/sheets/fixes.c"};
 
 /* A signal's name: "SIGSEGV (Segmentation fault)". */
 static void signal_words(int sig, char *out, size_t size)

@@ -191,43 +191,29 @@ lab_error grade30_draw_mesh(const grade30_picture_data *yours, canvas *out, lab_
 
 static const double ring_w[2] = {0.6, 0.4};
 
-static void ring_from(dualquat unit, grade30_picture_data *out)
-{
-    for (int i = 0; i <= GRADE30_RING; i++)
-        out->yours[i] = dualquat_transform_point(unit, grade30_ring_point(i % GRADE30_RING));
-}
+/* Exercise 6's ring with one part the student's: the joints' dual quaternions, the
+ * normalisation, or the point transform; the rest the lab's. */
+typedef enum { YOUR_JOINTS, YOUR_NORMALISATION, YOUR_TRANSFORM } ring_part;
 
-void grade30_points_dq_rigid(grade30_fn f, grade30_picture_data *out)
-{
-    dualquat q[2] = {f.dq_from_rigid(quat_identity(), vec3_make(0, 0, 0)),
-                     dualquat_scale(f.dq_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), deg_to_rad(160)),
-                                                    vec3_make(0.5, 0, 0)), -1)};
-    dualquat unit;
-    out->count = GRADE30_RING + 1;
-    out->drawn = dualquat_normalize(dualquat_blend(q, ring_w, 2, true), &unit, "grade30", NULL) == LAB_OK;
-    if (out->drawn)
-        ring_from(unit, out);
-}
-
-void grade30_points_dq_normalize(grade30_fn f, grade30_picture_data *out)
+static void dq_ring(grade30_fn f, ring_part part, grade30_picture_data *out)
 {
     dualquat q[2], unit;
     grade30_ring_joints(q);
+    if (part == YOUR_JOINTS) /* the same two: the root, and -q^ of T(0.5, 0, 0) Rz(160) */
+        q[0] = f.dq_from_rigid(quat_identity(), vec3_make(0, 0, 0)),
+        q[1] = dualquat_scale(f.dq_from_rigid(quat_from_axis_angle(vec3_make(0, 0, 1), deg_to_rad(160)), vec3_make(0.5, 0, 0)), -1);
+    dualquat blend = dualquat_blend(q, ring_w, 2, true);
     out->count = GRADE30_RING + 1;
-    out->drawn = f.dq_normalize(dualquat_blend(q, ring_w, 2, true), &unit);
-    if (out->drawn)
-        ring_from(unit, out);
+    out->drawn = part == YOUR_NORMALISATION ? f.dq_normalize(blend, &unit)
+                                            : dualquat_normalize(blend, &unit, "grade30", NULL) == LAB_OK;
+    for (int i = 0; out->drawn && i <= GRADE30_RING; i++) {
+        vec3 p = grade30_ring_point(i % GRADE30_RING);
+        out->yours[i] = part == YOUR_TRANSFORM ? f.dq_transform_point(unit, p) : dualquat_transform_point(unit, p);
+    }
 }
-
-void grade30_points_dq_transform(grade30_fn f, grade30_picture_data *out)
-{
-    dualquat q[2], unit;
-    grade30_ring_joints(q);
-    out->count = GRADE30_RING + 1;
-    out->drawn = dualquat_normalize(dualquat_blend(q, ring_w, 2, true), &unit, "grade30", NULL) == LAB_OK;
-    for (int i = 0; out->drawn && i <= GRADE30_RING; i++)
-        out->yours[i] = f.dq_transform_point(unit, grade30_ring_point(i % GRADE30_RING));
-}
+void grade30_points_dq_rigid(grade30_fn f, grade30_picture_data *out) { dq_ring(f, YOUR_JOINTS, out); }
+void grade30_points_dq_normalize(grade30_fn f, grade30_picture_data *out) { dq_ring(f, YOUR_NORMALISATION, out); }
+void grade30_points_dq_transform(grade30_fn f, grade30_picture_data *out) { dq_ring(f, YOUR_TRANSFORM, out); }
 
 lab_error grade30_draw_dq_rigid(const grade30_picture_data *yours, canvas *out, lab_diag *d)
 {

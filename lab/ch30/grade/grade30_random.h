@@ -69,6 +69,17 @@ static inline quat rotation(rng *r, vec3 *ax, double *deg)
     return quat_from_axis_angle(*ax, DEG(*deg));
 }
 
+/* order[0..n) a permutation of 0..n-1 drawn from the stream (Fisher-Yates, from the top). */
+static inline void shuffled(rng *r, int *order, int n)
+{
+    for (int j = 0; j < n; j++)
+        order[j] = j;
+    for (int j = n - 1; j > 0; j--) {
+        int m = below(r, j + 1), t = order[j];
+        order[j] = order[m], order[m] = t;
+    }
+}
+
 static inline vec3 offset(rng *r, double size)
 {
     return vec3_make(uniform(r, -size, size), uniform(r, -size, size), uniform(r, -size, size));

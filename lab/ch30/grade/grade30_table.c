@@ -228,6 +228,23 @@ static const grade30_mistake heat_row_mistakes[] = {
     {"the heat of every bone: b_i = M H p_j(i) is 0 for a bone that is not the nearest", {.heat_row = mistake_heat_rhs_every_bone}},
 };
 
+static const grade30_mistake cor_mistakes[] = {
+    {"turned about the origin: R (p - p*), the vertex turns about its own centre", {.cor_point = mistake_cor_not_about_centre}},
+    {"the vertex skinned by LBS, not its centre: the centre's LBS carries the vertex", {.cor_point = mistake_cor_lbs_of_vertex}},
+    {"the centre not skinned: p* moves with the joints, sum w C p*", {.cor_point = mistake_cor_centre_not_skinned}},
+    {"turned by R*: the blended rotation itself turns the vertex", {.cor_point = mistake_cor_inverse}},
+};
+
+static const grade30_mistake corrective_mistakes[] = {
+    {"the shape's weight left out: the delta is scaled by s, 1 only at the trained pose", {.corrective_point = mistake_shape_unscaled}},
+    {"the morph target not skinned: before skinning the delta is added to p and skinned with it",
+     {.corrective_point = mistake_shape_not_skinned}},
+    {"after skinning without R: the delta is in the vertex's frame, so it turns with it", {.corrective_point = mistake_shape_no_rotation}},
+    {"the orders swapped: before is M (p + s d), after is M p + s R d", {.corrective_point = mistake_shape_orders_swapped}},
+    {"the delta skinned as a point: a delta is a direction, M's translation taken once",
+     {.corrective_point = mistake_shape_moved_twice}},
+};
+
 /* exercise 22's, in the order of grade30_shader.c's slips: named when the GPU's answer is the
  * CPU's with that mistake on every case (there is no C function to call) */
 static const grade30_mistake shader_mistakes[] = {
@@ -324,30 +341,13 @@ const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT] = {
     {"the skinning shader: the palette in GLSL, run on the GPU", "skin() in lab/ch30/sheets/shader.glsl",
      "lab/ch30/lab30-gpu/README.md", "Exercise 22: the skinning shader", {0}, GRADE30_GLSL, 9, 0, NULL, NULL, 1e-6,
      MISTAKES(shader_mistakes), NULL, NULL, NULL},
+    {"a vertex about its centre of rotation, R (p - p*) + sum w C p*", "ex30_cor_point", "lab/ch30/lab30-fixes/README.md",
+     "Exercise 23: centres of rotation", {.cor_point = ex30_cor_point}, GRADE30_POINT, 2, GRADE30_GENERATED,
+     grade30_cor_case, grade30_cor_expected, 1e-9, MISTAKES(cor_mistakes), grade30_points_cor, grade30_draw_cor, NULL},
+    {"a corrective shape, M (p + s d) before skinning, M p + s R d after", "ex30_corrective_point",
+     "lab/ch30/lab30-fixes/README.md", "Exercise 24: a corrective shape", {.corrective_point = ex30_corrective_point},
+     GRADE30_POINT, 4, GRADE30_GENERATED, grade30_corrective_case, grade30_corrective_expected, 1e-9,
+     MISTAKES(corrective_mistakes), grade30_points_corrective, grade30_draw_corrective, NULL},
 };
-
-const grade30_sheet grade30_sheets[GRADE30_SHEET_COUNT] = {
-    {"lab30", "lab/ch30/exercises.c", "lab/ch30/README.md", "Write it yourself", "the chapter's formulas", GRADE30_WORLD_MATRIX, 7},
-    {"skeleton", "lab/ch30/sheets/skeleton.c", "lab/ch30/lab30-gltf/README.md", "Exercises: the skeleton",
-     "the hierarchy, the palette through skin.joints, the whole loop", GRADE30_SKELETON_WORLD, 3},
-    {"dqs", "lab/ch30/sheets/dqs.c", "lab/ch30/lab30-dqs/README.md", "Exercises: dual quaternions",
-     "dual quaternions from a rigid transform, normalised, moving a point; the rings' turns", GRADE30_DQ_FROM_RIGID, 5},
-    {"normals", "lab/ch30/sheets/normals.c", "lab/ch30/lab30-normals/README.md", "Exercises: normals and policies",
-     "a normal skinned three ways; the weight policies", GRADE30_SKIN_NORMAL, 2},
-    {"palette", "lab/ch30/sheets/palette.c", "lab/ch30/lab30-palette/README.md", "Exercises: the packed vertex",
-     "the four heaviest influences; the implied last weight", GRADE30_KEEP_HEAVIEST, 2},
-    {"weights", "lab/ch30/sheets/weights.c", "lab/ch30/lab30-weights/README.md", "Exercises: bone heat",
-     "the cotangent Laplacian's row; the heat system's row", GRADE30_COTAN_ROW, 2},
-    {"shader", "lab/ch30/sheets/shader.glsl", "lab/ch30/lab30-gpu/README.md", "Exercises: the shader", "the palette in the GLSL vertex shader",
-     GRADE30_SHADER, 1},
-};
-
-grade30_sheet_id grade30_sheet_of(int x)
-{
-    for (int s = 0; s < GRADE30_SHEET_COUNT; s++)
-        if (x >= grade30_sheets[s].first && x < grade30_sheets[s].first + grade30_sheets[s].count)
-            return (grade30_sheet_id)s;
-    return GRADE30_SHEET_LAB30;
-}
 
 

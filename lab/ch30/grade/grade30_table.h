@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "draw/raster.h"
 #include "exercises30.h"
+#include "math/quat.h"
 
 /* The exercises in the order of exercises30.h. */
 typedef enum {
@@ -25,6 +26,7 @@ typedef enum {
     GRADE30_KEEP_HEAVIEST, GRADE30_UNPACK_WEIGHTS,
     GRADE30_COTAN_ROW, GRADE30_HEAT_ROW,
     GRADE30_SHADER,
+    GRADE30_COR_POINT, GRADE30_CORRECTIVE,
     GRADE30_EXERCISE_COUNT
 } grade30_exercise;
 
@@ -32,7 +34,7 @@ typedef enum {
  * (`make grade30 SHEET=name`; every sheet when none is named). */
 typedef enum {
     GRADE30_SHEET_LAB30, GRADE30_SHEET_SKELETON, GRADE30_SHEET_DQS, GRADE30_SHEET_NORMALS, GRADE30_SHEET_PALETTE,
-    GRADE30_SHEET_WEIGHTS, GRADE30_SHEET_SHADER, GRADE30_SHEET_COUNT
+    GRADE30_SHEET_WEIGHTS, GRADE30_SHEET_SHADER, GRADE30_SHEET_FIXES, GRADE30_SHEET_COUNT
 } grade30_sheet_id;
 typedef struct {
     const char *name;                 /* "dqs": SHEET=dqs */
@@ -69,6 +71,9 @@ typedef union {
     void (*cotan_row)(vec3 center, const vec3 *ring, int n, bool closed, double *row);
     void (*heat_row)(double laplacian_ii, double area, double distance, int k, bool nearest, double c,
                      double *diagonal, double *rhs);
+    vec3 (*cor_point)(vec3 p, vec3 centre, quat rotation, const int *joint, const double *weight, int k,
+                      const mat4 *palette);
+    vec3 (*corrective_point)(vec3 p, vec3 delta, double s, mat4 blend, quat rotation, bool after);
 } grade30_fn;
 
 enum { GRADE30_MAX_K = 8, GRADE30_MAX_PALETTE = 8, GRADE30_MAX_VERTICES = 240, GRADE30_MAX_RING = 8 };
@@ -100,6 +105,9 @@ typedef struct {
     double laplacian_ii, area, distance, c; /* 21 */
     int ties;
     bool nearest;
+    vec3 centre, delta;               /* 23, 24 (24's blend in a, its rotation in rotation) */
+    double s;
+    bool after;
     /* 10, 21: where a named case comes from (the chapter's cylinder, an asset) and which */
     enum { GRADE30_GENERATED_CASE = 0, GRADE30_FROM_CYLINDER, GRADE30_FROM_ASSET } source;
     int source_index;
@@ -228,7 +236,13 @@ lab_error grade30_draw_normal(const grade30_picture_data *yours, canvas *out, la
  *   11-13 exercise 6's ring through your dual quaternions, normalisation, point transform;
  *   14-15 the turn angles against theta; 16 a ring's normals under a light, each method;
  *   17    weight sets under each policy; 18, 19 weights as bars; 20 a Laplacian row;
- *   21    the cylinder's heat weights solved from your rows */
+ *   21    the cylinder's heat weights solved from your rows;
+ *   23, 24 the twist's middle ring at 180 degrees by centres of rotation and by a
+ *         corrective shape after skinning (grade30_figure_fixes.c) */
+void grade30_points_cor(grade30_fn f, grade30_picture_data *out);
+void grade30_points_corrective(grade30_fn f, grade30_picture_data *out);
+lab_error grade30_draw_cor(const grade30_picture_data *yours, canvas *out, lab_diag *d);
+lab_error grade30_draw_corrective(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 void grade30_points_skeleton(grade30_fn f, grade30_picture_data *out);
 void grade30_points_palette(grade30_fn f, grade30_picture_data *out);
 void grade30_points_mesh(grade30_fn f, grade30_picture_data *out);
@@ -306,6 +320,10 @@ void grade30_cotan_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_cotan_expected(const grade30_case *c);
 void grade30_heat_row_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_heat_row_expected(const grade30_case *c);
+void grade30_cor_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_cor_expected(const grade30_case *c);
+void grade30_corrective_case(int i, uint64_t seed, grade30_case *c);
+grade30_answer grade30_corrective_expected(const grade30_case *c);
 /* what value i of an answer is, in words (grade30_entry.value_name) */
 void grade30_matrices_value_name(const grade30_case *c, int i, char *out, size_t size);
 void grade30_skeleton_value_name(const grade30_case *c, int i, char *out, size_t size);

@@ -124,5 +124,15 @@ void mistake_unpack_65536(const unsigned short s[3], double w[4]);
 void mistake_unpack_no_implied(const unsigned short s[3], double w[4]);
 void mistake_unpack_from_first(const unsigned short s[3], double w[4]);
 void mistake_unpack_255(const unsigned short s[3], double w[4]);
+/* 23, 24 (mistakes_fixes.c) */
+vec3 mistake_cor_not_about_centre(vec3 p, vec3 centre, quat r, const int *joint, const double *weight, int k, const mat4 *palette);
+vec3 mistake_cor_lbs_of_vertex(vec3 p, vec3 centre, quat r, const int *joint, const double *weight, int k, const mat4 *palette);
+vec3 mistake_cor_centre_not_skinned(vec3 p, vec3 centre, quat r, const int *joint, const double *weight, int k, const mat4 *palette);
+vec3 mistake_cor_inverse(vec3 p, vec3 centre, quat r, const int *joint, const double *weight, int k, const mat4 *palette);
+vec3 mistake_shape_unscaled(vec3 p, vec3 d, double s, mat4 m, quat r, bool after);
+vec3 mistake_shape_not_skinned(vec3 p, vec3 d, double s, mat4 m, quat r, bool after);
+vec3 mistake_shape_no_rotation(vec3 p, vec3 d, double s, mat4 m, quat r, bool after);
+vec3 mistake_shape_orders_swapped(vec3 p, vec3 d, double s, mat4 m, quat r, bool after);
+vec3 mistake_shape_moved_twice(vec3 p, vec3 d, double s, mat4 m, quat r, bool after);
 
 #endif

@@ -15,10 +15,34 @@
 #include "exercises30.h"
 #include "grade30.h"
 #include "math/quat.h"
+#include "skin/blend.h"
 
 #define SEED 30
 
 /* ---- wrong answers, written here ---------------------------------------------------------------- */
+
+/* 23, 24 */
+static vec3 cor_no_rotation(vec3 p, vec3 centre, quat r, const int *j, const double *w, int k, const mat4 *pal)
+{
+    (void)r;
+    vec4 c = skin_lbs_point(centre, j, w, k, pal);
+    return vec3_add(vec3_sub(p, centre), vec3_make(c.x, c.y, c.z));
+}
+static vec3 cor_half_lbs(vec3 p, vec3 centre, quat r, const int *j, const double *w, int k, const mat4 *pal)
+{
+    vec3 right = ex30_cor_point(p, centre, r, j, w, k, pal); /* the average of CoR and LBS */
+    vec4 l = skin_lbs_point(p, j, w, k, pal);
+    return vec3_scale(vec3_add(right, vec3_make(l.x, l.y, l.z)), 0.5);
+}
+static vec3 shape_always_before(vec3 p, vec3 d, double s, mat4 m, quat r, bool after)
+{
+    (void)after;
+    return ex30_corrective_point(p, d, s, m, r, false);
+}
+static vec3 shape_clamped(vec3 p, vec3 d, double s, mat4 m, quat r, bool after)
+{
+    return ex30_corrective_point(p, d, s < 0 ? 0 : s > 1 ? 1 : s, m, r, after); /* the weight held in [0, 1] */
+}
 
 /* 8 */
 static int sk_zero_when_valid(int n, const int *parent, const mat4 *local, mat4 *world)
@@ -322,6 +346,10 @@ static void test_grade30_sheets_grade_wrong_answers_wrong(void **state)
         {GRADE30_HEAT_ROW, {.heat_row = heat_distance_linear}, "d, not d^2"},
         {GRADE30_HEAT_ROW, {.heat_row = heat_no_share}, "no 1/k"},
         {GRADE30_HEAT_ROW, {.heat_row = heat_no_area}, "no area"},
+        {GRADE30_COR_POINT, {.cor_point = cor_no_rotation}, "no rotation"},
+        {GRADE30_COR_POINT, {.cor_point = cor_half_lbs}, "half LBS"},
+        {GRADE30_CORRECTIVE, {.corrective_point = shape_always_before}, "always before"},
+        {GRADE30_CORRECTIVE, {.corrective_point = shape_clamped}, "s clamped to [0, 1]"},
     };
     int n = (int)(sizeof wrong / sizeof wrong[0]);
     for (int i = 0; i < n; i++)
@@ -337,8 +365,10 @@ static void test_grade30_sheets_generators_cover_the_page(void **state)
         negated = 0, beyond = 0, methods[3] = {0}, results[7] = {0}, policies[3] = {0}, ties = 0, over_four = 0,
         under_four = 0, fans[2] = {0}, shared_bones = 0, sources[3] = {0};
     static grade30_case c;
-    for (int x = GRADE30_SKELETON_WORLD; x < GRADE30_SHADER; x++) {
+    for (int x = GRADE30_SKELETON_WORLD; x < GRADE30_EXERCISE_COUNT; x++) {
         const grade30_entry *e = &grade30_table[x];
+        if (e->kind == GRADE30_GLSL)
+            continue;
         for (int i = 0; i < e->named + e->generated; i++) {
             e->make_case(i, SEED, &c);
             grade30_answer a = e->expected(&c);

@@ -28,6 +28,12 @@
 
 #define LAB "grade30"
 
+/* The grader is built with the sanitizers for the student's sheets' sake (a read past an
+ * array is a verdict); its own leaks are its suites' business, whose ASAN_OPTIONS come
+ * first, so a student's run spends no time scanning for them at each child's end. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "detect_leaks=0"; }
+
 /* The previous run's outputs, removed before anything is graded. */
 static lab_error remove_previous(const char *dir, lab_diag *d)
 {

@@ -111,7 +111,8 @@ static void put_dualquat(grade30_answer *a, dualquat q)
 /* 8 to 10: the skeleton sheet's calls */
 static grade30_answer call_skeleton(grade30_exercise which, grade30_fn f, const grade30_case *c, bool *ok)
 {
-    grade30_answer a = {0};
+    grade30_answer a;
+    grade30_answer_clear(&a);
     arrays_clear();
     if (which == GRADE30_SKELETON_WORLD) {
         int *parent = exact_copy(c->parent, sizeof *parent, c->nodes, ok);
@@ -173,7 +174,8 @@ static grade30_answer call_skeleton(grade30_exercise which, grade30_fn f, const 
 /* 16 to 21: the sheets of normals, policies, the packed vertex and bone heat */
 static grade30_answer call_weights(grade30_exercise which, grade30_fn f, const grade30_case *c, bool *ok)
 {
-    grade30_answer a = {0};
+    grade30_answer a;
+    grade30_answer_clear(&a);
     int *joint = exact_copy(c->joint, sizeof *joint, c->k, ok);
     double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
     arrays_clear();
@@ -259,7 +261,8 @@ static grade30_answer call_weights(grade30_exercise which, grade30_fn f, const g
 
 grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_case *c, bool *ok)
 {
-    grade30_answer a = {0};
+    grade30_answer a;
+    grade30_answer_clear(&a);
     *ok = true;
     switch ((grade30_exercise)(x - grade30_table)) {
     case GRADE30_WORLD_MATRIX: a.m = f.world_matrix(c->a, c->b); break;
@@ -300,7 +303,7 @@ grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_
     }
     case GRADE30_SKELETON_WORLD:
     case GRADE30_PALETTE:
-    case GRADE30_SKIN_MESH: a = call_skeleton((grade30_exercise)(x - grade30_table), f, c, ok); break;
+    case GRADE30_SKIN_MESH: return call_skeleton((grade30_exercise)(x - grade30_table), f, c, ok);
     case GRADE30_DQ_FROM_RIGID: a.q = f.dq_from_rigid(c->rotation, c->p); break;
     case GRADE30_DQ_NORMALIZE: {
         dualquat out = c->q[1]; /* what a refusal must leave as it is */
@@ -317,7 +320,7 @@ grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_
     case GRADE30_KEEP_HEAVIEST:
     case GRADE30_UNPACK_WEIGHTS:
     case GRADE30_COTAN_ROW:
-    case GRADE30_HEAT_ROW: a = call_weights((grade30_exercise)(x - grade30_table), f, c, ok); break;
+    case GRADE30_HEAT_ROW: return call_weights((grade30_exercise)(x - grade30_table), f, c, ok);
     case GRADE30_COR_POINT: {
         int *joint = exact_copy(c->joint, sizeof *joint, c->k, ok);
         double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);

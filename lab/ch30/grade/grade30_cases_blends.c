@@ -67,7 +67,7 @@ void grade30_lbs_case(int i, uint64_t seed, grade30_case *c)
 grade30_answer grade30_lbs_expected(const grade30_case *c)
 {
     vec4 want = skin_lbs_point(c->p, c->joint, c->weight, c->k, c->palette); /* the library's blend */
-    return (grade30_answer){.p = vec3_make(want.x, want.y, want.z)};
+    return grade30_answer_point(vec3_make(want.x, want.y, want.z));
 }
 
 /* ---- 6. the DQS blend ----------------------------------------------------------------- */
@@ -132,5 +132,5 @@ void grade30_dqs_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_dqs_expected(const grade30_case *c)
 {
-    return (grade30_answer){.q = dualquat_blend(c->q, c->weight, c->k, true)};
+    return grade30_answer_dualquat(dualquat_blend(c->q, c->weight, c->k, true));
 }

@@ -51,7 +51,7 @@ void grade30_dq_rigid_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_dq_rigid_expected(const grade30_case *c)
 {
-    return (grade30_answer){.q = dualquat_from_rigid(c->rotation, c->p)};
+    return grade30_answer_dualquat(dualquat_from_rigid(c->rotation, c->p));
 }
 
 /* ---- 12. the normalisation ---------------------------------------------------------------- */
@@ -103,7 +103,9 @@ void grade30_dq_normalize_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_dq_normalize_expected(const grade30_case *c)
 {
-    grade30_answer a = {.n = 9};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = 9;
     dualquat out = c->q[1];
     bool refused = !isfinite(dualquat_norm(c->q[0])) || dualquat_normalize(c->q[0], &out, "b", NULL) != LAB_OK;
     if (refused)
@@ -154,7 +156,7 @@ void grade30_dq_transform_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_dq_transform_expected(const grade30_case *c)
 {
-    return (grade30_answer){.p = dualquat_transform_point(c->q[0], c->p)};
+    return grade30_answer_point(dualquat_transform_point(c->q[0], c->p));
 }
 
 /* ---- 14, 15. the rings' turn angles ------------------------------------------------------- */
@@ -206,10 +208,10 @@ void grade30_dqs_turn_case(int i, uint64_t seed, grade30_case *c) { turn_case(tr
 
 grade30_answer grade30_lbs_turn_expected(const grade30_case *c)
 {
-    return (grade30_answer){.x = rig30_lbs_twist_angle(c->w, c->theta)};
+    return grade30_answer_number(rig30_lbs_twist_angle(c->w, c->theta));
 }
 
 grade30_answer grade30_dqs_turn_expected(const grade30_case *c)
 {
-    return (grade30_answer){.x = rig30_dqs_twist_angle(c->w, c->theta)};
+    return grade30_answer_number(rig30_dqs_twist_angle(c->w, c->theta));
 }

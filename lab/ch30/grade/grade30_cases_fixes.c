@@ -61,7 +61,7 @@ void grade30_cor_case(int i, uint64_t seed, grade30_case *c)
 grade30_answer grade30_cor_expected(const grade30_case *c)
 {
     vec4 lbs = skin_lbs_point(c->centre, c->joint, c->weight, c->k, c->palette);
-    return (grade30_answer){.p = vec3_add(quat_rotate(c->rotation, vec3_sub(c->p, c->centre)), vec3_make(lbs.x, lbs.y, lbs.z))};
+    return grade30_answer_point(vec3_add(quat_rotate(c->rotation, vec3_sub(c->p, c->centre)), vec3_make(lbs.x, lbs.y, lbs.z)));
 }
 
 /* ---- 24. a corrective shape ---------------------------------------------------------------- */
@@ -101,5 +101,5 @@ grade30_answer grade30_corrective_expected(const grade30_case *c)
 {
     vec3 p = c->after ? vec3_add(mat4_transform_point(c->a, c->p), vec3_scale(quat_rotate(c->rotation, c->delta), c->s))
                       : mat4_transform_point(c->a, vec3_add(c->p, vec3_scale(c->delta, c->s)));
-    return (grade30_answer){.p = p};
+    return grade30_answer_point(p);
 }

@@ -48,7 +48,7 @@ grade30_answer grade30_world_expected(const grade30_case *c)
     scene_node nodes[2] = {{.parent = SCENE_NO_PARENT, .local = c->a}, {.parent = 0, .local = c->b}};
     mat4 world[2];
     scene_world(nodes, 2, NULL, world);
-    return (grade30_answer){.m = world[1]};
+    return grade30_answer_matrix(world[1]);
 }
 
 /* ---- 2. the skin matrix --------------------------------------------------------------- */
@@ -88,7 +88,7 @@ grade30_answer grade30_skin_expected(const grade30_case *c)
     mat4 want; /* the library's palette product */
     int node = 0;
     skin_palette_run(&c->a, &node, &c->b, 1, &want);
-    return (grade30_answer){.m = want};
+    return grade30_answer_matrix(want);
 }
 
 /* ---- 7. the normal matrix ------------------------------------------------------------- */
@@ -132,5 +132,5 @@ grade30_answer grade30_normal_expected(const grade30_case *c)
 {
     mat4 want = mat4_identity();
     mat4_linear_inverse_transpose(c->a, &want, "grade30", NULL);
-    return (grade30_answer){.m = want};
+    return grade30_answer_matrix(want);
 }

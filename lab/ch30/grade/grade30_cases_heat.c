@@ -121,7 +121,9 @@ grade30_answer grade30_cotan_expected(const grade30_case *c)
     double mass[GRADE30_MAX_RING + 1];
     if (heat_laplacian(&m, HEAT_PAPER, &L, mass, NULL, NULL) != LAB_OK)
         abort(); /* the generator keeps every triangle's area */
-    grade30_answer a = {.n = c->k + 1};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = c->k + 1;
     for (int j = 0; j < c->k; j++)
         a.v[j] = sparse_entry(&L, 0, j + 1);
     a.v[c->k] = sparse_entry(&L, 0, 0);
@@ -202,7 +204,9 @@ void grade30_heat_row_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_heat_row_expected(const grade30_case *c)
 {
-    grade30_answer a = {.n = 2};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = 2;
     if (c->source == GRADE30_FROM_CYLINDER) { /* the library's H and p */
         const grade30_heat_system *s = grade30_heat_cylinder();
         int v = c->source_index / 2;

@@ -43,7 +43,7 @@ void grade30_radius_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_radius_expected(const grade30_case *c)
 {
-    return (grade30_answer){.x = rig30_radius_ratio(c->w, c->theta)};
+    return grade30_answer_number(rig30_radius_ratio(c->w, c->theta));
 }
 
 /* ---- 5. the weight rules -------------------------------------------------------------- */
@@ -114,15 +114,15 @@ void grade30_weights_case(int i, uint64_t seed, grade30_case *c)
 grade30_answer grade30_weights_expected(const grade30_case *c)
 {
     if (c->k == 0)
-        return (grade30_answer){.rule = EX30_WEIGHTS_NOT_SUMMING_TO_ONE};
+        return grade30_answer_rule(EX30_WEIGHTS_NOT_SUMMING_TO_ONE);
     int joint[GRADE30_MAX_K] = {0};
     double weight[GRADE30_MAX_K];
     memcpy(weight, c->weight, sizeof weight);
     skin_influences in = {.vertex_count = 1, .per_vertex = c->k, .joint = joint, .weight = weight};
     switch (skin_validate_influences(&in, 1, NULL)) {
-    case LAB_OK: return (grade30_answer){.rule = EX30_WEIGHTS_VALID};
-    case LAB_ERR_WEIGHT_NOT_FINITE: return (grade30_answer){.rule = EX30_WEIGHTS_NOT_FINITE};
-    case LAB_ERR_WEIGHT_NEGATIVE: return (grade30_answer){.rule = EX30_WEIGHTS_NEGATIVE};
-    default: return (grade30_answer){.rule = EX30_WEIGHTS_NOT_SUMMING_TO_ONE};
+    case LAB_OK: return grade30_answer_rule(EX30_WEIGHTS_VALID);
+    case LAB_ERR_WEIGHT_NOT_FINITE: return grade30_answer_rule(EX30_WEIGHTS_NOT_FINITE);
+    case LAB_ERR_WEIGHT_NEGATIVE: return grade30_answer_rule(EX30_WEIGHTS_NEGATIVE);
+    default: return grade30_answer_rule(EX30_WEIGHTS_NOT_SUMMING_TO_ONE);
     }
 }

@@ -100,7 +100,9 @@ void grade30_skeleton_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_skeleton_expected(const grade30_case *c)
 {
-    grade30_answer a = {.n = 1};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = 1;
     a.v[0] = first_out_of_order(c->parent, c->nodes);
     scene_node nodes[EX30_MAX_NODES] = {{0}};
     for (int i = 0; i < c->nodes; i++)
@@ -164,7 +166,9 @@ void grade30_palette_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_palette_expected(const grade30_case *c)
 {
-    grade30_answer a = {.n = 16 * c->joints};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = 16 * c->joints;
     mat4 palette[EX30_MAX_NODES];
     skin_palette_run(c->node_world, c->skin_joints, c->inverse_bind, c->joints, palette);
     memcpy(a.v, palette, sizeof(mat4) * (size_t)c->joints);
@@ -299,7 +303,9 @@ void grade30_skin_mesh_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_skin_mesh_expected(const grade30_case *c)
 {
-    grade30_answer a = {.n = 3 * c->vertices};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = 3 * c->vertices;
     vec3 *out = malloc(sizeof *out * GRADE30_MAX_VERTICES);
     if (!out)
         abort();

@@ -93,7 +93,7 @@ grade30_answer grade30_normal_skin_expected(const grade30_case *c)
     vec3 out;
     if (normals_skin(&c->p, &in, c->palette, c->palette_count, (normals_method)c->method, &out, NULL) != LAB_OK)
         abort(); /* the generator keeps every case valid */
-    return (grade30_answer){.p = out};
+    return grade30_answer_point(out);
 }
 
 /* ---- 17. the weight policies -------------------------------------------------------------- */
@@ -184,7 +184,9 @@ grade30_answer grade30_policy_expected(const grade30_case *c)
                                 : report.normalized_count           ? EX30_POLICY_NORMALIZED
                                                                     : EX30_POLICY_KEPT;
     skin_weight_report_free(&report);
-    grade30_answer a = {.n = 1 + 2 * c->k};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = 1 + 2 * c->k;
     a.v[0] = result;
     for (int j = 0; j < c->k; j++)
         a.v[1 + j] = joint[j], a.v[1 + c->k + j] = weight[j];
@@ -251,7 +253,9 @@ grade30_answer grade30_heaviest_expected(const grade30_case *c)
     int kept = c->k < 4 ? c->k : 4;
     for (int j = 0; j < kept; j++)
         sum += weight[j];
-    grade30_answer a = {.n = 1 + 2 * kept};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = 1 + 2 * kept;
     a.v[0] = kept;
     for (int j = 0; j < kept; j++)
         a.v[1 + j] = joint[j], a.v[1 + kept + j] = weight[j] / sum;
@@ -298,7 +302,9 @@ void grade30_unpack_case(int i, uint64_t seed, grade30_case *c)
 
 grade30_answer grade30_unpack_expected(const grade30_case *c)
 {
-    grade30_answer a = {.n = 4};
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.n = 4;
     int implied = 65535 - c->stored[0] - c->stored[1] - c->stored[2]; /* in integers, as the kernels */
     for (int j = 0; j < 3; j++)
         a.v[j] = c->stored[j] / 65535.0;

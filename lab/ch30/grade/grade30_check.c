@@ -240,13 +240,13 @@ bool grade30_grade_all(const grade30_entry *x, grade30_fn f, uint64_t seed, grad
     bool matches[16], ok = cases && first && order && x->mistake_count <= 16;
     for (int m = 0; m < x->mistake_count; m++)
         matches[m] = true;
-    for (int i = 0; ok && i < n; i++)
-        x->make_case(i, seed, &cases[i]);
-    if (ok)
+    if (ok) /* each case is made when the first pass comes to it: a body not written yet costs one */
         second_order(order, n, seed);
     for (int pass = 1; ok && pass <= 2; pass++)
         for (int step = 0; ok && step < n; step++) {
             int i = pass == 1 ? step : order[step];
+            if (pass == 1)
+                x->make_case(i, seed, &cases[i]);
             if (progress)
                 progress->pass = pass, progress->case_index = i;
             exercise30_not_written = false;

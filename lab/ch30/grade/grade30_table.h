@@ -143,6 +143,45 @@ typedef struct {
     double v[GRADE30_MAX_VALUES];     /* last: a copy takes the n used (grade30_answer_copy) */
 } grade30_answer;
 
+/* An answer with every field but the values zero (the values are the answer's own to write,
+ * n of them): what an answer is made from, without clearing 6 KB a call. */
+static inline void grade30_answer_clear(grade30_answer *a) { memset(a, 0, offsetof(grade30_answer, v)); }
+static inline grade30_answer grade30_answer_matrix(mat4 m)
+{
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.m = m;
+    return a;
+}
+static inline grade30_answer grade30_answer_point(vec3 p)
+{
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.p = p;
+    return a;
+}
+static inline grade30_answer grade30_answer_number(double x)
+{
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.x = x;
+    return a;
+}
+static inline grade30_answer grade30_answer_rule(ex30_weights rule)
+{
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.rule = rule;
+    return a;
+}
+static inline grade30_answer grade30_answer_dualquat(dualquat q)
+{
+    grade30_answer a;
+    grade30_answer_clear(&a);
+    a.q = q;
+    return a;
+}
+
 static inline void grade30_answer_copy(grade30_answer *to, const grade30_answer *from)
 {
     memcpy(to, from, offsetof(grade30_answer, v) + sizeof from->v[0] * (size_t)(from->n > 0 ? from->n : 0));

@@ -269,13 +269,16 @@ grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_
     case GRADE30_SKIN_MATRIX: a.m = f.skin_matrix(c->a, c->b); break;
     case GRADE30_RING_RADIUS: a.x = f.ring_radius_ratio(c->w, c->theta); break;
     case GRADE30_NORMAL_MATRIX: a.m = f.normal_matrix(c->a); break;
-    case GRADE30_LBS_POINT: {
+    case GRADE30_LBS_POINT:
+    case GRADE30_COR_POINT: { /* a point from its influences and the palette */
         int *joint = exact_copy(c->joint, sizeof *joint, c->k, ok);
         double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
         mat4 *palette = exact_copy(c->palette, sizeof *palette, c->palette_count, ok);
         call_arrays(joint, c->k, weight, c->k, palette, c->palette_count, NULL, 0);
         if (*ok)
-            a.p = f.lbs_point(c->p, joint, weight, c->k, palette);
+            a.p = x == &grade30_table[GRADE30_LBS_POINT]
+                      ? f.lbs_point(c->p, joint, weight, c->k, palette)
+                      : f.cor_point(c->p, c->centre, c->rotation, joint, weight, c->k, palette);
         call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
         free(joint), free(weight), free(palette);
         break;
@@ -321,17 +324,6 @@ grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_
     case GRADE30_UNPACK_WEIGHTS:
     case GRADE30_COTAN_ROW:
     case GRADE30_HEAT_ROW: return call_weights((grade30_exercise)(x - grade30_table), f, c, ok);
-    case GRADE30_COR_POINT: {
-        int *joint = exact_copy(c->joint, sizeof *joint, c->k, ok);
-        double *weight = exact_copy(c->weight, sizeof *weight, c->k, ok);
-        mat4 *palette = exact_copy(c->palette, sizeof *palette, c->palette_count, ok);
-        call_arrays(joint, c->k, weight, c->k, palette, c->palette_count, NULL, 0);
-        if (*ok)
-            a.p = f.cor_point(c->p, c->centre, c->rotation, joint, weight, c->k, palette);
-        call_arrays(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
-        free(joint), free(weight), free(palette);
-        break;
-    }
     case GRADE30_CORRECTIVE: a.p = f.corrective_point(c->p, c->delta, c->s, c->a, c->rotation, c->after); break;
     case GRADE30_SHADER:
     case GRADE30_EXERCISE_COUNT: break;

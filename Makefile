@@ -61,7 +61,8 @@ LIB       := $(BUILD)/libskinlab.a
 #   - a program is a folder P holding P.c (its main): build/bin/P, `make P` runs it into out/CH;
 #   - a program links the objects its includes reach (scripts/closure.sh, below);
 #   - every other .c file of the folder and of its program folders (test_*.c, the student's
-#     exercises.c, the sheets/ and the grader's grade/ aside) goes into the chapter's library,
+#     exercises.c, the sheets/, the grader's grade/ and the window's view/ aside) goes into
+#     the chapter's library,
 #     build/libCH.a, which the suites and the benchmarks link;
 #   - test_*.c, in the folder or a program's, is a cmocka suite: build/tests/test_*;
 #   - a program's optional P/program.mk sets what differs from the rule (P.libs: the
@@ -77,7 +78,7 @@ $(foreach c,$(CHAPTERS),$(foreach p,$(PROGRAMS.$(c)),$(eval CHAPTER.$(p) := $(c)
 LABS         := $(foreach c,$(CHAPTERS),$(PROGRAMS.$(c)))
 LAB_MAINS    := $(foreach p,$(LABS),lab/$(CHAPTER.$(p))/$(p)/$(p).c)
 not_tests     = $(foreach f,$(1),$(if $(filter test_%,$(notdir $(f))),,$(f)))
-CHAPTER_SRC   = $(filter-out $(LAB_MAINS) lab/$(1)/exercises.c lab/$(1)/sheets/% lab/$(1)/grade/%,$(call not_tests,$(wildcard lab/$(1)/*.c lab/$(1)/*/*.c)))
+CHAPTER_SRC   = $(filter-out $(LAB_MAINS) lab/$(1)/exercises.c lab/$(1)/sheets/% lab/$(1)/grade/% lab/$(1)/view/%,$(call not_tests,$(wildcard lab/$(1)/*.c lab/$(1)/*/*.c)))
 CHAPTER_LIBS := $(CHAPTERS:%=$(BUILD)/lib%.a)
 CHAPTER_OBJ  := $(foreach c,$(CHAPTERS),$(patsubst %.c,$(BUILD)/obj/%.o,$(call CHAPTER_SRC,$(c))))
 CHAPTER_TESTS := $(foreach c,$(CHAPTERS),$(wildcard lab/$(c)/test_*.c lab/$(c)/*/test_*.c))
@@ -114,6 +115,10 @@ include $(CONFIG)
 -include $(CLOSURE_MK)
 endif
 
+# The windows (make viewN, below), built where SDL2 is installed.
+VIEW_CHAPTERS := $(foreach c,$(CHAPTERS),$(if $(wildcard lab/$(c)/view/),$(c)))
+VIEW_BINS := $(if $(SDL_LIBS),$(foreach c,$(VIEW_CHAPTERS),$(BUILD)/bin/view$(c:ch%=%)))
+
 EXACT   = -ffp-contract=off $(if $(findstring -march,$(CFLAGS)),-fno-tree-slp-vectorize)
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXACT) $(SAN) -pthread -MMD -MP -Isrc $(CHAPTER_INC) $(DEPS_CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
@@ -121,9 +126,9 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 $(foreach c,$(CHAPTERS),$(eval $(BUILD)/obj/lab/$(c)/%.o: CHAPTER_INC := -Ilab/$(c)))
 $(BUILD)/obj/tests/%.o $(BUILD)/obj/bench/%.o: CHAPTER_INC := $(CHAPTERS:%=-Ilab/%)
 
-.PHONY: all labs test check sweep bench fuzz gltf-validator blender-check clean help new-chapter FORCE $(LABS)
+.PHONY: all labs test check sweep bench bench-view fuzz gltf-validator blender-check clean help new-chapter FORCE $(LABS)
 .SECONDARY:
-all: $(LAB_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_STEPCOUNT) $(BENCH_WEIGHTS)
+all: $(LAB_BINS) $(VIEW_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_STEPCOUNT) $(BENCH_WEIGHTS)
 
 # The banner above, then each chapter's page and its programs with the summary their
 # option table declares (scripts/make-help.sh).
@@ -260,6 +265,40 @@ grade$(1:ch%=%): $$(GRADE_OBJ.$(1))
 	    "$$(GRADE_SANITIZE)" "$$(CC) $$(ALL_LDFLAGS)" "$$(GRADE_OBJ.$(1)) $$(DEPS_LIBS) $$(GPU_LIBS)"
 endef
 $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
+# ---- the window: make viewN (lab/CH/view/, SDL2) -----------------------------------------
+# A chapter with lab/CH/view/ has a window, build/bin/viewN: viewN.c (its main, the one file
+# that includes SDL) and the files beside it, linked with the chapter's library and the
+# lab's. SDL2 (libsdl2-dev) is the build's to install like every package (scripts/
+# ensure-deps.sh); where it is missing and cannot be installed, everything else builds and
+# tests as before and make viewN says what to install. -rdynamic and every src/math/ object:
+# a student's sheet, loaded as a shared object, resolves the functions it calls in the
+# window (lab/CH/view/README.md). make viewN [SHEET=FILE] [ASSET=FILE] [VIEW_ARGS=...].
+MATH_OBJ := $(filter $(BUILD)/obj/src/math/%,$(LIB_OBJ))
+define view_rules
+VIEW_OBJ.$(1) := $(patsubst %.c,$(BUILD)/obj/%.o,$(call not_tests,$(wildcard lab/$(1)/view/*.c)))
+VIEW_MAIN.$(1) := $(BUILD)/obj/lab/$(1)/view/view$(1:ch%=%).o
+$(BUILD)/obj/lab/$(1)/view/view$(1:ch%=%).o: ALL_CFLAGS += $$(SDL_CFLAGS)
+$(BUILD)/obj/lab/$(1)/view/view$(1:ch%=%)_sheet.o: ALL_CFLAGS += -DVIEW30_CC='"$$(CC)"' -DVIEW30_BUILD='"$(BUILD)"' \
+    -DVIEW30_MAKE_VARIABLES='"CC=$$(CC) SANITIZE=$$(SANITIZE) BUILD=$(BUILD)"'
+$(BUILD)/bin/view$(1:ch%=%): $$(VIEW_OBJ.$(1)) $(MATH_OBJ) $(BUILD)/lib$(1).a $(LIB) | $(DRACO_BRIDGE)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_LDFLAGS) -rdynamic $$(VIEW_OBJ.$(1)) $(MATH_OBJ) $(BUILD)/lib$(1).a $(LIB) $$(DEPS_LIBS) $$(SOLVE_LIBS) $$(SDL_LIBS) -o $$@
+TEST_OBJS.test_view$(1:ch%=%) = $$(filter-out $$(VIEW_MAIN.$(1)),$$(VIEW_OBJ.$(1)))
+.PHONY: view$(1:ch%=%)
+ifeq ($$(SDL_LIBS),)
+view$(1:ch%=%):
+	@echo "view$(1:ch%=%) needs SDL2, which is not installed: sudo apt-get install -y libsdl2-dev (or make as root)" >&2; exit 1
+else
+view$(1:ch%=%): $(BUILD)/bin/view$(1:ch%=%) $$(if $$(SHEET),$$(GRADE_OBJ.$(1)))
+	@mkdir -p out/$(1)/view$(1:ch%=%)
+	$(BUILD)/bin/view$(1:ch%=%) $$(if $$(SHEET),--sheet $$(SHEET)) $$(VIEW_ARGS) $$(ASSET)
+endif
+endef
+$(foreach c,$(VIEW_CHAPTERS),$(eval $(call view_rules,$(c))))
+
+# built before the suites run, so that the ones that run make gradeN (test_grade30_make,
+# the window's) never compile the same object at once
+GRADE_BINS_OBJ = $(foreach c,$(GRADE_CHAPTERS),$(GRADE_OBJ.$(c)))
 # every suite of a grader's folder links the grader (but its main) and the reference
 $(foreach c,$(GRADE_CHAPTERS),$(foreach t,$(basename $(notdir $(wildcard lab/$(c)/grade/test_*.c))),\
     $(eval TEST_OBJS.$(t) = $$(GRADE_TEST_OBJ.$(c)))))
@@ -315,7 +354,7 @@ $(FAULTSHIM): tests/faultshim.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -shared -fPIC $< -o $@
 
-test: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
+test: $(TEST_BINS) $(LAB_BINS) $(VIEW_BINS) $(GRADE_BINS_OBJ) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
 	FAULTS_SAMPLE=$(TEST_FAULTS_SAMPLE) SWEEP_RUNS=$(TEST_SWEEP_RUNS) sh tests/run-all.sh $(TEST_BINS)
 
 # make test's sampled settings, and make check's: up to 400 allocation sites of each program
@@ -326,7 +365,7 @@ TEST_FAULTS_SAMPLE ?= 6
 TEST_SWEEP_RUNS ?= 4
 CHECK_FAULTS_SAMPLE ?= 400
 CHECK_SWEEP_RUNS ?= 30
-check: $(TEST_BINS) $(LAB_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
+check: $(TEST_BINS) $(LAB_BINS) $(VIEW_BINS) $(GRADE_BINS_OBJ) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
 	FAULTS_SAMPLE=$(CHECK_FAULTS_SAMPLE) SWEEP_RUNS=$(CHECK_SWEEP_RUNS) sh tests/run-all.sh $(TEST_BINS)
 
 # The seeded sweep of every program's options, longer than make test's (tests/test_sweep.c).
@@ -346,7 +385,19 @@ bench: $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_STEPCOUNT) $(BENCH_WE
 	$(BENCH_WEIGHTS) $(BENCH_DIR)
 	sh scripts/bench-instructions.sh $(BENCH_INSTRUCTIONS) $(BENCH_STEPCOUNT) $(BENCH_DIR)
 	sh scripts/bench-results.sh $(BENCH_DIR)
-	@echo 'bench: the tables are in $(BENCH_DIR)/RESULTS.md'
+	$(if $(VIEW_BINS),$(MAKE) --no-print-directory bench-view BENCH_DIR=$(BENCH_DIR))
+	@echo 'bench: the tables are in $(BENCH_DIR)/RESULTS.md$(if $(VIEW_BINS), and the window's in $(BENCH_DIR)/view30.md)'
+
+# The window's frame times (lab/ch30/view/README.md): every method on the cylinder, an asset
+# playing, a saved sheet to its new picture; SDL's offscreen driver, thread CPU time.
+bench-view: $(BUILD)/bin/view30 $(GRADE_BINS_OBJ)
+	@mkdir -p $(BENCH_DIR) $(BUILD)/view30
+	cp lab/ch30/grade/solutions/reference.c $(BUILD)/view30/bench-sheet.c
+	SDL_VIDEODRIVER=offscreen $(BUILD)/bin/view30 --bench $(BENCH_DIR)/view30-cylinder.md --sheet $(BUILD)/view30/bench-sheet.c
+	SDL_VIDEODRIVER=offscreen $(BUILD)/bin/view30 --bench $(BENCH_DIR)/view30-asset.md assets/RiggedFigure.gltf
+	{ cat $(BENCH_DIR)/view30-cylinder.md; tail -n +5 $(BENCH_DIR)/view30-asset.md; } > $(BENCH_DIR)/view30.md
+	rm -f $(BENCH_DIR)/view30-cylinder.md $(BENCH_DIR)/view30-asset.md $(BUILD)/view30/bench-sheet.c
+	@cat $(BENCH_DIR)/view30.md
 
 # libFuzzer on lab30-gltf's whole pipeline in memory and on the glTF writer (clang):
 # FUZZ_SECONDS of mutations of the seed corpus: the tutorial's SimpleSkin, the chapter's

@@ -24,6 +24,19 @@ if [ -n "$missing" ]; then
     fi
 fi
 
+# The window's packages (make view30): installed as root like the others; without them
+# (not root) everything else builds and make view30 says what to install.
+view_missing=$(packages_missing view)
+if [ -n "$view_missing" ] && [ "$(id -u)" = 0 ]; then
+    echo "ensure-deps: installing the window's Debian packages:$view_missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    [ -n "$missing" ] || apt-get update -qq >&2
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $view_missing >&2 || true
+    view_missing=$(packages_missing view)
+fi
+[ -z "$view_missing" ] || echo "ensure-deps: without$view_missing the window (make view30) is not built: sudo apt-get install -y$view_missing" >&2
+
 # CHOLMOD is opened at run time (src/solve/sparse.h): the file to open is the SONAME of the
 # libcholmod.so whose header the build compiles against.
 cholmod_so=$(${CC:-cc} -print-file-name=libcholmod.so)
@@ -50,5 +63,9 @@ stb_cflags=$(pkg-config --cflags stb | sed 's/-I/-isystem /g')
     echo "SOLVE_CFLAGS := -DSPARSE_CHOLMOD_LIBRARY='\"$cholmod_soname\"'" # opened with dlopen (src/solve/sparse.h)
     echo "SOLVE_LIBS := -ldl"
     echo "TEST_LIBS := $(pkg-config --libs cmocka) -lmeshoptimizer" # the suites encode with it
+    if [ -z "$view_missing" ]; then # SDL2's headers as system headers too (-Werror stays ours)
+        echo "SDL_CFLAGS := $(pkg-config --cflags sdl2 | sed 's/-I/-isystem /g')"
+        echo "SDL_LIBS := $(pkg-config --libs sdl2)"
+    fi
 } > "$out.tmp"
 mv "$out.tmp" "$out"

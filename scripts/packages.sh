@@ -1,7 +1,8 @@
 # packages.sh - sourced by scripts/ensure-deps.sh and .ci/run: the one package list,
 # scripts/packages.txt, read line by line. packages_missing SCOPE prints the packages of the
 # list that are not installed here: SCOPE build leaves out the lines whose purpose starts
-# with "tests:" or "CI:", SCOPE tests takes only the "tests:" ones, SCOPE ci every line.
+# with "tests:", "CI:" or "view:", SCOPE tests takes only the "tests:" ones, SCOPE view only
+# the "view:" ones, SCOPE ci every line.
 
 # Whether a check of the list ("pkg-config:MODULE", "file:PATH", "glob:PATTERN",
 # "command:NAME") holds here.
@@ -20,7 +21,11 @@ packages_missing() {
     [ -f "$list" ] || list=scripts/packages.txt
     while read -r package check purpose; do
         case $package in ''|'#'*) continue ;; esac
-        case $scope:$purpose in build:CI:* | build:tests:*) continue ;; tests:tests:*) ;; tests:*) continue ;; esac
+        case $scope:$purpose in
+            build:CI:* | build:tests:* | build:view:*) continue ;;
+            tests:tests:* | view:view:*) ;;
+            tests:* | view:*) continue ;;
+        esac
         package_present "$check" || printf ' %s' "$package"
     done < "$list"
 }

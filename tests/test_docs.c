@@ -338,7 +338,8 @@ enum { CHAPTER_FLOOR = 6, PROGRAM_FLOOR = 7 };
 
 /* A file's floor: its src/ folder's; a chapter's shared files (lab/<chapter>/x.c) stand on
  * CHAPTER_FLOOR, a program's (lab/<chapter>/<program>/x.c) on PROGRAM_FLOOR, and a
- * program's fixtures (lab/<chapter>/<program>/<folder>/x.c: the grader's solutions) on the
+ * program's fixtures (lab/<chapter>/<program>/<folder>/x.c: the grader's solutions) and the
+ * chapter's window (lab/<chapter>/view/x.c, which draws with its programs' figures) on the
  * floor above it. -1: unknown. */
 static int floor_of(const char *path)
 {
@@ -350,6 +351,9 @@ static int floor_of(const char *path)
     int slashes = 0;
     for (const char *c = path; *c; c++)
         slashes += *c == '/';
+    const char *view = strstr(path, "/view/"); /* the window: above the programs it shows */
+    if (slashes == 3 && view && view == strchr(path + 4, '/'))
+        return PROGRAM_FLOOR + 1;
     return slashes == 2 ? CHAPTER_FLOOR : slashes == 3 ? PROGRAM_FLOOR : slashes == 4 ? PROGRAM_FLOOR + 1 : -1;
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "draw/camera.h"
 #include "gltf/gltf.h"
 #include "base/report.h"
 #include "program/output.h"
@@ -82,6 +83,10 @@ typedef struct {
 /* Frees what the stages allocated in r. */
 void gltf30_free(gltf30 *r);
 
+/* The figures' camera over points (an asset's skinned positions and joints over time): it
+ * looks along the bounds' thinnest axis, tilted a little, the longest axis up, one
+ * orthographic window over them all in viewport (view30 plays assets in it too). */
+void gltf30_camera_over(const vec3 *pts, int n, camera_viewport_rect viewport, camera *cam);
 /* gltf30.png and its panels (gltf30_figures.c). */
 lab_error gltf30_figures(const gltf30 *r, output_batch *out, lab_diag *d);
 

@@ -47,13 +47,8 @@ static vec3 *animated_points(const gltf30 *r, int *count)
     return pts;
 }
 
-/* Looks along the bounds' thinnest axis, tilted a little, with the longest axis up. */
-static lab_error fit_camera(const gltf30 *r, camera *cam, lab_diag *d)
+void gltf30_camera_over(const vec3 *pts, int n, camera_viewport_rect viewport, camera *cam)
 {
-    int n;
-    vec3 *pts = animated_points(r, &n);
-    if (!pts)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "camera", "%s", "points");
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < n; i++) {
         const double c[3] = {pts[i].x, pts[i].y, pts[i].z};
@@ -73,8 +68,18 @@ static lab_error fit_camera(const gltf30 *r, camera *cam, lab_diag *d)
     vec3 centre = vec3_make(0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2]));
     vec3 eye = vec3_add(centre, vec3_scale(vec3_normalize(vec3_make(dir[0], dir[1], dir[2])), 10.0));
     cam->view = camera_look_at(eye, centre, vec3_make(up[0], up[1], up[2]));
-    cam->viewport = (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H};
+    cam->viewport = viewport;
     cam->projection = camera_fit_orthographic(cam->view, pts, n, 0.06, cam->viewport);
+}
+
+/* Over every skinned position and joint origin of every time sampled. */
+static lab_error fit_camera(const gltf30 *r, camera *cam, lab_diag *d)
+{
+    int n;
+    vec3 *pts = animated_points(r, &n);
+    if (!pts)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "camera", "%s", "points");
+    gltf30_camera_over(pts, n, (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, cam);
     free(pts);
     return LAB_OK;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "draw/camera.h"
+#include "draw/raster.h"
 #include "base/report.h"
 #include "program/output.h"
 #include "rig30.h"
@@ -84,6 +85,26 @@ bool skinning30_is_article_run(const skinning30_options *o);
 /* The figures' camera, one for every pose and every frame of the animation
  * (skinning30_figures.c). */
 lab_error skinning30_choose_camera(const skinning30 *c, camera *cam, lab_diag *d);
+/* The same rule for any poses (view30 fits the pose it shows and the animation's): an
+ * oblique look at the cylinder's middle, one orthographic window over the axis and every
+ * pose's vertex_count positions (at most LAB30_MAX_POSES + LAB30_SWEEP_FRAMES poses). */
+lab_error skinning30_fit_camera(const vec3 axis[2], const vec3 *const *poses, int pose_count, int vertex_count,
+                               camera *cam, lab_diag *d);
+
+/* What one panel of the twist shows (a 320 x 496 canvas): the skinned positions, the angle
+ * and the middle ring's measures, as four label lines. */
+typedef struct {
+    const vec3 *positions;
+    const char *angle_name;     /* the first line's "theta = ..." (NULL: "theta") */
+    double angle_deg;
+    double middle_radius;       /* the middle ring's mean radius */
+    double middle_det;          /* det of its blended matrix M */
+    double middle_singular[3];  /* M's singular values, largest first */
+} skinning30_panel;
+/* One panel: the bind mesh's edges at p's positions, the middle ring in orange, the axis
+ * dashed, in cam (out is new). The panels of skinning30.png and view30's are this drawing. */
+lab_error skinning30_draw_panel(const rig30_rig *rig, const mesh_edge *edges, int edge_count, const camera *cam,
+                                const vec3 axis[2], const skinning30_panel *p, canvas *out, lab_diag *d);
 /* skinning30.png and its panels, skinning30-hand.png, skinning30-weights.png and
  * skinning30-refused-weights.png. */
 lab_error skinning30_figures(const skinning30 *c, output_batch *out, lab_diag *d);

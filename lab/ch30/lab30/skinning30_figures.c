@@ -31,30 +31,44 @@
  * middle of the cylinder, and one orthographic window fitted to every pose's vertices,
  * every frame's and the axis, so nothing clips, the panels compare at the same scale, and
  * a frame at an article's pose is that pose's panel, pixel for pixel. */
-lab_error skinning30_choose_camera(const skinning30 *c, camera *cam, lab_diag *d)
+lab_error skinning30_fit_camera(const vec3 axis[2], const vec3 *const *poses, int pose_count, int vertex_count,
+                               camera *cam, lab_diag *d)
 {
-    const vec3 *sets[1 + LAB30_MAX_POSES + LAB30_SWEEP_FRAMES] = {c->axis};
-    int count[1 + LAB30_MAX_POSES + LAB30_SWEEP_FRAMES] = {2}, n = 1;
-    for (int i = 0; i < c->pose_count; i++)
-        sets[n] = c->pose[i].pose.positions, count[n++] = c->rig.bind.vertex_count;
-    for (int k = 0; k < c->sweep_count; k++)
-        sets[n] = c->sweep[k].pose.positions, count[n++] = c->rig.bind.vertex_count;
-    return figure_fit_camera(cam, vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), sets, count, n, 0.04,
+    if (pose_count < 0 || pose_count > LAB30_MAX_POSES + LAB30_SWEEP_FRAMES)
+        return diag_fail(d, LAB_ERR_LIMIT, "the figures' camera", "%d poses, at most %d", pose_count,
+                         LAB30_MAX_POSES + LAB30_SWEEP_FRAMES);
+    const vec3 *sets[1 + LAB30_MAX_POSES + LAB30_SWEEP_FRAMES] = {axis};
+    int count[1 + LAB30_MAX_POSES + LAB30_SWEEP_FRAMES] = {2};
+    for (int i = 0; i < pose_count; i++)
+        sets[1 + i] = poses[i], count[1 + i] = vertex_count;
+    return figure_fit_camera(cam, vec3_make(3.0, -5.0, 4.4), vec3_make(0, 0, 1), sets, count, 1 + pose_count, 0.04,
                              (camera_viewport_rect){0, LABEL_H, PANEL_W, PANEL_H - LABEL_H}, d);
 }
 
+lab_error skinning30_choose_camera(const skinning30 *c, camera *cam, lab_diag *d)
+{
+    const vec3 *poses[LAB30_MAX_POSES + LAB30_SWEEP_FRAMES];
+    int n = 0;
+    for (int i = 0; i < c->pose_count; i++)
+        poses[n++] = c->pose[i].pose.positions;
+    for (int k = 0; k < c->sweep_count; k++)
+        poses[n++] = c->sweep[k].pose.positions;
+    return skinning30_fit_camera(c->axis, poses, n, c->rig.bind.vertex_count, cam, d);
+}
+
 /* The bind mesh's edges at the skinned positions; the middle ring in orange. */
-static lab_error draw_panel(const skinning30 *c, const skinning30_pose *p, canvas *out, lab_diag *d)
+lab_error skinning30_draw_panel(const rig30_rig *rig, const mesh_edge *edges, int edge_count, const camera *cam,
+                                const vec3 axis[2], const skinning30_panel *p, canvas *out, lab_diag *d)
 {
     bool *middle = NULL; /* the middle ring's edges, in orange */
-    lab_error e = rig30_edge_masks(&c->rig, c->edges, c->edge_count, &middle, NULL, d);
+    lab_error e = rig30_edge_masks(rig, edges, edge_count, &middle, NULL, d);
     if (e == LAB_OK)
         e = canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
     if (e == LAB_OK) {
         /* values that are 0 in exact arithmetic (the collapse at 180) read as 0 (base/bytes.h) */
         char line1[64], line2[64], line3[64], line4[64], r[32], det[32], sv[3][16];
-        snprintf(line1, sizeof line1, "theta = %g deg", p->theta_deg);
-        format_or_zero(r, sizeof r, p->ring[RIG30_MIDDLE_RING].mean, "%.6g", FORMAT_ZERO_BRIEF);
+        snprintf(line1, sizeof line1, "%s = %g deg", p->angle_name ? p->angle_name : "theta", p->angle_deg);
+        format_or_zero(r, sizeof r, p->middle_radius, "%.6g", FORMAT_ZERO_BRIEF);
         snprintf(line2, sizeof line2, "middle ring r = %s", r);
         /* the blended matrix's singular values: how much it squashes the ring's plane */
         snprintf(line3, sizeof line3, "det M = %s", format_or_zero(det, sizeof det, p->middle_det, "%.3g",
@@ -63,14 +77,22 @@ static lab_error draw_panel(const skinning30 *c, const skinning30_pose *p, canva
             format_or_zero(sv[k], sizeof sv[k], p->middle_singular[k], "%.3g", FORMAT_ZERO_BARE);
         snprintf(line4, sizeof line4, "sv(M) %s %s %s", sv[0], sv[1], sv[2]);
         const char *label[4] = {line1, line2, line3, line4};
-        figure_panel panel = {.positions = p->pose.positions, .edges = c->edges,
-                              .edge_count = c->edge_count, .highlight = middle,
-                              .axis_from = c->axis[0], .axis_to = c->axis[1], .label = label,
+        figure_panel panel = {.positions = p->positions, .edges = edges, .edge_count = edge_count,
+                              .highlight = middle, .axis_from = axis[0], .axis_to = axis[1], .label = label,
                               .label_lines = 4};
-        figure_draw_panel(out, &c->cam, &panel);
+        figure_draw_panel(out, cam, &panel);
     }
     free(middle);
     return e;
+}
+
+/* One of lab30's poses as a panel. */
+static lab_error draw_panel(const skinning30 *c, const skinning30_pose *p, canvas *out, lab_diag *d)
+{
+    const skinning30_panel panel = {p->pose.positions, NULL, p->theta_deg, p->ring[RIG30_MIDDLE_RING].mean,
+                                    p->middle_det, {p->middle_singular[0], p->middle_singular[1],
+                                                    p->middle_singular[2]}};
+    return skinning30_draw_panel(&c->rig, c->edges, c->edge_count, &c->cam, c->axis, &panel, out, d);
 }
 
 /* Section 4 drawn in the xy plane: p, its two candidates C_0 p = p and C_1 p, their blend

@@ -1,0 +1,420 @@
+/* test_view30.c - the window: its frames without a screen (every method, weight set and
+ * angle the options accept, the live numbers against closed forms computed here, the
+ * twist panel pixel for pixel lab30's PNG), then build/bin/view30 itself under SDL's
+ * offscreen driver with scripted input (drags, keys, saves, an asset, a sheet saved with a
+ * mistake, fixed, broken, crashing and looping), with no display, and under Xvfb with
+ * xdotool's real key and mouse events (tests/view30-xvfb.sh). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#include "base/diag.h"
+#include "draw/figure.h"
+#include "draw/raster.h"
+#include "math/linalg.h"
+
+#include "rig30.h"
+#include "rig30_check.h"
+#include "view30.h"
+
+#define VIEW LAB_BIN_DIR "/view30"
+#define LAB30 LAB_BIN_DIR "/lab30"
+#define VERTS (RIG30_RINGS * RIG30_SEGMENTS)
+
+static view30_scene scene; /* built once: bone heat, BBW and the fixes' precomputations */
+
+static int build_scene(void **state)
+{
+    (void)state;
+    lab_diag d = {0};
+    lab_error e = view30_scene_build(&scene, &d);
+    if (e != LAB_OK)
+        fprintf(stderr, "scene: %s: %s\n", d.where, d.value);
+    return e == LAB_OK ? 0 : -1;
+}
+
+static int free_scene(void **state)
+{
+    (void)state;
+    view30_scene_free(&scene);
+    return 0;
+}
+
+/* A seeded generator of its own (the angles, the states). */
+static unsigned long long rng = 0x5eed30ULL;
+static double uniform(double lo, double hi)
+{
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* lab30's panel at theta (its own run, one pose, as a student runs it) against the window's
+ * frame at the same state: the 320 x 496 at the top left, pixel for pixel. */
+static void check_same_as_lab30(double theta)
+{
+    char dir[64], arg[64], tag[40], name[96];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    snprintf(arg, sizeof arg, "%.17g", theta);
+    assert_int_equal(tu_run_program(LAB30, NULL, NULL, "--theta", arg, dir, (char *)NULL), 0);
+    snprintf(name, sizeof name, "skinning30-theta%s.png", figure_angle_tag(tag, sizeof tag, theta));
+    tu_image lab;
+    assert_true(tu_image_load(tu_path(dir, name), &lab));
+    assert_int_equal(lab.width, VIEW30_PANEL_W);
+    assert_int_equal(lab.height, VIEW30_PANEL_H);
+    view30_state st = {theta, 0.0, VIEW30_LBS, VIEW30_HAND};
+    canvas frame = {0};
+    view30_readout r;
+    lab_diag d = {0};
+    assert_int_equal(view30_frame(&scene, &st, NULL, &frame, &r, &d), LAB_OK);
+    int differ = 0;
+    for (int y = 0; y < VIEW30_PANEL_H; y++)
+        differ += memcmp(frame.rgb + (size_t)y * VIEW30_WIDTH * 3, lab.rgb + (size_t)y * VIEW30_PANEL_W * 3,
+                         VIEW30_PANEL_W * 3) != 0;
+    if (differ)
+        fail_msg("theta %g: %d rows of the window's twist differ from lab30's %s", theta, differ, name);
+    tu_image_free(&lab);
+    canvas_free(&frame);
+    tu_remove_tree(dir);
+}
+
+static void test_frames_are_lab30_panels(void **state)
+{
+    (void)state;
+    const double named[] = {137, 180, -270, 725}; /* the collapse, beyond a turn, both signs */
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        check_same_as_lab30(named[k]);
+    for (int k = 0; k < 2; k++) /* seeded, in the whole range, to the tenth of a degree */
+        check_same_as_lab30(round(uniform(-3600, 3600) * 10.0) / 10.0);
+}
+
+/* Every method and weight set at the seams and at seeded angles: a whole frame whose labels
+ * fit, numbers that are finite where the method has them, each against its closed form
+ * written here, and the evidence as JSON. */
+static void test_every_state(void **state)
+{
+    (void)state;
+    double angles[12] = {0, 180, -180, 360, 540, -3600, 3600, 0.1};
+    for (int k = 8; k < 12; k++)
+        angles[k] = uniform(-3600, 3600);
+    for (int a = 0; a < 12; a++)
+        for (int m = 0; m < VIEW30_METHODS; m++)
+            for (int w = 0; w < VIEW30_WEIGHT_SETS; w++) {
+                view30_state st = {angles[a], angles[(a + 5) % 12], (view30_method)m, (view30_weights)w};
+                canvas frame = {0};
+                view30_readout r;
+                lab_diag d = {0};
+                assert_int_equal(view30_frame(&scene, &st, NULL, &frame, &r, &d), LAB_OK);
+                if (canvas_check_whole(&frame, "view30", &d) != LAB_OK)
+                    fail_msg("twist %g, bend %g, %s, %s: %s: %s", st.twist_deg, st.bend_deg,
+                             view30_method_name(st.method), view30_weights_name(st.weights), d.where, d.value);
+                canvas_free(&frame);
+                const double t = deg_to_rad(st.twist_deg), wm = r.middle_weight;
+                assert_true(isfinite(r.middle_radius) && wm >= 0.0 && wm <= 1.0);
+                /* the ring's point (1, 0) by the weighted 2-D rotation: (1-w) + w e^{it} */
+                const double lbs = hypot((1.0 - wm) + wm * cos(t), wm * sin(t));
+                switch (st.method) {
+                case VIEW30_LBS: /* the article's formula; M's singular values 1, r'/r, r'/r */
+                    if (!(fabs(r.middle_radius - lbs) < 1e-12))
+                        fail_msg("LBS, %s weights, twist %.17g: middle ring %.17g, closed form %.17g (w = %.17g)",
+                                 view30_weights_name(st.weights), st.twist_deg, r.middle_radius, lbs, wm);
+                    assert_true(fabs(r.middle_radius - lbs) < 1e-12);
+                    assert_true(fabs(r.middle_closed - lbs) < 1e-12);
+                    assert_true(fabs(r.singular[0] - 1.0) < 1e-12 && fabs(r.singular[1] - lbs) < 1e-12 &&
+                                fabs(r.singular[2] - lbs) < 1e-12);
+                    assert_true(fabs(r.middle_det - lbs * lbs) < 1e-12);
+                    break;
+                case VIEW30_DQS:
+                case VIEW30_COR: /* a rigid rotation: the radius kept (DQS), 1 1 1 */
+                    if (st.method == VIEW30_DQS)
+                        assert_true(fabs(r.middle_radius - 1.0) < 1e-12);
+                    for (int s = 0; s < 3; s++)
+                        assert_true(fabs(r.singular[s] - 1.0) < 1e-12);
+                    break;
+                case VIEW30_TWIST_JOINTS_1:
+                case VIEW30_TWIST_JOINTS_3: /* the middle ring follows one helper: radius 1 */
+                    assert_true(fabs(r.middle_radius - 1.0) < 1e-12);
+                    assert_true(isnan(r.singular[0]));
+                    assert_false(r.bend_applies);
+                    break;
+                case VIEW30_CORRECTIVE_AFTER: /* |cos(t/2)| + t/pi, turned with the ring */
+                    if (fabs(wm - 0.5) == 0.0)
+                        assert_true(fabs(r.middle_radius - fabs(fabs(cos(t / 2.0)) + t / acos(-1.0))) < 1e-9);
+                    break;
+                default:
+                    break;
+                }
+                if (r.bend_applies)
+                    assert_true(isfinite(r.inner) && isfinite(r.bulge) && r.inner >= 0.0);
+                bytes json = {0};
+                assert_int_equal(view30_evidence(&st, &r, &json, &d), LAB_OK);
+                cJSON *root = cJSON_Parse((const char *)json.data);
+                assert_non_null(root);
+                assert_true(fabs(tu_json_num(tu_obj(root, "state"), "twist_deg") - st.twist_deg) == 0.0);
+                assert_true(fabs(tu_json_num(tu_obj(root, "twist"), "middle_ring_radius") - r.middle_radius) == 0.0);
+                cJSON_Delete(root);
+                bytes_free(&json);
+            }
+}
+
+/* The student's panel: every status it shows fits, positions that are not finite are not
+ * drawn (and say so). */
+static void test_student_panel(void **state)
+{
+    (void)state;
+    static view30_student s;
+    const char *statuses[] = {"version 999999", "not written yet", "no compile: last good one",
+                              "stopped at 2 s: a loop?", "crashed: signal 11", "did not run: see stderr"};
+    for (size_t k = 0; k < sizeof statuses / sizeof statuses[0]; k++)
+        for (int finite = 0; finite < 3; finite++) {
+            s = (view30_student){.loaded = true, .has_positions = finite > 0, .positions_deg = -3599.5, .line_count = 8};
+            snprintf(s.status, sizeof s.status, "%s", statuses[k]);
+            for (int i = 0; i < 8; i++)
+                memset(s.lines[i], 'x', VIEW30_LINE - 1);
+            for (int v = 0; v < VERTS; v++)
+                s.positions[v] = finite == 2 ? scene.sweep[7][v] : vec3_make(NAN, 0, INFINITY);
+            canvas frame = {0};
+            view30_readout r;
+            lab_diag d = {0};
+            view30_state st = {10, 20, VIEW30_LBS, VIEW30_HAND};
+            assert_int_equal(view30_frame(&scene, &st, &s, &frame, &r, &d), LAB_OK);
+            assert_int_equal(canvas_check_whole(&frame, "view30", &d), LAB_OK);
+            canvas_free(&frame);
+        }
+}
+
+/* ---- build/bin/view30 ---------------------------------------------------------------------- */
+
+static bool have_view(void)
+{
+    if (tu_exists(VIEW))
+        return true;
+    /* built wherever SDL2 is: make view30 says what to install where it is not */
+    fprintf(stderr, "view30 is not built here (no SDL2: libsdl2-dev): its end-to-end tests are skipped\n");
+    return false;
+}
+
+static int run_view(const char *out, const char *err, const char *driver, char *const *args)
+{
+    char *argv[24] = {VIEW};
+    int n = 1;
+    for (; args[n - 1] && n < 23; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    if (driver)
+        setenv("SDL_VIDEODRIVER", driver, 1);
+    else
+        unsetenv("SDL_VIDEODRIVER");
+    int code = tu_run(argv, out, err);
+    unsetenv("SDL_VIDEODRIVER");
+    return code;
+}
+
+/* Rows 0..495 of columns 0..319 of a window shot against lab30's PNG. */
+static bool twist_equals(const char *shot, const char *lab_png)
+{
+    tu_image a, b;
+    bool ok = tu_image_load(shot, &a) && tu_image_load(lab_png, &b);
+    for (int y = 0; ok && y < VIEW30_PANEL_H; y++)
+        ok = memcmp(a.rgb + (size_t)y * VIEW30_WIDTH * 3, b.rgb + (size_t)y * VIEW30_PANEL_W * 3, VIEW30_PANEL_W * 3) == 0;
+    tu_image_free(&a), tu_image_free(&b);
+    return ok;
+}
+
+static void test_scripted_session(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char script[256], shot[256], lab[128];
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    snprintf(shot, sizeof shot, "%s/shot.png", ctx->dir);
+    char text[1024];
+    /* two steps right (10), a drag of 127 pixels right and 30 up: twist 137, bend 30 */
+    snprintf(text, sizeof text, "# the suite's hand\nkey Right\nkey Right\ndrag 127 -30\nshot %s\nsave\nkey m\nkey w\nsave\nquit\n",
+             shot);
+    assert_true(tu_write_file(script, text));
+    char *args[] = {"--script", script, "--out", ctx->dir, NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    snprintf(lab, sizeof lab, "%s/lab", ctx->dir);
+    assert_int_equal(mkdir(lab, 0777), 0);
+    assert_int_equal(tu_run_program(LAB30, NULL, NULL, "--theta", "137", lab, (char *)NULL), 0);
+    assert_true(twist_equals(shot, tu_path(lab, "skinning30-theta137.png")));
+    /* the saved frame is the window's pixels, and its evidence the state */
+    assert_true(tu_same_pixels(shot, tu_path(ctx->dir, "view30-twist137-bend030-0-hand.png")));
+    cJSON *root = tu_json_load(tu_path(ctx->dir, "view30-twist137-bend030-0-hand.json"));
+    assert_non_null(root);
+    assert_true(tu_json_num(tu_obj(root, "state"), "twist_deg") == 137.0);
+    assert_true(tu_json_num(tu_obj(root, "state"), "bend_deg") == 30.0);
+    assert_true(fabs(tu_json_num(tu_obj(root, "twist"), "middle_ring_radius") - fabs(cos(deg_to_rad(137) / 2))) < 1e-12);
+    cJSON_Delete(root);
+    root = tu_json_load(tu_path(ctx->dir, "view30-twist137-bend030-1-heat.json"));
+    assert_non_null(root);
+    assert_string_equal(cJSON_GetStringValue(tu_json_get(tu_obj(root, "state"), "method")), "DQS");
+    cJSON_Delete(root);
+}
+
+static void test_asset_plays(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char script[256], text[1024], a[256], b[256], c[256];
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    snprintf(a, sizeof a, "%s/t0.png", ctx->dir), snprintf(b, sizeof b, "%s/t1.png", ctx->dir);
+    snprintf(c, sizeof c, "%s/t1-again.png", ctx->dir);
+    snprintf(text, sizeof text, "shot %s\nwait 0.4\nshot %s\nkey m\nkey Space\nkey .\nsave\nquit\n", a, b);
+    assert_true(tu_write_file(script, text));
+    char *args[] = {"--script", script, "--out", ctx->dir, "assets/RiggedSimple.gltf", NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    assert_false(tu_same_pixels(a, b)); /* it moved */
+    snprintf(text, sizeof text, "wait 0.4\nshot %s\nquit\n", c);
+    assert_true(tu_write_file(script, text));
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    assert_true(tu_same_pixels(b, c)); /* the script's clock: the same frame every run */
+    /* an asset the reader refuses: its message, exit 1, no window needed */
+    char bad[256];
+    snprintf(bad, sizeof bad, "%s/bad.gltf", ctx->dir);
+    assert_true(tu_write_file(bad, "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"mesh\": 7}]}"));
+    char *refused[] = {bad, NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, NULL, refused), 1);
+    assert_true(tu_file_contains(ctx->err_path, "view30: error: "));
+    assert_true(tu_file_contains(ctx->err_path, "mesh"));
+}
+
+static void test_bad_environments(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    const char *display = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
+    char *saved[2] = {display ? strdup(display) : NULL, wayland ? strdup(wayland) : NULL};
+    unsetenv("DISPLAY"), unsetenv("WAYLAND_DISPLAY");
+    char *none[] = {NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, NULL, none), 1);
+    assert_true(tu_file_contains(ctx->err_path, "no display"));
+    assert_true(tu_file_contains(ctx->err_path, "xvfb-run -a make view30"));
+    assert_true(tu_file_contains(ctx->err_path, "make lab30"));
+    if (saved[0])
+        setenv("DISPLAY", saved[0], 1);
+    if (saved[1])
+        setenv("WAYLAND_DISPLAY", saved[1], 1);
+    free(saved[0]), free(saved[1]);
+    char *usage[][3] = {{"--twist", "3600.5", NULL}, {"--bend", "nan", NULL}, {"--method", "LBSX", NULL},
+                        {"--weights", "", NULL}, {"--frobnicate", NULL, NULL}, {"a.gltf", "b.gltf", NULL}};
+    for (size_t k = 0; k < sizeof usage / sizeof usage[0]; k++) {
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", usage[k]), 2);
+        assert_true(tu_file_contains(ctx->err_path, "view30: error: "));
+    }
+}
+
+/* A sheet saved with a mistake, then fixed, then broken, crashing and looping: the grader's
+ * verdicts on stdout (and on screen), the student's twist beside the lab's, and the window
+ * alive to the end. */
+static void test_sheet_reloads(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char cwd[512], sheet[256], script[256], text[4096], files[5][256];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    const char *bodies[5] = {
+        /* the weights left out: every influence at 1/2 */
+        "#define ex30_lbs_point reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef ex30_lbs_point\n"
+        "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)\n"
+        "{ (void)weight; vec4 s = {0, 0, 0, 0}; for (int i = 0; i < k; i++) s = vec4_add(s, vec4_scale(mat4_mul_vec4(palette[joint[i]], vec4_point(p)), 0.5));"
+        " return vec3_make(s.x, s.y, s.z); }\n",
+        "#include \"%s/lab/ch30/grade/solutions/reference.c\"\n",
+        "#include \"%s/lab/ch30/grade/solutions/reference.c\"\nint broken(void) { return undeclared_name; }\n",
+        "#define ex30_lbs_point reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef ex30_lbs_point\n"
+        "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)\n"
+        "{ (void)p, (void)joint, (void)weight, (void)k, (void)palette; return *(volatile vec3 *)0; }\n",
+        "#define ex30_lbs_point reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef ex30_lbs_point\n"
+        "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)\n"
+        "{ (void)joint, (void)weight, (void)k, (void)palette; for (volatile int s = 1; s;) {} return p; }\n"};
+    for (int k = 0; k < 5; k++) {
+        snprintf(files[k], sizeof files[k], "%s/v%d.c", ctx->dir, k);
+        snprintf(text, sizeof text, bodies[k], cwd);
+        assert_true(tu_write_file(files[k], text));
+    }
+    snprintf(sheet, sizeof sheet, "%s/exercises.c", ctx->dir);
+    char *shipped = tu_read_file("lab/ch30/exercises.c", NULL);
+    assert_non_null(shipped);
+    assert_true(tu_write_file(sheet, shipped));
+    free(shipped);
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    snprintf(text, sizeof text,
+             "key Right\nwrite %s\nwrite %s\ndrag 85 0\nshot %s/right.png\nwrite %s\nwrite %s\nwrite %s\nquit\n",
+             files[0], files[1], ctx->dir, files[2], files[3], files[4]);
+    assert_true(tu_write_file(script, text));
+    char *args[] = {"--sheet", sheet, "--script", script, "--out", ctx->dir, NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    char *out = tu_read_file(ctx->out_path, NULL);
+    assert_non_null(out);
+    const char *order[] = {"version 1: not written yet", "3. the LBS blend p~' = sum_j w_j C_j p~: not written yet",
+                           "version 2: version 2", "3. the LBS blend p~' = sum_j w_j C_j p~: wrong",
+                           "version 3: version 3", "3. the LBS blend p~' = sum_j w_j C_j p~: correct",
+                           "no compile: last good one", "error", "crashed: signal 11", "stopped at 2 s: a loop?"};
+    const char *at = out;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        const char *next = strstr(at, order[k]);
+        if (!next)
+            fail_msg("view30's output lacks \"%s\" after what came before:\n%s", order[k], out);
+        at = next + 1;
+    }
+    free(out);
+    /* the student's twist (the reference's) beside the lab's at 90 degrees: the same mesh in
+     * the same camera, so the student's panel holds the lab's edges */
+    tu_image shot;
+    assert_true(tu_image_load(tu_path(ctx->dir, "right.png"), &shot));
+    int same = 0, lab_edges = 0;
+    for (int y = 120; y < VIEW30_PANEL_H; y++)
+        for (int x = 0; x < VIEW30_PANEL_W; x++) {
+            const unsigned char *l = shot.rgb + ((size_t)y * VIEW30_WIDTH + (size_t)x) * 3;
+            const unsigned char *s = l + VIEW30_PANEL_W * 3;
+            lab_edges += l[0] != 255;
+            same += l[0] != 255 && memcmp(l, s, 3) == 0;
+        }
+    assert_true(lab_edges > 1000 && same > lab_edges * 9 / 10);
+    tu_image_free(&shot);
+}
+
+/* Xvfb, xdotool's real events and the window's pixels read back (tests/view30-xvfb.sh). */
+static void test_under_xvfb(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char *argv[] = {"/bin/sh", "tests/view30-xvfb.sh", VIEW, ctx->dir, NULL};
+    int code = tu_run(argv, ctx->out_path, ctx->err_path);
+    if (code != 0) {
+        char *err = tu_read_file(ctx->err_path, NULL);
+        fail_msg("tests/view30-xvfb.sh exited %d:\n%s", code, err ? err : "");
+    }
+    char lab[128];
+    snprintf(lab, sizeof lab, "%s/lab", ctx->dir);
+    assert_int_equal(mkdir(lab, 0777), 0);
+    assert_int_equal(tu_run_program(LAB30, NULL, NULL, "--theta", "137", lab, (char *)NULL), 0);
+    assert_true(twist_equals(tu_path(ctx->dir, "view30-window.png"), tu_path(lab, "skinning30-theta137.png")));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_frames_are_lab30_panels),
+        cmocka_unit_test(test_every_state),
+        cmocka_unit_test(test_student_panel),
+        cmocka_unit_test_setup_teardown(test_scripted_session, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_asset_plays, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_bad_environments, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_sheet_reloads, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_under_xvfb, tu_run_dir_setup, tu_run_dir_teardown),
+    };
+    return cmocka_run_group_tests(tests, build_scene, free_scene);
+}

@@ -1,0 +1,164 @@
+/* view30.h - what the chapter's window shows, without the window: the cylinder's two rigs
+ * under every method and weight set at any angle, drawn by the lab's own rasterizer and
+ * figure code into one 800 x 600 frame; a glTF asset playing; the student's sheet graded
+ * and drawn beside the lab. view30.c (SDL2) only shows these frames and turns keys and
+ * drags into states; everything a frame holds is made here, so the suites check it
+ * without a screen.
+ *
+ * The frame, at a state (twist angle, bend angle, method, weight set):
+ *   (0, 0)     the twist, 320 x 496: lab30's panel drawing (skinning30_draw_panel) in
+ *              lab30's camera rule (skinning30_fit_camera over the pose shown and lab30's
+ *              animation), so that with LBS and the hand weights it is pixel for pixel
+ *              skinning30-thetaNNN.png of `lab30 --theta NNN`;
+ *   (320, 0)   the bend (the elbow of lab30-dqs and lab30-fixes), 320 x 496, or the
+ *              student's twist when a sheet is loaded;
+ *   (640, 0)   the state and the keys, 160 x 496;
+ *   (0, 496)   the readouts, 800 x 104: the middle ring's radius beside its closed form, the
+ *              blended matrix's singular values, the angles; or the sheet's verdicts.
+ */
+#ifndef VIEW30_H
+#define VIEW30_H
+
+#include <stdbool.h>
+
+#include "base/bytes.h"
+#include "base/diag.h"
+#include "draw/camera.h"
+#include "draw/raster.h"
+#include "gltf/gltf.h"
+#include "mesh/mesh.h"
+
+#include "lab30/skinning30.h"
+#include "rig30.h"
+#include "rig30_fixes.h"
+
+#define VIEW30_WIDTH 800
+#define VIEW30_HEIGHT 600
+#define VIEW30_PANEL_W 320
+#define VIEW30_PANEL_H 496
+#define VIEW30_ANGLE_LIMIT 3600.0 /* degrees, either way: lab30's --theta range */
+
+typedef enum {
+    VIEW30_LBS,
+    VIEW30_DQS,
+    VIEW30_COR,              /* centres of rotation (Le and Hodgins 2016) */
+    VIEW30_TWIST_JOINTS_1,   /* one helper joint shares the twist */
+    VIEW30_TWIST_JOINTS_3,   /* three helpers */
+    VIEW30_CORRECTIVE_BEFORE, /* a corrective shape before skinning (glTF's morph order) */
+    VIEW30_CORRECTIVE_AFTER, /* after skinning, in the vertex's frame */
+    VIEW30_METHODS
+} view30_method;
+
+typedef enum {
+    VIEW30_HAND,     /* the chapter's w_1 = z/2 (the bend's smoothstep) */
+    VIEW30_HEAT,     /* bone heat as the paper writes it */
+    VIEW30_BLENDER,  /* bone heat as Blender computes it, cut per bone */
+    VIEW30_BBW,      /* bounded biharmonic weights, the end rings as handles */
+    VIEW30_WEIGHT_SETS
+} view30_weights;
+
+const char *view30_method_name(view30_method m);   /* "LBS", "twist joints x3", ... */
+const char *view30_weights_name(view30_weights w); /* "hand", "heat", "blender", "bbw" */
+
+/* What the window shows: the angles in degrees, any in [-3600, 3600]. */
+typedef struct {
+    double twist_deg, bend_deg;
+    view30_method method;
+    view30_weights weights;
+} view30_state;
+
+/* Everything the frames are drawn from, made once: the rigs under every weight set, the
+ * fixes' precomputations, lab30's animation (the twist camera's rule), the bend's camera. */
+typedef struct {
+    rig30_rig rigs[VIEW30_WEIGHT_SETS][2];           /* [set][RIG30_TWIST or RIG30_BEND] */
+    mesh_edge *edges;
+    int edge_count;
+    bool *middle, *band;                             /* the edges to colour */
+    vec3 axis[2];                                    /* lab30's dashed axis */
+    vec3 *sweep[LAB30_SWEEP_FRAMES];                 /* lab30's animation: LBS, hand, 0..360 */
+    camera bend_cam;
+    vec3 *centres[VIEW30_WEIGHT_SETS][2];            /* CoR's p* */
+    vec3 *deltas[2][VIEW30_WEIGHT_SETS][2];          /* [order][set][rig]: the corrective shape */
+} view30_scene;
+
+/* The live numbers of one state. NAN where a method has no such number. */
+typedef struct {
+    double twist_deg, bend_deg;
+    double middle_radius;        /* the twist's middle ring, mean distance from the axis */
+    double middle_closed;        /* its closed form for the method, NAN where none */
+    double middle_weight;        /* the middle ring's child weight in the set */
+    double middle_det;           /* det of the middle ring's blended linear map */
+    double singular[3];          /* its singular values, largest first (NAN: the method has
+                                  * no single blended matrix there) */
+    double inner, bulge;         /* the bend: the inner side's nearest approach to the joint,
+                                  * the outer side's bulge */
+    bool bend_applies;           /* twist joints apply to the twist only */
+} view30_readout;
+
+/* Builds the scene: both rigs under the four weight sets (bone heat and BBW solved with
+ * CHOLMOD, src/solve/sparse.h), the fixes' centres and deltas, lab30's animation. */
+lab_error view30_scene_build(view30_scene *s, lab_diag *d);
+void view30_scene_free(view30_scene *s);
+
+/* The skinned positions of rig `kind` at the state (out: 216 positions) and, for the
+ * twist, the middle ring's numbers. */
+lab_error view30_skin(const view30_scene *s, const view30_state *st, rig30_kind kind, vec3 *out,
+                      view30_readout *r, lab_diag *d);
+
+/* The twist panel (320 x 496, out is new) and its numbers: lab30's drawing and camera. */
+lab_error view30_twist_panel(const view30_scene *s, const view30_state *st, canvas *out, view30_readout *r,
+                             lab_diag *d);
+
+/* The student's sheet, graded and skinned (view30_sheet.c): verdict lines and, where
+ * the sheet's exercises 1 to 3 ran, the cylinder's twist by the student's formulas. */
+#define VIEW30_VERDICT_LINES 8
+#define VIEW30_LINE 96
+typedef struct {
+    bool loaded;                                 /* a sheet is being watched */
+    char lines[VIEW30_VERDICT_LINES][VIEW30_LINE]; /* the grader's one line an exercise, or
+                                                  * the compiler's first error */
+    int line_count;
+    bool has_positions;                          /* the student's skinning ran */
+    vec3 positions[RIG30_RINGS * RIG30_SEGMENTS];
+    double positions_deg;                        /* the twist they are at */
+    char status[VIEW30_LINE];                    /* "version 3", "crashed: ...", ... */
+    bool grade_stale;                            /* the verdicts are of an older version */
+} view30_student;
+
+/* The whole frame (800 x 600, out is new). student may be NULL. */
+lab_error view30_frame(const view30_scene *s, const view30_state *st, const view30_student *student, canvas *out,
+                       view30_readout *r, lab_diag *d);
+
+/* The state and its readouts as JSON (view30.c writes it beside the frame's PNG). */
+lab_error view30_evidence(const view30_state *st, const view30_readout *r, bytes *out, lab_diag *d);
+
+/* ---- an asset playing (view30_asset.c) ------------------------------------------------ */
+
+typedef struct {
+    int node, mesh, primitive, vertex_count;
+    bool skinned;
+    mesh_edge *edges;
+    int edge_count;
+} view30_part;
+
+typedef struct {
+    gltf_document doc;
+    view30_part *parts;
+    int part_count;
+    int clip;                /* the animation playing, -1 when the asset has none */
+    double start, end;       /* its time range */
+    camera cam;              /* fitted over the clip's samples, refitted per clip */
+    vec3 **positions;        /* per part, the last frame's */
+    int vertex_total;
+} view30_asset;
+
+/* Reads and validates the asset with the lab's reader (compressed and quantized files as
+ * lab30-gltf reads them); the reader's refusal is returned as it is. */
+lab_error view30_asset_open(view30_asset *a, const char *path, lab_diag *d);
+/* Chooses clip k (modulo the animation count) and fits the camera over its samples. */
+lab_error view30_asset_clip(view30_asset *a, int k, lab_diag *d);
+/* The frame (800 x 600, out is new) at time t of the clip, skinned by `method`. */
+lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool paused, canvas *out, lab_diag *d);
+void view30_asset_free(view30_asset *a);
+
+#endif

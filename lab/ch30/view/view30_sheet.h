@@ -1,0 +1,46 @@
+/* view30_sheet.h - the student's sheet in the window (view30_sheet.c): watched, rebuilt on
+ * save into a shared object by the grader's rule (the lab's warnings, not fatal), its
+ * exercises 1 to 3 run on the cylinder in a child process with a deadline, and graded by
+ * make grade30. A sheet that does not compile keeps the last version that did; a crash or
+ * an endless loop ends the child, never the window.
+ *
+ * The shared object resolves exercise30_not_written and the src/math/ functions a body
+ * calls in view30 itself, which is linked with -rdynamic and every src/math/ object. */
+#ifndef VIEW30_SHEET_H
+#define VIEW30_SHEET_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "rig30.h"
+#include "view30.h"
+
+#define VIEW30_SHEET_DEADLINE_S 2 /* the student's skinning; then it is stopped */
+
+typedef struct {
+    const char *path;        /* the sheet (lab/ch30/exercises.c, or a copy) */
+    char dir[512];           /* this run's folder, BUILD/view30/run-XXXXXX: its shared
+                              * objects and grades, removed at the end */
+    long seen_sec, seen_nsec;
+    off_t seen_size;
+    int generation;          /* versions that compiled */
+    char so[600];            /* the last one that did */
+    bool have_so;
+} view30_sheet;
+
+/* Makes this run's folder; false (errno) when it cannot. */
+bool view30_sheet_init(view30_sheet *w, const char *path);
+/* Whether the file's time or size changed since the last call (true the first time). */
+bool view30_sheet_changed(view30_sheet *w);
+/* Compiles the sheet into a new shared object; false (s->lines[0]: the compiler's first
+ * error) when it does not compile, the last good one kept. */
+bool view30_sheet_build(view30_sheet *w, view30_student *s);
+/* The twist at twist_deg by the sheet's exercises 1 to 3, in a child process stopped after
+ * VIEW30_SHEET_DEADLINE_S: s->positions, or s->status says why none. */
+void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twist_deg, view30_student *s);
+/* make grade30 on the sheet: one line an exercise into s->lines. */
+void view30_sheet_grade(const view30_sheet *w, view30_student *s);
+/* Removes this run's folder (its shared objects and grades). */
+void view30_sheet_free(view30_sheet *w);
+
+#endif

@@ -126,7 +126,7 @@ ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 $(foreach c,$(CHAPTERS),$(eval $(BUILD)/obj/lab/$(c)/%.o: CHAPTER_INC := -Ilab/$(c)))
 $(BUILD)/obj/tests/%.o $(BUILD)/obj/bench/%.o: CHAPTER_INC := $(CHAPTERS:%=-Ilab/%)
 
-.PHONY: all labs test check sweep bench bench-view fuzz gltf-validator blender-check clean help new-chapter FORCE $(LABS)
+.PHONY: all labs test test-deps check sweep bench bench-view fuzz gltf-validator blender-check clean help new-chapter FORCE $(LABS)
 .SECONDARY:
 all: $(LAB_BINS) $(VIEW_BINS) $(TEST_BINS) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_STEPCOUNT) $(BENCH_WEIGHTS)
 
@@ -327,13 +327,17 @@ $(BUILD)/tests/test_fastskin_avx512_twin: $(BUILD)/obj/tests/test_fastskin.o $(T
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) $^ $(DEPS_LIBS) $(EXTRA_LIBS) $(TEST_LIBS) -o $@
 
-# The Khronos glTF-Validator from the npm registry, for the tests of the exported file.
-VALIDATOR := $(BUILD)/node/node_modules/gltf-validator/package.json
-gltf-validator: $(VALIDATOR)
-$(VALIDATOR):
+# The packages only the suites need ("tests:" in scripts/packages.txt), checked on every make
+# test (a list that grew since the last build is installed too): as root installed, else named.
+test-deps:
 	@missing=$$(. scripts/packages.sh; packages_missing tests); [ -z "$$missing" ] || if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "missing:$$missing: run  sudo apt-get install -y$$missing"; exit 1; fi
+
+# The Khronos glTF-Validator from the npm registry, for the tests of the exported file.
+VALIDATOR := $(BUILD)/node/node_modules/gltf-validator/package.json
+gltf-validator: $(VALIDATOR)
+$(VALIDATOR): | test-deps
 	npm install --silent --no-audit --no-fund --prefix $(BUILD)/node gltf-validator@2.0.0-dev.3.10
 
 labs: $(LABS)
@@ -354,7 +358,7 @@ $(FAULTSHIM): tests/faultshim.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -shared -fPIC $< -o $@
 
-test: $(TEST_BINS) $(LAB_BINS) $(VIEW_BINS) $(GRADE_BINS_OBJ) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
+test: test-deps $(TEST_BINS) $(LAB_BINS) $(VIEW_BINS) $(GRADE_BINS_OBJ) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
 	FAULTS_SAMPLE=$(TEST_FAULTS_SAMPLE) SWEEP_RUNS=$(TEST_SWEEP_RUNS) sh tests/run-all.sh $(TEST_BINS)
 
 # make test's sampled settings, and make check's: up to 400 allocation sites of each program
@@ -365,7 +369,7 @@ TEST_FAULTS_SAMPLE ?= 6
 TEST_SWEEP_RUNS ?= 4
 CHECK_FAULTS_SAMPLE ?= 400
 CHECK_SWEEP_RUNS ?= 30
-check: $(TEST_BINS) $(LAB_BINS) $(VIEW_BINS) $(GRADE_BINS_OBJ) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
+check: test-deps $(TEST_BINS) $(LAB_BINS) $(VIEW_BINS) $(GRADE_BINS_OBJ) $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_WEIGHTS) $(VALIDATOR) $(FAULTSHIM)
 	FAULTS_SAMPLE=$(CHECK_FAULTS_SAMPLE) SWEEP_RUNS=$(CHECK_SWEEP_RUNS) sh tests/run-all.sh $(TEST_BINS)
 
 # The seeded sweep of every program's options, longer than make test's (tests/test_sweep.c).

@@ -12,6 +12,8 @@ for word in "$@"; do
         echo "Chapter $chapter: lab/$chapter/README.md; outputs in out/$chapter/"
         [ -d "lab/$chapter/grade" ] && printf '  make %-16s %s\n' "grade${chapter#ch}" \
             "grades lab/$chapter/exercises.c and lab/$chapter/sheets/ (SHEET=name for one; lab/$chapter/grade/README.md)"
+        [ -d "lab/$chapter/view" ] && printf '  make %-16s %s\n' "view${chapter#ch}" \
+            "the chapter in a window (SDL2): drag it, play ASSET=file, watch SHEET=file (lab/$chapter/view/README.md)"
         continue
     fi
     main="lab/$chapter/$word/$word.c"

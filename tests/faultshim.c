@@ -13,6 +13,11 @@
  *   thousands). The call chains come from glibc's backtrace(); allocations made by the
  *   shim itself (backtrace loads libgcc_s once) are not counted, so the numbers match a
  *   run without SITES_FILE.
+ * - SITES_WITHOUT=TEXT (with SITES_FILE): leaves out of the list the call chains made
+ *   while a shared object whose path contains TEXT is anywhere on the stack (view30's suite:
+ *   "libSDL2", whose own setup is SDL's, not the lab's; the numbering is unchanged).
+ *   SITES_WITHOUT_SPAN=PATH receives "FIRST LAST": the first and the last allocation so left
+ *   out (0 0: none).
  * - FAIL_RENAME_AT=N: the Nth rename(2) is refused with EPERM, as renaming over an
  *   immutable file (chattr +i) is.
  * - KILL_AT_RENAME=N: the process kills itself (SIGKILL: no handler, no cleanup) just
@@ -38,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -56,6 +62,7 @@ typedef struct {
     atomic_long made;
     atomic_flag lock;
     long site_count;
+    long without_first, without_last; /* the first and last allocation left out by SITES_WITHOUT */
     uint64_t site_hash[SITE_SLOTS];
     long site_first[SITE_SLOTS];
 } shared_counts;
@@ -63,7 +70,7 @@ typedef struct {
 static shared_counts *shared;
 static atomic_long renamed;
 static long fail_at = -2, fail_from = -1; /* -2: not read yet; -1: never */
-static const char *sites_path;
+static const char *sites_path, *sites_without;
 static _Thread_local int inside_shim;
 static int in_main; /* set when main starts; a forked child inherits it */
 
@@ -112,6 +119,24 @@ static void note_site(long n)
     void *frame[SITE_DEPTH + 3];
     inside_shim = 1;
     int count = backtrace(frame, SITE_DEPTH + 3); /* this function, the allocator, its callers */
+    if (sites_without) { /* the whole stack: is the excluded library anywhere on it? */
+        void *stack[128];
+        int depth = backtrace(stack, 128);
+        for (int i = 2; i < depth; i++) {
+            Dl_info info;
+            if (dladdr(stack[i], &info) && info.dli_fname && strstr(info.dli_fname, sites_without)) {
+                inside_shim = 0;
+                shared_counts *c = counts();
+                while (atomic_flag_test_and_set(&c->lock))
+                    ;
+                if (!c->without_first)
+                    c->without_first = n;
+                c->without_last = n;
+                atomic_flag_clear(&c->lock);
+                return;
+            }
+        }
+    }
     inside_shim = 0;
     uint64_t h = 1469598103934665603u; /* FNV-1a over the callers' addresses */
     for (int i = 2; i < count; i++)
@@ -139,6 +164,7 @@ static int fails(void)
         fail_at = numbered("FAIL_AT");
         fail_from = numbered("FAIL_FROM");
         sites_path = getenv("SITES_FILE");
+        sites_without = getenv("SITES_WITHOUT");
     }
     long n = atomic_fetch_add(&counts()->made, 1) + 1;
     if (sites_path)
@@ -179,6 +205,12 @@ __attribute__((destructor)) static void report(void)
     FILE *f = path ? fopen(path, "w") : NULL;
     if (f) {
         fprintf(f, "%ld %ld\n", (long)atomic_load(&counts()->made), (long)atomic_load(&renamed));
+        fclose(f);
+    }
+    const char *span = sites_without ? getenv("SITES_WITHOUT_SPAN") : NULL;
+    f = span ? fopen(span, "w") : NULL;
+    if (f) {
+        fprintf(f, "%ld %ld\n", counts()->without_first, counts()->without_last);
         fclose(f);
     }
     f = sites_path ? fopen(sites_path, "w") : NULL;

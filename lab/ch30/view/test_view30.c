@@ -2,9 +2,10 @@
  * angle the options accept, the live numbers against closed forms computed here, the
  * twist panel pixel for pixel lab30's PNG), then build/bin/view30 itself under SDL's
  * offscreen driver with scripted input (drags, keys, saves, an asset, a sheet saved with a
- * mistake, fixed, broken, crashing and looping), with no display, and under Xvfb with
- * xdotool's real key and mouse events (tests/view30-xvfb.sh). */
-#define _POSIX_C_SOURCE 200809L
+ * mistake, fixed, broken, crashing and looping), with no display, under Xvfb with
+ * xdotool's real key and mouse events (tests/view30-xvfb.sh), and with its own allocations
+ * failing (tests/faultshim.c). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@
 
 #include "rig30.h"
 #include "rig30_check.h"
-#include "view30.h"
+#include "view30_scene.h"
 
 #define VIEW LAB_BIN_DIR "/view30"
 #define LAB30 LAB_BIN_DIR "/lab30"
@@ -163,6 +164,26 @@ static void test_every_state(void **state)
             }
 }
 
+/* The page's picture (lab/ch30/view/view30.png) is the frame at its state, as made now. */
+static void test_page_picture_is_current(void **state)
+{
+    (void)state;
+    view30_state st = {137, 30, VIEW30_LBS, VIEW30_HAND};
+    canvas frame = {0};
+    view30_readout r;
+    lab_diag d = {0};
+    assert_int_equal(view30_frame(&scene, &st, NULL, &frame, &r, &d), LAB_OK);
+    tu_image page;
+    assert_true(tu_image_load("lab/ch30/view/view30.png", &page));
+    bool same = page.width == frame.width && page.height == frame.height &&
+                !memcmp(page.rgb, frame.rgb, (size_t)frame.width * (size_t)frame.height * 3);
+    if (!same)
+        fail_msg("lab/ch30/view/view30.png is not the frame at twist 137, bend 30, LBS, hand: make it again with "
+                 "SDL_VIDEODRIVER=offscreen build/bin/view30 --twist 137 --bend 30 --script lab/ch30/view/page.txt");
+    tu_image_free(&page);
+    canvas_free(&frame);
+}
+
 /* The student's panel: every status it shows fits, positions that are not finite are not
  * drawn (and say so). */
 static void test_student_panel(void **state)
@@ -278,6 +299,31 @@ static void test_asset_plays(void **state)
     assert_true(tu_write_file(script, text));
     assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
     assert_true(tu_same_pixels(b, c)); /* the script's clock: the same frame every run */
+    /* quantized and meshopt-compressed (gltfpack), Draco-compressed (draco_transcoder):
+     * played as lab30-gltf reads them, the same animation within the quantization's step */
+    char packed[3][256], shots[3][256];
+    snprintf(packed[0], sizeof packed[0], "%s/quantized.glb", ctx->dir);
+    snprintf(packed[1], sizeof packed[1], "%s/meshopt.glb", ctx->dir);
+    snprintf(packed[2], sizeof packed[2], "%s/draco.glb", ctx->dir);
+    char *tools[3][10] = {{"/usr/bin/gltfpack", "-i", "assets/RiggedSimple.gltf", "-o", packed[0], "-noq", NULL},
+                          {"/usr/bin/gltfpack", "-i", "assets/RiggedSimple.gltf", "-o", packed[1], "-cc", NULL},
+                          {"/usr/bin/draco_transcoder", "-i", "assets/RiggedSimple.gltf", "-o", packed[2], NULL}};
+    tools[0][5] = NULL; /* gltfpack quantizes by default */
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(tu_run(tools[k], NULL, NULL), 0);
+        snprintf(shots[k], sizeof shots[k], "%s/packed%d.png", ctx->dir, k);
+        snprintf(text, sizeof text, "wait 0.4\nshot %s\nquit\n", shots[k]);
+        assert_true(tu_write_file(script, text));
+        char *packed_args[] = {"--script", script, "--out", ctx->dir, packed[k], NULL};
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", packed_args), 0);
+        tu_image x, y;
+        assert_true(tu_image_load(shots[k], &x) && tu_image_load(c, &y));
+        int edge_x = 0, edge_y = 0; /* the same figure drawn: about as many dark pixels */
+        for (int i = 0; i < VIEW30_WIDTH * VIEW30_HEIGHT; i++)
+            edge_x += x.rgb[3 * i] < 128, edge_y += y.rgb[3 * i] < 128;
+        assert_true(edge_x > 0 && abs(edge_x - edge_y) < edge_y / 10);
+        tu_image_free(&x), tu_image_free(&y);
+    }
     /* an asset the reader refuses: its message, exit 1, no window needed */
     char bad[256];
     snprintf(bad, sizeof bad, "%s/bad.gltf", ctx->dir);
@@ -394,8 +440,10 @@ static void test_under_xvfb(void **state)
     char *argv[] = {"/bin/sh", "tests/view30-xvfb.sh", VIEW, ctx->dir, NULL};
     int code = tu_run(argv, ctx->out_path, ctx->err_path);
     if (code != 0) {
-        char *err = tu_read_file(ctx->err_path, NULL);
-        fail_msg("tests/view30-xvfb.sh exited %d:\n%s", code, err ? err : "");
+        char *err = tu_read_file(ctx->err_path, NULL), shown[4096];
+        snprintf(shown, sizeof shown, "%s", err ? err : "");
+        free(err);
+        fail_msg("tests/view30-xvfb.sh exited %d:\n%s", code, shown);
     }
     char lab[128];
     snprintf(lab, sizeof lab, "%s/lab", ctx->dir);
@@ -404,17 +452,98 @@ static void test_under_xvfb(void **state)
     assert_true(twist_equals(tu_path(ctx->dir, "view30-window.png"), tu_path(lab, "skinning30-theta137.png")));
 }
 
+
+/* Out of memory in the lab's own code: every allocation view30 makes before SDL starts (the
+ * rigs, bone heat's and BBW's solves, the fixes, lab30's animation), failed alone and from
+ * there on, at sites sampled evenly (tests/faultshim.c; its SITES_WITHOUT leaves out SDL's
+ * own call chains and says where SDL's first allocation is). Each run ends on the contract:
+ * the normal save, or exit 3 with the out-of-memory message and nothing written. SDL 2.26's
+ * own setup is SDL's: an allocation failing inside SDL_Init can end in a crash inside SDL
+ * (the page says so). A sanitizer build brings its own allocator: skipped there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define VIEW30_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VIEW30_TEST_SANITIZED 1
+#endif
+#endif
+static void test_out_of_memory(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+#ifdef VIEW30_TEST_SANITIZED
+    fprintf(stderr, "skipped: a sanitizer build brings its own allocator and cannot take the preloaded shim\n");
+    skip();
+#endif
+    char *shim = realpath(FAULTSHIM, NULL);
+    assert_non_null(shim);
+    char script[256], sites[256], span[256], out[256];
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    snprintf(sites, sizeof sites, "%s/sites.txt", ctx->dir);
+    snprintf(span, sizeof span, "%s/span.txt", ctx->dir);
+    snprintf(out, sizeof out, "%s/out", ctx->dir);
+    assert_true(tu_write_file(script, "save\nquit\n"));
+    char *args[] = {"--script", script, "--out", out, NULL};
+    assert_int_equal(mkdir(out, 0777), 0);
+    setenv("LD_PRELOAD", shim, 1), setenv("SITES_FILE", sites, 1), setenv("SITES_WITHOUT", "libSDL2", 1);
+    setenv("SITES_WITHOUT_SPAN", span, 1);
+    int normal = run_view(ctx->out_path, ctx->err_path, "offscreen", args);
+    unsetenv("SITES_FILE"), unsetenv("SITES_WITHOUT"), unsetenv("SITES_WITHOUT_SPAN");
+    assert_int_equal(normal, 0);
+    assert_int_equal(tu_count_entries(out), 2);
+    long sdl_first = 0, sdl_last = 0, site[4096];
+    int n = 0;
+    FILE *f = fopen(span, "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%ld %ld", &sdl_first, &sdl_last), 2);
+    fclose(f);
+    assert_non_null(f = fopen(sites, "r"));
+    while (n < 4096 && fscanf(f, "%ld", &site[n]) == 1)
+        n += site[n] < sdl_first; /* the lab's own, before SDL starts */
+    fclose(f);
+    assert_true(n > 50); /* the scene's solves: well over fifty distinct call chains */
+    enum { SAMPLE = 12 };
+    for (int k = 0; k < SAMPLE; k++) {
+        long at = site[(long)k * (n - 1) / (SAMPLE - 1)];
+        for (int way = 0; way < 2; way++) {
+            char number[32];
+            snprintf(number, sizeof number, "%ld", at);
+            tu_remove_tree(out);
+            assert_int_equal(mkdir(out, 0777), 0);
+            setenv(way ? "FAIL_FROM" : "FAIL_AT", number, 1);
+            int code = run_view(ctx->out_path, ctx->err_path, "offscreen", args);
+            unsetenv("FAIL_AT"), unsetenv("FAIL_FROM");
+            int files = tu_count_entries(out);
+            bool ok = (code == 0 && files == 2) ||
+                      (code == 3 && files == 0 && tu_file_contains(ctx->err_path, "view30: error: out of memory, "));
+            if (!ok) {
+                unsetenv("LD_PRELOAD");
+                char *err = tu_read_file(ctx->err_path, NULL), shown[512];
+                snprintf(shown, sizeof shown, "%s", err ? err : "");
+                free(err), free(shim);
+                fail_msg("allocation %ld failed %s: exit %d, %d files, not the contract:\n%s", at,
+                         way ? "from there on" : "alone", code, files, shown);
+            }
+        }
+    }
+    unsetenv("LD_PRELOAD");
+    free(shim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_are_lab30_panels),
         cmocka_unit_test(test_every_state),
         cmocka_unit_test(test_student_panel),
+        cmocka_unit_test(test_page_picture_is_current),
         cmocka_unit_test_setup_teardown(test_scripted_session, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_asset_plays, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_bad_environments, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_sheet_reloads, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_under_xvfb, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_out_of_memory, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests(tests, build_scene, free_scene);
 }

@@ -3,9 +3,9 @@
  *
  * Usage:  build/bin/view30 [options] [ASSET.gltf|.glb]
  *
- * Every pixel is the lab's own (view30.h: the frames are drawn by the lab's rasterizer and
- * figure code, the twist panel by lab30's drawing in lab30's camera); SDL2 gives the window,
- * the input and a texture the frame is copied into, one to one.
+ * Every pixel is the lab's own (view30_scene.h, view30_asset.h: the frames are drawn by the
+ * lab's rasterizer and figure code, the twist panel by lab30's drawing in lab30's camera);
+ * SDL2 gives the window, the input and a texture the frame is copied into, one to one.
  *
  * The keys: left/right the twist -/+5 degrees (with shift 1), up/down the bend +/-5, a drag
  * across the window the twist (x, a degree a pixel) and the bend (y), m/M the method, w/W
@@ -31,10 +31,13 @@
 #include "base/diag.h"
 #include "draw/figure.h"
 #include "draw/png_encode.h"
+#include "program/cli.h"
 #include "program/output.h"
 #include "skin/blend.h"
+#include "skin/fastskin.h"
 
-#include "view30.h"
+#include "view30_asset.h"
+#include "view30_scene.h"
 #include "view30_sheet.h"
 
 #define PROGRAM "view30"
@@ -137,6 +140,31 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
+/* In the sanitizer builds, SDL_Quit is left to the process's end: it unloads the display
+ * libraries SDL opened, and LeakSanitizer would then report what they keep (allocated from
+ * an "unknown module") as lost. */
+#if defined(__SANITIZE_ADDRESS__)
+#define VIEW30_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VIEW30_SANITIZED 1
+#endif
+#endif
+#ifndef VIEW30_SANITIZED
+#define VIEW30_SANITIZED 0
+#endif
+
+#if VIEW30_SANITIZED
+/* ...and every library SDL opens (its display and EGL drivers) stays loaded to the end: this
+ * dlclose, the executable's, is the one SDL calls. */
+int dlclose(void *handle);
+int dlclose(void *handle)
+{
+    (void)handle;
+    return 0;
+}
+#endif
+
 /* LeakSanitizer, in the suites' sanitizer builds: what SDL's video drivers and the display
  * libraries under them keep until the process ends is theirs, not a leak of the lab's. */
 const char *__lsan_default_suppressions(void);
@@ -165,10 +193,25 @@ static int no_display(const char *why)
     return 1;
 }
 
+/* SDL's own out of memory (SDL_OutOfMemory) is the contract's: exit 3, its message. */
+static bool sdl_out_of_memory(const char *what, int *code)
+{
+    if (strcmp(SDL_GetError(), "Out of memory"))
+        return false;
+    lab_diag d = {0};
+    diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, what, "SDL: %s", SDL_GetError());
+    *code = cli_fail(PROGRAM, &d, CLI_EXIT_OUTPUT);
+    return true;
+}
+
 static int open_window(window *w)
 {
+    int code = 0;
+    /* the window's pixels are SDL's framebuffer in memory, never a GL or Vulkan surface
+     * behind it: no driver is loaded, and what the lab drew is what is shown */
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
     if (SDL_Init(SDL_INIT_VIDEO) != 0)
-        return no_display(SDL_GetError());
+        return sdl_out_of_memory("SDL_Init", &code) ? code : no_display(SDL_GetError());
     /* SDL falls back to a driver without a screen (offscreen) where it finds none: a window
      * nobody sees. Only the suites ask for one, by SDL_VIDEODRIVER. */
     const char *driver = SDL_GetCurrentVideoDriver(), *asked = getenv("SDL_VIDEODRIVER");
@@ -183,6 +226,8 @@ static int open_window(window *w)
     w->texture = w->renderer ? SDL_CreateTexture(w->renderer, SDL_PIXELFORMAT_RGB24, SDL_TEXTUREACCESS_STREAMING,
                                                  VIEW30_WIDTH, VIEW30_HEIGHT)
                              : NULL;
+    if (!w->texture && sdl_out_of_memory("the window", &code))
+        return code;
     if (!w->texture) {
         fprintf(stderr, "%s: error: the window could not be made (SDL: %s).\n"
                         "  Run it under a virtual display: xvfb-run -a make view30, or use make lab30.\n",
@@ -200,7 +245,9 @@ static void close_window(window *w)
         SDL_DestroyRenderer(w->renderer);
     if (w->window)
         SDL_DestroyWindow(w->window);
+#if !VIEW30_SANITIZED
     SDL_Quit();
+#endif
 }
 
 static void show(window *w, const canvas *frame)
@@ -311,12 +358,12 @@ static void key(viewer *v, SDL_Keycode k, bool shift, window *w, lab_diag *d)
         v->quit = true;
     } else if (k == SDLK_p) {
         if (save(v, d) != LAB_OK)
-            fprintf(stderr, "%s: error: %s: %s (%s)\n", PROGRAM, d->where, d->value, lab_error_rule(d->code));
+            cli_fail(PROGRAM, d, 0);
     } else if (k == SDLK_F12) {
         char path[1024];
         snprintf(path, sizeof path, "%s/view30-window.png", v->o->out);
         if (read_back(w, path, d) != LAB_OK)
-            fprintf(stderr, "%s: error: %s: %s\n", PROGRAM, d->where, d->value);
+            cli_fail(PROGRAM, d, 0);
     } else if (v->playing_asset) {
         if (k == SDLK_c)
             view30_asset_clip(&v->asset, v->asset.clip + (shift ? -1 : 1), d), v->t = v->asset.start;
@@ -454,13 +501,11 @@ static bool script_step(viewer *v, FILE *script, window *w, int *code, lab_diag 
             }
         } else if (!strcmp(word, "shot")) {
             if (read_back(w, arg, d) != LAB_OK) {
-                fprintf(stderr, "%s: error: %s: %s\n", PROGRAM, d->where, d->value);
-                return *code = 3, false;
+                return *code = cli_fail(PROGRAM, d, CLI_EXIT_OUTPUT), false;
             }
         } else if (!strcmp(word, "save")) {
             if (save(v, d) != LAB_OK) {
-                fprintf(stderr, "%s: error: %s: %s (%s)\n", PROGRAM, d->where, d->value, lab_error_rule(d->code));
-                return *code = 3, false;
+                return *code = cli_fail(PROGRAM, d, CLI_EXIT_OUTPUT), false;
             }
         } else if (!strcmp(word, "write")) {
             if (!v->o->sheet || !write_sheet(arg, v->o->sheet)) {
@@ -527,38 +572,39 @@ static void percentiles(double *t, int n, double *median, double *p99)
     *p99 = 1e3 * t[k < 0 ? 0 : k];
 }
 
+/* One frame drawn and shown, its thread CPU time into *t; false when the drawing failed. */
+static bool timed_frame(viewer *v, window *w, double *t, lab_diag *d)
+{
+    double t0 = thread_seconds();
+    if (draw(v, d) != LAB_OK)
+        return false;
+    show(w, &v->frame);
+    *t = thread_seconds() - t0;
+    return true;
+}
+
 static int bench(viewer *v, window *w, lab_diag *d)
 {
     enum { FRAMES = 120, WARM = 3 }; /* 3 frames first, untimed: the first allocations and faults */
-    double t[FRAMES], median, p99;
+    double t[FRAMES], warm, median, p99;
     FILE *out = fopen(v->o->bench, "w");
     if (!out) {
         fprintf(stderr, "%s: error: %s: %s\n", PROGRAM, v->o->bench, strerror(errno));
         return 3;
     }
-    char cpu[256] = "unknown";
-    FILE *info = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    while (info && fgets(line, sizeof line, info))
-        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-            snprintf(cpu, sizeof cpu, "%s", strchr(line, ':') + 2);
-            cpu[strcspn(cpu, "\n")] = '\0';
-            break;
-        }
-    if (info)
-        fclose(info);
-    fprintf(out, "CPU: %s; SDL's %s video driver, the software renderer\n\n", cpu, SDL_GetCurrentVideoDriver());
+    simd_cpu cpu = simd_cpu_running(); /* the CPU as the palette's benchmark records it */
+    for (size_t n = strlen(cpu.brand); n > 0 && cpu.brand[n - 1] == ' '; n--) /* cpuid pads it */
+        cpu.brand[n - 1] = '\0';
+    fprintf(out, "CPU: %s, family %d, model %d (%s); SDL's %s video driver, the software renderer\n\n",
+            cpu.vendor[0] ? cpu.vendor : "unknown", cpu.family, cpu.model, cpu.brand[0] ? cpu.brand : "unknown",
+            SDL_GetCurrentVideoDriver());
     fprintf(out, "| what (800 x 600, one thread) | frames | median ms | p99 ms |\n|---|---|---|---|\n");
     for (int m = 0; !v->playing_asset && m < VIEW30_METHODS; m++) {
         v->state = (view30_state){0, 0, (view30_method)m, VIEW30_HAND};
         for (int k = -WARM; k < FRAMES; k++) { /* a drag: 3 degrees a frame, both angles */
             v->state.twist_deg = 3.0 * k, v->state.bend_deg = 1.5 * k;
-            double t0 = thread_seconds();
-            if (draw(v, d) != LAB_OK)
+            if (!timed_frame(v, w, k >= 0 ? &t[k] : &warm, d))
                 return fclose(out), 1;
-            show(w, &v->frame);
-            if (k >= 0)
-                t[k] = thread_seconds() - t0;
         }
         percentiles(t, FRAMES, &median, &p99);
         fprintf(out, "| cylinder, %s | %d | %.2f | %.2f |\n", view30_method_name((view30_method)m), FRAMES, median,
@@ -569,12 +615,8 @@ static int bench(viewer *v, window *w, lab_diag *d)
         for (int k = -WARM; k < FRAMES; k++) { /* the clip at 30 frames a second */
             double span = v->asset.end - v->asset.start;
             v->t = span > 0 ? v->asset.start + fmod((k + WARM) / 30.0, span) : v->asset.start;
-            double t0 = thread_seconds();
-            if (draw(v, d) != LAB_OK)
+            if (!timed_frame(v, w, k >= 0 ? &t[k] : &warm, d))
                 return fclose(out), 1;
-            show(w, &v->frame);
-            if (k >= 0)
-                t[k] = thread_seconds() - t0;
         }
         percentiles(t, FRAMES, &median, &p99);
         fprintf(out, "| %s playing, %s, %d vertices | %d | %.2f | %.2f |\n", v->o->asset, m ? "DQS" : "LBS",
@@ -614,10 +656,8 @@ int main(int argc, char **argv)
     v.o = &o, v.state = o.state, v.dirty = true;
     /* what is shown is made before the window opens: a refused asset needs no display */
     lab_error e = o.asset ? view30_asset_open(&v.asset, o.asset, &d) : view30_scene_build(&v.scene, &d);
-    if (e != LAB_OK) {
-        fprintf(stderr, "%s: error: %s: %s (%s)\n", PROGRAM, d.where, d.value, lab_error_rule(d.code));
-        return e == LAB_ERR_OUT_OF_MEMORY ? 3 : 1;
-    }
+    if (e != LAB_OK)
+        return cli_fail(PROGRAM, &d, cli_exit_code(e));
     v.playing_asset = o.asset != NULL, v.t = v.asset.start;
     if (o.sheet && !view30_sheet_init(&v.sheet, o.sheet)) {
         fprintf(stderr, "%s: error: %s: a folder for the sheet's builds: %s\n", PROGRAM, v.sheet.dir, strerror(errno));
@@ -628,8 +668,11 @@ int main(int argc, char **argv)
     code = open_window(&w);
     FILE *script = NULL;
     if (code == 0 && o.script && !(script = fopen(o.script, "r"))) {
-        fprintf(stderr, "%s: error: --script %s: %s\n", PROGRAM, o.script, strerror(errno));
-        code = 2;
+        int err = errno; /* an unreadable script is a usage error; no memory to open it, out of memory */
+        lab_diag why = {0};
+        diag_fail(&why, err == ENOMEM ? LAB_ERR_OUT_OF_MEMORY : LAB_ERR_USAGE, "--script", "%s: %s", o.script,
+                  strerror(err));
+        code = cli_fail(PROGRAM, &why, err == ENOMEM ? CLI_EXIT_OUTPUT : CLI_EXIT_USAGE);
     }
     if (code == 0 && o.bench) {
         if (o.sheet)
@@ -640,8 +683,6 @@ int main(int argc, char **argv)
     Uint64 last = SDL_GetPerformanceCounter();
     Uint32 polled = 0;
     while (code == 0 && !v.quit) {
-        if (script && !script_step(&v, script, &w, &code, &d))
-            v.quit = true;
         SDL_Event ev;
         while (SDL_PollEvent(&ev))
             handle(&v, &ev, &w, &d);
@@ -663,13 +704,15 @@ int main(int argc, char **argv)
         last = now;
         if (v.dirty) {
             if (draw(&v, &d) != LAB_OK) { /* out of memory, or a pose the reader refuses */
-                fprintf(stderr, "%s: error: %s: %s (%s)\n", PROGRAM, d.where, d.value, lab_error_rule(d.code));
-                code = d.code == LAB_ERR_OUT_OF_MEMORY ? 3 : 1;
+                code = cli_fail(PROGRAM, &d, cli_exit_code(d.code));
                 break;
             }
             show(&w, &v.frame);
             v.dirty = false;
         }
+        /* the script's next command, once what came before it is on screen */
+        if (script && !script_step(&v, script, &w, &code, &d))
+            v.quit = true;
         if (!script && !v.playing_asset)
             SDL_WaitEventTimeout(NULL, 50);
         else if (!script)

@@ -1,4 +1,4 @@
-/* view30_asset.c - a glTF asset playing (view30.h): the lab's reader (compressed and
+/* view30_asset.c - a glTF asset playing (view30_asset.h): the lab's reader (compressed and
  * quantized files decoded as lab30-gltf reads them), the sampler, the skin (LBS or DQS),
  * lab30-gltf's camera rule, and the edges drawn by the lab's rasterizer. */
 #include <math.h>
@@ -16,7 +16,8 @@
 #include "skin/influences.h"
 
 #include "lab30-gltf/gltf30.h"
-#include "view30.h"
+#include "view30_asset.h"
+#include "view30_scene.h" /* the frame's size */
 
 #define LABEL_LINES 3
 #define CAMERA_SAMPLES 24 /* the clip's times the camera is fitted over */

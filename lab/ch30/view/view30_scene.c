@@ -1,4 +1,4 @@
-/* view30_scene.c - the cylinder's frames (view30.h): the rigs under every weight set, every
+/* view30_scene.c - the cylinder's frames (view30_scene.h): the rigs under every weight set, every
  * method at any angle, lab30's panel drawing in lab30's camera rule, the bend beside it, and
  * the live numbers. */
 #include <math.h>
@@ -23,7 +23,7 @@
 
 #include "lab30-weights/weights30.h"
 #include "rig30_check.h"
-#include "view30.h"
+#include "view30_scene.h"
 
 #define VERTS (RIG30_RINGS * RIG30_SEGMENTS)
 #define LABEL_LINES 4

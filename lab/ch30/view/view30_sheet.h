@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "rig30.h"
-#include "view30.h"
+#include "view30_scene.h"
 
 #define VIEW30_SHEET_DEADLINE_S 2 /* the student's skinning; then it is stopped */
 

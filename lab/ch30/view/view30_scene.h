@@ -1,7 +1,7 @@
-/* view30.h - what the chapter's window shows, without the window: the cylinder's two rigs
+/* view30_scene.h - what the chapter's window shows, without the window: the cylinder's two rigs
  * under every method and weight set at any angle, drawn by the lab's own rasterizer and
  * figure code into one 800 x 600 frame; a glTF asset playing; the student's sheet graded
- * and drawn beside the lab. view30.c (SDL2) only shows these frames and turns keys and
+ * and drawn beside the lab. view30.c (SDL2) only shows these frames (and an asset's, view30_asset.h) and turns keys and
  * drags into states; everything a frame holds is made here, so the suites check it
  * without a screen.
  *
@@ -16,8 +16,8 @@
  *   (0, 496)   the readouts, 800 x 104: the middle ring's radius beside its closed form, the
  *              blended matrix's singular values, the angles; or the sheet's verdicts.
  */
-#ifndef VIEW30_H
-#define VIEW30_H
+#ifndef VIEW30_SCENE_H
+#define VIEW30_SCENE_H
 
 #include <stdbool.h>
 
@@ -25,7 +25,6 @@
 #include "base/diag.h"
 #include "draw/camera.h"
 #include "draw/raster.h"
-#include "gltf/gltf.h"
 #include "mesh/mesh.h"
 
 #include "lab30/skinning30.h"
@@ -131,34 +130,5 @@ lab_error view30_frame(const view30_scene *s, const view30_state *st, const view
 
 /* The state and its readouts as JSON (view30.c writes it beside the frame's PNG). */
 lab_error view30_evidence(const view30_state *st, const view30_readout *r, bytes *out, lab_diag *d);
-
-/* ---- an asset playing (view30_asset.c) ------------------------------------------------ */
-
-typedef struct {
-    int node, mesh, primitive, vertex_count;
-    bool skinned;
-    mesh_edge *edges;
-    int edge_count;
-} view30_part;
-
-typedef struct {
-    gltf_document doc;
-    view30_part *parts;
-    int part_count;
-    int clip;                /* the animation playing, -1 when the asset has none */
-    double start, end;       /* its time range */
-    camera cam;              /* fitted over the clip's samples, refitted per clip */
-    vec3 **positions;        /* per part, the last frame's */
-    int vertex_total;
-} view30_asset;
-
-/* Reads and validates the asset with the lab's reader (compressed and quantized files as
- * lab30-gltf reads them); the reader's refusal is returned as it is. */
-lab_error view30_asset_open(view30_asset *a, const char *path, lab_diag *d);
-/* Chooses clip k (modulo the animation count) and fits the camera over its samples. */
-lab_error view30_asset_clip(view30_asset *a, int k, lab_diag *d);
-/* The frame (800 x 600, out is new) at time t of the clip, skinned by `method`. */
-lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool paused, canvas *out, lab_diag *d);
-void view30_asset_free(view30_asset *a);
 
 #endif

@@ -1,0 +1,44 @@
+/* view30_asset.h - a glTF asset playing in the window (view30_asset.c), without the
+ * window: read and validated by the lab's reader (compressed and quantized files as
+ * lab30-gltf reads them), its clips sampled at their own speed, skinned by LBS or DQS and
+ * drawn by the lab's rasterizer into one 800 x 600 frame. */
+#ifndef VIEW30_ASSET_H
+#define VIEW30_ASSET_H
+
+#include <stdbool.h>
+
+#include "base/diag.h"
+#include "draw/camera.h"
+#include "draw/raster.h"
+#include "gltf/gltf.h"
+#include "mesh/mesh.h"
+#include "skin/blend.h"
+
+typedef struct {
+    int node, mesh, primitive, vertex_count;
+    bool skinned;
+    mesh_edge *edges;
+    int edge_count;
+} view30_part;
+
+typedef struct {
+    gltf_document doc;
+    view30_part *parts;
+    int part_count;
+    int clip;                /* the animation playing, -1 when the asset has none */
+    double start, end;       /* its time range */
+    camera cam;              /* fitted over the clip's samples, refitted per clip */
+    vec3 **positions;        /* per part, the last frame's */
+    int vertex_total;
+} view30_asset;
+
+/* Reads and validates the asset with the lab's reader (compressed and quantized files as
+ * lab30-gltf reads them); the reader's refusal is returned as it is. */
+lab_error view30_asset_open(view30_asset *a, const char *path, lab_diag *d);
+/* Chooses clip k (modulo the animation count) and fits the camera over its samples. */
+lab_error view30_asset_clip(view30_asset *a, int k, lab_diag *d);
+/* The frame (800 x 600, out is new) at time t of the clip, skinned by `method`. */
+lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool paused, canvas *out, lab_diag *d);
+void view30_asset_free(view30_asset *a);
+
+#endif

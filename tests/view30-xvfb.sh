@@ -1,8 +1,10 @@
 #!/bin/sh
 # view30 in a real X window on a virtual display (Xvfb), driven by xdotool's real key and
 # mouse events: two presses of Right (10 degrees), a drag of 127 pixels to the right
-# (twist 137), F12 (the window's own pixels read back into OUT/view30-window.png), q.
-# test_view30 compares that read-back with lab30's PNG of 137 degrees.
+# (twist 137), F12 (the window's own pixels read back by SDL into OUT/view30-window.png),
+# then the X server's own screen (Xvfb's framebuffer file, -fbdir, in XWD format) copied to
+# OUT/screen.xwd with the window's place on it in OUT/geometry.txt, q. test_view30 compares
+# both with lab30's PNG of 137 degrees.
 #   view30-xvfb.sh VIEW30 OUT
 set -u
 view=$1 out=$2
@@ -13,7 +15,7 @@ for c in Xvfb xdotool; do
     }
 done
 # a display of its own: Xvfb takes a free number and writes it to descriptor 3
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$out/display" 2>"$out/xvfb.log" &
+Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -fbdir "$out" 3>"$out/display" 2>"$out/xvfb.log" &
 xvfb=$!
 view_pid=
 trap 'kill $xvfb 2>/dev/null; [ -n "$view_pid" ] && kill $view_pid 2>/dev/null' EXIT
@@ -38,6 +40,8 @@ step mousemove --window "$wid" 527 300
 step mouseup 1
 step key F12
 sleep 1
+xdotool getwindowgeometry --shell "$wid" >"$out/geometry.txt"
+cp "$out/Xvfb_screen0" "$out/screen.xwd"
 xdotool key q
 i=0
 while kill -0 $view_pid 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -46,3 +50,4 @@ rc=$?
 view_pid=
 [ $rc -eq 0 ] || { echo "view30-xvfb: view30 exited $rc:" >&2; cat "$out/view.log" >&2; exit 1; }
 [ -s "$out/view30-window.png" ] || { echo "view30-xvfb: F12 wrote no view30-window.png:" >&2; cat "$out/view.log" >&2; exit 1; }
+[ -s "$out/screen.xwd" ] && grep -q '^X=' "$out/geometry.txt" || { echo "view30-xvfb: no screen or geometry from Xvfb" >&2; exit 1; }

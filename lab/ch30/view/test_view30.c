@@ -358,6 +358,11 @@ static void test_bad_environments(void **state)
     assert_true(tu_file_contains(ctx->err_path, "no display"));
     assert_true(tu_file_contains(ctx->err_path, "xvfb-run -a make view30"));
     assert_true(tu_file_contains(ctx->err_path, "make lab30"));
+    setenv("DISPLAY", ":987", 1); /* set, but no server there: the same, naming it, and only ours */
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, NULL, none), 1);
+    assert_true(tu_file_contains(ctx->err_path, "no display to open a window on (DISPLAY=:987"));
+    assert_false(tu_file_contains(ctx->err_path, "XDG_RUNTIME_DIR"));
+    unsetenv("DISPLAY");
     if (saved[0])
         setenv("DISPLAY", saved[0], 1);
     if (saved[1])

@@ -210,11 +210,22 @@ static int open_window(window *w)
     /* the window's pixels are SDL's framebuffer in memory, never a GL or Vulkan surface
      * behind it: no driver is loaded, and what the lab drew is what is shown */
     SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-    if (SDL_Init(SDL_INIT_VIDEO) != 0)
-        return sdl_out_of_memory("SDL_Init", &code) ? code : no_display(SDL_GetError());
+    const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY"), *asked = getenv("SDL_VIDEODRIVER");
+    if (!(x11 && *x11) && !(wayland && *wayland) && !(asked && *asked)) /* before SDL's probes print their own */
+        return no_display("DISPLAY and WAYLAND_DISPLAY are not set");
+    if (!(wayland && *wayland) && !(asked && *asked)) /* X11 only: no Wayland probe to print its own error */
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11");
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        if (sdl_out_of_memory("SDL_Init", &code))
+            return code;
+        char why[300];
+        snprintf(why, sizeof why, "DISPLAY=%s, WAYLAND_DISPLAY=%s: SDL says %s", x11 ? x11 : "", wayland ? wayland : "",
+                 SDL_GetError());
+        return no_display(why);
+    }
     /* SDL falls back to a driver without a screen (offscreen) where it finds none: a window
      * nobody sees. Only the suites ask for one, by SDL_VIDEODRIVER. */
-    const char *driver = SDL_GetCurrentVideoDriver(), *asked = getenv("SDL_VIDEODRIVER");
+    const char *driver = SDL_GetCurrentVideoDriver();
     if (driver && (!strcmp(driver, "offscreen") || !strcmp(driver, "dummy")) && !(asked && strstr(asked, driver))) {
         SDL_Quit();
         return no_display("no X11 or Wayland display: DISPLAY and WAYLAND_DISPLAY are not set or not reachable");

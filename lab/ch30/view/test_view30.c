@@ -6,6 +6,8 @@
  * xdotool's real key and mouse events (tests/view30-xvfb.sh), and with its own allocations
  * failing (tests/faultshim.c). */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +292,74 @@ static void test_scripted_session(void **state)
     assert_non_null(root);
     assert_string_equal(cJSON_GetStringValue(tu_json_get(tu_obj(root, "state"), "method")), "DQS");
     cJSON_Delete(root);
+}
+
+/* The command line over what it accepts: seeded angles anywhere in [-3600, 3600] (any
+ * double, both signs, the ends), every method and weight set by its option name in seeded
+ * letter case; each run's saved frame is, pixel for pixel, the frame made here at the state
+ * the options name, and its evidence names that state. */
+static void test_options_seeded(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    static const char *const method_option[VIEW30_METHODS] = {"LBS", "DQS", "CoR", "twist1", "twist3",
+                                                               "corrective-before", "corrective-after"};
+    static const char *const weights_option[VIEW30_WEIGHT_SETS] = {"hand", "heat", "blender", "bbw"};
+    char script[256], out[256];
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    assert_true(tu_write_file(script, "save\nquit\n"));
+    int offset = (int)uniform(0, VIEW30_WEIGHT_SETS);
+    for (int run = 0; run < VIEW30_METHODS; run++) { /* each method once, each weight set at least once */
+        double twist = run == 0 ? 3600.0 : run == 1 ? -3600.0 : uniform(-3600, 3600);
+        double bend = run == 0 ? -180.0 : uniform(-3600, 3600);
+        view30_method m = (view30_method)run;
+        view30_weights w = (view30_weights)((run + offset) % VIEW30_WEIGHT_SETS);
+        char targ[40], barg[40], marg[40], warg[40];
+        snprintf(targ, sizeof targ, "%.17g", twist), snprintf(barg, sizeof barg, "%.17g", bend);
+        snprintf(marg, sizeof marg, "%s", method_option[m]), snprintf(warg, sizeof warg, "%s", weights_option[w]);
+        for (char *c = marg; *c; c++) /* the names in any letter case */
+            *c = uniform(0, 1) < 0.5 ? (char)toupper((unsigned char)*c) : (char)tolower((unsigned char)*c);
+        snprintf(out, sizeof out, "%s/run%d", ctx->dir, run);
+        assert_int_equal(mkdir(out, 0777), 0);
+        char *args[] = {"--twist", targ, "--bend", barg, "--method", marg, "--weights", warg,
+                        "--script", script, "--out", out, NULL};
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+        char png[512] = "", json[512] = "";
+        DIR *dir = opendir(out);
+        assert_non_null(dir);
+        for (struct dirent *e; (e = readdir(dir));) {
+            const char *dot = strrchr(e->d_name, '.');
+            if (dot && !strcmp(dot, ".png"))
+                snprintf(png, sizeof png, "%s/%s", out, e->d_name);
+            if (dot && !strcmp(dot, ".json"))
+                snprintf(json, sizeof json, "%s/%s", out, e->d_name);
+        }
+        closedir(dir);
+        assert_int_equal(tu_count_entries(out), 2);
+        assert_true(png[0] && json[0]);
+        view30_state st = {twist, bend, m, w};
+        canvas frame = {0};
+        view30_readout r;
+        lab_diag d = {0};
+        assert_int_equal(view30_frame(&scene, &st, NULL, &frame, &r, &d), LAB_OK);
+        tu_image saved;
+        assert_true(tu_image_load(png, &saved));
+        assert_int_equal(saved.width, VIEW30_WIDTH);
+        assert_int_equal(saved.height, VIEW30_HEIGHT);
+        if (memcmp(saved.rgb, frame.rgb, (size_t)VIEW30_WIDTH * VIEW30_HEIGHT * 3))
+            fail_msg("--twist %s --bend %s --method %s --weights %s: the saved frame is not the state's", targ, barg,
+                     marg, warg);
+        tu_image_free(&saved);
+        canvas_free(&frame);
+        cJSON *root = tu_json_load(json);
+        assert_non_null(root);
+        assert_true(tu_json_num(tu_obj(root, "state"), "twist_deg") == twist);
+        assert_true(tu_json_num(tu_obj(root, "state"), "bend_deg") == bend);
+        assert_string_equal(cJSON_GetStringValue(tu_json_get(tu_obj(root, "state"), "method")), view30_method_name(m));
+        assert_string_equal(cJSON_GetStringValue(tu_json_get(tu_obj(root, "state"), "weights")), weights_option[w]);
+        cJSON_Delete(root);
+    }
 }
 
 static void test_asset_plays(void **state)
@@ -613,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_student_panel),
         cmocka_unit_test(test_page_picture_is_current),
         cmocka_unit_test_setup_teardown(test_scripted_session, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_options_seeded, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_asset_plays, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_bad_environments, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_sheet_reloads, tu_run_dir_setup, tu_run_dir_teardown),

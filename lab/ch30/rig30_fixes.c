@@ -8,7 +8,6 @@
 
 #include "rig30_check.h"
 #include "mesh/scene.h"
-#include "base/bytes.h"
 #include "base/diag.h"
 #include "math/dualquat.h"
 #include "math/linalg.h"
@@ -147,106 +146,4 @@ double rig30_volume(const rig30_rig *rig, const vec3 *positions)
         }
     }
     return fabs(volume);
-}
-
-/* ---- the fixes, each written out: twist joints, a corrective shape in both orders,
- * centres of rotation (lab30-fixes measures them, view30 draws them) ------------------- */
-
-/* Twist joints (001, "Formula": extra joints): k helpers between the root and the child
- * share the twist. Joint i (0 .. k+1) sits at z_i = 2i/(k+1) and turns by theta/(k+1); a
- * vertex at height z blends its segment's two joints linearly, w_{i+1} = (z - z_i)(k+1)/2.
- * *closed_error: the largest |r - rig30_radius_ratio(w, theta/(k+1))|, the chapter's formula
- * pair by pair. */
-lab_error rig30_skin_twist_joints(const rig30_rig *twist, int k, double theta, vec3 *out, double *closed_error,
-                                    lab_diag *d)
-{
-    if (k < 0 || k > FIXES30_MAX_HELPERS)
-        return diag_fail(d, LAB_ERR_LIMIT, "twist joints", "%d helpers, 0 to %d", k, FIXES30_MAX_HELPERS);
-    const int joints = k + 2, n = twist->bind.vertex_count;
-    const double step = RIG30_HEIGHT / (k + 1), share = theta / (k + 1);
-    scene_node chain[2][FIXES30_MAX_HELPERS + 2];
-    mat4 world[FIXES30_MAX_HELPERS + 2], bind_world[FIXES30_MAX_HELPERS + 2], inverse_bind[FIXES30_MAX_HELPERS + 2],
-        palette[FIXES30_MAX_HELPERS + 2];
-    /* the chain at rest (the bind pose, B_i = G_i(0) = Tz(z_i)) and at theta:
-     * L_i = Tz(step) Rz(share) below the root */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < joints; i++)
-            chain[pass][i] = (scene_node){"twist joint", i - 1,
-                                          i == 0 ? mat4_identity()
-                                                 : mat4_mul(mat4_translate(0, 0, step), mat4_rotate_z(pass ? share : 0.0))};
-    lab_error e = scene_evaluate(chain[0], joints, bind_world, d);
-    if (e == LAB_OK) /* the chapter's inverse-bind rule: pure translations only */
-        e = skin_inverse_binds(bind_world, joints, inverse_bind, d);
-    if (e == LAB_OK) /* C_i = G_i B_i^-1 */
-        e = skin_pose_palette(chain[1], joints, inverse_bind, NULL, world, palette, NULL, d);
-    skin_influences in;
-    if (e == LAB_OK)
-        e = skin_influences_init(&in, n, 2, d);
-    if (e != LAB_OK)
-        return e;
-    for (int v = 0; v < n; v++) { /* linear between the segment's two joints */
-        double u = twist->bind.vertices[v].z / step; /* in segments: 0 .. k + 1 */
-        int s = (int)floor(u);
-        s = s < 0 ? 0 : s > k ? k : s;
-        double w = fmin(fmax(u - s, 0.0), 1.0); /* rounding must not push a weight below 0 */
-        in.joint[2 * v] = s, in.weight[2 * v] = 1.0 - w;
-        in.joint[2 * v + 1] = s + 1, in.weight[2 * v + 1] = w;
-    }
-    e = skin_deform(twist->bind.vertices, &in, palette, joints, (skin_blend){.method = SKIN_LBS}, out, d);
-    double worst = 0.0;
-    for (int v = 0; e == LAB_OK && v < n; v++) { /* the chapter's formula, pair by pair */
-        double r = hypot(out[v].x, out[v].y);
-        worst = max_or_nan(worst, fabs(r - RIG30_RADIUS * rig30_radius_ratio(in.weight[2 * v + 1], share)));
-    }
-    if (closed_error)
-        *closed_error = worst;
-    skin_influences_free(&in);
-    return e;
-}
-
-/* A corrective shape (001, "Formula": a morph target beside the skin), its weight driven
- * by the rig's angle, s = theta / trained:
- *   before skinning (glTF's order)   p' = M(theta) (p + s d)
- *   after skinning (the vertex's frame)  p' = M(theta) p + s R(theta) d,
- * M = sum_j w_j C_j the blend, R the vertex's blended, normalised rotation. */
-lab_error rig30_skin_corrective(const rig30_rig *rig, rig30_order order, const vec3 *deltas, double theta,
-                                  vec3 *out, lab_diag *d)
-{
-    const int n = rig->bind.vertex_count;
-    const double s = theta / rig30_trained_angle(rig->kind); /* the driver: 1 at the trained pose */
-    vec3 *morphed = malloc(sizeof(vec3) * (size_t)n);
-    mat4 palette[RIG30_JOINTS];
-    dualquat dq[RIG30_JOINTS];
-    lab_error e = morphed ? rig30_palettes(rig, theta, palette, dq, d)
-                          : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "corrective shape", "%d vertices", n);
-    for (int v = 0; e == LAB_OK && v < n; v++) /* before skinning: the morph target first, then the skin */
-        morphed[v] = order == FIXES30_BEFORE_SKINNING ? vec3_add(rig->bind.vertices[v], vec3_scale(deltas[v], s))
-                                                      : rig->bind.vertices[v];
-    if (e == LAB_OK)
-        e = skin_deform(morphed, &rig->influences, palette, RIG30_JOINTS, (skin_blend){.method = SKIN_LBS}, out, d);
-    for (int v = 0; e == LAB_OK && order == FIXES30_AFTER_SKINNING && v < n; v++) { /* after: + s R d */
-        quat r;
-        e = rig30_blended_rotation(&rig->influences, v, dq, &r, d);
-        out[v] = vec3_add(out[v], vec3_scale(quat_rotate(r, deltas[v]), s));
-    }
-    free(morphed);
-    return e;
-}
-
-/* Centres of rotation (Le and Hodgins 2016): the rotation blended as a quaternion, the
- * translation LBS of the vertex's centre p*:  p' = R (p - p*) + sum_j w_j C_j p*. */
-lab_error rig30_skin_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d)
-{
-    mat4 palette[RIG30_JOINTS];
-    dualquat dq[RIG30_JOINTS];
-    lab_error e = rig30_palettes(rig, theta, palette, dq, d);
-    const skin_influences *in = &rig->influences;
-    const int K = in->per_vertex;
-    for (int v = 0; e == LAB_OK && v < rig->bind.vertex_count; v++) {
-        quat r;
-        e = rig30_blended_rotation(in, v, dq, &r, d);
-        vec4 lbs = skin_lbs_point(centres[v], in->joint + v * K, in->weight + v * K, K, palette);
-        out[v] = vec3_add(quat_rotate(r, vec3_sub(rig->bind.vertices[v], centres[v])), vec3_make(lbs.x, lbs.y, lbs.z));
-    }
-    return e;
 }

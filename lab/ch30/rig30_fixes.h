@@ -85,16 +85,4 @@ long rig30_cor_centres(const rig30_rig *rig, vec3 *centres);
  * their rings' centroids: sum over triangles of p0 . (p1 x p2) / 6. */
 double rig30_volume(const rig30_rig *rig, const vec3 *positions);
 
-/* The fixes themselves, each written out (rig30_fixes.c; lab30-fixes measures them, view30
- * draws them), into out[vertex_count] at angle theta (radians):
- *   twist joints: k helpers (0 .. FIXES30_MAX_HELPERS) share the twist; *closed_error (may
- *     be NULL) the largest |r - rig30_radius_ratio(w, theta/(k+1))|, pair by pair;
- *   a corrective shape in `order`, deltas from rig30_corrective_deltas, s = theta / trained;
- *   centres of rotation from rig30_cor_centres. */
-lab_error rig30_skin_twist_joints(const rig30_rig *twist, int k, double theta, vec3 *out, double *closed_error,
-                                  lab_diag *d);
-lab_error rig30_skin_corrective(const rig30_rig *rig, rig30_order order, const vec3 *deltas, double theta,
-                                vec3 *out, lab_diag *d);
-lab_error rig30_skin_cor(const rig30_rig *rig, const vec3 *centres, double theta, vec3 *out, lab_diag *d);
-
 #endif

@@ -1,8 +1,8 @@
 /* grade30_cases_fixes.c - the cases of the sheet of the production fixes (grade30_table.h):
  * 23 a vertex moved about its centre of rotation, 24 a corrective shape before and after
  * skinning. The lab's answers from the library (quat_rotate, skin_lbs_point,
- * mat4_transform_point): the two lines rig30_fixes.c writes in rig30_skin_cor and
- * rig30_skin_corrective. */
+ * mat4_transform_point): the two lines lab30-fixes writes in fixes_cor and
+ * fixes_corrective. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

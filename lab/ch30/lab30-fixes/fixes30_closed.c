@@ -24,7 +24,7 @@
 #include "rig30_gltf.h"
 
 /* The radius the method's closed form gives vertex v of the twist at theta; NAN where it
- * has none there (twist joints check theirs pair by pair in rig30_skin_twist_joints). */
+ * has none there (twist joints check theirs pair by pair in fixes_twist_joints). */
 static double closed_form_radius(const fixes30 *r, const fixes30_row *w, int v, double theta)
 {
     const bool trained = theta == rig30_trained_angle(RIG30_TWIST);

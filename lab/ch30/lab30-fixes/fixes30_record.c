@@ -229,7 +229,7 @@ void fixes30_report_costs(const fixes30 *r, FILE *out)
 
 /* The corrective shape as a glTF morph target (fixes30-corrective.gltf); then read back by
  * our own glTF reader, as lab30-gltf reads it, and skinned at t = 0.5 (90 degrees, weight
- * 0.5) against `expect`, the double path's (rig30_skin_corrective at 90 degrees), seen in
+ * 0.5) against `expect`, the double path's (fixes_corrective at 90 degrees), seen in
  * glTF's frame (+Y up): (x, z, -y). */
 lab_error fixes30_export_corrective(const rig30_rig *twist, const vec3 *deltas, const vec3 *expect,
                                     double *export_error,

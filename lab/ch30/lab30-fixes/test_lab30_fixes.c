@@ -1,11 +1,11 @@
-/* test_lab30_fixes.c - the fixes (written and trained in rig30_fixes.c) by the
+/* test_lab30_fixes.c - the fixes (written in lab30-fixes.c, trained by rig30_fixes.h) by the
  * test's own arithmetic, and build/bin/lab30-fixes end to end: exit codes, the evidence
  * re-read with cJSON against closed forms, the acceptance bounds, determinism and the
  * committed out/. */
 #define _POSIX_C_SOURCE 200809L
-/* The program's file is compiled into this suite, its main renamed, so that the tests below
- * reach its stages; the fixes themselves (rig30_skin_twist_joints, rig30_skin_corrective,
- * rig30_skin_cor) are the chapter's, rig30_fixes.c. */
+/* The fixes' formulas are the program's own lines: its file is compiled into this suite,
+ * its main renamed, so that the tests below call fixes_twist_joints, fixes_corrective and
+ * fixes_cor as the program does. */
 #define main lab30_fixes_main
 #include "lab30-fixes.c"
 #undef main
@@ -37,7 +37,7 @@ enum { OUTPUT_COUNT = sizeof outputs / sizeof outputs[0] };
 /* k twist joints at 180 degrees: every vertex's radius is the chapter's formula for its
  * pair, which differs by 180 / (k + 1); the narrowest ring, in the middle of a pair,
  * cos(90 / (k + 1)) degrees, written out here; k = 0 is the chapter's LBS. */
-static void test_rig30_skin_twist_joints_closed_form(void **state)
+static void test_fixes_twist_joints_closed_form(void **state)
 {
     (void)state;
     rig30_rig rig;
@@ -47,7 +47,7 @@ static void test_rig30_skin_twist_joints_closed_form(void **state)
     assert_int_equal(rig30_pose_alloc(&rig, &chapter, NULL), LAB_OK);
     for (int k = 0; k <= 3; k++) {
         double error = -1;
-        assert_int_equal(rig30_skin_twist_joints(&rig, k, acos(-1.0), out, &error, NULL), LAB_OK);
+        assert_int_equal(fixes_twist_joints(&rig, k, acos(-1.0), out, &error, NULL), LAB_OK);
         assert_true(error >= 0 && error < 1e-12);
         double narrowest = 1e9;
         for (int ring = 0; ring < RIG30_RINGS; ring++)
@@ -58,7 +58,7 @@ static void test_rig30_skin_twist_joints_closed_form(void **state)
             assert_true(rig30_max_distance(out, chapter.positions, 216) < 1e-12);
         }
     }
-    assert_int_equal(rig30_skin_twist_joints(&rig, FIXES30_MAX_HELPERS + 1, 1.0, out, NULL, NULL), LAB_ERR_LIMIT);
+    assert_int_equal(fixes_twist_joints(&rig, FIXES30_MAX_HELPERS + 1, 1.0, out, NULL, NULL), LAB_ERR_LIMIT);
     rig30_pose_free(&chapter);
     rig30_rig_free(&rig);
 }
@@ -66,7 +66,7 @@ static void test_rig30_skin_twist_joints_closed_form(void **state)
 /* The corrective shape on the twist: at 180 degrees each vertex turned by w1 pi (radius 1),
  * by the test's own rotation, off the middle ring; the middle ring, and only it, is
  * unreachable (w0 = w1: M singular): its delta is zero and it collapses. */
-static void test_rig30_skin_corrective_shape(void **state)
+static void test_fixes_corrective_shape(void **state)
 {
     (void)state;
     rig30_rig rig;
@@ -74,7 +74,7 @@ static void test_rig30_skin_corrective_shape(void **state)
     vec3 deltas[216], out[216];
     bool unreachable[216];
     assert_int_equal(rig30_corrective_deltas(&rig, FIXES30_BEFORE_SKINNING, deltas, unreachable, NULL), LAB_OK);
-    assert_int_equal(rig30_skin_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0), out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0), out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++) {
         vec3 p = rig.bind.vertices[v];
         double w1 = p.z / 2, a = w1 * acos(-1.0);
@@ -88,7 +88,7 @@ static void test_rig30_skin_corrective_shape(void **state)
         assert_true(vec3_length(vec3_sub(out[v], turned)) < 1e-12);
     }
     /* at 0 the driver is 0: the bind pose */
-    assert_int_equal(rig30_skin_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
     assert_true(rig30_max_distance(out, rig.bind.vertices, 216) < 1e-15);
     rig30_rig_free(&rig);
 }
@@ -97,7 +97,7 @@ static void test_rig30_skin_corrective_shape(void **state)
  * turned by w1 pi (radius 1), by the test's own rotation; on the middle ring at 90 degrees
  * LBS's cos 45 plus the half-weighted delta, turned by 45 degrees: radius cos 45 + 1/2; at
  * 0, the bind pose. On the bend, the trained pose (90) reaches the target too. */
-static void test_rig30_skin_corrective_after_skinning(void **state)
+static void test_fixes_corrective_after_skinning(void **state)
 {
     (void)state;
     const double pi = acos(-1.0);
@@ -106,7 +106,7 @@ static void test_rig30_skin_corrective_after_skinning(void **state)
     vec3 deltas[216], out[216];
     bool unreachable[216];
     assert_int_equal(rig30_corrective_deltas(&rig, FIXES30_AFTER_SKINNING, deltas, unreachable, NULL), LAB_OK);
-    assert_int_equal(rig30_skin_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi, out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++) {
         vec3 p = rig.bind.vertices[v];
         double a = p.z / 2 * pi;
@@ -114,18 +114,18 @@ static void test_rig30_skin_corrective_after_skinning(void **state)
         vec3 turned = vec3_make(p.x * cos(a) - p.y * sin(a), p.x * sin(a) + p.y * cos(a), p.z);
         assert_true(vec3_length(vec3_sub(out[v], turned)) < 1e-12);
     }
-    assert_int_equal(rig30_skin_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
     for (int s = 0; s < RIG30_SEGMENTS; s++) {
         vec3 p = rig.bind.vertices[RIG30_MIDDLE_RING * RIG30_SEGMENTS + s], q = out[RIG30_MIDDLE_RING * RIG30_SEGMENTS + s];
         double k = cos(pi / 4) + 0.5, c = cos(pi / 4), sn = sin(pi / 4);
         assert_true(vec3_length(vec3_sub(q, vec3_make(k * (p.x * c - p.y * sn), k * (p.x * sn + p.y * c), p.z))) < 1e-12);
     }
-    assert_int_equal(rig30_skin_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, 0.0, out, NULL), LAB_OK);
     assert_true(rig30_max_distance(out, rig.bind.vertices, 216) < 1e-15);
     rig30_rig_free(&rig);
     assert_int_equal(rig30_rig_build(&rig, RIG30_BEND, NULL, NULL), LAB_OK);
     assert_int_equal(rig30_corrective_deltas(&rig, FIXES30_AFTER_SKINNING, deltas, NULL, NULL), LAB_OK);
-    assert_int_equal(rig30_skin_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_AFTER_SKINNING, deltas, pi / 2, out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++)
         assert_true(vec3_length(vec3_sub(out[v], rig30_corrective_target(&rig, v, NULL))) < 1e-12);
     rig30_rig_free(&rig);
@@ -151,7 +151,7 @@ static void test_fixes_centres_and_volume(void **state)
         else
             assert_true(hypot(centres[v].x, centres[v].y) < 1e-12);
     }
-    assert_int_equal(rig30_skin_cor(&rig, centres, acos(-1.0), out, NULL), LAB_OK);
+    assert_int_equal(fixes_cor(&rig, centres, acos(-1.0), out, NULL), LAB_OK);
     for (int v = 0; v < 216; v++)
         assert_near(hypot(out[v].x, out[v].y), 1.0, 1e-12);
     assert_near(rig30_volume(&rig, rig.bind.vertices), 2 * 12 * sin(acos(-1.0) / 12), 1e-12);
@@ -245,7 +245,7 @@ static void test_lab30_fixes_evidence(void **state)
 /* The corrective shape exported as a glTF morph target: the Khronos validator finds no
  * error and no warning, and lab30-gltf, skinning it at t = 0.5 (90 degrees, weight 0.5),
  * lands within 1e-6 of the double path, seen in glTF's frame. */
-static void test_lab30_rig30_skin_corrective_as_gltf(void **state)
+static void test_lab30_fixes_corrective_as_gltf(void **state)
 {
     tu_run_dir *ctx = *state;
     assert_int_equal(run_lab(ctx, ctx->dir), 0);
@@ -261,7 +261,7 @@ static void test_lab30_rig30_skin_corrective_as_gltf(void **state)
     assert_int_equal(rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL), LAB_OK);
     vec3 deltas[216], expect[216];
     assert_int_equal(rig30_corrective_deltas(&rig, FIXES30_BEFORE_SKINNING, deltas, NULL, NULL), LAB_OK);
-    assert_int_equal(rig30_skin_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, NULL), LAB_OK);
+    assert_int_equal(fixes_corrective(&rig, FIXES30_BEFORE_SKINNING, deltas, acos(-1.0) / 2, expect, NULL), LAB_OK);
     cJSON *positions = tu_json_get(part, "positions");
     for (int v = 0; v < 216; v++) {
         cJSON *q = cJSON_GetArrayItem(positions, v);
@@ -326,12 +326,12 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, tu_run_dir_setup, tu_run_dir_teardown)
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rig30_skin_twist_joints_closed_form),
-        cmocka_unit_test(test_rig30_skin_corrective_shape),
-        cmocka_unit_test(test_rig30_skin_corrective_after_skinning),
+        cmocka_unit_test(test_fixes_twist_joints_closed_form),
+        cmocka_unit_test(test_fixes_corrective_shape),
+        cmocka_unit_test(test_fixes_corrective_after_skinning),
         cmocka_unit_test(test_fixes_centres_and_volume),
         T(test_lab30_fixes_evidence),
-        T(test_lab30_rig30_skin_corrective_as_gltf),
+        T(test_lab30_fixes_corrective_as_gltf),
         T(test_lab30_fixes_animation),
         cmocka_unit_test(test_lab30_fixes_deterministic_and_committed),
     };

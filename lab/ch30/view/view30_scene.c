@@ -23,6 +23,7 @@
 
 #include "lab30-weights/weights30.h"
 #include "rig30_check.h"
+#include "view30_fixes.h"
 #include "view30_scene.h"
 
 #define VERTS (RIG30_RINGS * RIG30_SEGMENTS)
@@ -225,18 +226,18 @@ lab_error view30_skin(const view30_scene *s, const view30_state *st, rig30_kind 
         break;
     }
     case VIEW30_COR:
-        e = rig30_skin_cor(rig, s->centres[st->weights][kind], theta, out, d);
+        e = view30_fix_cor(rig, s->centres[st->weights][kind], theta, out, d);
         break;
     case VIEW30_TWIST_JOINTS_1:
     case VIEW30_TWIST_JOINTS_3:
         if (kind == RIG30_TWIST) /* they share a twist; the elbow has none to share */
-            e = rig30_skin_twist_joints(rig, st->method == VIEW30_TWIST_JOINTS_1 ? 1 : 3, theta, out, &pair_error, d);
+            e = view30_fix_twist_joints(rig, st->method == VIEW30_TWIST_JOINTS_1 ? 1 : 3, theta, out, &pair_error, d);
         else
             applies = false, memcpy(out, rig->bind.vertices, sizeof(vec3) * VERTS);
         break;
     default: {
         rig30_order order = st->method == VIEW30_CORRECTIVE_BEFORE ? FIXES30_BEFORE_SKINNING : FIXES30_AFTER_SKINNING;
-        e = rig30_skin_corrective(rig, order, s->deltas[order][st->weights][kind], theta, out, d);
+        e = view30_fix_corrective(rig, order, s->deltas[order][st->weights][kind], theta, out, d);
     }
     }
     if (e != LAB_OK || !r)

@@ -39,7 +39,11 @@ step mousedown 1
 step mousemove --window "$wid" 527 300
 step mouseup 1
 step key F12
-sleep 1
+# F12 is handled after the drag's frame is on the screen: once its read-back is written,
+# the screen holds the same frame (waited for, not slept on, for a loaded machine)
+i=0
+while [ ! -s "$out/view30-window.png" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.2
 xdotool getwindowgeometry --shell "$wid" >"$out/geometry.txt"
 cp "$out/Xvfb_screen0" "$out/screen.xwd"
 xdotool key q

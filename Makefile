@@ -266,8 +266,8 @@ grade$(1:ch%=%): $$(GRADE_OBJ.$(1))
 endef
 $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
 # ---- the window: make viewN (lab/CH/view/, SDL2) -----------------------------------------
-# A chapter with lab/CH/view/ has a window, build/bin/viewN: viewN.c (its main, the one file
-# that includes SDL) and the files beside it, linked with the chapter's library and the
+# A chapter with lab/CH/view/ has a window, build/bin/viewN: viewN.c (its main), the files
+# that include SDL beside it and the frames' files, linked with the chapter's library and the
 # lab's. SDL2 (libsdl2-dev) is the build's to install like every package (scripts/
 # ensure-deps.sh); where it is missing and cannot be installed, everything else builds and
 # tests as before and make viewN says what to install. -rdynamic and every src/math/ object:
@@ -276,14 +276,15 @@ $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
 MATH_OBJ := $(filter $(BUILD)/obj/src/math/%,$(LIB_OBJ))
 define view_rules
 VIEW_OBJ.$(1) := $(patsubst %.c,$(BUILD)/obj/%.o,$(call not_tests,$(wildcard lab/$(1)/view/*.c)))
-VIEW_MAIN.$(1) := $(BUILD)/obj/lab/$(1)/view/view$(1:ch%=%).o
-$(BUILD)/obj/lab/$(1)/view/view$(1:ch%=%).o: ALL_CFLAGS += $$(SDL_CFLAGS)
+# the window's side, the files that include SDL (view30.c, view30_window.c, ...): SDL's
+# flags, and kept out of the suite, which checks the frames without SDL
+VIEW_SDL.$(1) := $(patsubst %.c,$(BUILD)/obj/%.o,$(shell grep -l '^#include <SDL.h>' lab/$(1)/view/*.c))
+$$(VIEW_SDL.$(1)): ALL_CFLAGS += $$(SDL_CFLAGS)
 $(BUILD)/obj/lab/$(1)/view/view$(1:ch%=%)_sheet.o: ALL_CFLAGS += -DVIEW30_CC='"$$(CC)"' -DVIEW30_BUILD='"$(BUILD)"' \
     -DVIEW30_MAKE_VARIABLES='"CC=$$(CC) SANITIZE=$$(SANITIZE) BUILD=$(BUILD)"'
 $(BUILD)/bin/view$(1:ch%=%): $$(VIEW_OBJ.$(1)) $(MATH_OBJ) $(BUILD)/lib$(1).a $(LIB) | $(DRACO_BRIDGE)
 	@mkdir -p $$(@D)
 	$$(CC) $$(ALL_LDFLAGS) -rdynamic $$(VIEW_OBJ.$(1)) $(MATH_OBJ) $(BUILD)/lib$(1).a $(LIB) $$(DEPS_LIBS) $$(SOLVE_LIBS) $$(SDL_LIBS) -o $$@
-TEST_OBJS.test_view$(1:ch%=%) = $$(filter-out $$(VIEW_MAIN.$(1)),$$(VIEW_OBJ.$(1)))
 .PHONY: view$(1:ch%=%)
 ifeq ($$(SDL_LIBS),)
 view$(1:ch%=%):
@@ -295,6 +296,9 @@ view$(1:ch%=%): $(BUILD)/bin/view$(1:ch%=%) $$(if $$(SHEET),$$(GRADE_OBJ.$(1)))
 endif
 endef
 $(foreach c,$(VIEW_CHAPTERS),$(eval $(call view_rules,$(c))))
+# every suite of a window's folder links the frames' files, not the window's (SDL's) side
+$(foreach c,$(VIEW_CHAPTERS),$(foreach t,$(basename $(notdir $(wildcard lab/$(c)/view/test_*.c))),\
+    $(eval TEST_OBJS.$(t) = $$(filter-out $$(VIEW_SDL.$(c)),$$(VIEW_OBJ.$(c))))))
 
 # built before the suites run, so that the ones that run make gradeN (test_grade30_make,
 # the window's) never compile the same object at once

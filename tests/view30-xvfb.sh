@@ -3,7 +3,7 @@
 # mouse events: two presses of Right (10 degrees), a drag of 127 pixels to the right
 # (twist 137), F12 (the window's own pixels read back by SDL into OUT/view30-window.png),
 # then the X server's own screen (Xvfb's framebuffer file, -fbdir, in XWD format) copied to
-# OUT/screen.xwd with the window's place on it in OUT/geometry.txt, q. test_view30 compares
+# OUT/screen.xwd with the window's place on it in OUT/geometry.txt, q. test_view30_sheet compares
 # both with lab30's PNG of 137 degrees.
 #   view30-xvfb.sh VIEW30 OUT
 set -u

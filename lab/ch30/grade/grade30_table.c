@@ -1,15 +1,11 @@
 /* grade30_table.c - the table of chapter 30's exercises (grade30.h): one entry each, with
  * its cases and the lab's own answer on a case (grade30_cases_*.c), its known mistakes
- * (mistakes.c) and its picture (grade30_figure*.c). Adding an exercise is one entry here,
- * its cases, and one function on the sheet (exercises30.h, exercises.c).
- *
- * The cases: first the chapter's named ones (the bind pose, the hand control, the radii,
- * the invalid inputs), then `generated` ones drawn from a seeded generator, so that a
- * wrong answer cannot hide behind the chapter's convenient values (a parent that turns
- * about its own translation, joints {0, 1}, a rotation with q_0 the identity). The lab's
- * answers come from the library the chapter's programs check against closed forms:
- * scene_world, skin_palette_run, skin_lbs_point, rig30_radius_ratio,
- * skin_validate_influences, dualquat_blend and mat4_linear_inverse_transpose. */
+ * (mistakes*.c) and its picture (grade30_figure*.c). Adding an exercise is one entry here,
+ * its cases, and one function on a sheet (exercises30.h). The cases: the chapter's named
+ * ones first (bind pose, hand control, radii, invalid inputs), then `generated` ones from a
+ * seeded generator, so that a wrong answer cannot hide behind convenient values (a parent
+ * turning about its own translation, joints {0, 1}, q_0 the identity). The lab's answers:
+ * the library the programs check against closed forms (scene_world, skin_lbs_point, ...). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

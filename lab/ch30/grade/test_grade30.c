@@ -122,7 +122,7 @@ static void test_grade30_the_generator_covers_what_the_page_says(void **state)
                 sheared += fabs(vec3_dot(vec3_make(c.a.m[0][0], c.a.m[1][0], c.a.m[2][0]),
                                          vec3_make(c.a.m[0][1], c.a.m[1][1], c.a.m[2][1]))) > 1e-6;
                 break;
-            default: break; /* the sheets': test_grade30_sheets.c */
+            default: break; /* the sheets': test_grade30_generators.c */
             }
         }
     }

@@ -1,9 +1,10 @@
-/* view30_scene.h - what the chapter's window shows, without the window: the cylinder's two rigs
- * under every method and weight set at any angle, drawn by the lab's own rasterizer and
- * figure code into one 800 x 600 frame; a glTF asset playing; the student's sheet graded
- * and drawn beside the lab. view30.c (SDL2) only shows these frames (and an asset's, view30_asset.h) and turns keys and
- * drags into states; everything a frame holds is made here, so the suites check it
- * without a screen.
+/* view30_scene.h - what the chapter's window shows, without the window: the cylinder's two
+ * rigs under every method and weight set at any angle (view30_scene.c), drawn by the lab's
+ * own rasterizer and figure code into one 800 x 600 frame (view30_frame.h), and the
+ * student's sheet beside the lab (view30_sheet.h). The window (view30.c and the files that
+ * include SDL) only shows these frames, and an asset's (view30_asset.h), and turns keys and
+ * drags into states; everything a frame holds is made here, so the suites check it without
+ * a screen.
  *
  * The frame, at a state (twist angle, bend angle, method, weight set):
  *   (0, 0)     the twist, 320 x 496: lab30's panel drawing (skinning30_draw_panel) in
@@ -35,6 +36,7 @@
 #define VIEW30_HEIGHT 600
 #define VIEW30_PANEL_W 320
 #define VIEW30_PANEL_H 496
+#define VIEW30_LABEL_LINES 4 /* the label lines of a panel */
 #define VIEW30_ANGLE_LIMIT 3600.0 /* degrees, either way: lab30's --theta range */
 
 typedef enum {
@@ -104,10 +106,6 @@ void view30_scene_free(view30_scene *s);
 lab_error view30_skin(const view30_scene *s, const view30_state *st, rig30_kind kind, vec3 *out,
                       view30_readout *r, lab_diag *d);
 
-/* The twist panel (320 x 496, out is new) and its numbers: lab30's drawing and camera. */
-lab_error view30_twist_panel(const view30_scene *s, const view30_state *st, canvas *out, view30_readout *r,
-                             lab_diag *d);
-
 /* The student's sheet, graded and skinned (view30_sheet.c): verdict lines and, where
  * the sheet's exercises 1 to 3 ran, the cylinder's twist by the student's formulas. */
 #define VIEW30_VERDICT_LINES 8
@@ -123,12 +121,5 @@ typedef struct {
     char status[VIEW30_LINE];                    /* "version 3", "crashed: ...", ... */
     bool grade_stale;                            /* the verdicts are of an older version */
 } view30_student;
-
-/* The whole frame (800 x 600, out is new). student may be NULL. */
-lab_error view30_frame(const view30_scene *s, const view30_state *st, const view30_student *student, canvas *out,
-                       view30_readout *r, lab_diag *d);
-
-/* The state and its readouts as JSON (view30.c writes it beside the frame's PNG). */
-lab_error view30_evidence(const view30_state *st, const view30_readout *r, bytes *out, lab_diag *d);
 
 #endif

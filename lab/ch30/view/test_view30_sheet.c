@@ -1,0 +1,186 @@
+/* test_view30_sheet.c - build/bin/view30 with the student's sheet (saved with a mistake,
+ * fixed, broken, crashing and looping: the verdicts, the student's twist beside the lab's,
+ * the window alive to the end), and in a real X window under Xvfb with xdotool's key and
+ * mouse events (tests/view30-xvfb.sh): the X server's own pixels against lab30's PNG. */
+#define _XOPEN_SOURCE 700
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#include "base/diag.h"
+#include "draw/figure.h"
+#include "draw/raster.h"
+#include "math/linalg.h"
+
+#include "rig30.h"
+#include "rig30_check.h"
+#include "view30_frame.h"
+#include "view30_scene.h"
+#include "test_view30.h"
+
+/* A sheet saved with a mistake, then fixed, then broken, crashing and looping: the grader's
+ * verdicts on stdout (and on screen), the student's twist beside the lab's, and the window
+ * alive to the end. */
+static void test_sheet_reloads(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char cwd[512], sheet[256], script[256], text[4096], files[5][256];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    const char *bodies[5] = {
+        /* the weights left out: every influence at 1/2 */
+        "#define ex30_lbs_point reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef ex30_lbs_point\n"
+        "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)\n"
+        "{ (void)weight; vec4 s = {0, 0, 0, 0}; for (int i = 0; i < k; i++) s = vec4_add(s, vec4_scale(mat4_mul_vec4(palette[joint[i]], vec4_point(p)), 0.5));"
+        " return vec3_make(s.x, s.y, s.z); }\n",
+        "#include \"%s/lab/ch30/grade/solutions/reference.c\"\n",
+        "#include \"%s/lab/ch30/grade/solutions/reference.c\"\nint broken(void) { return undeclared_name; }\n",
+        "#define ex30_lbs_point reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef ex30_lbs_point\n"
+        "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)\n"
+        "{ (void)p, (void)joint, (void)weight, (void)k, (void)palette; return *(volatile vec3 *)0; }\n",
+        "#define ex30_lbs_point reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef ex30_lbs_point\n"
+        "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)\n"
+        "{ (void)joint, (void)weight, (void)k, (void)palette; for (volatile int s = 1; s;) {} return p; }\n"};
+    for (int k = 0; k < 5; k++) {
+        snprintf(files[k], sizeof files[k], "%s/v%d.c", ctx->dir, k);
+        snprintf(text, sizeof text, bodies[k], cwd);
+        assert_true(tu_write_file(files[k], text));
+    }
+    snprintf(sheet, sizeof sheet, "%s/exercises.c", ctx->dir);
+    char *shipped = tu_read_file("lab/ch30/exercises.c", NULL);
+    assert_non_null(shipped);
+    assert_true(tu_write_file(sheet, shipped));
+    free(shipped);
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    snprintf(text, sizeof text,
+             "key Right\nwrite %s\nwrite %s\ndrag 85 0\nshot %s/right.png\nwrite %s\nwrite %s\nwrite %s\nquit\n",
+             files[0], files[1], ctx->dir, files[2], files[3], files[4]);
+    assert_true(tu_write_file(script, text));
+    char *args[] = {"--sheet", sheet, "--script", script, "--out", ctx->dir, NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    char *out = tu_read_file(ctx->out_path, NULL);
+    assert_non_null(out);
+    const char *order[] = {"version 1: not written yet", "3. the LBS blend p~' = sum_j w_j C_j p~: not written yet",
+                           "version 2: version 2", "3. the LBS blend p~' = sum_j w_j C_j p~: wrong",
+                           "version 3: version 3", "3. the LBS blend p~' = sum_j w_j C_j p~: correct",
+                           "no compile: last good one", "error", "crashed: signal 11", "stopped at 2 s: a loop?"};
+    const char *at = out;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        const char *next = strstr(at, order[k]);
+        if (!next)
+            fail_msg("view30's output lacks \"%s\" after what came before:\n%s", order[k], out);
+        at = next + 1;
+    }
+    free(out);
+    /* the student's twist (the reference's) beside the lab's at 90 degrees: the same mesh in
+     * the same camera, so the student's panel holds the lab's edges */
+    tu_image shot;
+    assert_true(tu_image_load(tu_path(ctx->dir, "right.png"), &shot));
+    int same = 0, lab_edges = 0;
+    for (int y = 120; y < VIEW30_PANEL_H; y++)
+        for (int x = 0; x < VIEW30_PANEL_W; x++) {
+            const unsigned char *l = shot.rgb + ((size_t)y * VIEW30_WIDTH + (size_t)x) * 3;
+            const unsigned char *s = l + VIEW30_PANEL_W * 3;
+            lab_edges += l[0] != 255;
+            same += l[0] != 255 && memcmp(l, s, 3) == 0;
+        }
+    assert_true(lab_edges > 1000 && same > lab_edges * 9 / 10);
+    tu_image_free(&shot);
+}
+
+/* Xvfb, xdotool's real events and the window's pixels read back (tests/view30-xvfb.sh). */
+/* A big-endian 32-bit field of an XWD header. */
+static unsigned long xwd_field(const unsigned char *h, int index)
+{
+    const unsigned char *f = h + 4 * index;
+    return (unsigned long)f[0] << 24 | (unsigned long)f[1] << 16 | (unsigned long)f[2] << 8 | f[3];
+}
+
+/* The window's 800 x 600 pixels as the X server holds them: Xvfb's screen file (XWD, the
+ * header big-endian, then the colormap, then 32-bit pixels in the header's byte order and
+ * masks) cut at the window's place (x, y). A reader of its own, sharing nothing with SDL. */
+static bool xwd_window(const char *path, long x, long y, tu_image *out)
+{
+    size_t size = 0;
+    unsigned char *f = (unsigned char *)tu_read_file(path, &size);
+    if (!f || size < 100) {
+        free(f);
+        return false;
+    }
+    unsigned long header = xwd_field(f, 0), width = xwd_field(f, 4), height = xwd_field(f, 5),
+                  order = xwd_field(f, 7), bpp = xwd_field(f, 11), line = xwd_field(f, 12), masks[3] = {
+                      xwd_field(f, 14), xwd_field(f, 15), xwd_field(f, 16)}, colors = xwd_field(f, 19);
+    size_t start = header + 12 * colors;
+    bool ok = bpp == 32 && x >= 0 && y >= 0 && (unsigned long)x + VIEW30_WIDTH <= width &&
+              (unsigned long)y + VIEW30_HEIGHT <= height && start + line * height <= size;
+    *out = (tu_image){VIEW30_WIDTH, VIEW30_HEIGHT, ok ? malloc((size_t)VIEW30_WIDTH * VIEW30_HEIGHT * 3) : NULL};
+    ok = ok && out->rgb;
+    for (int r = 0; ok && r < VIEW30_HEIGHT; r++)
+        for (int c = 0; c < VIEW30_WIDTH; c++) {
+            const unsigned char *p = f + start + (size_t)(y + r) * line + (size_t)(x + c) * 4;
+            unsigned long v = order == 0 ? (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 |
+                                               (unsigned long)p[3] << 24
+                                         : xwd_field(p, 0);
+            for (int k = 0; k < 3; k++) {
+                unsigned long m = masks[k], shift = 0;
+                while (m && !(m & 1))
+                    m >>= 1, shift++;
+                out->rgb[((size_t)r * VIEW30_WIDTH + (size_t)c) * 3 + (size_t)k] = (unsigned char)((v >> shift) & m);
+            }
+        }
+    free(f);
+    if (!ok)
+        free(out->rgb), out->rgb = NULL;
+    return ok;
+}
+
+static void test_under_xvfb(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char *argv[] = {"/bin/sh", "tests/view30-xvfb.sh", VIEW, ctx->dir, NULL};
+    int code = tu_run(argv, ctx->out_path, ctx->err_path);
+    if (code != 0) {
+        char *err = tu_read_file(ctx->err_path, NULL), shown[4096];
+        snprintf(shown, sizeof shown, "%s", err ? err : "");
+        free(err);
+        fail_msg("tests/view30-xvfb.sh exited %d:\n%s", code, shown);
+    }
+    char lab[128];
+    snprintf(lab, sizeof lab, "%s/lab", ctx->dir);
+    assert_int_equal(mkdir(lab, 0777), 0);
+    assert_int_equal(tu_run_program(LAB30, NULL, NULL, "--theta", "137", lab, (char *)NULL), 0);
+    assert_true(twist_equals(tu_path(ctx->dir, "view30-window.png"), tu_path(lab, "skinning30-theta137.png")));
+    /* the X server's own pixels of the window: the same panel, and the whole frame SDL read */
+    long x = -1, y = -1;
+    char *geometry = tu_read_file(tu_path(ctx->dir, "geometry.txt"), NULL);
+    assert_non_null(geometry);
+    const char *at_x = strstr(geometry, "X="), *at_y = strstr(geometry, "Y=");
+    assert_true(at_x && at_y && sscanf(at_x, "X=%ld", &x) == 1 && sscanf(at_y, "Y=%ld", &y) == 1);
+    free(geometry);
+    tu_image screen, read_back;
+    assert_true(xwd_window(tu_path(ctx->dir, "screen.xwd"), x, y, &screen));
+    assert_true(twist_panel_equals(&screen, tu_path(lab, "skinning30-theta137.png")));
+    assert_true(tu_image_load(tu_path(ctx->dir, "view30-window.png"), &read_back));
+    assert_memory_equal(screen.rgb, read_back.rgb, (size_t)VIEW30_WIDTH * VIEW30_HEIGHT * 3);
+    tu_image_free(&screen), tu_image_free(&read_back);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_sheet_reloads, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_under_xvfb, tu_run_dir_setup, tu_run_dir_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

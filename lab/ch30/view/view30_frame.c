@@ -23,7 +23,8 @@
 
 #define VERTS (RIG30_RINGS * RIG30_SEGMENTS)
 
-lab_error view30_twist_panel(const view30_scene *s, const view30_state *st, canvas *out, view30_readout *r,
+/* The twist panel (320 x 496, out is new) and its numbers: lab30's drawing and camera. */
+static lab_error twist_panel(const view30_scene *s, const view30_state *st, canvas *out, view30_readout *r,
                              lab_diag *d)
 {
     vec3 *p = malloc(sizeof(vec3) * VERTS);
@@ -83,8 +84,7 @@ static const char *number(char *buf, size_t size, double x, const char *format)
 }
 
 /* The student's twist (or why there is none) in the second panel. */
-static lab_error student_panel(const view30_scene *s, const view30_state *st, const view30_student *student,
-                               canvas *out, lab_diag *d)
+static lab_error student_panel(const view30_scene *s, const view30_student *student, canvas *out, lab_diag *d)
 {
     lab_error e = canvas_init(out, VIEW30_PANEL_W, VIEW30_PANEL_H, FIGURE_BACKGROUND, d);
     if (e != LAB_OK)
@@ -122,7 +122,6 @@ static lab_error student_panel(const view30_scene *s, const view30_state *st, co
         for (int k = 0; k < VIEW30_LABEL_LINES; k++)
             figure_draw_label(out, k, label[k]);
     }
-    (void)st;
     return LAB_OK;
 }
 
@@ -131,10 +130,10 @@ lab_error view30_frame(const view30_scene *s, const view30_state *st, const view
 {
     *r = (view30_readout){0};
     canvas twist = {0}, second = {0};
-    lab_error e = view30_twist_panel(s, st, &twist, r, d);
+    lab_error e = twist_panel(s, st, &twist, r, d);
     view30_readout bend = {0};
     if (e == LAB_OK) /* the bend's numbers always; its panel unless the sheet's is shown */
-        e = student && student->loaded ? student_panel(s, st, student, &second, d) : bend_panel(s, st, &second, &bend, d);
+        e = student && student->loaded ? student_panel(s, student, &second, d) : bend_panel(s, st, &second, &bend, d);
     if (e == LAB_OK && student && student->loaded) {
         vec3 p[VERTS];
         e = view30_skin(s, st, RIG30_BEND, p, &bend, d);

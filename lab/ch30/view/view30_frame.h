@@ -10,10 +10,6 @@
 
 #include "view30_scene.h"
 
-/* The twist panel (320 x 496, out is new) and its numbers: lab30's drawing and camera. */
-lab_error view30_twist_panel(const view30_scene *s, const view30_state *st, canvas *out, view30_readout *r,
-                             lab_diag *d);
-
 /* The whole frame (800 x 600, out is new). student may be NULL. */
 lab_error view30_frame(const view30_scene *s, const view30_state *st, const view30_student *student, canvas *out,
                        view30_readout *r, lab_diag *d);

@@ -253,16 +253,19 @@ $(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += -DLAB_MAKE_VARIABLES='"CC=$(CC) SANITIZE
 # (scripts/grade.sh, lab/CH/grade/README.md). The grader's suites, lab/CH/grade/test_*.c,
 # link the reference instead.
 GRADE_CHAPTERS := $(foreach c,$(CHAPTERS),$(if $(wildcard lab/$(c)/grade/),$(c)))
+# every src/math/ object: a sheet, a shared object of its own, may call any of them (the
+# grader and the window are linked with -rdynamic)
+MATH_OBJ := $(filter $(BUILD)/obj/src/math/%,$(LIB_OBJ))
 GRADE_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 define grade_rules
 GRADE_OBJ.$(1) = $$(call objects_of,$$(CLOSURE.grade-$(1)))
 GRADE_TEST_OBJ.$(1) = $$(filter-out $(BUILD)/obj/lab/$(1)/grade/grade$(1:ch%=%).o,$$(GRADE_OBJ.$(1))) \
     $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard lab/$(1)/grade/solutions/reference*.c))
 .PHONY: grade$(1:ch%=%)
-grade$(1:ch%=%): $$(GRADE_OBJ.$(1))
+grade$(1:ch%=%): $$(GRADE_OBJ.$(1)) $(MATH_OBJ)
 	@sh scripts/grade.sh $(1:ch%=%) "$$(SHEET)" "$$(EXERCISES)" "$$(or $$(GRADE_DIR),$(BUILD)/grade$(1:ch%=%))" \
 	    "$$(CC) $$(filter-out -Werror,$$(WARN)) $$(CFLAGS) $$(EXACT) $$(SAN) -Isrc -Ilab/$(1) $$(DEPS_CFLAGS)" \
-	    "$$(GRADE_SANITIZE)" "$$(CC) $$(ALL_LDFLAGS)" "$$(GRADE_OBJ.$(1)) $$(DEPS_LIBS) $$(GPU_LIBS)"
+	    "$$(GRADE_SANITIZE)" "$$(CC) $$(ALL_LDFLAGS)" "$$(sort $$(GRADE_OBJ.$(1)) $(MATH_OBJ)) $$(DEPS_LIBS) $$(GPU_LIBS)"
 endef
 $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
 # ---- the window: make viewN (lab/CH/view/, SDL2) -----------------------------------------
@@ -273,7 +276,6 @@ $(foreach c,$(GRADE_CHAPTERS),$(eval $(call grade_rules,$(c))))
 # tests as before and make viewN says what to install. -rdynamic and every src/math/ object:
 # a student's sheet, loaded as a shared object, resolves the functions it calls in the
 # window (lab/CH/view/README.md). make viewN [SHEET=FILE] [ASSET=FILE] [VIEW_ARGS=...].
-MATH_OBJ := $(filter $(BUILD)/obj/src/math/%,$(LIB_OBJ))
 define view_rules
 VIEW_OBJ.$(1) := $(patsubst %.c,$(BUILD)/obj/%.o,$(call not_tests,$(wildcard lab/$(1)/view/*.c)))
 # the window's side, the files that include SDL (view30.c, view30_window.c, ...): SDL's

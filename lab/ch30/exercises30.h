@@ -18,10 +18,17 @@
 #ifndef EXERCISES30_H
 #define EXERCISES30_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "math/dualquat.h"
 #include "math/linalg.h"
+
+/* pi: a sheet may write M_PI (C11 itself does not define it, so this header does where
+ * <math.h> did not) or the lab's LAB_PI (src/math/linalg.h); they are the same double. */
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 /* Set by a body that is not written yet; the grader clears it before each call. */
 extern bool exercise30_not_written;

@@ -19,6 +19,7 @@
 #include "base/diag.h"
 #include "base/report.h"
 #include "draw/figure.h"
+#include "grade/build.h"
 #include "program/cli.h"
 #include "program/manifest.h"
 #include "program/output.h"
@@ -62,8 +63,8 @@ static lab_error no_picture(int x, const char *why, canvas *out, lab_diag *d)
 static lab_error picture(int x, const grade30_result *r, const grade30_picture_data *yours, canvas *out, lab_diag *d)
 {
     const grade30_entry *e = &grade30_table[x];
-    if (r->verdict == GRADE30_NOT_WRITTEN)
-        return no_picture(x, "not written yet", out, d);
+    if (r->verdict == GRADE30_NOT_WRITTEN || r->verdict == GRADE30_DOES_NOT_COMPILE)
+        return no_picture(x, grade30_verdict_name(r->verdict), out, d);
     return e->kind == GRADE30_GLSL ? grade30_draw_shader(yours, out, d) : e->picture(yours, out, d);
 }
 
@@ -85,11 +86,39 @@ static void record(int x, const grade30_result *r, report_checks *checks)
     report_checks_free(&one);
 }
 
+/* The headers a sheet includes: their bytes name its object with its own (src/grade/build.h). */
+static const char *const sheet_headers[] = {"lab/ch30/exercises30.h", "src/math/linalg.h", "src/math/quat.h",
+                                            "src/math/dualquat.h", NULL};
+
+/* Sheet s compiled on its own into a shared object under OUTDIR/obj (its warnings shown,
+ * not fatal); false, with the compiler's first error, when it does not compile. */
+static lab_error build_sheet(int s, const char *cc, const char *dir, grade_build *b, bool *built, lab_diag *d)
+{
+    char objects[1024];
+    snprintf(objects, sizeof objects, "%s/obj", dir);
+    grade_build_result result;
+    lab_error e = grade_build_shared(&(grade_build_request){cc, grade30_sheet_paths[s], objects, grade30_sheets[s].name,
+                                                            sheet_headers, 0},
+                                     b, &result, d);
+    *built = e == LAB_OK && result == GRADE_BUILD_OK;
+    if (e == LAB_OK && b->log[0]) /* the compiler's warnings, or its errors */
+        fprintf(stderr, "%s%s", b->log, b->log[strlen(b->log) - 1] == '\n' ? "" : "\n");
+    return e;
+}
+
+/* Every exercise of a sheet that does not compile: that verdict, with the compiler's first error. */
+static void not_compiled(const grade_build *b, grade30_result *r)
+{
+    *r = (grade30_result){.verdict = GRADE30_DOES_NOT_COMPILE, .mistake = -1};
+    snprintf(r->detail, sizeof r->detail, "the compiler's first error: %.420s", b->first_error);
+}
+
 int main(int argc, char **argv)
 {
     static int seed = 30;
     static double seconds = 2;
     static const char *only = NULL, *sheet = NULL;
+    static const char *cc = "cc -std=c11 -Wall -Wextra -Wpedantic -O1 -g -Isrc -Ilab/ch30";
     static const cli_option options[] = {
         {"--seed", CLI_INT, &seed, .min = 0, .max = 2147483647, .value_name = "N",
          .help = "the generator's seed for the generated cases (default 30)"},
@@ -99,6 +128,8 @@ int main(int argc, char **argv)
          .help = "grade one sheet: lab30, skeleton, dqs, normals, palette, weights, shader or fixes (default: every sheet)"},
         {"--sheet", CLI_STRING, &sheet, .value_name = "FILE",
          .help = "the file graded as that sheet (lab30's without --only), as its reports name it (make grade30 sets it)"},
+        {"--cc", CLI_STRING, &cc, .value_name = "COMMAND",
+         .help = "the compiler and flags each sheet is built with, words apart by spaces (make grade30 sets it)"},
     };
     const cli_program program = {LAB, "Grades chapter 30's exercises (lab/ch30/exercises.c, lab/ch30/sheets/).", options,
                                  CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
@@ -115,7 +146,7 @@ int main(int argc, char **argv)
         char names[160] = "";
         for (int s = 0; s < GRADE30_SHEET_COUNT; s++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", s ? ", " : "", grade30_sheets[s].name);
-        diag_fail(&d, LAB_ERR_USAGE, "--only", "\"%s\" is not a sheet: %s", only, names);
+        diag_fail(&d, LAB_ERR_USAGE, "--only", "no sheet \"%s\" (the sheets: %s)", only, names);
         return cli_fail(LAB, &d, 2);
     }
     if (sheet)
@@ -134,12 +165,21 @@ int main(int argc, char **argv)
         if (chosen >= 0 && s != chosen)
             continue;
         const grade30_sheet *sh = &grade30_sheets[s];
+        static grade_build build;
+        bool glsl = grade30_table[sh->first].kind == GRADE30_GLSL, built = false;
+        fflush(stdout);
+        if (!glsl)
+            e = build_sheet(s, cc, args[0], &build, &built, &d);
         printf("sheet %s (%s): %s\n", sh->name, grade30_sheet_paths[s], sh->topics);
         for (int x = sh->first; x < sh->first + sh->count && e == LAB_OK; x++) {
             const grade30_entry *entry = &grade30_table[x];
             grade30_result *r = &results[x];
-            e = entry->kind == GRADE30_GLSL ? grade30_shader_run(grade30_sheet_paths[s], (uint64_t)seed, r, &points[x], &d)
-                                              : grade30_run(entry, entry->sheet, (uint64_t)seed, r, &points[x], &d);
+            if (glsl)
+                e = grade30_shader_run(grade30_sheet_paths[s], (uint64_t)seed, r, &points[x], &d);
+            else if (built)
+                e = grade30_run_object(entry, build.object, (uint64_t)seed, r, &points[x], &d);
+            else
+                not_compiled(&build, r);
             if (e != LAB_OK)
                 break;
             grade30_print(x, r, stdout);

@@ -29,7 +29,8 @@
 
 typedef enum {
     GRADE30_NOT_WRITTEN, GRADE30_CORRECT, GRADE30_WRONG, GRADE30_CRASHED, GRADE30_TOO_SLOW, GRADE30_UNDEFINED,
-    GRADE30_NOT_GRADED /* the shader exercise where this machine has no EGL: never "correct" */
+    GRADE30_NOT_GRADED, /* the shader exercise where this machine has no EGL: never "correct" */
+    GRADE30_DOES_NOT_COMPILE /* its sheet does not compile or link, or has no such function */
 } grade30_verdict;
 
 /* One exercise's verdict. Flat: it crosses from the child in shared memory. */
@@ -58,6 +59,12 @@ extern double grade30_seconds;
  * when no child could be started or it ran out of memory. */
 lab_error grade30_run(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out,
                       grade30_picture_data *picture, lab_diag *d);
+
+/* The same for the function x->function of a sheet built into the shared object `object`
+ * (src/grade/build.h), which only the child opens: an object that does not open, or has
+ * no such function, is the verdict "does not compile", with the loader's words. */
+lab_error grade30_run_object(const grade30_entry *x, const char *object, uint64_t seed, grade30_result *out,
+                             grade30_picture_data *picture, lab_diag *d);
 
 /* The same in this process, without limits: the tests' way for answers that cannot crash. */
 lab_error grade30_check(const grade30_entry *x, grade30_fn f, uint64_t seed, grade30_result *out);

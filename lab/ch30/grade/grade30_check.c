@@ -18,6 +18,8 @@
 #include "math/dualquat.h"
 #include "math/linalg.h"
 
+#include "grade/sandbox.h"
+
 #include "grade30.h"
 #include "grade30_grading.h"
 
@@ -27,7 +29,7 @@ const char *grade30_verdict_name(grade30_verdict v)
 {
     static const char *const verdicts[] = {"not written yet", "correct",  "wrong",
                                            "crashed",         "too slow", "undefined behaviour",
-                                           "not graded here"};
+                                           "not graded here", "does not compile"};
     return verdicts[v];
 }
 
@@ -169,20 +171,6 @@ static bool same_answer(grade30_kind kind, const grade30_answer *a, const grade3
 
 /* ---- grading -------------------------------------------------------------------------- */
 
-/* Whether the call just made started a process: this is the process that started grading,
- * and it has a child now (running, or ended and not yet waited for). A copy returns true
- * and leaves at once, so that only one process grades. */
-static bool started_a_process(const grade30_shared *progress)
-{
-    if (!progress)
-        return false;
-    if (getpid() != progress->leader)
-        _exit(0);
-    int status;
-    pid_t w = waitpid(-1, &status, WNOHANG);
-    return !(w < 0 && errno == ECHILD);
-}
-
 static void fail(grade30_result *r, const grade30_entry *x, const grade30_case *c, int i, int pass,
                  const grade30_answer *got, const grade30_answer *want, double d)
 {
@@ -238,6 +226,8 @@ bool grade30_grade_all(const grade30_entry *x, grade30_fn f, uint64_t seed, grad
     grade30_answer *first = malloc(sizeof *first * (size_t)n);
     int *order = malloc(sizeof *order * (size_t)n);
     bool matches[16], ok = cases && first && order && x->mistake_count <= 16;
+    int depends = -1; /* the first case whose answer differed between the two passes */
+    char depends_before[320] = "";
     for (int m = 0; m < x->mistake_count; m++)
         matches[m] = true;
     if (ok) /* each case is made when the first pass comes to it: a body not written yet costs one */
@@ -251,7 +241,7 @@ bool grade30_grade_all(const grade30_entry *x, grade30_fn f, uint64_t seed, grad
                 progress->pass = pass, progress->case_index = i;
             exercise30_not_written = false;
             grade30_answer got = grade30_call(x, f, &cases[i], &ok);
-            if (started_a_process(progress)) {
+            if (grade_started_a_process(progress ? &progress->head : NULL)) {
                 *out = (grade30_result){.verdict = GRADE30_WRONG, .failed = i + 1, .failed_pass = pass, .mistake = -1};
                 snprintf(out->failed_case, sizeof out->failed_case, "%s", cases[i].what);
                 snprintf(out->detail, sizeof out->detail,
@@ -263,6 +253,17 @@ bool grade30_grade_all(const grade30_entry *x, grade30_fn f, uint64_t seed, grad
             if (exercise30_not_written) {
                 *out = (grade30_result){.verdict = GRADE30_NOT_WRITTEN, .mistake = -1};
                 goto done;
+            }
+            if (got.input_changed[0] && x->kind != GRADE30_RULE && out->verdict == GRADE30_CORRECT) {
+                grade30_answer want = x->expected(&cases[i]);
+                fail(out, x, &cases[i], i, pass, &got, &want, distance(x->kind, &got, &want, false));
+                snprintf(out->detail, sizeof out->detail,
+                         "it changed its input %s: an input is const, read and never written (the caller's data)",
+                         got.input_changed);
+            }
+            if (pass == 2 && !same_answer(x->kind, &got, &first[i]) && depends < 0) {
+                depends = i;
+                answer_text(x->kind, first[i], depends_before, sizeof depends_before);
             }
             if (pass == 2) { /* the same case again, after other calls: the same answer */
                 if (!same_answer(x->kind, &got, &first[i]) && out->verdict == GRADE30_CORRECT) {
@@ -289,6 +290,16 @@ bool grade30_grade_all(const grade30_entry *x, grade30_fn f, uint64_t seed, grad
             if (!within(x, &got, &want, d) && out->verdict == GRADE30_CORRECT)
                 fail(out, x, &cases[i], i, 1, &got, &want, d);
         }
+    /* a wrong answer that also changed between the passes: state kept between calls (a
+     * static cache, a counter) is named, whatever case it first showed in */
+    if (ok && out->verdict == GRADE30_WRONG && depends >= 0 && out->failed_pass == 1 && !strstr(out->detail, "depends")) {
+        char had[sizeof out->detail];
+        snprintf(had, sizeof had, "%s", out->detail);
+        snprintf(out->detail, sizeof out->detail,
+                 "its answer depends on earlier calls: case %d gave %.120s the first time, another answer after other "
+                 "calls (a static variable?)%s%.200s",
+                 depends + 1, depends_before, had[0] ? "; " : "", had);
+    }
     /* a name only when that mistake explains every case */
     if (ok && out->verdict == GRADE30_WRONG && out->failed_pass == 1)
         for (int m = 0; m < x->mistake_count && out->mistake < 0; m++)

@@ -18,6 +18,33 @@
 #include "grade30_table.h"
 #include "mistakes.h"
 
+/* The sheets' functions, weak: the grader links none of them (each sheet is a shared object
+ * of its own, opened by name in the grading child, grade30_sandbox.c), so `sheet` is NULL
+ * there; the suites link the reference solutions, and `sheet` is the reference's. */
+#pragma weak ex30_apply_policy
+#pragma weak ex30_check_weights
+#pragma weak ex30_cor_point
+#pragma weak ex30_corrective_point
+#pragma weak ex30_cotan_row
+#pragma weak ex30_dq_from_rigid
+#pragma weak ex30_dq_normalize
+#pragma weak ex30_dq_transform_point
+#pragma weak ex30_dqs_blend
+#pragma weak ex30_dqs_turn_angle
+#pragma weak ex30_heat_row
+#pragma weak ex30_keep_heaviest
+#pragma weak ex30_lbs_point
+#pragma weak ex30_lbs_turn_angle
+#pragma weak ex30_normal_matrix
+#pragma weak ex30_palette
+#pragma weak ex30_ring_radius_ratio
+#pragma weak ex30_skeleton_world
+#pragma weak ex30_skin_matrix
+#pragma weak ex30_skin_mesh
+#pragma weak ex30_skin_normal
+#pragma weak ex30_unpack_weights
+#pragma weak ex30_world_matrix
+
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* ---- the known mistakes, each named in the chapter's words (mistakes.c) ------------------ */

@@ -139,6 +139,7 @@ typedef struct {
     ex30_weights rule;
     bool changed;
     dualquat q;
+    char input_changed[48];           /* an input the call wrote into ("local[3]"), or "" */
     int n;
     double v[GRADE30_MAX_VALUES];     /* last: a copy takes the n used (grade30_answer_copy) */
 } grade30_answer;
@@ -208,7 +209,7 @@ typedef struct {
     const char *function;             /* "ex30_world_matrix" */
     const char *page;                 /* the page that teaches it: "lab/ch30/README.md" (its sheet's) */
     const char *heading;              /* and its heading there: "Exercise 1: the world matrix" */
-    grade30_fn sheet;                 /* the function of the student's sheet */
+    grade30_fn sheet;                 /* the sheet's function where it is linked in (the suites' reference); NULL in the grader, which opens each sheet by name */
     grade30_kind kind;
     int named;                        /* the chapter's named cases (the first ones) */
     int generated;                    /* then this many from the seeded generator */

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmocka_all.h"
@@ -80,27 +79,21 @@ static double exits(double w, double theta)
     exit(0);
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
+/* The verdict and what the grader says it allowed, never the wall clock this suite saw: on
+ * a loaded machine the kill comes late, and the verdict is the same (no timed assertion). */
 static void expect_verdict(int x, grade30_fn f, grade30_verdict v, const char *words)
 {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     grade30_result r;
     assert_int_equal(grade30_run(&grade30_table[x], f, SEED, &r, NULL, NULL), LAB_OK);
-    double took = seconds_since(&t0);
     show(x, &r);
-    printf("    (%.2f s)\n", took);
     assert_int_equal(r.verdict, v);
     assert_true(r.failed > 0 && r.failed_case[0]); /* the case it was in */
     if (words && !strstr(r.detail, words))
         fail_msg("expected \"%s\" in \"%s\"", words, r.detail);
-    assert_true(took < grade30_seconds + 1.5);
+    char limit[64];
+    snprintf(limit, sizeof limit, "over %g s", grade30_seconds);
+    if (v == GRADE30_TOO_SLOW && !strstr(r.detail, limit))
+        fail_msg("a verdict of too slow names the limit it was given (\"%s\"): \"%s\"", limit, r.detail);
 }
 
 static void test_grade30_limits_make_every_end_a_verdict(void **state)
@@ -323,14 +316,44 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     }
     free(text);
 
-    /* a file that does not compile: the compiler's message, exit 2 */
+    /* a file that does not compile: each of its exercises "does not compile", with the
+     * compiler's first error as file:line in plain ASCII; exit 1 */
     char bad[128];
     snprintf(bad, sizeof bad, "%s/broken.c", dir);
     assert_true(tu_write_file(bad, "#include \"exercises30.h\"\nmat4 ex30_world_matrix(mat4 a, mat4 b) { return a * b; }\n"));
-    assert_int_equal(make_grade(bad, dir, log), 2);
+    assert_int_not_equal(make_grade(bad, dir, log), 0);
     text = tu_read_file(log, NULL);
-    assert_non_null(strstr(text, "error:"));
-    assert_non_null(strstr(text, "does not compile"));
+    assert_int_equal(count(text, ": does not compile"), grade30_sheets[GRADE30_SHEET_LAB30].count);
+    char first[160];
+    snprintf(first, sizeof first, "the compiler's first error: %s:2:", bad);
+    if (!strstr(text, first))
+        fail_msg("no \"%s\" in:\n%s", first, text);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        if (*c >= 0x80) /* gcc's curly quotes in a UTF-8 locale: the grader's are plain */
+            fail_msg("a byte that is not ASCII in the grader's output, at %d", (int)(c - (const unsigned char *)text));
+    free(text);
+
+    /* one sheet that does not compile leaves every other sheet graded */
+    assert_int_not_equal(make_grade_sheet(NULL, bad, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    assert_int_equal(count(text, ": does not compile"), grade30_sheets[GRADE30_SHEET_LAB30].count);
+    assert_int_equal(count(text, ": not written yet"), GRADE30_EXERCISE_COUNT - grade30_sheets[GRADE30_SHEET_LAB30].count);
+    free(text);
+
+    /* M_PI in a sheet: the sheets' header defines it where the C standard does not */
+    char pi[128];
+    sheet_with(pi, sizeof pi, dir, "pi.c", "ex30_ring_radius_ratio",
+               "double ex30_ring_radius_ratio(double w, double theta)\n"
+               "{ double s = sin(fmod(theta, 2 * M_PI) / 2); return sqrt(fmax(0, 1 - 4 * w * (1 - w) * s * s)); }\n");
+    assert_int_equal(make_grade(pi, dir, log), 0);
+
+    /* a sheet that compiles but names a function otherwise: that exercise alone */
+    char renamed[128];
+    sheet_with(renamed, sizeof renamed, dir, "renamed.c", "ex30_normal_matrix", "");
+    assert_int_not_equal(make_grade(renamed, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    assert_non_null(strstr(text, "the sheet has no function ex30_normal_matrix"));
+    assert_non_null(strstr(text, "6 of 7 exercises correct"));
     free(text);
     tu_remove_tree(dir);
 }

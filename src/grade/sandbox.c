@@ -1,0 +1,210 @@
+/* sandbox.c - a student's code run in a child process that the parent limits (sandbox.h). */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, setgroups, dladdr */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade/arrays.h"
+#include "grade/sandbox.h"
+
+/* The sanitizers' interface, present only where the program was built with them. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+extern void *__asan_get_report_address(void) __attribute__((weak));
+extern int __asan_get_report_access_type(void) __attribute__((weak));
+extern void *__asan_get_report_pc(void) __attribute__((weak));
+
+double grade_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void pause_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
+
+grade_limits grade_limits_default(double seconds)
+{
+    return (grade_limits){seconds, fmin(1, seconds), (unsigned long)4 << 30, 1024, true};
+}
+
+grade_shared_head *grade_shared_new(size_t size)
+{
+    if (size < sizeof(grade_shared_head))
+        size = sizeof(grade_shared_head);
+    void *s = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (s == MAP_FAILED)
+        return NULL;
+    memset(s, 0, size);
+    return s;
+}
+
+void grade_shared_free(grade_shared_head *s, size_t size)
+{
+    if (s)
+        munmap(s, size < sizeof *s ? sizeof *s : size);
+}
+
+/* ---- in the child --------------------------------------------------------------------- */
+
+/* The child's record (the parent's mapping, inherited), for the death callback. */
+static grade_shared_head *child_record;
+
+bool grade_in_child(void) { return child_record && child_record->leader == getpid(); }
+
+static void sanitizer_death(void)
+{
+    grade_shared_head *s = child_record;
+    if (!s)
+        return;
+    s->sanitizer = true;
+    if (__asan_get_report_address) {
+        s->access_address = (unsigned long)(uintptr_t)__asan_get_report_address();
+        s->access_write = __asan_get_report_access_type && __asan_get_report_access_type();
+        grade_name_access((uintptr_t)s->access_address, s->access_write, s->access, sizeof s->access);
+    }
+    /* where the access is, for addr2line in the parent: the report's own symbolizer runs as
+     * this child's user, who may not read the program's folder */
+    void *pc = __asan_get_report_pc ? __asan_get_report_pc() : NULL;
+    Dl_info info, self;
+    if (pc && dladdr(pc, &info) && info.dli_fbase) {
+        bool main_program = dladdr((void *)(uintptr_t)sanitizer_death, &self) && self.dli_fbase == info.dli_fbase;
+        s->access_offset = (unsigned long)((uintptr_t)pc - (uintptr_t)info.dli_fbase);
+        snprintf(s->access_object, sizeof s->access_object, "%s", main_program || !info.dli_fname ? "" : info.dli_fname);
+    }
+}
+
+static void child_limits(const grade_limits *lim)
+{
+    static const int defaults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGXCPU, SIGTERM, SIGPIPE, SIGINT};
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        signal(defaults[i], SIG_DFL); /* a handler the parent installed (a test runner's) must not catch it */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* Root is exempt from the process limit: a child of root's runs as nobody, so that a
+     * fork bomb stops at the limit (where the system lets it change users). Dumpable again,
+     * so that a sanitizer can still read /proc/self/maps. */
+    if (lim->as_nobody && geteuid() == 0 && setgroups(0, NULL) == 0 && setgid(65534) == 0 && setuid(65534) == 0)
+        prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    rlim_t cpu = (rlim_t)ceil(lim->seconds + lim->extra_seconds) + 1;
+    setrlimit(RLIMIT_CPU, &(struct rlimit){cpu, cpu + 1});
+    setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+    if (lim->processes > 0)
+        setrlimit(RLIMIT_NPROC, &(struct rlimit){(rlim_t)lim->processes, (rlim_t)lim->processes});
+    if (lim->address_space && !__asan_get_report_address) /* AddressSanitizer reserves terabytes */
+        setrlimit(RLIMIT_AS, &(struct rlimit){(rlim_t)lim->address_space, (rlim_t)lim->address_space});
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(sanitizer_death);
+}
+
+bool grade_started_a_process(const grade_shared_head *shared)
+{
+    if (!shared)
+        return false;
+    if (getpid() != shared->leader)
+        _exit(0);
+    int status;
+    pid_t w = waitpid(-1, &status, WNOHANG);
+    return !(w < 0 && errno == ECHILD);
+}
+
+/* ---- in the parent -------------------------------------------------------------------- */
+
+/* What the child wrote to its standard error so far, kept as far as it fits (the pipe is
+ * emptied as the child writes, so that a chatty body never blocks on it). */
+static void drain(int fd, grade_end *end, size_t *used)
+{
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
+        size_t room = sizeof end->report - 1 - *used, take = (size_t)n < room ? (size_t)n : room;
+        memcpy(end->report + *used, buf, take);
+        *used += take, end->report_dropped += (size_t)n - take;
+    }
+    end->report[*used] = '\0';
+}
+
+lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_job job, void *arg,
+                            grade_shared_head *shared, grade_end *end, lab_diag *d)
+{
+    memset(end, 0, sizeof *end);
+    int err[2];
+    if (pipe(err) != 0)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, what, "no pipe for its child: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(err[0]), close(err[1]);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, what, "no child process: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        shared->leader = getpid();
+        child_record = shared;
+        dup2(err[1], STDERR_FILENO); /* a sanitizer's report, and whatever the body prints there */
+        close(err[0]), close(err[1]);
+        child_limits(limits);
+        job(arg, shared);
+        fflush(NULL);
+        _exit(0);
+    }
+    close(err[1]);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+    size_t used = 0;
+    setpgid(pid, pid); /* also here, so that the group exists before the first kill */
+    double start = grade_now();
+    siginfo_t info;
+    for (;;) { /* the child's end, seen without reaping it, or the deadline */
+        memset(&info, 0, sizeof info);
+        drain(err[0], end, &used);
+        if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+            break;
+        end->seconds_allowed = limits->seconds + (shared->phase >= 1 ? limits->extra_seconds : 0);
+        if (grade_now() - start > end->seconds_allowed) {
+            end->late = true;
+            break;
+        }
+        pause_ms(1);
+    }
+    end->seconds_allowed = limits->seconds + (shared->phase >= 1 ? limits->extra_seconds : 0);
+    /* the whole group: the child and every copy of it; then, the child reaped, whatever
+     * copies are left, until none is (a copy that is a zombie nobody reaps still counts:
+     * at most 200 ms) */
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &end->status, 0) < 0 && errno == EINTR)
+        ;
+    for (int i = 0; i < 200 && kill(-pid, SIGKILL) == 0; i++)
+        pause_ms(1);
+    drain(err[0], end, &used);
+    close(err[0]);
+    return LAB_OK;
+}
+
+void grade_signal_words(int sig, char *out, size_t size)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"},
+        {SIGKILL, "SIGKILL"}, {SIGXCPU, "SIGXCPU"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGPIPE, "SIGPIPE"},
+        {SIGSYS, "SIGSYS"},   {SIGXFSZ, "SIGXFSZ"}, {SIGINT, "SIGINT"},   {SIGHUP, "SIGHUP"},   {SIGUSR1, "SIGUSR1"},
+        {SIGUSR2, "SIGUSR2"}, {SIGTRAP, "SIGTRAP"}, {SIGQUIT, "SIGQUIT"},
+    };
+    const char *name = "a signal";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            name = names[i].name;
+    snprintf(out, size, "%s %d (%s)", name, sig, strsignal(sig));
+}

@@ -1,0 +1,102 @@
+/* sandbox.h - a student's code run in a child process that the parent limits: the grader
+ * engine's one sandbox, for every chapter's grader and for the window.
+ *
+ * The parent maps a record both processes share (grade_shared_new), forks, and the child
+ * leads a process group of its own. The child lowers its limits (CPU seconds, processes,
+ * address space, no core file), drops root for nobody where the system lets it, and runs
+ * the job, which writes what it found into the shared record. The parent trusts nothing the
+ * child could cancel (an alarm, a signal handler, a pipe it must read to the end): it polls
+ * for the child's end against its own wall-clock deadline and then kills the child's whole
+ * process group, so that a loop, alarm(0), an ignored SIGALRM, a sleep, a fork that loops
+ * and a fork bomb all end there. The child's standard error (a sanitizer's report and
+ * whatever the student's code printed) is kept, bounded, for the verdict.
+ *
+ *     grade_shared_head *s = grade_shared_new(sizeof(my_record));
+ *     grade_end end;
+ *     grade_limits lim = grade_limits_default(2.0);
+ *     if (grade_sandbox_run("ex30_lbs_point", &lim, my_job, &args, s, &end, &d) == LAB_OK)
+ *         ... end.late, end.status, end.report, s->phase ...
+ *     grade_shared_free(s, sizeof(my_record));
+ *
+ * The job's record starts with a grade_shared_head: the job raises `phase` as it goes
+ * (1: its result is whole), and the parent gives it `extra_seconds` more once phase is 1
+ * (a picture drawn after a verdict costs the picture only). Where the child was built with
+ * AddressSanitizer, its death callback records the bad access (address, kind, instruction
+ * and object) in the head, named in the words of the call under way (src/grade/arrays.h).
+ */
+#ifndef GRADE_SANDBOX_H
+#define GRADE_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "base/diag.h"
+
+/* The limits on one child. */
+typedef struct {
+    double seconds;               /* wall clock until phase 1; then the group is killed */
+    double extra_seconds;         /* and this much more once phase reaches 1 */
+    unsigned long address_space;  /* bytes of address space (RLIMIT_AS), 0 none; not under
+                                   * AddressSanitizer, which reserves terabytes */
+    int processes;                /* RLIMIT_NPROC: a fork bomb stops here (as nobody when root) */
+    bool as_nobody;               /* when root: the child grades as nobody (uid and gid 65534) */
+} grade_limits;
+
+/* The limits a grading child takes: `seconds`, a second more at most for what follows
+ * phase 1, 4 GiB of address space, 1,024 processes, nobody when root. */
+grade_limits grade_limits_default(double seconds);
+
+/* The head of the record the child and the parent share. */
+typedef struct {
+    pid_t leader;                 /* the child the parent started (its copies are not) */
+    volatile int phase;           /* the job's progress: 0 under way, 1 its result whole, ... */
+    bool sanitizer;               /* a sanitizer ended the child */
+    bool access_write;            /* the bad access was a write */
+    unsigned long access_address; /* and its address (0 unknown) */
+    char access[200];             /* named from the arrays of the call under way */
+    unsigned long access_offset;  /* its instruction, as an offset into the object below */
+    char access_object[256];      /* that object's path ("" for the program itself) */
+} grade_shared_head;
+
+/* A record of `size` bytes (at least a head), zeroed, shared with the child; NULL when no
+ * memory could be mapped. */
+grade_shared_head *grade_shared_new(size_t size);
+void grade_shared_free(grade_shared_head *s, size_t size);
+
+/* How the child ended. */
+enum { GRADE_REPORT_BYTES = 16384 };
+typedef struct {
+    int status;                   /* waitpid's status */
+    bool late;                    /* the deadline ended it */
+    double seconds_allowed;       /* the wall-clock seconds it was given in all */
+    char report[GRADE_REPORT_BYTES]; /* its standard error, as much as fits */
+    size_t report_dropped;        /* bytes of it that did not fit */
+} grade_end;
+
+/* The job, in the child: it reads `arg` (the parent's, copied by the fork) and writes into
+ * the shared record. Returning ends the child with exit status 0. */
+typedef void (*grade_job)(void *arg, grade_shared_head *shared);
+
+/* Runs job in a limited child, waits for its end or the deadline, kills its whole process
+ * group, and says how it ended in *end. Errors: LAB_ERR_OUT_OF_MEMORY when no pipe or child
+ * could be made (`what` names whose). */
+lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_job job, void *arg,
+                            grade_shared_head *shared, grade_end *end, lab_diag *d);
+
+/* True in a sandbox's child (its own process, not a copy the job forked). */
+bool grade_in_child(void);
+
+/* Whether the process that called this has started a process since (one running, or
+ * ended and not waited for). A copy the job forked leaves at once (_exit(0)), so that only
+ * one process grades. For a job that must refuse fork (a formula's answer comes from its
+ * arguments alone). */
+bool grade_started_a_process(const grade_shared_head *shared);
+
+/* A signal's name and words: "SIGSEGV 11 (Segmentation fault)". */
+void grade_signal_words(int sig, char *out, size_t size);
+
+/* The wall clock (monotonic) in seconds, for the polls. */
+double grade_now(void);
+
+#endif

@@ -79,6 +79,12 @@ void grade30_dq_normalize_case(int i, uint64_t seed, grade30_case *c)
         {"a NaN in the real part: refused", {{NAN, 0, 0, 0}, {0, 0, 0, 0}}},
         {"an infinite real part: refused", {{INFINITY, 0, 0, 0}, {0, 1, 0, 0}}},
         {"a large blend, |b_0| = 3e8: divided", dualquat_scale(turn, 3e8)},
+        {"|b_0| exactly 1e-9 (real part (1e-9, 0, 0, 0)): not above 1e-9, refused", {{1e-9, 0, 0, 0}, {0, 0.5, 0, 0}}},
+        {"|b_0| the next double above 1e-9: divided", {{0x1.12e0be826d696p-30, 0, 0, 0}, {0, 0.5, 0, 0}}},
+        {"a NaN in the dual part, the real part a unit: divided (only |b_0| decides)", {{0, 0, 0, 1}, {NAN, 0, 0, 0}}},
+        {"an infinite dual part, the real part finite: divided", {{0.6, 0.8, 0, 0}, {0, -INFINITY, 0, 0}}},
+        {"a NaN real x beside a finite w: |b_0| is NaN, refused", {{0.5, NAN, 0, 0}, {0, 0, 0, 0}}},
+        {"a NaN real part and an infinite dual part: refused", {{NAN, 0, 0, 0}, {INFINITY, 0, 0, 0}}},
     };
     if (i < COUNT(named)) {
         snprintf(c->what, sizeof c->what, "%s", named[i].what);
@@ -90,11 +96,30 @@ void grade30_dq_normalize_case(int i, uint64_t seed, grade30_case *c)
     dualquat b = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     for (int j = 0; j < k; j++)
         b = dualquat_add(b, dualquat_scale(rigid_dq(&r), uniform(&r, 0.05, 1)));
-    int mode = below(&r, 8);
+    int mode = below(&r, 10);
     double scale = mode == 0 ? pow(10, -uniform(&r, 6, 12.5)) : mode == 1 ? pow(10, uniform(&r, 1, 8)) : 1;
     b = dualquat_scale(b, scale);
     if (mode == 2) /* opposite rotations, half and half: the real part cancels */
         b.real = (quat){0, 0, 0, 0};
+    if (mode == 3) { /* |b_0| on the threshold, or a double either side of it */
+        static const double edge[] = {1e-9, 0x1.12e0be826d696p-30, 0x1.12e0be826d694p-30};
+        b.real = (quat){edge[below(&r, 3)], 0, 0, 0};
+    }
+    if (mode == 4) { /* a NaN or an infinity in one number of either part, or in both parts */
+        static const double bad[] = {NAN, INFINITY, -INFINITY};
+        quat *part[2] = {&b.real, &b.dual};
+        int which = below(&r, 3); /* 0 the real part, 1 the dual part, 2 both */
+        for (int p = 0; p < 2; p++)
+            if (which == p || which == 2) {
+                double x = bad[below(&r, 3)];
+                switch (below(&r, 4)) {
+                case 0: part[p]->w = x; break;
+                case 1: part[p]->x = x; break;
+                case 2: part[p]->y = x; break;
+                default: part[p]->z = x; break;
+                }
+            }
+    }
     c->q[0] = b;
     char d[200];
     snprintf(d, sizeof d, "a blend of %d rigid dual quaternions, |b_0| = %.3g", k, quat_norm(b.real));

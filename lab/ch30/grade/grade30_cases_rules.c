@@ -58,6 +58,12 @@ void grade30_weights_case(int i, uint64_t seed, grade30_case *c)
         {"weights 0.5, 0.5 + 1e-13: within 1e-12 of 1", {0.5, 0.5 + 1e-13}},
         {"weights 0.5, 0.5 + 1e-11: beyond 1e-12", {0.5, 0.5 + 1e-11}},
         {"weights 0, 1: an end ring, valid", {0, 1}},
+        /* 1 + 1e-12 itself rounds to 1 + 4504 * 2^-52, so |sum - 1| <= 1e-12 and sum <= 1 + 1e-12
+         * differ on that one double: the cases stand either side of it, where every form agrees */
+        {"weights 0.5, 0.5 + 4503 * 2^-52: the sum the last double within 1e-12 above 1", {0.5, 0.5 + 4503 * 0x1p-52}},
+        {"weights 0.5, 0.5 + 4505 * 2^-52: the sum beyond 1e-12 above 1 in every form", {0.5, 0.5 + 4505 * 0x1p-52}},
+        {"weights 0.5, 0.5 - 9007 * 2^-53: the sum the last double within 1e-12 below 1", {0.5, 0.5 - 9007 * 0x1p-53}},
+        {"weights 0.5, 0.5 - 9008 * 2^-53: the sum the first double beyond 1e-12 below 1", {0.5, 0.5 - 9008 * 0x1p-53}},
     };
     grade30_case_clear(c);
     if (i < COUNT(named)) {

@@ -71,6 +71,8 @@ void grade30_skeleton_case(int i, uint64_t seed, grade30_case *c)
         {"a child listed before its parent: parents {-1, 2, 0}, so node 1 breaks the rule", 3, {-1, 2, 0}},
         {"a node that is its own parent: parents {-1, 1}", 2, {-1, 1}},
         {"two roots, the second after a child of the first: parents {-1, 0, -1, 2}", 4, {-1, 0, -1, 2}},
+        {"two nodes break the rule, node 1 first: parents {-1, 3, -3, 0}; the first decides", 4, {-1, 3, -3, 0}},
+        {"a parent below -1: parents {-1, 0, -2, 1}, so node 2 breaks the rule (no world[-2])", 4, {-1, 0, -2, 1}},
     };
     grade30_case_clear(c);
     rng r = stream(seed, GRADE30_SKELETON_WORLD, i);
@@ -90,11 +92,15 @@ void grade30_skeleton_case(int i, uint64_t seed, grade30_case *c)
         c->local[j] = local_of(&r);
     char d[200];
     int bad = -1;
-    if (below(&r, 5) == 0) { /* a fifth of them break the rule somewhere */
-        bad = below(&r, c->nodes);
-        c->parent[bad] = below(&r, 8) == 0 ? -2 - below(&r, 3) : bad + below(&r, c->nodes - bad);
-    }
-    snprintf(d, sizeof d, "%d nodes, parents first%s", c->nodes, bad >= 0 ? "; one node breaks the rule" : "");
+    int broken = 0;
+    if (below(&r, 4) == 0) /* a quarter of them break the rule at one to three nodes: the first decides */
+        for (int b = 1 + below(&r, 3); b > 0; b--) {
+            bad = below(&r, c->nodes);
+            broken += c->parent[bad] >= -1 && c->parent[bad] < bad;
+            c->parent[bad] = below(&r, 4) == 0 ? -2 - below(&r, 3) : bad + below(&r, c->nodes - bad);
+        }
+    snprintf(d, sizeof d, "%d nodes, parents first%s", c->nodes,
+             broken > 1 ? "; several nodes break the rule" : broken ? "; one node breaks the rule" : "");
     words(c, d, seed);
 }
 

@@ -116,6 +116,14 @@ void grade30_policy_case(int i, uint64_t seed, grade30_case *c)
         {"normalize, 0.5 + (0.5 + 2e-12): divided (|W - 1| > 1e-12)", EX30_NORMALIZE, 2, {0.5, 0.5 + 2e-12}},
         {"strict, 0.25 + (0.75 + 4e-13): kept (|W - 1| <= 1e-12)", EX30_STRICT, 2, {0.25, 0.75 + 4e-13}},
         {"strict, 0.5 + (0.5 + 1e-9): refused (a tolerance is 1e-12, not float's)", EX30_STRICT, 2, {0.5, 0.5 + 1e-9}},
+        {"normalize, W = 1 + 4503 * 2^-52 (the last double within 1e-12 above 1): kept", EX30_NORMALIZE, 2,
+         {0.5, 0.5 + 4503 * 0x1p-52}},
+        {"normalize, W = 1 + 4505 * 2^-52 (beyond 1e-12 in every form; 1 + 1e-12 rounds to 4504): divided",
+         EX30_NORMALIZE, 2, {0.5, 0.5 + 4505 * 0x1p-52}},
+        {"fallback=1, one weight the double above 1e-6: not weightless, normalised", EX30_FALLBACK, 1,
+         {0x1.0c6f7a0b5ed8ep-20}},
+        {"normalize, NaN then -1: two rules broken, the first weight (not finite) decides", EX30_NORMALIZE, 3,
+         {NAN, -1, 2}},
     };
     if (i < COUNT(named)) {
         snprintf(c->what, sizeof c->what, "%s", named[i].what);

@@ -141,6 +141,10 @@ static const grade30_mistake skeleton_mistakes[] = {
     {"a root's world taken as the identity: a root's world is its own local", {.skeleton_world = mistake_skeleton_root_identity}},
     {"the parent's local for its world: only one level of the hierarchy", {.skeleton_world = mistake_skeleton_parent_local}},
     {"a node its own parent let through: the rule is parent[i] < i", {.skeleton_world = mistake_skeleton_self_allowed}},
+    {"the last node that breaks the rule returned: the first one decides (return at the first)",
+     {.skeleton_world = mistake_skeleton_last_bad}},
+    {"0 returned for a valid skeleton: -1 says every parent came first (0 names node 0)",
+     {.skeleton_world = mistake_skeleton_zero_for_valid}},
 };
 
 static const grade30_mistake palette_mistakes[] = {
@@ -173,6 +177,12 @@ static const grade30_mistake dq_normalize_mistakes[] = {
     {"a zero norm divided by: |b_0| <= 1e-9 (or not finite) is refused", {.dq_normalize = mistake_norm_no_refusal}},
     {"divided by |b_0|^2: the norm is a length, sqrt(b_0 . b_0)", {.dq_normalize = mistake_norm_squared}},
     {"a refusal that still writes *out: a refused blend leaves *out as it was", {.dq_normalize = mistake_norm_refusal_writes}},
+    {"a NaN slipping past a comparison: n <= 1e-9 is false for NaN (and an infinity); refuse unless n > 1e-9 "
+     "and n is finite",
+     {.dq_normalize = mistake_norm_nan_passes}},
+    {"1e-9 itself divided by: a norm not above 1e-9 is refused (n <= 1e-9), 1e-9 too", {.dq_normalize = mistake_norm_at_threshold}},
+    {"the dual part judged: only |b_0| decides, a non-finite dual part is divided like any other",
+     {.dq_normalize = mistake_norm_dual_judged}},
 };
 
 static const grade30_mistake dq_point_mistakes[] = {
@@ -297,7 +307,7 @@ const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT] = {
      GRADE30_GENERATED, grade30_radius_case, grade30_radius_expected, 1e-12, MISTAKES(radius_mistakes), grade30_points_radius,
      grade30_draw_radius},
     {"the weight rules (finite, w_j >= 0, sum 1 within 1e-12; refuse, never repair)", "ex30_check_weights",
-     "lab/ch30/README.md", "Exercise 5: the weight rules", {.check_weights = ex30_check_weights}, GRADE30_RULE, 7, GRADE30_GENERATED,
+     "lab/ch30/README.md", "Exercise 5: the weight rules", {.check_weights = ex30_check_weights}, GRADE30_RULE, 11, GRADE30_GENERATED,
      grade30_weights_case, grade30_weights_expected, 0, MISTAKES(weights_mistakes), grade30_points_weights, grade30_draw_weights},
     {"the DQS blend with the hemisphere rule", "ex30_dqs_blend", "lab/ch30/README.md", "Exercise 6: the DQS blend",
      {.dqs_blend = ex30_dqs_blend}, GRADE30_DUALQUAT, 4, GRADE30_GENERATED, grade30_dqs_case, grade30_dqs_expected, 1e-9,
@@ -306,7 +316,7 @@ const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT] = {
      {.normal_matrix = ex30_normal_matrix}, GRADE30_MATRIX, 5, GRADE30_GENERATED, grade30_normal_case, grade30_normal_expected, 1e-9,
      MISTAKES(normal_mistakes), grade30_points_normal, grade30_draw_normal},
     {"the world matrices of a skeleton, parents first", "ex30_skeleton_world", "lab/ch30/lab30-gltf/README.md",
-     "Exercise 8: the skeleton's world matrices", {.skeleton_world = ex30_skeleton_world}, GRADE30_VALUES, 6,
+     "Exercise 8: the skeleton's world matrices", {.skeleton_world = ex30_skeleton_world}, GRADE30_VALUES, 8,
      GRADE30_GENERATED, grade30_skeleton_case, grade30_skeleton_expected, 1e-9, MISTAKES(skeleton_mistakes),
      grade30_points_skeleton, grade30_draw_skeleton, grade30_skeleton_value_name},
     {"the palette through skin.joints, C_j = G_{skin.joints[j]} IBM_j", "ex30_palette", "lab/ch30/lab30-gltf/README.md",
@@ -322,7 +332,7 @@ const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT] = {
      GRADE30_GENERATED, grade30_dq_rigid_case, grade30_dq_rigid_expected, 1e-9, MISTAKES(dq_rigid_mistakes),
      grade30_points_dq_rigid, grade30_draw_dq_rigid, NULL},
     {"the normalisation b / |b_0|, refused at a zero norm", "ex30_dq_normalize", "lab/ch30/lab30-dqs/README.md",
-     "Exercise 12: the normalisation", {.dq_normalize = ex30_dq_normalize}, GRADE30_VALUES, 7, GRADE30_GENERATED,
+     "Exercise 12: the normalisation", {.dq_normalize = ex30_dq_normalize}, GRADE30_VALUES, 13, GRADE30_GENERATED,
      grade30_dq_normalize_case, grade30_dq_normalize_expected, 1e-9, MISTAKES(dq_normalize_mistakes),
      grade30_points_dq_normalize, grade30_draw_dq_normalize, grade30_dq_normalize_value_name},
     {"Kavan's point transform, p' = R p + t with t = 2 q_e q_0*", "ex30_dq_transform_point", "lab/ch30/lab30-dqs/README.md",
@@ -342,7 +352,7 @@ const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT] = {
      GRADE30_POINT, 6, GRADE30_GENERATED, grade30_normal_skin_case, grade30_normal_skin_expected, 1e-9,
      MISTAKES(skin_normal_mistakes), grade30_points_skin_normal, grade30_draw_skin_normal, NULL},
     {"the weight policies strict, normalize and fallback=J", "ex30_apply_policy", "lab/ch30/lab30-normals/README.md",
-     "Exercise 17: the weight policies", {.apply_policy = ex30_apply_policy}, GRADE30_VALUES, 12, GRADE30_GENERATED,
+     "Exercise 17: the weight policies", {.apply_policy = ex30_apply_policy}, GRADE30_VALUES, 16, GRADE30_GENERATED,
      grade30_policy_case, grade30_policy_expected, 1e-12, MISTAKES(policy_mistakes), grade30_points_policy,
      grade30_draw_policy, grade30_policy_value_name},
     {"the four heaviest influences, renormalised", "ex30_keep_heaviest", "lab/ch30/lab30-palette/README.md",

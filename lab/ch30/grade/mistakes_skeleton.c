@@ -10,13 +10,21 @@
 #include "mistakes.h"
 
 /* ---- 8: the hierarchy, one formula and its slips ---------------------------------------- */
-typedef enum { SKELETON_RIGHT, SKELETON_NO_RULE, SKELETON_L_G, SKELETON_ROOT_IDENTITY, SKELETON_PARENT_LOCAL, SKELETON_SELF_ALLOWED } skeleton_slip;
+typedef enum {
+    SKELETON_RIGHT, SKELETON_NO_RULE, SKELETON_L_G, SKELETON_ROOT_IDENTITY, SKELETON_PARENT_LOCAL, SKELETON_SELF_ALLOWED,
+    SKELETON_LAST_BAD, SKELETON_ZERO_FOR_VALID
+} skeleton_slip;
 
 static int skeleton(skeleton_slip slip, int n, const int *parent, const mat4 *local, mat4 *world)
 {
+    int last_bad = -1;
     for (int i = 0; i < n; i++) {
         int p = parent[i];
         bool breaks = slip == SKELETON_SELF_ALLOWED ? p < -1 || p > i : p < -1 || p >= i;
+        if (breaks && slip == SKELETON_LAST_BAD) { /* every node checked, the last one kept */
+            last_bad = i;
+            continue;
+        }
         if (breaks && slip != SKELETON_NO_RULE)
             return i;
         if (p < 0 || p >= n) /* no rule: a parent out of range taken as a root */
@@ -28,7 +36,12 @@ static int skeleton(skeleton_slip slip, int n, const int *parent, const mat4 *lo
         else
             world[i] = mat4_mul(world[p], local[i]);
     }
-    return -1;
+    return slip == SKELETON_LAST_BAD ? last_bad : slip == SKELETON_ZERO_FOR_VALID ? 0 : -1;
+}
+int mistake_skeleton_last_bad(int n, const int *p, const mat4 *l, mat4 *w) { return skeleton(SKELETON_LAST_BAD, n, p, l, w); }
+int mistake_skeleton_zero_for_valid(int n, const int *p, const mat4 *l, mat4 *w)
+{
+    return skeleton(SKELETON_ZERO_FOR_VALID, n, p, l, w);
 }
 int mistake_skeleton_no_rule(int n, const int *p, const mat4 *l, mat4 *w) { return skeleton(SKELETON_NO_RULE, n, p, l, w); }
 int mistake_skeleton_l_g(int n, const int *p, const mat4 *l, mat4 *w) { return skeleton(SKELETON_L_G, n, p, l, w); }
@@ -126,13 +139,21 @@ dualquat mistake_dq_no_q0(quat q, vec3 t) { return rigid(RIGID_NO_Q0, q, t); }
 dualquat mistake_dq_conjugate(quat q, vec3 t) { return rigid(RIGID_CONJUGATE, q, t); }
 
 /* ---- 12: the normalisation ---------------------------------------------------------------- */
-typedef enum { NORM_EIGHT, NORM_REAL_ONLY, NORM_NO_REFUSAL, NORM_SQUARED, NORM_REFUSAL_WRITES } norm_slip;
+typedef enum {
+    NORM_EIGHT, NORM_REAL_ONLY, NORM_NO_REFUSAL, NORM_SQUARED, NORM_REFUSAL_WRITES, NORM_NAN_PASSES, NORM_AT_THRESHOLD,
+    NORM_DUAL_JUDGED
+} norm_slip;
+static bool dual_finite(quat d) { return isfinite(d.w) && isfinite(d.x) && isfinite(d.y) && isfinite(d.z); }
 static bool normalize(norm_slip slip, dualquat b, dualquat *out)
 {
     double n = quat_norm(b.real);
     if (slip == NORM_EIGHT)
         n = sqrt(quat_dot(b.real, b.real) + quat_dot(b.dual, b.dual));
-    if (slip != NORM_NO_REFUSAL && (!(n > 1e-9) || !isfinite(n))) {
+    bool refuse = slip == NORM_NAN_PASSES     ? n <= 1e-9 /* NaN, and an infinity, pass it */
+                  : slip == NORM_AT_THRESHOLD ? n < 1e-9 || !isfinite(n)
+                  : slip == NORM_DUAL_JUDGED  ? !(n > 1e-9) || !isfinite(n) || !dual_finite(b.dual)
+                                              : !(n > 1e-9) || !isfinite(n);
+    if (slip != NORM_NO_REFUSAL && refuse) {
         if (slip == NORM_REFUSAL_WRITES)
             *out = (dualquat){{0, 0, 0, 0}, {0, 0, 0, 0}};
         return false;
@@ -146,6 +167,9 @@ bool mistake_norm_real_only(dualquat b, dualquat *o) { return normalize(NORM_REA
 bool mistake_norm_no_refusal(dualquat b, dualquat *o) { return normalize(NORM_NO_REFUSAL, b, o); }
 bool mistake_norm_squared(dualquat b, dualquat *o) { return normalize(NORM_SQUARED, b, o); }
 bool mistake_norm_refusal_writes(dualquat b, dualquat *o) { return normalize(NORM_REFUSAL_WRITES, b, o); }
+bool mistake_norm_nan_passes(dualquat b, dualquat *o) { return normalize(NORM_NAN_PASSES, b, o); }
+bool mistake_norm_at_threshold(dualquat b, dualquat *o) { return normalize(NORM_AT_THRESHOLD, b, o); }
+bool mistake_norm_dual_judged(dualquat b, dualquat *o) { return normalize(NORM_DUAL_JUDGED, b, o); }
 
 /* ---- 13: Kavan's point transform ------------------------------------------------------------ */
 typedef enum { POINT_NO_TRANSLATION, POINT_NO_TWO, POINT_ORDER, POINT_CONJUGATE, POINT_MOVE_FIRST } point_slip;

@@ -183,15 +183,20 @@ static int count(const char *text, const char *what)
 }
 
 /* The reference with one body replaced, as a student's file, at path. */
-static void sheet_with(char *path, size_t size, const char *dir, const char *name, const char *rename, const char *body)
+static void sheet_from(char *path, size_t size, const char *dir, const char *reference, const char *name,
+                       const char *rename, const char *body)
 {
     char *text = malloc(4096);
     assert_non_null(text);
     snprintf(path, size, "%s/%s", dir, name);
-    snprintf(text, 4096, "#define %s reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n#undef %s\n%s",
-             rename, getcwd((char[512]){0}, 512), rename, body);
+    snprintf(text, 4096, "#define %s reference_version\n#include \"%s/lab/ch30/grade/solutions/%s\"\n#undef %s\n%s",
+             rename, getcwd((char[512]){0}, 512), reference, rename, body);
     assert_true(tu_write_file(path, text));
     free(text);
+}
+static void sheet_with(char *path, size_t size, const char *dir, const char *name, const char *rename, const char *body)
+{
+    sheet_from(path, size, dir, "reference.c", name, rename, body);
 }
 
 static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
@@ -313,6 +318,24 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
         assert_true(strstr(text, "reads joint[2], past the 2 influences") ||
                     strstr(text, "reads weight[2], past the 2 weights"));
         assert_non_null(strstr(text, "past.c:9")); /* the body's line 6, after the three lines above it */
+    }
+    free(text);
+
+    /* a write past *out, a heap allocation of exactly one dual quaternion: the sanitizer's
+     * verdict, naming out[1] */
+    char past_out[128];
+    sheet_from(past_out, sizeof past_out, dir, "reference_dqs.c", "past_out.c", "ex30_dq_normalize",
+               "bool ex30_dq_normalize(dualquat b, dualquat *out)\n"
+               "{\n"
+               "    bool r = reference_version(b, out);\n"
+               "    out[1] = out[0];\n"
+               "    return r;\n"
+               "}\n");
+    assert_int_not_equal(make_grade_sheet("dqs", past_out, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    if (!strstr(text, "could not build")) {
+        assert_non_null(strstr(text, "12. the normalisation b / |b_0|, refused at a zero norm: undefined behaviour"));
+        assert_non_null(strstr(text, "writes out[1], past the 1"));
     }
     free(text);
 

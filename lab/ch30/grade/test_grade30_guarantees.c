@@ -1,0 +1,160 @@
+/* test_grade30_guarantees.c - what the grader promises for every exercise, against answers
+ * written here (apart from the table's mistakes and the solutions), each of which an earlier
+ * grader graded correct: a write into a const input is wrong and names the element; a
+ * skeleton with several broken nodes, a norm exactly on 1e-9 and a finite real part beside
+ * a non-finite dual part separate the rule's mistakes; state kept between calls is named;
+ * the mistakes the pages warn about are named.
+ * A write past *out, which only the sanitized build sees: test_grade30_make.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+
+#include "exercises30.h"
+#include "grade30.h"
+#include "test_grade30_wrong.h"
+
+/* ---- answers that write into their inputs ------------------------------------------------ */
+
+static int sk_writes_local(int n, const int *parent, const mat4 *local, mat4 *world)
+{
+    int r = ex30_skeleton_world(n, parent, local, world);
+    if (n > 0) /* "scaled in place": the caller's matrices changed */
+        ((mat4 *)local)[n - 1].m[3][3] = 2;
+    return r;
+}
+static vec3 normal_writes_palette(vec3 n, const int *joint, const double *weight, int k, const mat4 *palette,
+                                  ex30_normal_method method)
+{
+    vec3 r = ex30_skin_normal(n, joint, weight, k, palette, method);
+    ((mat4 *)palette)[joint[0]].m[3][3] = 7;
+    return r;
+}
+static void cotan_writes_ring(vec3 center, const vec3 *ring, int n, bool closed, double *row)
+{
+    ex30_cotan_row(center, ring, n, closed, row);
+    if (n > 0)
+        ((vec3 *)ring)[0].x += 1; /* the neighbours moved to the centre's frame, in place */
+}
+static vec3 cor_writes_weight(vec3 p, vec3 centre, quat rotation, const int *joint, const double *weight, int k,
+                              const mat4 *palette)
+{
+    vec3 r = ex30_cor_point(p, centre, rotation, joint, weight, k, palette);
+    ((double *)weight)[k - 1] += 0.125;
+    return r;
+}
+
+static void test_grade30_a_write_into_an_input_is_wrong_and_named(void **state)
+{
+    (void)state;
+    const struct { int x; grade30_fn f; const char *element; } writes[] = {
+        {GRADE30_SKELETON_WORLD, {.skeleton_world = sk_writes_local}, "it changed its input local["},
+        {GRADE30_SKIN_NORMAL, {.skin_normal = normal_writes_palette}, "it changed its input palette["},
+        {GRADE30_COTAN_ROW, {.cotan_row = cotan_writes_ring}, "it changed its input ring[0]"},
+        {GRADE30_COR_POINT, {.cor_point = cor_writes_weight}, "it changed its input weight["},
+    };
+    for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++) {
+        grade30_result r;
+        assert_int_equal(grade30_check(&grade30_table[writes[i].x], writes[i].f, SEED, &r), LAB_OK);
+        grade30_print(writes[i].x, &r, stdout);
+        assert_int_equal(r.verdict, GRADE30_WRONG);
+        if (!strstr(r.detail, writes[i].element))
+            fail_msg("exercise %d: \"%s\" not in \"%s\"", writes[i].x + 1, writes[i].element, r.detail);
+    }
+}
+
+/* ---- answers at the rules' edges --------------------------------------------------------- */
+
+static int sk_last_bad(int n, const int *parent, const mat4 *local, mat4 *world)
+{
+    int bad = -1;
+    for (int i = 0; i < n; i++)
+        if (parent[i] < -1 || parent[i] >= i)
+            bad = i;
+    return bad >= 0 ? bad : ex30_skeleton_world(n, parent, local, world);
+}
+static int sk_zero_for_valid(int n, const int *parent, const mat4 *local, mat4 *world)
+{
+    int r = ex30_skeleton_world(n, parent, local, world);
+    return r < 0 ? 0 : r;
+}
+static bool norm_accepts_threshold(dualquat b, dualquat *out)
+{
+    double n = sqrt(b.real.w * b.real.w + b.real.x * b.real.x + b.real.y * b.real.y + b.real.z * b.real.z);
+    if (n < 1e-9 || !isfinite(n))
+        return false;
+    *out = dualquat_scale(b, 1 / n);
+    return true;
+}
+static bool norm_nan_passes(dualquat b, dualquat *out)
+{
+    double n = sqrt(b.real.w * b.real.w + b.real.x * b.real.x + b.real.y * b.real.y + b.real.z * b.real.z);
+    if (n <= 1e-9)
+        return false;
+    *out = dualquat_scale(b, 1 / n);
+    return true;
+}
+static bool norm_refuses_dual(dualquat b, dualquat *out)
+{
+    if (!(isfinite(b.dual.w) && isfinite(b.dual.x) && isfinite(b.dual.y) && isfinite(b.dual.z)))
+        return false;
+    return ex30_dq_normalize(b, out);
+}
+
+/* Each graded wrong, and where the table knows the mistake, named so. */
+static void test_grade30_the_rules_edges_separate_the_mistakes(void **state)
+{
+    (void)state;
+    const struct { int x; grade30_fn f; const char *name; } edges[] = {
+        {GRADE30_SKELETON_WORLD, {.skeleton_world = sk_last_bad}, "the last node that breaks the rule"},
+        {GRADE30_SKELETON_WORLD, {.skeleton_world = sk_zero_for_valid}, "0 returned for a valid skeleton"},
+        {GRADE30_DQ_NORMALIZE, {.dq_normalize = norm_accepts_threshold}, "1e-9 itself divided by"},
+        {GRADE30_DQ_NORMALIZE, {.dq_normalize = norm_nan_passes}, "a NaN slipping past a comparison"},
+        {GRADE30_DQ_NORMALIZE, {.dq_normalize = norm_refuses_dual}, "the dual part judged"},
+    };
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        grade30_result r;
+        assert_int_equal(grade30_check(&grade30_table[edges[i].x], edges[i].f, SEED, &r), LAB_OK);
+        grade30_print(edges[i].x, &r, stdout);
+        assert_int_equal(r.verdict, GRADE30_WRONG);
+        const grade30_entry *e = &grade30_table[edges[i].x];
+        if (edges[i].name && (r.mistake < 0 || !strstr(e->mistakes[r.mistake].name, edges[i].name)))
+            fail_msg("exercise %d: the mistake \"%s\" not named (named: %s)", edges[i].x + 1, edges[i].name,
+                     r.mistake < 0 ? "none" : e->mistakes[r.mistake].name);
+    }
+}
+
+/* ---- state between calls ------------------------------------------------------------------ */
+
+/* The ring radius cached by w: a case of another theta but the same w gets the old answer. */
+static double radius_cached(double w, double theta)
+{
+    static double last_w = -1, last;
+    if (w == last_w)
+        return last;
+    last_w = w;
+    return last = ex30_ring_radius_ratio(w, theta);
+}
+
+static void test_grade30_state_between_calls_is_named(void **state)
+{
+    (void)state;
+    grade30_result r;
+    assert_int_equal(grade30_check(&grade30_table[GRADE30_RING_RADIUS], (grade30_fn){.ring_radius_ratio = radius_cached},
+                                   SEED, &r),
+                     LAB_OK);
+    grade30_print(GRADE30_RING_RADIUS, &r, stdout);
+    assert_int_equal(r.verdict, GRADE30_WRONG);
+    assert_non_null(strstr(r.detail, "its answer depends on earlier calls"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grade30_a_write_into_an_input_is_wrong_and_named),
+        cmocka_unit_test(test_grade30_the_rules_edges_separate_the_mistakes),
+        cmocka_unit_test(test_grade30_state_between_calls_is_named),
+    };
+    return cmocka_run_group_tests_name("the grader's guarantees", tests, NULL, NULL);
+}

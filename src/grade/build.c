@@ -1,6 +1,7 @@
 /* build.c - a student's sheet compiled on its own into a shared object (build.h). */
 #define _GNU_SOURCE /* O_CLOEXEC, dirent's d_type */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -57,18 +58,18 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
     return h;
 }
 
-/* The compiler run from argv with its output into out->log, under limits, killed at the
- * deadline; *status its end, *late whether the deadline ended it. */
-static lab_error run_compiler(char *const *argv, double seconds, grade_build *out, int *status, bool *late, lab_diag *d)
+lab_error grade_command_run(char *const *argv, const grade_command_limits *limits, char *log, size_t size,
+                            size_t *dropped, int *status, bool *late, lab_diag *d)
 {
+    *dropped = 0, *late = false, *status = 0;
     int pipe_fd[2];
     if (pipe(pipe_fd) != 0)
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the compiler", "no pipe: %s", strerror(errno));
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, argv[0], "no pipe: %s", strerror(errno));
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(pipe_fd[0]), close(pipe_fd[1]);
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the compiler", "no child process: %s", strerror(errno));
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, argv[0], "no child process: %s", strerror(errno));
     }
     if (pid == 0) {
         setpgid(0, 0);
@@ -79,16 +80,17 @@ static lab_error run_compiler(char *const *argv, double seconds, grade_build *ou
             dup2(null, STDIN_FILENO);
         signal(SIGPIPE, SIG_DFL);
         setenv("LC_ALL", "C", 1), setenv("LANG", "C", 1), unsetenv("LANGUAGE"), unsetenv("GCC_COLORS");
-        /* memory, time and file size: a sheet that includes /dev/zero ends here (set last:
-         * in a sanitized grader this copy allocates through the sanitizer, which the
-         * address-space limit would refuse; exec starts the compiler afresh under them) */
-        setrlimit(RLIMIT_AS, &(struct rlimit){(rlim_t)2 << 30, (rlim_t)2 << 30});
-        rlim_t cpu = (rlim_t)seconds + 1;
+        /* time, file size and memory: a sheet that includes /dev/zero ends here (set last:
+         * in a sanitized program this copy allocates through the sanitizer, which the
+         * address-space limit would refuse; exec starts the command afresh under them) */
+        rlim_t cpu = (rlim_t)limits->seconds + 1;
         setrlimit(RLIMIT_CPU, &(struct rlimit){cpu, cpu + 1});
         setrlimit(RLIMIT_FSIZE, &(struct rlimit){(rlim_t)256 << 20, (rlim_t)256 << 20});
         setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+        if (limits->address_space)
+            setrlimit(RLIMIT_AS, &(struct rlimit){(rlim_t)limits->address_space, (rlim_t)limits->address_space});
         execvp(argv[0], argv);
-        fprintf(stderr, "%s: cannot run the compiler: %s\n", argv[0], strerror(errno));
+        fprintf(stderr, "%s: cannot run it: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     close(pipe_fd[1]);
@@ -96,19 +98,17 @@ static lab_error run_compiler(char *const *argv, double seconds, grade_build *ou
     setpgid(pid, pid);
     size_t used = 0;
     double start = grade_now();
-    *late = false;
     for (;;) {
         char buf[4096];
         ssize_t n;
         while ((n = read(pipe_fd[0], buf, sizeof buf)) > 0) {
-            size_t room = sizeof out->log - 1 - used, take = (size_t)n < room ? (size_t)n : room;
-            memcpy(out->log + used, buf, take);
-            used += take, out->log_dropped += (size_t)n - take;
+            size_t room = size - 1 - used, take = (size_t)n < room ? (size_t)n : room;
+            memcpy(log + used, buf, take);
+            used += take, *dropped += (size_t)n - take;
         }
-        pid_t w = waitpid(pid, status, WNOHANG);
-        if (w == pid)
+        if (waitpid(pid, status, WNOHANG) == pid)
             break;
-        if (grade_now() - start > seconds || out->log_dropped > ((size_t)64 << 20)) {
+        if (grade_now() - start > limits->seconds || *dropped > ((size_t)64 << 20)) {
             *late = true;
             kill(-pid, SIGKILL);
             waitpid(pid, status, 0);
@@ -116,11 +116,21 @@ static lab_error run_compiler(char *const *argv, double seconds, grade_build *ou
         }
         nanosleep(&(struct timespec){0, 2000000L}, NULL);
     }
-    kill(-pid, SIGKILL); /* whatever the compiler's driver left */
+    kill(-pid, SIGKILL); /* whatever it left in its group */
     close(pipe_fd[0]);
-    out->log[used] = '\0';
-    grade_ascii(out->log, true);
+    log[used] = '\0';
+    grade_ascii(log, true);
     return LAB_OK;
+}
+
+void *grade_object_open(int fd, char *why, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        snprintf(why, size, "%s", dlerror());
+    return h;
 }
 
 /* Removes the earlier objects of this name (NAME-*.so, regular files: the engine's own). */
@@ -217,7 +227,8 @@ lab_error grade_build_shared(const grade_build_request *req, grade_build *out, g
     int status = 0;
     bool late = false;
     unlink(tmp);
-    e = run_compiler(argv, req->seconds > 0 ? req->seconds : 60, out, &status, &late, d);
+    const grade_command_limits limits = {req->seconds > 0 ? req->seconds : 60, (unsigned long)2 << 30};
+    e = grade_command_run(argv, &limits, out->log, sizeof out->log, &out->log_dropped, &status, &late, d);
     if (e != LAB_OK)
         return e;
     if (late || (WIFSIGNALED(status))) {

@@ -56,6 +56,25 @@ typedef struct {
  * no memory) and LAB_ERR_OUTPUT (the folder cannot be made). */
 lab_error grade_build_shared(const grade_build_request *req, grade_build *out, grade_build_result *result, lab_diag *d);
 
+/* A command run from argv (never through a shell) in a process group of its own: its
+ * standard output and error into log (plain ASCII, as much as fits in size; *dropped the
+ * bytes that did not), ended with everything it started at the deadline (*late) or when it
+ * has written 64 MiB; *status its end as waitpid says. CPU seconds, file size (256 MiB) and,
+ * when address_space is not 0, address space are limited; LC_ALL=C, no colour. Errors:
+ * LAB_ERR_OUT_OF_MEMORY when no pipe or child could be made. */
+typedef struct {
+    double seconds;               /* wall clock */
+    unsigned long address_space;  /* bytes, 0 none (a sanitized program needs terabytes) */
+} grade_command_limits;
+lab_error grade_command_run(char *const *argv, const grade_command_limits *limits, char *log, size_t size,
+                            size_t *dropped, int *status, bool *late, lab_diag *d);
+
+/* In a sandbox's child (src/grade/sandbox.h): the shared object open on fd (opened by the
+ * parent before the fork), through /proc/self/fd, so that the child, nobody by then, needs
+ * no right to the object's folders; RTLD_LOCAL, so that its names never reach the
+ * program's own calls. NULL with the loader's words in why. */
+void *grade_object_open(int fd, char *why, size_t size);
+
 /* The first line of a compiler's messages that says "error" (else the first line), plain
  * ASCII, into out. */
 void grade_first_error(const char *log, char *out, size_t size);

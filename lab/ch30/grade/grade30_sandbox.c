@@ -7,7 +7,7 @@
  * The sheet is opened only in the child, after the fork and under the limits: a
  * constructor, a destructor or a function named like libc's (kill, write, exit) never runs
  * in the grader, and RTLD_LOCAL keeps the sheet's names from the grader's own calls. */
-#define _GNU_SOURCE /* dlopen's RTLD_LOCAL */
+#define _GNU_SOURCE /* dlsym */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "grade/build.h"
 #include "grade/sandbox.h"
 
 #include "grade30.h"
@@ -36,12 +37,11 @@ typedef struct {
  * the object cannot be opened or has no such function. */
 static bool open_sheet(const child_job *job, grade30_fn *f, grade30_result *r)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", job->object_fd);
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    char why[400];
+    void *h = grade_object_open(job->object_fd, why, sizeof why);
     if (!h) {
         *r = (grade30_result){.verdict = GRADE30_DOES_NOT_COMPILE, .mistake = -1};
-        snprintf(r->detail, sizeof r->detail, "it does not link: %.400s", dlerror());
+        snprintf(r->detail, sizeof r->detail, "it does not link: %.400s", why);
         return false;
     }
     void *sym = dlsym(h, job->x->function);

@@ -10,9 +10,10 @@
  * lines from 1, so the driver's log names them ("0:7(12): error: ..."), and that is
  * rewritten as "shader.glsl:7:12: error: ...".
  *
- * The driver runs in a child process (child_run) with a 20 s alarm, so that a shader that
- * crashes the compiler, loops for ever or takes the machine's memory ends the child, not
- * the grader. Where there is no EGL display the verdict is "not graded here", with the
+ * The driver runs in the grader engine's limited child (src/grade/sandbox.h) with the
+ * parent's 20 s deadline, so that a shader that crashes the compiler, loops for ever or
+ * takes the machine's memory ends the child, not the grader (as the user who runs the
+ * grader, with no address-space limit: the driver's own, not the student's C, runs there). Where there is no EGL display the verdict is "not graded here", with the
  * reason: never "correct". A known mistake is named when the GPU's answer matches, on every
  * case, the CPU's answer with that mistake (computed here, in doubles, from the packed
  * floats). */
@@ -21,10 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/bytes.h"
-#include "base/child.h"
+#include "grade/ended.h"
+#include "grade/sandbox.h"
 #include "gpu/gpu.h"
 #include "gpu/gpu_shaders.h"
 #include "gpu/gpu_skin.h"
@@ -79,6 +82,16 @@ typedef struct {
     grade30_result result;
     grade30_picture_data picture;
 } shader_state;
+
+/* What the child shares with the grader: the engine's head, then the verdict. */
+typedef struct {
+    grade_shared_head head;
+    bool done;
+    lab_error error;                  /* the GPU work's own failure (not the shader's verdict) */
+    char error_words[400];
+    grade30_result result;
+    grade30_picture_data picture;
+} shader_record;
 
 /* The driver's log with the student's lines: Mesa writes "0:LINE(COL)" (the source string
  * number the #line directive gives is not shown); a LINE within the student's `lines` becomes
@@ -220,14 +233,15 @@ static lab_error grade_cases(shader_state *st, gpu_skinner *skinner, lab_diag *d
 }
 
 /* The child's side: the driver, the cases, the verdict. */
-static lab_error shader_job(void *state, bytes *result, lab_diag *d)
+static void shader_job(void *arg, grade_shared_head *head)
 {
-    shader_state *st = state;
-    alarm(SHADER_SECONDS); /* the driver cannot cancel it: a shader that never ends ends the child */
+    shader_state *st = arg;
+    shader_record *rec = (shader_record *)head;
     gpu_context *gpu = NULL;
     gpu_skinner *skinner = NULL;
     lab_diag why = {0};
     st->result = (grade30_result){.verdict = GRADE30_CORRECT, .mistake = -1};
+    lab_error e = LAB_OK;
     if (gpu_open(&gpu, &why) != LAB_OK) {
         char msg[400];
         diag_format(&why, msg, sizeof msg);
@@ -243,17 +257,17 @@ static lab_error shader_job(void *state, bytes *result, lab_diag *d)
         snprintf(st->result.detail, sizeof st->result.detail, "it does not compile; the driver says: %s", st->result.computed);
         st->result.computed[0] = '\0';
     } else {
-        lab_error e = grade_cases(st, skinner, d);
-        if (e != LAB_OK) {
-            gpu_skinner_free(skinner), gpu_close(gpu);
-            return e;
-        }
+        lab_diag d = {0};
+        e = grade_cases(st, skinner, &d);
+        if (e != LAB_OK)
+            diag_format(&d, rec->error_words, sizeof rec->error_words);
     }
     gpu_skinner_free(skinner);
     gpu_close(gpu);
-    bytes_append(result, &st->result, sizeof st->result);
-    bytes_append(result, &st->picture, sizeof st->picture);
-    return result->failed ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "grade30", "the shader's verdict") : LAB_OK;
+    rec->error = e;
+    rec->result = st->result;
+    rec->picture = st->picture;
+    rec->done = grade_in_child();
 }
 
 lab_error grade30_shader_run(const char *path, uint64_t seed, grade30_result *out, grade30_picture_data *picture,
@@ -288,25 +302,37 @@ lab_error grade30_shader_run(const char *path, uint64_t seed, grade30_result *ou
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "the shader's text");
     }
     shader_state st = {(const char *)blend.data, file, lines, seed, {0}, {0}};
-    bytes result = {0};
-    lab_diag crash = {0};
-    lab_error e = child_run("the shader exercise (EGL, GLES and the driver)", shader_job, &st, &result, LAB_ERR_GPU, &crash);
-    bool out_of_memory = false;
-    if (e == LAB_OK && result.len == sizeof *out + sizeof *picture) {
-        memcpy(out, result.data, sizeof *out);
-        memcpy(picture, result.data + sizeof *out, sizeof *picture);
-    } else if (e == LAB_ERR_OUT_OF_MEMORY || (child_ended(&crash, &out_of_memory) && out_of_memory)) {
-        *d = crash;
-        e = LAB_ERR_OUT_OF_MEMORY;
-    } else { /* the child ended running the shader, or the GPU work failed: the shader's verdict */
-        char msg[400];
-        diag_format(&crash, msg, sizeof msg);
-        bool ended = child_ended(&crash, &out_of_memory);
-        *out = (grade30_result){.verdict = ended && strstr(msg, "Alarm") ? GRADE30_TOO_SLOW : GRADE30_CRASHED, .mistake = -1};
-        snprintf(out->detail, sizeof out->detail, "%s running your shader: %s",
-                 ended ? "the driver's process ended" : "the GPU work failed", msg);
-        e = LAB_OK;
+    shader_record *rec = (shader_record *)grade_shared_new(sizeof *rec);
+    if (!rec) {
+        bytes_free(&blend);
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "no memory to share with the shader's child");
     }
-    bytes_free(&blend), bytes_free(&result);
+    static grade_end end;
+    const grade_limits limits = {SHADER_SECONDS, 0, 0, 0, false};
+    lab_error e = grade_sandbox_run("the shader exercise (EGL, GLES and the driver)", &limits, shader_job, &st,
+                                    &rec->head, &end, d);
+    if (e == LAB_OK && rec->done && rec->error == LAB_OK) {
+        *out = rec->result;
+        *picture = rec->picture;
+    } else if (e == LAB_OK && rec->done && rec->error == LAB_ERR_OUT_OF_MEMORY) {
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "%s", rec->error_words);
+    } else if (e == LAB_OK && !rec->done && WIFEXITED(end.status) && WEXITSTATUS(end.status) == 3) {
+        /* the library's out-of-memory guard, or the contract's code, in the child */
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "the shader's child ran out of memory");
+    } else if (e == LAB_OK) { /* the child ended running the shader, or the GPU work failed: the shader's verdict */
+        char how[400];
+        bool slow = false;
+        if (rec->done)
+            snprintf(how, sizeof how, "the GPU work failed: %.300s", rec->error_words);
+        else {
+            char words[300];
+            slow = grade_ended(&rec->head, &end, path, words, sizeof words) == GRADE_ENDED_TOO_SLOW;
+            snprintf(how, sizeof how, "the driver's process ended: %s", words);
+        }
+        *out = (grade30_result){.verdict = slow ? GRADE30_TOO_SLOW : GRADE30_CRASHED, .mistake = -1};
+        snprintf(out->detail, sizeof out->detail, "%.400s running your shader", how);
+    }
+    grade_shared_free(&rec->head, sizeof *rec);
+    bytes_free(&blend);
     return e;
 }

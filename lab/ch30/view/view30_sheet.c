@@ -1,23 +1,31 @@
-/* view30_sheet.c - the student's sheet, watched (view30_sheet.h): rebuilt into a shared
- * object when it is saved, its skinning of the cylinder run in a child process with a
- * deadline, and graded by the chapter's grader (make grade30), one line an exercise. */
+/* view30_sheet.c - the student's sheet, watched (view30_sheet.h), through the grader's
+ * engine (src/grade/): rebuilt into a shared object on its own when it is saved (build.h:
+ * no shell, the compiler limited), its skinning of the cylinder run in the engine's limited
+ * child (sandbox.h: the parent's deadline, the whole process group killed, nobody when
+ * root), and graded by the chapter's grader (make grade30, run from an argument vector
+ * under a deadline), one line an exercise. */
 #define _XOPEN_SOURCE 700 /* nftw, mkdtemp */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/bytes.h"
-#include "base/child.h"
 #include "base/diag.h"
 #include "base/text.h"
+#include "grade/build.h"
+#include "grade/ended.h"
+#include "grade/sandbox.h"
 #include "math/linalg.h"
 #include "mesh/scene.h"
 
@@ -64,67 +72,39 @@ bool view30_sheet_changed(view30_sheet *w)
     return changed;
 }
 
-/* Runs a shell command with its output into `out` (at most size bytes kept), killed after
- * `seconds`; returns its exit status (124: the deadline). */
-static int run_command(const char *command, int seconds, char *out, size_t size)
-{
-    char line[4096];
-    snprintf(line, sizeof line, "timeout -s KILL %d %s 2>&1", seconds, command);
-    fflush(NULL);
-    FILE *p = popen(line, "r");
-    if (!p) {
-        snprintf(out, size, "cannot run the command: %s", strerror(errno));
-        return -1;
-    }
-    size_t used = 0;
-    int c;
-    while ((c = fgetc(p)) != EOF)
-        if (used + 1 < size)
-            out[used++] = (char)c;
-    out[used] = '\0';
-    int status = pclose(p);
-    return status == -1 ? -1 : (status >> 8) & 0xff;
-}
-
-/* The first line of the compiler's output that says "error", whole. */
+/* The compiler's first error, or the first line of the grader's output, as the panel draws it. */
 static void first_error(const char *log, char *out, size_t size)
 {
-    const char *at = strstr(log, "error");
-    const char *start = at ? at : log;
-    while (at && start > log && start[-1] != '\n')
-        start--;
-    size_t n = strcspn(start, "\n");
-    char raw[VIEW30_LINE];
-    if (n >= sizeof raw)
-        n = sizeof raw - 1;
-    memcpy(raw, start, n);
-    raw[n] = '\0';
-    text_printable(out, size, raw);
+    char line[VIEW30_LINE];
+    grade_first_error(log, line, sizeof line);
+    text_printable(out, size, line);
 }
 
 bool view30_sheet_build(view30_sheet *w, view30_student *s)
 {
-    char so[600], command[2048], log[8192];
-    snprintf(so, sizeof so, "%s/sheet-%d.so", w->dir, w->generation + 1);
-    /* the grader's rule (scripts/grade.sh): the lab's warnings, shown but not fatal */
-    snprintf(command, sizeof command,
-             "%s -std=c11 -Wall -Wextra -Wpedantic -O1 -g -fPIC -shared -Isrc -Ilab/ch30 '%s' -o '%s'", VIEW30_CC,
-             w->path, so);
-    int status = run_command(command, 60, log, sizeof log);
+    /* the grader's rule: the lab's warnings, shown but not fatal */
+    static const char *const headers[] = {"lab/ch30/exercises30.h", "src/math/linalg.h", "src/math/quat.h",
+                                          "src/math/dualquat.h", NULL};
+    static grade_build b;
+    grade_build_result result;
+    lab_diag d = {0};
+    lab_error e = grade_build_shared(&(grade_build_request){VIEW30_CC " -std=c11 -Wall -Wextra -Wpedantic -O1 -g -Isrc -Ilab/ch30",
+                                                            w->path, w->dir, "sheet", headers, 60},
+                                     &b, &result, &d);
     s->loaded = true;
-    if (status != 0) { /* keep the last version that compiled */
+    if (e != LAB_OK || result != GRADE_BUILD_OK) { /* keep the last version that compiled */
         snprintf(s->status, sizeof s->status, "no compile: last good one");
         s->line_count = 1;
-        first_error(log, s->lines[0], sizeof s->lines[0]);
-        if (!s->lines[0][0])
-            snprintf(s->lines[0], sizeof s->lines[0], "the compiler failed (status %d)", status);
+        if (e != LAB_OK)
+            diag_format(&d, s->lines[0], sizeof s->lines[0]);
+        else
+            text_printable(s->lines[0], sizeof s->lines[0], b.first_error);
         s->grade_stale = true;
         return false;
     }
-    if (w->have_so)
-        unlink(w->so); /* the previous generation's: the viewer's own */
-    w->generation++;
-    snprintf(w->so, sizeof w->so, "%s", so);
+    if (!b.reused || !w->have_so)
+        w->generation++;
+    snprintf(w->so, sizeof w->so, "%s", b.object);
     w->have_so = true;
     snprintf(s->status, sizeof s->status, "version %d", w->generation);
     s->line_count = 0;
@@ -135,35 +115,42 @@ bool view30_sheet_build(view30_sheet *w, view30_student *s)
 /* ---- the student's skinning, in a child with a deadline ---------------------------------- */
 
 typedef struct {
-    const char *so;
+    int object_fd;                   /* the sheet's shared object, open */
     const rig30_rig *rig;
     double theta;
 } skin_request;
+
+typedef struct {
+    grade_shared_head head;
+    bool done, not_written;
+    char error[VIEW30_LINE];
+    vec3 out[VERTS];
+} skin_record;
 
 typedef mat4 (*world_fn)(mat4, mat4);
 typedef mat4 (*skin_fn)(mat4, mat4);
 typedef vec3 (*lbs_fn)(vec3, const int *, const double *, int, const mat4 *);
 
-/* In the child: the sheet's exercises 1 to 3 skin the twist rig, the chapter's chain
- * (G_1 = G_0 L_1, C_j = G_j B_j^-1, p' = sum_j w_j C_j p). An endless loop ends at the
- * alarm. */
-static lab_error skin_job(void *state, bytes *result, lab_diag *d)
+/* In the engine's child: the sheet's exercises 1 to 3 skin the twist rig, the chapter's
+ * chain (G_1 = G_0 L_1, C_j = G_j B_j^-1, p' = sum_j w_j C_j p). An endless loop ends at the
+ * parent's deadline. */
+static void skin_job(void *arg, grade_shared_head *head)
 {
-    const skin_request *q = state;
-    /* a fault in the student's code ends the child by its signal, in every build: a
-     * sanitizer's handler would turn it into an exit status and a report */
-    const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-    for (size_t k = 0; k < sizeof faults / sizeof faults[0]; k++)
-        signal(faults[k], SIG_DFL);
-    alarm(VIEW30_SHEET_DEADLINE_S);
-    void *h = dlopen(q->so, RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-        return diag_fail(d, LAB_ERR_UNSUPPORTED, "the sheet", "%s", dlerror());
+    const skin_request *q = arg;
+    skin_record *r = (skin_record *)head;
+    void *h = grade_object_open(q->object_fd, r->error, sizeof r->error);
+    if (!h) {
+        r->done = true;
+        return;
+    }
     world_fn world = (world_fn)(uintptr_t)dlsym(h, "ex30_world_matrix");
     skin_fn skin = (skin_fn)(uintptr_t)dlsym(h, "ex30_skin_matrix");
     lbs_fn lbs = (lbs_fn)(uintptr_t)dlsym(h, "ex30_lbs_point");
-    if (!world || !skin || !lbs)
-        return diag_fail(d, LAB_ERR_UNSUPPORTED, "the sheet", "%s", "has no ex30_world_matrix, ex30_skin_matrix or ex30_lbs_point");
+    if (!world || !skin || !lbs) {
+        snprintf(r->error, sizeof r->error, "has no ex30_world_matrix, ex30_skin_matrix or ex30_lbs_point");
+        r->done = true;
+        return;
+    }
     scene_node joints[RIG30_JOINTS];
     rig30_joints(RIG30_TWIST, q->theta, joints);
     mat4 G[RIG30_JOINTS], C[RIG30_JOINTS];
@@ -172,15 +159,12 @@ static lab_error skin_job(void *state, bytes *result, lab_diag *d)
     G[1] = world(G[0], joints[1].local);
     for (int j = 0; j < RIG30_JOINTS; j++)
         C[j] = skin(G[j], q->rig->inverse_bind[j]);
-    vec3 out[VERTS];
     const skin_influences *in = &q->rig->influences;
     for (int v = 0; v < VERTS; v++)
-        out[v] = lbs(q->rig->bind.vertices[v], in->joint + v * in->per_vertex, in->weight + v * in->per_vertex,
-                     in->per_vertex, C);
-    unsigned char flag = exercise30_not_written;
-    bytes_append(result, &flag, 1);
-    bytes_append(result, out, sizeof out);
-    return result->failed ? diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the sheet", "%s", "its positions") : LAB_OK;
+        r->out[v] = lbs(q->rig->bind.vertices[v], in->joint + v * in->per_vertex, in->weight + v * in->per_vertex,
+                        in->per_vertex, C);
+    r->not_written = exercise30_not_written;
+    r->done = grade_in_child();
 }
 
 void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twist_deg, view30_student *s)
@@ -189,51 +173,78 @@ void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twi
     s->has_positions = false;
     if (!w->have_so)
         return;
-    skin_request q = {w->so, twist, deg_to_rad(twist_deg)};
-    bytes result = {0};
+    int fd = open(w->so, O_RDONLY);
+    skin_record *r = fd < 0 ? NULL : (skin_record *)grade_shared_new(sizeof *r);
+    if (!r) {
+        snprintf(s->status, sizeof s->status, "did not run: see stderr");
+        fprintf(stderr, "view30: your skinning: %s: %s\n", w->so, fd < 0 ? strerror(errno) : "no shared memory");
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    skin_request q = {fd, twist, deg_to_rad(twist_deg)};
+    grade_limits limits = grade_limits_default(VIEW30_SHEET_DEADLINE_S);
+    static grade_end end;
     lab_diag d = {0};
-    lab_error e = child_run("your skinning", skin_job, &q, &result, LAB_ERR_UNSUPPORTED, &d);
-    bool memory;
-    if (e == LAB_OK && result.len == 1 + sizeof(vec3) * VERTS) {
-        if (result.data[0]) {
-            snprintf(s->status, sizeof s->status, "not written yet");
-        } else {
-            memcpy(s->positions, result.data + 1, sizeof(vec3) * VERTS);
-            s->has_positions = true;
-            snprintf(s->status, sizeof s->status, "version %d", w->generation);
-        }
-    } else if (e != LAB_OK && child_ended(&d, &memory) && strstr(d.value, "signal 14")) {
-        snprintf(s->status, sizeof s->status, "stopped at %d s: a loop?", VIEW30_SHEET_DEADLINE_S);
-    } else if (e != LAB_OK && child_ended(&d, &memory)) { /* "signal 11 (Segmentation fault)" */
-        int number = 0;
-        const char *signal_at = strstr(d.value, "signal "), *status_at = strstr(d.value, "exit status ");
-        if (signal_at && sscanf(signal_at, "signal %d", &number) == 1)
-            snprintf(s->status, sizeof s->status, "crashed: signal %d", number);
-        else if (status_at && sscanf(status_at, "exit status %d", &number) == 1)
-            snprintf(s->status, sizeof s->status, "ended: exit status %d", number);
+    lab_error e = grade_sandbox_run("your skinning", &limits, skin_job, &q, &r->head, &end, &d);
+    close(fd);
+    char how[400];
+    if (e != LAB_OK) {
+        snprintf(s->status, sizeof s->status, "did not run: see stderr");
+        diag_format(&d, how, sizeof how);
+        fprintf(stderr, "view30: your skinning: %s\n", how);
+    } else if (r->done && r->error[0]) {
+        snprintf(s->status, sizeof s->status, "did not run: see stderr");
+        fprintf(stderr, "view30: your skinning: the sheet %s\n", r->error);
+    } else if (r->done && r->not_written) {
+        snprintf(s->status, sizeof s->status, "not written yet");
+    } else if (r->done) {
+        memcpy(s->positions, r->out, sizeof r->out);
+        s->has_positions = true;
+        snprintf(s->status, sizeof s->status, "version %d", w->generation);
+    } else { /* the child did not finish: the engine's words for how it ended */
+        grade_ending ending = grade_ended(&r->head, &end, w->path, how, sizeof how);
+        if (ending == GRADE_ENDED_TOO_SLOW)
+            snprintf(s->status, sizeof s->status, "stopped at %d s: a loop?", VIEW30_SHEET_DEADLINE_S);
+        else if (ending == GRADE_ENDED_CRASHED && WIFSIGNALED(end.status))
+            snprintf(s->status, sizeof s->status, "crashed: signal %d", WTERMSIG(end.status));
+        else if (ending == GRADE_ENDED_CRASHED)
+            snprintf(s->status, sizeof s->status, "ended: exit status %d", WIFEXITED(end.status) ? WEXITSTATUS(end.status) : 0);
         else
             snprintf(s->status, sizeof s->status, "ended: see stderr");
-        fprintf(stderr, "view30: your skinning: %s\n", d.value);
-    } else {
-        snprintf(s->status, sizeof s->status, "did not run: see stderr");
-        fprintf(stderr, "view30: your skinning: %s\n", e != LAB_OK ? d.value : "no positions came back");
+        fprintf(stderr, "view30: your skinning: %s\n", how);
     }
-    bytes_free(&result);
+    grade_shared_free(&r->head, sizeof *r);
 }
 
 /* ---- the grader's verdicts ----------------------------------------------------------------- */
 
 void view30_sheet_grade(const view30_sheet *w, view30_student *s)
 {
-    char command[2048], log[16384];
-    snprintf(command, sizeof command,
-             "make -s --no-print-directory " VIEW30_MAKE_VARIABLES " grade30 SHEET=lab30 EXERCISES='%s' GRADE_DIR='%s/grade'",
-             w->path, w->dir);
-    int status = run_command(command, 120, log, sizeof log);
+    /* make, from an argument vector: the sheet's path is one word whatever it holds */
+    char variables[] = VIEW30_MAKE_VARIABLES, exercises[700], dir[600], *argv[16];
+    int words = 0;
+    argv[words++] = "make", argv[words++] = "-s", argv[words++] = "--no-print-directory";
+    for (char *v = strtok(variables, " "); v && words < 10; v = strtok(NULL, " "))
+        argv[words++] = v;
+    snprintf(exercises, sizeof exercises, "EXERCISES=%s", w->path);
+    snprintf(dir, sizeof dir, "GRADE_DIR=%s/grade", w->dir);
+    argv[words++] = "grade30", argv[words++] = "SHEET=lab30", argv[words++] = exercises, argv[words++] = dir;
+    argv[words] = NULL;
+    static char log[16384];
+    size_t dropped = 0;
+    int status = 0;
+    bool late = false;
+    lab_diag d = {0};
+    const grade_command_limits limits = {120, 0};
+    lab_error e = grade_command_run(argv, &limits, log, sizeof log, &dropped, &status, &late, &d);
     s->grade_stale = false;
-    if (status == 124) {
+    if (e != LAB_OK || late) {
         s->line_count = 1;
-        snprintf(s->lines[0], sizeof s->lines[0], "the grader did not finish in 120 s");
+        if (e != LAB_OK)
+            diag_format(&d, s->lines[0], sizeof s->lines[0]);
+        else
+            snprintf(s->lines[0], sizeof s->lines[0], "the grader did not finish in 120 s");
         return;
     }
     /* "N. title: verdict", one an exercise; the compiler's first error otherwise */
@@ -254,7 +265,8 @@ void view30_sheet_grade(const view30_sheet *w, view30_student *s)
         n = 1;
         first_error(log, s->lines[0], sizeof s->lines[0]);
         if (!s->lines[0][0])
-            snprintf(s->lines[0], sizeof s->lines[0], "the grader said nothing (status %d)", status);
+            snprintf(s->lines[0], sizeof s->lines[0], "the grader said nothing (status %d)",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : status);
     }
     s->line_count = n;
 }

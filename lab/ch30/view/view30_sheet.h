@@ -24,7 +24,7 @@ typedef struct {
     long seen_sec, seen_nsec;
     off_t seen_size;
     int generation;          /* versions that compiled */
-    char so[600];            /* the last one that did */
+    char so[1024];           /* the last one that did */
     bool have_so;
 } view30_sheet;
 

@@ -30,7 +30,7 @@ void grade_ascii(char *text, bool lines)
 
 void grade_first_error(const char *log, char *out, size_t size)
 {
-    const char *line = log, *pick = NULL;
+    const char *line, *pick = NULL;
     for (const char *at = log; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
         if (!pick) {
             size_t n = strcspn(at, "\n");
@@ -38,7 +38,10 @@ void grade_first_error(const char *log, char *out, size_t size)
             if (e && (size_t)(e - at) < n)
                 pick = at;
         }
-    line = pick ? pick : log;
+    if (!pick) /* else the first line that says anything */
+        for (pick = log; *pick == '\n' || *pick == ' ' || *pick == '\t';)
+            pick++;
+    line = pick;
     size_t n = strcspn(line, "\n");
     if (size == 0)
         return;

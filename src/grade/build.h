@@ -75,8 +75,8 @@ lab_error grade_command_run(char *const *argv, const grade_command_limits *limit
  * program's own calls. NULL with the loader's words in why. */
 void *grade_object_open(int fd, char *why, size_t size);
 
-/* The first line of a compiler's messages that says "error" (else the first line), plain
- * ASCII, into out. */
+/* The first line of a compiler's messages that says "error" (else the first that says
+ * anything), plain ASCII, into out. */
 void grade_first_error(const char *log, char *out, size_t size);
 
 /* Text as plain printable ASCII: a byte outside 0x20..0x7e (but a newline when `lines`)

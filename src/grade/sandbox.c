@@ -1,5 +1,6 @@
 /* sandbox.c - a student's code run in a child process that the parent limits (sandbox.h). */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, setgroups, dladdr */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -123,6 +124,64 @@ bool grade_started_a_process(const grade_shared_head *shared)
 
 /* ---- in the parent -------------------------------------------------------------------- */
 
+enum { KNOWN_CHILDREN = 256 };
+
+/* This process's children, from /proc (a name's parentheses read from the last one); at
+ * most max into out, the count returned. */
+static int children_of_this(pid_t *out, int max)
+{
+    DIR *proc = opendir("/proc");
+    if (!proc)
+        return 0;
+    int n = 0;
+    pid_t self = getpid();
+    for (struct dirent *e; (e = readdir(proc)) && n < max;) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[64], text[512];
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            continue;
+        ssize_t len = read(fd, text, sizeof text - 1);
+        close(fd);
+        if (len <= 0)
+            continue;
+        text[len] = '\0';
+        const char *close_paren = strrchr(text, ')');
+        char state;
+        long ppid;
+        if (close_paren && sscanf(close_paren + 1, " %c %ld", &state, &ppid) == 2 && ppid == (long)self)
+            out[n++] = (pid_t)atol(e->d_name);
+    }
+    closedir(proc);
+    return n;
+}
+
+/* Ends every descendant the job left: this process is the children's subreaper while the
+ * job runs, so that a copy that left the group (setsid, a daemon's double fork) comes to it
+ * when its parent ends; each child that was not this process's before the run is killed and
+ * reaped, until none is left (at most 200 ms). */
+static void end_the_escaped(const pid_t *before, int known)
+{
+    static pid_t now[KNOWN_CHILDREN];
+    for (int round = 0; round < 200; round++) {
+        int n = children_of_this(now, KNOWN_CHILDREN), left = 0;
+        for (int i = 0; i < n; i++) {
+            bool old = false;
+            for (int k = 0; k < known && !old; k++)
+                old = before[k] == now[i];
+            if (old)
+                continue;
+            kill(now[i], SIGKILL);
+            left += waitpid(now[i], NULL, WNOHANG) == 0;
+        }
+        if (left == 0 && n <= known)
+            return;
+        pause_ms(1);
+    }
+}
+
 /* What the child wrote to its standard error so far, kept as far as it fits (the pipe is
  * emptied as the child writes, so that a chatty body never blocks on it). */
 static void drain(int fd, grade_end *end, size_t *used)
@@ -141,13 +200,20 @@ lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_
                             grade_shared_head *shared, grade_end *end, lab_diag *d)
 {
     memset(end, 0, sizeof *end);
+    static pid_t before[KNOWN_CHILDREN];
+    int known = children_of_this(before, KNOWN_CHILDREN), subreaper = 0;
+    prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     int err[2];
-    if (pipe(err) != 0)
+    if (pipe(err) != 0) {
+        prctl(PR_SET_CHILD_SUBREAPER, subreaper, 0, 0, 0);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, what, "no pipe for its child: %s", strerror(errno));
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(err[0]), close(err[1]);
+        prctl(PR_SET_CHILD_SUBREAPER, subreaper, 0, 0, 0);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, what, "no child process: %s", strerror(errno));
     }
     if (pid == 0) {
@@ -187,8 +253,13 @@ lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_
     kill(pid, SIGKILL);
     while (waitpid(pid, &end->status, 0) < 0 && errno == EINTR)
         ;
-    for (int i = 0; i < 200 && kill(-pid, SIGKILL) == 0; i++)
+    for (int i = 0; i < 200 && kill(-pid, SIGKILL) == 0; i++) {
+        while (waitpid(-pid, NULL, WNOHANG) > 0) /* the group's copies, ours now: reaped */
+            ;
         pause_ms(1);
+    }
+    end_the_escaped(before, known);
+    prctl(PR_SET_CHILD_SUBREAPER, subreaper, 0, 0, 0);
     drain(err[0], end, &used);
     close(err[0]);
     return LAB_OK;

@@ -1,0 +1,256 @@
+/* test_grade.c - the grader engine (src/grade/), which names no chapter: the call arrays
+ * (exact heap copies, outputs of 0xff, a written input named by element, a bad access named
+ * after the nearest array), the sheet's build (a file of any name, its first error in plain
+ * ASCII, an object named by content hash: a sheet restored with an older time is rebuilt,
+ * an unchanged one is not, a compiler that runs away is stopped), and the sandbox (a loop, a
+ * loop that cancels alarms, a fork bomb, an exit and a signal each end as the engine says,
+ * within its deadline as the engine reports it, never a wall clock measured here). */
+#define _GNU_SOURCE /* setsid, utimensat */
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#include "grade/arrays.h"
+#include "grade/build.h"
+#include "grade/ended.h"
+#include "grade/sandbox.h"
+
+/* ---- the call arrays ---------------------------------------------------------------------- */
+
+static void test_grade_arrays_copy_compare_and_name(void **state)
+{
+    (void)state;
+    const double weight[3] = {0.25, NAN, 0.5};
+    const int joint[2] = {4, 7};
+    grade_call call = {0};
+    double *w = grade_input(&call, "weight", "weights", weight, sizeof *weight, 3);
+    int *j = grade_input(&call, "joint", "influences", joint, sizeof *joint, 2);
+    double *out = grade_output(&call, "out", "numbers", sizeof(double), 2);
+    double *none = grade_input(&call, "none", "numbers", NULL, sizeof(double), 4); /* an absent input */
+    assert_true(grade_call_ready(&call));
+    assert_true(w != weight && j != joint && none == NULL);
+    assert_memory_equal(w, weight, sizeof weight); /* NaN too, bit for bit */
+    assert_true(isnan(out[0]) && isnan(out[1]));   /* 0xff bytes: NaN, never a plausible answer */
+    char why[64] = "";
+    assert_false(grade_call_changed(&call, why, sizeof why));
+    j[1] = 8;
+    assert_true(grade_call_changed(&call, why, sizeof why));
+    assert_string_equal(why, "joint[1]");
+    j[1] = 7, w[2] = 0.5; /* the same double written back is no change */
+    assert_false(grade_call_changed(&call, why, sizeof why));
+    /* a bad access, in the words of the nearest array */
+    grade_name_access((uintptr_t)(j + 2), false, why, sizeof why);
+    assert_string_equal(why, "reads joint[2], past the 2 influences");
+    grade_name_access((uintptr_t)(w - 2), true, why, sizeof why);
+    assert_string_equal(why, "writes weight[-2], before the 3 weights");
+    grade_name_access(0, false, why, sizeof why);
+    assert_string_equal(why, "reads address 0 (a null pointer)");
+    grade_call_end(&call);
+    grade_name_access(16, false, why, sizeof why); /* no call under way */
+    assert_non_null(strstr(why, "outside every array"));
+}
+
+/* ---- the sheet's build -------------------------------------------------------------------- */
+
+static grade_build_result build(const char *dir, const char *source, grade_build *b)
+{
+    char objects[128];
+    snprintf(objects, sizeof objects, "%s/obj", dir);
+    grade_build_result r;
+    lab_diag d = {0};
+    assert_int_equal(grade_build_shared(&(grade_build_request){"cc -std=c11 -Wall", source, objects, "sheet", NULL, 30}, b,
+                                        &r, &d),
+                     LAB_OK);
+    return r;
+}
+
+static void test_grade_build_any_name_and_the_first_error(void **state)
+{
+    (void)state;
+    char dir[64], path[256];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    static grade_build b;
+    /* a name a shell would split, quote or run */
+    snprintf(path, sizeof path, "%s/my 'odd' `touch x` \"name\"\nline.c", dir);
+    assert_true(tu_write_file(path, "int f(void) { return 1; }\n"));
+    assert_int_equal(build(dir, path, &b), GRADE_BUILD_OK);
+    assert_false(b.reused);
+    assert_false(tu_exists("x"));
+    /* the first error, plain ASCII, file:line first */
+    snprintf(path, sizeof path, "%s/broken.c", dir);
+    assert_true(tu_write_file(path, "int f(void) { return undeclared; }\nint g(void) { return also; }\n"));
+    assert_int_equal(build(dir, path, &b), GRADE_BUILD_FAILED);
+    char want[300];
+    snprintf(want, sizeof want, "%s:1:", path);
+    assert_int_equal(strncmp(b.first_error, want, strlen(want)), 0);
+    assert_non_null(strstr(b.first_error, "error"));
+    assert_non_null(strstr(b.first_error, "'undeclared'")); /* plain quotes, not the UTF-8 ones */
+    for (const char *c = b.log; *c; c++)
+        assert_true(*c == '\n' || (*c >= 0x20 && *c <= 0x7e));
+    /* a file that is not there */
+    snprintf(path, sizeof path, "%s/missing.c", dir);
+    assert_int_equal(build(dir, path, &b), GRADE_BUILD_UNREADABLE);
+    assert_non_null(strstr(b.first_error, "No such file"));
+    tu_remove_tree(dir);
+}
+
+static void test_grade_build_by_content_not_by_time(void **state)
+{
+    (void)state;
+    char dir[64], path[128], first[1024];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    static grade_build b;
+    snprintf(path, sizeof path, "%s/sheet.c", dir);
+    assert_true(tu_write_file(path, "int f(void) { return 1; }\n"));
+    assert_int_equal(build(dir, path, &b), GRADE_BUILD_OK);
+    snprintf(first, sizeof first, "%s", b.object);
+    assert_int_equal(build(dir, path, &b), GRADE_BUILD_OK); /* unchanged: reused */
+    assert_true(b.reused);
+    assert_string_equal(b.object, first);
+    /* another version, restored with an older time (cp -p, tar): rebuilt all the same */
+    assert_true(tu_write_file(path, "int f(void) { return 2; }\n"));
+    struct timespec old[2] = {{1000000, 0}, {1000000, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+    assert_int_equal(build(dir, path, &b), GRADE_BUILD_OK);
+    assert_false(b.reused);
+    assert_string_not_equal(b.object, first);
+    assert_false(tu_exists(first)); /* the earlier object, the engine's own, removed */
+    tu_remove_tree(dir);
+}
+
+static void test_grade_build_stops_a_compiler_that_runs_away(void **state)
+{
+    (void)state;
+    char dir[64], path[128];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    static grade_build b;
+    snprintf(path, sizeof path, "%s/zero.c", dir);
+    assert_true(tu_write_file(path, "#include \"/dev/zero\"\n"));
+    char objects[128];
+    snprintf(objects, sizeof objects, "%s/obj", dir);
+    grade_build_result r;
+    lab_diag d = {0};
+    assert_int_equal(grade_build_shared(&(grade_build_request){"cc -std=c11", path, objects, "sheet", NULL, 5}, &b, &r, &d),
+                     LAB_OK);
+    printf("  #include \"/dev/zero\": %s\n", b.first_error);
+    assert_true(r == GRADE_BUILD_LIMIT || r == GRADE_BUILD_FAILED); /* gcc: out of memory under the limit */
+    assert_true(b.first_error[0] != '\0');
+    tu_remove_tree(dir);
+}
+
+/* ---- the sandbox ---------------------------------------------------------------------------- */
+
+typedef enum { LOOPS, CANCELS_ALARMS, FORK_BOMB, EXITS, SEGFAULTS, FINISHES, ESCAPES } job_kind;
+
+/* What the escaping job tells the test: the daemon it left. */
+typedef struct {
+    grade_shared_head head;
+    volatile pid_t escaped;
+} escape_record;
+
+static void job(void *arg, grade_shared_head *head)
+{
+    volatile unsigned long spin = 0;
+    switch (*(const job_kind *)arg) {
+    case LOOPS:
+        for (;;)
+            spin++;
+    case CANCELS_ALARMS:
+        alarm(0);
+        signal(SIGALRM, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        for (;;)
+            spin++;
+    case FORK_BOMB:
+        for (;;)
+            fork();
+    case EXITS: exit(0);
+    case SEGFAULTS: raise(SIGSEGV); break;
+    case FINISHES: head->phase = 1; break;
+    case ESCAPES: { /* a daemon: out of the group and the session, its parent gone; then a loop */
+        escape_record *r = (escape_record *)head;
+        pid_t p = fork();
+        if (p == 0) {
+            setsid();
+            pid_t q = fork();
+            if (q == 0)
+                for (;;)
+                    spin++;
+            r->escaped = q;
+            _exit(0);
+        }
+        while (!r->escaped)
+            spin++;
+        for (;;)
+            spin++;
+    }
+    }
+}
+
+static void test_grade_sandbox_ends_every_child_as_it_says(void **state)
+{
+    (void)state;
+    const struct { job_kind kind; grade_ending ending; const char *words; } runs[] = {
+        {LOOPS, GRADE_ENDED_TOO_SLOW, "over 0.3 s"},  {CANCELS_ALARMS, GRADE_ENDED_TOO_SLOW, "over 0.3 s"},
+        {FORK_BOMB, GRADE_ENDED_TOO_SLOW, "over 0.3 s"}, {EXITS, GRADE_ENDED_CRASHED, "exit status 0"},
+        {SEGFAULTS, GRADE_ENDED_CRASHED, "SIGSEGV 11"},
+    };
+    grade_limits limits = grade_limits_default(0.3);
+    limits.processes = 64;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        grade_shared_head *s = grade_shared_new(sizeof *s);
+        assert_non_null(s);
+        static grade_end end;
+        lab_diag d = {0};
+        assert_int_equal(grade_sandbox_run("a job", &limits, job, (void *)&runs[i].kind, s, &end, &d), LAB_OK);
+        char words[200];
+        grade_ending how = grade_ended(s, &end, "sheet.c", words, sizeof words);
+        printf("  job %d: %s\n", (int)runs[i].kind, words);
+        assert_int_equal(how, runs[i].ending);
+        assert_non_null(strstr(words, runs[i].words));
+        assert_true(end.seconds_allowed == 0.3); /* the limit it reports, not a time measured here */
+        /* nothing of the group is left */
+        assert_int_equal(kill(-s->leader, 0), -1);
+        grade_shared_free(s, sizeof *s);
+    }
+    /* a job that finishes: phase 1, and the extra second granted after it */
+    job_kind finishes = FINISHES;
+    grade_shared_head *s = grade_shared_new(sizeof *s);
+    static grade_end end;
+    assert_int_equal(grade_sandbox_run("a job", &limits, job, &finishes, s, &end, NULL), LAB_OK);
+    assert_int_equal(s->phase, 1);
+    assert_false(end.late);
+    assert_true(WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0);
+    assert_true(end.seconds_allowed == 0.3 + limits.extra_seconds);
+    grade_shared_free(s, sizeof *s);
+    /* a daemon that left the group and the session: ended all the same, nothing left */
+    job_kind escapes = ESCAPES;
+    escape_record *r = (escape_record *)grade_shared_new(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(grade_sandbox_run("a job", &limits, job, &escapes, &r->head, &end, NULL), LAB_OK);
+    assert_true(end.late);
+    assert_true(r->escaped > 0);
+    assert_int_equal(kill(r->escaped, 0), -1);
+    grade_shared_free(&r->head, sizeof *r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grade_arrays_copy_compare_and_name),
+        cmocka_unit_test(test_grade_build_any_name_and_the_first_error),
+        cmocka_unit_test(test_grade_build_by_content_not_by_time),
+        cmocka_unit_test(test_grade_build_stops_a_compiler_that_runs_away),
+        cmocka_unit_test(test_grade_sandbox_ends_every_child_as_it_says),
+    };
+    return cmocka_run_group_tests_name("the grader engine", tests, NULL, NULL);
+}

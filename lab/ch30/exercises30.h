@@ -13,7 +13,9 @@
  * mat4_linear_inverse_transpose, rig30_radius_ratio) are what the grader compares with,
  * so calling them teaches nothing. A body must compute from its arguments alone: the
  * grader calls each case twice, in two orders, and a fresh copy of every array, of exactly
- * its size, each time.
+ * its size, each time; it compares every const input with the case after the call (a write
+ * into one is a wrong answer). Each sheet is compiled on its own, so one that does not
+ * compile never stops another's grading; M_PI and LAB_PI may be used (below).
  */
 #ifndef EXERCISES30_H
 #define EXERCISES30_H

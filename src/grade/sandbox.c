@@ -164,7 +164,7 @@ static int children_of_this(pid_t *out, int max)
  * reaped, until none is left (at most 200 ms). */
 static void end_the_escaped(const pid_t *before, int known)
 {
-    static pid_t now[KNOWN_CHILDREN];
+    pid_t now[KNOWN_CHILDREN];
     for (int round = 0; round < 200; round++) {
         int n = children_of_this(now, KNOWN_CHILDREN), left = 0;
         for (int i = 0; i < n; i++) {
@@ -200,7 +200,7 @@ lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_
                             grade_shared_head *shared, grade_end *end, lab_diag *d)
 {
     memset(end, 0, sizeof *end);
-    static pid_t before[KNOWN_CHILDREN];
+    pid_t before[KNOWN_CHILDREN];
     int known = children_of_this(before, KNOWN_CHILDREN), subreaper = 0;
     prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);

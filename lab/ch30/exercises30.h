@@ -33,8 +33,8 @@
 #endif
 
 /* Set by a body that is not written yet; the grader clears it before each call. */
-extern bool exercise30_not_written;
-#define NOT_WRITTEN_YET() (exercise30_not_written = true)
+extern bool grade_not_written;
+#define NOT_WRITTEN_YET() (grade_not_written = true)
 
 /* 1. "Hierarchy evaluation and vertex blending are two steps": a joint's world matrix from
  *    its parent's and its own local, G_i = G_parent L_i. */

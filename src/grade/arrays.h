@@ -45,7 +45,9 @@ typedef struct {
 } grade_call;
 
 /* A copy of count elements of `element` bytes at src, exactly that size on the heap; NULL
- * for count 0 (and src NULL: an absent optional array). */
+ * for src NULL (an absent optional array). src is compared with the copy after the call, so
+ * it must live until grade_call_changed: the case's own arrays, never a local of the
+ * function that registers it. */
 void *grade_input(grade_call *call, const char *name, const char *noun, const void *src, size_t element, int count);
 /* The same, for an array the function may change (its answer): not compared. */
 void *grade_inout(grade_call *call, const char *name, const char *noun, const void *src, size_t element, int count);

@@ -79,7 +79,7 @@ typedef struct {
     const char *file;                 /* the sheet's name in the driver's messages */
     int lines;                        /* the sheet's lines */
     uint64_t seed;
-    grade30_result result;
+    grade_result result;
     grade30_picture_data picture;
 } shader_state;
 
@@ -89,7 +89,7 @@ typedef struct {
     bool done;
     lab_error error;                  /* the GPU work's own failure (not the shader's verdict) */
     char error_words[400];
-    grade30_result result;
+    grade_result result;
     grade30_picture_data picture;
 } shader_record;
 
@@ -160,7 +160,7 @@ static lab_error case_rig(int i, uint64_t seed, packed_mesh *m, palette_matrix *
 /* Every case on every path against the CPU; the first difference decides. */
 static lab_error grade_cases(shader_state *st, gpu_skinner *skinner, lab_diag *d)
 {
-    grade30_result *r = &st->result;
+    grade_result *r = &st->result;
     bool matches[SLIPS];
     for (int s = 0; s < SLIPS; s++)
         matches[s] = true;
@@ -202,8 +202,8 @@ static lab_error grade_cases(shader_state *st, gpu_skinner *skinner, lab_diag *d
                                      fabs(gn[3 * v + k] - tn[k]) <= 1e-5 * fmax(1, fabs(tn[k]));
                 }
                 bool ok = dp <= 1e-6 * size && dn <= 1e-5;
-                if (!ok && r->verdict == GRADE30_CORRECT) {
-                    r->verdict = GRADE30_WRONG, r->failed = i + 1, r->failed_pass = 1;
+                if (!ok && r->verdict == GRADE_CORRECT) {
+                    r->verdict = GRADE_WRONG, r->failed = i + 1, r->failed_pass = 1;
                     r->difference = isnan(dp) || isnan(dn) ? NAN : fmax(dp / size, dn), r->tolerance = 1e-6;
                     snprintf(r->failed_case, sizeof r->failed_case, "%.160s; the %s path", what, gpu_path_name((gpu_path)path));
                     snprintf(r->computed, sizeof r->computed, "vertex %zu: p' = (%.9g, %.9g, %.9g), n' = (%.7g, %.7g, %.7g)", v,
@@ -226,7 +226,7 @@ static lab_error grade_cases(shader_state *st, gpu_skinner *skinner, lab_diag *d
         packed_mesh_free(&m);
         free(pm), free(pc), free(gp), free(gn), free(cp), free(cn);
     }
-    for (int s = 0; s < SLIPS && r->verdict == GRADE30_WRONG && r->mistake < 0; s++)
+    for (int s = 0; s < SLIPS && r->verdict == GRADE_WRONG && r->mistake < 0; s++)
         if (matches[s])
             r->mistake = s;
     return e;
@@ -240,18 +240,18 @@ static void shader_job(void *arg, grade_shared_head *head)
     gpu_context *gpu = NULL;
     gpu_skinner *skinner = NULL;
     lab_diag why = {0};
-    st->result = (grade30_result){.verdict = GRADE30_CORRECT, .mistake = -1};
+    st->result = (grade_result){.verdict = GRADE_CORRECT, .mistake = -1};
     lab_error e = LAB_OK;
     if (gpu_open(&gpu, &why) != LAB_OK) {
         char msg[400];
         diag_format(&why, msg, sizeof msg);
-        st->result.verdict = GRADE30_NOT_GRADED;
+        st->result.verdict = GRADE_NOT_GRADED;
         snprintf(st->result.detail, sizeof st->result.detail, "no EGL display with OpenGL ES 3.1 on this machine: %s", msg);
     } else if (gpu_skinner_create(gpu, st->blend, &skinner, &why) != LAB_OK) {
         char msg[480];
         diag_format(&why, msg, sizeof msg);
         const char *log = strstr(msg, "does not compile: ");
-        st->result.verdict = GRADE30_WRONG;
+        st->result.verdict = GRADE_WRONG;
         student_lines(log ? log + strlen("does not compile: ") : msg, st->file, st->lines, st->result.computed,
                       sizeof st->result.computed);
         snprintf(st->result.detail, sizeof st->result.detail, "it does not compile; the driver says: %s", st->result.computed);
@@ -270,17 +270,17 @@ static void shader_job(void *arg, grade_shared_head *head)
     rec->done = grade_in_child();
 }
 
-lab_error grade30_shader_run(const char *path, uint64_t seed, grade30_result *out, grade30_picture_data *picture,
+lab_error grade30_shader_run(const char *path, uint64_t seed, grade_result *out, grade30_picture_data *picture,
                              lab_diag *d)
 {
-    *out = (grade30_result){.verdict = GRADE30_NOT_WRITTEN, .mistake = -1};
+    *out = (grade_result){.verdict = GRADE_NOT_WRITTEN, .mistake = -1};
     *picture = (grade30_picture_data){0};
     bytes text = {0};
     bytes_read_result read = bytes_read_file(path, 1 << 20, &text);
     if (read == BYTES_READ_OUT_OF_MEMORY)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "the shader sheet");
     if (read != BYTES_READ_OK) {
-        out->verdict = GRADE30_NOT_GRADED;
+        out->verdict = GRADE_NOT_GRADED;
         snprintf(out->detail, sizeof out->detail, "%s could not be read: %s", path, bytes_read_message(read));
         bytes_free(&text);
         return LAB_OK;
@@ -329,7 +329,7 @@ lab_error grade30_shader_run(const char *path, uint64_t seed, grade30_result *ou
             slow = grade_ended(&rec->head, &end, path, words, sizeof words) == GRADE_ENDED_TOO_SLOW;
             snprintf(how, sizeof how, "the driver's process ended: %s", words);
         }
-        *out = (grade30_result){.verdict = slow ? GRADE30_TOO_SLOW : GRADE30_CRASHED, .mistake = -1};
+        *out = (grade_result){.verdict = slow ? GRADE_TOO_SLOW : GRADE_CRASHED, .mistake = -1};
         snprintf(out->detail, sizeof out->detail, "%.400s running your shader", how);
     }
     grade_shared_free(&rec->head, sizeof *rec);

@@ -14,6 +14,8 @@
 #include "base/diag.h"
 #include "draw/raster.h"
 #include "exercises30.h"
+#include "grade/exercise.h"
+#include "grade/grader.h"
 #include "math/quat.h"
 
 /* The exercises in the order of exercises30.h. */
@@ -36,15 +38,7 @@ typedef enum {
     GRADE30_SHEET_LAB30, GRADE30_SHEET_SKELETON, GRADE30_SHEET_DQS, GRADE30_SHEET_NORMALS, GRADE30_SHEET_PALETTE,
     GRADE30_SHEET_WEIGHTS, GRADE30_SHEET_SHADER, GRADE30_SHEET_FIXES, GRADE30_SHEET_COUNT
 } grade30_sheet_id;
-typedef struct {
-    const char *name;                 /* "dqs": SHEET=dqs */
-    const char *file;                 /* the shipped sheet: "lab/ch30/sheets/dqs.c" */
-    const char *page;                 /* the page whose topics it practises */
-    const char *heading;              /* its exercises' section there: "Exercises: dual quaternions" */
-    const char *topics;               /* in words, for the summary and the pages */
-    int first, count;                 /* its exercises: first .. first + count - 1 */
-} grade30_sheet;
-extern const grade30_sheet grade30_sheets[GRADE30_SHEET_COUNT];
+extern const grade_sheet grade30_sheets[GRADE30_SHEET_COUNT];
 
 /* One exercise's function, in its own signature (the member of its kind). */
 typedef union {
@@ -76,13 +70,23 @@ typedef union {
     vec3 (*corrective_point)(vec3 p, vec3 delta, double s, mat4 blend, quat rotation, bool after);
 } grade30_fn;
 
+/* The engine's function (grade_fn, exercise.h) as the member of its exercise's kind. */
+static inline grade30_fn grade30_fn_of(grade_fn g)
+{
+    grade30_fn f;
+    memcpy(&f, &g, sizeof g);
+    return f;
+}
+
 enum { GRADE30_MAX_K = 8, GRADE30_MAX_PALETTE = 8, GRADE30_MAX_VERTICES = 240, GRADE30_MAX_RING = 8 };
-/* the most numbers an answer of the kind GRADE30_VALUES holds: a mesh's points */
+/* the most numbers an answer of the kind GRADE_VALUES holds: a mesh's points */
 enum { GRADE30_MAX_VALUES = 3 * GRADE30_MAX_VERTICES };
 
-/* One case's inputs (the fields its exercise reads) and its words. */
-typedef struct {
-    char what[200];
+/* One case's inputs (the fields its exercise reads) and its words, first (the engine reads
+ * them there, exercise.h): this grader's struct grade_case. */
+typedef struct grade_case grade30_case;
+struct grade_case {
+    char what[GRADE_CASE_WORDS];
     mat4 a, b;                        /* 1: parent, local; 2: world, inverse bind; 7: M */
     vec3 p;                           /* 3: the vertex */
     int k;                            /* 3, 5, 6: influences */
@@ -118,131 +122,82 @@ typedef struct {
     vec3 position[GRADE30_MAX_VERTICES];
     int vertex_joint[4 * GRADE30_MAX_VERTICES];
     double vertex_weight[4 * GRADE30_MAX_VERTICES];
-} grade30_case;
+};
 
 /* A case's fields zeroed up to its tail (the tail is the case's own to write). */
 static inline void grade30_case_clear(grade30_case *c) { memset(c, 0, offsetof(grade30_case, local)); }
 
-/* An answer of any exercise: the field of its kind, and for the weight rules whether the
- * function changed the weights it was given. */
-/* GRADE30_VALUES: n numbers (a status first where the exercise returns one; a count that
- * differs is as far as can be); GRADE30_ANGLE: a number compared up to whole turns;
- * GRADE30_GLSL: graded on the GPU (grade30_shader.c), not through this table's calls. */
-typedef enum {
-    GRADE30_MATRIX, GRADE30_POINT, GRADE30_NUMBER, GRADE30_RULE, GRADE30_DUALQUAT, GRADE30_VALUES, GRADE30_ANGLE,
-    GRADE30_GLSL
-} grade30_kind;
-typedef struct {
-    mat4 m;
-    vec3 p;
-    double x;
-    ex30_weights rule;
-    bool changed;
-    dualquat q;
-    char input_changed[48];           /* an input the call wrote into ("local[3]"), or "" */
-    int n;
-    double v[GRADE30_MAX_VALUES];     /* last: a copy takes the n used (grade30_answer_copy) */
-} grade30_answer;
-
-/* An answer with every field but the values zero (the values are the answer's own to write,
- * n of them): what an answer is made from, without clearing 6 KB a call. */
-static inline void grade30_answer_clear(grade30_answer *a) { memset(a, 0, offsetof(grade30_answer, v)); }
+/* An answer: the engine's list of numbers (exercise.h) in its exercise's shape. */
+typedef grade_answer grade30_answer;
+static inline void grade30_answer_clear(grade30_answer *a) { grade_answer_clear(a); }
+static inline void grade30_put_matrix(grade30_answer *a, mat4 m)
+{
+    for (int r = 0; r < 4; r++)
+        for (int k = 0; k < 4; k++)
+            grade_put(a, m.m[r][k]);
+}
+static inline void grade30_put_point(grade30_answer *a, vec3 p) { grade_put(a, p.x), grade_put(a, p.y), grade_put(a, p.z); }
+static inline void grade30_put_dualquat(grade30_answer *a, dualquat q)
+{
+    const quat *part[2] = {&q.real, &q.dual};
+    for (int i = 0; i < 2; i++)
+        grade_put(a, part[i]->w), grade_put(a, part[i]->x), grade_put(a, part[i]->y), grade_put(a, part[i]->z);
+}
 static inline grade30_answer grade30_answer_matrix(mat4 m)
 {
     grade30_answer a;
     grade30_answer_clear(&a);
-    a.m = m;
+    grade30_put_matrix(&a, m);
     return a;
 }
 static inline grade30_answer grade30_answer_point(vec3 p)
 {
     grade30_answer a;
     grade30_answer_clear(&a);
-    a.p = p;
+    grade30_put_point(&a, p);
     return a;
 }
 static inline grade30_answer grade30_answer_number(double x)
 {
     grade30_answer a;
     grade30_answer_clear(&a);
-    a.x = x;
+    grade_put(&a, x);
     return a;
 }
-static inline grade30_answer grade30_answer_rule(ex30_weights rule)
-{
-    grade30_answer a;
-    grade30_answer_clear(&a);
-    a.rule = rule;
-    return a;
-}
+static inline grade30_answer grade30_answer_rule(ex30_weights rule) { return grade30_answer_number(rule); }
 static inline grade30_answer grade30_answer_dualquat(dualquat q)
 {
     grade30_answer a;
     grade30_answer_clear(&a);
-    a.q = q;
+    grade30_put_dualquat(&a, q);
     return a;
 }
-
-static inline void grade30_answer_copy(grade30_answer *to, const grade30_answer *from)
-{
-    memcpy(to, from, offsetof(grade30_answer, v) + sizeof from->v[0] * (size_t)(from->n > 0 ? from->n : 0));
-}
-
-/* A known mistake: its name in the chapter's words, and the mistake itself. */
-typedef struct {
-    const char *name;
-    grade30_fn fn;
-} grade30_mistake;
 
 /* What a picture shows: up to GRADE30_PICTURE_POINTS points (or values) the student's
  * code made, beside the lab's; `drawn` false when the student's code could not make them. */
 enum { GRADE30_PICTURE_POINTS = 240 };
-typedef struct {
+typedef struct grade_picture grade30_picture_data;
+struct grade_picture {
     int count;
     bool drawn;
     vec3 yours[GRADE30_PICTURE_POINTS];
-} grade30_picture_data;
+};
 
-/* One exercise: everything the grader knows of it. */
-typedef struct {
-    const char *title;                /* "the world matrix G_i = G_parent L_i" */
-    const char *function;             /* "ex30_world_matrix" */
-    const char *page;                 /* the page that teaches it: "lab/ch30/README.md" (its sheet's) */
-    const char *heading;              /* and its heading there: "Exercise 1: the world matrix" */
-    grade30_fn sheet;                 /* the sheet's function where it is linked in (the suites' reference); NULL in the grader, which opens each sheet by name */
-    grade30_kind kind;
-    int named;                        /* the chapter's named cases (the first ones) */
-    int generated;                    /* then this many from the seeded generator */
-    /* case i (named first) into *c; generated cases from (seed, i) alone */
-    void (*make_case)(int i, uint64_t seed, grade30_case *c);
-    /* the lab's own answer on a case (grade30_table.c says which function gives it) */
-    grade30_answer (*expected)(const grade30_case *c);
-    double tolerance;                 /* relative: |got - want| <= tolerance max(1, |want|) */
-    const grade30_mistake *mistakes;
-    int mistake_count;
-    /* in the child: the points the picture needs, through f (the student's function);
-     * both NULL for an exercise without a picture */
-    void (*picture_points)(grade30_fn f, grade30_picture_data *out);
-    /* in the parent: the picture of the student's points beside the lab's */
-    lab_error (*picture)(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-    /* GRADE30_VALUES: what value i of case c is, in words ("vertex 12's y"); may be NULL */
-    void (*value_name)(const grade30_case *c, int i, char *out, size_t size);
-} grade30_entry;
+/* One exercise: the engine's (exercise.h). */
+typedef grade_exercise grade30_entry;
 
 /* The sheet exercise x is on. */
 grade30_sheet_id grade30_sheet_of(int x);
 
 extern const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT];
 
-/* Calls f on case c as a student's function is called: its arrays are fresh allocations
- * of exactly their size (a read past one is a read past the allocation). ok false when an
- * allocation failed. */
-grade30_answer grade30_call(const grade30_entry *x, grade30_fn f, const grade30_case *c, bool *ok);
+/* The call of an exercise's function f on case c as a student's function is called
+ * (grade30_call.c, every entry's `call`): its arrays through the engine's (exact heap
+ * copies, compared after the call; exact outputs), its answer in the exercise's shape. */
+void grade30_call(const grade_exercise *x, grade_fn f, const grade30_case *c, grade_call *k, grade_answer *a);
 
-/* The bad access at address `at` (a read, or a write) in the words of the arrays of the call
- * grade30_call has under way, when it lies within 256 bytes of one of them: "reads
- * joint[4], past the 4 influences"; else the address. For a sanitizer's report. */
-void grade30_name_access(uintptr_t at, bool write, char *out, size_t size);
+/* The whole chapter for the engine's grade_main (grade30_sheets.c). */
+extern const grade_chapter grade30_chapter;
 
 /* The pictures the entries name (grade30_figure.c): grade30_points_X runs in the grading child and makes the points the
  * picture needs through the student's function; grade30_draw_X draws them beside the lab's
@@ -253,15 +208,15 @@ void grade30_name_access(uintptr_t at, bool write, char *out, size_t size);
  *   5     weight sets of every rule, your verdict beside the rules';
  *   6     the middle ring of a twist by -q^ and a move, blended by yours then normalised;
  *   7     normals on a sheared, unevenly scaled plane beside the true normal. */
-enum { GRADE30_PICTURE_W = 500, GRADE30_PICTURE_H = 400 };
+enum { GRADE30_PICTURE_W = GRADE_PICTURE_W, GRADE30_PICTURE_H = GRADE_PICTURE_H };
 
-void grade30_points_world(grade30_fn f, grade30_picture_data *out);
-void grade30_points_skin(grade30_fn f, grade30_picture_data *out);
-void grade30_points_lbs(grade30_fn f, grade30_picture_data *out);
-void grade30_points_radius(grade30_fn f, grade30_picture_data *out);
-void grade30_points_weights(grade30_fn f, grade30_picture_data *out);
-void grade30_points_dqs(grade30_fn f, grade30_picture_data *out);
-void grade30_points_normal(grade30_fn f, grade30_picture_data *out);
+void grade30_points_world(grade_fn f, grade30_picture_data *out);
+void grade30_points_skin(grade_fn f, grade30_picture_data *out);
+void grade30_points_lbs(grade_fn f, grade30_picture_data *out);
+void grade30_points_radius(grade_fn f, grade30_picture_data *out);
+void grade30_points_weights(grade_fn f, grade30_picture_data *out);
+void grade30_points_dqs(grade_fn f, grade30_picture_data *out);
+void grade30_points_normal(grade_fn f, grade30_picture_data *out);
 
 lab_error grade30_draw_world(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_skin(const grade30_picture_data *yours, canvas *out, lab_diag *d);
@@ -279,24 +234,24 @@ lab_error grade30_draw_normal(const grade30_picture_data *yours, canvas *out, la
  *   21    the cylinder's heat weights solved from your rows;
  *   23, 24 the twist's middle ring at 180 degrees by centres of rotation and by a
  *         corrective shape after skinning (grade30_figure_fixes.c) */
-void grade30_points_cor(grade30_fn f, grade30_picture_data *out);
-void grade30_points_corrective(grade30_fn f, grade30_picture_data *out);
+void grade30_points_cor(grade_fn f, grade30_picture_data *out);
+void grade30_points_corrective(grade_fn f, grade30_picture_data *out);
 lab_error grade30_draw_cor(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_corrective(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-void grade30_points_skeleton(grade30_fn f, grade30_picture_data *out);
-void grade30_points_palette(grade30_fn f, grade30_picture_data *out);
-void grade30_points_mesh(grade30_fn f, grade30_picture_data *out);
-void grade30_points_dq_rigid(grade30_fn f, grade30_picture_data *out);
-void grade30_points_dq_normalize(grade30_fn f, grade30_picture_data *out);
-void grade30_points_dq_transform(grade30_fn f, grade30_picture_data *out);
-void grade30_points_lbs_turn(grade30_fn f, grade30_picture_data *out);
-void grade30_points_dqs_turn(grade30_fn f, grade30_picture_data *out);
-void grade30_points_skin_normal(grade30_fn f, grade30_picture_data *out);
-void grade30_points_policy(grade30_fn f, grade30_picture_data *out);
-void grade30_points_heaviest(grade30_fn f, grade30_picture_data *out);
-void grade30_points_unpack(grade30_fn f, grade30_picture_data *out);
-void grade30_points_cotan(grade30_fn f, grade30_picture_data *out);
-void grade30_points_heat_row(grade30_fn f, grade30_picture_data *out);
+void grade30_points_skeleton(grade_fn f, grade30_picture_data *out);
+void grade30_points_palette(grade_fn f, grade30_picture_data *out);
+void grade30_points_mesh(grade_fn f, grade30_picture_data *out);
+void grade30_points_dq_rigid(grade_fn f, grade30_picture_data *out);
+void grade30_points_dq_normalize(grade_fn f, grade30_picture_data *out);
+void grade30_points_dq_transform(grade_fn f, grade30_picture_data *out);
+void grade30_points_lbs_turn(grade_fn f, grade30_picture_data *out);
+void grade30_points_dqs_turn(grade_fn f, grade30_picture_data *out);
+void grade30_points_skin_normal(grade_fn f, grade30_picture_data *out);
+void grade30_points_policy(grade_fn f, grade30_picture_data *out);
+void grade30_points_heaviest(grade_fn f, grade30_picture_data *out);
+void grade30_points_unpack(grade_fn f, grade30_picture_data *out);
+void grade30_points_cotan(grade_fn f, grade30_picture_data *out);
+void grade30_points_heat_row(grade_fn f, grade30_picture_data *out);
 lab_error grade30_draw_skeleton(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_palette(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_mesh(const grade30_picture_data *yours, canvas *out, lab_diag *d);

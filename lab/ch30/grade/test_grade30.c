@@ -19,29 +19,29 @@
 
 #define SEED 30
 
-static void show(int x, const grade30_result *r) { grade30_print(x, r, stdout); }
+static void show(int x, const grade_result *r) { grade30_print(x, r, stdout); }
 
 static void test_grade30_the_reference_is_correct(void **state)
 {
     (void)state;
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
         const grade30_entry *e = &grade30_table[x];
-        if (e->kind == GRADE30_GLSL) /* graded on the GPU: test_grade30_shader.c */
+        if (e->shape == GRADE_ELSEWHERE) /* graded on the GPU: test_grade30_shader.c */
             continue;
-        grade30_result r;
-        assert_int_equal(grade30_check(e, e->sheet, SEED, &r), LAB_OK);
-        if (r.verdict != GRADE30_CORRECT)
+        grade_result r;
+        assert_int_equal(grade30_check(e, e->reference, SEED, &r), LAB_OK);
+        if (r.verdict != GRADE_CORRECT)
             show(x, &r);
-        assert_int_equal(r.verdict, GRADE30_CORRECT);
+        assert_int_equal(r.verdict, GRADE_CORRECT);
         assert_int_equal(r.cases, e->named + e->generated);
         assert_true(e->generated >= 200);
         /* other seeds, other cases, the same verdict */
         static const uint64_t seeds[] = {0, 1, 12345, 2147483647};
         for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
-            assert_int_equal(grade30_check(e, e->sheet, seeds[s], &r), LAB_OK);
-            if (r.verdict != GRADE30_CORRECT)
+            assert_int_equal(grade30_check(e, e->reference, seeds[s], &r), LAB_OK);
+            if (r.verdict != GRADE_CORRECT)
                 show(x, &r);
-            assert_int_equal(r.verdict, GRADE30_CORRECT);
+            assert_int_equal(r.verdict, GRADE_CORRECT);
         }
     }
 }
@@ -55,13 +55,13 @@ static void test_grade30_names_every_known_mistake(void **state)
     int named = 0;
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
         const grade30_entry *e = &grade30_table[x];
-        for (int m = 0; m < e->mistake_count && e->kind != GRADE30_GLSL; m++) {
-            grade30_result r;
+        for (int m = 0; m < e->mistake_count && e->shape != GRADE_ELSEWHERE; m++) {
+            grade_result r;
             assert_int_equal(grade30_check(e, e->mistakes[m].fn, SEED, &r), LAB_OK);
-            if (r.verdict != GRADE30_WRONG || r.mistake != m) {
+            if (r.verdict != GRADE_WRONG || r.mistake != m) {
                 show(x, &r);
                 fail_msg("exercise %d, \"%s\": graded %s, named %s", x + 1, e->mistakes[m].name,
-                         grade30_verdict_name(r.verdict), r.mistake >= 0 ? e->mistakes[r.mistake].name : "none");
+                         grade_verdict_name(r.verdict), r.mistake >= 0 ? e->mistakes[r.mistake].name : "none");
             }
             assert_true(r.failed > 0 && r.failed_case[0] && r.computed[0] && r.expected[0]);
             named++;
@@ -79,7 +79,7 @@ static void test_grade30_the_generator_covers_what_the_page_says(void **state)
         repeats = 0, moved = 0, ties = 0, scaled_binds = 0, nan = 0, inf = 0, negzero = 0, none = 0, mirror = 0,
         sheared = 0, seams = 0, quats = 0;
     grade30_case c;
-    for (int x = 0; x < grade30_sheets[GRADE30_SHEET_LAB30].count; x++) {
+    for (int x = 0; x < grade30_sheet_exercises(GRADE30_SHEET_LAB30, &(int){0}); x++) {
         const grade30_entry *e = &grade30_table[x];
         for (int i = e->named; i < e->named + e->generated; i++) {
             e->make_case(i, SEED, &c);
@@ -193,12 +193,12 @@ static ex30_weights nan_passes(const double *weight, int k)
     return !(fabs(sum - 1) > 1e-12) ? EX30_WEIGHTS_VALID : EX30_WEIGHTS_NOT_SUMMING_TO_ONE;
 }
 
-static void expect_wrong(int x, grade30_fn f, const char *detail)
+static void expect_wrong(int x, grade_fn f, const char *detail)
 {
-    grade30_result r;
+    grade_result r;
     assert_int_equal(grade30_check(&grade30_table[x], f, SEED, &r), LAB_OK);
     show(x, &r);
-    assert_int_equal(r.verdict, GRADE30_WRONG);
+    assert_int_equal(r.verdict, GRADE_WRONG);
     assert_true(r.failed > 0);
     if (detail && !strstr(r.detail, detail) && !strstr(r.computed, detail))
         fail_msg("expected \"%s\" in the verdict", detail);
@@ -207,22 +207,22 @@ static void expect_wrong(int x, grade30_fn f, const char *detail)
 static void test_grade30_unknown_history_nan_and_infinity_are_wrong(void **state)
 {
     (void)state;
-    grade30_result r;
-    assert_int_equal(grade30_check(&grade30_table[GRADE30_SKIN_MATRIX], (grade30_fn){.skin_matrix = scaled_by_two},
+    grade_result r;
+    assert_int_equal(grade30_check(&grade30_table[GRADE30_SKIN_MATRIX], (grade_fn)scaled_by_two,
                                    SEED, &r),
                      LAB_OK);
-    assert_int_equal(r.verdict, GRADE30_WRONG);
+    assert_int_equal(r.verdict, GRADE_WRONG);
     assert_int_equal(r.mistake, -1); /* no name for a mistake the table does not know */
     assert_int_equal(r.failed, 1);
 
     calls = 0;
-    expect_wrong(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = goes_wrong_later}, NULL);
+    expect_wrong(GRADE30_RING_RADIUS, (grade_fn)goes_wrong_later, NULL);
     calls = 0;
-    expect_wrong(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = cached}, "depends on earlier calls");
-    expect_wrong(GRADE30_WORLD_MATRIX, (grade30_fn){.world_matrix = nan_matrix}, "nan");
-    expect_wrong(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = infinite}, "inf");
-    expect_wrong(GRADE30_DQS_BLEND, (grade30_fn){.dqs_blend = nan_blend}, "nan");
-    expect_wrong(GRADE30_CHECK_WEIGHTS, (grade30_fn){.check_weights = nan_passes}, NULL);
+    expect_wrong(GRADE30_RING_RADIUS, (grade_fn)cached, "depends on earlier calls");
+    expect_wrong(GRADE30_WORLD_MATRIX, (grade_fn)nan_matrix, "nan");
+    expect_wrong(GRADE30_RING_RADIUS, (grade_fn)infinite, "inf");
+    expect_wrong(GRADE30_DQS_BLEND, (grade_fn)nan_blend, "nan");
+    expect_wrong(GRADE30_CHECK_WEIGHTS, (grade_fn)nan_passes, NULL);
 }
 
 int main(void)

@@ -48,17 +48,17 @@ static vec3 cor_writes_weight(vec3 p, vec3 centre, quat rotation, const int *joi
 static void test_grade30_a_write_into_an_input_is_wrong_and_named(void **state)
 {
     (void)state;
-    const struct { int x; grade30_fn f; const char *element; } writes[] = {
-        {GRADE30_SKELETON_WORLD, {.skeleton_world = sk_writes_local}, "it changed its input local["},
-        {GRADE30_SKIN_NORMAL, {.skin_normal = normal_writes_palette}, "it changed its input palette["},
-        {GRADE30_COTAN_ROW, {.cotan_row = cotan_writes_ring}, "it changed its input ring[0]"},
-        {GRADE30_COR_POINT, {.cor_point = cor_writes_weight}, "it changed its input weight["},
+    const struct { int x; grade_fn f; const char *element; } writes[] = {
+        {GRADE30_SKELETON_WORLD, (grade_fn)sk_writes_local, "it changed its input local["},
+        {GRADE30_SKIN_NORMAL, (grade_fn)normal_writes_palette, "it changed its input palette["},
+        {GRADE30_COTAN_ROW, (grade_fn)cotan_writes_ring, "it changed its input ring[0]"},
+        {GRADE30_COR_POINT, (grade_fn)cor_writes_weight, "it changed its input weight["},
     };
     for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++) {
-        grade30_result r;
+        grade_result r;
         assert_int_equal(grade30_check(&grade30_table[writes[i].x], writes[i].f, SEED, &r), LAB_OK);
         grade30_print(writes[i].x, &r, stdout);
-        assert_int_equal(r.verdict, GRADE30_WRONG);
+        assert_int_equal(r.verdict, GRADE_WRONG);
         if (!strstr(r.detail, writes[i].element))
             fail_msg("exercise %d: \"%s\" not in \"%s\"", writes[i].x + 1, writes[i].element, r.detail);
     }
@@ -106,18 +106,18 @@ static bool norm_refuses_dual(dualquat b, dualquat *out)
 static void test_grade30_the_rules_edges_separate_the_mistakes(void **state)
 {
     (void)state;
-    const struct { int x; grade30_fn f; const char *name; } edges[] = {
-        {GRADE30_SKELETON_WORLD, {.skeleton_world = sk_last_bad}, "the last node that breaks the rule"},
-        {GRADE30_SKELETON_WORLD, {.skeleton_world = sk_zero_for_valid}, "0 returned for a valid skeleton"},
-        {GRADE30_DQ_NORMALIZE, {.dq_normalize = norm_accepts_threshold}, "1e-9 itself divided by"},
-        {GRADE30_DQ_NORMALIZE, {.dq_normalize = norm_nan_passes}, "a NaN slipping past a comparison"},
-        {GRADE30_DQ_NORMALIZE, {.dq_normalize = norm_refuses_dual}, "the dual part judged"},
+    const struct { int x; grade_fn f; const char *name; } edges[] = {
+        {GRADE30_SKELETON_WORLD, (grade_fn)sk_last_bad, "the last node that breaks the rule"},
+        {GRADE30_SKELETON_WORLD, (grade_fn)sk_zero_for_valid, "0 returned for a valid skeleton"},
+        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_accepts_threshold, "1e-9 itself divided by"},
+        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_nan_passes, "a NaN slipping past a comparison"},
+        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_refuses_dual, "the dual part judged"},
     };
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
-        grade30_result r;
+        grade_result r;
         assert_int_equal(grade30_check(&grade30_table[edges[i].x], edges[i].f, SEED, &r), LAB_OK);
         grade30_print(edges[i].x, &r, stdout);
-        assert_int_equal(r.verdict, GRADE30_WRONG);
+        assert_int_equal(r.verdict, GRADE_WRONG);
         const grade30_entry *e = &grade30_table[edges[i].x];
         if (edges[i].name && (r.mistake < 0 || !strstr(e->mistakes[r.mistake].name, edges[i].name)))
             fail_msg("exercise %d: the mistake \"%s\" not named (named: %s)", edges[i].x + 1, edges[i].name,
@@ -140,12 +140,12 @@ static double radius_cached(double w, double theta)
 static void test_grade30_state_between_calls_is_named(void **state)
 {
     (void)state;
-    grade30_result r;
-    assert_int_equal(grade30_check(&grade30_table[GRADE30_RING_RADIUS], (grade30_fn){.ring_radius_ratio = radius_cached},
+    grade_result r;
+    assert_int_equal(grade30_check(&grade30_table[GRADE30_RING_RADIUS], (grade_fn)radius_cached,
                                    SEED, &r),
                      LAB_OK);
     grade30_print(GRADE30_RING_RADIUS, &r, stdout);
-    assert_int_equal(r.verdict, GRADE30_WRONG);
+    assert_int_equal(r.verdict, GRADE_WRONG);
     assert_non_null(strstr(r.detail, "its answer depends on earlier calls"));
 }
 

@@ -21,7 +21,7 @@
 
 #define SEED 30
 
-static void show(int x, const grade30_result *r) { grade30_print(x, r, stdout); }
+static void show(int x, const grade_result *r) { grade30_print(x, r, stdout); }
 
 /* ---- the limits, through the child ----------------------------------------------------- */
 
@@ -81,9 +81,9 @@ static double exits(double w, double theta)
 
 /* The verdict and what the grader says it allowed, never the wall clock this suite saw: on
  * a loaded machine the kill comes late, and the verdict is the same (no timed assertion). */
-static void expect_verdict(int x, grade30_fn f, grade30_verdict v, const char *words)
+static void expect_verdict(int x, grade_fn f, grade_verdict v, const char *words)
 {
-    grade30_result r;
+    grade_result r;
     assert_int_equal(grade30_run(&grade30_table[x], f, SEED, &r, NULL, NULL), LAB_OK);
     show(x, &r);
     assert_int_equal(r.verdict, v);
@@ -92,7 +92,7 @@ static void expect_verdict(int x, grade30_fn f, grade30_verdict v, const char *w
         fail_msg("expected \"%s\" in \"%s\"", words, r.detail);
     char limit[64];
     snprintf(limit, sizeof limit, "over %g s", grade30_seconds);
-    if (v == GRADE30_TOO_SLOW && !strstr(r.detail, limit))
+    if (v == GRADE_TOO_SLOW && !strstr(r.detail, limit))
         fail_msg("a verdict of too slow names the limit it was given (\"%s\"): \"%s\"", limit, r.detail);
 }
 
@@ -101,24 +101,24 @@ static void test_grade30_limits_make_every_end_a_verdict(void **state)
     (void)state;
     double saved = grade30_seconds;
     grade30_seconds = 0.5;
-    expect_verdict(GRADE30_NORMAL_MATRIX, (grade30_fn){.normal_matrix = crashes}, GRADE30_CRASHED, "SIGSEGV");
-    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = loops}, GRADE30_TOO_SLOW, "over 0.5 s");
-    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = cancels_the_alarm_and_loops},
-                   GRADE30_TOO_SLOW, "too slow");
-    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = ignores_sigalrm_and_loops},
-                   GRADE30_TOO_SLOW, "too slow");
-    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = sleeps}, GRADE30_TOO_SLOW, "too slow");
-    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = forks_and_loops}, GRADE30_WRONG,
+    expect_verdict(GRADE30_NORMAL_MATRIX, (grade_fn)crashes, GRADE_CRASHED, "SIGSEGV");
+    expect_verdict(GRADE30_RING_RADIUS, (grade_fn)loops, GRADE_TOO_SLOW, "over 0.5 s");
+    expect_verdict(GRADE30_RING_RADIUS, (grade_fn)cancels_the_alarm_and_loops,
+                   GRADE_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade_fn)ignores_sigalrm_and_loops,
+                   GRADE_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade_fn)sleeps, GRADE_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade_fn)forks_and_loops, GRADE_WRONG,
                    "started a process");
-    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = fork_bomb}, GRADE30_TOO_SLOW, "too slow");
-    expect_verdict(GRADE30_RING_RADIUS, (grade30_fn){.ring_radius_ratio = exits}, GRADE30_CRASHED, "exit status 0");
+    expect_verdict(GRADE30_RING_RADIUS, (grade_fn)fork_bomb, GRADE_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade_fn)exits, GRADE_CRASHED, "exit status 0");
     /* the reference through the same child */
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
-        grade30_result r;
-        if (grade30_table[x].kind == GRADE30_GLSL) /* on the GPU: test_grade30_shader.c */
+        grade_result r;
+        if (grade30_table[x].shape == GRADE_ELSEWHERE) /* on the GPU: test_grade30_shader.c */
             continue;
-        assert_int_equal(grade30_run(&grade30_table[x], grade30_table[x].sheet, SEED, &r, NULL, NULL), LAB_OK);
-        assert_int_equal(r.verdict, GRADE30_CORRECT);
+        assert_int_equal(grade30_run(&grade30_table[x], grade30_table[x].reference, SEED, &r, NULL, NULL), LAB_OK);
+        assert_int_equal(r.verdict, GRADE_CORRECT);
     }
     grade30_seconds = saved;
 }
@@ -131,13 +131,14 @@ static void test_grade30_every_verdict_points_to_a_heading(void **state)
 {
     (void)state;
     for (int s = 0; s < GRADE30_SHEET_COUNT; s++) {
-        const grade30_sheet *sh = &grade30_sheets[s];
+        const grade_sheet *sh = &grade30_sheets[s];
+        int first = 0, count = grade30_sheet_exercises(s, &first);
         char *page = tu_read_file(sh->page, NULL), heading[160];
         assert_non_null(page);
         snprintf(heading, sizeof heading, "\n## %s\n", sh->heading);
         if (!strstr(page, heading))
             fail_msg("%s has no heading \"## %s\"", sh->page, sh->heading);
-        for (int x = sh->first; x < sh->first + sh->count; x++)
+        for (int x = first; x < first + count; x++)
             assert_string_equal(grade30_table[x].page, sh->page);
         free(page);
     }
@@ -150,7 +151,7 @@ static void test_grade30_every_verdict_points_to_a_heading(void **state)
             fail_msg("%s has no heading \"### %s\"", e->page, e->heading);
         free(page);
         char anchor[128];
-        grade30_anchor(e->heading, anchor, sizeof anchor);
+        grade_anchor(e->heading, anchor, sizeof anchor);
         char want[32];
         snprintf(want, sizeof want, "exercise-%d-", x + 1);
         assert_int_equal(strncmp(anchor, want, strlen(want)), 0);
@@ -217,7 +218,7 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     snprintf(line, sizeof line, "0 of %d exercises correct", GRADE30_EXERCISE_COUNT);
     assert_non_null(strstr(text, line));
     for (int s = 0; s < GRADE30_SHEET_COUNT; s++) {
-        snprintf(line, sizeof line, "sheet %-8s 0 of %d correct", grade30_sheets[s].name, grade30_sheets[s].count);
+        snprintf(line, sizeof line, "sheet %-8s 0 of %d correct", grade30_sheets[s].name, grade30_sheet_exercises(s, &(int){0}));
         if (!strstr(text, line))
             fail_msg("no line \"%s\" in:\n%s", line, text);
     }
@@ -227,7 +228,7 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     /* one sheet: its exercises alone; a sheet that is not one: exit 2, naming the sheets */
     assert_int_not_equal(make_grade_sheet("dqs", NULL, dir, log), 0);
     text = tu_read_file(log, NULL);
-    assert_int_equal(count(text, ": not written yet"), grade30_sheets[GRADE30_SHEET_DQS].count);
+    assert_int_equal(count(text, ": not written yet"), grade30_sheet_exercises(GRADE30_SHEET_DQS, &(int){0}));
     assert_non_null(strstr(text, "0 of 5 exercises correct"));
     free(text);
     assert_int_equal(make_grade_sheet("dq", NULL, dir, log), 2);
@@ -257,7 +258,7 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     free(text);
     cJSON *records = tu_json_load(tu_path(dir, "grade30-checks.json"));
     assert_non_null(records);
-    assert_near(tu_json_num(records, "checks_passed"), grade30_sheets[GRADE30_SHEET_LAB30].count, 0);
+    assert_near(tu_json_num(records, "checks_passed"), grade30_sheet_exercises(GRADE30_SHEET_LAB30, &(int){0}), 0);
     cJSON_Delete(records);
 
     /* a second correct solution in other algebraic forms */
@@ -346,7 +347,7 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     assert_true(tu_write_file(bad, "#include \"exercises30.h\"\nmat4 ex30_world_matrix(mat4 a, mat4 b) { return a * b; }\n"));
     assert_int_not_equal(make_grade(bad, dir, log), 0);
     text = tu_read_file(log, NULL);
-    assert_int_equal(count(text, ": does not compile"), grade30_sheets[GRADE30_SHEET_LAB30].count);
+    assert_int_equal(count(text, ": does not compile"), grade30_sheet_exercises(GRADE30_SHEET_LAB30, &(int){0}));
     char first[160];
     snprintf(first, sizeof first, "the compiler's first error: %s:2:", bad);
     if (!strstr(text, first))
@@ -359,8 +360,8 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     /* one sheet that does not compile leaves every other sheet graded */
     assert_int_not_equal(make_grade_sheet(NULL, bad, dir, log), 0);
     text = tu_read_file(log, NULL);
-    assert_int_equal(count(text, ": does not compile"), grade30_sheets[GRADE30_SHEET_LAB30].count);
-    assert_int_equal(count(text, ": not written yet"), GRADE30_EXERCISE_COUNT - grade30_sheets[GRADE30_SHEET_LAB30].count);
+    assert_int_equal(count(text, ": does not compile"), grade30_sheet_exercises(GRADE30_SHEET_LAB30, &(int){0}));
+    assert_int_equal(count(text, ": not written yet"), GRADE30_EXERCISE_COUNT - grade30_sheet_exercises(GRADE30_SHEET_LAB30, &(int){0}));
     free(text);
 
     /* M_PI in a sheet: the sheets' header defines it where the C standard does not */

@@ -19,9 +19,9 @@
 
 static char dir[64];
 
-static grade30_result grade(const char *path)
+static grade_result grade(const char *path)
 {
-    grade30_result r;
+    grade_result r;
     grade30_picture_data picture;
     lab_diag d = {0};
     assert_int_equal(grade30_shader_run(path, 30, &r, &picture, &d), LAB_OK);
@@ -45,9 +45,9 @@ static const char *variant(const char *name, const char *from, const char *to)
     return path;
 }
 
-static void skip_without_egl(const grade30_result *r)
+static void skip_without_egl(const grade_result *r)
 {
-    if (r->verdict == GRADE30_NOT_GRADED) {
+    if (r->verdict == GRADE_NOT_GRADED) {
         fprintf(stderr, "no EGL here (%s): the shader exercise is not graded\n", r->detail);
         skip();
     }
@@ -56,15 +56,15 @@ static void skip_without_egl(const grade30_result *r)
 static void test_grade30_shader_shipped_is_not_written(void **state)
 {
     (void)state;
-    assert_int_equal(grade("lab/ch30/sheets/shader.glsl").verdict, GRADE30_NOT_WRITTEN);
+    assert_int_equal(grade("lab/ch30/sheets/shader.glsl").verdict, GRADE_NOT_WRITTEN);
 }
 
 static void test_grade30_shader_reference_and_three_mistakes(void **state)
 {
     (void)state;
-    grade30_result r = grade(REFERENCE);
+    grade_result r = grade(REFERENCE);
     skip_without_egl(&r);
-    assert_int_equal(r.verdict, GRADE30_CORRECT);
+    assert_int_equal(r.verdict, GRADE_CORRECT);
     assert_int_equal(r.cases, grade30_table[GRADE30_SHADER].named);
     const struct { const char *name, *from, *to; int mistake; } wrong[] = {
         {"no-implied.glsl", "1.0 - ((stored_weights.x + stored_weights.y) + stored_weights.z)", "0.0", 0},
@@ -74,14 +74,14 @@ static void test_grade30_shader_reference_and_three_mistakes(void **state)
     };
     for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
         r = grade(variant(wrong[i].name, wrong[i].from, wrong[i].to));
-        assert_int_equal(r.verdict, GRADE30_WRONG);
+        assert_int_equal(r.verdict, GRADE_WRONG);
         assert_int_equal(r.mistake, wrong[i].mistake);
         assert_true(r.failed > 0 && r.computed[0] && r.expected[0]);
     }
     /* a wrong shader the table has no name for: wrong, no name */
     r = grade(variant("half.glsl", "out_p = vec3(dot(m0, p1), dot(m1, p1), dot(m2, p1));",
                       "out_p = 0.5 * vec3(dot(m0, p1), dot(m1, p1), dot(m2, p1));"));
-    assert_int_equal(r.verdict, GRADE30_WRONG);
+    assert_int_equal(r.verdict, GRADE_WRONG);
     assert_int_equal(r.mistake, -1);
 }
 
@@ -89,9 +89,9 @@ static void test_grade30_shader_compile_errors_name_the_students_lines(void **st
 {
     (void)state;
     const char *path = variant("broken.glsl", "m1 += w[i]", "m1 += undeclared_weight[i]");
-    grade30_result r = grade(path);
+    grade_result r = grade(path);
     skip_without_egl(&r);
-    assert_int_equal(r.verdict, GRADE30_WRONG);
+    assert_int_equal(r.verdict, GRADE_WRONG);
     /* the replaced line is line 10 of the file */
     if (!strstr(r.detail, "broken.glsl:10:") || !strstr(r.detail, "undeclared_weight"))
         fail_msg("the driver's log, on the file's lines: %s", r.detail);
@@ -105,15 +105,15 @@ static void test_grade30_shader_without_egl_is_not_graded(void **state)
     char *keep = saved ? strdup(saved) : NULL;
     setenv("__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent/vendor.json", 1);
     setenv("__EGL_VENDOR_LIBRARY_DIRS", "/nonexistent", 1);
-    grade30_result r = grade(REFERENCE);
+    grade_result r = grade(REFERENCE);
     if (keep)
         setenv("__EGL_VENDOR_LIBRARY_FILENAMES", keep, 1), free(keep);
     else
         unsetenv("__EGL_VENDOR_LIBRARY_FILENAMES");
     unsetenv("__EGL_VENDOR_LIBRARY_DIRS");
-    assert_int_equal(r.verdict, GRADE30_NOT_GRADED);
+    assert_int_equal(r.verdict, GRADE_NOT_GRADED);
     assert_non_null(strstr(r.detail, "no EGL display"));
-    assert_string_equal(grade30_verdict_name(r.verdict), "not graded here");
+    assert_string_equal(grade_verdict_name(r.verdict), "not graded here");
 }
 
 static int make_dir(void **state)

@@ -13,7 +13,7 @@
 
 typedef struct {
     int x; /* the exercise, grade30_exercise */
-    grade30_fn f;
+    grade_fn f;
     const char *what;
 } wrong_answer;
 
@@ -21,11 +21,11 @@ typedef struct {
 static inline void expect_all_wrong(const wrong_answer *wrong, int n, const char *which)
 {
     for (int i = 0; i < n; i++) {
-        grade30_result r;
+        grade_result r;
         assert_int_equal(grade30_check(&grade30_table[wrong[i].x], wrong[i].f, SEED, &r), LAB_OK);
-        if (r.verdict != GRADE30_WRONG) {
+        if (r.verdict != GRADE_WRONG) {
             grade30_print(wrong[i].x, &r, stdout);
-            fail_msg("exercise %d, \"%s\": graded %s", wrong[i].x + 1, wrong[i].what, grade30_verdict_name(r.verdict));
+            fail_msg("exercise %d, \"%s\": graded %s", wrong[i].x + 1, wrong[i].what, grade_verdict_name(r.verdict));
         }
     }
     printf("  %d wrong answers to %s written apart from the table, each graded wrong\n", n, which);

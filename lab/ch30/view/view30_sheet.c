@@ -45,9 +45,6 @@
 #define VIEW30_MAKE_VARIABLES ""
 #endif
 
-/* The flag a body that is not written yet sets; the sheet's shared object resolves it here
- * (view30 exports its symbols, -rdynamic), as it resolves the src/math/ functions it calls. */
-bool exercise30_not_written;
 
 bool view30_sheet_init(view30_sheet *w, const char *path)
 {
@@ -154,7 +151,7 @@ static void skin_job(void *arg, grade_shared_head *head)
     scene_node joints[RIG30_JOINTS];
     rig30_joints(RIG30_TWIST, q->theta, joints);
     mat4 G[RIG30_JOINTS], C[RIG30_JOINTS];
-    exercise30_not_written = false;
+    grade_not_written = false;
     G[0] = joints[0].local;
     G[1] = world(G[0], joints[1].local);
     for (int j = 0; j < RIG30_JOINTS; j++)
@@ -163,7 +160,7 @@ static void skin_job(void *arg, grade_shared_head *head)
     for (int v = 0; v < VERTS; v++)
         r->out[v] = lbs(q->rig->bind.vertices[v], in->joint + v * in->per_vertex, in->weight + v * in->per_vertex,
                         in->per_vertex, C);
-    r->not_written = exercise30_not_written;
+    r->not_written = grade_not_written;
     r->done = grade_in_child();
 }
 

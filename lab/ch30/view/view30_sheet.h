@@ -4,7 +4,7 @@
  * make grade30. A sheet that does not compile keeps the last version that did; a crash or
  * an endless loop ends the child, never the window.
  *
- * The shared object resolves exercise30_not_written and the src/math/ functions a body
+ * The shared object resolves grade_not_written and the src/math/ functions a body
  * calls in view30 itself, which is linked with -rdynamic and every src/math/ object. */
 #ifndef VIEW30_SHEET_H
 #define VIEW30_SHEET_H

@@ -1,0 +1,421 @@
+/* grader.c - a chapter's grader, whole (grader.h): an exercise in the sandbox's child, the
+ * verdict of a child that did not finish, and the main every chapter's grader is. */
+#define _GNU_SOURCE /* dlsym */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/report.h"
+#include "draw/figure.h"
+#include "grade/build.h"
+#include "grade/ended.h"
+#include "grade/grader.h"
+#include "grade/sandbox.h"
+#include "program/cli.h"
+#include "program/manifest.h"
+#include "program/output.h"
+
+/* A grader is built with the sanitizers for the student's sheets' sake (a read past an
+ * array is a verdict); its own leaks are its suites' business, whose ASAN_OPTIONS come
+ * first, so a student's run spends no time scanning for them at each child's end. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "detect_leaks=0"; }
+
+/* ---- one exercise in the sandbox's child ----------------------------------------------- */
+
+/* What the child shares with the parent: the engine's head, which call is under way, the
+ * result, and the picture's data (the chapter's size) after it. */
+typedef struct {
+    grade_shared_head head;
+    grade_progress progress;
+    bool done;                        /* the result below is whole */
+    bool picture_done;                /* and the picture's data after it */
+    bool out_of_memory;               /* the child ran out of memory (not the student's verdict) */
+    grade_result result;
+    unsigned char picture[];          /* the chapter's grade_picture */
+} shared_record;
+
+typedef struct {
+    const grade_exercise *x;
+    grade_code code;
+    int object_fd;                    /* open on code.object: the child, nobody by then, opens
+                                       * it through /proc/self/fd, whatever the folders' rights */
+    uint64_t seed;
+} child_job;
+
+/* The student's function from the sheet's shared object; false, with the verdict, when the
+ * object cannot be opened or has no such function. */
+static bool open_sheet(const child_job *job, grade_fn *f, grade_result *r)
+{
+    char why[400];
+    void *h = grade_object_open(job->object_fd, why, sizeof why);
+    void *sym = h ? dlsym(h, job->x->function) : NULL;
+    if (!sym) {
+        *r = (grade_result){.verdict = GRADE_DOES_NOT_COMPILE, .mistake = -1};
+        if (!h)
+            snprintf(r->detail, sizeof r->detail, "it does not link: %.400s", why);
+        else
+            snprintf(r->detail, sizeof r->detail,
+                     "the sheet has no function %s (named otherwise, or static?): the grader calls it by that name",
+                     job->x->function);
+        return false;
+    }
+    memcpy(f, &sym, sizeof sym); /* a function's address, as the loader gives it */
+    return true;
+}
+
+static void run_child(void *arg, grade_shared_head *head)
+{
+    const child_job *job = arg;
+    shared_record *s = (shared_record *)head;
+    grade_fn f = job->code.f;
+    if (job->code.object && !open_sheet(job, &f, &s->result)) {
+        s->done = true, head->phase = 1;
+        return;
+    }
+    s->out_of_memory = !grade_exercise_grade(job->x, f, job->seed, &s->result, &s->progress, head);
+    /* the result is whole; then, in the same child, the picture's data (where there is
+     * something to draw): what ends the child from here on costs the picture only */
+    fflush(NULL);
+    s->done = grade_in_child();
+    head->phase = 1;
+    if (s->done && !s->out_of_memory && s->result.verdict != GRADE_NOT_WRITTEN && job->x->picture_points) {
+        grade_not_written = false;
+        job->x->picture_points(f, (grade_picture *)s->picture);
+        if (!grade_in_child())
+            _exit(0);
+        s->picture_done = !grade_not_written;
+    }
+    fflush(NULL); /* what the student's code printed */
+}
+
+/* The verdict of a child that did not finish whole, with the case it was in. */
+static void ended_verdict(const grade_exercise *x, uint64_t seed, const shared_record *s, const grade_end *end,
+                          const char *source, grade_result *out)
+{
+    *out = (grade_result){.mistake = -1, .failed = s->progress.case_index + 1,
+                          .failed_pass = s->progress.pass ? s->progress.pass : 1};
+    char how[400];
+    grade_ending ending = grade_ended(&s->head, end, source, how, sizeof how);
+    if (s->progress.pass == 0) { /* no call under way: the sheet was being opened */
+        out->failed = 0;
+        out->verdict = ending == GRADE_ENDED_TOO_SLOW ? GRADE_TOO_SLOW : GRADE_CRASHED;
+        snprintf(out->detail, sizeof out->detail,
+                 "it ended before any call, while its sheet was opened: %.300s (a constructor in the sheet? code runs "
+                 "only when the grader calls it)",
+                 how);
+        return;
+    }
+    grade_case *c = malloc(x->case_size);
+    if (c) {
+        x->make_case(s->progress.case_index, seed, c);
+        snprintf(out->failed_case, sizeof out->failed_case, "%s", (const char *)c);
+        free(c);
+    }
+    switch (ending) {
+    case GRADE_ENDED_TOO_SLOW:
+        out->verdict = GRADE_TOO_SLOW;
+        snprintf(out->detail, sizeof out->detail,
+                 "too slow: %.200s for the exercise's %d calls (a correct body takes microseconds a call); its process "
+                 "group was killed",
+                 how, 2 * (x->named + x->generated));
+        break;
+    case GRADE_ENDED_OUT_OF_MEMORY:
+        out->verdict = GRADE_CRASHED;
+        snprintf(out->detail, sizeof out->detail, "%.200s inside the call: a formula needs no more than its arguments", how);
+        break;
+    case GRADE_ENDED_UNDEFINED:
+        out->verdict = GRADE_UNDEFINED;
+        snprintf(out->detail, sizeof out->detail, "%s", how);
+        break;
+    case GRADE_ENDED_CRASHED:
+        out->verdict = GRADE_CRASHED;
+        if (strncmp(how, "the process ended", 17) == 0)
+            snprintf(out->detail, sizeof out->detail,
+                     "crashed: %.200s inside the call: a formula returns its answer, it never ends the program", how);
+        else
+            snprintf(out->detail, sizeof out->detail, "crashed: %.300s", how);
+        break;
+    }
+}
+
+lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, const char *source, uint64_t seed,
+                             double seconds, grade_result *out, grade_picture *picture, lab_diag *d)
+{
+    const grade_exercise *x = &ch->exercises[xi];
+    child_job job = {x, code, -1, seed};
+    if (code.object && (job.object_fd = open(code.object, O_RDONLY)) < 0) {
+        *out = (grade_result){.verdict = GRADE_DOES_NOT_COMPILE, .mistake = -1};
+        snprintf(out->detail, sizeof out->detail, "its shared object cannot be opened: %.300s: %s", code.object,
+                 strerror(errno));
+        return LAB_OK;
+    }
+    size_t size = sizeof(shared_record) + ch->picture_size;
+    shared_record *s = (shared_record *)grade_shared_new(size);
+    static grade_end end; /* 16 KB of the child's standard error: not on the stack */
+    lab_error e = s ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its child");
+    grade_limits limits = grade_limits_default(seconds);
+    if (e == LAB_OK)
+        e = grade_sandbox_run(x->function, &limits, run_child, &job, &s->head, &end, d);
+    if (job.object_fd >= 0)
+        close(job.object_fd);
+    if (e == LAB_OK) {
+        if (s->done && s->out_of_memory)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "its cases in the grading child");
+        else if (s->done) /* the result whole, whatever ended the child in the picture after it */
+            *out = s->result;
+        else {
+            if (code.object && !strncmp(s->head.access_object, "/proc/self/fd/", 14)) /* for addr2line */
+                snprintf(s->head.access_object, sizeof s->head.access_object, "%s", code.object);
+            ended_verdict(x, seed, s, &end, source, out);
+        }
+    }
+    if (e == LAB_OK && picture && ch->picture_size) {
+        if (s->picture_done)
+            memcpy(picture, s->picture, ch->picture_size);
+        else
+            memset(picture, 0, ch->picture_size);
+    }
+    if (e == LAB_OK && end.report[0] && out->verdict != GRADE_UNDEFINED) { /* what the body printed, not lost */
+        fprintf(stderr, "%s wrote to its standard error:\n%s%s", x->function, end.report,
+                end.report[strlen(end.report) - 1] == '\n' ? "" : "\n");
+        if (end.report_dropped)
+            fprintf(stderr, "(%zu more bytes not shown)\n", end.report_dropped);
+    }
+    if (s)
+        grade_shared_free(&s->head, size);
+    return e;
+}
+
+/* ---- the grader's main ------------------------------------------------------------------ */
+
+/* The previous run's outputs, removed before anything is graded. */
+static lab_error remove_previous(const char *program, const char *dir, lab_diag *d)
+{
+    output_batch none = {0};
+    lab_error e = manifest_prepare(&none, dir, program, d);
+    if (e == LAB_OK)
+        e = output_batch_commit(&none, dir, d);
+    output_batch_free(&none);
+    return e;
+}
+
+/* A panel that only says why there is no picture. */
+static lab_error no_picture(int x, const char *why, canvas *out, lab_diag *d)
+{
+    lab_error err = canvas_init(out, GRADE_PICTURE_W, GRADE_PICTURE_H, FIGURE_BACKGROUND, d);
+    char title[96];
+    snprintf(title, sizeof title, "%d. %s", x + 1, why);
+    if (err == LAB_OK)
+        figure_draw_label(out, 0, title);
+    return err;
+}
+
+/* The verdict as a record, under its heading's link: the first failing case's difference
+ * against its tolerance (0 when correct; null when not written, crashed, too slow, not
+ * graded, or its answer was not finite). */
+static void record(int x, const grade_exercise *e, const grade_result *r, report_checks *checks)
+{
+    char what[480], section[160], where[200];
+    snprintf(what, sizeof what, "%d. %s: %s%s%.300s", x + 1, e->title, grade_verdict_name(r->verdict),
+             r->failed ? ", case: " : "", r->failed ? r->failed_case : "");
+    grade_anchor(e->heading, section, sizeof section);
+    snprintf(where, sizeof where, "%s#%s", e->page, section);
+    double diff = r->verdict == GRADE_CORRECT ? 0 : r->verdict == GRADE_WRONG ? r->difference : NAN;
+    report_checks one = {0};
+    check_add(&one, what, REPORT_COMPARE, isfinite(diff) ? diff : NAN, 0, e->tolerance, r->verdict == GRADE_CORRECT);
+    checks_append(checks, &one, where);
+    report_checks_free(&one);
+}
+
+/* Sheet s compiled on its own into a shared object under OUTDIR/obj (its warnings shown,
+ * not fatal); *built false, with the compiler's first error, when it does not compile. */
+static lab_error build_sheet(const grade_chapter *ch, const char *path, int s, const char *cc, const char *dir,
+                             grade_build *b, bool *built, lab_diag *d)
+{
+    char objects[1024];
+    snprintf(objects, sizeof objects, "%s/obj", dir);
+    grade_build_result result;
+    lab_error e = grade_build_shared(&(grade_build_request){cc, path, objects, ch->sheets[s].name, ch->headers, 0}, b,
+                                     &result, d);
+    *built = e == LAB_OK && result == GRADE_BUILD_OK;
+    if (e == LAB_OK && b->log[0]) /* the compiler's warnings, or its errors */
+        fprintf(stderr, "%s%s", b->log, b->log[strlen(b->log) - 1] == '\n' ? "" : "\n");
+    return e;
+}
+
+typedef struct {
+    grade_result result;
+    bool graded;
+} verdict_slot;
+
+/* Every exercise of the sheets asked for: built, graded, printed, recorded; their pictures'
+ * data into pictures (picture_size each). */
+static lab_error grade_sheets(const grade_chapter *ch, int chosen, const char *const *paths, const char *cc,
+                              uint64_t seed, double seconds, const char *dir, verdict_slot *slots,
+                              unsigned char *pictures, report_checks *checks, lab_diag *d)
+{
+    lab_error e = LAB_OK;
+    for (int s = 0; s < ch->sheet_count && e == LAB_OK; s++) {
+        if (chosen >= 0 && s != chosen)
+            continue;
+        const grade_sheet *sh = &ch->sheets[s];
+        static grade_build build;
+        bool built = false;
+        fflush(stdout);
+        if (!sh->run)
+            e = build_sheet(ch, paths[s], s, cc, dir, &build, &built, d);
+        printf("sheet %s (%s): %s\n", sh->name, paths[s], sh->topics);
+        for (int x = 0; x < ch->exercise_count && e == LAB_OK; x++) {
+            if (ch->exercises[x].sheet != s)
+                continue;
+            grade_result *r = &slots[x].result;
+            grade_picture *picture = (grade_picture *)(pictures + ch->picture_size * (size_t)x);
+            if (sh->run)
+                e = sh->run(paths[s], x, seed, r, picture, d);
+            else if (built)
+                e = grade_exercise_run(ch, x, (grade_code){NULL, build.object}, paths[s], seed, seconds, r, picture, d);
+            else {
+                *r = (grade_result){.verdict = GRADE_DOES_NOT_COMPILE, .mistake = -1};
+                snprintf(r->detail, sizeof r->detail, "the compiler's first error: %.420s", build.first_error);
+            }
+            if (e != LAB_OK)
+                break;
+            grade_print(x, &ch->exercises[x], r, stdout);
+            slots[x].graded = true;
+            record(x, &ch->exercises[x], r, checks);
+        }
+        printf("\n");
+    }
+    return e;
+}
+
+/* The pictures, one an exercise, and all of them in one figure, with the records. */
+static lab_error write_outputs(const grade_chapter *ch, const verdict_slot *slots, const unsigned char *pictures,
+                               const report_checks *checks, const char *dir, int correct, int count, lab_diag *d)
+{
+    canvas *panels = calloc((size_t)(count ? count : 1), sizeof *panels);
+    output_name *names = calloc((size_t)(count ? count : 1), sizeof *names);
+    lab_error e = panels && names ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, ch->program, "the pictures");
+    int n = 0;
+    for (int x = 0; x < ch->exercise_count && e == LAB_OK; x++) {
+        if (!slots[x].graded)
+            continue;
+        const grade_exercise *ex = &ch->exercises[x];
+        const grade_result *r = &slots[x].result;
+        snprintf(names[n], sizeof names[n], "%s-%d.png", ch->program, x + 1);
+        if (r->verdict == GRADE_NOT_WRITTEN || r->verdict == GRADE_DOES_NOT_COMPILE || !ex->picture)
+            e = no_picture(x, ex->picture ? grade_verdict_name(r->verdict) : "no picture", &panels[n], d);
+        else
+            e = ex->picture((const grade_picture *)(pictures + ch->picture_size * (size_t)x), &panels[n], d);
+        n++;
+    }
+    canvas figure = {0};
+    char title[96];
+    snprintf(title, sizeof title, "%s: %d of %d correct; green the lab's, red yours", ch->program, correct, count);
+    if (e == LAB_OK)
+        e = figure_compose_grid(&figure, panels, n, 4, 10, title, d);
+    output_batch out = {.png = PNG_QUICK}; /* redrawn on every edit: speed before size */
+    char figure_name[64];
+    snprintf(figure_name, sizeof figure_name, "%s.png", ch->program);
+    e = output_batch_add_figure(&out, e, figure_name, &figure, panels, names, n, d);
+    if (e == LAB_OK)
+        e = cli_add_checks(ch->program, checks, &out, d);
+    if (e == LAB_OK)
+        e = manifest_prepare(&out, dir, ch->program, d);
+    if (e == LAB_OK)
+        e = output_batch_commit(&out, dir, d);
+    output_batch_free(&out);
+    free(panels), free(names);
+    return e;
+}
+
+int grade_main(const grade_chapter *ch, int argc, char **argv)
+{
+    static int seed = 30;
+    static double seconds = 2;
+    static const char *only = NULL, *sheet = NULL, *cc = NULL;
+    static const cli_option options[] = {
+        {"--seed", CLI_INT, &seed, .min = 0, .max = 2147483647, .value_name = "N",
+         .help = "the generator's seed for the generated cases (default 30)"},
+        {"--seconds", CLI_DOUBLES, &seconds, .min = 0.1, .max = 600, .value_name = "S",
+         .help = "wall-clock seconds for each exercise's calls, all its cases twice (default 2)"},
+        {"--only", CLI_STRING, &only, .value_name = "NAME", .help = "grade one sheet (default: every sheet)"},
+        {"--sheet", CLI_STRING, &sheet, .value_name = "FILE",
+         .help = "the file graded as that sheet (the first sheet's without --only), as its reports name it"},
+        {"--cc", CLI_STRING, &cc, .value_name = "COMMAND",
+         .help = "the compiler and flags each sheet is built with, words apart by spaces (make sets it)"},
+    };
+    const cli_program program = {ch->program, ch->description, options, CLI_COUNT(options), {"OUTDIR"}, 1, NULL};
+    const char *args[CLI_MAX_POSITIONAL];
+    int code = cli_start(&program, argc, argv, args);
+    if (code != CLI_RUN)
+        return code;
+    lab_diag d = {0};
+    int chosen = -1; /* the sheet asked for, or -1 for every one */
+    for (int s = 0; only && s < ch->sheet_count; s++)
+        if (strcmp(only, ch->sheets[s].name) == 0)
+            chosen = s;
+    if (only && chosen < 0) {
+        char names[400] = "";
+        for (int s = 0; s < ch->sheet_count; s++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", s ? ", " : "", ch->sheets[s].name);
+        diag_fail(&d, LAB_ERR_USAGE, "--only", "no sheet \"%s\" (the sheets: %s)", only, names);
+        return cli_fail(ch->program, &d, 2);
+    }
+    struct stat st;
+    int found = sheet ? stat(sheet, &st) : 0;
+    if (sheet && (found != 0 || !S_ISREG(st.st_mode))) { /* a file that is not there: usage, named */
+        diag_fail(&d, LAB_ERR_USAGE, "--sheet", "%s: %s", sheet, found != 0 ? strerror(errno) : "not a regular file");
+        return cli_fail(ch->program, &d, 2);
+    }
+    const char **paths = calloc((size_t)ch->sheet_count, sizeof *paths);
+    verdict_slot *slots = calloc((size_t)ch->exercise_count, sizeof *slots);
+    unsigned char *pictures = calloc((size_t)ch->exercise_count, ch->picture_size ? ch->picture_size : 1);
+    report_checks checks = {0};
+    lab_error e = paths && slots && pictures ? LAB_OK : diag_fail(&d, LAB_ERR_OUT_OF_MEMORY, ch->program, "its verdicts");
+    for (int s = 0; e == LAB_OK && s < ch->sheet_count; s++)
+        paths[s] = ch->sheets[s].file;
+    if (e == LAB_OK && sheet)
+        paths[chosen < 0 ? 0 : chosen] = sheet;
+    if (e == LAB_OK)
+        e = remove_previous(ch->program, args[0], &d);
+    if (e == LAB_OK)
+        e = grade_sheets(ch, chosen, paths, cc ? cc : ch->compile, (uint64_t)seed, seconds, args[0], slots, pictures,
+                         &checks, &d);
+    int correct = 0, count = 0;
+    for (int x = 0; x < ch->exercise_count; x++)
+        count += slots && slots[x].graded, correct += slots && slots[x].graded && slots[x].result.verdict == GRADE_CORRECT;
+    if (e == LAB_OK)
+        e = write_outputs(ch, slots, pictures, &checks, args[0], correct, count, &d);
+    report_checks_free(&checks);
+    for (int s = 0; e == LAB_OK && s < ch->sheet_count; s++) {
+        if (chosen >= 0 && s != chosen)
+            continue;
+        int of = 0, right = 0;
+        for (int x = 0; x < ch->exercise_count; x++)
+            if (ch->exercises[x].sheet == s)
+                of++, right += slots[x].result.verdict == GRADE_CORRECT;
+        char anchor[96];
+        grade_anchor(ch->sheets[s].heading, anchor, sizeof anchor);
+        printf("sheet %-8s %d of %d correct  (%s#%s)\n", ch->sheets[s].name, right, of, ch->sheets[s].page, anchor);
+    }
+    free(paths), free(slots), free(pictures);
+    if (e != LAB_OK)
+        return cli_fail(ch->program, &d, cli_exit_code(e));
+    printf("%d of %d exercises correct (generated cases of seed %d; each exercise within %g s)\n"
+           "pictures: %s/%s.png (each alone: %s-N.png); verdicts as records: %s/%s-checks.json\n",
+           correct, count, seed, seconds, args[0], ch->program, ch->program, args[0], ch->program);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        d = (lab_diag){0};
+        diag_fail(&d, LAB_ERR_OUTPUT, "standard output", "the verdicts could not be written");
+        return cli_fail(ch->program, &d, 3);
+    }
+    return correct == count ? 0 : 1;
+}

@@ -1,7 +1,8 @@
 /* test_scaffold.c - a new chapter is one folder and one line: in a copy of the tree,
  * `make new-chapter N=99` and the word ch99 added to lab/chapters.mk give a chapter that
- * builds, runs, is listed by make help, and passes its own test and the program, fault,
- * sweep and docs suites, with no other file edited (tests/scaffold-check.sh). */
+ * builds, runs, is listed by make help, grades the template's exercise (make grade99: the
+ * shipped sheet not written yet, the reference correct), and passes its own tests and the
+ * program, fault, sweep and docs suites, with no other file edited (tests/scaffold-check.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ static void test_scaffold_a_new_chapter_is_one_folder_and_one_line(void **state)
     assert_non_null(text);
     assert_non_null(strstr(text, "lines changed outside lab/ch99 and out/ch99: 2\n"));
     assert_non_null(strstr(text, "> CHAPTERS := ch30 ch99"));
+    assert_non_null(strstr(text, "scaffold: make grade99 graded the template's exercise: 1 of 1 exercises correct"));
     free(text);
     tu_remove_tree(log);
 }

@@ -115,12 +115,15 @@ typedef struct grade_exercise {
     const grade_mistake *mistakes;
     int mistake_count;
     /* optional: the picture's data through f, in the child (the engine zeroes it where the
-     * child did not finish it); drawn beside the lab's, in the parent */
-    void (*picture_points)(grade_fn f, grade_picture *out);
+     * child did not finish it), on `failing` when the answer is wrong (the first case it
+     * failed, NULL otherwise: a picture that can show the difference draws that case);
+     * drawn beside the lab's, in the parent */
+    void (*picture_points)(grade_fn f, const grade_case *failing, grade_picture *out);
     lab_error (*picture)(const grade_picture *yours, canvas *out, lab_diag *d);
     /* optional: value i of an answer in words ("vertex 12's y") */
     void (*value_name)(const grade_case *c, int i, char *out, size_t size);
     int sheet;                        /* its sheet: an index into the chapter's sheets */
+    int tag;                          /* the chapter's own key, for a call several exercises share */
     size_t case_size;                 /* sizeof(struct grade_case) */
     /* the call of f on c (f converted to the exercise's own signature), its arrays through
      * k (grade_input, grade_output, ..., then grade_call_ready before the call), its answer

@@ -86,8 +86,12 @@ static void run_child(void *arg, grade_shared_head *head)
     s->done = grade_in_child();
     head->phase = 1;
     if (s->done && !s->out_of_memory && s->result.verdict != GRADE_NOT_WRITTEN && job->x->picture_points) {
+        grade_case *failing = NULL; /* the first case it failed, made again */
+        if (s->result.verdict == GRADE_WRONG && s->result.failed > 0 && (failing = malloc(job->x->case_size)))
+            job->x->make_case(s->result.failed - 1, job->seed, failing);
         grade_not_written = false;
-        job->x->picture_points(f, (grade_picture *)s->picture);
+        job->x->picture_points(f, failing, (grade_picture *)s->picture);
+        free(failing);
         if (!grade_in_child())
             _exit(0);
         s->picture_done = !grade_not_written;
@@ -148,7 +152,7 @@ static void ended_verdict(const grade_exercise *x, uint64_t seed, const shared_r
 lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, const char *source, uint64_t seed,
                              double seconds, grade_result *out, grade_picture *picture, lab_diag *d)
 {
-    const grade_exercise *x = &ch->exercises[xi];
+    const grade_exercise *x = ch->exercises[xi];
     child_job job = {x, code, -1, seed};
     if (code.object && (job.object_fd = open(code.object, O_RDONLY)) < 0) {
         *out = (grade_result){.verdict = GRADE_DOES_NOT_COMPILE, .mistake = -1};
@@ -158,11 +162,11 @@ lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, c
     }
     size_t size = sizeof(shared_record) + ch->picture_size;
     shared_record *s = (shared_record *)grade_shared_new(size);
-    static grade_end end; /* 16 KB of the child's standard error: not on the stack */
-    lab_error e = s ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its child");
+    grade_end *end = malloc(sizeof *end); /* 16 KB of the child's standard error: not on the stack */
+    lab_error e = s && end ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its child");
     grade_limits limits = grade_limits_default(seconds);
     if (e == LAB_OK)
-        e = grade_sandbox_run(x->function, &limits, run_child, &job, &s->head, &end, d);
+        e = grade_sandbox_run(x->function, &limits, run_child, &job, &s->head, end, d);
     if (job.object_fd >= 0)
         close(job.object_fd);
     if (e == LAB_OK) {
@@ -173,7 +177,7 @@ lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, c
         else {
             if (code.object && !strncmp(s->head.access_object, "/proc/self/fd/", 14)) /* for addr2line */
                 snprintf(s->head.access_object, sizeof s->head.access_object, "%s", code.object);
-            ended_verdict(x, seed, s, &end, source, out);
+            ended_verdict(x, seed, s, end, source, out);
         }
     }
     if (e == LAB_OK && picture && ch->picture_size) {
@@ -182,14 +186,15 @@ lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, c
         else
             memset(picture, 0, ch->picture_size);
     }
-    if (e == LAB_OK && end.report[0] && out->verdict != GRADE_UNDEFINED) { /* what the body printed, not lost */
-        fprintf(stderr, "%s wrote to its standard error:\n%s%s", x->function, end.report,
-                end.report[strlen(end.report) - 1] == '\n' ? "" : "\n");
-        if (end.report_dropped)
-            fprintf(stderr, "(%zu more bytes not shown)\n", end.report_dropped);
+    if (e == LAB_OK && end->report[0] && out->verdict != GRADE_UNDEFINED) { /* what the body printed, not lost */
+        fprintf(stderr, "%s wrote to its standard error:\n%s%s", x->function, end->report,
+                end->report[strlen(end->report) - 1] == '\n' ? "" : "\n");
+        if (end->report_dropped)
+            fprintf(stderr, "(%zu more bytes not shown)\n", end->report_dropped);
     }
     if (s)
         grade_shared_free(&s->head, size);
+    free(end);
     return e;
 }
 
@@ -266,31 +271,34 @@ static lab_error grade_sheets(const grade_chapter *ch, int chosen, const char *c
         if (chosen >= 0 && s != chosen)
             continue;
         const grade_sheet *sh = &ch->sheets[s];
-        static grade_build build;
+        grade_build *build = malloc(sizeof *build); /* the compiler's log: 8 KB */
         bool built = false;
         fflush(stdout);
-        if (!sh->run)
-            e = build_sheet(ch, paths[s], s, cc, dir, &build, &built, d);
+        if (!build)
+            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, sh->name, "its build");
+        else if (!sh->run)
+            e = build_sheet(ch, paths[s], s, cc, dir, build, &built, d);
         printf("sheet %s (%s): %s\n", sh->name, paths[s], sh->topics);
         for (int x = 0; x < ch->exercise_count && e == LAB_OK; x++) {
-            if (ch->exercises[x].sheet != s)
+            if (ch->exercises[x]->sheet != s)
                 continue;
             grade_result *r = &slots[x].result;
             grade_picture *picture = (grade_picture *)(pictures + ch->picture_size * (size_t)x);
             if (sh->run)
                 e = sh->run(paths[s], x, seed, r, picture, d);
             else if (built)
-                e = grade_exercise_run(ch, x, (grade_code){NULL, build.object}, paths[s], seed, seconds, r, picture, d);
+                e = grade_exercise_run(ch, x, (grade_code){NULL, build->object}, paths[s], seed, seconds, r, picture, d);
             else {
                 *r = (grade_result){.verdict = GRADE_DOES_NOT_COMPILE, .mistake = -1};
-                snprintf(r->detail, sizeof r->detail, "the compiler's first error: %.420s", build.first_error);
+                snprintf(r->detail, sizeof r->detail, "the compiler's first error: %.420s", build->first_error);
             }
             if (e != LAB_OK)
                 break;
-            grade_print(x, &ch->exercises[x], r, stdout);
+            grade_print(x, ch->exercises[x], r, stdout);
             slots[x].graded = true;
-            record(x, &ch->exercises[x], r, checks);
+            record(x, ch->exercises[x], r, checks);
         }
+        free(build);
         printf("\n");
     }
     return e;
@@ -307,7 +315,7 @@ static lab_error write_outputs(const grade_chapter *ch, const verdict_slot *slot
     for (int x = 0; x < ch->exercise_count && e == LAB_OK; x++) {
         if (!slots[x].graded)
             continue;
-        const grade_exercise *ex = &ch->exercises[x];
+        const grade_exercise *ex = ch->exercises[x];
         const grade_result *r = &slots[x].result;
         snprintf(names[n], sizeof names[n], "%s-%d.png", ch->program, x + 1);
         if (r->verdict == GRADE_NOT_WRITTEN || r->verdict == GRADE_DOES_NOT_COMPILE || !ex->picture)
@@ -338,10 +346,10 @@ static lab_error write_outputs(const grade_chapter *ch, const verdict_slot *slot
 
 int grade_main(const grade_chapter *ch, int argc, char **argv)
 {
-    static int seed = 30;
-    static double seconds = 2;
-    static const char *only = NULL, *sheet = NULL, *cc = NULL;
-    static const cli_option options[] = {
+    int seed = 30;
+    double seconds = 2;
+    const char *only = NULL, *sheet = NULL, *cc = NULL;
+    const cli_option options[] = {
         {"--seed", CLI_INT, &seed, .min = 0, .max = 2147483647, .value_name = "N",
          .help = "the generator's seed for the generated cases (default 30)"},
         {"--seconds", CLI_DOUBLES, &seconds, .min = 0.1, .max = 600, .value_name = "S",
@@ -400,7 +408,7 @@ int grade_main(const grade_chapter *ch, int argc, char **argv)
             continue;
         int of = 0, right = 0;
         for (int x = 0; x < ch->exercise_count; x++)
-            if (ch->exercises[x].sheet == s)
+            if (ch->exercises[x]->sheet == s)
                 of++, right += slots[x].result.verdict == GRADE_CORRECT;
         char anchor[96];
         grade_anchor(ch->sheets[s].heading, anchor, sizeof anchor);

@@ -1,6 +1,7 @@
 /* grader.h - a chapter's grader, whole: its exercises (exercise.h) in one ordered list, its
  * sheets, and one main that every chapter's grader program is (`make gradeN`).
  *
+ *     static const grade_exercise *const exercises[] = {&grade31_turn};   (each defined in its file)
  *     static const grade_sheet sheets[] = {{"lab31", "lab/ch31/exercises.c", page, heading, topics}};
  *     static const grade_chapter chapter = {"grade31", "Grades chapter 31's exercises.", exercises,
  *                                           COUNT(exercises), sheets, COUNT(sheets), headers, cc};
@@ -44,7 +45,7 @@ typedef struct {
 typedef struct {
     const char *program;              /* "grade30": its outputs' prefix */
     const char *description;          /* --help's first line */
-    const grade_exercise *exercises;
+    const grade_exercise *const *exercises; /* the one ordered list: number x + 1 is exercises[x] */
     int exercise_count;
     const grade_sheet *sheets;
     int sheet_count;

@@ -54,9 +54,4 @@ int grade30_sheet_exercises(int s, int *first);
 /* Prints one exercise's verdict as the grader's page shows it. */
 void grade30_print(int x, const grade_result *r, FILE *out);
 
-/* Exercise 4's second rule (an answer whose square is within 4e-15 of the expected square:
- * near the collapse r' = sqrt(x) moves by 1e-16 / (2 sqrt(x))) and exercise 5's names. */
-bool grade30_radius_square_within(const grade_answer *got, const grade_answer *want);
-const char *grade30_rule_name(int value);
-
 #endif

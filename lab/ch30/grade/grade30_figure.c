@@ -66,9 +66,10 @@ static const vec3 hand_shape[] = {{0, 0, 0}, {1, 0, 0}, {1.25, 0.2, 0}, {1, 0, 0
 static mat4 chain_parent(void) { return mat4_mul(mat4_translate(0, 1, 0), mat4_rotate_z(deg_to_rad(90))); }
 static mat4 chain_local(void) { return mat4_mul(mat4_translate(1, 0, 0), mat4_rotate_z(deg_to_rad(30))); }
 
-void grade30_points_world(grade_fn g, grade30_picture_data *out)
+void grade30_points_world(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     mat4 world = f.world_matrix(chain_parent(), chain_local());
     out->count = HAND_POINTS, out->drawn = true;
     for (int i = 0; i < HAND_POINTS; i++)
@@ -120,9 +121,10 @@ static const vec3 bind_shape[] = {{0, 1, 0}, {1, 1, 0}, {1.2, 1.2, 0}, {0.8, 1.2
                                   {1.2, 0.8, 0}, {1.2, 1.2, 0}};
 #define BIND_POINTS ((int)(sizeof bind_shape / sizeof bind_shape[0]))
 
-void grade30_points_skin(grade_fn g, grade30_picture_data *out)
+void grade30_points_skin(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     mat4 c = f.skin_matrix(mat4_mul(mat4_translate(0, 1, 0), mat4_rotate_z(deg_to_rad(90))), mat4_translate(0, -1, 0));
     out->count = BIND_POINTS, out->drawn = true;
     for (int i = 0; i < BIND_POINTS; i++)
@@ -165,9 +167,10 @@ static bool ring_under(dualquat blend, vec3 *out)
     return true;
 }
 
-void grade30_points_dqs(grade_fn g, grade30_picture_data *out)
+void grade30_points_dqs(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     dualquat q[2];
     grade30_ring_joints(q);
     const double w[2] = {0.6, 0.4};
@@ -221,9 +224,10 @@ static mat4 sheared(void)
     return m;
 }
 
-void grade30_points_normal(grade_fn g, grade30_picture_data *out)
+void grade30_points_normal(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     mat4 n = f.normal_matrix(sheared());
     out->count = 1, out->drawn = true;
     out->yours[0] = vec3_normalize(mat4_transform_direction(n, vec3_make(0, 1, 0)));

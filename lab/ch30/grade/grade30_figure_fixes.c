@@ -69,8 +69,8 @@ static void points(grade30_fn f, bool cor, grade30_picture_data *out)
                             : f.corrective_point(m.p[k], m.delta[k], 1, m.blend[k], m.rotation[k], true);
     }
 }
-void grade30_points_cor(grade_fn g, grade30_picture_data *out) { points(grade30_fn_of(g), true, out); }
-void grade30_points_corrective(grade_fn g, grade30_picture_data *out) { points(grade30_fn_of(g), false, out); }
+void grade30_points_cor(grade_fn g, const grade30_case *failing, grade30_picture_data *out) { (void)failing; points(grade30_fn_of(g), true, out); }
+void grade30_points_corrective(grade_fn g, const grade30_case *failing, grade30_picture_data *out) { (void)failing; points(grade30_fn_of(g), false, out); }
 
 static lab_error draw(bool cor, const grade30_picture_data *yours, canvas *out, lab_diag *d)
 {

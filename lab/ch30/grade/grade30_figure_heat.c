@@ -22,9 +22,10 @@
 
 static void fan(grade30_case *c) { grade30_cotan_case(3, 0, c); }
 
-void grade30_points_cotan(grade_fn g, grade30_picture_data *out)
+void grade30_points_cotan(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     grade30_case c;
     fan(&c);
     double row[GRADE30_MAX_RING + 1];
@@ -123,9 +124,10 @@ static void your_row(int v, const grade30_heat_system *s, grade30_fn f, double *
     f.heat_row(s->laplacian[v], s->area[v], s->distance[v], s->ties[v], s->p[2 * v + 1] > 0, 1.0, diag, rhs);
 }
 
-void grade30_points_heat_row(grade_fn g, grade30_picture_data *out)
+void grade30_points_heat_row(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     double w[RIG30_RINGS];
     out->count = RIG30_RINGS;
     out->drawn = profile(your_row, f, w);

@@ -39,9 +39,10 @@ static lab_error twist_rig(rig30_rig *rig, mat4 palette[RIG30_JOINTS], lab_diag 
     return e;
 }
 
-void grade30_points_lbs(grade_fn g, grade30_picture_data *out)
+void grade30_points_lbs(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     rig30_rig rig = {0};
     mat4 palette[RIG30_JOINTS];
     out->drawn = twist_rig(&rig, palette, NULL) == LAB_OK;
@@ -120,9 +121,10 @@ enum { RADIUS_STEPS = 120 };
 static const double radius_weights[2] = {0.5, 0.25};
 static double radius_theta_deg(int i) { return -360 + 720.0 * i / (RADIUS_STEPS - 1); }
 
-void grade30_points_radius(grade_fn g, grade30_picture_data *out)
+void grade30_points_radius(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     out->count = 2 * RADIUS_STEPS, out->drawn = true;
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < RADIUS_STEPS; i++)
@@ -162,9 +164,10 @@ static const struct { const char *words; double w[3]; int k; } weight_sets[] = {
 };
 #define WEIGHT_SETS ((int)(sizeof weight_sets / sizeof weight_sets[0]))
 
-void grade30_points_weights(grade_fn g, grade30_picture_data *out)
+void grade30_points_weights(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     out->count = WEIGHT_SETS, out->drawn = true;
     for (int i = 0; i < WEIGHT_SETS; i++) {
         double w[3];

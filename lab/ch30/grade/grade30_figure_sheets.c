@@ -49,9 +49,10 @@ static void branch_locals(mat4 *local)
         local[i] = mat4_mul(mat4_translate(at[i][0], at[i][1], 0), mat4_rotate_z(deg_to_rad(at[i][2])));
 }
 
-void grade30_points_skeleton(grade_fn g, grade30_picture_data *out)
+void grade30_points_skeleton(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     mat4 local[BRANCH], world[BRANCH];
     branch_locals(local);
     out->drawn = f.skeleton_world(BRANCH, branch_parent, local, world) == -1;
@@ -115,9 +116,10 @@ static void squares_under(const mat4 palette[2], const vec3 bind[2], vec3 *out)
             out[j * SQUARE + i] = mat4_transform_point(palette[j], vec3_add(bind[j], square[i]));
 }
 
-void grade30_points_palette(grade_fn g, grade30_picture_data *out)
+void grade30_points_palette(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     mat4 world[3], ibm[2], palette[2];
     vec3 bind[2];
     skin_scene(world, ibm, bind);
@@ -158,9 +160,10 @@ lab_error grade30_draw_palette(const grade30_picture_data *yours, canvas *out, l
 
 /* ---- 10. the whole loop on the cylinder ------------------------------------------------------ */
 
-void grade30_points_mesh(grade_fn g, grade30_picture_data *out)
+void grade30_points_mesh(grade_fn g, const grade30_case *failing, grade30_picture_data *out)
 {
     grade30_fn f = grade30_fn_of(g);
+    (void)failing; /* the named pose shows this exercise's mistakes */
     rig30_rig rig = {0};
     out->count = RIG30_RINGS * RIG30_SEGMENTS;
     if (rig30_rig_build(&rig, RIG30_TWIST, NULL, NULL) != LAB_OK)
@@ -214,9 +217,9 @@ static void dq_ring(grade30_fn f, ring_part part, grade30_picture_data *out)
         out->yours[i] = part == YOUR_TRANSFORM ? f.dq_transform_point(unit, p) : dualquat_transform_point(unit, p);
     }
 }
-void grade30_points_dq_rigid(grade_fn g, grade30_picture_data *out) { dq_ring(grade30_fn_of(g), YOUR_JOINTS, out); }
-void grade30_points_dq_normalize(grade_fn g, grade30_picture_data *out) { dq_ring(grade30_fn_of(g), YOUR_NORMALISATION, out); }
-void grade30_points_dq_transform(grade_fn g, grade30_picture_data *out) { dq_ring(grade30_fn_of(g), YOUR_TRANSFORM, out); }
+void grade30_points_dq_rigid(grade_fn g, const grade30_case *failing, grade30_picture_data *out) { (void)failing; dq_ring(grade30_fn_of(g), YOUR_JOINTS, out); }
+void grade30_points_dq_normalize(grade_fn g, const grade30_case *failing, grade30_picture_data *out) { (void)failing; dq_ring(grade30_fn_of(g), YOUR_NORMALISATION, out); }
+void grade30_points_dq_transform(grade_fn g, const grade30_case *failing, grade30_picture_data *out) { (void)failing; dq_ring(grade30_fn_of(g), YOUR_TRANSFORM, out); }
 
 lab_error grade30_draw_dq_rigid(const grade30_picture_data *yours, canvas *out, lab_diag *d)
 {
@@ -246,8 +249,8 @@ static void turn_points(grade30_fn f, grade30_picture_data *out)
         for (int i = 0; i < TURN_STEPS; i++)
             out->yours[k * TURN_STEPS + i].x = f.turn_angle(turn_weights[k], deg_to_rad(turn_theta_deg(i)));
 }
-void grade30_points_lbs_turn(grade_fn g, grade30_picture_data *out) { turn_points(grade30_fn_of(g), out); }
-void grade30_points_dqs_turn(grade_fn g, grade30_picture_data *out) { turn_points(grade30_fn_of(g), out); }
+void grade30_points_lbs_turn(grade_fn g, const grade30_case *failing, grade30_picture_data *out) { (void)failing; turn_points(grade30_fn_of(g), out); }
+void grade30_points_dqs_turn(grade_fn g, const grade30_case *failing, grade30_picture_data *out) { (void)failing; turn_points(grade30_fn_of(g), out); }
 
 /* An angle in degrees within (-180, 180] (the grade takes it up to whole turns). */
 static double wrapped_deg(double radians) { return -remainder(-radians, 2 * LAB_PI) * 180 / LAB_PI; }

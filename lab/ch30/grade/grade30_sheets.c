@@ -37,7 +37,7 @@ static const char *const headers[] = {"lab/ch30/exercises30.h", "src/math/linalg
 const grade_chapter grade30_chapter = {
     "grade30",
     "Grades chapter 30's exercises (lab/ch30/exercises.c, lab/ch30/sheets/).",
-    grade30_table,
+    grade30_exercises,
     GRADE30_EXERCISE_COUNT,
     grade30_sheets,
     GRADE30_SHEET_COUNT,

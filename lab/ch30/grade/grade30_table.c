@@ -15,7 +15,6 @@
 #include "math/linalg.h"
 #include "math/quat.h"
 
-#include "grade30.h"
 #include "grade30_table.h"
 #include "mistakes.h"
 
@@ -47,6 +46,27 @@
 #pragma weak ex30_world_matrix
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Exercise 4's second rule: an answer whose square is within 4e-15 of the expected square
+ * (near the collapse r' = sqrt(x) moves by 1e-16 / (2 sqrt(x)), whichever correct form
+ * computed it). */
+static bool radius_square_within(const grade_answer *got, const grade_answer *want)
+{
+    double g = got->v[0], w = want->v[0];
+    return got->n == 1 && want->n == 1 && g >= 0 && fabs(g * g - w * w) <= 4e-15;
+}
+
+/* Exercise 5's answers by name. */
+static const char *rule_name(int value)
+{
+    switch ((ex30_weights)value) {
+    case EX30_WEIGHTS_VALID: return "EX30_WEIGHTS_VALID";
+    case EX30_WEIGHTS_NEGATIVE: return "EX30_WEIGHTS_NEGATIVE";
+    case EX30_WEIGHTS_NOT_SUMMING_TO_ONE: return "EX30_WEIGHTS_NOT_SUMMING_TO_ONE";
+    case EX30_WEIGHTS_NOT_FINITE: return "EX30_WEIGHTS_NOT_FINITE";
+    }
+    return "(not an ex30_weights value)";
+}
 
 /* ---- the known mistakes, each named in the chapter's words (mistakes.c) ------------------ */
 
@@ -298,92 +318,119 @@ static const grade_mistake shader_mistakes[] = {
 const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT] = {
     {"the world matrix G_i = G_parent L_i", "ex30_world_matrix",
      "lab/ch30/README.md", "Exercise 1: the world matrix", (grade_fn)ex30_world_matrix, GRADE_MATRIX, 2,
-     GRADE30_GENERATED, grade30_world_case, grade30_world_expected, 1e-9, MISTAKES(world_mistakes), grade30_points_world, grade30_draw_world, .sheet = GRADE30_SHEET_LAB30, COMMON},
+     GRADE30_GENERATED, grade30_world_case, grade30_world_expected, 1e-9, MISTAKES(world_mistakes), grade30_points_world, grade30_draw_world, .sheet = GRADE30_SHEET_LAB30, .tag = GRADE30_WORLD_MATRIX, COMMON},
     {"the skin matrix C_j = G_j B_j^-1", "ex30_skin_matrix", "lab/ch30/README.md", "Exercise 2: the skin matrix",
      (grade_fn)ex30_skin_matrix, GRADE_MATRIX, 3, GRADE30_GENERATED, grade30_skin_case, grade30_skin_expected, 1e-9,
-     MISTAKES(skin_mistakes), grade30_points_skin, grade30_draw_skin, .sheet = GRADE30_SHEET_LAB30, COMMON},
+     MISTAKES(skin_mistakes), grade30_points_skin, grade30_draw_skin, .sheet = GRADE30_SHEET_LAB30, .tag = GRADE30_SKIN_MATRIX, COMMON},
     {"the LBS blend p~' = sum_j w_j C_j p~", "ex30_lbs_point", "lab/ch30/README.md", "Exercise 3: the LBS blend",
      (grade_fn)ex30_lbs_point, GRADE_POINT, 4, GRADE30_GENERATED, grade30_lbs_case, grade30_lbs_expected, 1e-9, MISTAKES(lbs_mistakes),
-     grade30_points_lbs, grade30_draw_lbs, .sheet = GRADE30_SHEET_LAB30, COMMON},
+     grade30_points_lbs, grade30_draw_lbs, .sheet = GRADE30_SHEET_LAB30, .tag = GRADE30_LBS_POINT, COMMON},
     {"the ring radius r'/r = sqrt(1 - 4 w (1-w) sin^2(theta/2))", "ex30_ring_radius_ratio",
      "lab/ch30/README.md", "Exercise 4: the ring radius", (grade_fn)ex30_ring_radius_ratio, GRADE_NUMBER, 5,
      GRADE30_GENERATED, grade30_radius_case, grade30_radius_expected, 1e-12, MISTAKES(radius_mistakes), grade30_points_radius,
-     grade30_draw_radius, .sheet = GRADE30_SHEET_LAB30, COMMON, .also_within = grade30_radius_square_within},
+     grade30_draw_radius, .sheet = GRADE30_SHEET_LAB30, .tag = GRADE30_RING_RADIUS, COMMON, .also_within = radius_square_within},
     {"the weight rules (finite, w_j >= 0, sum 1 within 1e-12; refuse, never repair)", "ex30_check_weights",
      "lab/ch30/README.md", "Exercise 5: the weight rules", (grade_fn)ex30_check_weights, GRADE_RULE, 11, GRADE30_GENERATED,
-     grade30_weights_case, grade30_weights_expected, 0, MISTAKES(weights_mistakes), grade30_points_weights, grade30_draw_weights, .sheet = GRADE30_SHEET_LAB30, COMMON, .rule_name = grade30_rule_name},
+     grade30_weights_case, grade30_weights_expected, 0, MISTAKES(weights_mistakes), grade30_points_weights, grade30_draw_weights, .sheet = GRADE30_SHEET_LAB30, .tag = GRADE30_CHECK_WEIGHTS, COMMON, .rule_name = rule_name},
     {"the DQS blend with the hemisphere rule", "ex30_dqs_blend", "lab/ch30/README.md", "Exercise 6: the DQS blend",
      (grade_fn)ex30_dqs_blend, GRADE_DUALQUAT, 4, GRADE30_GENERATED, grade30_dqs_case, grade30_dqs_expected, 1e-9,
-     MISTAKES(dqs_mistakes), grade30_points_dqs, grade30_draw_dqs, .sheet = GRADE30_SHEET_LAB30, COMMON},
+     MISTAKES(dqs_mistakes), grade30_points_dqs, grade30_draw_dqs, .sheet = GRADE30_SHEET_LAB30, .tag = GRADE30_DQS_BLEND, COMMON},
     {"the normal matrix (M_3x3^-1)^T", "ex30_normal_matrix", "lab/ch30/README.md", "Exercise 7: the normal matrix",
      (grade_fn)ex30_normal_matrix, GRADE_MATRIX, 5, GRADE30_GENERATED, grade30_normal_case, grade30_normal_expected, 1e-9,
-     MISTAKES(normal_mistakes), grade30_points_normal, grade30_draw_normal, .sheet = GRADE30_SHEET_LAB30, COMMON},
+     MISTAKES(normal_mistakes), grade30_points_normal, grade30_draw_normal, .sheet = GRADE30_SHEET_LAB30, .tag = GRADE30_NORMAL_MATRIX, COMMON},
     {"the world matrices of a skeleton, parents first", "ex30_skeleton_world", "lab/ch30/lab30-gltf/README.md",
      "Exercise 8: the skeleton's world matrices", (grade_fn)ex30_skeleton_world, GRADE_VALUES, 8,
      GRADE30_GENERATED, grade30_skeleton_case, grade30_skeleton_expected, 1e-9, MISTAKES(skeleton_mistakes),
-     grade30_points_skeleton, grade30_draw_skeleton, grade30_skeleton_value_name, .sheet = GRADE30_SHEET_SKELETON, COMMON},
+     grade30_points_skeleton, grade30_draw_skeleton, grade30_skeleton_value_name, .sheet = GRADE30_SHEET_SKELETON, .tag = GRADE30_SKELETON_WORLD, COMMON},
     {"the palette through skin.joints, C_j = G_{skin.joints[j]} IBM_j", "ex30_palette", "lab/ch30/lab30-gltf/README.md",
      "Exercise 9: the palette through skin.joints", (grade_fn)ex30_palette, GRADE_VALUES, 3, GRADE30_GENERATED,
      grade30_palette_case, grade30_palette_expected, 1e-9, MISTAKES(palette_mistakes), grade30_points_palette,
-     grade30_draw_palette, grade30_matrices_value_name, .sheet = GRADE30_SHEET_SKELETON, COMMON},
+     grade30_draw_palette, grade30_matrices_value_name, .sheet = GRADE30_SHEET_SKELETON, .tag = GRADE30_PALETTE, COMMON},
     {"the whole loop: a skeleton, a skin and a mesh (the cylinder, RiggedSimple)", "ex30_skin_mesh",
      "lab/ch30/lab30-gltf/README.md", "Exercise 10: the whole loop", (grade_fn)ex30_skin_mesh, GRADE_VALUES, 8,
      GRADE30_GENERATED, grade30_skin_mesh_case, grade30_skin_mesh_expected, 1e-9, MISTAKES(mesh_mistakes),
-     grade30_points_mesh, grade30_draw_mesh, grade30_skin_mesh_value_name, .sheet = GRADE30_SHEET_SKELETON, COMMON},
+     grade30_points_mesh, grade30_draw_mesh, grade30_skin_mesh_value_name, .sheet = GRADE30_SHEET_SKELETON, .tag = GRADE30_SKIN_MESH, COMMON},
     {"the rigid transform as a unit dual quaternion, q_e = 1/2 t q_0", "ex30_dq_from_rigid", "lab/ch30/lab30-dqs/README.md",
      "Exercise 11: the rigid transform as a dual quaternion", (grade_fn)ex30_dq_from_rigid, GRADE_DUALQUAT, 3,
      GRADE30_GENERATED, grade30_dq_rigid_case, grade30_dq_rigid_expected, 1e-9, MISTAKES(dq_rigid_mistakes),
-     grade30_points_dq_rigid, grade30_draw_dq_rigid, NULL, .sheet = GRADE30_SHEET_DQS, COMMON},
+     grade30_points_dq_rigid, grade30_draw_dq_rigid, NULL, .sheet = GRADE30_SHEET_DQS, .tag = GRADE30_DQ_FROM_RIGID, COMMON},
     {"the normalisation b / |b_0|, refused at a zero norm", "ex30_dq_normalize", "lab/ch30/lab30-dqs/README.md",
      "Exercise 12: the normalisation", (grade_fn)ex30_dq_normalize, GRADE_VALUES, 13, GRADE30_GENERATED,
      grade30_dq_normalize_case, grade30_dq_normalize_expected, 1e-9, MISTAKES(dq_normalize_mistakes),
-     grade30_points_dq_normalize, grade30_draw_dq_normalize, grade30_dq_normalize_value_name, .sheet = GRADE30_SHEET_DQS, COMMON},
+     grade30_points_dq_normalize, grade30_draw_dq_normalize, grade30_dq_normalize_value_name, .sheet = GRADE30_SHEET_DQS, .tag = GRADE30_DQ_NORMALIZE, COMMON},
     {"Kavan's point transform, p' = R p + t with t = 2 q_e q_0*", "ex30_dq_transform_point", "lab/ch30/lab30-dqs/README.md",
      "Exercise 13: Kavan's point transform", (grade_fn)ex30_dq_transform_point, GRADE_POINT, 3,
      GRADE30_GENERATED, grade30_dq_transform_case, grade30_dq_transform_expected, 1e-9, MISTAKES(dq_point_mistakes),
-     grade30_points_dq_transform, grade30_draw_dq_transform, NULL, .sheet = GRADE30_SHEET_DQS, COMMON},
+     grade30_points_dq_transform, grade30_draw_dq_transform, NULL, .sheet = GRADE30_SHEET_DQS, .tag = GRADE30_DQ_TRANSFORM, COMMON},
     {"the LBS ring's turn, atan2(w sin theta, (1-w) + w cos theta)", "ex30_lbs_turn_angle", "lab/ch30/lab30-dqs/README.md",
      "Exercise 14: the LBS ring's turn", (grade_fn)ex30_lbs_turn_angle, GRADE_ANGLE, 6, GRADE30_GENERATED,
      grade30_lbs_turn_case, grade30_lbs_turn_expected, 1e-12, MISTAKES(lbs_turn_mistakes), grade30_points_lbs_turn,
-     grade30_draw_lbs_turn, NULL, .sheet = GRADE30_SHEET_DQS, COMMON},
+     grade30_draw_lbs_turn, NULL, .sheet = GRADE30_SHEET_DQS, .tag = GRADE30_LBS_TURN, COMMON},
     {"the DQS ring's turn, 2 atan2(w sin(t/2), (1-w) + w cos(t/2))", "ex30_dqs_turn_angle", "lab/ch30/lab30-dqs/README.md",
      "Exercise 15: the DQS ring's turn", (grade_fn)ex30_dqs_turn_angle, GRADE_ANGLE, 6, GRADE30_GENERATED,
      grade30_dqs_turn_case, grade30_dqs_turn_expected, 1e-12, MISTAKES(dqs_turn_mistakes), grade30_points_dqs_turn,
-     grade30_draw_dqs_turn, NULL, .sheet = GRADE30_SHEET_DQS, COMMON},
+     grade30_draw_dqs_turn, NULL, .sheet = GRADE30_SHEET_DQS, .tag = GRADE30_DQS_TURN, COMMON},
     {"a normal skinned three ways: rigid, blended inverse transpose, per bone", "ex30_skin_normal",
      "lab/ch30/lab30-normals/README.md", "Exercise 16: three ways to skin a normal", (grade_fn)ex30_skin_normal,
      GRADE_POINT, 6, GRADE30_GENERATED, grade30_normal_skin_case, grade30_normal_skin_expected, 1e-9,
-     MISTAKES(skin_normal_mistakes), grade30_points_skin_normal, grade30_draw_skin_normal, NULL, .sheet = GRADE30_SHEET_NORMALS, COMMON},
+     MISTAKES(skin_normal_mistakes), grade30_points_skin_normal, grade30_draw_skin_normal, NULL, .sheet = GRADE30_SHEET_NORMALS, .tag = GRADE30_SKIN_NORMAL, COMMON},
     {"the weight policies strict, normalize and fallback=J", "ex30_apply_policy", "lab/ch30/lab30-normals/README.md",
      "Exercise 17: the weight policies", (grade_fn)ex30_apply_policy, GRADE_VALUES, 16, GRADE30_GENERATED,
      grade30_policy_case, grade30_policy_expected, 1e-12, MISTAKES(policy_mistakes), grade30_points_policy,
-     grade30_draw_policy, grade30_policy_value_name, .sheet = GRADE30_SHEET_NORMALS, COMMON},
+     grade30_draw_policy, grade30_policy_value_name, .sheet = GRADE30_SHEET_NORMALS, .tag = GRADE30_POLICY, COMMON},
     {"the four heaviest influences, renormalised", "ex30_keep_heaviest", "lab/ch30/lab30-palette/README.md",
      "Exercise 18: the four heaviest", (grade_fn)ex30_keep_heaviest, GRADE_VALUES, 5, GRADE30_GENERATED,
      grade30_heaviest_case, grade30_heaviest_expected, 1e-12, MISTAKES(heaviest_mistakes), grade30_points_heaviest,
-     grade30_draw_heaviest, grade30_heaviest_value_name, .sheet = GRADE30_SHEET_PALETTE, COMMON},
+     grade30_draw_heaviest, grade30_heaviest_value_name, .sheet = GRADE30_SHEET_PALETTE, .tag = GRADE30_KEEP_HEAVIEST, COMMON},
     {"the implied last weight of the compressed vertex", "ex30_unpack_weights", "lab/ch30/lab30-palette/README.md",
      "Exercise 19: the implied last weight", (grade_fn)ex30_unpack_weights, GRADE_VALUES, 4, GRADE30_GENERATED,
      grade30_unpack_case, grade30_unpack_expected, 1e-12, MISTAKES(unpack_mistakes), grade30_points_unpack,
-     grade30_draw_unpack, NULL, .sheet = GRADE30_SHEET_PALETTE, COMMON},
+     grade30_draw_unpack, NULL, .sheet = GRADE30_SHEET_PALETTE, .tag = GRADE30_UNPACK_WEIGHTS, COMMON},
     {"the cotangent Laplacian's row of a vertex", "ex30_cotan_row", "lab/ch30/lab30-weights/README.md",
      "Exercise 20: the cotangent Laplacian's row", (grade_fn)ex30_cotan_row, GRADE_VALUES, 4, GRADE30_GENERATED,
      grade30_cotan_case, grade30_cotan_expected, 1e-9, MISTAKES(cotan_mistakes), grade30_points_cotan, grade30_draw_cotan,
-     grade30_cotan_value_name, .sheet = GRADE30_SHEET_WEIGHTS, COMMON},
+     grade30_cotan_value_name, .sheet = GRADE30_SHEET_WEIGHTS, .tag = GRADE30_COTAN_ROW, COMMON},
     {"the heat system's row, (-L + M H) w_j = M H p_j", "ex30_heat_row", "lab/ch30/lab30-weights/README.md",
      "Exercise 21: the heat system's row", (grade_fn)ex30_heat_row, GRADE_VALUES, 10, GRADE30_GENERATED,
      grade30_heat_row_case, grade30_heat_row_expected, 1e-12, MISTAKES(heat_row_mistakes), grade30_points_heat_row,
-     grade30_draw_heat_row, grade30_heat_row_value_name, .sheet = GRADE30_SHEET_WEIGHTS, COMMON},
+     grade30_draw_heat_row, grade30_heat_row_value_name, .sheet = GRADE30_SHEET_WEIGHTS, .tag = GRADE30_HEAT_ROW, COMMON},
     {"the skinning shader: the palette in GLSL, run on the GPU", "skin() in lab/ch30/sheets/shader.glsl",
      "lab/ch30/lab30-gpu/README.md", "Exercise 22: the skinning shader", NULL, GRADE_ELSEWHERE, 9, 0, NULL, NULL, 1e-6,
-     MISTAKES(shader_mistakes), NULL, NULL, NULL, .sheet = GRADE30_SHEET_SHADER, COMMON},
+     MISTAKES(shader_mistakes), NULL, NULL, NULL, .sheet = GRADE30_SHEET_SHADER, .tag = GRADE30_SHADER, COMMON},
     {"a vertex about its centre of rotation, R (p - p*) + sum w C p*", "ex30_cor_point", "lab/ch30/lab30-fixes/README.md",
      "Exercise 23: centres of rotation", (grade_fn)ex30_cor_point, GRADE_POINT, 2, GRADE30_GENERATED,
-     grade30_cor_case, grade30_cor_expected, 1e-9, MISTAKES(cor_mistakes), grade30_points_cor, grade30_draw_cor, NULL, .sheet = GRADE30_SHEET_FIXES, COMMON},
+     grade30_cor_case, grade30_cor_expected, 1e-9, MISTAKES(cor_mistakes), grade30_points_cor, grade30_draw_cor, NULL, .sheet = GRADE30_SHEET_FIXES, .tag = GRADE30_COR_POINT, COMMON},
     {"a corrective shape, M (p + s d) before skinning, M p + s R d after", "ex30_corrective_point",
      "lab/ch30/lab30-fixes/README.md", "Exercise 24: a corrective shape", (grade_fn)ex30_corrective_point,
      GRADE_POINT, 4, GRADE30_GENERATED, grade30_corrective_case, grade30_corrective_expected, 1e-9,
-     MISTAKES(corrective_mistakes), grade30_points_corrective, grade30_draw_corrective, NULL, .sheet = GRADE30_SHEET_FIXES, COMMON},
+     MISTAKES(corrective_mistakes), grade30_points_corrective, grade30_draw_corrective, NULL, .sheet = GRADE30_SHEET_FIXES, .tag = GRADE30_CORRECTIVE, COMMON},
 };
 
-
+/* The chapter's one ordered list, as the engine takes it (src/grade/grader.h): exercise
+ * x + 1 is the table's entry x. */
+const grade_exercise *const grade30_exercises[GRADE30_EXERCISE_COUNT] = {
+    &grade30_table[0],
+    &grade30_table[1],
+    &grade30_table[2],
+    &grade30_table[3],
+    &grade30_table[4],
+    &grade30_table[5],
+    &grade30_table[6],
+    &grade30_table[7],
+    &grade30_table[8],
+    &grade30_table[9],
+    &grade30_table[10],
+    &grade30_table[11],
+    &grade30_table[12],
+    &grade30_table[13],
+    &grade30_table[14],
+    &grade30_table[15],
+    &grade30_table[16],
+    &grade30_table[17],
+    &grade30_table[18],
+    &grade30_table[19],
+    &grade30_table[20],
+    &grade30_table[21],
+    &grade30_table[22],
+    &grade30_table[23],
+};

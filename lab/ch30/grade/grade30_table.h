@@ -190,6 +190,7 @@ typedef grade_exercise grade30_entry;
 grade30_sheet_id grade30_sheet_of(int x);
 
 extern const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT];
+extern const grade_exercise *const grade30_exercises[GRADE30_EXERCISE_COUNT];
 
 /* The call of an exercise's function f on case c as a student's function is called
  * (grade30_call.c, every entry's `call`): its arrays through the engine's (exact heap
@@ -210,13 +211,13 @@ extern const grade_chapter grade30_chapter;
  *   7     normals on a sheared, unevenly scaled plane beside the true normal. */
 enum { GRADE30_PICTURE_W = GRADE_PICTURE_W, GRADE30_PICTURE_H = GRADE_PICTURE_H };
 
-void grade30_points_world(grade_fn f, grade30_picture_data *out);
-void grade30_points_skin(grade_fn f, grade30_picture_data *out);
-void grade30_points_lbs(grade_fn f, grade30_picture_data *out);
-void grade30_points_radius(grade_fn f, grade30_picture_data *out);
-void grade30_points_weights(grade_fn f, grade30_picture_data *out);
-void grade30_points_dqs(grade_fn f, grade30_picture_data *out);
-void grade30_points_normal(grade_fn f, grade30_picture_data *out);
+void grade30_points_world(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_skin(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_lbs(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_radius(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_weights(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_dqs(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_normal(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
 
 lab_error grade30_draw_world(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_skin(const grade30_picture_data *yours, canvas *out, lab_diag *d);
@@ -234,24 +235,24 @@ lab_error grade30_draw_normal(const grade30_picture_data *yours, canvas *out, la
  *   21    the cylinder's heat weights solved from your rows;
  *   23, 24 the twist's middle ring at 180 degrees by centres of rotation and by a
  *         corrective shape after skinning (grade30_figure_fixes.c) */
-void grade30_points_cor(grade_fn f, grade30_picture_data *out);
-void grade30_points_corrective(grade_fn f, grade30_picture_data *out);
+void grade30_points_cor(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_corrective(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
 lab_error grade30_draw_cor(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_corrective(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-void grade30_points_skeleton(grade_fn f, grade30_picture_data *out);
-void grade30_points_palette(grade_fn f, grade30_picture_data *out);
-void grade30_points_mesh(grade_fn f, grade30_picture_data *out);
-void grade30_points_dq_rigid(grade_fn f, grade30_picture_data *out);
-void grade30_points_dq_normalize(grade_fn f, grade30_picture_data *out);
-void grade30_points_dq_transform(grade_fn f, grade30_picture_data *out);
-void grade30_points_lbs_turn(grade_fn f, grade30_picture_data *out);
-void grade30_points_dqs_turn(grade_fn f, grade30_picture_data *out);
-void grade30_points_skin_normal(grade_fn f, grade30_picture_data *out);
-void grade30_points_policy(grade_fn f, grade30_picture_data *out);
-void grade30_points_heaviest(grade_fn f, grade30_picture_data *out);
-void grade30_points_unpack(grade_fn f, grade30_picture_data *out);
-void grade30_points_cotan(grade_fn f, grade30_picture_data *out);
-void grade30_points_heat_row(grade_fn f, grade30_picture_data *out);
+void grade30_points_skeleton(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_palette(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_mesh(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_dq_rigid(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_dq_normalize(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_dq_transform(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_lbs_turn(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_dqs_turn(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_skin_normal(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_policy(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_heaviest(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_unpack(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_cotan(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+void grade30_points_heat_row(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
 lab_error grade30_draw_skeleton(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_palette(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 lab_error grade30_draw_mesh(const grade30_picture_data *yours, canvas *out, lab_diag *d);

@@ -61,17 +61,18 @@ static void test_grade_arrays_copy_compare_and_name(void **state)
 
 /* ---- the sheet's build -------------------------------------------------------------------- */
 
-static grade_build_result build(const char *dir, const char *source, grade_build *b)
+static grade_build_result build_within(const char *dir, const char *source, double seconds, grade_build *b)
 {
     char objects[128];
     snprintf(objects, sizeof objects, "%s/obj", dir);
     grade_build_result r;
     lab_diag d = {0};
-    assert_int_equal(grade_build_shared(&(grade_build_request){"cc -std=c11 -Wall", source, objects, "sheet", NULL, 30}, b,
-                                        &r, &d),
+    assert_int_equal(grade_build_shared(&(grade_build_request){"cc -std=c11 -Wall", source, objects, "sheet", NULL, seconds},
+                                        b, &r, &d),
                      LAB_OK);
     return r;
 }
+static grade_build_result build(const char *dir, const char *source, grade_build *b) { return build_within(dir, source, 30, b); }
 
 static void test_grade_build_any_name_and_the_first_error(void **state)
 {
@@ -135,12 +136,7 @@ static void test_grade_build_stops_a_compiler_that_runs_away(void **state)
     static grade_build b;
     snprintf(path, sizeof path, "%s/zero.c", dir);
     assert_true(tu_write_file(path, "#include \"/dev/zero\"\n"));
-    char objects[128];
-    snprintf(objects, sizeof objects, "%s/obj", dir);
-    grade_build_result r;
-    lab_diag d = {0};
-    assert_int_equal(grade_build_shared(&(grade_build_request){"cc -std=c11", path, objects, "sheet", NULL, 5}, &b, &r, &d),
-                     LAB_OK);
+    grade_build_result r = build_within(dir, path, 5, &b);
     printf("  #include \"/dev/zero\": %s\n", b.first_error);
     assert_true(r == GRADE_BUILD_LIMIT || r == GRADE_BUILD_FAILED); /* gcc: out of memory under the limit */
     assert_true(b.first_error[0] != '\0');

@@ -45,23 +45,40 @@ static vec3 cor_writes_weight(vec3 p, vec3 centre, quat rotation, const int *joi
     return r;
 }
 
+/* An answer graded wrong, with `words` in the verdict's detail and, where given, the
+ * table's mistake of that name. */
+typedef struct {
+    int x;
+    grade_fn f;
+    const char *words, *mistake;
+} expected_wrong;
+
+static void expect_wrong(const expected_wrong *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const grade30_entry *e = &grade30_table[w[i].x];
+        grade_result r;
+        assert_int_equal(grade30_check(e, w[i].f, SEED, &r), LAB_OK);
+        grade30_print(w[i].x, &r, stdout);
+        assert_int_equal(r.verdict, GRADE_WRONG);
+        if (w[i].words && !strstr(r.detail, w[i].words))
+            fail_msg("exercise %d: \"%s\" not in \"%s\"", w[i].x + 1, w[i].words, r.detail);
+        if (w[i].mistake && (r.mistake < 0 || !strstr(e->mistakes[r.mistake].name, w[i].mistake)))
+            fail_msg("exercise %d: the mistake \"%s\" not named (named: %s)", w[i].x + 1, w[i].mistake,
+                     r.mistake < 0 ? "none" : e->mistakes[r.mistake].name);
+    }
+}
+
 static void test_grade30_a_write_into_an_input_is_wrong_and_named(void **state)
 {
     (void)state;
-    const struct { int x; grade_fn f; const char *element; } writes[] = {
-        {GRADE30_SKELETON_WORLD, (grade_fn)sk_writes_local, "it changed its input local["},
-        {GRADE30_SKIN_NORMAL, (grade_fn)normal_writes_palette, "it changed its input palette["},
-        {GRADE30_COTAN_ROW, (grade_fn)cotan_writes_ring, "it changed its input ring[0]"},
-        {GRADE30_COR_POINT, (grade_fn)cor_writes_weight, "it changed its input weight["},
+    const expected_wrong writes[] = {
+        {GRADE30_SKELETON_WORLD, (grade_fn)sk_writes_local, "it changed its input local[", NULL},
+        {GRADE30_SKIN_NORMAL, (grade_fn)normal_writes_palette, "it changed its input palette[", NULL},
+        {GRADE30_COTAN_ROW, (grade_fn)cotan_writes_ring, "it changed its input ring[0]", NULL},
+        {GRADE30_COR_POINT, (grade_fn)cor_writes_weight, "it changed its input weight[", NULL},
     };
-    for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++) {
-        grade_result r;
-        assert_int_equal(grade30_check(&grade30_table[writes[i].x], writes[i].f, SEED, &r), LAB_OK);
-        grade30_print(writes[i].x, &r, stdout);
-        assert_int_equal(r.verdict, GRADE_WRONG);
-        if (!strstr(r.detail, writes[i].element))
-            fail_msg("exercise %d: \"%s\" not in \"%s\"", writes[i].x + 1, writes[i].element, r.detail);
-    }
+    expect_wrong(writes, sizeof writes / sizeof writes[0]);
 }
 
 /* ---- answers at the rules' edges --------------------------------------------------------- */
@@ -102,27 +119,18 @@ static bool norm_refuses_dual(dualquat b, dualquat *out)
     return ex30_dq_normalize(b, out);
 }
 
-/* Each graded wrong, and where the table knows the mistake, named so. */
+/* Each graded wrong, and the table's mistake named. */
 static void test_grade30_the_rules_edges_separate_the_mistakes(void **state)
 {
     (void)state;
-    const struct { int x; grade_fn f; const char *name; } edges[] = {
-        {GRADE30_SKELETON_WORLD, (grade_fn)sk_last_bad, "the last node that breaks the rule"},
-        {GRADE30_SKELETON_WORLD, (grade_fn)sk_zero_for_valid, "0 returned for a valid skeleton"},
-        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_accepts_threshold, "1e-9 itself divided by"},
-        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_nan_passes, "a NaN slipping past a comparison"},
-        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_refuses_dual, "the dual part judged"},
+    const expected_wrong edges[] = {
+        {GRADE30_SKELETON_WORLD, (grade_fn)sk_last_bad, NULL, "the last node that breaks the rule"},
+        {GRADE30_SKELETON_WORLD, (grade_fn)sk_zero_for_valid, NULL, "0 returned for a valid skeleton"},
+        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_accepts_threshold, NULL, "1e-9 itself divided by"},
+        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_nan_passes, NULL, "a NaN slipping past a comparison"},
+        {GRADE30_DQ_NORMALIZE, (grade_fn)norm_refuses_dual, NULL, "the dual part judged"},
     };
-    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
-        grade_result r;
-        assert_int_equal(grade30_check(&grade30_table[edges[i].x], edges[i].f, SEED, &r), LAB_OK);
-        grade30_print(edges[i].x, &r, stdout);
-        assert_int_equal(r.verdict, GRADE_WRONG);
-        const grade30_entry *e = &grade30_table[edges[i].x];
-        if (edges[i].name && (r.mistake < 0 || !strstr(e->mistakes[r.mistake].name, edges[i].name)))
-            fail_msg("exercise %d: the mistake \"%s\" not named (named: %s)", edges[i].x + 1, edges[i].name,
-                     r.mistake < 0 ? "none" : e->mistakes[r.mistake].name);
-    }
+    expect_wrong(edges, sizeof edges / sizeof edges[0]);
 }
 
 /* ---- state between calls ------------------------------------------------------------------ */

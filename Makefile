@@ -5,7 +5,7 @@
 #   make PROGRAM  build one program and run it into its chapter's out/CH/ (listed below)
 #   make grade30  grade your sheets, lab/ch30/exercises.c and lab/ch30/sheets/ (SHEET=name grades one,
 #                 EXERCISES=path grades another file as that sheet)
-#   make new-chapter N=31  make lab/ch31/ from lab/template/ (then add ch31 to lab/chapters.mk)
+#   make new-chapter N=31  make lab/ch31/ from lab/template/ and add ch31 to lab/chapters.mk
 #   make test     build everything and run every test suite (cmocka), sampled where exhaustive
 #                 takes minutes: a few allocation sites a program, a short sweep (about a minute)
 #   make bench    measure CPU and GPU skinning and bone heat here (about a minute and a half):

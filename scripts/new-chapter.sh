@@ -1,7 +1,8 @@
 #!/bin/sh
 # make new-chapter N=31: lab/ch31/ from lab/template/, every "NN" in a file or folder name
-# and every "@NN@" in a file's text replaced by the chapter's number. Refuses an N that is
-# not a number or whose folder exists; writes nothing then.
+# and every "@NN@" in a file's text replaced by the chapter's number, and the word ch31 added
+# to lab/chapters.mk's line. Refuses an N that is not a number or whose folder exists;
+# writes nothing then.
 set -eu
 n=${1:-}
 case "$n" in
@@ -24,6 +25,9 @@ done
 done
 mv "$tmp" "$dest"
 trap - EXIT
-echo "new-chapter: made $dest/ from lab/template/"
-echo "new-chapter: register it with one word on lab/chapters.mk's line:  CHAPTERS := ... ch$n"
-echo "new-chapter: then  make lab$n  (build, run into out/ch$n/) and  make test"
+# registered with its one word on lab/chapters.mk's line, unless it is there already
+if ! grep -q "^CHAPTERS := .*\bch$n\b" lab/chapters.mk; then
+    sed -i "s/^CHAPTERS := .*/& ch$n/" lab/chapters.mk
+fi
+echo "new-chapter: made $dest/ from lab/template/, registered in lab/chapters.mk: $(grep '^CHAPTERS :=' lab/chapters.mk)"
+echo "new-chapter: then  make lab$n  (build, run into out/ch$n/),  make grade$n  (its exercise) and  make test"

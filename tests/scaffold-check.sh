@@ -1,7 +1,7 @@
 #!/bin/sh
 # The scaffold, end to end (run by tests/test_scaffold.c from the repository's root): in a
-# copy of the tree that shares nothing with it, make a chapter from the template, register
-# it with one word in lab/chapters.mk, and check that it builds, runs, appears in make help,
+# copy of the tree that shares nothing with it, make a chapter from the template (which
+# registers it with one word in lab/chapters.mk), and check that it builds, runs, appears in make help,
 # grades the template's exercise (make gradeN), and passes its own tests and the program,
 # fault, sweep and docs suites (LAB_ONLY narrows
 # those to the new chapter). Prints the lines changed outside the new chapter's folders.
@@ -21,8 +21,7 @@ for item in config.mk gen obj bin tests node libskinlab.a $(cd "$build" && ls li
     [ -e "$build/$item" ] && cp -a "$build/$item" "$copy/tree/$build/"
 done
 cd "$copy/tree"
-make -s new-chapter N="$n"
-sed -i "s/^CHAPTERS := .*/& ch$n/" lab/chapters.mk
+make -s new-chapter N="$n" # registers it in lab/chapters.mk too
 make -s $vars "lab$n" > /dev/null
 make -s $vars help | grep -q "make lab$n " || { echo "scaffold: make help does not name lab$n"; exit 1; }
 make -s $vars "$build/tests/test_lab$n" "$build/tests/test_grade$n" "$build/tests/test_programs" \

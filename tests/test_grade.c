@@ -59,6 +59,28 @@ static void test_grade_arrays_copy_compare_and_name(void **state)
     assert_non_null(strstr(why, "outside every array"));
 }
 
+/* world[-2] when local lies nearer to the address but not a whole number of its elements
+ * from it (the heap puts the call's arrays where it likes). */
+static void test_grade_arrays_name_the_array_an_index_lands_in(void **state)
+{
+    (void)state;
+    static double buffer[1024];
+    char *b = (char *)buffer;
+    grade_call call = {0};
+    /* local: 2 elements of 128 bytes at b + 8; world: 1 element at b + 8 + 256 + 56 */
+    call.array[0] = (grade_array){"local", "nodes", GRADE_IN, NULL, b + 8, 128, 2};
+    call.array[1] = (grade_array){"world", "nodes", GRADE_OUT, NULL, b + 8 + 256 + 56 + 256, 128, 1};
+    call.count = 2;
+    assert_true(grade_call_ready(&call));
+    char why[96];
+    grade_name_access((uintptr_t)(b + 8 + 256 + 56), false, why, sizeof why); /* world - 256: world[-2] */
+    assert_string_equal(why, "reads world[-2], before the 1 nodes");
+    grade_name_access((uintptr_t)(b + 8 + 256), false, why, sizeof why); /* just past local */
+    assert_string_equal(why, "reads local[2], past the 2 nodes");
+    call.count = 0; /* the arrays are this test's, not the heap's */
+    grade_call_end(&call);
+}
+
 /* ---- the sheet's build -------------------------------------------------------------------- */
 
 static grade_build_result build_within(const char *dir, const char *source, double seconds, grade_build *b)
@@ -243,6 +265,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grade_arrays_copy_compare_and_name),
+        cmocka_unit_test(test_grade_arrays_name_the_array_an_index_lands_in),
         cmocka_unit_test(test_grade_build_any_name_and_the_first_error),
         cmocka_unit_test(test_grade_build_by_content_not_by_time),
         cmocka_unit_test(test_grade_build_stops_a_compiler_that_runs_away),

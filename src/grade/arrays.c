@@ -110,17 +110,24 @@ void grade_name_access(uintptr_t at, bool write, char *out, size_t size)
                 name_in(&call->array[i], at, how, out, size);
                 return;
             }
-    /* else the array whose ends are nearest, within 256 bytes */
+    /* else the array the address is an element of, as an index computed from its base lands
+     * (a whole number of elements before or past it), the nearest such within 8 elements or
+     * 256 bytes; else the array whose ends are nearest within that */
     int nearest = -1;
-    uintptr_t best = 256;
+    bool nearest_aligned = false;
+    uintptr_t best = 0;
     for (int i = 0; call && i < call->count; i++) {
         const grade_array *a = &call->array[i];
         if (!a->given)
             continue;
         uintptr_t base = (uintptr_t)a->given, end = base + a->element * (size_t)(a->count > 0 ? a->count : 1);
         uintptr_t off = at < base ? base - at : at >= end ? at - end : 0;
-        if (off < best)
-            best = off, nearest = i;
+        uintptr_t reach = a->element * 8 > 256 ? a->element * 8 : 256;
+        bool aligned = (at < base ? base - at : at - base) % a->element == 0;
+        if (off > reach)
+            continue;
+        if (nearest < 0 || (aligned && !nearest_aligned) || (aligned == nearest_aligned && off < best))
+            nearest = i, nearest_aligned = aligned, best = off;
     }
     if (nearest < 0)
         snprintf(out, size, "%s memory at %#lx, outside every array of the case", how, (unsigned long)at);

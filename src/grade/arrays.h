@@ -64,9 +64,13 @@ bool grade_call_changed(const grade_call *call, char *out, size_t size);
 /* Frees every array; no call is under way. */
 void grade_call_end(grade_call *call);
 
-/* The bad access at `at` in the words of the call under way, when it lies within 256 bytes
- * of one of its arrays: "reads joint[4], past the 4 influences"; else "reads memory at
- * 0x..., outside every array of the case" (at 0: "reads address 0 (a null pointer)"). */
+/* The bad access at `at` in the words of the call under way: "reads joint[4], past the 4
+ * influences". The array is the one the sanitizer attributes the address to, when that is
+ * one of the call's; else the one the address is a whole number of elements from (as an
+ * index computed from its base lands: world[-2] is 2 elements before world, whatever lies
+ * nearer), within 8 elements or 256 bytes, the nearest such; else the nearest within that;
+ * else "reads memory at 0x..., outside every array of the case" (at 0: "reads address 0 (a
+ * null pointer)"). */
 void grade_name_access(uintptr_t at, bool write, char *out, size_t size);
 
 #endif

@@ -22,6 +22,7 @@
 #include "grade/arrays.h"
 #include "grade/build.h"
 #include "grade/ended.h"
+#include "grade/grader.h"
 #include "grade/sandbox.h"
 
 /* ---- the call arrays ---------------------------------------------------------------------- */
@@ -261,6 +262,38 @@ static void test_grade_sandbox_ends_every_child_as_it_says(void **state)
     grade_shared_free(&r->head, sizeof *r);
 }
 
+/* The failing case's panel fits its labels for any answers: every magnitude from 1e-300 to
+ * 1e300, either sign, zeros, NaN and infinities, 1 to 16 numbers, counts that differ
+ * (seeded). */
+static void test_grade_failing_picture_fits_every_answer(void **state)
+{
+    (void)state;
+    const grade_exercise x = {.title = "an exercise", .named = 1, .generated = 240};
+    uint64_t s = 30;
+    int drawn = 0;
+    for (int run = 0; run < 400; run++) {
+        grade_result r = {.verdict = GRADE_WRONG, .failed = 1 + run % 241, .mistake = -1};
+        snprintf(r.failed_case, sizeof r.failed_case, "generated (seed 30): a case whose words run on and on, %d of them", run);
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        r.failed_got = 1 + (int)(s >> 60), r.failed_want = run % 3 ? r.failed_got : 1 + (int)((s >> 50) % 16);
+        for (int k = 0; k < 16; k++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            int kind = (int)(s >> 61);
+            double magnitude = pow(10, (double)((int)((s >> 20) % 601) - 300)) * ((s >> 40) & 1 ? -1 : 1);
+            double v = kind == 0 ? 0 : kind == 1 ? NAN : kind == 2 ? ((s >> 30) & 1 ? INFINITY : -INFINITY) : magnitude;
+            r.got[k] = v, r.want[k] = kind == 3 ? v * 1.5 : magnitude;
+        }
+        canvas c = {0};
+        lab_diag d = {0};
+        assert_int_equal(grade_failing_picture(run % 24, &x, &r, &c, &d), LAB_OK);
+        if (c.text_outside)
+            fail_msg("run %d: a label does not fit: \"%s\"", run, c.first_outside);
+        drawn += c.width > 0;
+        canvas_free(&c);
+    }
+    assert_int_equal(drawn, 400);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_grade_build_by_content_not_by_time),
         cmocka_unit_test(test_grade_build_stops_a_compiler_that_runs_away),
         cmocka_unit_test(test_grade_sandbox_ends_every_child_as_it_says),
+        cmocka_unit_test(test_grade_failing_picture_fits_every_answer),
     };
     return cmocka_run_group_tests_name("the grader engine", tests, NULL, NULL);
 }

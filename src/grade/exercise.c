@@ -164,6 +164,11 @@ static void fail(grade_result *r, const grade_exercise *x, const grade_case *c, 
     answer_text(x, want, r->expected, sizeof r->expected);
     r->difference = d;
     r->tolerance = x->tolerance;
+    double rg[2], rw[2];
+    const double *g, *w;
+    r->failed_got = components(x, got, &g, rg), r->failed_want = components(x, want, &w, rw);
+    for (int k = 0; k < 16; k++) /* the picture's numbers */
+        r->got[k] = k < r->failed_got ? g[k] : 0, r->want[k] = k < r->failed_want ? w[k] : 0;
     if (x->shape != GRADE_VALUES)
         return;
     if (got->n == want->n) { /* the first value off, in words */

@@ -55,6 +55,8 @@ typedef struct {
     char detail[480];                 /* what happened, in words */
     double difference, tolerance;     /* WRONG: the distance (NaN or inf when the answer was) */
     int mistake;                      /* WRONG: the known mistake explaining every case, or -1 */
+    int failed_got, failed_want;      /* WRONG: the numbers of the failing case's answers, and */
+    double got[16], want[16];         /* the first 16 of each (the failing case's picture) */
 } grade_result;
 
 /* How an answer is compared and printed. */
@@ -133,6 +135,9 @@ typedef struct grade_exercise {
      * other rounding), and an enum value's name for GRADE_RULE */
     bool (*also_within)(const grade_answer *got, const grade_answer *want);
     const char *(*rule_name)(int value);
+    bool picture_draws_failing;       /* the picture shows the failing case itself; else, for a
+                                       * wrong answer, the engine draws the failing case's
+                                       * numbers, yours beside the lab's, under it */
 } grade_exercise;
 
 /* The case's words: the engine reads them at the start of the chapter's case, which begins

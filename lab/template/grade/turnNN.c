@@ -170,6 +170,7 @@ const grade_exercise grade@NN@_turn = {
     .mistake_count = COUNT(turn_mistakes),
     .picture_points = turn_points,
     .picture = turn_picture,
+    .picture_draws_failing = true,
     .sheet = 0,
     .case_size = sizeof(grade_case),
     .call = turn_call,

@@ -52,15 +52,6 @@ void grade_first_error(const char *log, char *out, size_t size)
     grade_ascii(out, false);
 }
 
-/* FNV-1a, 64 bits: the object's name from the bytes that make it. */
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
 lab_error grade_command_run(char *const *argv, const grade_command_limits *limits, char *log, size_t size,
                             size_t *dropped, int *status, bool *late, lab_diag *d)
 {
@@ -177,28 +168,35 @@ lab_error grade_build_shared(const grade_build_request *req, grade_build *out, g
 {
     memset(out, 0, sizeof *out);
     *result = GRADE_BUILD_UNREADABLE;
-    /* the name: the command, the source's bytes and the headers' */
-    bytes text = {0};
+    /* the name: the hash of the command, the source's name and bytes, and the headers' bytes */
+    bytes named = {0}, text = {0};
+    bytes_append(&named, req->compile, strlen(req->compile) + 1);
+    bytes_append(&named, req->source, strlen(req->source) + 1);
     bytes_read_result read = bytes_read_file(req->source, SOURCE_BYTES, &text);
-    if (read == BYTES_READ_OUT_OF_MEMORY)
+    if (read == BYTES_READ_OUT_OF_MEMORY || named.failed) {
+        bytes_free(&named), bytes_free(&text);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, req->source, "the sheet's text");
+    }
     if (read != BYTES_READ_OK) {
         snprintf(out->first_error, sizeof out->first_error, "%s: cannot be read: %s", req->source,
                  read == BYTES_READ_CANNOT_OPEN || read == BYTES_READ_ERROR ? strerror(errno) : bytes_read_message(read));
         grade_ascii(out->first_error, false);
-        bytes_free(&text);
+        bytes_free(&named), bytes_free(&text);
         return LAB_OK;
     }
-    uint64_t h = fnv(0xcbf29ce484222325ull, req->compile, strlen(req->compile) + 1);
-    h = fnv(h, req->source, strlen(req->source) + 1);
-    h = fnv(h, text.data, text.len);
+    bytes_append(&named, text.data, text.len);
     bytes_free(&text);
     for (int i = 0; req->hashed && req->hashed[i]; i++) {
         bytes header = {0};
         if (bytes_read_file(req->hashed[i], SOURCE_BYTES, &header) == BYTES_READ_OK)
-            h = fnv(h, header.data, header.len);
+            bytes_append(&named, header.data, header.len);
         bytes_free(&header);
     }
+    uint64_t h = bytes_hash(named.data, named.len);
+    bool failed = named.failed;
+    bytes_free(&named);
+    if (failed)
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, req->source, "the sheet's text");
     lab_error e = make_dirs(req->dir, d);
     if (e != LAB_OK)
         return e;

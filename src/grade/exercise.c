@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include "grade/exercise.h"
 
@@ -191,7 +193,7 @@ static void fail(grade_result *r, const grade_exercise *x, const grade_case *c, 
 
 /* The second order: a shuffle of the cases from the seed (never the first order when
  * there are two cases or more). */
-static void second_order(int *order, int n, uint64_t seed)
+void grade_second_order(int *order, int n, uint64_t seed)
 {
     uint64_t s = seed ^ 0x5DEECE66Dull;
     for (int i = 0; i < n; i++)
@@ -220,42 +222,119 @@ static void call(const grade_exercise *x, grade_fn f, const grade_case *c, grade
     grade_call_end(&k);
 }
 
-bool grade_exercise_grade(const grade_exercise *x, grade_fn f, uint64_t seed, grade_result *out,
-                          grade_progress *progress, const grade_shared_head *shared)
+/* ---- the answers: from the function itself, or from the grading child's stream ---------- */
+
+/* What a call gave besides its answer. */
+typedef struct {
+    bool not_written, started_a_process;
+} call_flags;
+
+/* The answer to case i of pass `pass` into got; false when there is none (the stream ended,
+ * or came back out of order). */
+typedef bool (*answer_source)(void *ctx, const grade_exercise *x, int pass, int i, const grade_case *c,
+                              grade_answer *got, call_flags *flags, bool *ok);
+
+/* A function in this process. */
+typedef struct {
+    grade_fn f;
+    const grade_shared_head *shared;
+} direct_source;
+
+static bool direct_answer(void *ctx, const grade_exercise *x, int pass, int i, const grade_case *c, grade_answer *got,
+                          call_flags *flags, bool *ok)
+{
+    const direct_source *src = ctx;
+    (void)pass, (void)i;
+    grade_not_written = false;
+    call(x, src->f, c, got, ok);
+    flags->started_a_process = grade_started_a_process(src->shared);
+    flags->not_written = grade_not_written;
+    return true;
+}
+
+/* The stream the grading child writes: a record a call, in the order the two passes make. */
+enum { RECORD_MAGIC = 0x44415247 /* "GRAD" */ };
+typedef struct {
+    uint32_t magic;
+    int32_t pass, case_index;         /* pass 0: the sheet opened, no call yet */
+    uint8_t not_written, started_a_process, changed, pad;
+    char input_changed[48];
+    int32_t n;                        /* then n doubles */
+} record_head;
+
+typedef struct {
+    const unsigned char *data;
+    size_t len, at;
+} stream_source;
+
+static bool stream_answer(void *ctx, const grade_exercise *x, int pass, int i, const grade_case *c, grade_answer *got,
+                          call_flags *flags, bool *ok)
+{
+    stream_source *src = ctx;
+    (void)x, (void)c;
+    *ok = true;
+    record_head h;
+    if (src->len - src->at < sizeof h)
+        return false;
+    memcpy(&h, src->data + src->at, sizeof h);
+    if (h.magic != RECORD_MAGIC || h.pass != pass || h.case_index != i || h.n < 0 || h.n > GRADE_MAX_VALUES ||
+        src->len - src->at - sizeof h < sizeof(double) * (size_t)h.n)
+        return false; /* not what the grading child writes: the answers stop here */
+    grade_answer_clear(got);
+    got->n = h.n;
+    memcpy(got->v, src->data + src->at + sizeof h, sizeof(double) * (size_t)h.n);
+    got->changed = h.changed != 0;
+    memcpy(got->input_changed, h.input_changed, sizeof got->input_changed);
+    got->input_changed[sizeof got->input_changed - 1] = '\0';
+    flags->not_written = h.not_written != 0, flags->started_a_process = h.started_a_process != 0;
+    src->at += sizeof h + sizeof(double) * (size_t)h.n;
+    return true;
+}
+
+/* ---- the judgement ----------------------------------------------------------------------- */
+
+/* Every case of x, answered by `next`, twice, into *out; *stopped the call whose answer did
+ * not come (pass 1 or 2 and the case, from 0), pass 0 when every one came. */
+static grade_judgement judge(const grade_exercise *x, uint64_t seed, answer_source next, void *ctx, grade_result *out,
+                             int *stopped_pass, int *stopped_case)
 {
     *out = (grade_result){.verdict = GRADE_CORRECT, .mistake = -1};
+    *stopped_pass = 0, *stopped_case = 0;
     int n = x->named + x->generated;
     char *cases = malloc(x->case_size * (size_t)n);
     grade_answer *first = malloc(sizeof *first * (size_t)n), *got = malloc(sizeof *got), *want = malloc(sizeof *want),
                  *twin = malloc(sizeof *twin);
     int *order = malloc(sizeof *order * (size_t)n);
     bool matches[32], ok = cases && first && got && want && twin && order && x->mistake_count <= 32;
+    grade_judgement j = GRADE_JUDGED;
     for (int m = 0; m < x->mistake_count && m < 32; m++)
         matches[m] = true;
     int depends = -1; /* the first case whose answer differed between the two passes */
     char depends_before[320] = "";
-    if (ok) /* each case is made when the first pass comes to it: a body not written yet costs one */
-        second_order(order, n, seed);
+    if (ok)
+        grade_second_order(order, n, seed);
     for (int pass = 1; ok && pass <= 2; pass++)
         for (int step = 0; ok && step < n; step++) {
             int i = pass == 1 ? step : order[step];
             grade_case *c = (grade_case *)(cases + x->case_size * (size_t)i);
-            if (pass == 1)
+            if (pass == 1) /* each case made when the first pass comes to it */
                 x->make_case(i, seed, c);
-            if (progress)
-                progress->pass = pass, progress->case_index = i;
-            grade_not_written = false;
-            call(x, f, c, got, &ok);
-            if (grade_started_a_process(shared)) {
+            call_flags flags = {0};
+            if (!next(ctx, x, pass, i, c, got, &flags, &ok)) {
+                *stopped_pass = pass, *stopped_case = i;
+                j = GRADE_JUDGE_STOPPED;
+                goto done;
+            }
+            if (!ok)
+                break;
+            if (flags.started_a_process) {
                 *out = (grade_result){.verdict = GRADE_WRONG, .failed = i + 1, .failed_pass = pass, .mistake = -1};
                 snprintf(out->failed_case, sizeof out->failed_case, "%s", words_of(c));
                 snprintf(out->detail, sizeof out->detail,
                          "it started a process (fork): a formula computes its answer from its arguments alone");
                 goto done;
             }
-            if (!ok)
-                break;
-            if (grade_not_written) {
+            if (flags.not_written) {
                 *out = (grade_result){.verdict = GRADE_NOT_WRITTEN, .mistake = -1};
                 goto done;
             }
@@ -282,7 +361,7 @@ bool grade_exercise_grade(const grade_exercise *x, grade_fn f, uint64_t seed, gr
             grade_answer_copy(&first[i], got);
             *want = x->expected(c);
             double d = distance(x, got, want, false);
-            for (int m = 0; ok && m < x->mistake_count; m++) {
+            for (int m = 0; ok && m < x->mistake_count; m++) { /* the lab's mistakes, called here */
                 if (!matches[m])
                     continue;
                 call(x, x->mistakes[m].fn, c, twin, &ok);
@@ -309,7 +388,79 @@ bool grade_exercise_grade(const grade_exercise *x, grade_fn f, uint64_t seed, gr
                 out->mistake = m;
 done:
     free(cases), free(first), free(got), free(want), free(twin), free(order);
-    return ok;
+    return ok ? j : GRADE_JUDGE_NO_MEMORY;
+}
+
+bool grade_exercise_grade(const grade_exercise *x, grade_fn f, uint64_t seed, grade_result *out)
+{
+    direct_source src = {f, NULL};
+    int pass, i;
+    return judge(x, seed, direct_answer, &src, out, &pass, &i) == GRADE_JUDGED;
+}
+
+grade_judgement grade_exercise_judge(const grade_exercise *x, uint64_t seed, const void *stream, size_t len,
+                                     grade_result *out, int *stopped_pass, int *stopped_case)
+{
+    stream_source src = {stream, len, 0};
+    record_head opened;
+    if (len < sizeof opened || (memcpy(&opened, stream, sizeof opened), opened.magic != RECORD_MAGIC) ||
+        opened.pass != 0 || opened.n != 0) { /* not even the sheet opened */
+        *out = (grade_result){.verdict = GRADE_CORRECT, .mistake = -1};
+        *stopped_pass = 0, *stopped_case = 0;
+        return GRADE_JUDGE_STOPPED;
+    }
+    src.at = sizeof opened;
+    return judge(x, seed, stream_answer, &src, out, stopped_pass, stopped_case);
+}
+
+/* The child's side: a record written whole, or the child ends (a pipe the student's code
+ * closed or filled is the end of its answers). */
+static void put_record(int fd, const record_head *h, const double *v)
+{
+    const unsigned char *parts[2] = {(const unsigned char *)h, (const unsigned char *)v};
+    size_t sizes[2] = {sizeof *h, sizeof(double) * (size_t)h->n};
+    for (int p = 0; p < 2; p++)
+        for (size_t done = 0; done < sizes[p];) {
+            ssize_t w = write(fd, parts[p] + done, sizes[p] - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                _exit(4);
+            done += (size_t)w;
+        }
+}
+
+void grade_exercise_answer(const grade_exercise *x, grade_fn f, uint64_t seed, int fd, const grade_shared_head *shared)
+{
+    record_head h = {RECORD_MAGIC, 0, 0, 0, 0, 0, 0, "", 0};
+    put_record(fd, &h, NULL); /* the sheet is open */
+    int n = x->named + x->generated;
+    char *cases = malloc(x->case_size * (size_t)n);
+    int *order = malloc(sizeof *order * (size_t)n);
+    grade_answer *got = malloc(sizeof *got);
+    if (!cases || !order || !got)
+        _exit(3); /* the child's memory: the parent names it */
+    grade_second_order(order, n, seed);
+    for (int pass = 1; pass <= 2; pass++)
+        for (int step = 0; step < n; step++) {
+            int i = pass == 1 ? step : order[step];
+            grade_case *c = (grade_case *)(cases + x->case_size * (size_t)i);
+            if (pass == 1)
+                x->make_case(i, seed, c);
+            bool ok = true;
+            grade_not_written = false;
+            call(x, f, c, got, &ok);
+            if (!ok)
+                _exit(3);
+            h = (record_head){RECORD_MAGIC, pass, i, grade_not_written, grade_started_a_process(shared), got->changed,
+                              0, "", got->n};
+            memcpy(h.input_changed, got->input_changed, sizeof h.input_changed);
+            put_record(fd, &h, got->v);
+            if (h.not_written || h.started_a_process)
+                goto done;
+        }
+done:
+    free(cases), free(order), free(got);
 }
 
 /* ---- printing ------------------------------------------------------------------------- */

@@ -13,7 +13,7 @@
  *          GRADE_MATRIX, 1e-9, named, 240, world_case, world_call, world_expected, mistakes, ...},
  *     };
  *
- * The two passes (grade_exercise_grade): every case is called twice, in order and then in
+ * The two passes (grade_exercise_grade, _answer and _judge): every case is called twice, in order and then in
  * a shuffled order from the seed; the first case outside the tolerance is the verdict,
  * with both answers; an answer that changed between the passes is state kept between
  * calls, and says so; a write into a const input is wrong and names the element
@@ -149,16 +149,28 @@ enum { GRADE_CASE_WORDS = 200 };
  * grader (linked with -rdynamic). */
 extern bool grade_not_written;
 
-/* Progress the child shares with the parent: which call is under way. */
-typedef struct {
-    int pass, case_index;             /* pass 1 or 2 (0: none yet, the sheet being opened), case from 0 */
-} grade_progress;
+/* Every case of x through f, twice, in this process, into *out: the suites' way for
+ * functions that cannot crash. False when an allocation failed. */
+bool grade_exercise_grade(const grade_exercise *x, grade_fn f, uint64_t seed, grade_result *out);
 
-/* Every case of x through f, twice, into *out; progress (may be NULL) says which call is
- * under way, and `shared` (may be NULL: the suites' in-process grading) lets a copy that f
- * forked leave. False when an allocation failed. */
-bool grade_exercise_grade(const grade_exercise *x, grade_fn f, uint64_t seed, grade_result *out,
-                          grade_progress *progress, const grade_shared_head *shared);
+/* In the grading child: every call of the two passes through f, each answer written to fd
+ * as a record, in order (first a record that says the sheet is open); it stops after an
+ * answer not written yet or a call that started a process (`shared`: which process grades).
+ * No verdict is made there: whatever the student's code does in that process, the verdict
+ * is the parent's own comparison. */
+void grade_exercise_answer(const grade_exercise *x, grade_fn f, uint64_t seed, int fd, const grade_shared_head *shared);
+
+/* In the parent: the child's records judged against the lab's own cases, answers and
+ * mistakes. GRADE_JUDGE_STOPPED when the records end (or come back out of order) before
+ * the two passes do: *stopped_pass and *stopped_case are the call whose answer did not
+ * come (pass 0: not even the sheet opened), for the verdict of how the child ended. */
+typedef enum { GRADE_JUDGED, GRADE_JUDGE_STOPPED, GRADE_JUDGE_NO_MEMORY } grade_judgement;
+grade_judgement grade_exercise_judge(const grade_exercise *x, uint64_t seed, const void *stream, size_t len,
+                                     grade_result *out, int *stopped_pass, int *stopped_case);
+
+/* The second order of the cases: a shuffle from the seed, never the first order when there
+ * are two cases or more (both sides of the stream make it). */
+void grade_second_order(int *order, int n, uint64_t seed);
 
 /* Prints one exercise's verdict (number x + 1) as the graders' pages show it. */
 void grade_print(int x, const grade_exercise *e, const grade_result *r, FILE *out);

@@ -30,15 +30,12 @@ const char *__asan_default_options(void) { return "detect_leaks=0"; }
 
 /* ---- one exercise in the sandbox's child ----------------------------------------------- */
 
-/* What the child shares with the parent: the engine's head, which call is under way, the
- * result, and the picture's data (the chapter's size) after it. */
+/* What a picture's child shares with the parent: the engine's head, then the picture's
+ * data (the chapter's size). The answers come through a pipe (grade_sandbox_answers), and
+ * no verdict ever crosses from a child: the parent judges the answers itself. */
 typedef struct {
     grade_shared_head head;
-    grade_progress progress;
-    bool done;                        /* the result below is whole */
-    bool picture_done;                /* and the picture's data after it */
-    bool out_of_memory;               /* the child ran out of memory (not the student's verdict) */
-    grade_result result;
+    bool picture_done;                /* the picture's data below is whole */
     unsigned char picture[];          /* the chapter's grade_picture */
 } shared_record;
 
@@ -48,67 +45,73 @@ typedef struct {
     int object_fd;                    /* open on code.object: the child, nobody by then, opens
                                        * it through /proc/self/fd, whatever the folders' rights */
     uint64_t seed;
+    int failing;                      /* the picture's child: the first failing case, or -1 */
 } child_job;
 
-/* The student's function from the sheet's shared object; false, with the verdict, when the
- * object cannot be opened or has no such function. */
-static bool open_sheet(const child_job *job, grade_fn *f, grade_result *r)
+/* The student's function from the sheet's shared object; false, with the verdict's words
+ * into why, when the object cannot be opened or has no such function. */
+static bool open_sheet(const child_job *job, grade_fn *f, char *why, size_t size)
 {
-    char why[400];
-    void *h = grade_object_open(job->object_fd, why, sizeof why);
+    char loader[400];
+    void *h = grade_object_open(job->object_fd, loader, sizeof loader);
     void *sym = h ? dlsym(h, job->x->function) : NULL;
-    if (!sym) {
-        *r = (grade_result){.verdict = GRADE_DOES_NOT_COMPILE, .mistake = -1};
-        if (!h)
-            snprintf(r->detail, sizeof r->detail, "it does not link: %.400s", why);
-        else
-            snprintf(r->detail, sizeof r->detail,
-                     "the sheet has no function %s (named otherwise, or static?): the grader calls it by that name",
-                     job->x->function);
-        return false;
-    }
-    memcpy(f, &sym, sizeof sym); /* a function's address, as the loader gives it */
-    return true;
+    if (!h)
+        snprintf(why, size, "it does not link: %.400s", loader);
+    else if (!sym)
+        snprintf(why, size, "the sheet has no function %s (named otherwise, or static?): the grader calls it by that name",
+                 job->x->function);
+    else
+        memcpy(f, &sym, sizeof sym); /* a function's address, as the loader gives it */
+    return sym != NULL;
 }
 
-static void run_child(void *arg, grade_shared_head *head)
+/* What the answers' child shares: the engine's head, and why the sheet could not be opened
+ * (words only: a verdict is never read from here). */
+typedef struct {
+    grade_shared_head head;
+    char open_error[480];
+} answer_record;
+
+/* The answers' child: the sheet opened, every call of the two passes, each answer down the
+ * pipe. A sheet that cannot be opened sends nothing and says why. */
+static void answer_child(void *arg, grade_shared_head *head)
+{
+    const child_job *job = arg;
+    answer_record *r = (answer_record *)head;
+    grade_fn f = job->code.f;
+    if (job->code.object && !open_sheet(job, &f, r->open_error, sizeof r->open_error))
+        return;
+    grade_exercise_answer(job->x, f, job->seed, head->answers_fd, head);
+    head->phase = 1;
+}
+
+/* The picture's child: the points through the student's function, on the failing case. */
+static void picture_child(void *arg, grade_shared_head *head)
 {
     const child_job *job = arg;
     shared_record *s = (shared_record *)head;
     grade_fn f = job->code.f;
-    if (job->code.object && !open_sheet(job, &f, &s->result)) {
-        s->done = true, head->phase = 1;
+    char why[480];
+    if (job->code.object && !open_sheet(job, &f, why, sizeof why))
         return;
-    }
-    s->out_of_memory = !grade_exercise_grade(job->x, f, job->seed, &s->result, &s->progress, head);
-    /* the result is whole; then, in the same child, the picture's data (where there is
-     * something to draw): what ends the child from here on costs the picture only */
-    fflush(NULL);
-    s->done = grade_in_child();
-    head->phase = 1;
-    if (s->done && !s->out_of_memory && s->result.verdict != GRADE_NOT_WRITTEN && job->x->picture_points) {
-        grade_case *failing = NULL; /* the first case it failed, made again */
-        if (s->result.verdict == GRADE_WRONG && s->result.failed > 0 && (failing = malloc(job->x->case_size)))
-            job->x->make_case(s->result.failed - 1, job->seed, failing);
-        grade_not_written = false;
-        job->x->picture_points(f, failing, (grade_picture *)s->picture);
-        free(failing);
-        if (!grade_in_child())
-            _exit(0);
-        s->picture_done = !grade_not_written;
-    }
-    fflush(NULL); /* what the student's code printed */
+    grade_case *failing = NULL; /* the first case it failed, made again */
+    if (job->failing >= 0 && (failing = malloc(job->x->case_size)))
+        job->x->make_case(job->failing, job->seed, failing);
+    grade_not_written = false;
+    job->x->picture_points(f, failing, (grade_picture *)s->picture);
+    free(failing);
+    s->picture_done = grade_in_child() && !grade_not_written;
 }
 
-/* The verdict of a child that did not finish whole, with the case it was in. */
-static void ended_verdict(const grade_exercise *x, uint64_t seed, const shared_record *s, const grade_end *end,
-                          const char *source, grade_result *out)
+/* The verdict of a child that did not answer every call: how it ended, with the call whose
+ * answer did not come (pass 0: it ended before any, while its sheet was opened). */
+static void ended_verdict(const grade_exercise *x, uint64_t seed, const grade_shared_head *head, const grade_end *end,
+                          const char *source, int pass, int case_index, grade_result *out)
 {
-    *out = (grade_result){.mistake = -1, .failed = s->progress.case_index + 1,
-                          .failed_pass = s->progress.pass ? s->progress.pass : 1};
+    *out = (grade_result){.mistake = -1, .failed = case_index + 1, .failed_pass = pass ? pass : 1};
     char how[400];
-    grade_ending ending = grade_ended(&s->head, end, source, how, sizeof how);
-    if (s->progress.pass == 0) { /* no call under way: the sheet was being opened */
+    grade_ending ending = grade_ended(head, end, source, how, sizeof how);
+    if (pass == 0) { /* no call under way: the sheet was being opened */
         out->failed = 0;
         out->verdict = ending == GRADE_ENDED_TOO_SLOW ? GRADE_TOO_SLOW : GRADE_CRASHED;
         snprintf(out->detail, sizeof out->detail,
@@ -119,7 +122,7 @@ static void ended_verdict(const grade_exercise *x, uint64_t seed, const shared_r
     }
     grade_case *c = malloc(x->case_size);
     if (c) {
-        x->make_case(s->progress.case_index, seed, c);
+        x->make_case(case_index, seed, c);
         snprintf(out->failed_case, sizeof out->failed_case, "%s", (const char *)c);
         free(c);
     }
@@ -150,51 +153,89 @@ static void ended_verdict(const grade_exercise *x, uint64_t seed, const shared_r
     }
 }
 
+/* What the child wrote to its standard error, shown after the verdict (not lost). */
+static void show_report(const grade_exercise *x, const grade_end *end)
+{
+    if (!end->report[0])
+        return;
+    fprintf(stderr, "%s wrote to its standard error:\n%s%s", x->function, end->report,
+            end->report[strlen(end->report) - 1] == '\n' ? "" : "\n");
+    if (end->report_dropped)
+        fprintf(stderr, "(%zu more bytes not shown)\n", end->report_dropped);
+}
+
+/* The answers' child run and judged: *out. */
+static lab_error grade_answers(const grade_chapter *ch, child_job *job, const char *source, double seconds,
+                               grade_result *out, grade_end *end, lab_diag *d)
+{
+    const grade_exercise *x = job->x;
+    answer_record *r = (answer_record *)grade_shared_new(sizeof *r);
+    grade_shared_head *head = r ? &r->head : NULL;
+    bytes answers = {0};
+    lab_error e = head ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its child");
+    grade_limits limits = grade_limits_default(seconds);
+    limits.extra_seconds = 0;
+    /* every record at most: a head and GRADE_MAX_VALUES numbers, each call twice */
+    size_t most = (size_t)(2 * (x->named + x->generated) + 1) * (64 + sizeof(double) * GRADE_MAX_VALUES);
+    if (e == LAB_OK)
+        e = grade_sandbox_answers(x->function, &limits, answer_child, job, head, &answers, most, end, d);
+    int pass = 0, case_index = 0;
+    grade_judgement j = e == LAB_OK ? grade_exercise_judge(x, job->seed, answers.data, answers.len, out, &pass, &case_index)
+                                    : GRADE_JUDGED;
+    if (e == LAB_OK && j == GRADE_JUDGE_NO_MEMORY)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "judging its answers");
+    else if (e == LAB_OK && j == GRADE_JUDGE_STOPPED) {
+        r->open_error[sizeof r->open_error - 1] = '\0';
+        if (pass == 0 && r->open_error[0]) { /* the sheet itself: no function of that name, or it does not link */
+            *out = (grade_result){.verdict = GRADE_DOES_NOT_COMPILE, .mistake = -1};
+            snprintf(out->detail, sizeof out->detail, "%s", r->open_error);
+        } else {
+            if (job->code.object && !strncmp(head->access_object, "/proc/self/fd/", 14)) /* for addr2line */
+                snprintf(head->access_object, sizeof head->access_object, "%s", job->code.object);
+            ended_verdict(x, job->seed, head, end, source, pass, case_index, out);
+        }
+    }
+    (void)ch;
+    bytes_free(&answers);
+    grade_shared_free(head, sizeof *r);
+    return e;
+}
+
 lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, const char *source, uint64_t seed,
                              double seconds, grade_result *out, grade_picture *picture, lab_diag *d)
 {
     const grade_exercise *x = ch->exercises[xi];
-    child_job job = {x, code, -1, seed};
+    child_job job = {x, code, -1, seed, -1};
     if (code.object && (job.object_fd = open(code.object, O_RDONLY)) < 0) {
         *out = (grade_result){.verdict = GRADE_DOES_NOT_COMPILE, .mistake = -1};
         snprintf(out->detail, sizeof out->detail, "its shared object cannot be opened: %.300s: %s", code.object,
                  strerror(errno));
         return LAB_OK;
     }
-    size_t size = sizeof(shared_record) + ch->picture_size;
-    shared_record *s = (shared_record *)grade_shared_new(size);
     grade_end *end = malloc(sizeof *end); /* 16 KB of the child's standard error: not on the stack */
-    lab_error e = s && end ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its child");
-    grade_limits limits = grade_limits_default(seconds);
-    if (e == LAB_OK)
-        e = grade_sandbox_run(x->function, &limits, run_child, &job, &s->head, end, d);
+    lab_error e = end ? grade_answers(ch, &job, source, seconds, out, end, d)
+                      : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "its child's report");
+    if (e == LAB_OK && out->verdict != GRADE_UNDEFINED)
+        show_report(x, end);
+    /* then the picture, in a child of its own, a second at most, on the first failing case */
+    if (picture && ch->picture_size)
+        memset(picture, 0, ch->picture_size);
+    bool draws = e == LAB_OK && picture && ch->picture_size && x->picture_points && out->verdict != GRADE_NOT_WRITTEN &&
+                 out->verdict != GRADE_DOES_NOT_COMPILE;
+    size_t size = sizeof(shared_record) + ch->picture_size;
+    shared_record *s = draws ? (shared_record *)grade_shared_new(size) : NULL;
+    if (draws && !s)
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "no memory to share with its picture's child");
+    if (s) {
+        job.failing = out->verdict == GRADE_WRONG && out->failed > 0 ? out->failed - 1 : -1;
+        grade_limits limits = grade_limits_default(fmin(1, seconds));
+        e = grade_sandbox_run(x->function, &limits, picture_child, &job, &s->head, end, d);
+        if (e == LAB_OK && s->picture_done)
+            memcpy(picture, s->picture, ch->picture_size);
+        grade_shared_free(&s->head, size);
+    }
     if (job.object_fd >= 0)
         close(job.object_fd);
-    if (e == LAB_OK) {
-        if (s->done && s->out_of_memory)
-            e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "its cases in the grading child");
-        else if (s->done) /* the result whole, whatever ended the child in the picture after it */
-            *out = s->result;
-        else {
-            if (code.object && !strncmp(s->head.access_object, "/proc/self/fd/", 14)) /* for addr2line */
-                snprintf(s->head.access_object, sizeof s->head.access_object, "%s", code.object);
-            ended_verdict(x, seed, s, end, source, out);
-        }
-    }
-    if (e == LAB_OK && picture && ch->picture_size) {
-        if (s->picture_done)
-            memcpy(picture, s->picture, ch->picture_size);
-        else
-            memset(picture, 0, ch->picture_size);
-    }
-    if (e == LAB_OK && end->report[0] && out->verdict != GRADE_UNDEFINED) { /* what the body printed, not lost */
-        fprintf(stderr, "%s wrote to its standard error:\n%s%s", x->function, end->report,
-                end->report[strlen(end->report) - 1] == '\n' ? "" : "\n");
-        if (end->report_dropped)
-            fprintf(stderr, "(%zu more bytes not shown)\n", end->report_dropped);
-    }
-    if (s)
-        grade_shared_free(&s->head, size);
     free(end);
     return e;
 }

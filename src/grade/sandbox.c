@@ -63,7 +63,10 @@ void grade_shared_free(grade_shared_head *s, size_t size)
 /* The child's record (the parent's mapping, inherited), for the death callback. */
 static grade_shared_head *child_record;
 
-bool grade_in_child(void) { return child_record && child_record->leader == getpid(); }
+/* The child's own pid, in its own memory (the shared record is the student's to scribble on). */
+static pid_t child_pid;
+
+bool grade_in_child(void) { return child_pid != 0 && child_pid == getpid(); }
 
 static void sanitizer_death(void)
 {
@@ -115,7 +118,7 @@ bool grade_started_a_process(const grade_shared_head *shared)
 {
     if (!shared)
         return false;
-    if (getpid() != shared->leader)
+    if (!grade_in_child())
         _exit(0);
     int status;
     pid_t w = waitpid(-1, &status, WNOHANG);
@@ -196,16 +199,36 @@ static void drain(int fd, grade_end *end, size_t *used)
     end->report[*used] = '\0';
 }
 
+/* The answers written so far, kept as far as max_bytes; false past it. */
+static bool take_answers(int fd, bytes *answers, size_t max_bytes)
+{
+    unsigned char buf[65536];
+    ssize_t n;
+    while (fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0) {
+        if (answers->len + (size_t)n > max_bytes)
+            return false;
+        bytes_append(answers, buf, (size_t)n);
+    }
+    return true;
+}
+
 lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_job job, void *arg,
                             grade_shared_head *shared, grade_end *end, lab_diag *d)
+{
+    return grade_sandbox_answers(what, limits, job, arg, shared, NULL, 0, end, d);
+}
+
+lab_error grade_sandbox_answers(const char *what, const grade_limits *limits, grade_job job, void *arg,
+                                grade_shared_head *shared, bytes *answers, size_t max_bytes, grade_end *end,
+                                lab_diag *d)
 {
     memset(end, 0, sizeof *end);
     pid_t before[KNOWN_CHILDREN];
     int known = children_of_this(before, KNOWN_CHILDREN), subreaper = 0;
     prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    int err[2];
-    if (pipe(err) != 0) {
+    int err[2], ans[2] = {-1, -1};
+    if (pipe(err) != 0 || (answers && pipe(ans) != 0)) {
         prctl(PR_SET_CHILD_SUBREAPER, subreaper, 0, 0, 0);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, what, "no pipe for its child: %s", strerror(errno));
     }
@@ -213,15 +236,20 @@ lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_
     pid_t pid = fork();
     if (pid < 0) {
         close(err[0]), close(err[1]);
+        if (answers)
+            close(ans[0]), close(ans[1]);
         prctl(PR_SET_CHILD_SUBREAPER, subreaper, 0, 0, 0);
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, what, "no child process: %s", strerror(errno));
     }
     if (pid == 0) {
         setpgid(0, 0);
-        shared->leader = getpid();
+        shared->leader = child_pid = getpid();
+        shared->answers_fd = ans[1];
         child_record = shared;
         dup2(err[1], STDERR_FILENO); /* a sanitizer's report, and whatever the body prints there */
         close(err[0]), close(err[1]);
+        if (answers)
+            close(ans[0]);
         child_limits(limits);
         job(arg, shared);
         fflush(NULL);
@@ -229,6 +257,11 @@ lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_
     }
     close(err[1]);
     fcntl(err[0], F_SETFL, O_NONBLOCK);
+    if (answers) {
+        close(ans[1]);
+        fcntl(ans[0], F_SETFL, O_NONBLOCK);
+    }
+    bool too_much = false;
     size_t used = 0;
     setpgid(pid, pid); /* also here, so that the group exists before the first kill */
     double start = grade_now();
@@ -236,6 +269,10 @@ lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_
     for (;;) { /* the child's end, seen without reaping it, or the deadline */
         memset(&info, 0, sizeof info);
         drain(err[0], end, &used);
+        if (answers && !take_answers(ans[0], answers, max_bytes)) {
+            too_much = end->late = true; /* more answers than the exercise has: stopped */
+            break;
+        }
         if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
             break;
         end->seconds_allowed = limits->seconds + (shared->phase >= 1 ? limits->extra_seconds : 0);
@@ -262,6 +299,13 @@ lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_
     prctl(PR_SET_CHILD_SUBREAPER, subreaper, 0, 0, 0);
     drain(err[0], end, &used);
     close(err[0]);
+    if (answers) {
+        if (!too_much && !take_answers(ans[0], answers, max_bytes))
+            end->late = true;
+        close(ans[0]);
+        if (answers->failed)
+            return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, what, "its answers");
+    }
     return LAB_OK;
 }
 

@@ -18,6 +18,11 @@
  *         ... end.late, end.status, end.report, s->phase ...
  *     grade_shared_free(s, sizeof(my_record));
  *
+ * A grader's job sends its answers through a pipe (grade_sandbox_answers) and the parent
+ * judges them: nothing the child writes into the shared record is ever a verdict (the
+ * student's code runs there, and can write anywhere in its own process, the shared pages
+ * too).
+ *
  * The job's record starts with a grade_shared_head: the job raises `phase` as it goes
  * (1: its result is whole), and the parent gives it `extra_seconds` more once phase is 1
  * (a picture drawn after a verdict costs the picture only). Where the child was built with
@@ -31,6 +36,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "base/bytes.h"
 #include "base/diag.h"
 
 /* The limits on one child. */
@@ -50,6 +56,7 @@ grade_limits grade_limits_default(double seconds);
 /* The head of the record the child and the parent share. */
 typedef struct {
     pid_t leader;                 /* the child the parent started (its copies are not) */
+    int answers_fd;               /* in the child: the pipe its answers go to (-1: none asked) */
     volatile int phase;           /* the job's progress: 0 under way, 1 its result whole, ... */
     bool sanitizer;               /* a sanitizer ended the child */
     bool access_write;            /* the bad access was a write */
@@ -83,6 +90,14 @@ typedef void (*grade_job)(void *arg, grade_shared_head *shared);
  * could be made (`what` names whose). */
 lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_job job, void *arg,
                             grade_shared_head *shared, grade_end *end, lab_diag *d);
+
+/* The same, with a pipe for the job's answers (shared->answers_fd in the child), read as
+ * the child writes them into *answers, at most max_bytes (past that the child is stopped,
+ * and end->late says so): what the parent judges, never anything the child decides.
+ * Errors: LAB_ERR_OUT_OF_MEMORY as above, or when *answers could not grow. */
+lab_error grade_sandbox_answers(const char *what, const grade_limits *limits, grade_job job, void *arg,
+                                grade_shared_head *shared, bytes *answers, size_t max_bytes, grade_end *end,
+                                lab_diag *d);
 
 /* True in a sandbox's child (its own process, not a copy the job forked). */
 bool grade_in_child(void);

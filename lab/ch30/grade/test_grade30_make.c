@@ -79,6 +79,27 @@ static double exits(double w, double theta)
     exit(0);
 }
 
+/* A wrong answer that, on its first call, overwrites every shared mapping of its process
+ * with `byte` (the grading child's pages that the parent shares): the verdict is the
+ * parent's own comparison of the answers, so it stays "wrong". */
+static int overwrite_byte;
+static mat4 overwrites_shared_pages(mat4 a, mat4 b)
+{
+    static bool done;
+    FILE *maps = done ? NULL : fopen("/proc/self/maps", "r");
+    char line[512];
+    while (maps && fgets(line, sizeof line, maps)) {
+        unsigned long from, to;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s", &from, &to, perms) == 3 && perms[0] == 'r' && perms[1] == 'w' && perms[3] == 's')
+            memset((void *)from, overwrite_byte, to - from);
+    }
+    if (maps)
+        fclose(maps);
+    done = true;
+    return mat4_mul(b, a); /* L G: wrong */
+}
+
 /* The verdict and what the grader says it allowed, never the wall clock this suite saw: on
  * a loaded machine the kill comes late, and the verdict is the same (no timed assertion). */
 static void expect_verdict(int x, grade_fn f, grade_verdict v, const char *words)
@@ -112,6 +133,8 @@ static void test_grade30_limits_make_every_end_a_verdict(void **state)
                    "started a process");
     expect_verdict(GRADE30_RING_RADIUS, (grade_fn)fork_bomb, GRADE_TOO_SLOW, "too slow");
     expect_verdict(GRADE30_RING_RADIUS, (grade_fn)exits, GRADE_CRASHED, "exit status 0");
+    for (overwrite_byte = 0; overwrite_byte < 2; overwrite_byte++)
+        expect_verdict(GRADE30_WORLD_MATRIX, (grade_fn)overwrites_shared_pages, GRADE_WRONG, NULL);
     /* the reference through the same child */
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
         grade_result r;

@@ -20,7 +20,7 @@ static void test_grade@NN@_the_reference_is_correct(void **state)
     for (int x = 0; x < grade@NN@_chapter.exercise_count; x++) {
         const grade_exercise *e = grade@NN@_chapter.exercises[x];
         grade_result r;
-        assert_true(grade_exercise_grade(e, e->reference, SEED, &r, NULL, NULL));
+        assert_true(grade_exercise_grade(e, e->reference, SEED, &r));
         grade_print(x, e, &r, stdout);
         assert_int_equal(r.verdict, GRADE_CORRECT);
         assert_int_equal(r.cases, e->named + e->generated);
@@ -38,7 +38,7 @@ static void test_grade@NN@_names_every_known_mistake(void **state)
     const grade_exercise *e = &grade@NN@_turn;
     for (int m = 0; m < e->mistake_count; m++) {
         grade_result r;
-        assert_true(grade_exercise_grade(e, e->mistakes[m].fn, SEED, &r, NULL, NULL));
+        assert_true(grade_exercise_grade(e, e->mistakes[m].fn, SEED, &r));
         grade_print(0, e, &r, stdout);
         assert_int_equal(r.verdict, GRADE_WRONG);
         assert_int_equal(r.mistake, m);
@@ -66,7 +66,7 @@ static void test_grade@NN@_wrong_answers_are_wrong(void **state)
     const grade_fn wrong[] = {(grade_fn)about_x, (grade_fn)half, (grade_fn)quarters, (grade_fn)nan_answer};
     for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
         grade_result r;
-        assert_true(grade_exercise_grade(&grade@NN@_turn, wrong[i], SEED, &r, NULL, NULL));
+        assert_true(grade_exercise_grade(&grade@NN@_turn, wrong[i], SEED, &r));
         grade_print(0, &grade@NN@_turn, &r, stdout);
         assert_int_equal(r.verdict, GRADE_WRONG);
     }

@@ -460,5 +460,6 @@ fuzz: $(CONFIG) $(BUILD)/bin/lab30 $(BUILD)/bin/lab30-gltf $(BUILD)/tests/make-s
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CHAPTER_OBJ:.o=.d) $(foreach c,$(GRADE_CHAPTERS),$(GRADE_OBJ.$(c):.o=.d) $(GRADE_TEST_OBJ.$(c):.o=.d)) $(LAB_MAINS:%.c=$(BUILD)/obj/%.d) $(TEST_OBJ:.o=.d) \
-         $(wildcard $(BUILD)/obj/bench/*.d) $(TEST_UTIL:.o=.d) $(TWIN_OBJ:.o=.d)
+# every object's dependencies, whatever built it (the window's objects and the sheets'
+# solutions too): none listed by hand, so no object outlives a header it was built from
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/*/*/*/*.d $(BUILD)/obj/*/*/*/*/*.d)

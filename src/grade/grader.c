@@ -153,15 +153,30 @@ static void ended_verdict(const grade_exercise *x, uint64_t seed, const grade_sh
     }
 }
 
-/* What the child wrote to its standard error, shown after the verdict (not lost). */
+/* What the student's code printed (standard output and error), shown before its verdict,
+ * bounded, each line behind "  | " and in plain text, so that nothing it prints can pass for
+ * a verdict's line or end one. */
 static void show_report(const grade_exercise *x, const grade_end *end)
 {
     if (!end->report[0])
         return;
-    fprintf(stderr, "%s wrote to its standard error:\n%s%s", x->function, end->report,
-            end->report[strlen(end->report) - 1] == '\n' ? "" : "\n");
+    printf("%s printed:\n", x->function);
+    int shown_lines = 0;
+    for (const char *line = end->report; *line;) {
+        size_t n = strcspn(line, "\n");
+        if (shown_lines++ == 20) { /* the rest counted, not shown */
+            size_t rest = strlen(line) + end->report_dropped;
+            printf("  | (%zu more bytes not shown)\n", rest);
+            return;
+        }
+        char shown[200];
+        snprintf(shown, sizeof shown, "%.*s", (int)(n < sizeof shown - 1 ? n : sizeof shown - 1), line);
+        grade_ascii(shown, false);
+        printf("  | %s%s\n", shown, n >= sizeof shown - 1 ? " ..." : "");
+        line += n + (line[n] == '\n');
+    }
     if (end->report_dropped)
-        fprintf(stderr, "(%zu more bytes not shown)\n", end->report_dropped);
+        printf("  | (%zu more bytes not shown)\n", end->report_dropped);
 }
 
 /* The answers' child run and judged: *out. */

@@ -246,7 +246,9 @@ lab_error grade_sandbox_answers(const char *what, const grade_limits *limits, gr
         shared->leader = child_pid = getpid();
         shared->answers_fd = ans[1];
         child_record = shared;
-        dup2(err[1], STDERR_FILENO); /* a sanitizer's report, and whatever the body prints there */
+        /* a sanitizer's report, and whatever the body prints, on either stream: kept apart from
+         * the verdicts, which the parent prints */
+        dup2(err[1], STDERR_FILENO), dup2(err[1], STDOUT_FILENO);
         close(err[0]), close(err[1]);
         if (answers)
             close(ans[0]);

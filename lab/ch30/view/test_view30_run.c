@@ -135,12 +135,26 @@ static void test_bad_environments(void **state)
     if (saved[1])
         setenv("WAYLAND_DISPLAY", saved[1], 1);
     free(saved[0]), free(saved[1]);
-    char *usage[][3] = {{"--twist", "3600.5", NULL}, {"--bend", "nan", NULL}, {"--method", "LBSX", NULL},
-                        {"--weights", "", NULL}, {"--frobnicate", NULL, NULL}, {"a.gltf", "b.gltf", NULL}};
+    /* usage: as the programs' options, an option given twice too; the files it reads there,
+     * regular, a script bounded (never /dev/zero, a folder or a missing file) */
+    char *usage[][5] = {{"--twist", "3600.5", NULL}, {"--bend", "nan", NULL}, {"--method", "LBSX", NULL},
+                        {"--weights", "", NULL}, {"--frobnicate", NULL, NULL}, {"a.gltf", "b.gltf", NULL},
+                        {"--twist", "1", "--twist", "2", NULL}, {"--sheet", "/tmp", NULL},
+                        {"--sheet", "/nonexistent/sheet.c", NULL}, {"--script", "/dev/zero", NULL},
+                        {"--script", "/nonexistent/script.txt", NULL}};
+    const char *why[] = {"[-3600, 3600]", "[-3600, 3600]", "one of LBS", "one of hand", "needs a value",
+                         "one asset at a time", "is given twice", "is not a regular file", "No such file",
+                         "is not a regular file", "No such file"};
     for (size_t k = 0; k < sizeof usage / sizeof usage[0]; k++) {
         assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", usage[k]), 2);
         assert_true(tu_file_contains(ctx->err_path, "view30: error: "));
+        if (!tu_file_contains(ctx->err_path, why[k]))
+            fail_msg("view30 %s: no \"%s\" in its error", usage[k][0], why[k]);
     }
+    /* a benchmark whose table cannot be written: exit 3, saying why */
+    char *full[] = {"--bench", "/dev/full", NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", full), 3);
+    assert_true(tu_file_contains(ctx->err_path, "/dev/full: the frame times could not be written: No space left"));
 }
 
 /* Out of memory in the lab's own code: every allocation view30 makes before SDL starts (the

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <SDL.h>
@@ -81,6 +82,9 @@ static int parse_options(int argc, char **argv, view30_options *o)
 {
     static const char *const methods[VIEW30_METHODS] = {"LBS", "DQS", "CoR", "twist1", "twist3",
                                                         "corrective-before", "corrective-after"};
+    static const char *const names[] = {"--twist", "--bend", "--method", "--weights", "--sheet", "--out", "--script",
+                                        "--bench"};
+    bool given[sizeof names / sizeof names[0]] = {false};
     *o = (view30_options){.out = DEFAULT_OUT};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -89,6 +93,13 @@ static int parse_options(int argc, char **argv, view30_options *o)
             return usage(stdout), -1;
         if (takes && !v)
             return usage_error(a, "", "needs a value");
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) { /* as the programs' options: once each */
+            if (strcmp(a, names[k]))
+                continue;
+            if (given[k])
+                return usage_error(a, v, "is given twice");
+            given[k] = true;
+        }
         if (!strcmp(a, "--twist") || !strcmp(a, "--bend")) {
             if (parse_angle(a, v, a[2] == 't' ? &o->state.twist_deg : &o->state.bend_deg))
                 return 2;
@@ -123,6 +134,19 @@ static int parse_options(int argc, char **argv, view30_options *o)
             return usage_error("ASSET", a, "one asset at a time");
         }
         i++;
+    }
+    /* the files it reads: there, regular, the script bounded (never /dev/zero or a folder) */
+    const char *files[2] = {o->sheet, o->script}, *what[2] = {"--sheet", "--script"};
+    for (int k = 0; k < 2; k++) {
+        struct stat st;
+        if (!files[k])
+            continue;
+        if (stat(files[k], &st) != 0)
+            return usage_error(what[k], files[k], strerror(errno));
+        if (!S_ISREG(st.st_mode))
+            return usage_error(what[k], files[k], "is not a regular file");
+        if (k == 1 && st.st_size > VIEW30_SCRIPT_BYTES)
+            return usage_error(what[k], files[k], "is larger than a script may be (1 MiB)");
     }
     return 0;
 }

@@ -103,5 +103,11 @@ int view30_bench(view30_viewer *v, view30_window *w, lab_diag *d)
         fprintf(out, "| a saved sheet to its new picture (wall time: the compiler is a child) | %d | %.1f | %.1f |\n",
                 RELOADS, median, p99);
     }
-    return fclose(out) == 0 ? 0 : 3;
+    bool failed = ferror(out) != 0;
+    if (fclose(out) != 0 || failed) { /* a full disk, /dev/full: said, with the system's words */
+        fprintf(stderr, "%s: error: %s: the frame times could not be written: %s\n", VIEW30_PROGRAM, v->o->bench,
+                strerror(errno ? errno : EIO));
+        return 3;
+    }
+    return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <SDL.h>
@@ -45,13 +46,18 @@ static void push_drag(int dx, int dy)
     SDL_PushEvent(&ev);
 }
 
-/* Copies `from` over the watched sheet: the script's "save in the editor". */
+/* Copies `from` over the watched sheet: the script's "save in the editor". Only a regular
+ * file of at most VIEW30_SCRIPT_BYTES: never a device that never ends. */
 static bool write_sheet(const char *from, const char *to)
 {
+    struct stat st;
+    if (stat(from, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > VIEW30_SCRIPT_BYTES)
+        return false;
     FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
     bool ok = in && out;
     int c;
-    while (ok && (c = fgetc(in)) != EOF)
+    long copied = 0;
+    while (ok && copied++ <= VIEW30_SCRIPT_BYTES && (c = fgetc(in)) != EOF)
         ok = fputc(c, out) != EOF;
     if (in)
         fclose(in);

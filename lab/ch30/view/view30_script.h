@@ -13,4 +13,7 @@
 /* Runs the script's next command: false at its end, at quit, or on an error (*code set). */
 bool view30_script_step(view30_viewer *v, FILE *script, view30_window *w, int *code, lab_diag *d);
 
+/* The most a script, or a file its `write` copies over the sheet, may hold. */
+#define VIEW30_SCRIPT_BYTES (1 << 20)
+
 #endif

@@ -247,6 +247,9 @@ $(TEST_OBJ) $(TEST_UTIL): ALL_CFLAGS += -DLAB_MAKE_VARIABLES='"CC=$(CC) SANITIZE
 # CLOSURE.grade-CH: the table, the machinery, the mistakes, the pictures and the parts of
 # src/ and the chapter they use; no glTF, Draco, GPU or CHOLMOD code). The solutions the
 # tests use sit in lab/CH/grade/solutions/ (reference.c; example.c, the page's example).
+# SHEET, EXERCISES and GRADE_DIR reach the script through the environment (make exports a
+# variable set on its command line), never through the recipe's text: a file name with
+# quotes, backquotes or a dollar sign is a name, not a command.
 # make gradeN compiles EXERCISES (default lab/CH/exercises.c) with the lab's warnings, not
 # fatal, and again under -fsanitize=address,undefined where the compiler can, links each
 # into GRADE_DIR (default build/gradeN) and runs the sanitized one there
@@ -263,7 +266,7 @@ GRADE_TEST_OBJ.$(1) = $$(filter-out $(BUILD)/obj/lab/$(1)/grade/grade$(1:ch%=%).
     $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard lab/$(1)/grade/solutions/reference*.c))
 .PHONY: grade$(1:ch%=%)
 grade$(1:ch%=%): $$(GRADE_OBJ.$(1)) $(MATH_OBJ)
-	@sh scripts/grade.sh $(1:ch%=%) "$$(SHEET)" "$$(EXERCISES)" "$$(or $$(GRADE_DIR),$(BUILD)/grade$(1:ch%=%))" \
+	@sh scripts/grade.sh $(1:ch%=%) "$$$${SHEET-}" "$$$${EXERCISES-}" "$$$${GRADE_DIR:-$(BUILD)/grade$(1:ch%=%)}" \
 	    "$$(CC) $$(filter-out -Werror,$$(WARN)) $$(CFLAGS) $$(EXACT) $$(SAN) -Isrc -Ilab/$(1) $$(DEPS_CFLAGS)" \
 	    "$$(GRADE_SANITIZE)" "$$(CC) $$(ALL_LDFLAGS)" "$$(sort $$(GRADE_OBJ.$(1)) $(MATH_OBJ)) $$(DEPS_LIBS) $$(GPU_LIBS)"
 endef

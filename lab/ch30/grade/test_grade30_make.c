@@ -345,6 +345,29 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     }
     free(text);
 
+    /* any file name: spaces, quotes, backquotes and a newline reach the compiler as one
+     * argument, and nothing of the name runs (make, from an argument vector, no shell here) */
+    char odd[256];
+    snprintf(odd, sizeof odd, "%s/my 'odd' `touch grade30-ran` \"name\"\nline.c", dir);
+    char *reference = tu_read_file("lab/ch30/grade/solutions/reference.c", NULL);
+    assert_non_null(reference);
+    assert_true(tu_write_file(odd, reference));
+    free(reference);
+    {
+        char variables[] = LAB_MAKE_VARIABLES, exercises[300], grade_dir[128], *argv[16] = {"/usr/bin/make", "-s", "--no-print-directory"};
+        int n = 3;
+        for (char *w = strtok(variables, " "); w && n < 10; w = strtok(NULL, " "))
+            argv[n++] = w;
+        snprintf(exercises, sizeof exercises, "EXERCISES=%s", odd);
+        snprintf(grade_dir, sizeof grade_dir, "GRADE_DIR=%s", dir);
+        argv[n++] = "grade30", argv[n++] = "SHEET=lab30", argv[n++] = exercises, argv[n++] = grade_dir, argv[n] = NULL;
+        assert_int_equal(tu_run(argv, log, log), 0);
+        text = tu_read_file(log, NULL);
+        assert_non_null(strstr(text, "7 of 7 exercises correct"));
+        free(text);
+        assert_false(tu_exists("grade30-ran")); /* where make and the grader run */
+    }
+
     /* a write past *out, a heap allocation of exactly one dual quaternion: the sanitizer's
      * verdict, naming out[1] */
     char past_out[128];

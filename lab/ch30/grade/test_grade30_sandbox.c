@@ -1,0 +1,88 @@
+/* test_grade30_sandbox.c - a sheet's own code never runs in the grader: each sheet is built
+ * into a shared object of its own (src/grade/build.h) that only the grading child opens, so
+ * a constructor that ends the process or loops is that exercise's verdict ("while its sheet
+ * was opened"), and functions named like the C library's (kill, waitpid, exit) stay the
+ * sheet's own: the grader's calls never reach them. The sheets here call nothing of the lab,
+ * so that this suite's program, which exports none of its symbols, can open them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmocka_all.h"
+#include "testutil.h"
+
+#include "grade/build.h"
+#include "grade/grader.h"
+#include "grade30.h"
+
+#define SEED 30
+
+/* The ring radius, correct, written from the header alone. */
+#define RADIUS                                                                                                   \
+    "#include <math.h>\n"                                                                                        \
+    "double ex30_ring_radius_ratio(double w, double theta);\n"                                                   \
+    "double ex30_ring_radius_ratio(double w, double theta)\n"                                                    \
+    "{ double s = sin(theta / 2); return sqrt(fmax(0, 1 - 4 * w * (1 - w) * s * s)); }\n"
+
+/* The sheet `text` built, and exercise 4 graded from its object within 0.5 s. */
+static grade_result grade_sheet_file(const char *dir, const char *name, const char *text)
+{
+    char path[256], objects[256];
+    snprintf(path, sizeof path, "%s/%s.c", dir, name);
+    snprintf(objects, sizeof objects, "%s/obj", dir);
+    assert_true(tu_write_file(path, text));
+    static grade_build b;
+    grade_build_result built;
+    lab_diag d = {0};
+    assert_int_equal(grade_build_shared(&(grade_build_request){"cc -std=c11 -O1", path, objects, name, NULL, 60}, &b,
+                                        &built, &d),
+                     LAB_OK);
+    if (built != GRADE_BUILD_OK)
+        fail_msg("%s does not build: %s", path, b.first_error);
+    grade_result r;
+    assert_int_equal(grade_exercise_run(&grade30_chapter, GRADE30_RING_RADIUS, (grade_code){NULL, b.object}, path, SEED,
+                                        0.5, &r, NULL, &d),
+                     LAB_OK);
+    grade30_print(GRADE30_RING_RADIUS, &r, stdout);
+    return r;
+}
+
+static void test_grade30_sandbox_a_constructor_runs_only_in_the_child(void **state)
+{
+    (void)state;
+    char dir[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    grade_result r = grade_sheet_file(dir, "leaves", RADIUS "#include <stdlib.h>\n"
+                                               "__attribute__((constructor)) static void leave(void) { exit(0); }\n");
+    assert_int_equal(r.verdict, GRADE_CRASHED);
+    assert_non_null(strstr(r.detail, "while its sheet was opened"));
+    r = grade_sheet_file(dir, "spins", RADIUS "__attribute__((constructor)) static void spin(void) { for (volatile int i = 1; i;) {} }\n");
+    assert_int_equal(r.verdict, GRADE_TOO_SLOW);
+    assert_non_null(strstr(r.detail, "while its sheet was opened: over 0.5 s"));
+    tu_remove_tree(dir);
+}
+
+static void test_grade30_sandbox_a_sheet_cannot_shadow_the_grader(void **state)
+{
+    (void)state;
+    char dir[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    grade_result r = grade_sheet_file(dir, "shadows",
+                                 RADIUS "int kill(int pid, int sig);\n"
+                                        "int kill(int pid, int sig) { (void)pid, (void)sig; for (;;) {} }\n"
+                                        "int waitpid(int pid, int *status, int options);\n"
+                                        "int waitpid(int pid, int *status, int options) { (void)pid, (void)status, "
+                                        "(void)options; for (;;) {} }\n"
+                                        "int fork(void);\n"
+                                        "int fork(void) { for (;;) {} }\n");
+    assert_int_equal(r.verdict, GRADE_CORRECT);
+    tu_remove_tree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grade30_sandbox_a_constructor_runs_only_in_the_child),
+        cmocka_unit_test(test_grade30_sandbox_a_sheet_cannot_shadow_the_grader),
+    };
+    return cmocka_run_group_tests_name("the sheet's code in the child alone", tests, NULL, NULL);
+}

@@ -7,11 +7,13 @@
  * within its deadline as the engine reports it, never a wall clock measured here). */
 #define _GNU_SOURCE /* setsid, utimensat */
 #include <fcntl.h>
+#include <grp.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -168,7 +170,10 @@ static void test_grade_build_stops_a_compiler_that_runs_away(void **state)
 
 /* ---- the sandbox ---------------------------------------------------------------------------- */
 
-typedef enum { LOOPS, CANCELS_ALARMS, FORK_BOMB, EXITS, SEGFAULTS, FINISHES, ESCAPES } job_kind;
+typedef enum {
+    LOOPS, CANCELS_ALARMS, FORK_BOMB, EXITS, SEGFAULTS, FINISHES, ESCAPES, KILLS_PARENT, LEAVES_SESSION, WRITES_FILE,
+    RUNS_PROGRAM, SETS_LIMIT, ABORTS
+} job_kind;
 
 /* What the escaping job tells the test: the daemon it left. */
 typedef struct {
@@ -195,6 +200,12 @@ static void job(void *arg, grade_shared_head *head)
     case EXITS: exit(0);
     case SEGFAULTS: raise(SIGSEGV); break;
     case FINISHES: head->phase = 1; break;
+    case KILLS_PARENT: kill(getppid(), SIGKILL); break;
+    case LEAVES_SESSION: setsid(); break;
+    case WRITES_FILE: fopen("grade-test-written", "w"); break;
+    case RUNS_PROGRAM: execl("/bin/true", "true", (char *)NULL); break;
+    case SETS_LIMIT: setrlimit(RLIMIT_CPU, &(struct rlimit){1000, 1000}); break;
+    case ABORTS: abort();
     case ESCAPES: { /* a daemon: out of the group and the session, its parent gone; then a loop */
         escape_record *r = (escape_record *)head;
         pid_t p = fork();
@@ -251,11 +262,14 @@ static void test_grade_sandbox_ends_every_child_as_it_says(void **state)
     assert_true(WIFEXITED(end.status) && WEXITSTATUS(end.status) == 0);
     assert_true(end.seconds_allowed == 0.3 + limits.extra_seconds);
     grade_shared_free(s, sizeof *s);
-    /* a daemon that left the group and the session: ended all the same, nothing left */
+    /* a daemon that left the group and the session (where no filter stops setsid): ended
+     * all the same, nothing left */
     job_kind escapes = ESCAPES;
     escape_record *r = (escape_record *)grade_shared_new(sizeof *r);
     assert_non_null(r);
-    assert_int_equal(grade_sandbox_run("a job", &limits, job, &escapes, &r->head, &end, NULL), LAB_OK);
+    grade_limits unfiltered = limits;
+    unfiltered.filtered = false;
+    assert_int_equal(grade_sandbox_run("a job", &unfiltered, job, &escapes, &r->head, &end, NULL), LAB_OK);
     assert_true(end.late);
     assert_true(r->escaped > 0);
     assert_int_equal(kill(r->escaped, 0), -1);
@@ -294,6 +308,64 @@ static void test_grade_failing_picture_fits_every_answer(void **state)
     assert_int_equal(drawn, 400);
 }
 
+/* The system-call filter, for an ordinary user as for root: the call is stopped before it
+ * runs (the parent lives, no file is written) and named; a signal to itself still crashes it. */
+static void test_grade_sandbox_filter_names_the_call(void **state)
+{
+    (void)state;
+    const struct { job_kind kind; grade_ending ending; const char *words; } runs[] = {
+        {KILLS_PARENT, GRADE_ENDED_FORBIDDEN, "it called kill"}, {LEAVES_SESSION, GRADE_ENDED_FORBIDDEN, "it called setsid"},
+        {WRITES_FILE, GRADE_ENDED_FORBIDDEN, "it called openat"}, {RUNS_PROGRAM, GRADE_ENDED_FORBIDDEN, "it called execve"},
+        {SETS_LIMIT, GRADE_ENDED_FORBIDDEN, "it called prlimit64"}, {ABORTS, GRADE_ENDED_CRASHED, "SIGABRT"},
+    };
+    grade_limits limits = grade_limits_default(2);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        grade_shared_head *s = grade_shared_new(sizeof *s);
+        static grade_end end;
+        assert_int_equal(grade_sandbox_run("a job", &limits, job, (void *)&runs[i].kind, s, &end, NULL), LAB_OK);
+        char words[200];
+        grade_ending how = grade_ended(s, &end, "sheet.c", words, sizeof words);
+        printf("  job %d: %s\n", (int)runs[i].kind, words);
+        assert_int_equal(how, runs[i].ending);
+        assert_non_null(strstr(words, runs[i].words));
+        grade_shared_free(s, sizeof *s);
+    }
+    assert_false(tu_exists("grade-test-written"));
+}
+
+/* As an ordinary user (nobody, where this suite runs as root: it says so otherwise), the
+ * student's code shares the grader's uid, and only the filter keeps it from killing the
+ * grader: a job that kills its parent is stopped and named, and the grader lives. */
+static void test_grade_sandbox_holds_for_an_ordinary_user(void **state)
+{
+    (void)state;
+    fflush(NULL);
+    pid_t grader = fork();
+    assert_true(grader >= 0);
+    if (grader == 0) {
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(77);
+        grade_limits limits = grade_limits_default(2);
+        grade_shared_head *s = grade_shared_new(sizeof *s);
+        static grade_end end;
+        job_kind kills = KILLS_PARENT;
+        if (!s || grade_sandbox_run("a job", &limits, job, &kills, s, &end, NULL) != LAB_OK)
+            _exit(2);
+        char words[200];
+        _exit(grade_ended(s, &end, "sheet.c", words, sizeof words) == GRADE_ENDED_FORBIDDEN ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(grader, &status, 0), grader);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+        printf("  not run: this suite could not become an ordinary user (nobody)\n");
+        return;
+    }
+    if (WIFSIGNALED(status))
+        fail_msg("the student's code ended the grader (%s)", strsignal(WTERMSIG(status)));
+    printf("  as uid %d: the job's kill of its grader stopped and named\n", geteuid() == 0 ? 65534 : (int)geteuid());
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +376,8 @@ int main(void)
         cmocka_unit_test(test_grade_build_stops_a_compiler_that_runs_away),
         cmocka_unit_test(test_grade_sandbox_ends_every_child_as_it_says),
         cmocka_unit_test(test_grade_failing_picture_fits_every_answer),
+        cmocka_unit_test(test_grade_sandbox_filter_names_the_call),
+        cmocka_unit_test(test_grade_sandbox_holds_for_an_ordinary_user),
     };
     return cmocka_run_group_tests_name("the grader engine", tests, NULL, NULL);
 }

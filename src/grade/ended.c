@@ -102,6 +102,10 @@ grade_ending grade_ended(const grade_shared_head *s, const grade_end *end, const
 {
     int status = end->status;
     const char *r = end->report;
+    if (s->forbidden > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 121) {
+        snprintf(detail, size, "it called %s", grade_syscall_name(s->forbidden - 1));
+        return GRADE_ENDED_FORBIDDEN;
+    }
     if (end->late || (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)) {
         snprintf(detail, size, "over %g s", end->seconds_allowed);
         return GRADE_ENDED_TOO_SLOW;

@@ -14,7 +14,10 @@
 
 #include "grade/sandbox.h"
 
-typedef enum { GRADE_ENDED_TOO_SLOW, GRADE_ENDED_OUT_OF_MEMORY, GRADE_ENDED_UNDEFINED, GRADE_ENDED_CRASHED } grade_ending;
+typedef enum {
+    GRADE_ENDED_TOO_SLOW, GRADE_ENDED_OUT_OF_MEMORY, GRADE_ENDED_UNDEFINED, GRADE_ENDED_CRASHED,
+    GRADE_ENDED_FORBIDDEN /* the system-call filter stopped a call: "it called kill" */
+} grade_ending;
 
 /* How the child ended, and in words into detail: "over 2 s", "reads joint[2], past the 2
  * influences at lab/ch30/exercises.c:42 (AddressSanitizer: heap-buffer-overflow)",

@@ -26,7 +26,11 @@
  * array is a verdict); its own leaks are its suites' business, whose ASAN_OPTIONS come
  * first, so a student's run spends no time scanning for them at each child's end. */
 const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "detect_leaks=0"; }
+const char *__asan_default_options(void) { return "detect_leaks=0:symbolize=0"; }
+/* No symbolizer is started from the grading child (the system-call filter runs no program
+ * there): the parent names the file and line with addr2line (src/grade/ended.h). */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void) { return "symbolize=0"; }
 
 /* ---- one exercise in the sandbox's child ----------------------------------------------- */
 
@@ -133,6 +137,13 @@ static void ended_verdict(const grade_exercise *x, uint64_t seed, const grade_sh
                  "too slow: %.200s for the exercise's %d calls (a correct body takes microseconds a call); its process "
                  "group was killed",
                  how, 2 * (x->named + x->generated));
+        break;
+    case GRADE_ENDED_FORBIDDEN:
+        out->verdict = GRADE_WRONG;
+        snprintf(out->detail, sizeof out->detail,
+                 "%.100s: a formula computes its answer from its arguments; the grader lets it signal no other process, "
+                 "run no program, write, remove or rename no file, and change no limit",
+                 how);
         break;
     case GRADE_ENDED_OUT_OF_MEMORY:
         out->verdict = GRADE_CRASHED;

@@ -5,6 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -38,7 +44,7 @@ static void pause_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, 
 
 grade_limits grade_limits_default(double seconds)
 {
-    return (grade_limits){seconds, fmin(1, seconds), (unsigned long)4 << 30, 1024, true};
+    return (grade_limits){seconds, fmin(1, seconds), (unsigned long)4 << 30, 1024, true, true};
 }
 
 grade_shared_head *grade_shared_new(size_t size)
@@ -90,6 +96,132 @@ static void sanitizer_death(void)
     }
 }
 
+/* ---- the system-call filter ----------------------------------------------------------- */
+
+/* The calls the filter stops, by name (the parent's words: grade_syscall_name). */
+static const struct {
+    long nr;
+    const char *name;
+} forbidden_calls[] = {
+    {SYS_kill, "kill"}, {SYS_tkill, "tkill"}, {SYS_tgkill, "tgkill"}, {SYS_rt_sigqueueinfo, "rt_sigqueueinfo"},
+    {SYS_rt_tgsigqueueinfo, "rt_tgsigqueueinfo"}, {SYS_execve, "execve"}, {SYS_execveat, "execveat"},
+    {SYS_setsid, "setsid"}, {SYS_setpgid, "setpgid"}, {SYS_setrlimit, "setrlimit"}, {SYS_prlimit64, "prlimit64"},
+    {SYS_socket, "socket"}, {SYS_socketpair, "socketpair"}, {SYS_unlinkat, "unlinkat"}, {SYS_renameat, "renameat"},
+    {SYS_renameat2, "renameat2"}, {SYS_mkdirat, "mkdirat"}, {SYS_linkat, "linkat"}, {SYS_symlinkat, "symlinkat"},
+    {SYS_fchmod, "fchmod"}, {SYS_fchmodat, "fchmodat"}, {SYS_fchown, "fchown"}, {SYS_fchownat, "fchownat"},
+    {SYS_truncate, "truncate"}, {SYS_ftruncate, "ftruncate"}, {SYS_openat, "openat"}, {SYS_ioctl, "ioctl"},
+#ifdef SYS_open
+    {SYS_open, "open"}, {SYS_creat, "creat"}, {SYS_unlink, "unlink"}, {SYS_rename, "rename"}, {SYS_rmdir, "rmdir"},
+    {SYS_mkdir, "mkdir"}, {SYS_link, "link"}, {SYS_symlink, "symlink"}, {SYS_chmod, "chmod"}, {SYS_chown, "chown"},
+    {SYS_lchown, "lchown"},
+#endif
+#ifdef SYS_openat2
+    {SYS_openat2, "openat2"},
+#endif
+#ifdef SYS_pidfd_send_signal
+    {SYS_pidfd_send_signal, "pidfd_send_signal"},
+#endif
+};
+
+const char *grade_syscall_name(int nr)
+{
+    for (size_t i = 0; i < sizeof forbidden_calls / sizeof forbidden_calls[0]; i++)
+        if (forbidden_calls[i].nr == nr)
+            return forbidden_calls[i].name;
+    return "a system call the grader does not allow";
+}
+
+/* A stopped call: its number for the parent, then the end of the child. A copy the job
+ * forked says nothing (the copy is not the one grading). */
+static void stopped(int sig, siginfo_t *info, void *context)
+{
+    (void)sig, (void)context;
+    if (child_record && grade_in_child())
+        child_record->forbidden = info->si_syscall + 1;
+    _exit(121);
+}
+
+#if defined(__x86_64__)
+#define FILTER_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define FILTER_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* The filter: the calls above stopped (SECCOMP_RET_TRAP, a SIGSYS the handler above turns
+ * into the child's end), but a signal to this process or its own group (abort and raise
+ * send them), opens that only read, ioctl's other requests, and getrlimit through prlimit64
+ * (no new limit). Everything else is allowed. */
+static void install_filter(void)
+{
+#ifdef FILTER_ARCH
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = stopped, sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSYS, &sa, NULL);
+    uint32_t self = (uint32_t)getpid(), group = (uint32_t)-(int32_t)getpid();
+    enum { MOST = 200 };
+    struct sock_filter f[MOST];
+    int n = 0;
+#define ARG(k) ((uint32_t)offsetof(struct seccomp_data, args[k])) /* the low 32 bits, little-endian */
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FILTER_ARCH, 1, 0);
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP); /* another ABI's calls */
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1); /* x32's numbering */
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+    for (size_t i = 0; i < sizeof forbidden_calls / sizeof forbidden_calls[0] && n + 12 < MOST; i++) {
+        long nr = forbidden_calls[i].nr;
+        /* each call: load nr; not this one: skip the block; else the block's tests */
+        struct sock_filter block[10];
+        int b = 0;
+        if (nr == SYS_kill || nr == SYS_tgkill || nr == SYS_tkill) { /* itself, or its own group */
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(0));
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, self, 3, 0);
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr == SYS_kill ? 0 : self, 2, 0);
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr == SYS_kill ? group : self, 1, 0);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        } else if (nr == SYS_openat) { /* flags in args[2]: to read only */
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(2));
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+                                                      O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND, 0, 1);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+#ifdef SYS_open
+        } else if (nr == SYS_open) { /* flags in args[1] */
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(1));
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+                                                      O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND, 0, 1);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+#endif
+        } else if (nr == SYS_ioctl) { /* TIOCSTI alone */
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(1));
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 0, 1);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        } else if (nr == SYS_prlimit64) { /* a new limit in args[2]: stopped; getrlimit passes */
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(2));
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(2) + 4);
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        } else
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, (uint8_t)b);
+        for (int k = 0; k < b; k++)
+            f[n++] = block[k];
+    }
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+#undef ARG
+    struct sock_fprog prog = {(unsigned short)n, f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog); /* refused by an old kernel: left out */
+#endif
+}
+
 static void child_limits(const grade_limits *lim)
 {
     static const int defaults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGXCPU, SIGTERM, SIGPIPE, SIGINT};
@@ -112,6 +244,11 @@ static void child_limits(const grade_limits *lim)
         setrlimit(RLIMIT_AS, &(struct rlimit){(rlim_t)lim->address_space, (rlim_t)lim->address_space});
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(sanitizer_death);
+    int null = open("/dev/null", O_RDONLY); /* nothing to read from the grader's terminal */
+    if (null >= 0)
+        dup2(null, STDIN_FILENO), close(null);
+    if (lim->filtered)
+        install_filter();
 }
 
 bool grade_started_a_process(const grade_shared_head *shared)

@@ -47,10 +47,20 @@ typedef struct {
                                    * AddressSanitizer, which reserves terabytes */
     int processes;                /* RLIMIT_NPROC: a fork bomb stops here (as nobody when root) */
     bool as_nobody;               /* when root: the child grades as nobody (uid and gid 65534) */
+    bool filtered;                /* the system-call filter (below): for a student's code, not
+                                   * for a GPU driver */
 } grade_limits;
 
 /* The limits a grading child takes: `seconds`, a second more at most for what follows
- * phase 1, 4 GiB of address space, 1,024 processes, nobody when root. */
+ * phase 1, 4 GiB of address space, 1,024 processes, nobody when root, and the system-call
+ * filter: seccomp-bpf, for an ordinary user as for root, so that the student's code may
+ * compute, allocate, read files and write to the pipes it was given, but may not signal
+ * another process (kill, tkill, tgkill, sigqueue: only itself and its own group), run a
+ * program (execve), leave its session or group (setsid, setpgid), change a limit
+ * (setrlimit, prlimit), open a file to write, remove, rename, link or make a file or folder,
+ * change a file's mode or owner, truncate one, open a socket, or push characters into a
+ * terminal (TIOCSTI). Such a call ends the child, and the parent names it
+ * (grade_ended: "it called kill"). Where the kernel has no seccomp the filter is left out. */
 grade_limits grade_limits_default(double seconds);
 
 /* The head of the record the child and the parent share. */
@@ -64,6 +74,7 @@ typedef struct {
     char access[200];             /* named from the arrays of the call under way */
     unsigned long access_offset;  /* its instruction, as an offset into the object below */
     char access_object[256];      /* that object's path ("" for the program itself) */
+    int forbidden;                /* the system call the filter stopped, plus one (0 none) */
 } grade_shared_head;
 
 /* A record of `size` bytes (at least a head), zeroed, shared with the child; NULL when no
@@ -107,6 +118,9 @@ bool grade_in_child(void);
  * one process grades. For a job that must refuse fork (a formula's answer comes from its
  * arguments alone). */
 bool grade_started_a_process(const grade_shared_head *shared);
+
+/* A system call's name, for the filter's stopped calls: "kill", "openat". */
+const char *grade_syscall_name(int nr);
 
 /* A signal's name and words: "SIGSEGV 11 (Segmentation fault)". */
 void grade_signal_words(int sig, char *out, size_t size);

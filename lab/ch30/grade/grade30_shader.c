@@ -308,7 +308,7 @@ lab_error grade30_shader_run(const char *path, uint64_t seed, grade_result *out,
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, path, "no memory to share with the shader's child");
     }
     static grade_end end;
-    const grade_limits limits = {SHADER_SECONDS, 0, 0, 0, false};
+    const grade_limits limits = {SHADER_SECONDS, 0, 0, 0, false, false}; /* the driver: no filter */
     lab_error e = grade_sandbox_run("the shader exercise (EGL, GLES and the driver)", &limits, shader_job, &st,
                                     &rec->head, &end, d);
     if (e == LAB_OK && rec->done && rec->error == LAB_OK) {

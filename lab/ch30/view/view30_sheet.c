@@ -203,6 +203,8 @@ void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twi
         grade_ending ending = grade_ended(&r->head, &end, w->path, how, sizeof how);
         if (ending == GRADE_ENDED_TOO_SLOW)
             snprintf(s->status, sizeof s->status, "stopped at %d s: a loop?", VIEW30_SHEET_DEADLINE_S);
+        else if (ending == GRADE_ENDED_FORBIDDEN) /* "it called kill" */
+            snprintf(s->status, sizeof s->status, "stopped: %.60s", how);
         else if (ending == GRADE_ENDED_CRASHED && WIFSIGNALED(end.status))
             snprintf(s->status, sizeof s->status, "crashed: signal %d", WTERMSIG(end.status));
         else if (ending == GRADE_ENDED_CRASHED)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ const char *__ubsan_default_options(void) { return "symbolize=0"; }
 typedef struct {
     grade_shared_head head;
     bool picture_done;                /* the picture's data below is whole */
-    unsigned char picture[];          /* the chapter's grade_picture */
+    max_align_t picture[];            /* the chapter's grade_picture, aligned for any of its members */
 } shared_record;
 
 typedef struct {

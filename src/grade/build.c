@@ -52,10 +52,11 @@ void grade_first_error(const char *log, char *out, size_t size)
     grade_ascii(out, false);
 }
 
-lab_error grade_command_run(char *const *argv, const grade_command_limits *limits, char *log, size_t size,
-                            size_t *dropped, int *status, bool *late, lab_diag *d)
+lab_error grade_command_start(grade_command *cmd, char *const *argv, const grade_command_limits *limits, char *log,
+                              size_t size, lab_diag *d)
 {
-    *dropped = 0, *late = false, *status = 0;
+    *cmd = (grade_command){.pid = -1, .fd = -1, .log = log, .size = size, .seconds = limits->seconds};
+    log[0] = '\0';
     int pipe_fd[2];
     if (pipe(pipe_fd) != 0)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, argv[0], "no pipe: %s", strerror(errno));
@@ -90,30 +91,65 @@ lab_error grade_command_run(char *const *argv, const grade_command_limits *limit
     close(pipe_fd[1]);
     fcntl(pipe_fd[0], F_SETFL, O_NONBLOCK);
     setpgid(pid, pid);
-    size_t used = 0;
-    double start = grade_now();
-    for (;;) {
-        char buf[4096];
-        ssize_t n;
-        while ((n = read(pipe_fd[0], buf, sizeof buf)) > 0) {
-            size_t room = size - 1 - used, take = (size_t)n < room ? (size_t)n : room;
-            memcpy(log + used, buf, take);
-            used += take, *dropped += (size_t)n - take;
-        }
-        if (waitpid(pid, status, WNOHANG) == pid)
-            break;
-        if (grade_now() - start > limits->seconds || *dropped > ((size_t)64 << 20)) {
-            *late = true;
-            kill(-pid, SIGKILL);
-            waitpid(pid, status, 0);
-            break;
-        }
-        nanosleep(&(struct timespec){0, 2000000L}, NULL);
+    cmd->pid = pid, cmd->fd = pipe_fd[0], cmd->start = grade_now();
+    return LAB_OK;
+}
+
+/* Ends the command's whole group and collects what is left of its output. */
+static void finish(grade_command *cmd)
+{
+    kill(-cmd->pid, SIGKILL); /* whatever it left in its group */
+    close(cmd->fd);
+    cmd->log[cmd->used] = '\0';
+    grade_ascii(cmd->log, true);
+    cmd->pid = -1, cmd->fd = -1, cmd->done = true;
+}
+
+bool grade_command_poll(grade_command *cmd)
+{
+    if (cmd->done || cmd->pid < 0)
+        return true;
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(cmd->fd, buf, sizeof buf)) > 0) {
+        size_t room = cmd->size - 1 - cmd->used, take = (size_t)n < room ? (size_t)n : room;
+        memcpy(cmd->log + cmd->used, buf, take);
+        cmd->used += take, cmd->dropped += (size_t)n - take;
     }
-    kill(-pid, SIGKILL); /* whatever it left in its group */
-    close(pipe_fd[0]);
-    log[used] = '\0';
-    grade_ascii(log, true);
+    if (waitpid(cmd->pid, &cmd->status, WNOHANG) == cmd->pid) {
+        finish(cmd);
+        return true;
+    }
+    if (grade_now() - cmd->start > cmd->seconds || cmd->dropped > ((size_t)64 << 20)) {
+        cmd->late = true;
+        kill(-cmd->pid, SIGKILL);
+        waitpid(cmd->pid, &cmd->status, 0);
+        finish(cmd);
+        return true;
+    }
+    return false;
+}
+
+void grade_command_stop(grade_command *cmd)
+{
+    if (cmd->done || cmd->pid < 0)
+        return;
+    kill(-cmd->pid, SIGKILL);
+    waitpid(cmd->pid, &cmd->status, 0);
+    cmd->late = true;
+    finish(cmd);
+}
+
+lab_error grade_command_run(char *const *argv, const grade_command_limits *limits, char *log, size_t size,
+                            size_t *dropped, int *status, bool *late, lab_diag *d)
+{
+    grade_command cmd;
+    lab_error e = grade_command_start(&cmd, argv, limits, log, size, d);
+    if (e != LAB_OK)
+        return e;
+    while (!grade_command_poll(&cmd))
+        nanosleep(&(struct timespec){0, 2000000L}, NULL);
+    *dropped = cmd.dropped, *status = cmd.status, *late = cmd.late;
     return LAB_OK;
 }
 

@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "base/diag.h"
 
@@ -68,6 +69,23 @@ typedef struct {
 } grade_command_limits;
 lab_error grade_command_run(char *const *argv, const grade_command_limits *limits, char *log, size_t size,
                             size_t *dropped, int *status, bool *late, lab_diag *d);
+
+/* The same, one step at a time, for a program that must stay responsive (the window):
+ * started, polled (true once it has ended, or was ended at its deadline), or stopped with
+ * its whole group. */
+typedef struct {
+    pid_t pid;
+    int fd;
+    char *log;                    /* the caller's buffer */
+    size_t size, used, dropped;
+    double seconds, start;
+    int status;                   /* once done: waitpid's */
+    bool late, done;
+} grade_command;
+lab_error grade_command_start(grade_command *cmd, char *const *argv, const grade_command_limits *limits, char *log,
+                              size_t size, lab_diag *d);
+bool grade_command_poll(grade_command *cmd);
+void grade_command_stop(grade_command *cmd);
 
 /* In a sandbox's child (src/grade/sandbox.h): the shared object open on fd (opened by the
  * parent before the fork), through /proc/self/fd, so that the child, nobody by then, needs

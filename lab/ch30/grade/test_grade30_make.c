@@ -368,6 +368,20 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
         assert_false(tu_exists("grade30-ran")); /* where make and the grader run */
     }
 
+    /* an allocation past what the sanitizer's allocator can give: out of memory, in words,
+     * never "reads memory at 0" */
+    char huge[128];
+    sheet_with(huge, sizeof huge, dir, "huge.c", "ex30_ring_radius_ratio",
+               "double ex30_ring_radius_ratio(double w, double theta)\n"
+               "{ volatile char *p = malloc((size_t)1 << 44); return p ? p[0] + w + theta : -1; }\n");
+    assert_int_not_equal(make_grade(huge, dir, log), 0);
+    text = tu_read_file(log, NULL);
+    if (!strstr(text, "could not build")) {
+        assert_non_null(strstr(text, "it ran out of memory"));
+        assert_null(strstr(text, "outside every array"));
+    }
+    free(text);
+
     /* a write past *out, a heap allocation of exactly one dual quaternion: the sanitizer's
      * verdict, naming out[1] */
     char past_out[128];

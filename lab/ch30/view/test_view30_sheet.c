@@ -62,7 +62,8 @@ static void test_sheet_reloads(void **state)
     free(shipped);
     snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
     snprintf(text, sizeof text,
-             "key Right\nwrite %s\nwrite %s\ndrag 85 0\nshot %s/right.png\nwrite %s\nwrite %s\nwrite %s\nquit\n",
+             "graded\nkey Right\nwrite %s\ngraded\nwrite %s\ngraded\ndrag 85 0\nshot %s/right.png\nwrite %s\ngraded\nwrite %s\n"
+             "graded\nwrite %s\ngraded\nquit\n",
              files[0], files[1], ctx->dir, files[2], files[3], files[4]);
     assert_true(tu_write_file(script, text));
     char *args[] = {"--sheet", sheet, "--script", script, "--out", ctx->dir, NULL};
@@ -95,6 +96,62 @@ static void test_sheet_reloads(void **state)
         }
     assert_true(lab_edges > 1000 && same > lab_edges * 9 / 10);
     tu_image_free(&shot);
+}
+
+/* Whether a process's command line holds `what` (the grader of a sheet of that path). */
+static bool a_process_names(const char *what)
+{
+    DIR *proc = opendir("/proc");
+    bool found = false;
+    for (struct dirent *e; proc && !found && (e = readdir(proc));) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        size_t n = 0;
+        char *cmd = tu_read_file(path, &n);
+        for (size_t k = 0; cmd && k + 1 < n; k++)
+            cmd[k] = cmd[k] ? cmd[k] : ' ';
+        found = cmd && strstr(cmd, what);
+        free(cmd);
+    }
+    if (proc)
+        closedir(proc);
+    return found;
+}
+
+/* The window quits while a sheet is being graded (a constructor that loops makes each of
+ * its exercises take the whole limit): the grade runs beside the window, q ends it with its
+ * whole process group, and nothing is left behind. */
+static void test_quit_while_grading(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char cwd[512], slow[256], sheet[256], script[256], text[2048];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(slow, sizeof slow, "%s/slow.c", ctx->dir);
+    snprintf(text, sizeof text,
+             "#include \"%s/lab/ch30/grade/solutions/reference.c\"\n"
+             "__attribute__((constructor)) static void spin(void) { for (volatile int i = 1; i;) {} }\n",
+             cwd);
+    assert_true(tu_write_file(slow, text));
+    snprintf(sheet, sizeof sheet, "%s/sheet-being-graded.c", ctx->dir);
+    char *shipped = tu_read_file("lab/ch30/exercises.c", NULL);
+    assert_non_null(shipped);
+    assert_true(tu_write_file(sheet, shipped));
+    free(shipped);
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    snprintf(text, sizeof text, "graded\nwrite %s\nquit\n", slow);
+    assert_true(tu_write_file(script, text));
+    char *args[] = {"--sheet", sheet, "--script", script, "--out", ctx->dir, NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    char *out = tu_read_file(ctx->out_path, NULL);
+    assert_non_null(out);
+    assert_non_null(strstr(out, "version 2")); /* the slow sheet built, its grade started */
+    assert_null(strstr(strstr(out, "version 2"), "1. the world matrix")); /* and stopped by q */
+    free(out);
+    assert_false(a_process_names("sheet-being-graded.c"));
 }
 
 /* Xvfb, xdotool's real events and the window's pixels read back (tests/view30-xvfb.sh). */
@@ -180,6 +237,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_sheet_reloads, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_quit_while_grading, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_under_xvfb, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

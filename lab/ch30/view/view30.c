@@ -53,7 +53,7 @@ static int usage(FILE *to)
             "  --out DIR                where p saves the frame and its JSON (default " DEFAULT_OUT ")\n"
             "  --script FILE            input from a file instead of the keyboard (the suites': one\n"
             "                           command a line: key NAME, drag DX DY, wait SECONDS, shot FILE,\n"
-            "                           save, write FILE, quit)\n"
+            "                           save, write FILE, graded, quit)\n"
             "  --bench FILE             time the frames (thread CPU time) and write the table to FILE\n"
             "No display: run it under Xvfb (xvfb-run -a make view30), or use the PNG programs (make lab30).\n",
             VIEW30_PROGRAM);
@@ -194,6 +194,7 @@ int main(int argc, char **argv)
         SDL_Event ev;
         while (SDL_PollEvent(&ev))
             view30_handle(&v, &ev, &w, &d);
+        view30_grade_arrived(&v); /* the grader runs beside the window, never blocking it */
         if (o.sheet && (script || SDL_GetTicks() - polled >= 250)) {
             polled = SDL_GetTicks();
             view30_reload_sheet(&v, &w, &d);
@@ -218,9 +219,14 @@ int main(int argc, char **argv)
             view30_window_show(&w, &v.frame);
             v.dirty = false;
         }
-        /* the script's next command, once what came before it is on screen */
-        if (script && !view30_script_step(&v, script, &w, &code, &d))
+        /* the script's next command, once what came before it is on screen (and graded,
+         * after the script's `graded`) */
+        bool waiting = v.awaiting_grade && o.sheet && v.sheet.grading;
+        v.awaiting_grade = waiting;
+        if (script && !waiting && !view30_script_step(&v, script, &w, &code, &d))
             v.quit = true;
+        if (script && waiting)
+            SDL_Delay(2);
         if (!script && !v.playing_asset)
             SDL_WaitEventTimeout(NULL, 50);
         else if (!script)

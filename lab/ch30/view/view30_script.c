@@ -114,10 +114,12 @@ bool view30_script_step(view30_viewer *v, FILE *script, view30_window *w, int *c
                         strerror(errno));
                 return *code = 2, false;
             }
+        } else if (!strcmp(word, "graded")) { /* the next command once the grade under way has ended */
+            v->awaiting_grade = true;
         } else if (!strcmp(word, "quit")) {
             return false;
         } else {
-            fprintf(stderr, "%s: error: --script: \"%s\": key, drag, wait, shot, save, write or quit\n", VIEW30_PROGRAM,
+            fprintf(stderr, "%s: error: --script: \"%s\": key, drag, wait, shot, save, write, graded or quit\n", VIEW30_PROGRAM,
                     line);
             return *code = 2, false;
         }

@@ -218,8 +218,9 @@ void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twi
 
 /* ---- the grader's verdicts ----------------------------------------------------------------- */
 
-void view30_sheet_grade(const view30_sheet *w, view30_student *s)
+bool view30_sheet_grade_start(view30_sheet *w, view30_student *s)
 {
+    view30_sheet_grade_stop(w);
     /* make, from an argument vector: the sheet's path is one word whatever it holds */
     char variables[] = VIEW30_MAKE_VARIABLES, exercises[700], dir[600], *argv[16];
     int words = 0;
@@ -230,21 +231,37 @@ void view30_sheet_grade(const view30_sheet *w, view30_student *s)
     snprintf(dir, sizeof dir, "GRADE_DIR=%s/grade", w->dir);
     argv[words++] = "grade30", argv[words++] = "SHEET=lab30", argv[words++] = exercises, argv[words++] = dir;
     argv[words] = NULL;
-    static char log[16384];
-    size_t dropped = 0;
-    int status = 0;
-    bool late = false;
     lab_diag d = {0};
     const grade_command_limits limits = {120, 0};
-    lab_error e = grade_command_run(argv, &limits, log, sizeof log, &dropped, &status, &late, &d);
-    s->grade_stale = false;
-    if (e != LAB_OK || late) {
+    if (grade_command_start(&w->grade, argv, &limits, w->grade_log, sizeof w->grade_log, &d) != LAB_OK) {
         s->line_count = 1;
-        if (e != LAB_OK)
-            diag_format(&d, s->lines[0], sizeof s->lines[0]);
-        else
-            snprintf(s->lines[0], sizeof s->lines[0], "the grader did not finish in 120 s");
-        return;
+        diag_format(&d, s->lines[0], sizeof s->lines[0]);
+        s->grade_stale = false;
+        return false;
+    }
+    w->grading = true;
+    return true;
+}
+
+void view30_sheet_grade_stop(view30_sheet *w)
+{
+    if (w->grading)
+        grade_command_stop(&w->grade);
+    w->grading = false;
+}
+
+bool view30_sheet_grade_poll(view30_sheet *w, view30_student *s)
+{
+    if (!w->grading || !grade_command_poll(&w->grade))
+        return false;
+    w->grading = false;
+    s->grade_stale = false;
+    int status = w->grade.status;
+    char *log = w->grade_log;
+    if (w->grade.late) {
+        s->line_count = 1;
+        snprintf(s->lines[0], sizeof s->lines[0], "the grader did not finish in 120 s");
+        return true;
     }
     /* "N. title: verdict", one an exercise; the compiler's first error otherwise */
     int n = 0, detail = 0; /* the first line under the first verdict that is not "correct" */
@@ -255,7 +272,7 @@ void view30_sheet_grade(const view30_sheet *w, view30_student *s)
             n++;
             if (!detail && !strstr(line, ": correct") && !strstr(line, ": not written yet"))
                 detail = 1; /* its next indented line follows it */
-        } else if (detail == 1 && line[0] == ' ') {
+        } else if (detail == 1 && line[0] == ' ' && line[2] != '|') { /* not what the body printed */
             text_printable(s->lines[n], sizeof s->lines[n], line);
             n++, detail = 2;
         }
@@ -263,11 +280,16 @@ void view30_sheet_grade(const view30_sheet *w, view30_student *s)
     if (n == 0) {
         n = 1;
         first_error(log, s->lines[0], sizeof s->lines[0]);
-        if (!s->lines[0][0])
-            snprintf(s->lines[0], sizeof s->lines[0], "the grader said nothing (status %d)",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : status);
+        if (!s->lines[0][0] && WIFSIGNALED(status)) {
+            char how[96];
+            grade_signal_words(WTERMSIG(status), how, sizeof how);
+            snprintf(s->lines[0], sizeof s->lines[0], "the grader was ended by %.60s", how);
+        } else if (!s->lines[0][0])
+            snprintf(s->lines[0], sizeof s->lines[0], "the grader said nothing (exit status %d)",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     }
     s->line_count = n;
+    return true;
 }
 
 /* Removes one entry of the run's folder, never following a link. */
@@ -283,6 +305,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 void view30_sheet_free(view30_sheet *w)
 {
+    view30_sheet_grade_stop(w); /* nothing of a grade under way is left behind */
     /* the folder mkdtemp made for this run, and what the run put in it */
     if (w->dir[0])
         nftw(w->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);

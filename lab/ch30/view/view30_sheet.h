@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "grade/build.h"
 #include "rig30.h"
 #include "view30_scene.h"
 
@@ -26,6 +27,9 @@ typedef struct {
     int generation;          /* versions that compiled */
     char so[1024];           /* the last one that did */
     bool have_so;
+    grade_command grade;     /* make grade30, under way while `grading` */
+    bool grading;
+    char grade_log[16384];
 } view30_sheet;
 
 /* Makes this run's folder; false (errno) when it cannot. */
@@ -38,8 +42,14 @@ bool view30_sheet_build(view30_sheet *w, view30_student *s);
 /* The twist at twist_deg by the sheet's exercises 1 to 3, in a child process stopped after
  * VIEW30_SHEET_DEADLINE_S: s->positions, or s->status says why none. */
 void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twist_deg, view30_student *s);
-/* make grade30 on the sheet: one line an exercise into s->lines. */
-void view30_sheet_grade(const view30_sheet *w, view30_student *s);
+/* make grade30 on the sheet, started (a grade under way is stopped first) and left to run
+ * while the window goes on; false (s->lines[0] says why) when it could not start. */
+bool view30_sheet_grade_start(view30_sheet *w, view30_student *s);
+/* Whether the grade has ended: then its lines, one an exercise (or the compiler's first
+ * error, or how the grader ended), are in s->lines. */
+bool view30_sheet_grade_poll(view30_sheet *w, view30_student *s);
+/* Stops a grade under way, its whole process group. */
+void view30_sheet_grade_stop(view30_sheet *w);
 /* Removes this run's folder (its shared objects and grades). */
 void view30_sheet_free(view30_sheet *w);
 

@@ -147,14 +147,26 @@ void view30_reload_sheet(view30_viewer *v, view30_window *w, lab_diag *d)
         view30_sheet_skin(&v->sheet, &v->scene.rigs[VIEW30_HAND][RIG30_TWIST], v->state.twist_deg, &v->student);
     if (view30_draw(v, d) == LAB_OK)
         view30_window_show(w, &v->frame);
-    if (built) { /* the verdicts, on screen and on stdout */
-        view30_sheet_grade(&v->sheet, &v->student);
+    if (built && view30_sheet_grade_start(&v->sheet, &v->student)) { /* the verdicts come when it ends */
         printf("%s: %s, version %d: %s\n", VIEW30_PROGRAM, v->o->sheet, v->sheet.generation, v->student.status);
-    } else {
-        printf("%s: %s: %s\n", VIEW30_PROGRAM, v->o->sheet, v->student.status);
+        fflush(stdout);
+        v->dirty = true;
+        return;
     }
+    printf("%s: %s: %s\n", VIEW30_PROGRAM, v->o->sheet, v->student.status);
     for (int k = 0; k < v->student.line_count; k++)
         printf("  %s\n", v->student.lines[k]);
     fflush(stdout);
     v->dirty = true;
+}
+
+bool view30_grade_arrived(view30_viewer *v)
+{
+    if (!v->o->sheet || !view30_sheet_grade_poll(&v->sheet, &v->student))
+        return false;
+    for (int k = 0; k < v->student.line_count; k++) /* the verdicts, on screen and on stdout */
+        printf("  %s\n", v->student.lines[k]);
+    fflush(stdout);
+    v->dirty = true;
+    return true;
 }

@@ -38,6 +38,7 @@ typedef struct {
     canvas frame;
     view30_readout readout;
     bool dirty, quit;
+    bool awaiting_grade;             /* the script waits for the grade under way (its `graded`) */
     bool dragging;
 } view30_viewer;
 
@@ -49,5 +50,8 @@ lab_error view30_save(view30_viewer *v, lab_diag *d);
 void view30_handle(view30_viewer *v, const SDL_Event *ev, view30_window *w, lab_diag *d);
 /* When the watched sheet changed: rebuilt, skinned, drawn, then graded; its lines on stdout. */
 void view30_reload_sheet(view30_viewer *v, view30_window *w, lab_diag *d);
+/* Whether the sheet's grade under way has ended (its verdicts then on screen and stdout):
+ * polled every frame, so that the window goes on while the grader runs. */
+bool view30_grade_arrived(view30_viewer *v);
 
 #endif

@@ -142,8 +142,8 @@ static void ended_verdict(const grade_exercise *x, uint64_t seed, const grade_sh
     case GRADE_ENDED_FORBIDDEN:
         out->verdict = GRADE_WRONG;
         snprintf(out->detail, sizeof out->detail,
-                 "%.100s: a formula computes its answer from its arguments; the grader lets it signal no other process, "
-                 "run no program, write, remove or rename no file, and change no limit",
+                 "%.100s: a formula computes its answer from its arguments; the grader lets it start no process, "
+                 "signal no other, run no program, write, remove or rename no file, and change no limit",
                  how);
         break;
     case GRADE_ENDED_OUT_OF_MEMORY:

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/audit.h>
+#include <linux/sched.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -108,8 +109,12 @@ static const struct {
     {SYS_setsid, "setsid"}, {SYS_setpgid, "setpgid"}, {SYS_setrlimit, "setrlimit"}, {SYS_prlimit64, "prlimit64"},
     {SYS_socket, "socket"}, {SYS_socketpair, "socketpair"}, {SYS_unlinkat, "unlinkat"}, {SYS_renameat, "renameat"},
     {SYS_renameat2, "renameat2"}, {SYS_mkdirat, "mkdirat"}, {SYS_linkat, "linkat"}, {SYS_symlinkat, "symlinkat"},
+    {SYS_clone, "fork (clone)"}, {SYS_clone3, "clone3"},
     {SYS_fchmod, "fchmod"}, {SYS_fchmodat, "fchmodat"}, {SYS_fchown, "fchown"}, {SYS_fchownat, "fchownat"},
     {SYS_truncate, "truncate"}, {SYS_ftruncate, "ftruncate"}, {SYS_openat, "openat"}, {SYS_ioctl, "ioctl"},
+#ifdef SYS_fork
+    {SYS_fork, "fork"}, {SYS_vfork, "vfork"},
+#endif
 #ifdef SYS_open
     {SYS_open, "open"}, {SYS_creat, "creat"}, {SYS_unlink, "unlink"}, {SYS_rename, "rename"}, {SYS_rmdir, "rmdir"},
     {SYS_mkdir, "mkdir"}, {SYS_link, "link"}, {SYS_symlink, "symlink"}, {SYS_chmod, "chmod"}, {SYS_chown, "chown"},
@@ -195,6 +200,15 @@ static void install_filter(void)
             block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
             block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 #endif
+        } else if (nr == SYS_clone) { /* a new process (no CLONE_VM): stopped; a thread, or the
+                                         * sanitizer's own tracer, shares the memory and passes */
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(0));
+            block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_VM, 1, 0);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        } else if (nr == SYS_clone3) { /* its flags are behind a pointer: "not here", and the C
+                                          * library falls back to clone, judged above */
+            block[b++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
         } else if (nr == SYS_ioctl) { /* TIOCSTI alone */
             block[b++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(1));
             block[b++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 0, 1);

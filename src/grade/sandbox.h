@@ -54,7 +54,8 @@ typedef struct {
 /* The limits a grading child takes: `seconds`, a second more at most for what follows
  * phase 1, 4 GiB of address space, 1,024 processes, nobody when root, and the system-call
  * filter: seccomp-bpf, for an ordinary user as for root, so that the student's code may
- * compute, allocate, read files and write to the pipes it was given, but may not signal
+ * compute, allocate, read files and write to the pipes it was given, but may not start a
+ * process (fork, vfork, clone without CLONE_VM; a thread shares the memory and may), signal
  * another process (kill, tkill, tgkill, sigqueue: only itself and its own group), run a
  * program (execve), leave its session or group (setsid, setpgid), change a limit
  * (setrlimit, prlimit), open a file to write, remove, rename, link or make a file or folder,

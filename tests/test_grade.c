@@ -334,26 +334,41 @@ static void test_grade_sandbox_filter_names_the_call(void **state)
     assert_false(tu_exists("grade-test-written"));
 }
 
-/* As an ordinary user (nobody, where this suite runs as root: it says so otherwise), the
- * student's code shares the grader's uid, and only the filter keeps it from killing the
- * grader: a job that kills its parent is stopped and named, and the grader lives. */
+/* Every hostile job as an ordinary user (nobody, where this suite runs as root: it says so
+ * otherwise), who shares the grader's uid, so that only the deadline, the group's kill, the
+ * process limit and the filter hold it: each ends as it does for root, the grader lives,
+ * and nothing of the job is left. Each job's result is a byte of the grader's exit code's
+ * story: the index of the first job that ended otherwise, plus 1 (0: all as expected). */
 static void test_grade_sandbox_holds_for_an_ordinary_user(void **state)
 {
     (void)state;
+    static const struct { job_kind kind; grade_ending ending; } runs[] = {
+        {LOOPS, GRADE_ENDED_TOO_SLOW},           {CANCELS_ALARMS, GRADE_ENDED_TOO_SLOW},
+        {FORK_BOMB, GRADE_ENDED_FORBIDDEN},      {EXITS, GRADE_ENDED_CRASHED},
+        {SEGFAULTS, GRADE_ENDED_CRASHED},        {KILLS_PARENT, GRADE_ENDED_FORBIDDEN},
+        {LEAVES_SESSION, GRADE_ENDED_FORBIDDEN}, {WRITES_FILE, GRADE_ENDED_FORBIDDEN},
+        {RUNS_PROGRAM, GRADE_ENDED_FORBIDDEN},   {SETS_LIMIT, GRADE_ENDED_FORBIDDEN},
+        {ABORTS, GRADE_ENDED_CRASHED},
+    };
     fflush(NULL);
     pid_t grader = fork();
     assert_true(grader >= 0);
     if (grader == 0) {
         if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
             _exit(77);
-        grade_limits limits = grade_limits_default(2);
-        grade_shared_head *s = grade_shared_new(sizeof *s);
-        static grade_end end;
-        job_kind kills = KILLS_PARENT;
-        if (!s || grade_sandbox_run("a job", &limits, job, &kills, s, &end, NULL) != LAB_OK)
-            _exit(2);
-        char words[200];
-        _exit(grade_ended(s, &end, "sheet.c", words, sizeof words) == GRADE_ENDED_FORBIDDEN ? 0 : 1);
+        grade_limits limits = grade_limits_default(0.5);
+        limits.processes = 64;
+        for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+            grade_shared_head *s = grade_shared_new(sizeof *s);
+            static grade_end end;
+            if (!s || grade_sandbox_run("a job", &limits, job, (void *)&runs[i].kind, s, &end, NULL) != LAB_OK)
+                _exit(100);
+            char words[200];
+            if (grade_ended(s, &end, "sheet.c", words, sizeof words) != runs[i].ending || kill(-s->leader, 0) == 0)
+                _exit((int)i + 1);
+            grade_shared_free(s, sizeof *s);
+        }
+        _exit(0);
     }
     int status = 0;
     assert_int_equal(waitpid(grader, &status, 0), grader);
@@ -363,8 +378,12 @@ static void test_grade_sandbox_holds_for_an_ordinary_user(void **state)
     }
     if (WIFSIGNALED(status))
         fail_msg("the student's code ended the grader (%s)", strsignal(WTERMSIG(status)));
-    printf("  as uid %d: the job's kill of its grader stopped and named\n", geteuid() == 0 ? 65534 : (int)geteuid());
+    if (WIFEXITED(status) && WEXITSTATUS(status) > 0 && WEXITSTATUS(status) <= (int)(sizeof runs / sizeof runs[0]))
+        fail_msg("as an ordinary user, job %d ended otherwise than as root", (int)runs[WEXITSTATUS(status) - 1].kind);
+    printf("  as uid %d: %d hostile jobs each ended as for root, the grader alive, nothing left\n",
+           geteuid() == 0 ? 65534 : (int)geteuid(), (int)(sizeof runs / sizeof runs[0]));
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_false(tu_exists("grade-test-written"));
 }
 
 int main(void)

@@ -721,6 +721,7 @@ static void test_docs_no_state_but_the_listed(void **state)
         "grade/exercise.o grade_not_written", /* a sheet's NOT_WRITTEN_YET(), resolved by name from its object */
         "grade/sandbox.o child_record",      /* a sandbox's child knows its shared record (sandbox.h) */
         "grade/sandbox.o child_pid",         /* and that it is the child, in its own memory */
+        "grade/sandbox.o child_filtered",    /* and whether its filter is on (the seal stacks on it) */
         "gpu/gl_load.o gl_loaded", "gpu/gl_load.o result", "gpu/gl_load.o tried", "gpu/gl_load.o why", /* EGL/GLES, once */
         "program/evidence.o failures_seen",  /* thread-local: cJSON failures already reported */
         "solve/sparse.o cholmod", "solve/sparse.o loaded", /* CHOLMOD, opened once a process */

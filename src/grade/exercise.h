@@ -156,9 +156,12 @@ bool grade_exercise_grade(const grade_exercise *x, grade_fn f, uint64_t seed, gr
 /* In the grading child: every call of the two passes through f, each answer written to fd
  * as a record, in order (first a record that says the sheet is open); it stops after an
  * answer not written yet or a call that started a process (`shared`: which process grades).
+ * Every case is made first, then before_calls (may be NULL: the sandbox's seal, after which
+ * no file opens) runs, then the calls.
  * No verdict is made there: whatever the student's code does in that process, the verdict
  * is the parent's own comparison. */
-void grade_exercise_answer(const grade_exercise *x, grade_fn f, uint64_t seed, int fd, const grade_shared_head *shared);
+void grade_exercise_answer(const grade_exercise *x, grade_fn f, uint64_t seed, int fd, const grade_shared_head *shared,
+                           void (*before_calls)(void));
 
 /* In the parent: the child's records judged against the lab's own cases, answers and
  * mistakes. GRADE_JUDGE_STOPPED when the records end (or come back out of order) before

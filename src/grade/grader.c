@@ -86,7 +86,8 @@ static void answer_child(void *arg, grade_shared_head *head)
     grade_fn f = job->code.f;
     if (job->code.object && !open_sheet(job, &f, r->open_error, sizeof r->open_error))
         return;
-    grade_exercise_answer(job->x, f, job->seed, head->answers_fd, head);
+    /* the sheet is open; its cases made, then no file more */
+    grade_exercise_answer(job->x, f, job->seed, head->answers_fd, head, job->code.object ? grade_sandbox_seal : NULL);
     head->phase = 1;
 }
 
@@ -102,6 +103,8 @@ static void picture_child(void *arg, grade_shared_head *head)
     grade_case *failing = NULL; /* the first case it failed, made again */
     if (job->failing >= 0 && (failing = malloc(job->x->case_size)))
         job->x->make_case(job->failing, job->seed, failing);
+    if (job->code.object)
+        grade_sandbox_seal(); /* the case made: no file more */
     grade_not_written = false;
     job->x->picture_points(f, failing, (grade_picture *)s->picture);
     free(failing);

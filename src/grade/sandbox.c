@@ -72,6 +72,7 @@ static grade_shared_head *child_record;
 
 /* The child's own pid, in its own memory (the shared record is the student's to scribble on). */
 static pid_t child_pid;
+static bool child_filtered; /* the child runs under the system-call filter */
 
 bool grade_in_child(void) { return child_pid != 0 && child_pid == getpid(); }
 
@@ -236,6 +237,33 @@ static void install_filter(void)
 #endif
 }
 
+void grade_sandbox_seal(void)
+{
+#ifdef FILTER_ARCH
+    /* a second filter, stacked on the first (whose stopped calls still stop): every open
+     * refused with EACCES from here on, the sheet's object being open already */
+    static const long opens[] = {SYS_openat,
+#ifdef SYS_open
+                                 SYS_open, SYS_creat,
+#endif
+#ifdef SYS_openat2
+                                 SYS_openat2,
+#endif
+    };
+    struct sock_filter f[4 + 2 * sizeof opens / sizeof opens[0]];
+    int n = 0;
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+    for (size_t i = 0; i < sizeof opens / sizeof opens[0]; i++) {
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)opens[i], 0, 1);
+        f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES);
+    }
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    struct sock_fprog prog = {(unsigned short)n, f};
+    if (child_filtered)
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+#endif
+}
+
 static void child_limits(const grade_limits *lim)
 {
     static const int defaults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGXCPU, SIGTERM, SIGPIPE, SIGINT};
@@ -263,6 +291,7 @@ static void child_limits(const grade_limits *lim)
         dup2(null, STDIN_FILENO), close(null);
     if (lim->filtered)
         install_filter();
+    child_filtered = lim->filtered;
 }
 
 bool grade_started_a_process(const grade_shared_head *shared)

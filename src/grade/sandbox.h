@@ -54,7 +54,8 @@ typedef struct {
 /* The limits a grading child takes: `seconds`, a second more at most for what follows
  * phase 1, 4 GiB of address space, 1,024 processes, nobody when root, and the system-call
  * filter: seccomp-bpf, for an ordinary user as for root, so that the student's code may
- * compute, allocate, read files and write to the pipes it was given, but may not start a
+ * compute, allocate and write to the pipes it was given (and, until grade_sandbox_seal,
+ * read files: the loader opens the sheet's object), but may not start a
  * process (fork, vfork, clone without CLONE_VM; a thread shares the memory and may), signal
  * another process (kill, tkill, tgkill, sigqueue: only itself and its own group), run a
  * program (execve), leave its session or group (setsid, setpgid), change a limit
@@ -110,6 +111,11 @@ lab_error grade_sandbox_run(const char *what, const grade_limits *limits, grade_
 lab_error grade_sandbox_answers(const char *what, const grade_limits *limits, grade_job job, void *arg,
                                 grade_shared_head *shared, bytes *answers, size_t max_bytes, grade_end *end,
                                 lab_diag *d);
+
+/* In a filtered child, once the sheet's object is open: every later open of a file is
+ * refused (EACCES; one to write is still stopped and named). The loader needs to open
+ * files, the student's code does not. */
+void grade_sandbox_seal(void);
 
 /* True in a sandbox's child (its own process, not a copy the job forked). */
 bool grade_in_child(void);

@@ -78,11 +78,29 @@ static void test_grade30_sandbox_a_sheet_cannot_shadow_the_grader(void **state)
     tu_remove_tree(dir);
 }
 
+/* Once the sheet is open, its code opens no file, not even to read: a sheet that answers
+ * wrong when it could read one is graded correct. */
+static void test_grade30_sandbox_a_sheet_opens_no_file(void **state)
+{
+    (void)state;
+    char dir[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    grade_result r = grade_sheet_file(dir, "reads",
+                                      "#include <math.h>\n#include <stdio.h>\n"
+                                      "double ex30_ring_radius_ratio(double w, double theta);\n"
+                                      "double ex30_ring_radius_ratio(double w, double theta)\n"
+                                      "{ FILE *f = fopen(\"/etc/hostname\", \"r\"); if (f) return -1;\n"
+                                      "  double s = sin(theta / 2); return sqrt(fmax(0, 1 - 4 * w * (1 - w) * s * s)); }\n");
+    assert_int_equal(r.verdict, GRADE_CORRECT);
+    tu_remove_tree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grade30_sandbox_a_constructor_runs_only_in_the_child),
         cmocka_unit_test(test_grade30_sandbox_a_sheet_cannot_shadow_the_grader),
+        cmocka_unit_test(test_grade30_sandbox_a_sheet_opens_no_file),
     };
     return cmocka_run_group_tests_name("the sheet's code in the child alone", tests, NULL, NULL);
 }

@@ -140,6 +140,7 @@ static void skin_job(void *arg, grade_shared_head *head)
         r->done = true;
         return;
     }
+    grade_sandbox_seal(); /* the sheet is open: no file more */
     world_fn world = (world_fn)(uintptr_t)dlsym(h, "ex30_world_matrix");
     skin_fn skin = (skin_fn)(uintptr_t)dlsym(h, "ex30_skin_matrix");
     lbs_fn lbs = (lbs_fn)(uintptr_t)dlsym(h, "ex30_lbs_point");

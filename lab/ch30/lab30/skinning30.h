@@ -101,6 +101,9 @@ typedef struct {
     double middle_det;          /* det of its blended matrix M */
     double middle_singular[3];  /* M's singular values, largest first */
 } skinning30_panel;
+/* The panel's four lines: the angle, the middle ring's radius, det M and M's singular
+ * values, each "none" where it does not apply (NaN). */
+void skinning30_panel_labels(const skinning30_panel *p, char lines[4][64]);
 /* One panel: the bind mesh's edges at p's positions, the middle ring in orange, the axis
  * dashed, in cam (out is new). The panels of skinning30.png and view30's are this drawing. */
 lab_error skinning30_draw_panel(const rig30_rig *rig, const mesh_edge *edges, int edge_count, const camera *cam,

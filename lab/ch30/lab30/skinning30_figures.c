@@ -57,6 +57,28 @@ lab_error skinning30_choose_camera(const skinning30 *c, camera *cam, lab_diag *d
 }
 
 /* The bind mesh's edges at the skinned positions; the middle ring in orange. */
+/* A readout's number: "none" where it does not apply (NaN: a method with no blended
+ * matrix, the twist joints'), else as format_or_zero writes it. */
+static const char *readout(char *buf, size_t size, double x, const char *format, format_zero_mode mode)
+{
+    if (isnan(x))
+        return snprintf(buf, size, "none"), buf;
+    return format_or_zero(buf, size, x, format, mode);
+}
+
+void skinning30_panel_labels(const skinning30_panel *p, char lines[4][64])
+{
+    /* values that are 0 in exact arithmetic (the collapse at 180) read as 0 (base/bytes.h) */
+    char r[32], det[32], sv[3][16];
+    snprintf(lines[0], 64, "%s = %g deg", p->angle_name ? p->angle_name : "theta", p->angle_deg);
+    snprintf(lines[1], 64, "middle ring r = %s", readout(r, sizeof r, p->middle_radius, "%.6g", FORMAT_ZERO_BRIEF));
+    /* the blended matrix's singular values: how much it squashes the ring's plane */
+    snprintf(lines[2], 64, "det M = %s", readout(det, sizeof det, p->middle_det, "%.3g", FORMAT_ZERO_BRIEF));
+    for (int k = 0; k < 3; k++)
+        readout(sv[k], sizeof sv[k], p->middle_singular[k], "%.3g", FORMAT_ZERO_BARE);
+    snprintf(lines[3], 64, "sv(M) %s %s %s", sv[0], sv[1], sv[2]);
+}
+
 lab_error skinning30_draw_panel(const rig30_rig *rig, const mesh_edge *edges, int edge_count, const camera *cam,
                                 const vec3 axis[2], const skinning30_panel *p, canvas *out, lab_diag *d)
 {
@@ -65,18 +87,9 @@ lab_error skinning30_draw_panel(const rig30_rig *rig, const mesh_edge *edges, in
     if (e == LAB_OK)
         e = canvas_init(out, PANEL_W, PANEL_H, FIGURE_BACKGROUND, d);
     if (e == LAB_OK) {
-        /* values that are 0 in exact arithmetic (the collapse at 180) read as 0 (base/bytes.h) */
-        char line1[64], line2[64], line3[64], line4[64], r[32], det[32], sv[3][16];
-        snprintf(line1, sizeof line1, "%s = %g deg", p->angle_name ? p->angle_name : "theta", p->angle_deg);
-        format_or_zero(r, sizeof r, p->middle_radius, "%.6g", FORMAT_ZERO_BRIEF);
-        snprintf(line2, sizeof line2, "middle ring r = %s", r);
-        /* the blended matrix's singular values: how much it squashes the ring's plane */
-        snprintf(line3, sizeof line3, "det M = %s", format_or_zero(det, sizeof det, p->middle_det, "%.3g",
-                                                                   FORMAT_ZERO_BRIEF));
-        for (int k = 0; k < 3; k++)
-            format_or_zero(sv[k], sizeof sv[k], p->middle_singular[k], "%.3g", FORMAT_ZERO_BARE);
-        snprintf(line4, sizeof line4, "sv(M) %s %s %s", sv[0], sv[1], sv[2]);
-        const char *label[4] = {line1, line2, line3, line4};
+        char lines[4][64];
+        skinning30_panel_labels(p, lines);
+        const char *label[4] = {lines[0], lines[1], lines[2], lines[3]};
         figure_panel panel = {.positions = p->positions, .edges = edges, .edge_count = edge_count,
                               .highlight = middle, .axis_from = axis[0], .axis_to = axis[1], .label = label,
                               .label_lines = 4};

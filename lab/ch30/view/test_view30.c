@@ -152,6 +152,15 @@ static void test_every_state(void **state)
                 }
                 if (r.bend_applies)
                     assert_true(isfinite(r.inner) && isfinite(r.bulge) && r.inner >= 0.0);
+                /* the twist panel's lines (lab30's): "none" where a number does not apply */
+                const skinning30_panel panel = {NULL, NULL, st.twist_deg, r.middle_radius, r.middle_det,
+                                                {r.singular[0], r.singular[1], r.singular[2]}};
+                char lines[4][64];
+                skinning30_panel_labels(&panel, lines);
+                for (int k = 0; k < 4; k++)
+                    if (strstr(lines[k], "nan") || strstr(lines[k], "inf"))
+                        fail_msg("%s, twist %g: \"%s\" on the panel", view30_method_name(st.method), st.twist_deg,
+                                 lines[k]);
                 bytes json = {0};
                 assert_int_equal(view30_evidence(&st, &r, &json, &d), LAB_OK);
                 cJSON *root = cJSON_Parse((const char *)json.data);

@@ -8,7 +8,7 @@
 # pass through a shell: the grader hands each path to the compiler as an argument. A sheet
 # that does not compile is that sheet's verdict, with the compiler's first error; every
 # other sheet is still graded. The grader is linked with -rdynamic, so that a sheet
-# resolves the src/math/ functions it calls, and exercise30_not_written, in it. SHEET (may
+# resolves the src/math/ functions it calls, and grade_not_written, in it. SHEET (may
 # be empty: every sheet) names the one to grade; EXERCISES (may be empty) a file graded in
 # its place (lab N's when SHEET is empty). Exit codes: the grader's (0 every exercise
 # graded correct; 1 not; 2 usage: a sheet that is not one, a file that is not there; 3 its

@@ -21,6 +21,26 @@
 
 static void show(int x, const grade_result *r) { grade30_print(x, r, stdout); }
 
+/* Each exercise's count of named cases is its case list's: the last named case is one of
+ * the chapter's, the next one generated (a case added to a list without its count, or a
+ * count raised without a case, fails here). */
+static void test_grade30_named_counts_are_the_lists(void **state)
+{
+    (void)state;
+    grade30_case c;
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        const grade30_entry *e = &grade30_table[x];
+        if (e->shape == GRADE_ELSEWHERE || e->named == 0)
+            continue;
+        e->make_case(e->named - 1, SEED, &c);
+        if (!strncmp(c.what, "generated", 9))
+            fail_msg("exercise %d: case %d (its last named) is a generated one: \"%s\"", x + 1, e->named, c.what);
+        e->make_case(e->named, SEED, &c);
+        if (strncmp(c.what, "generated", 9))
+            fail_msg("exercise %d: case %d (the first generated) is a named one: \"%s\"", x + 1, e->named + 1, c.what);
+    }
+}
+
 static void test_grade30_the_reference_is_correct(void **state)
 {
     (void)state;
@@ -228,6 +248,7 @@ static void test_grade30_unknown_history_nan_and_infinity_are_wrong(void **state
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grade30_named_counts_are_the_lists),
         cmocka_unit_test(test_grade30_the_reference_is_correct),
         cmocka_unit_test(test_grade30_names_every_known_mistake),
         cmocka_unit_test(test_grade30_the_generator_covers_what_the_page_says),

@@ -121,7 +121,9 @@ static void ended_verdict(const grade_exercise *x, uint64_t seed, const grade_sh
     grade_ending ending = grade_ended(head, end, source, how, sizeof how);
     if (pass == 0) { /* no call under way: the sheet was being opened */
         out->failed = 0;
-        out->verdict = ending == GRADE_ENDED_TOO_SLOW ? GRADE_TOO_SLOW : GRADE_CRASHED;
+        out->verdict = ending == GRADE_ENDED_TOO_SLOW    ? GRADE_TOO_SLOW
+                       : ending == GRADE_ENDED_FORBIDDEN ? GRADE_WRONG
+                                                         : GRADE_CRASHED;
         snprintf(out->detail, sizeof out->detail,
                  "it ended before any call, while its sheet was opened: %.300s (a constructor in the sheet? code runs "
                  "only when the grader calls it)",

@@ -79,8 +79,10 @@ static inline grade30_fn grade30_fn_of(grade_fn g)
 }
 
 enum { GRADE30_MAX_K = 8, GRADE30_MAX_PALETTE = 8, GRADE30_MAX_VERTICES = 240, GRADE30_MAX_RING = 8 };
-/* the most numbers an answer of the kind GRADE_VALUES holds: a mesh's points */
-enum { GRADE30_MAX_VALUES = 3 * GRADE30_MAX_VERTICES };
+/* the engine's answer holds the largest of the chapter's: a mesh's points, a skeleton's
+ * status and matrices */
+_Static_assert(3 * GRADE30_MAX_VERTICES <= GRADE_MAX_VALUES && 1 + 16 * EX30_MAX_NODES <= GRADE_MAX_VALUES,
+               "an answer of chapter 30 fits the engine's grade_answer");
 
 /* One case's inputs (the fields its exercise reads) and its words, first (the engine reads
  * them there, exercise.h): this grader's struct grade_case. */

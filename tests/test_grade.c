@@ -8,7 +8,6 @@
  * bomb is stopped at its first fork by the system-call filter). */
 #define _GNU_SOURCE /* setsid, utimensat */
 #include <fcntl.h>
-#include <grp.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -166,6 +165,15 @@ static void test_grade_build_stops_a_compiler_that_runs_away(void **state)
     printf("  #include \"/dev/zero\": %s\n", b.first_error);
     assert_true(r == GRADE_BUILD_LIMIT || r == GRADE_BUILD_FAILED); /* gcc: out of memory under the limit */
     assert_true(b.first_error[0] != '\0');
+    if (r == GRADE_BUILD_LIMIT && !strstr(b.first_error, ": 5 s, 2 GiB,")) /* the limits it was given */
+        fail_msg("the compiler's limits named otherwise than given: %s", b.first_error);
+    /* a deadline no compiler meets (its own start takes longer): stopped, the limit named */
+    snprintf(path, sizeof path, "%s/small.c", dir);
+    assert_true(tu_write_file(path, "int f(void) { return 1; }\n"));
+    assert_int_equal(build_within(dir, path, 0.001, &b), GRADE_BUILD_LIMIT);
+    printf("  within 0.001 s: %s\n", b.first_error);
+    assert_non_null(strstr(b.first_error, "stopped at the deadline"));
+    assert_non_null(strstr(b.first_error, ": 0.001 s, 2 GiB,"));
     tu_remove_tree(dir);
 }
 
@@ -339,49 +347,50 @@ static void test_grade_sandbox_filter_names_the_call(void **state)
  * process limit and the filter hold it: each ends as it does for root, the grader lives,
  * and nothing of the job is left. Each job's result is a byte of the grader's exit code's
  * story: the index of the first job that ended otherwise, plus 1 (0: all as expected). */
+static const struct { job_kind kind; grade_ending ending; } ordinary_runs[] = {
+    {LOOPS, GRADE_ENDED_TOO_SLOW},           {CANCELS_ALARMS, GRADE_ENDED_TOO_SLOW},
+    {FORK_BOMB, GRADE_ENDED_FORBIDDEN},      {EXITS, GRADE_ENDED_CRASHED},
+    {SEGFAULTS, GRADE_ENDED_CRASHED},        {KILLS_PARENT, GRADE_ENDED_FORBIDDEN},
+    {LEAVES_SESSION, GRADE_ENDED_FORBIDDEN}, {WRITES_FILE, GRADE_ENDED_FORBIDDEN},
+    {RUNS_PROGRAM, GRADE_ENDED_FORBIDDEN},   {SETS_LIMIT, GRADE_ENDED_FORBIDDEN},
+    {ABORTS, GRADE_ENDED_CRASHED},
+};
+
+/* The grader of ordinary_runs, as the ordinary user: 0, or the first job that ended
+ * otherwise plus 1, or 100 where a job could not be run. */
+static int grade_the_ordinary_runs(void *unused)
+{
+    (void)unused;
+    grade_limits limits = grade_limits_default(0.5);
+    limits.processes = 64;
+    for (size_t i = 0; i < sizeof ordinary_runs / sizeof ordinary_runs[0]; i++) {
+        grade_shared_head *s = grade_shared_new(sizeof *s);
+        static grade_end end;
+        if (!s || grade_sandbox_run("a job", &limits, job, (void *)&ordinary_runs[i].kind, s, &end, NULL) != LAB_OK)
+            return 100;
+        char words[200];
+        if (grade_ended(s, &end, "sheet.c", words, sizeof words) != ordinary_runs[i].ending || kill(-s->leader, 0) == 0)
+            return (int)i + 1;
+        grade_shared_free(s, sizeof *s);
+    }
+    return 0;
+}
+
 static void test_grade_sandbox_holds_for_an_ordinary_user(void **state)
 {
     (void)state;
-    static const struct { job_kind kind; grade_ending ending; } runs[] = {
-        {LOOPS, GRADE_ENDED_TOO_SLOW},           {CANCELS_ALARMS, GRADE_ENDED_TOO_SLOW},
-        {FORK_BOMB, GRADE_ENDED_FORBIDDEN},      {EXITS, GRADE_ENDED_CRASHED},
-        {SEGFAULTS, GRADE_ENDED_CRASHED},        {KILLS_PARENT, GRADE_ENDED_FORBIDDEN},
-        {LEAVES_SESSION, GRADE_ENDED_FORBIDDEN}, {WRITES_FILE, GRADE_ENDED_FORBIDDEN},
-        {RUNS_PROGRAM, GRADE_ENDED_FORBIDDEN},   {SETS_LIMIT, GRADE_ENDED_FORBIDDEN},
-        {ABORTS, GRADE_ENDED_CRASHED},
-    };
-    fflush(NULL);
-    pid_t grader = fork();
-    assert_true(grader >= 0);
-    if (grader == 0) {
-        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
-            _exit(77);
-        grade_limits limits = grade_limits_default(0.5);
-        limits.processes = 64;
-        for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-            grade_shared_head *s = grade_shared_new(sizeof *s);
-            static grade_end end;
-            if (!s || grade_sandbox_run("a job", &limits, job, (void *)&runs[i].kind, s, &end, NULL) != LAB_OK)
-                _exit(100);
-            char words[200];
-            if (grade_ended(s, &end, "sheet.c", words, sizeof words) != runs[i].ending || kill(-s->leader, 0) == 0)
-                _exit((int)i + 1);
-            grade_shared_free(s, sizeof *s);
-        }
-        _exit(0);
-    }
-    int status = 0;
-    assert_int_equal(waitpid(grader, &status, 0), grader);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+    int runs = (int)(sizeof ordinary_runs / sizeof ordinary_runs[0]);
+    int status = tu_run_as_ordinary_user(grade_the_ordinary_runs, NULL);
+    assert_int_not_equal(status, -1);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == TU_NOT_ORDINARY) {
         printf("  not run: this suite could not become an ordinary user (nobody)\n");
         return;
     }
     if (WIFSIGNALED(status))
         fail_msg("the student's code ended the grader (%s)", strsignal(WTERMSIG(status)));
-    if (WIFEXITED(status) && WEXITSTATUS(status) > 0 && WEXITSTATUS(status) <= (int)(sizeof runs / sizeof runs[0]))
-        fail_msg("as an ordinary user, job %d ended otherwise than as root", (int)runs[WEXITSTATUS(status) - 1].kind);
-    printf("  as uid %d: %d hostile jobs each ended as for root, the grader alive, nothing left\n",
-           geteuid() == 0 ? 65534 : (int)geteuid(), (int)(sizeof runs / sizeof runs[0]));
+    if (WIFEXITED(status) && WEXITSTATUS(status) > 0 && WEXITSTATUS(status) <= runs)
+        fail_msg("as an ordinary user, job %d ended otherwise than as root", (int)ordinary_runs[WEXITSTATUS(status) - 1].kind);
+    printf("  as uid %d: %d hostile jobs each ended as for root, the grader alive, nothing left\n", tu_ordinary_uid(), runs);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     assert_false(tu_exists("grade-test-written"));
 }

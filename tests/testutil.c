@@ -1,5 +1,5 @@
 /* testutil.c - see testutil.h. */
-#define _DEFAULT_SOURCE /* wait4 */
+#define _DEFAULT_SOURCE /* wait4, setgroups */
 #define _POSIX_C_SOURCE 200809L
 #include "testutil.h"
 #include "programs.h"
@@ -9,6 +9,7 @@
 #include "cmocka_all.h"
 
 #include <dirent.h>
+#include <grp.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -24,6 +25,23 @@
 #include <stb_image.h>
 
 #include "gltf/gltf_write.h"
+
+int tu_ordinary_uid(void) { return geteuid() == 0 ? 65534 : (int)geteuid(); }
+
+int tu_run_as_ordinary_user(int (*job)(void *arg), void *arg)
+{
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0)
+        return -1;
+    if (child == 0) {
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(TU_NOT_ORDINARY);
+        _exit(job(arg));
+    }
+    int status = 0;
+    return waitpid(child, &status, 0) == child ? status : -1;
+}
 
 char *tu_make_temp_dir(char *buf, size_t size)
 {

@@ -18,6 +18,15 @@ bool tu_write_file(const char *path, const char *text);
 bool tu_exists(const char *path);
 int tu_count_entries(const char *dir); /* entries other than . and .. ; -1 if unreadable */
 
+/* Runs job(arg) in a child process as an ordinary user, and returns the child's wait status
+ * (waitpid's; -1 where no child could be made). The user is nobody (uid and gid 65534, no
+ * supplementary groups) where the suite runs as root, else the suite's own; the child exits
+ * with job's return, or TU_NOT_ORDINARY where it could not become nobody (the caller says
+ * "not run"). tu_ordinary_uid is the uid it runs as. */
+enum { TU_NOT_ORDINARY = 77 };
+int tu_run_as_ordinary_user(int (*job)(void *arg), void *arg);
+int tu_ordinary_uid(void);
+
 /* A temporary OUTDIR and files for a program's stdout and stderr: the state of the
  * end-to-end tests. tu_run_dir_setup/teardown have cmocka's setup/teardown signature. */
 typedef struct {

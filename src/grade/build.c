@@ -274,8 +274,8 @@ lab_error grade_build_shared(const grade_build_request *req, grade_build *out, g
         if (WIFSIGNALED(status))
             grade_signal_words(WTERMSIG(status), how, sizeof how);
         snprintf(out->first_error, sizeof out->first_error,
-                 "the compiler went past its limits on %s (%s): 60 s, 2 GiB, 256 MiB of output", req->source,
-                 late ? "stopped at the deadline" : how);
+                 "the compiler went past its limits on %s (%s): %g s, %lu GiB, 256 MiB of output", req->source,
+                 late ? "stopped at the deadline" : how, limits.seconds, limits.address_space >> 30);
         grade_ascii(out->first_error, false);
         unlink(tmp);
         return LAB_OK;

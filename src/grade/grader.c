@@ -197,8 +197,8 @@ static void show_report(const grade_exercise *x, const grade_end *end)
 }
 
 /* The answers' child run and judged: *out. */
-static lab_error grade_answers(const grade_chapter *ch, child_job *job, const char *source, double seconds,
-                               grade_result *out, grade_end *end, lab_diag *d)
+static lab_error grade_answers(child_job *job, const char *source, double seconds, grade_result *out, grade_end *end,
+                               lab_diag *d)
 {
     const grade_exercise *x = job->x;
     answer_record *r = (answer_record *)grade_shared_new(sizeof *r);
@@ -227,7 +227,6 @@ static lab_error grade_answers(const grade_chapter *ch, child_job *job, const ch
             ended_verdict(x, job->seed, head, end, source, pass, case_index, out);
         }
     }
-    (void)ch;
     bytes_free(&answers);
     grade_shared_free(head, sizeof *r);
     return e;
@@ -245,7 +244,7 @@ lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, c
         return LAB_OK;
     }
     grade_end *end = malloc(sizeof *end); /* 16 KB of the child's standard error: not on the stack */
-    lab_error e = end ? grade_answers(ch, &job, source, seconds, out, end, d)
+    lab_error e = end ? grade_answers(&job, source, seconds, out, end, d)
                       : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "its child's report");
     if (e == LAB_OK && out->verdict != GRADE_UNDEFINED)
         show_report(x, end);

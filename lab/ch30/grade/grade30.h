@@ -3,15 +3,15 @@
  * and runs it (lab/ch30/grade/README.md says how to read it).
  *
  * The grader is the engine's (src/grade/: the exercise model, the sandbox, the sheets'
- * build, the main) over this chapter's ordered list of exercises, grade30_table
- * (grade30_table.c): per exercise its function on the student's sheet, its cases (the
+ * build, the main) over this chapter's ordered list of exercises, grade30_exercises
+ * (grade30_table.c and grade30_table_sheets.c): per exercise its function on the student's sheet, its cases (the
  * chapter's named ones, then generated ones from a seeded generator), the lab's own answer
  * on a case, the known mistakes (each one function of the exercise's signature,
  * mistakes*.c), the page heading that teaches it, and its picture. What is left here is
  * what the suites call, and the shader exercise, which runs on the GPU.
  *
  *     grade_result r;
- *     grade30_run(&grade30_table[x], grade30_table[x].reference, 30, &r, NULL, &d);
+ *     grade30_run(grade30_exercises[x], grade30_exercises[x]->reference, 30, &r, NULL, &d);
  *     grade30_print(x, &r, stdout);
  */
 #ifndef GRADE30_H

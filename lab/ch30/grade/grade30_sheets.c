@@ -46,13 +46,13 @@ const grade_chapter grade30_chapter = {
     sizeof(grade30_picture_data),
 };
 
-grade30_sheet_id grade30_sheet_of(int x) { return (grade30_sheet_id)grade30_table[x].sheet; }
+grade30_sheet_id grade30_sheet_of(int x) { return (grade30_sheet_id)grade30_exercises[x]->sheet; }
 
 int grade30_sheet_exercises(int s, int *first)
 {
     int n = 0;
     for (int x = GRADE30_EXERCISE_COUNT - 1; x >= 0; x--)
-        if (grade30_table[x].sheet == s)
+        if (grade30_exercises[x]->sheet == s)
             n++, *first = x;
     return n;
 }

@@ -191,8 +191,15 @@ typedef grade_exercise grade30_entry;
 /* The sheet exercise x is on. */
 grade30_sheet_id grade30_sheet_of(int x);
 
-extern const grade30_entry grade30_table[GRADE30_EXERCISE_COUNT];
+/* The chapter's exercises in order, exercise x + 1 at x (grade30_table.c): the chapter's
+ * own sheet's entries there, the other sheets' in grade30_table_sheets.c. */
 extern const grade_exercise *const grade30_exercises[GRADE30_EXERCISE_COUNT];
+extern const grade30_entry grade30_sheet_entries[GRADE30_EXERCISE_COUNT - GRADE30_SKELETON_WORLD];
+
+/* How both halves of the table write an entry: a mistake list with its count, and what
+ * every exercise of the chapter shares (its case type and its call). */
+#define GRADE30_MISTAKES(list) .mistakes = list, .mistake_count = (int)(sizeof(list) / sizeof((list)[0]))
+#define GRADE30_COMMON .case_size = sizeof(grade30_case), .call = grade30_call
 
 /* The call of an exercise's function f on case c as a student's function is called
  * (grade30_call.c, every entry's `call`): its arrays through the engine's (exact heap
@@ -289,13 +296,18 @@ void grade30_dqs_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_dqs_expected(const grade30_case *c);
 void grade30_normal_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_normal_expected(const grade30_case *c);
-/* the sheets (grade30_cases_skeleton.c, _dqs.c, _weights.c, _heat.c) */
+/* the sheets (grade30_cases_skeleton.c with _scenes.c, _dqs.c, _weights.c, _heat.c) */
 void grade30_skeleton_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_skeleton_expected(const grade30_case *c);
 void grade30_palette_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_palette_expected(const grade30_case *c);
 void grade30_skin_mesh_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_skin_mesh_expected(const grade30_case *c);
+/* exercise 10's named scenes (grade30_cases_scenes.c): how many, scene i into *c, and the
+ * lab's own path on one (c->vertices positions into out) */
+int grade30_scene_cases(void);
+void grade30_scene_case(int i, grade30_case *c);
+void grade30_scene_answer(const grade30_case *c, vec3 *out);
 void grade30_dq_rigid_case(int i, uint64_t seed, grade30_case *c);
 grade30_answer grade30_dq_rigid_expected(const grade30_case *c);
 void grade30_dq_normalize_case(int i, uint64_t seed, grade30_case *c);

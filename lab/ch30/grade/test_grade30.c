@@ -29,7 +29,7 @@ static void test_grade30_named_counts_are_the_lists(void **state)
     (void)state;
     grade30_case c;
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
-        const grade30_entry *e = &grade30_table[x];
+        const grade30_entry *e = grade30_exercises[x];
         if (e->shape == GRADE_ELSEWHERE || e->named == 0)
             continue;
         e->make_case(e->named - 1, SEED, &c);
@@ -41,11 +41,23 @@ static void test_grade30_named_counts_are_the_lists(void **state)
     }
 }
 
+/* The ordered list is the exercises' order across the table's two files: entry x is
+ * exercise x + 1 (its tag, which the call and grade30_run go by), each entry once. */
+static void test_grade30_the_list_is_in_order(void **state)
+{
+    (void)state;
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        assert_int_equal(grade30_exercises[x]->tag, x);
+        for (int y = 0; y < x; y++)
+            assert_ptr_not_equal(grade30_exercises[x], grade30_exercises[y]);
+    }
+}
+
 static void test_grade30_the_reference_is_correct(void **state)
 {
     (void)state;
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
-        const grade30_entry *e = &grade30_table[x];
+        const grade30_entry *e = grade30_exercises[x];
         if (e->shape == GRADE_ELSEWHERE) /* graded on the GPU: test_grade30_shader.c */
             continue;
         grade_result r;
@@ -74,7 +86,7 @@ static void test_grade30_names_every_known_mistake(void **state)
     (void)state;
     int named = 0;
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
-        const grade30_entry *e = &grade30_table[x];
+        const grade30_entry *e = grade30_exercises[x];
         for (int m = 0; m < e->mistake_count && e->shape != GRADE_ELSEWHERE; m++) {
             grade_result r;
             assert_int_equal(grade30_check(e, e->mistakes[m].fn, SEED, &r), LAB_OK);
@@ -100,7 +112,7 @@ static void test_grade30_the_generator_covers_what_the_page_says(void **state)
         sheared = 0, seams = 0, quats = 0;
     grade30_case c;
     for (int x = 0; x < grade30_sheet_exercises(GRADE30_SHEET_LAB30, &(int){0}); x++) {
-        const grade30_entry *e = &grade30_table[x];
+        const grade30_entry *e = grade30_exercises[x];
         for (int i = e->named; i < e->named + e->generated; i++) {
             e->make_case(i, SEED, &c);
             switch ((grade30_exercise)x) {
@@ -216,7 +228,7 @@ static ex30_weights nan_passes(const double *weight, int k)
 static void expect_wrong(int x, grade_fn f, const char *detail)
 {
     grade_result r;
-    assert_int_equal(grade30_check(&grade30_table[x], f, SEED, &r), LAB_OK);
+    assert_int_equal(grade30_check(grade30_exercises[x], f, SEED, &r), LAB_OK);
     show(x, &r);
     assert_int_equal(r.verdict, GRADE_WRONG);
     assert_true(r.failed > 0);
@@ -228,7 +240,7 @@ static void test_grade30_unknown_history_nan_and_infinity_are_wrong(void **state
 {
     (void)state;
     grade_result r;
-    assert_int_equal(grade30_check(&grade30_table[GRADE30_SKIN_MATRIX], (grade_fn)scaled_by_two,
+    assert_int_equal(grade30_check(grade30_exercises[GRADE30_SKIN_MATRIX], (grade_fn)scaled_by_two,
                                    SEED, &r),
                      LAB_OK);
     assert_int_equal(r.verdict, GRADE_WRONG);
@@ -249,6 +261,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grade30_named_counts_are_the_lists),
+        cmocka_unit_test(test_grade30_the_list_is_in_order),
         cmocka_unit_test(test_grade30_the_reference_is_correct),
         cmocka_unit_test(test_grade30_names_every_known_mistake),
         cmocka_unit_test(test_grade30_the_generator_covers_what_the_page_says),

@@ -27,7 +27,7 @@ static void test_grade30_generators_cover_the_page(void **state)
         under_four = 0, fans[2] = {0}, shared_bones = 0, sources[3] = {0};
     static grade30_case c;
     for (int x = GRADE30_SKELETON_WORLD; x < GRADE30_EXERCISE_COUNT; x++) {
-        const grade30_entry *e = &grade30_table[x];
+        const grade30_entry *e = grade30_exercises[x];
         if (e->shape == GRADE_ELSEWHERE)
             continue;
         for (int i = 0; i < e->named + e->generated; i++) {

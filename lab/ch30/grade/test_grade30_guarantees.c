@@ -56,7 +56,7 @@ typedef struct {
 static void expect_wrong(const expected_wrong *w, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const grade30_entry *e = &grade30_table[w[i].x];
+        const grade30_entry *e = grade30_exercises[w[i].x];
         grade_result r;
         assert_int_equal(grade30_check(e, w[i].f, SEED, &r), LAB_OK);
         grade30_print(w[i].x, &r, stdout);
@@ -149,7 +149,7 @@ static void test_grade30_state_between_calls_is_named(void **state)
 {
     (void)state;
     grade_result r;
-    assert_int_equal(grade30_check(&grade30_table[GRADE30_RING_RADIUS], (grade_fn)radius_cached,
+    assert_int_equal(grade30_check(grade30_exercises[GRADE30_RING_RADIUS], (grade_fn)radius_cached,
                                    SEED, &r),
                      LAB_OK);
     grade30_print(GRADE30_RING_RADIUS, &r, stdout);

@@ -5,8 +5,7 @@
  * own: the grader's calls never reach them, and once the sheet is open it opens no file.
  * The sheets here call nothing of the lab,
  * so that this suite's program, which exports none of its symbols, can open them. */
-#define _GNU_SOURCE /* setgroups */
-#include <grp.h>
+#define _GNU_SOURCE /* strsignal */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -84,8 +83,9 @@ static const struct { const char *name, *text; grade_verdict verdict; const char
 
 /* Every sheet of the table graded in dir: 0, or the first that was not as the table says,
  * plus 1. */
-static int grade_the_table(const char *dir)
+static int grade_the_table(void *folder)
 {
+    const char *dir = folder;
     for (size_t i = 0; i < sizeof sheets / sizeof sheets[0]; i++) {
         grade_result r;
         if (!grade_sheet_file(dir, sheets[i].name, sheets[i].text, &r) || r.verdict != sheets[i].verdict ||
@@ -115,18 +115,10 @@ static void test_grade30_sandbox_as_an_ordinary_user(void **state)
     char dir[64];
     assert_non_null(tu_make_temp_dir(dir, sizeof dir));
     assert_int_equal(chmod(dir, 0777), 0);
-    fflush(NULL);
-    pid_t grader = fork();
-    assert_true(grader >= 0);
-    if (grader == 0) {
-        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
-            _exit(77);
-        _exit(grade_the_table(dir));
-    }
-    int status = 0;
-    assert_int_equal(waitpid(grader, &status, 0), grader);
+    int status = tu_run_as_ordinary_user(grade_the_table, dir);
     tu_remove_tree(dir);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+    assert_int_not_equal(status, -1);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == TU_NOT_ORDINARY) {
         printf("  not run: this suite could not become an ordinary user (nobody)\n");
         return;
     }
@@ -135,7 +127,7 @@ static void test_grade30_sandbox_as_an_ordinary_user(void **state)
     if (WEXITSTATUS(status) != 0)
         fail_msg("as an ordinary user, the sheet \"%s\" was not graded %s", sheets[WEXITSTATUS(status) - 1].name,
                  grade_verdict_name(sheets[WEXITSTATUS(status) - 1].verdict));
-    printf("  as uid %d: every sheet graded as for root, the grader alive\n", geteuid() == 0 ? 65534 : (int)geteuid());
+    printf("  as uid %d: every sheet graded as for root, the grader alive\n", tu_ordinary_uid());
 }
 
 int main(void)

@@ -65,7 +65,7 @@ static void test_grade30_shader_reference_and_three_mistakes(void **state)
     grade_result r = grade(REFERENCE);
     skip_without_egl(&r);
     assert_int_equal(r.verdict, GRADE_CORRECT);
-    assert_int_equal(r.cases, grade30_table[GRADE30_SHADER].named);
+    assert_int_equal(r.cases, grade30_exercises[GRADE30_SHADER]->named);
     const struct { const char *name, *from, *to; int mistake; } wrong[] = {
         {"no-implied.glsl", "1.0 - ((stored_weights.x + stored_weights.y) + stored_weights.z)", "0.0", 0},
         {"direction.glsl", "vec4 p1 = vec4(p, 1.0);", "vec4 p1 = vec4(p, 0.0);", 1},

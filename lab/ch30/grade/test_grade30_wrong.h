@@ -22,7 +22,7 @@ static inline void expect_all_wrong(const wrong_answer *wrong, int n, const char
 {
     for (int i = 0; i < n; i++) {
         grade_result r;
-        assert_int_equal(grade30_check(&grade30_table[wrong[i].x], wrong[i].f, SEED, &r), LAB_OK);
+        assert_int_equal(grade30_check(grade30_exercises[wrong[i].x], wrong[i].f, SEED, &r), LAB_OK);
         if (r.verdict != GRADE_WRONG) {
             grade30_print(wrong[i].x, &r, stdout);
             fail_msg("exercise %d, \"%s\": graded %s", wrong[i].x + 1, wrong[i].what, grade_verdict_name(r.verdict));

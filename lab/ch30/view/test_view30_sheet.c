@@ -26,6 +26,17 @@
 #include "view30_scene.h"
 #include "test_view30.h"
 
+/* The shipped sheet (lab/ch30/exercises.c, nothing written yet) copied to dir/name, whose
+ * path is written into path: the student's file as the window is given it. */
+static void shipped_sheet_as(char *path, size_t size, const char *dir, const char *name)
+{
+    snprintf(path, size, "%s/%s", dir, name);
+    char *shipped = tu_read_file("lab/ch30/exercises.c", NULL);
+    assert_non_null(shipped);
+    assert_true(tu_write_file(path, shipped));
+    free(shipped);
+}
+
 /* A sheet saved with a mistake, then fixed, then broken, crashing and looping: the grader's
  * verdicts on stdout (and on screen), the student's twist beside the lab's, and the window
  * alive to the end. */
@@ -55,11 +66,7 @@ static void test_sheet_reloads(void **state)
         snprintf(text, sizeof text, bodies[k], cwd);
         assert_true(tu_write_file(files[k], text));
     }
-    snprintf(sheet, sizeof sheet, "%s/exercises.c", ctx->dir);
-    char *shipped = tu_read_file("lab/ch30/exercises.c", NULL);
-    assert_non_null(shipped);
-    assert_true(tu_write_file(sheet, shipped));
-    free(shipped);
+    shipped_sheet_as(sheet, sizeof sheet, ctx->dir, "exercises.c");
     snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
     snprintf(text, sizeof text,
              "graded\nkey Right\nwrite %s\ngraded\nwrite %s\ngraded\ndrag 85 0\nshot %s/right.png\nwrite %s\ngraded\nwrite %s\n"
@@ -136,11 +143,7 @@ static void test_quit_while_grading(void **state)
              "__attribute__((constructor)) static void spin(void) { for (volatile int i = 1; i;) {} }\n",
              cwd);
     assert_true(tu_write_file(slow, text));
-    snprintf(sheet, sizeof sheet, "%s/sheet-being-graded.c", ctx->dir);
-    char *shipped = tu_read_file("lab/ch30/exercises.c", NULL);
-    assert_non_null(shipped);
-    assert_true(tu_write_file(sheet, shipped));
-    free(shipped);
+    shipped_sheet_as(sheet, sizeof sheet, ctx->dir, "sheet-being-graded.c");
     snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
     snprintf(text, sizeof text, "graded\nwrite %s\nquit\n", slow);
     assert_true(tu_write_file(script, text));

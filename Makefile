@@ -399,7 +399,7 @@ bench: $(BENCH) $(BENCH_GPU) $(BENCH_INSTRUCTIONS) $(BENCH_STEPCOUNT) $(BENCH_WE
 	sh scripts/bench-instructions.sh $(BENCH_INSTRUCTIONS) $(BENCH_STEPCOUNT) $(BENCH_DIR)
 	sh scripts/bench-results.sh $(BENCH_DIR)
 	$(if $(VIEW_BINS),$(MAKE) --no-print-directory bench-view BENCH_DIR=$(BENCH_DIR))
-	@echo 'bench: the tables are in $(BENCH_DIR)/RESULTS.md$(if $(VIEW_BINS), and the window's in $(BENCH_DIR)/view30.md)'
+	@echo "bench: the tables are in $(BENCH_DIR)/RESULTS.md$(if $(VIEW_BINS), and the window's in $(BENCH_DIR)/view30.md)"
 
 # The window's frame times (lab/ch30/view/README.md): every method on the cylinder, an asset
 # playing (BENCH_ASSET, by default the largest the lab has), a saved sheet to its new

@@ -125,7 +125,6 @@ typedef struct grade_exercise {
     /* optional: value i of an answer in words ("vertex 12's y") */
     void (*value_name)(const grade_case *c, int i, char *out, size_t size);
     int sheet;                        /* its sheet: an index into the chapter's sheets */
-    int tag;                          /* the chapter's own key, for a call several exercises share */
     size_t case_size;                 /* sizeof(struct grade_case) */
     /* the call of f on c (f converted to the exercise's own signature), its arrays through
      * k (grade_input, grade_output, ..., then grade_call_ready before the call), its answer

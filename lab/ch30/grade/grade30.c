@@ -3,7 +3,7 @@
  * EXERCISES=path grades another file as that sheet) as
  * `grade30 [--only NAME] [--sheet FILE] [--cc COMMAND] build/grade30`
  * (lab/ch30/grade/README.md). The grader is the engine's (src/grade/grader.h) over the
- * chapter's exercises and sheets (grade30_table.c, grade30_sheets.c): each sheet compiled on
+ * chapter's exercises and sheets (GRADE30_LIST, grade30_sheets.c): each sheet compiled on
  * its own, each exercise graded in a limited child, the verdicts printed, the pictures and
  * the records written all or nothing. Exit codes: 0 every exercise graded correct; 1 one is
  * not written yet, wrong, crashed, too slow, undefined, not graded here or does not

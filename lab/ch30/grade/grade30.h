@@ -3,12 +3,12 @@
  * and runs it (lab/ch30/grade/README.md says how to read it).
  *
  * The grader is the engine's (src/grade/: the exercise model, the sandbox, the sheets'
- * build, the main) over this chapter's ordered list of exercises, grade30_exercises
- * (grade30_table.c and grade30_table_sheets.c): per exercise its function on the student's sheet, its cases (the
- * chapter's named ones, then generated ones from a seeded generator), the lab's own answer
- * on a case, the known mistakes (each one function of the exercise's signature,
- * mistakes*.c), the page heading that teaches it, and its picture. What is left here is
- * what the suites call, and the shader exercise, which runs on the GPU.
+ * build, the main) over this chapter's ordered list of exercises (GRADE30_LIST,
+ * grade30_table.h), each one file, exNN_name.c: its function on the student's sheet, its
+ * cases (the chapter's named ones, then generated ones from a seeded generator), the lab's
+ * own answer on a case, its call, the known mistakes (each one function of the exercise's
+ * signature), the page heading that teaches it, and its picture. What is left here is what
+ * the suites call, and the shader exercise's runner, which runs on the GPU.
  *
  *     grade_result r;
  *     grade30_run(grade30_exercises[x], grade30_exercises[x]->reference, 30, &r, NULL, &d);
@@ -41,12 +41,10 @@ lab_error grade30_run(const grade30_entry *x, grade_fn f, uint64_t seed, grade_r
 lab_error grade30_check(const grade30_entry *x, grade_fn f, uint64_t seed, grade_result *out);
 
 /* Exercise 22: the shader sheet at `path` (shader.glsl) on this machine's EGL/GLES, in the
- * engine's child (grade30_shader.c); its picture's points (the GPU's cylinder at 120
+ * engine's child (ex22_shader.c); its picture's points (the GPU's cylinder at 120
  * degrees) into *picture. Errors: LAB_ERR_OUT_OF_MEMORY only; the rest is the verdict. */
 lab_error grade30_shader_run(const char *path, uint64_t seed, grade_result *out, grade30_picture_data *picture,
                              lab_diag *d);
-/* The picture of exercise 22: the lab's cylinder beside the GPU's through the student's shader. */
-lab_error grade30_draw_shader(const grade30_picture_data *yours, canvas *out, lab_diag *d);
 
 /* The number of exercises on sheet s, and the first of them in *first (the table's order). */
 int grade30_sheet_exercises(int s, int *first);

@@ -1,7 +1,7 @@
-/* grade30_random.h - the grader's seeded generator (grade30_cases_*.c): splitmix64, one
- * stream a case, and the draws the cases are made of (axes, angles at and between the
- * seams, rigid transforms, scales), each case's words. Static inline: only the case files
- * include it. */
+/* grade30_random.h - the grader's seeded generator (each exercise's cases, exNN_*.c):
+ * splitmix64, one stream a case, and the draws the cases are made of (axes, angles at and
+ * between the seams, rigid transforms, scales), each case's words. Static inline: only the
+ * files that make cases include it. */
 #ifndef GRADE30_RANDOM_H
 #define GRADE30_RANDOM_H
 

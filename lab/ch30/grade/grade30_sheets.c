@@ -1,5 +1,5 @@
 /* grade30_sheets.c - the sheets of chapter 30's exercises (grade30_table.h): each sheet's
- * name, file, page and section (its exercises are those of the table that name it), and the
+ * name, file, page and section (its exercises are those of the list (GRADE30_LIST) that name it), and the
  * chapter as the engine's grade_main takes it (src/grade/grader.h). */
 #include "grade30.h"
 #include "grade30_table.h"

@@ -1,8 +1,10 @@
-/* grade30_table.h - what an exercise of chapter 30 is, for the grader's table
- * (grade30_table.c): which exercises there are, the signatures of their functions, and the
- * inputs a case can give them. With grade30_table.c and the mistakes it names (mistakes.c),
- * this is all of the grader an added exercise touches; the rest is the sheet
- * (exercises30.h, exercises.c) and its reference (solutions/reference.c). */
+/* grade30_table.h - what chapter 30's exercises share in its grader: the one ordered list of
+ * the exercises (GRADE30_LIST: their numbers, their enum, the grader's list, the suites'
+ * counts all come from it), the sheets, the signatures of the sheets' functions, the case
+ * every exercise's cases are, the answers' shapes and the picture's data. Each exercise is
+ * one file, exNN_name.c (its cases, the lab's answer, its call, its mistakes, its picture and
+ * its grade_exercise); adding one is its file, its name on GRADE30_LIST, and one function on
+ * a sheet (exercises30.h) with its reference (solutions/reference.c). */
 #ifndef GRADE30_TABLE_H
 #define GRADE30_TABLE_H
 
@@ -14,23 +16,30 @@
 #include "base/diag.h"
 #include "draw/raster.h"
 #include "exercises30.h"
+#include "grade/arrays.h"
 #include "grade/exercise.h"
 #include "grade/grader.h"
 #include "math/quat.h"
 
-/* The exercises in the order of exercises30.h. */
-typedef enum {
-    GRADE30_WORLD_MATRIX, GRADE30_SKIN_MATRIX, GRADE30_LBS_POINT, GRADE30_RING_RADIUS,
-    GRADE30_CHECK_WEIGHTS, GRADE30_DQS_BLEND, GRADE30_NORMAL_MATRIX,
-    GRADE30_SKELETON_WORLD, GRADE30_PALETTE, GRADE30_SKIN_MESH,
-    GRADE30_DQ_FROM_RIGID, GRADE30_DQ_NORMALIZE, GRADE30_DQ_TRANSFORM, GRADE30_LBS_TURN, GRADE30_DQS_TURN,
-    GRADE30_SKIN_NORMAL, GRADE30_POLICY,
-    GRADE30_KEEP_HEAVIEST, GRADE30_UNPACK_WEIGHTS,
-    GRADE30_COTAN_ROW, GRADE30_HEAT_ROW,
-    GRADE30_SHADER,
-    GRADE30_COR_POINT, GRADE30_CORRECTIVE,
-    GRADE30_EXERCISE_COUNT
-} grade30_exercise;
+/* The exercises in the order of exercises30.h: exercise x + 1 is GRADE30_<NAME> = x, defined
+ * as grade30_ex_<name> in exNN_<name>.c. The one list; everything that counts or orders the
+ * exercises expands it. */
+#define GRADE30_LIST(X)                                                                          \
+    X(WORLD_MATRIX, world_matrix) X(SKIN_MATRIX, skin_matrix) X(LBS_POINT, lbs_point)            \
+    X(RING_RADIUS, ring_radius) X(CHECK_WEIGHTS, check_weights) X(DQS_BLEND, dqs_blend)          \
+    X(NORMAL_MATRIX, normal_matrix) X(SKELETON_WORLD, skeleton_world) X(PALETTE, palette)        \
+    X(SKIN_MESH, skin_mesh) X(DQ_FROM_RIGID, dq_from_rigid) X(DQ_NORMALIZE, dq_normalize)        \
+    X(DQ_TRANSFORM, dq_transform) X(LBS_TURN, lbs_turn) X(DQS_TURN, dqs_turn)                    \
+    X(SKIN_NORMAL, skin_normal) X(POLICY, policy) X(KEEP_HEAVIEST, keep_heaviest)                \
+    X(UNPACK_WEIGHTS, unpack_weights) X(COTAN_ROW, cotan_row) X(HEAT_ROW, heat_row)              \
+    X(SHADER, shader) X(COR_POINT, cor_point) X(CORRECTIVE, corrective)
+
+#define GRADE30_ENUM(NAME, name) GRADE30_##NAME,
+typedef enum { GRADE30_LIST(GRADE30_ENUM) GRADE30_EXERCISE_COUNT } grade30_exercise;
+#undef GRADE30_ENUM
+#define GRADE30_EXTERN(NAME, name) extern const grade_exercise grade30_ex_##name;
+GRADE30_LIST(GRADE30_EXTERN)
+#undef GRADE30_EXTERN
 
 /* The sheets: the exercises of one page of the chapter, in one file of the student's
  * (`make grade30 SHEET=name`; every sheet when none is named). */
@@ -188,172 +197,34 @@ struct grade_picture {
 /* One exercise: the engine's (exercise.h). */
 typedef grade_exercise grade30_entry;
 
-/* The sheet exercise x is on. */
-grade30_sheet_id grade30_sheet_of(int x);
-
-/* The chapter's exercises in order, exercise x + 1 at x (grade30_table.c): the chapter's
- * own sheet's entries there, the other sheets' in grade30_table_sheets.c. */
+/* The chapter's exercises in order, exercise x + 1 at x: GRADE30_LIST's (grade30_table.c). */
 extern const grade_exercise *const grade30_exercises[GRADE30_EXERCISE_COUNT];
-extern const grade30_entry grade30_sheet_entries[GRADE30_EXERCISE_COUNT - GRADE30_SKELETON_WORLD];
 
-/* How both halves of the table write an entry: a mistake list with its count, and what
- * every exercise of the chapter shares (its case type and its call). */
+/* How an exercise's file writes its grade_exercise: a mistake list with its count, and what
+ * every exercise of the chapter shares (its case type). */
 #define GRADE30_MISTAKES(list) .mistakes = list, .mistake_count = (int)(sizeof(list) / sizeof((list)[0]))
-#define GRADE30_COMMON .case_size = sizeof(grade30_case), .call = grade30_call
-
-/* The call of an exercise's function f on case c as a student's function is called
- * (grade30_call.c, every entry's `call`): its arrays through the engine's (exact heap
- * copies, compared after the call; exact outputs), its answer in the exercise's shape. */
-void grade30_call(const grade_exercise *x, grade_fn f, const grade30_case *c, grade_call *k, grade_answer *a);
+#define GRADE30_COMMON .case_size = sizeof(grade30_case)
 
 /* The whole chapter for the engine's grade_main (grade30_sheets.c). */
 extern const grade_chapter grade30_chapter;
 
-/* The pictures the entries name (grade30_figure.c): grade30_points_X runs in the grading child and makes the points the
- * picture needs through the student's function; grade30_draw_X draws them beside the lab's
- * in the parent, on a rig where the exercise's mistakes show:
- *   1, 2  the hand control's Ty(1) Rz(90), in its plane;
- *   3     the chapter's cylinder at a 120 degree twist, the lab's palette, your blend;
- *   4     the ring radius against theta for w = 1/2 and 1/4, yours beside the closed form;
- *   5     weight sets of every rule, your verdict beside the rules';
- *   6     the middle ring of a twist by -q^ and a move, blended by yours then normalised;
- *   7     normals on a sheared, unevenly scaled plane beside the true normal. */
+/* The pictures' size: the engine's. */
 enum { GRADE30_PICTURE_W = GRADE_PICTURE_W, GRADE30_PICTURE_H = GRADE_PICTURE_H };
 
-void grade30_points_world(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_skin(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_lbs(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_radius(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_weights(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_dqs(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_normal(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
+/* The generated cases an exercise (after its named ones), each from (seed, i) alone
+ * (grade30_random.h). */
+enum { GRADE30_GENERATED = 240 };
 
-lab_error grade30_draw_world(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_skin(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_lbs(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_radius(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_weights(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_dqs(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_normal(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-/* the sheets' (grade30_figure_sheets.c, _weights.c, _heat.c):
- *   8     a branching skeleton's joints;  9  a skin of three nodes, skin.joints {2, 1};
- *   10    the cylinder at 120 degrees skinned by your whole loop;
- *   11-13 exercise 6's ring through your dual quaternions, normalisation, point transform;
- *   14-15 the turn angles against theta; 16 a ring's normals under a light, each method;
- *   17    weight sets under each policy; 18, 19 weights as bars; 20 a Laplacian row;
- *   21    the cylinder's heat weights solved from your rows;
- *   23, 24 the twist's middle ring at 180 degrees by centres of rotation and by a
- *         corrective shape after skinning (grade30_figure_fixes.c) */
-void grade30_points_cor(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_corrective(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-lab_error grade30_draw_cor(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_corrective(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-void grade30_points_skeleton(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_palette(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_mesh(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_dq_rigid(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_dq_normalize(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_dq_transform(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_lbs_turn(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_dqs_turn(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_skin_normal(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_policy(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_heaviest(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_unpack(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_cotan(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-void grade30_points_heat_row(grade_fn f, const grade30_case *failing, grade30_picture_data *out);
-lab_error grade30_draw_skeleton(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_palette(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_mesh(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_dq_rigid(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_dq_normalize(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_dq_transform(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_lbs_turn(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_dqs_turn(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_skin_normal(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_policy(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_heaviest(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_unpack(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_cotan(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-lab_error grade30_draw_heat_row(const grade30_picture_data *yours, canvas *out, lab_diag *d);
-
-/* Each exercise's cases and the lab's answer on a case (grade30_cases_*.c, which the table
- * names): case i (the chapter's named ones first, then generated ones from (seed, i) alone,
- * grade30_random.h) into *c; the lab's own answer on it. */
-enum { GRADE30_GENERATED = 240 }; /* generated cases an exercise */
-
-void grade30_world_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_world_expected(const grade30_case *c);
-void grade30_skin_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_skin_expected(const grade30_case *c);
-void grade30_lbs_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_lbs_expected(const grade30_case *c);
-void grade30_radius_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_radius_expected(const grade30_case *c);
-void grade30_weights_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_weights_expected(const grade30_case *c);
-void grade30_dqs_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_dqs_expected(const grade30_case *c);
-void grade30_normal_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_normal_expected(const grade30_case *c);
-/* the sheets (grade30_cases_skeleton.c with _scenes.c, _dqs.c, _weights.c, _heat.c) */
-void grade30_skeleton_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_skeleton_expected(const grade30_case *c);
-void grade30_palette_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_palette_expected(const grade30_case *c);
-void grade30_skin_mesh_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_skin_mesh_expected(const grade30_case *c);
-/* exercise 10's named scenes (grade30_cases_scenes.c): how many, scene i into *c, and the
- * lab's own path on one (c->vertices positions into out) */
-int grade30_scene_cases(void);
-void grade30_scene_case(int i, grade30_case *c);
-void grade30_scene_answer(const grade30_case *c, vec3 *out);
-void grade30_dq_rigid_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_dq_rigid_expected(const grade30_case *c);
-void grade30_dq_normalize_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_dq_normalize_expected(const grade30_case *c);
-void grade30_dq_transform_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_dq_transform_expected(const grade30_case *c);
-void grade30_lbs_turn_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_lbs_turn_expected(const grade30_case *c);
-void grade30_dqs_turn_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_dqs_turn_expected(const grade30_case *c);
-void grade30_normal_skin_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_normal_skin_expected(const grade30_case *c);
-void grade30_policy_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_policy_expected(const grade30_case *c);
-void grade30_heaviest_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_heaviest_expected(const grade30_case *c);
-void grade30_unpack_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_unpack_expected(const grade30_case *c);
-void grade30_cotan_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_cotan_expected(const grade30_case *c);
-void grade30_heat_row_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_heat_row_expected(const grade30_case *c);
-void grade30_cor_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_cor_expected(const grade30_case *c);
-void grade30_corrective_case(int i, uint64_t seed, grade30_case *c);
-grade30_answer grade30_corrective_expected(const grade30_case *c);
-/* what value i of an answer is, in words (grade30_entry.value_name) */
-void grade30_matrices_value_name(const grade30_case *c, int i, char *out, size_t size);
-void grade30_skeleton_value_name(const grade30_case *c, int i, char *out, size_t size);
-void grade30_skin_mesh_value_name(const grade30_case *c, int i, char *out, size_t size);
-void grade30_dq_normalize_value_name(const grade30_case *c, int i, char *out, size_t size);
-void grade30_policy_value_name(const grade30_case *c, int i, char *out, size_t size);
-void grade30_heaviest_value_name(const grade30_case *c, int i, char *out, size_t size);
-void grade30_cotan_value_name(const grade30_case *c, int i, char *out, size_t size);
-void grade30_heat_row_value_name(const grade30_case *c, int i, char *out, size_t size);
-
-/* The chapter's cylinder's heat system under the paper's model (the bend's two bones, c = 1):
- * what exercise 21's named cases and its picture take (grade30_cases_heat.c). */
-enum { GRADE30_CYLINDER_VERTICES = 216, GRADE30_HEAT_OFF = 216 * 16 }; /* L's triplets off the diagonal: 2,304 */
-typedef struct {
-    double laplacian[GRADE30_CYLINDER_VERTICES], area[GRADE30_CYLINDER_VERTICES], heat[GRADE30_CYLINDER_VERTICES];
-    double p[2 * GRADE30_CYLINDER_VERTICES], z[GRADE30_CYLINDER_VERTICES], distance[GRADE30_CYLINDER_VERTICES];
-    int ties[GRADE30_CYLINDER_VERTICES];
-    int off_count, off_row[GRADE30_HEAT_OFF], off_col[GRADE30_HEAT_OFF]; /* L's entries off the diagonal */
-    double off_value[GRADE30_HEAT_OFF];
-} grade30_heat_system;
-const grade30_heat_system *grade30_heat_cylinder(void); /* heat: H_ii */
+/* A point's influences and its palette (exercises 3, 16 and 23) through the engine's call
+ * arrays (src/grade/arrays.h): exact heap copies, compared after the call; false when the
+ * call is not to be made. */
+static inline bool grade30_influences(grade_call *k, const grade30_case *c, const int **joint, const double **weight,
+                                      const mat4 **palette)
+{
+    *joint = grade_input(k, "joint", "influences", c->joint, sizeof *c->joint, c->k);
+    *weight = grade_input(k, "weight", "weights", c->weight, sizeof *c->weight, c->k);
+    *palette = grade_input(k, "palette", "matrices of the palette", c->palette, sizeof *c->palette, c->palette_count);
+    return grade_call_ready(k);
+}
 
 #endif

@@ -1,5 +1,5 @@
 /* test_grade30.c - the grader's verdicts, in this process: the reference solution is
- * correct on every exercise at several seeds; every known mistake of the table, put in
+ * correct on every exercise at several seeds; every exercise's known mistake, put in
  * place of the reference's function, is found wrong and named by its own name (no other
  * mistake's); the generator covers what the page says; answers that depend on earlier
  * calls, NaN and infinity are wrong answers with their case. The limited child, the pages
@@ -41,13 +41,19 @@ static void test_grade30_named_counts_are_the_lists(void **state)
     }
 }
 
-/* The ordered list is the exercises' order across the table's two files: entry x is
- * exercise x + 1 (its tag, which the call and grade30_run go by), each entry once. */
+/* The ordered list (GRADE30_LIST) is the exercises' order: entry x is exercise x + 1 under
+ * its page's heading "Exercise x + 1: ...", each entry once, and a sheet's exercises follow
+ * one another (the sheets' ranges come from the list). */
 static void test_grade30_the_list_is_in_order(void **state)
 {
     (void)state;
     for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
-        assert_int_equal(grade30_exercises[x]->tag, x);
+        char want[32];
+        snprintf(want, sizeof want, "Exercise %d: ", x + 1);
+        if (strncmp(grade30_exercises[x]->heading, want, strlen(want)) != 0)
+            fail_msg("exercise %d stands under \"%s\"", x + 1, grade30_exercises[x]->heading);
+        if (x > 0)
+            assert_true(grade30_exercises[x]->sheet >= grade30_exercises[x - 1]->sheet);
         for (int y = 0; y < x; y++)
             assert_ptr_not_equal(grade30_exercises[x], grade30_exercises[y]);
     }
@@ -78,7 +84,7 @@ static void test_grade30_the_reference_is_correct(void **state)
     }
 }
 
-/* Every known mistake of the table in place of the reference: wrong, and named by its own
+/* Every known mistake of the exercises' in place of the reference: wrong, and named by its own
  * entry, so that no mistake is named for another (a missing inverse bind for a 3x3 part,
  * a missing flip for a test on the dual part). */
 static void test_grade30_names_every_known_mistake(void **state)
@@ -168,7 +174,7 @@ static void test_grade30_the_generator_covers_what_the_page_says(void **state)
     assert_true(nan > 0 && inf > 0 && negzero > 0 && none > 0 && mirror > 0 && sheared > 0 && seams > 0);
 }
 
-/* ---- wrong answers the table does not name ------------------------------------------- */
+/* ---- wrong answers no exercise names ------------------------------------------- */
 
 static mat4 scaled_by_two(mat4 a, mat4 b)
 {
@@ -244,7 +250,7 @@ static void test_grade30_unknown_history_nan_and_infinity_are_wrong(void **state
                                    SEED, &r),
                      LAB_OK);
     assert_int_equal(r.verdict, GRADE_WRONG);
-    assert_int_equal(r.mistake, -1); /* no name for a mistake the table does not know */
+    assert_int_equal(r.mistake, -1); /* no name for a mistake no exercise knows */
     assert_int_equal(r.failed, 1);
 
     calls = 0;

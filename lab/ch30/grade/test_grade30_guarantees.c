@@ -119,7 +119,7 @@ static bool norm_refuses_dual(dualquat b, dualquat *out)
     return ex30_dq_normalize(b, out);
 }
 
-/* Each graded wrong, and the table's mistake named. */
+/* Each graded wrong, and the exercise's mistake named. */
 static void test_grade30_the_rules_edges_separate_the_mistakes(void **state)
 {
     (void)state;

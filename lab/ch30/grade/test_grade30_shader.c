@@ -78,7 +78,7 @@ static void test_grade30_shader_reference_and_three_mistakes(void **state)
         assert_int_equal(r.mistake, wrong[i].mistake);
         assert_true(r.failed > 0 && r.computed[0] && r.expected[0]);
     }
-    /* a wrong shader the table has no name for: wrong, no name */
+    /* a wrong shader exercise 22 has no name for: wrong, no name */
     r = grade(variant("half.glsl", "out_p = vec3(dot(m0, p1), dot(m1, p1), dot(m2, p1));",
                       "out_p = 0.5 * vec3(dot(m0, p1), dot(m1, p1), dot(m2, p1));"));
     assert_int_equal(r.verdict, GRADE_WRONG);

@@ -1,5 +1,5 @@
 /* test_grade30_sheets.c - the skeleton and dual quaternion sheets' exercises (8 to 15)
- * against answers written here, apart from the table's mistakes (mistakes_*.c) and from the
+ * against answers written here, apart from the exercises' own mistakes (exNN_*.c) and from the
  * solutions: realistic wrong answers, each graded wrong (no false accept). The other sheets'
  * (16 to 24): test_grade30_sheets_weights.c; what the generators cover:
  * test_grade30_generators.c; the reference and the known mistakes: test_grade30.c; the

@@ -1,4 +1,4 @@
-/* grade30_shader.c - exercise 22, the skinning shader (grade30.h): the student's skin() of
+/* ex22_shader.c - exercise 22 of chapter 30, whole: the skinning shader (grade30.h); the student's skin() of
  * lab/ch30/sheets/shader.glsl runs in the lab's own vertex shaders (src/gpu/gpu_skin.h) on
  * EGL and OpenGL ES 3.1, here on Mesa's llvmpipe, and its outputs (captured with transform
  * feedback, and read back from the texture and compute paths) are compared with the CPU's
@@ -36,6 +36,7 @@
 #include "skin/rig_random.h"
 
 #include "grade30.h"
+#include "grade30_figure.h"
 #include "rig30.h"
 
 enum { SHADER_SECONDS = 20, RANDOM_VERTICES = 240, RANDOM_JOINTS = 24 };
@@ -336,3 +337,44 @@ lab_error grade30_shader_run(const char *path, uint64_t seed, grade_result *out,
     bytes_free(&blend);
     return e;
 }
+
+/* ---- the picture, the mistakes and the exercise ----------------------------------------------- */
+/* The lab's cylinder at 120 degrees beside the GPU's through the student's shader (the
+ * points the runner above read back). */
+static lab_error draw_shader(const grade30_picture_data *yours, canvas *out, lab_diag *d)
+{
+    return grade30_draw_cylinder("22. the lab's (CPU)", "yours (GPU shader)", yours, out, d);
+}
+
+/* exercise 22's, in the order of the slips above: named when the GPU's answer is the
+ * CPU's with that mistake on every case (there is no C function to call) */
+static const grade_mistake shader_mistakes[] = {
+    {"the implied fourth weight left out: w3 = 1 - (w0 + w1 + w2)", NULL},
+    {"p~ = (p, 0): a point carries w = 1, so the palette's translations move it", NULL},
+    {"the normal not normalised: the blended 3x3 changes its length", NULL},
+    {"the weights not applied: sum_i C_i p~ counts every influence fully", NULL},
+    {"the normal moved like a point: a normal takes the 3x3 part only, then is normalised", NULL},
+};
+
+/* The engine never calls it: the sheet's runner (grade30_shader_run) grades the shader. */
+static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
+{
+    (void)x, (void)g, (void)c, (void)a;
+    grade_call_ready(k);
+}
+
+const grade_exercise grade30_ex_shader = {
+    .title = "the skinning shader: the palette in GLSL, run on the GPU",
+    .function = "skin() in lab/ch30/sheets/shader.glsl",
+    .page = "lab/ch30/lab30-gpu/README.md",
+    .heading = "Exercise 22: the skinning shader",
+    .shape = GRADE_ELSEWHERE,
+    .named = 9,
+    .generated = 0,
+    .tolerance = 1e-6,
+    GRADE30_MISTAKES(shader_mistakes),
+    .picture = draw_shader,
+    .sheet = GRADE30_SHEET_SHADER,
+    GRADE30_COMMON,
+    .call = call,
+};

@@ -1,0 +1,84 @@
+/* ex14_lbs_turn.c - exercise 14 of chapter 30, whole: the LBS ring's turn, atan2(w sin theta,
+ * (1-w) + w cos theta) (ex30_lbs_turn_angle on lab/ch30/sheets/dqs.c, declared in
+ * exercises30.h). Its cases (the chapter's named ones, then generated ones from the seed), the
+ * lab's answer on a case, the call of the student's function, the mistakes the pages warn
+ * about (each written as a student would), its picture, and the exercise as the engine takes
+ * it (src/grade/exercise.h), on the chapter's ordered list (GRADE30_LIST, grade30_table.h). */
+#include <math.h>
+
+#include "base/diag.h"
+#include "draw/diagram.h"
+
+#include "grade30_cases.h"
+#include "grade30_figure.h"
+#include "grade30_table.h"
+#include "mistakes.h"
+#include "rig30_check.h"
+
+/* The sheet's function, weak: the grader links no sheet (each is a shared object of its
+ * own, opened by name in the grading child), so `reference` is NULL there; the suites link
+ * the reference solutions. */
+#pragma weak ex30_lbs_turn_angle
+
+/* ---- the cases and the lab's answer ----------------------------------------------------------- */
+static void lbs_turn_case(int i, uint64_t seed, grade30_case *c) { grade30_turn_case(false, i, seed, c); }
+
+static grade30_answer lbs_turn_expected(const grade30_case *c)
+{
+    return grade30_answer_number(rig30_lbs_twist_angle(c->w, c->theta));
+}
+
+/* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
+static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
+{
+    (void)x;
+    if (!grade_call_ready(k)) /* no arrays: the inputs come by value */
+        return;
+    grade30_fn f = grade30_fn_of(g);
+    grade_put(a, f.turn_angle(c->w, c->theta));
+}
+
+/* ---- the known mistakes, each named in the chapter's words ------------------------------------ */
+static double mistake_turn_linear(double w, double theta) { return w * theta; }
+static double mistake_turn_atan(double w, double theta) { return atan(w * sin(theta) / ((1 - w) + w * cos(theta))); }
+static double mistake_turn_degrees(double w, double theta)
+{
+    double t = theta * 3.14159265358979323846 / 180;
+    return atan2(w * sin(t), (1 - w) + w * cos(t));
+}
+static double mistake_turn_weights_swapped(double w, double theta) { return atan2((1 - w) * sin(theta), w + (1 - w) * cos(theta)); }
+static double mistake_turn_dqs_form(double w, double theta) { return mistake_dqs_angle(true, w, theta); }
+
+static const grade_mistake lbs_turn_mistakes[] = {
+    {"w theta: LBS does not turn a ring by its weight's share of the angle", (grade_fn)mistake_turn_linear},
+    {"atan for atan2: the quadrant is lost once the blend points backwards", (grade_fn)mistake_turn_atan},
+    {"degrees for radians: theta arrives in radians", (grade_fn)mistake_turn_degrees},
+    {"w and 1-w swapped: the child's weight goes with the child's rotation", (grade_fn)mistake_turn_weights_swapped},
+    {"the DQS ring's angle: the LBS ring turns by the angle of the blended point, atan2(w sin theta, ...)",
+     (grade_fn)mistake_turn_dqs_form},
+};
+
+/* ---- the picture ------------------------------------------------------------------------------ */
+static void points_lbs_turn(grade_fn g, const grade30_case *failing, grade30_picture_data *out) { (void)failing; grade30_turn_points(grade30_fn_of(g), out); }
+static lab_error draw_lbs_turn(const grade30_picture_data *yours, canvas *out, lab_diag *d) { return grade30_turn_plot(false, yours, out, d); }
+
+/* ---- the exercise ----------------------------------------------------------------------------- */
+const grade_exercise grade30_ex_lbs_turn = {
+    .title = "the LBS ring's turn, atan2(w sin theta, (1-w) + w cos theta)",
+    .function = "ex30_lbs_turn_angle",
+    .page = "lab/ch30/lab30-dqs/README.md",
+    .heading = "Exercise 14: the LBS ring's turn",
+    .reference = (grade_fn)ex30_lbs_turn_angle,
+    .shape = GRADE_ANGLE,
+    .named = 6,
+    .generated = GRADE30_GENERATED,
+    .make_case = lbs_turn_case,
+    .expected = lbs_turn_expected,
+    .tolerance = 1e-12,
+    GRADE30_MISTAKES(lbs_turn_mistakes),
+    .picture_points = points_lbs_turn,
+    .picture = draw_lbs_turn,
+    .sheet = GRADE30_SHEET_DQS,
+    GRADE30_COMMON,
+    .call = call,
+};

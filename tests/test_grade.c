@@ -24,6 +24,7 @@
 #include "grade/arrays.h"
 #include "grade/build.h"
 #include "grade/ended.h"
+#include "grade/failing.h"
 #include "grade/grader.h"
 #include "grade/sandbox.h"
 
@@ -286,23 +287,28 @@ static void test_grade_sandbox_ends_every_child_as_it_says(void **state)
 }
 
 /* The failing case's panel fits its labels for any answers: every magnitude from 1e-300 to
- * 1e300, either sign, zeros, NaN and infinities, 1 to 16 numbers, counts that differ
- * (seeded). */
+ * 1e300, either sign, zeros, NaN and infinities, 1 to 16 numbers, counts that differ, as
+ * numbers, as a point and as a matrix (its frame), with the pose's note or not (seeded). */
 static void test_grade_failing_picture_fits_every_answer(void **state)
 {
     (void)state;
-    const grade_exercise x = {.title = "an exercise", .named = 1, .generated = 240};
+    static const grade_shape shapes[3] = {GRADE_VALUES, GRADE_POINT, GRADE_MATRIX};
     uint64_t s = 30;
-    int drawn = 0;
-    for (int run = 0; run < 400; run++) {
-        grade_result r = {.verdict = GRADE_WRONG, .failed = 1 + run % 241, .mistake = -1};
+    int drawn = 0, places = 0;
+    for (int run = 0; run < 1200; run++) {
+        const grade_exercise x = {.title = "an exercise", .named = 1, .generated = 240, .shape = shapes[run % 3]};
+        grade_result r = {.verdict = GRADE_WRONG, .failed = 1 + run % 241, .mistake = -1, .pose_hides = run % 5 == 0};
         snprintf(r.failed_case, sizeof r.failed_case, "generated (seed 30): a case whose words run on and on, %d of them", run);
         s = s * 6364136223846793005ull + 1442695040888963407ull;
-        r.failed_got = 1 + (int)(s >> 60), r.failed_want = run % 3 ? r.failed_got : 1 + (int)((s >> 50) % 16);
+        int n = x.shape == GRADE_POINT ? 3 : x.shape == GRADE_MATRIX ? 16 : 1 + (int)(s >> 60);
+        r.failed_got = n, r.failed_want = run % 7 ? n : 1 + (int)((s >> 50) % 16);
+        bool finite = run % 2 == 0; /* half the runs: finite numbers only, so that points and frames are drawn */
         for (int k = 0; k < 16; k++) {
             s = s * 6364136223846793005ull + 1442695040888963407ull;
-            int kind = (int)(s >> 61);
+            int kind = finite ? 3 - (int)(s >> 63) * 3 : (int)(s >> 61);
             double magnitude = pow(10, (double)((int)((s >> 20) % 601) - 300)) * ((s >> 40) & 1 ? -1 : 1);
+            if ((s >> 10) % 4 == 0) /* and numbers of one scale, as most answers are */
+                magnitude = ((double)((s >> 11) % 2001) - 1000) / 100;
             double v = kind == 0 ? 0 : kind == 1 ? NAN : kind == 2 ? ((s >> 30) & 1 ? INFINITY : -INFINITY) : magnitude;
             r.got[k] = v, r.want[k] = kind == 3 ? v * 1.5 : magnitude;
         }
@@ -310,11 +316,13 @@ static void test_grade_failing_picture_fits_every_answer(void **state)
         lab_diag d = {0};
         assert_int_equal(grade_failing_picture(run % 24, &x, &r, &c, &d), LAB_OK);
         if (c.text_outside)
-            fail_msg("run %d: a label does not fit: \"%s\"", run, c.first_outside);
+            fail_msg("run %d (shape %d): a label does not fit: \"%s\"", run, (int)x.shape, c.first_outside);
         drawn += c.width > 0;
+        places += x.shape != GRADE_VALUES && finite && r.failed_got == r.failed_want;
         canvas_free(&c);
     }
-    assert_int_equal(drawn, 400);
+    assert_int_equal(drawn, 1200);
+    printf("  1200 failing cases drawn, %d of them as points or frames, every label inside\n", places);
 }
 
 /* The system-call filter, for an ordinary user as for root: the call is stopped before it

@@ -57,6 +57,9 @@ typedef struct {
     int mistake;                      /* WRONG: the known mistake explaining every case, or -1 */
     int failed_got, failed_want;      /* WRONG: the numbers of the failing case's answers, and */
     double got[16], want[16];         /* the first 16 of each (the failing case's picture) */
+    bool pose_hides;                  /* WRONG: the exercise's picture of its pose is the same
+                                       * through the student's function as through the lab's,
+                                       * so only the failing case is drawn */
 } grade_result;
 
 /* How an answer is compared and printed. */
@@ -95,6 +98,9 @@ typedef struct {
 
 /* The chapter's case type (one definition a grader); the engine moves it by case_size. */
 typedef struct grade_case grade_case;
+/* A picture's panel, in pixels: every exercise's picture, and its failing case's. */
+enum { GRADE_PICTURE_W = 500, GRADE_PICTURE_H = 400 };
+
 /* The chapter's picture data (one definition a grader), made in the child through the
  * student's function and drawn in the parent; the engine moves it by the chapter's size. */
 typedef struct grade_picture grade_picture;
@@ -137,6 +143,11 @@ typedef struct grade_exercise {
     bool picture_draws_failing;       /* the picture shows the failing case itself; else, for a
                                        * wrong answer, the engine draws the failing case's
                                        * numbers, yours beside the lab's, under it */
+    /* optional: the lab's own function in the sheet's signature (never the sheet's). The
+     * engine draws the picture through it too, in the grader, and where a wrong answer's
+     * picture is the lab's pixel for pixel the pose cannot show the mistake: the failing
+     * case alone is drawn (grade_result.pose_hides) */
+    grade_fn lab;
 } grade_exercise;
 
 /* The case's words: the engine reads them at the start of the chapter's case, which begins

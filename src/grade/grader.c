@@ -14,9 +14,9 @@
 
 #include "base/report.h"
 #include "draw/figure.h"
-#include "draw/plot.h"
 #include "grade/build.h"
 #include "grade/ended.h"
+#include "grade/failing.h"
 #include "grade/grader.h"
 #include "grade/sandbox.h"
 #include "program/cli.h"
@@ -232,6 +232,34 @@ static lab_error grade_answers(child_job *job, const char *source, double second
     return e;
 }
 
+/* Whether a wrong answer's picture of the exercise's pose is the lab's own, pixel for pixel
+ * (the lab's data made here, in the grader, through x->lab): then the pose cannot show the
+ * mistake. */
+static lab_error pose_hides(const grade_chapter *ch, const grade_exercise *x, uint64_t seed,
+                            const grade_picture *yours, grade_result *out, lab_diag *d)
+{
+    if (!x->lab || !x->picture)
+        return LAB_OK;
+    grade_picture *lab = calloc(1, ch->picture_size);
+    grade_case *failing = malloc(x->case_size);
+    lab_error e = lab && failing ? LAB_OK : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, x->function, "the lab's picture");
+    canvas a = {0}, b = {0};
+    if (e == LAB_OK) {
+        x->make_case(out->failed - 1, seed, failing); /* as the child made it */
+        x->picture_points(x->lab, failing, lab);
+        e = x->picture(lab, &a, d);
+    }
+    if (e == LAB_OK)
+        e = x->picture(yours, &b, d);
+    if (e == LAB_OK)
+        out->pose_hides = a.width == b.width && a.height == b.height &&
+                          memcmp(a.rgb, b.rgb, (size_t)a.width * (size_t)a.height * 3) == 0;
+    canvas_free(&a), canvas_free(&b);
+    free(failing);
+    free(lab);
+    return e;
+}
+
 lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, const char *source, uint64_t seed,
                              double seconds, grade_result *out, grade_picture *picture, lab_diag *d)
 {
@@ -264,6 +292,8 @@ lab_error grade_exercise_run(const grade_chapter *ch, int xi, grade_code code, c
         if (e == LAB_OK && s->picture_done)
             memcpy(picture, s->picture, ch->picture_size);
         grade_shared_free(&s->head, size);
+        if (e == LAB_OK && job.failing >= 0 && !x->picture_draws_failing)
+            e = pose_hides(ch, x, job.seed, picture, out, d);
     }
     if (job.object_fd >= 0)
         close(job.object_fd);
@@ -293,64 +323,6 @@ static lab_error no_picture(int x, const char *why, canvas *out, lab_diag *d)
     if (err == LAB_OK)
         figure_draw_label(out, 0, title);
     return err;
-}
-
-/* text cut to `width` pixels at the figures' scale, with "..." where it was cut */
-static void fit(char *text, int width)
-{
-    size_t n = strlen(text);
-    while (n > 3 && raster_text_width(text, FIGURE_TEXT_SCALE) > width) {
-        n--;
-        memcpy(text + n - 3, "...", 4);
-    }
-}
-
-lab_error grade_failing_picture(int x, const grade_exercise *e, const grade_result *r, canvas *out, lab_diag *d)
-{
-    int n = r->failed_got > r->failed_want ? r->failed_got : r->failed_want;
-    n = n > 16 ? 16 : n < 1 ? 1 : n;
-    int lab_n = r->failed_want < n ? r->failed_want : n, yours_n = r->failed_got < n ? r->failed_got : n;
-    /* the axis by construction: through 0, in units of 10^e where the numbers are below 1 or
-     * from 10^4 on, ticks at 1, 2, 2.5 or 5 times a power of ten, so that every tick's label
-     * has at most 6 characters, whatever the answers */
-    double m = 0;
-    for (int k = 0; k < n; k++) {
-        if (k < lab_n && isfinite(r->want[k]))
-            m = fmax(m, fabs(r->want[k]));
-        if (k < yours_n && isfinite(r->got[k]))
-            m = fmax(m, fabs(r->got[k]));
-    }
-    int exponent = m > 0 && (m < 1 || m >= 1e4) ? (int)floor(log10(m)) : 0;
-    double unit = pow(10, exponent), index[16], lab[16], yours[16], lo = 0, hi = 0;
-    for (int k = 0; k < n; k++) {
-        index[k] = k;
-        lab[k] = k < lab_n && isfinite(r->want[k]) ? r->want[k] / unit : NAN;
-        yours[k] = k < yours_n && isfinite(r->got[k]) ? r->got[k] / unit : NAN;
-        lo = fmin(lo, fmin(isnan(lab[k]) ? 0 : lab[k], isnan(yours[k]) ? 0 : yours[k]));
-        hi = fmax(hi, fmax(isnan(lab[k]) ? 0 : lab[k], isnan(yours[k]) ? 0 : yours[k]));
-    }
-    if (hi - lo < 1e-300)
-        lo = -1, hi = 1;
-    double raw = (hi - lo) / 4, power = pow(10, floor(log10(raw))), step = power;
-    static const double nice[] = {1, 2, 2.5, 5, 10};
-    for (int k = 0; k < 5 && step < raw; k++)
-        step = nice[k] * power;
-    double y_min = floor(lo / step) * step, y_max = ceil(hi / step) * step;
-    for (int k = 0; k < n; k++) /* a number that is not finite: at the top edge */
-        lab[k] = isnan(lab[k]) ? y_max : lab[k], yours[k] = isnan(yours[k]) ? y_max : yours[k];
-    char title[160], words[240], units[32] = "";
-    snprintf(title, sizeof title, "%d. the first failing case, %d of %d", x + 1, r->failed, e->named + e->generated);
-    snprintf(words, sizeof words, "%s", r->failed_case);
-    fit(words, GRADE_PICTURE_W - 120);
-    if (exponent)
-        snprintf(units, sizeof units, "x 1e%d", exponent);
-    const plot_series series[] = {
-        {index, lab, lab_n, {0, 140, 60}, 0, 2, "the lab's", 8, 1},
-        {index, yours, yours_n, {200, 30, 30}, 4, 1, "yours", 4, 1},
-    };
-    const plot_spec spec = {title, words, exponent ? units : NULL, 0, n > 1 ? n - 1 : 1, n > 8 ? 3 : 1,
-                            y_min, y_max, step, series, 2, false, false};
-    return plot_draw(out, GRADE_PICTURE_W, GRADE_PICTURE_H, &spec, d);
 }
 
 /* The verdict as a record, under its heading's link: the first failing case's difference
@@ -450,19 +422,24 @@ static lab_error write_outputs(const grade_chapter *ch, const verdict_slot *slot
         const grade_result *r = &slots[x].result;
         snprintf(names[n], sizeof names[n], "%s-%d.png", ch->program, x + 1);
         canvas own = {0}, failing = {0};
-        if (r->verdict == GRADE_NOT_WRITTEN || r->verdict == GRADE_DOES_NOT_COMPILE || !ex->picture)
-            e = no_picture(x, ex->picture ? grade_verdict_name(r->verdict) : "no picture", &own, d);
-        else
-            e = ex->picture((const grade_picture *)(pictures + ch->picture_size * (size_t)x), &own, d);
-        if (e == LAB_OK && r->verdict == GRADE_WRONG && r->failed_want > 0 && !ex->picture_draws_failing) {
-            /* the exercise's picture, and the failing case under it */
-            e = grade_failing_picture(x, ex, r, &failing, d);
-            const canvas both[2] = {own, failing};
-            if (e == LAB_OK)
-                e = figure_compose_grid(&panels[n], both, 2, 1, 0, NULL, d);
-            canvas_free(&own);
-        } else
-            panels[n] = own, own = (canvas){0};
+        bool failing_alone = r->verdict == GRADE_WRONG && r->failed_want > 0 && r->pose_hides;
+        if (failing_alone) { /* never the pose where it cannot show the mistake */
+            e = grade_failing_picture(x, ex, r, &panels[n], d);
+        } else {
+            if (r->verdict == GRADE_NOT_WRITTEN || r->verdict == GRADE_DOES_NOT_COMPILE || !ex->picture)
+                e = no_picture(x, ex->picture ? grade_verdict_name(r->verdict) : "no picture", &own, d);
+            else
+                e = ex->picture((const grade_picture *)(pictures + ch->picture_size * (size_t)x), &own, d);
+            if (e == LAB_OK && r->verdict == GRADE_WRONG && r->failed_want > 0 && !ex->picture_draws_failing) {
+                /* the exercise's picture, and the failing case under it */
+                e = grade_failing_picture(x, ex, r, &failing, d);
+                const canvas both[2] = {own, failing};
+                if (e == LAB_OK)
+                    e = figure_compose_grid(&panels[n], both, 2, 1, 0, NULL, d);
+                canvas_free(&own);
+            } else
+                panels[n] = own, own = (canvas){0};
+        }
         canvas_free(&failing);
         n++;
     }

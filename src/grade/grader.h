@@ -55,8 +55,6 @@ typedef struct {
     size_t picture_size;              /* sizeof(struct grade_picture); 0: no pictures */
 } grade_chapter;
 
-enum { GRADE_PICTURE_W = 500, GRADE_PICTURE_H = 400 }; /* a panel */
-
 /* Where the student's function comes from: f itself (the suites), or the shared object a
  * sheet was built into, which only the child opens, and its symbol x->function. */
 typedef struct {
@@ -71,13 +69,6 @@ typedef struct {
  * or it ran out of memory grading); the rest is the verdict. */
 lab_error grade_exercise_run(const grade_chapter *ch, int x, grade_code code, const char *source, uint64_t seed,
                              double seconds, grade_result *out, grade_picture *picture, lab_diag *d);
-
-/* A wrong answer's first failing case as numbers, a panel: its first 16, the lab's (green)
- * beside yours (red), value by value, one that is not finite at the top edge; the axis
- * through 0, in units of a power of ten where the numbers are below 1 or from 10^4 on, so
- * that every label fits whatever the answers. grade_main draws it under the exercise's own
- * picture unless that picture draws the failing case itself. */
-lab_error grade_failing_picture(int x, const grade_exercise *e, const grade_result *r, canvas *out, lab_diag *d);
 
 /* The whole grader (above). */
 int grade_main(const grade_chapter *ch, int argc, char **argv);

@@ -57,6 +57,10 @@ static grade30_answer world_expected(const grade30_case *c)
     return grade30_answer_matrix(world[1]);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static mat4 lab(mat4 parent_world, mat4 local) { return mat4_mul(parent_world, local); }
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -148,4 +152,5 @@ const grade_exercise grade30_ex_world_matrix = {
     .sheet = GRADE30_SHEET_LAB30,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -63,6 +63,15 @@ static grade30_answer skin_expected(const grade30_case *c)
     return grade30_answer_matrix(want);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static mat4 lab(mat4 world, mat4 inverse_bind)
+{
+    mat4 out; /* the library's palette product over one joint */
+    skin_palette_run(&world, &(int){0}, &inverse_bind, 1, &out);
+    return out;
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -147,4 +156,5 @@ const grade_exercise grade30_ex_skin_matrix = {
     .sheet = GRADE30_SHEET_LAB30,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -82,6 +82,14 @@ static grade30_answer lbs_expected(const grade30_case *c)
     return grade30_answer_point(vec3_make(want.x, want.y, want.z));
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static vec3 lab(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)
+{
+    vec4 q = skin_lbs_point(p, joint, weight, k, palette);
+    return vec3_make(q.x, q.y, q.z);
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -192,4 +200,5 @@ const grade_exercise grade30_ex_lbs_point = {
     .sheet = GRADE30_SHEET_LAB30,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -113,6 +113,15 @@ static grade30_answer weights_expected(const grade30_case *c)
     }
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static ex30_weights lab(const double *weight, int k)
+{
+    grade30_case c = {.k = k};
+    memcpy(c.weight, weight, sizeof *weight * (size_t)(k < GRADE30_MAX_K ? k : GRADE30_MAX_K));
+    return (ex30_weights)weights_expected(&c).v[0];
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -271,5 +280,6 @@ const grade_exercise grade30_ex_check_weights = {
     .sheet = GRADE30_SHEET_LAB30,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
     .rule_name = rule_name,
 };

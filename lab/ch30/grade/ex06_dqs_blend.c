@@ -89,6 +89,10 @@ static grade30_answer dqs_expected(const grade30_case *c)
     return grade30_answer_dualquat(dualquat_blend(c->q, c->weight, c->k, true));
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static dualquat lab(const dualquat *q, const double *weight, int k) { return dualquat_blend(q, weight, k, true); }
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -225,4 +229,5 @@ const grade_exercise grade30_ex_dqs_blend = {
     .sheet = GRADE30_SHEET_LAB30,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

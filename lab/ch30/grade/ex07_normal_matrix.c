@@ -67,6 +67,15 @@ static grade30_answer normal_expected(const grade30_case *c)
     return grade30_answer_matrix(want);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static mat4 lab(mat4 m)
+{
+    mat4 out = mat4_identity();
+    mat4_linear_inverse_transpose(m, &out, "grade30", NULL);
+    return out;
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -184,4 +193,5 @@ const grade_exercise grade30_ex_normal_matrix = {
     .sheet = GRADE30_SHEET_LAB30,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

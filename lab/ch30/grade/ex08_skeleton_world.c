@@ -107,6 +107,19 @@ static void skeleton_value_name(const grade30_case *c, int i, char *out, size_t 
         snprintf(out, size, "world[%d], row %d, column %d", (i - 1) / 16, (i - 1) % 16 / 4, (i - 1) % 4);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static int lab(int n, const int *parent, const mat4 *local, mat4 *world)
+{
+    int first = first_out_of_order(parent, n);
+    scene_node nodes[EX30_MAX_NODES];
+    for (int i = 0; first == -1 && i < n; i++)
+        nodes[i] = (scene_node){NULL, parent[i], local[i]};
+    if (first == -1)
+        scene_world(nodes, n, NULL, world);
+    return first;
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -231,4 +244,5 @@ const grade_exercise grade30_ex_skeleton_world = {
     .sheet = GRADE30_SHEET_SKELETON,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

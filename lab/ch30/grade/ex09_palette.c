@@ -77,6 +77,16 @@ static grade30_answer palette_expected(const grade30_case *c)
     return a;
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static void lab(int count, const int *skin_joints, const mat4 *node_world, const mat4 *inverse_bind, mat4 *palette)
+{
+    mat4 identity[EX30_MAX_NODES];
+    for (int j = 0; j < count; j++)
+        identity[j] = mat4_identity();
+    skin_palette_run(node_world, skin_joints, inverse_bind ? inverse_bind : identity, count, palette);
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -197,4 +207,5 @@ const grade_exercise grade30_ex_palette = {
     .sheet = GRADE30_SHEET_SKELETON,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -218,6 +218,24 @@ static void skin_mesh_value_name(const grade30_case *c, int i, char *out, size_t
     snprintf(out, size, "vertex %d's %c", i / 3, "xyz"[i % 3]);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static void lab(const ex30_skin *s, vec3 *out)
+{
+    scene_node nodes[EX30_MAX_NODES];
+    mat4 world[EX30_MAX_NODES], palette[EX30_MAX_NODES], identity[EX30_MAX_NODES];
+    for (int i = 0; i < s->node_count; i++)
+        nodes[i] = (scene_node){NULL, s->parent[i], s->local[i]};
+    for (int j = 0; j < s->joint_count; j++)
+        identity[j] = mat4_identity();
+    scene_world(nodes, s->node_count, NULL, world);
+    skin_palette_run(world, s->skin_joints, s->inverse_bind ? s->inverse_bind : identity, s->joint_count, palette);
+    for (int v = 0; v < s->vertex_count; v++) {
+        vec4 p = skin_lbs_point(s->position[v], s->joints + 4 * v, s->weights + 4 * v, 4, palette);
+        out[v] = vec3_make(p.x, p.y, p.z);
+    }
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -335,4 +353,5 @@ const grade_exercise grade30_ex_skin_mesh = {
     .sheet = GRADE30_SHEET_SKELETON,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -51,6 +51,10 @@ static grade30_answer dq_rigid_expected(const grade30_case *c)
     return grade30_answer_dualquat(dualquat_from_rigid(c->rotation, c->p));
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static dualquat lab(quat rotation, vec3 translation) { return dualquat_from_rigid(rotation, translation); }
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -111,4 +115,5 @@ const grade_exercise grade30_ex_dq_from_rigid = {
     .sheet = GRADE30_SHEET_DQS,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -122,6 +122,17 @@ static void dq_normalize_value_name(const grade30_case *c, int i, char *out, siz
     snprintf(out, size, "%s", i >= 0 && i < 9 ? names[i] : "?");
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static bool lab(dualquat b, dualquat *out)
+{
+    dualquat n;
+    if (!isfinite(dualquat_norm(b)) || dualquat_normalize(b, &n, "b", NULL) != LAB_OK)
+        return false; /* refused: *out as it was */
+    *out = n;
+    return true;
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -208,4 +219,5 @@ const grade_exercise grade30_ex_dq_normalize = {
     .sheet = GRADE30_SHEET_DQS,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -55,6 +55,10 @@ static grade30_answer dq_transform_expected(const grade30_case *c)
     return grade30_answer_point(dualquat_transform_point(c->q[0], c->p));
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static vec3 lab(dualquat q, vec3 p) { return dualquat_transform_point(q, p); }
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -118,4 +122,5 @@ const grade_exercise grade30_ex_dq_transform = {
     .sheet = GRADE30_SHEET_DQS,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -28,6 +28,10 @@ static grade30_answer lbs_turn_expected(const grade30_case *c)
     return grade30_answer_number(rig30_lbs_twist_angle(c->w, c->theta));
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static double lab(double w, double theta) { return rig30_lbs_twist_angle(w, theta); }
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -81,4 +85,5 @@ const grade_exercise grade30_ex_lbs_turn = {
     .sheet = GRADE30_SHEET_DQS,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -92,6 +92,19 @@ static grade30_answer normal_skin_expected(const grade30_case *c)
     return grade30_answer_point(out);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static vec3 lab(vec3 n, const int *joint, const double *weight, int k, const mat4 *palette, ex30_normal_method method)
+{
+    skin_influences in = {1, k, (int *)joint, (double *)weight};
+    int slots = 0; /* the palette's size: the highest joint named, plus one */
+    for (int j = 0; j < k; j++)
+        slots = joint[j] + 1 > slots ? joint[j] + 1 : slots;
+    vec3 out = vec3_make(NAN, NAN, NAN);
+    normals_skin(&n, &in, palette, slots, (normals_method)method, &out, NULL);
+    return out;
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -231,4 +244,5 @@ const grade_exercise grade30_ex_skin_normal = {
     .sheet = GRADE30_SHEET_NORMALS,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

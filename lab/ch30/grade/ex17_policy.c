@@ -142,6 +142,18 @@ static void policy_value_name(const grade30_case *c, int i, char *out, size_t si
         snprintf(out, size, "weight[%d] after the call", i - 1 - c->k);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static ex30_policy_result lab(int *joint, double *weight, int k, ex30_policy policy, int fallback_joint)
+{
+    grade30_case c = {.k = k, .method = (int)policy, .fallback = fallback_joint};
+    memcpy(c.joint, joint, sizeof *joint * (size_t)k), memcpy(c.weight, weight, sizeof *weight * (size_t)k);
+    grade30_answer a = policy_expected(&c);
+    for (int j = 0; j < k; j++)
+        joint[j] = (int)a.v[1 + j], weight[j] = a.v[1 + k + j];
+    return (ex30_policy_result)a.v[0];
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -279,4 +291,5 @@ const grade_exercise grade30_ex_policy = {
     .sheet = GRADE30_SHEET_NORMALS,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

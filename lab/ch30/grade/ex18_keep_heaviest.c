@@ -93,6 +93,19 @@ static void heaviest_value_name(const grade30_case *c, int i, char *out, size_t 
         snprintf(out, size, "out_weight[%d]", i - 1 - kept);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static int lab(const int *joint, const double *weight, int k, int *out_joint, double *out_weight)
+{
+    grade30_case c = {.k = k};
+    memcpy(c.joint, joint, sizeof *joint * (size_t)k), memcpy(c.weight, weight, sizeof *weight * (size_t)k);
+    grade30_answer a = heaviest_expected(&c);
+    int kept = (int)a.v[0];
+    for (int j = 0; j < kept; j++)
+        out_joint[j] = (int)a.v[1 + j], out_weight[j] = a.v[1 + kept + j];
+    return kept;
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -211,4 +224,5 @@ const grade_exercise grade30_ex_keep_heaviest = {
     .sheet = GRADE30_SHEET_PALETTE,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -71,6 +71,15 @@ static grade30_answer unpack_expected(const grade30_case *c)
     return a;
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static void lab(const unsigned short stored[3], double w[4])
+{
+    grade30_case c = {.stored = {stored[0], stored[1], stored[2]}};
+    grade30_answer a = unpack_expected(&c);
+    memcpy(w, a.v, 4 * sizeof *w);
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -155,4 +164,5 @@ const grade_exercise grade30_ex_unpack_weights = {
     .sheet = GRADE30_SHEET_PALETTE,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -146,6 +146,16 @@ static void cotan_value_name(const grade30_case *c, int i, char *out, size_t siz
         snprintf(out, size, "row[%d], the diagonal L_ii", i);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static void lab(vec3 center, const vec3 *ring, int n, bool closed, double *row)
+{
+    grade30_case c = {.p = center, .k = n, .closed = closed};
+    memcpy(c.ring, ring, sizeof *ring * (size_t)n);
+    grade30_answer a = cotan_expected(&c);
+    memcpy(row, a.v, sizeof *row * (size_t)(n + 1));
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -260,4 +270,5 @@ const grade_exercise grade30_ex_cotan_row = {
     .sheet = GRADE30_SHEET_WEIGHTS,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

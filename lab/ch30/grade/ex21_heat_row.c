@@ -123,6 +123,17 @@ static void heat_row_value_name(const grade30_case *c, int i, char *out, size_t 
     snprintf(out, size, "%s", i == 0 ? "*diagonal, A_ii" : "*rhs, b_i");
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static void lab(double laplacian_ii, double area, double distance, int k, bool nearest, double c, double *diagonal,
+                double *rhs)
+{
+    grade30_case g = {.laplacian_ii = laplacian_ii, .area = area, .distance = distance, .ties = k, .nearest = nearest,
+                      .c = c};
+    grade30_answer a = heat_row_expected(&g);
+    *diagonal = a.v[0], *rhs = a.v[1];
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -280,4 +291,5 @@ const grade_exercise grade30_ex_heat_row = {
     .sheet = GRADE30_SHEET_WEIGHTS,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -70,6 +70,14 @@ static grade30_answer cor_expected(const grade30_case *c)
     return grade30_answer_point(vec3_add(quat_rotate(c->rotation, vec3_sub(c->p, c->centre)), vec3_make(lbs.x, lbs.y, lbs.z)));
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static vec3 lab(vec3 p, vec3 centre, quat rotation, const int *joint, const double *weight, int k, const mat4 *palette)
+{
+    vec4 moved = skin_lbs_point(centre, joint, weight, k, palette); /* the centre's LBS carries the vertex */
+    return vec3_add(quat_rotate(rotation, vec3_sub(p, centre)), vec3_make(moved.x, moved.y, moved.z));
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -133,4 +141,5 @@ const grade_exercise grade30_ex_cor_point = {
     .sheet = GRADE30_SHEET_FIXES,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

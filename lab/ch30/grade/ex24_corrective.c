@@ -60,6 +60,15 @@ static grade30_answer corrective_expected(const grade30_case *c)
     return grade30_answer_point(p);
 }
 
+/* The lab's own function, in the sheet's signature: the other side of the picture (where
+ * the student's picture is the lab's, the pose cannot show the mistake). */
+static vec3 lab(vec3 p, vec3 delta, double s, mat4 blend, quat rotation, bool after)
+{
+    if (after) /* the delta in the vertex's frame: turned with it, never moved */
+        return vec3_add(mat4_transform_point(blend, p), vec3_scale(quat_rotate(rotation, delta), s));
+    return mat4_transform_point(blend, vec3_add(p, vec3_scale(delta, s)));
+}
+
 /* ---- the call, as a student's function is called (src/grade/arrays.h) ------------------------- */
 static void call(const grade_exercise *x, grade_fn g, const grade30_case *c, grade_call *k, grade_answer *a)
 {
@@ -130,4 +139,5 @@ const grade_exercise grade30_ex_corrective = {
     .sheet = GRADE30_SHEET_FIXES,
     GRADE30_COMMON,
     .call = call,
+    .lab = (grade_fn)lab,
 };

@@ -4,7 +4,7 @@
 #   make labs     build and run every chapter program into its chapter's out/CH/
 #   make PROGRAM  build one program and run it into its chapter's out/CH/ (listed below)
 #   make grade30  grade your sheets, lab/ch30/exercises.c and lab/ch30/sheets/ (SHEET=name grades one,
-#                 EXERCISES=path grades another file as that sheet)
+#                 EXERCISES=path grades another file as that sheet, or alone as its own)
 #   make new-chapter N=31  make lab/ch31/ from lab/template/ and add ch31 to lab/chapters.mk
 #   make test     build everything and run every test suite (cmocka), sampled where exhaustive
 #                 takes minutes: a few allocation sites a program, a short sweep (about a minute)

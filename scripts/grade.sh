@@ -10,9 +10,9 @@
 # other sheet is still graded. The grader is linked with -rdynamic, so that a sheet
 # resolves the src/math/ functions it calls, and grade_not_written, in it. SHEET (may
 # be empty: every sheet) names the one to grade; EXERCISES (may be empty) a file graded in
-# its place (lab N's when SHEET is empty). Exit codes: the grader's (0 every exercise
-# graded correct; 1 not; 2 usage: a sheet that is not one, a file that is not there; 3 its
-# outputs), or 2 when the grader itself does not link.
+# its place (alone, as the sheet the grader finds it is for, when SHEET is empty). Exit
+# codes: the grader's (0 every exercise graded correct; 1 not; 2 usage: a sheet that is not
+# one, a file that is not there; 3 its outputs), or 2 when the grader itself does not link.
 set -u
 n=$1 sheet=$2 exercises=$3 dir=$4 compile=$5 sanitize=$6 link=$7 objects=$8
 mkdir -p "$dir" || exit 3

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/bytes.h"
 #include "base/report.h"
 #include "draw/figure.h"
 #include "grade/build.h"
@@ -463,6 +465,65 @@ static lab_error write_outputs(const grade_chapter *ch, const verdict_slot *slot
     return e;
 }
 
+/* The name after the last '/'. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Whether text holds name as a function: the identifier, then '(' after spaces. */
+static bool names_function(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *at = strstr(text, name); n && at; at = strstr(at + 1, name)) {
+        bool starts = at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+        const char *after = at + n;
+        while (*after == ' ' || *after == '\t')
+            after++;
+        if (starts && *after == '(')
+            return true;
+    }
+    return false;
+}
+
+/* The sheet the file at path is for: the one whose file has its name (exercises.c, dqs.c),
+ * else its extension alone among the sheets' (.glsl), else the one of which it defines the
+ * most exercises' functions (the first on a tie), else the chapter's first sheet. Errors:
+ * the file cannot be read (LAB_ERR_INPUT_FILE, named) or no memory. */
+static lab_error sheet_for_file(const grade_chapter *ch, const char *path, int *out, lab_diag *d)
+{
+    *out = 0;
+    int extension = -1, same_extension = 0;
+    const char *dot = strrchr(base_name(path), '.');
+    for (int s = 0; s < ch->sheet_count; s++) {
+        const char *file = base_name(ch->sheets[s].file), *file_dot = strrchr(file, '.');
+        if (strcmp(file, base_name(path)) == 0)
+            return *out = s, LAB_OK;
+        if (dot && file_dot && strcmp(dot, file_dot) == 0)
+            extension = s, same_extension++;
+    }
+    if (same_extension == 1)
+        return *out = extension, LAB_OK;
+    bytes text = {0};
+    bytes_read_result r = bytes_read_file(path, (size_t)1 << 26, &text);
+    if (r != BYTES_READ_OK) {
+        bytes_free(&text);
+        return diag_fail(d, r == BYTES_READ_OUT_OF_MEMORY ? LAB_ERR_OUT_OF_MEMORY : LAB_ERR_INPUT_FILE, path, "%s",
+                         bytes_read_message(r));
+    }
+    int best = 0;
+    for (int s = 0; s < ch->sheet_count; s++) {
+        int defined = 0;
+        for (int x = 0; x < ch->exercise_count; x++)
+            defined += ch->exercises[x]->sheet == s && names_function((const char *)text.data, ch->exercises[x]->function);
+        if (defined > best)
+            best = defined, *out = s;
+    }
+    bytes_free(&text);
+    return LAB_OK;
+}
+
 int grade_main(const grade_chapter *ch, int argc, char **argv)
 {
     int seed = 30;
@@ -475,7 +536,8 @@ int grade_main(const grade_chapter *ch, int argc, char **argv)
          .help = "wall-clock seconds for each exercise's calls, all its cases twice (default 2)"},
         {"--only", CLI_STRING, &only, .value_name = "NAME", .help = "grade one sheet (default: every sheet)"},
         {"--sheet", CLI_STRING, &sheet, .value_name = "FILE",
-         .help = "the file graded as that sheet (the first sheet's without --only), as its reports name it"},
+         .help = "the file graded as that sheet, alone (without --only: the sheet whose file has its name, else "
+                 "whose exercises it defines most), as its reports name it"},
         {"--cc", CLI_STRING, &cc, .value_name = "COMMAND",
          .help = "the compiler and flags each sheet is built with, words apart by spaces (make sets it)"},
     };
@@ -501,6 +563,11 @@ int grade_main(const grade_chapter *ch, int argc, char **argv)
     if (sheet && (found != 0 || !S_ISREG(st.st_mode))) { /* a file that is not there: usage, named */
         diag_fail(&d, LAB_ERR_USAGE, "--sheet", "%s: %s", sheet, found != 0 ? strerror(errno) : "not a regular file");
         return cli_fail(ch->program, &d, 2);
+    }
+    if (sheet && !only) { /* the file's own sheet, alone */
+        lab_error found_sheet = sheet_for_file(ch, sheet, &chosen, &d);
+        if (found_sheet != LAB_OK)
+            return cli_fail(ch->program, &d, found_sheet == LAB_ERR_OUT_OF_MEMORY ? 3 : 2);
     }
     const char **paths = calloc((size_t)ch->sheet_count, sizeof *paths);
     verdict_slot *slots = calloc((size_t)ch->exercise_count, sizeof *slots);

@@ -1,6 +1,6 @@
 /* grade30.c - the grader's main: make grade30 links this program once and runs it on the
  * student's sheets (lab/ch30/exercises.c and lab/ch30/sheets/NAME.c; SHEET=name grades one,
- * EXERCISES=path grades another file as that sheet) as
+ * EXERCISES=path grades another file as that sheet, or alone as its own) as
  * `grade30 [--only NAME] [--sheet FILE] [--cc COMMAND] build/grade30`
  * (lab/ch30/grade/README.md). The grader is the engine's (src/grade/grader.h) over the
  * chapter's exercises and sheets (GRADE30_LIST, grade30_sheets.c): each sheet compiled on

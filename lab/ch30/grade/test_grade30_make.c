@@ -68,6 +68,23 @@ static int make_grade(const char *exercises, const char *dir, const char *log)
     return make_grade_sheet(exercises ? "lab30" : NULL, exercises, dir, log);
 }
 
+/* The grader linked in dir (by an earlier make_grade there) on every sheet as shipped but
+ * lab/ch30/exercises.c, which is the file at `exercises`: run in a tree of dir's own whose
+ * every other file is a link to the lab's (src/, assets/, lab/ch30/'s). */
+static int grade_every_sheet_with(const char *exercises, const char *dir, const char *log)
+{
+    char cwd[512], command[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(command, sizeof command,
+             "set -e; root='%s/tree'; rm -rf \"$root\"; mkdir -p \"$root/lab/ch30\"; ln -s '%s/src' \"$root/src\"; ln -s '%s/assets' \"$root/assets\"; "
+             "for f in '%s'/lab/ch30/*; do ln -s \"$f\" \"$root/lab/ch30/\"; done; rm \"$root/lab/ch30/exercises.c\"; "
+             "cp '%s' \"$root/lab/ch30/exercises.c\"; mkdir -p '%s/out'; cd \"$root\"; set +e; "
+             "'%s/grade30' --cc \"$(cat '%s/grade30.flags')\" '%s/out'",
+             dir, cwd, cwd, cwd, exercises, dir, dir, dir, dir);
+    char *argv[] = {"/bin/sh", "-c", command, NULL};
+    return tu_run(argv, log, log);
+}
+
 static int count(const char *text, const char *what)
 {
     int n = 0;
@@ -287,8 +304,10 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
             fail_msg("a byte that is not ASCII in the grader's output, at %d", (int)(c - (const unsigned char *)text));
     free(text);
 
-    /* one sheet that does not compile leaves every other sheet graded */
-    assert_int_not_equal(make_grade_sheet(NULL, bad, dir, log), 0);
+    /* one sheet that does not compile leaves every other sheet graded: the grader make just
+     * linked, run as make runs it, in a tree whose lab/ch30/exercises.c is that file (every
+     * other file the lab's own, linked) */
+    assert_int_not_equal(grade_every_sheet_with(bad, dir, log), 0);
     text = tu_read_file(log, NULL);
     assert_int_equal(count(text, ": does not compile"), grade30_sheet_exercises(GRADE30_SHEET_LAB30, &(int){0}));
     assert_int_equal(count(text, ": not written yet"), GRADE30_EXERCISE_COUNT - grade30_sheet_exercises(GRADE30_SHEET_LAB30, &(int){0}));
@@ -312,11 +331,46 @@ static void test_grade30_make_grade30_as_a_student_runs_it(void **state)
     tu_remove_tree(dir);
 }
 
+/* A file given alone (EXERCISES, no SHEET) is graded as its own sheet, alone: by its name
+ * (a sheet's file name), by its extension (the shader's), else by the exercises' functions
+ * it defines; a file of no sheet's functions as the chapter's own sheet. */
+static void test_grade30_make_grades_a_file_as_its_own_sheet(void **state)
+{
+    (void)state;
+    char dir[64], log[128], path[160];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    snprintf(log, sizeof log, "%s/grade.log", dir);
+    static const struct { const char *from, *name, *sheet; int exit; } files[] = {
+        {"reference_dqs.c", "mine.c", "sheet dqs (", 0},         /* by its functions */
+        {"alternative_fixes.c", "fixes.c", "sheet fixes (", 0},  /* by its name */
+        {"reference_skeleton.c", "dqs.c", "sheet dqs (", 1},     /* the name decides: not dqs's functions */
+        {"reference.c", "attempt.c", "sheet lab30 (", 0},
+        {NULL, "nothing.c", "sheet lab30 (", 1},                  /* no sheet's function: the chapter's own */
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        char source[160], *text = NULL;
+        if (files[i].from) {
+            snprintf(source, sizeof source, "lab/ch30/grade/solutions/%s", files[i].from);
+            text = tu_read_file(source, NULL);
+        }
+        assert_true(tu_write_file(path, text ? text : "int nothing_here;\n"));
+        free(text);
+        int code = make_grade_sheet(NULL, path, dir, log);
+        text = tu_read_file(log, NULL);
+        if (!strstr(text, files[i].sheet) || count(text, "\nsheet ") != 1 || (code == 0) != (files[i].exit == 0))
+            fail_msg("%s (from %s): make exited %d, expected %s alone:\n%s", files[i].name,
+                     files[i].from ? files[i].from : "nothing", code, files[i].sheet, text);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grade30_every_verdict_points_to_a_heading),
         cmocka_unit_test(test_grade30_make_grade30_as_a_student_runs_it),
+        cmocka_unit_test(test_grade30_make_grades_a_file_as_its_own_sheet),
     };
     return cmocka_run_group_tests_name("the grader as a student runs it", tests, NULL, NULL);
 }

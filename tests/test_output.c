@@ -16,6 +16,7 @@
 #include "cmocka_all.h"
 #include "program/evidence.h"
 #include "program/output.h"
+#include "draw/png_decode.h"
 #include "draw/png_encode.h"
 #include "testutil.h"
 
@@ -130,6 +131,46 @@ static void test_output_png_decodes_to_the_same_pixels(void **state)
     assert_int_equal(h, 5);
     assert_memory_equal(pixels, c.rgb, 7 * 5 * 3);
     stbi_image_free(pixels);
+    bytes_free(&png);
+    canvas_free(&c);
+}
+
+/* png_decode_file reads back what png_encode wrote, pixel for pixel (seeded pixels), and
+ * refuses by name what it cannot read: a file that is not a PNG, an image wider than asked,
+ * a folder, a file that is not there. */
+static void test_output_png_decode_file_reads_back_and_refuses(void **state)
+{
+    (void)state;
+    char dir[64], path[128];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    canvas c, back;
+    assert_int_equal(canvas_init(&c, 37, 23, (rgb){1, 2, 3}, NULL), LAB_OK);
+    unsigned long long s = 30;
+    for (int k = 0; k < 37 * 23 * 3; k++)
+        s = s * 6364136223846793005ull + 1442695040888963407ull, c.rgb[k] = (unsigned char)(s >> 56);
+    bytes png = {0};
+    assert_int_equal(png_encode(&c, &png, NULL), LAB_OK);
+    snprintf(path, sizeof path, "%s/a.png", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(png.data, 1, png.len, f), png.len);
+    fclose(f);
+    assert_int_equal(png_decode_file(path, 4096, &back, NULL), LAB_OK);
+    assert_int_equal(back.width, 37);
+    assert_int_equal(back.height, 23);
+    assert_memory_equal(back.rgb, c.rgb, 37 * 23 * 3);
+    canvas_free(&back);
+    lab_diag d = {0};
+    assert_int_equal(png_decode_file(path, 30, &back, &d), LAB_ERR_INPUT_FILE); /* 37 wide, 30 asked */
+    assert_non_null(strstr(d.value, "37 x 23 pixels"));
+    snprintf(path, sizeof path, "%s/not.png", dir);
+    assert_true(tu_write_file(path, "not a picture"));
+    assert_int_equal(png_decode_file(path, 4096, &back, &d), LAB_ERR_INPUT_FILE);
+    assert_non_null(strstr(d.value, "not a PNG"));
+    assert_int_equal(png_decode_file(dir, 4096, &back, &d), LAB_ERR_INPUT_FILE);
+    snprintf(path, sizeof path, "%s/missing.png", dir);
+    assert_int_equal(png_decode_file(path, 4096, &back, &d), LAB_ERR_INPUT_FILE);
+    assert_null(back.rgb);
     bytes_free(&png);
     canvas_free(&c);
 }
@@ -470,6 +511,7 @@ int main(void)
         cmocka_unit_test(test_output_format_double_round_trips),
         cmocka_unit_test(test_output_format_or_zero),
         cmocka_unit_test(test_output_png_decodes_to_the_same_pixels),
+        cmocka_unit_test(test_output_png_decode_file_reads_back_and_refuses),
         cmocka_unit_test(test_output_batch_commits_every_file),
         cmocka_unit_test(test_output_batch_failure_keeps_earlier_outputs),
         cmocka_unit_test(test_output_batch_reports_a_buffer_out_of_memory),

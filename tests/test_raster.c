@@ -225,6 +225,94 @@ static void test_raster_text_keeps_every_stroke_of_every_digit(void **state)
     }
 }
 
+/* canvas_blit_scaled: the 'F' as it is (scale 1); shrunk 2:1, each pixel the mean of its
+ * 2 x 2 block (computed here block by block); grown 2:1, each pixel four times; and over
+ * seeded sizes either way, a plain colour stays itself and every pixel stays within its
+ * box's least and greatest values. */
+static void test_raster_blit_scaled_is_a_box_filter(void **state)
+{
+    (void)state;
+    canvas f, out;
+    assert_int_equal(canvas_init(&f, 6, 5, white, NULL), LAB_OK);
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 6; x++)
+            if (f_rows[y][x] == '#')
+                canvas_put(&f, x, y, ink);
+    assert_int_equal(canvas_init(&out, 6, 5, (rgb){1, 2, 3}, NULL), LAB_OK);
+    canvas_blit_scaled(&out, &f, 0, 0, 6, 5);
+    assert_matches_f(&out);
+    canvas_free(&out);
+    /* 2:1 down on a 6 x 4 crop: the mean of each block, rounded to nearest */
+    assert_int_equal(canvas_init(&out, 3, 2, (rgb){1, 2, 3}, NULL), LAB_OK);
+    canvas crop;
+    assert_int_equal(canvas_init(&crop, 6, 4, white, NULL), LAB_OK);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 6; x++)
+            canvas_put(&crop, x, y, canvas_get(&f, x, y));
+    canvas_blit_scaled(&out, &crop, 0, 0, 3, 2);
+    for (int j = 0; j < 2; j++)
+        for (int i = 0; i < 3; i++) {
+            int inked = 0;
+            for (int v = 0; v < 2; v++)
+                for (int u = 0; u < 2; u++)
+                    inked += f_rows[2 * j + v][2 * i + u] == '#';
+            rgb want = {(unsigned char)((inked * 10 + (4 - inked) * 255 + 2) / 4),
+                        (unsigned char)((inked * 20 + (4 - inked) * 255 + 2) / 4),
+                        (unsigned char)((inked * 30 + (4 - inked) * 255 + 2) / 4)};
+            if (!rgb_equal(canvas_get(&out, i, j), want))
+                fail_msg("block (%d, %d): %d inked of 4, not their mean", i, j, inked);
+        }
+    canvas_free(&out), canvas_free(&crop);
+    /* 1:2 up: each pixel a 2 x 2 block */
+    assert_int_equal(canvas_init(&out, 12, 10, (rgb){1, 2, 3}, NULL), LAB_OK);
+    canvas_blit_scaled(&out, &f, 0, 0, 12, 10);
+    for (int y = 0; y < 10; y++)
+        for (int x = 0; x < 12; x++)
+            assert_true(rgb_equal(canvas_get(&out, x, y), canvas_get(&f, x / 2, y / 2)));
+    canvas_free(&out), canvas_free(&f);
+    /* seeded sizes: a plain colour stays itself; every pixel within its box's range */
+    unsigned long long s = 30;
+    for (int run = 0; run < 60; run++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int sw = 1 + (int)(s >> 58), sh = 1 + (int)((s >> 52) % 64), w = 1 + (int)((s >> 40) % 70),
+            h = 1 + (int)((s >> 30) % 70);
+        canvas src;
+        assert_int_equal(canvas_init(&src, sw, sh, (rgb){90, 140, 200}, NULL), LAB_OK);
+        assert_int_equal(canvas_init(&out, w, h, white, NULL), LAB_OK);
+        canvas_blit_scaled(&out, &src, 0, 0, w, h);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                assert_true(rgb_equal(canvas_get(&out, x, y), (rgb){90, 140, 200}));
+        for (int k = 0; k < sw * sh * 3; k++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            src.rgb[k] = (unsigned char)(s >> 56);
+        }
+        canvas_blit_scaled(&out, &src, 0, 0, w, h);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                /* the box: the source pixels whose centres fall within the pixel's square */
+                double cx0 = (double)x * sw / w, cx1 = (double)(x + 1) * sw / w, cy0 = (double)y * sh / h,
+                       cy1 = (double)(y + 1) * sh / h;
+                int lo[3] = {255, 255, 255}, hi[3] = {0, 0, 0};
+                for (int v = 0; v < sh; v++)
+                    for (int u = 0; u < sw; u++) {
+                        bool inside = (u + 1 > cx0 && u < cx1 && v + 1 > cy0 && v < cy1);
+                        for (int k = 0; inside && k < 3; k++) {
+                            int value = src.rgb[3 * (v * sw + u) + k];
+                            lo[k] = value < lo[k] ? value : lo[k], hi[k] = value > hi[k] ? value : hi[k];
+                        }
+                    }
+                rgb got = canvas_get(&out, x, y);
+                const int g[3] = {got.r, got.g, got.b};
+                for (int k = 0; k < 3; k++)
+                    if (g[k] < lo[k] || g[k] > hi[k])
+                        fail_msg("%d x %d into %d x %d: pixel (%d, %d) channel %d is %d, outside [%d, %d]", sw, sh, w,
+                                 h, x, y, k, g[k], lo[k], hi[k]);
+            }
+        canvas_free(&src), canvas_free(&out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_raster_text_that_does_not_fit_is_counted),
         cmocka_unit_test(test_raster_text_draws_inside_its_box),
         cmocka_unit_test(test_raster_text_keeps_every_stroke_of_every_digit),
+        cmocka_unit_test(test_raster_blit_scaled_is_a_box_filter),
     };
     return cmocka_run_group_tests_name("raster", tests, NULL, NULL);
 }

@@ -348,3 +348,29 @@ void canvas_blit(canvas *dst, const canvas *src, int x, int y)
         memcpy(dst->rgb + 3 * ((size_t)(y + j) * dst->width + (size_t)(x + i0)),
                src->rgb + 3 * ((size_t)j * src->width + (size_t)i0), 3 * (size_t)(i1 - i0));
 }
+
+void canvas_blit_scaled(canvas *dst, const canvas *src, int x, int y, int w, int h)
+{
+    if (w < 1 || h < 1 || src->width < 1 || src->height < 1)
+        return;
+    /* destination pixel (i, j) covers source columns [i W / w, (i + 1) W / w) and rows
+     * likewise, in integers (at least one of each: the nearest where it grows) */
+    for (int j = 0; j < h; j++) {
+        int y0 = (int)((long long)j * src->height / h), y1 = (int)((long long)(j + 1) * src->height / h);
+        y1 = y1 > y0 ? y1 : y0 + 1;
+        for (int i = 0; i < w; i++) {
+            if (!canvas_contains(dst, x + i, y + j))
+                continue;
+            int x0 = (int)((long long)i * src->width / w), x1 = (int)((long long)(i + 1) * src->width / w);
+            x1 = x1 > x0 ? x1 : x0 + 1;
+            unsigned long long sum[3] = {0, 0, 0}, n = (unsigned long long)(x1 - x0) * (unsigned long long)(y1 - y0);
+            for (int v = y0; v < y1; v++)
+                for (int u = x0; u < x1; u++)
+                    for (int k = 0; k < 3; k++)
+                        sum[k] += src->rgb[3 * ((size_t)v * (size_t)src->width + (size_t)u) + (size_t)k];
+            canvas_put(dst, x + i, y + j,
+                       (rgb){(unsigned char)((sum[0] + n / 2) / n), (unsigned char)((sum[1] + n / 2) / n),
+                             (unsigned char)((sum[2] + n / 2) / n)});
+        }
+    }
+}

@@ -87,6 +87,10 @@ int raster_text_width(const char *text, int scale);
 int raster_text_height(const char *text, int scale);
 /* Copies src onto dst with src's top-left corner at (x, y), clipped to dst. */
 void canvas_blit(canvas *dst, const canvas *src, int x, int y);
+/* src shrunk (or grown) into the w x h box at (x, y) of dst, clipped to dst: each pixel
+ * the mean of the source pixels its square covers (a box filter, so that thin lines and
+ * text stay visible when shrunk), nearest where it grows. */
+void canvas_blit_scaled(canvas *dst, const canvas *src, int x, int y, int w, int h);
 
 #ifdef __cplusplus
 }

@@ -162,7 +162,7 @@ static void test_every_state(void **state)
                         fail_msg("%s, twist %g: \"%s\" on the panel", view30_method_name(st.method), st.twist_deg,
                                  lines[k]);
                 bytes json = {0};
-                assert_int_equal(view30_evidence(&st, &r, &json, &d), LAB_OK);
+                assert_int_equal(view30_evidence(&st, &r, NULL, &json, &d), LAB_OK);
                 cJSON *root = cJSON_Parse((const char *)json.data);
                 assert_non_null(root);
                 assert_true(fabs(tu_json_num(tu_obj(root, "state"), "twist_deg") - st.twist_deg) == 0.0);
@@ -193,29 +193,70 @@ static void test_page_picture_is_current(void **state)
 }
 
 /* The student's panel: every status it shows fits, positions that are not finite are not
- * drawn (and say so). */
+ * drawn (and say so); the mistake (the grader's picture shrunk into the panel, of any
+ * shape, or none) and its whole verdict wrapped under the panels fit, whatever the verdict
+ * and its lines (long, no spaces); and the help over any of these frames fits. */
 static void test_student_panel(void **state)
 {
     (void)state;
     static view30_student s;
     const char *statuses[] = {"version 999999", "not written yet", "no compile: last good one",
                               "stopped at 2 s: a loop?", "crashed: signal 11", "did not run: see stderr"};
+    static const char *const verdicts[] = {"wrong", "crashed", "too slow", "undefined behaviour", "not graded here",
+                                           "does not compile"};
+    static const int pictures[][2] = {{0, 0}, {500, 800}, {500, 400}, {1, 1}, {4000, 10}, {10, 4000}};
     for (size_t k = 0; k < sizeof statuses / sizeof statuses[0]; k++)
-        for (int finite = 0; finite < 3; finite++) {
-            s = (view30_student){.loaded = true, .has_positions = finite > 0, .positions_deg = -3599.5, .line_count = 8};
-            snprintf(s.status, sizeof s.status, "%s", statuses[k]);
-            for (int i = 0; i < 8; i++)
-                memset(s.lines[i], 'x', VIEW30_LINE - 1);
-            for (int v = 0; v < VERTS; v++)
-                s.positions[v] = finite == 2 ? scene.sweep[7][v] : vec3_make(NAN, 0, INFINITY);
-            canvas frame = {0};
-            view30_readout r;
-            lab_diag d = {0};
-            view30_state st = {10, 20, VIEW30_LBS, VIEW30_HAND};
-            assert_int_equal(view30_frame(&scene, &st, &s, &frame, &r, &d), LAB_OK);
-            assert_int_equal(canvas_check_whole(&frame, "view30", &d), LAB_OK);
-            canvas_free(&frame);
-        }
+        for (int finite = 0; finite < 3; finite++)
+            for (int mistake = 0; mistake < 2; mistake++) {
+                s = (view30_student){.loaded = true, .has_positions = finite > 0, .positions_deg = -3599.5,
+                                     .line_count = 8};
+                snprintf(s.status, sizeof s.status, "%s", statuses[k]);
+                for (int i = 0; i < 8; i++)
+                    memset(s.lines[i], i % 2 ? 'x' : ' ', VIEW30_TEXT - 1), s.lines[i][0] = 'y';
+                for (int v = 0; v < VERTS; v++)
+                    s.positions[v] = finite == 2 ? scene.sweep[7][v] : vec3_make(NAN, 0, INFINITY);
+                if (mistake) { /* a wrong exercise 24 with every line long */
+                    s.verdict_count = 1, s.wrong = 1, s.show_mistake = true;
+                    snprintf(s.verdicts[0].line, VIEW30_TEXT, "24. %0300d: %s", 7, verdicts[k]);
+                    s.verdicts[0].details = VIEW30_DETAIL;
+                    for (int j = 0; j < VIEW30_DETAIL; j++)
+                        memset(s.verdicts[0].detail[j], j % 2 ? 'w' : ' ', VIEW30_TEXT - 1);
+                    const int *size = pictures[(k + (size_t)finite) % 6];
+                    if (size[0])
+                        assert_int_equal(canvas_init(&s.mistake, size[0], size[1], (rgb){200, 30, 30}, NULL), LAB_OK);
+                }
+                static const char *const hows[] = {"by exercises 1-3", "by exercise 10", "by exercises 11-13",
+                                                   "by exercise 6", "by exercise 23", "by exercise 24",
+                                                   "not on this sheet", "no exercise for it"};
+                s.positions_method = (view30_method)((k + (size_t)finite) % VIEW30_METHODS);
+                snprintf(s.how, sizeof s.how, "%s", hows[(k * 3 + (size_t)finite) % 8]);
+                canvas frame = {0};
+                view30_readout r;
+                lab_diag d = {0};
+                view30_state st = {10, 20, VIEW30_LBS, VIEW30_HAND};
+                assert_int_equal(view30_frame(&scene, &st, &s, &frame, &r, &d), LAB_OK);
+                assert_int_equal(canvas_check_whole(&frame, "view30", &d), LAB_OK);
+                for (int m = 0; m < VIEW30_METHODS && !mistake; m++) /* every method's name and every how */
+                    for (int h = 0; h < 8; h++) {
+                        canvas again = {0};
+                        s.positions_method = (view30_method)m;
+                        snprintf(s.how, sizeof s.how, "%s", hows[h]);
+                        assert_int_equal(view30_frame(&scene, &st, &s, &again, &r, &d), LAB_OK);
+                        assert_int_equal(canvas_check_whole(&again, "view30", &d), LAB_OK);
+                        canvas_free(&again);
+                    }
+                if (mistake && s.mistake.width) { /* the picture drawn in the second panel */
+                    int red = 0;
+                    for (int y = 0; y < VIEW30_PANEL_H; y++)
+                        for (int x = VIEW30_PANEL_W; x < 2 * VIEW30_PANEL_W; x++)
+                            red += rgb_equal(canvas_get(&frame, x, y), (rgb){200, 30, 30});
+                    assert_true(red > 0);
+                }
+                view30_help_overlay(&frame);
+                assert_int_equal(canvas_check_whole(&frame, "view30 with its help", &d), LAB_OK);
+                canvas_free(&frame);
+                canvas_free(&s.mistake);
+            }
 }
 
 /* The command line over what it accepts: seeded angles anywhere in [-3600, 3600] (any

@@ -105,6 +105,175 @@ static void test_sheet_reloads(void **state)
     tu_image_free(&shot);
 }
 
+/* The window as a student uses it with the chapter's headline mistakes, each written apart
+ * from the grader's own (L G for G L, B^-1 G for G B^-1, a point blended as a direction, a
+ * dual quaternion's translation without its 1/2, the last on the DQS sheet): each graded
+ * wrong, the mistake drawn (a frame that differs from the correct sheet's), its whole
+ * verdict (the case, computed, expected, the known mistake, the heading) on stdout and in
+ * the JSON p saves, with no "nan" there; and the correct sheet's frame shows no mistake. */
+static void test_headline_mistakes_are_drawn(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    static const struct { const char *sheet, *reference, *rename, *body, *mistake; } runs[] = {
+        {"exercises.c", "reference.c", NULL, NULL, NULL}, /* correct: the picture every other is held against */
+        {"exercises.c", "reference.c", "ex30_world_matrix",
+         "mat4 ex30_world_matrix(mat4 parent_world, mat4 local) { return mat4_mul(local, parent_world); }\n",
+         "the known mistake: L G for G L"},
+        {"exercises.c", "reference.c", "ex30_skin_matrix",
+         "mat4 ex30_skin_matrix(mat4 world, mat4 inverse_bind) { return mat4_mul(inverse_bind, world); }\n",
+         "the known mistake: B^-1 G for G B^-1"},
+        {"exercises.c", "reference.c", "ex30_lbs_point",
+         "vec3 ex30_lbs_point(vec3 p, const int *joint, const double *weight, int k, const mat4 *palette)\n"
+         "{ vec4 s = {0, 0, 0, 0}; for (int i = 0; i < k; i++)\n"
+         "  s = vec4_add(s, vec4_scale(mat4_mul_vec4(palette[joint[i]], (vec4){p.x, p.y, p.z, 0}), weight[i]));\n"
+         "  return vec3_make(s.x, s.y, s.z); }\n",
+         "the known mistake: p~ = (x, y, z, 0)"},
+        {"dqs.c", "reference_dqs.c", "ex30_dq_from_rigid",
+         "dualquat ex30_dq_from_rigid(quat rotation, vec3 translation)\n"
+         "{ quat t = {0, translation.x, translation.y, translation.z}; return (dualquat){rotation, quat_mul(t, rotation)}; }\n",
+         "the known mistake: a dual quaternion translation without its 1/2"},
+    };
+    tu_image correct = {0};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char dir[300], sheet[400], answer[400], script[400], shot[400], text[4096];
+        snprintf(dir, sizeof dir, "%s/run%zu", ctx->dir, i);
+        assert_int_equal(mkdir(dir, 0777), 0);
+        snprintf(sheet, sizeof sheet, "%s/%s", dir, runs[i].sheet);
+        assert_true(tu_write_file(sheet, "/* nothing yet */\n"));
+        snprintf(answer, sizeof answer, "%s/answer.c", dir);
+        if (runs[i].rename)
+            snprintf(text, sizeof text, "#define %s reference_version\n#include \"%s/lab/ch30/grade/solutions/%s\"\n#undef %s\n%s",
+                     runs[i].rename, cwd, runs[i].reference, runs[i].rename, runs[i].body);
+        else
+            snprintf(text, sizeof text, "#include \"%s/lab/ch30/grade/solutions/%s\"\n", cwd, runs[i].reference);
+        assert_true(tu_write_file(answer, text));
+        snprintf(shot, sizeof shot, "%s/frame.png", dir);
+        snprintf(script, sizeof script, "%s/script.txt", dir);
+        snprintf(text, sizeof text, "graded\nwrite %s\ngraded\nshot %s\nsave\nquit\n", answer, shot);
+        assert_true(tu_write_file(script, text));
+        char *args[] = {"--sheet", sheet, "--script", script, "--out", dir, NULL};
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+        char *out = tu_read_file(ctx->out_path, NULL);
+        assert_non_null(out);
+        if (runs[i].mistake) { /* the whole verdict on stdout: the case, computed, expected, the mistake, the heading */
+            const char *whole[] = {": wrong", "case ", "computed: ", "expected: ", runs[i].mistake, "read: "};
+            for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++)
+                if (!strstr(out, whole[k]))
+                    fail_msg("%s: no \"%s\" on view30's output:\n%s", runs[i].body, whole[k], out);
+        } else if (strstr(out, ": wrong"))
+            fail_msg("the correct sheet graded wrong:\n%s", out);
+        free(out);
+        /* the saved evidence: the verdicts whole, no nan */
+        DIR *folder = opendir(dir);
+        assert_non_null(folder);
+        char *json = NULL;
+        for (struct dirent *e; (e = readdir(folder));)
+            if (strstr(e->d_name, ".json"))
+                json = tu_read_file(tu_path(dir, e->d_name), NULL);
+        closedir(folder);
+        assert_non_null(json);
+        assert_null(strstr(json, "nan"));
+        assert_non_null(strstr(json, "\"verdicts\""));
+        if (runs[i].mistake) {
+            assert_non_null(strstr(json, runs[i].mistake));
+            assert_non_null(strstr(json, "\"shown\":\t\"the mistake\""));
+        }
+        free(json);
+        tu_image frame;
+        assert_true(tu_image_load(shot, &frame));
+        if (!runs[i].mistake) {
+            correct = frame;
+            continue;
+        }
+        /* the mistake drawn where the correct sheet's twist is: the second panel differs */
+        size_t differ = 0;
+        for (int y = 0; y < VIEW30_PANEL_H; y++)
+            for (int x = VIEW30_PANEL_W; x < 2 * VIEW30_PANEL_W; x++) {
+                size_t at = ((size_t)y * VIEW30_WIDTH + (size_t)x) * 3;
+                differ += memcmp(frame.rgb + at, correct.rgb + at, 3) != 0;
+            }
+        if (differ < 1000)
+            fail_msg("%s: the frame's second panel differs from the correct sheet's in %zu pixels only", runs[i].body, differ);
+        tu_image_free(&frame);
+    }
+    tu_image_free(&correct);
+}
+
+/* Yours follows the state: each sheet's exercises for the method draw the twist at the
+ * window's angle with the selected weights (the reference solutions: the same mesh as the
+ * lab's in the same camera, so the second panel holds the first's edges), and where a sheet
+ * has no exercise for the method the window says so (the saved evidence's yours_by). */
+static void test_yours_follows_the_method(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    static const struct { const char *sheet, *reference, *method, *weights, *by; } runs[] = {
+        {"exercises.c", "reference.c", "LBS", "heat", "by exercises 1-3"},
+        {"exercises.c", "reference.c", "DQS", "bbw", "by exercise 6"},
+        {"skeleton.c", "reference_skeleton.c", "LBS", "blender", "by exercise 10"},
+        {"dqs.c", "reference_dqs.c", "DQS", "hand", "by exercises 11-13"},
+        {"fixes.c", "reference_fixes.c", "CoR", "heat", "by exercise 23"},
+        {"fixes.c", "reference_fixes.c", "corrective-before", "hand", "by exercise 24"},
+        {"fixes.c", "reference_fixes.c", "corrective-after", "hand", "by exercise 24"},
+        {"dqs.c", "reference_dqs.c", "LBS", "hand", "not on this sheet"},
+        {"exercises.c", "reference.c", "twist3", "hand", "no exercise for it"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char dir[300], sheet[400], script[400], shot[400], text[1024], source[200];
+        snprintf(dir, sizeof dir, "%s/run%zu", ctx->dir, i);
+        assert_int_equal(mkdir(dir, 0777), 0);
+        snprintf(sheet, sizeof sheet, "%s/%s", dir, runs[i].sheet);
+        snprintf(source, sizeof source, "lab/ch30/grade/solutions/%s", runs[i].reference);
+        char *reference = tu_read_file(source, NULL);
+        assert_non_null(reference);
+        assert_true(tu_write_file(sheet, reference));
+        free(reference);
+        snprintf(shot, sizeof shot, "%s/frame.png", dir);
+        snprintf(script, sizeof script, "%s/script.txt", dir);
+        snprintf(text, sizeof text, "graded\nshot %s\nsave\nquit\n", shot);
+        assert_true(tu_write_file(script, text));
+        char *args[] = {"--sheet", sheet, "--twist", "137", "--method", (char *)runs[i].method, "--weights",
+                        (char *)runs[i].weights, "--script", script, "--out", dir, NULL};
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+        DIR *folder = opendir(dir);
+        assert_non_null(folder);
+        char *json = NULL;
+        for (struct dirent *e; (e = readdir(folder));)
+            if (strstr(e->d_name, ".json"))
+                json = tu_read_file(tu_path(dir, e->d_name), NULL);
+        closedir(folder);
+        assert_non_null(json);
+        char by[200];
+        snprintf(by, sizeof by, "\"yours_by\":\t\"%s\"", runs[i].by);
+        if (!strstr(json, by) || strstr(json, ": wrong") || strstr(json, "nan"))
+            fail_msg("%s with %s: no %s, or a verdict not correct:\n%s", runs[i].sheet, runs[i].method, by, json);
+        bool drawn = strncmp(runs[i].by, "by ", 3) == 0;
+        assert_true(strstr(json, drawn ? "\"yours_drawn\":\t1" : "\"yours_drawn\":\t0") != NULL);
+        free(json);
+        tu_image frame;
+        assert_true(tu_image_load(shot, &frame));
+        int same = 0, lab_edges = 0;
+        for (int y = 120; y < VIEW30_PANEL_H; y++)
+            for (int x = 0; x < VIEW30_PANEL_W; x++) {
+                const unsigned char *l = frame.rgb + ((size_t)y * VIEW30_WIDTH + (size_t)x) * 3;
+                const unsigned char *s = l + VIEW30_PANEL_W * 3;
+                lab_edges += l[0] != 255;
+                same += l[0] != 255 && memcmp(l, s, 3) == 0;
+            }
+        if (drawn && !(lab_edges > 1000 && same > lab_edges * 9 / 10))
+            fail_msg("%s with %s and %s weights: yours holds %d of the lab's %d edge pixels", runs[i].sheet,
+                     runs[i].method, runs[i].weights, same, lab_edges);
+        if (!drawn && same > lab_edges / 10) /* nothing drawn: the panel holds its labels alone */
+            fail_msg("%s with %s: drawn, though the sheet has no exercise for it", runs[i].sheet, runs[i].method);
+        tu_image_free(&frame);
+    }
+}
+
 /* Whether a process's command line holds `what` (the grader of a sheet of that path). */
 static bool a_process_names(const char *what)
 {
@@ -241,6 +410,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_sheet_reloads, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_quit_while_grading, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_headline_mistakes_are_drawn, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_yours_follows_the_method, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_under_xvfb, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,8 +48,9 @@ static int usage(FILE *to)
             "  --method NAME            LBS (default), DQS, CoR, twist1, twist3, corrective-before,\n"
             "                           corrective-after\n"
             "  --weights NAME           hand (default), heat, blender, bbw\n"
-            "  --sheet FILE             watch a sheet of exercises 1-3 (lab/ch30/exercises.c): rebuilt,\n"
-            "                           run and graded on every save\n"
+            "  --sheet FILE             watch a sheet (lab/ch30/exercises.c or lab/ch30/sheets/*): rebuilt,\n"
+            "                           graded, and its exercises for the method drawn beside the\n"
+            "                           lab's on every save; a wrong exercise's mistake shown (v)\n"
             "  --out DIR                where p saves the frame and its JSON (default " DEFAULT_OUT ")\n"
             "  --script FILE            input from a file instead of the keyboard (the suites': one\n"
             "                           command a line: key NAME, drag DX DY, wait SECONDS, shot FILE,\n"
@@ -199,8 +200,10 @@ int main(int argc, char **argv)
             polled = SDL_GetTicks();
             view30_reload_sheet(&v, &w, &d);
         }
-        if (o.sheet && v.student.loaded && v.student.positions_deg != v.state.twist_deg) {
-            view30_sheet_skin(&v.sheet, &v.scene.rigs[VIEW30_HAND][RIG30_TWIST], v.state.twist_deg, &v.student);
+        if (o.sheet && v.student.loaded &&
+            (v.student.positions_deg != v.state.twist_deg || v.student.positions_method != v.state.method ||
+             v.student.positions_weights != v.state.weights)) { /* yours follows the state */
+            view30_sheet_skin(&v.sheet, &v.scene, &v.state, &v.student);
             v.dirty = true;
         }
         Uint64 now = SDL_GetPerformanceCounter();
@@ -235,6 +238,7 @@ int main(int argc, char **argv)
     if (script)
         fclose(script);
     canvas_free(&v.frame);
+    canvas_free(&v.student.mistake);
     if (o.sheet)
         view30_sheet_free(&v.sheet);
     if (o.asset)

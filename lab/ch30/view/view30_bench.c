@@ -92,7 +92,7 @@ int view30_bench(view30_viewer *v, view30_window *w, lab_diag *d)
             struct timespec a, b;
             clock_gettime(CLOCK_MONOTONIC, &a);
             view30_sheet_build(&v->sheet, &v->student);
-            view30_sheet_skin(&v->sheet, &v->scene.rigs[VIEW30_HAND][RIG30_TWIST], 90.0, &v->student);
+            view30_sheet_skin(&v->sheet, &v->scene, &(view30_state){90.0, 0.0, VIEW30_LBS, VIEW30_HAND}, &v->student);
             if (view30_draw(v, d) != LAB_OK)
                 return fclose(out), 1;
             view30_window_show(w, &v->frame);

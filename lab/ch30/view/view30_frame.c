@@ -83,17 +83,50 @@ static const char *number(char *buf, size_t size, double x, const char *format)
     return format_or_zero(buf, size, x, format, FORMAT_ZERO_BRIEF);
 }
 
-/* The student's twist (or why there is none) in the second panel. */
+/* The mistake in the second panel: the grader's own picture of the first exercise that is
+ * not correct (its pose beside the lab's and the failing case, or the failing case alone
+ * where the pose hides it), shrunk to the panel. */
+static void mistake_panel(const view30_student *student, canvas *out)
+{
+    const view30_verdict *v = &student->verdicts[student->wrong - 1];
+    char l1[VIEW30_LINE], l2[VIEW30_LINE];
+    int number = 0;
+    sscanf(v->line, "%d.", &number);
+    snprintf(l1, sizeof l1, "the mistake: exercise %d", number);
+    const char *verdict = strrchr(v->line, ':'); /* "wrong", "crashed", "undefined behaviour", ... */
+    snprintf(l2, sizeof l2, "%.20s", verdict ? verdict + 2 : "");
+    const char *label[VIEW30_LABEL_LINES] = {l1, l2, "the grader's picture (v)", "green the lab's, red yours"};
+    if (!student->mistake.width) /* the reason is on stdout */
+        label[2] = "no picture (v: yours)", label[3] = "";
+    for (int k = 0; k < VIEW30_LABEL_LINES; k++)
+        figure_draw_label(out, k, label[k]);
+    if (!student->mistake.width)
+        return;
+    /* the largest box of the picture's shape that fits under the labels */
+    int top = figure_label_height(VIEW30_LABEL_LINES) + 4, room_w = VIEW30_PANEL_W - 8, room_h = VIEW30_PANEL_H - top - 4;
+    int w = room_w, h = (int)((long long)student->mistake.height * room_w / student->mistake.width);
+    if (h > room_h)
+        h = room_h, w = (int)((long long)student->mistake.width * room_h / student->mistake.height);
+    w = w < 1 ? 1 : w, h = h < 1 ? 1 : h; /* a sliver of a picture is still a pixel */
+    canvas_blit_scaled(out, &student->mistake, 4 + (room_w - w) / 2, top, w, h);
+}
+
+/* The student's twist (or why there is none) in the second panel, or the mistake. */
 static lab_error student_panel(const view30_scene *s, const view30_student *student, canvas *out, lab_diag *d)
 {
     lab_error e = canvas_init(out, VIEW30_PANEL_W, VIEW30_PANEL_H, FIGURE_BACKGROUND, d);
     if (e != LAB_OK)
         return e;
-    const char *label[VIEW30_LABEL_LINES] = {"yours: exercises 1-3", student->status, "", ""};
-    char l3[64];
+    if (student->show_mistake && student->wrong > 0) {
+        mistake_panel(student, out);
+        return LAB_OK;
+    }
+    char l1[VIEW30_LINE], l4[64];
+    snprintf(l1, sizeof l1, "yours: %s", view30_method_name(student->positions_method));
+    const char *label[VIEW30_LABEL_LINES] = {l1, student->how[0] ? student->how : "", student->status, ""};
     if (student->has_positions) {
-        snprintf(l3, sizeof l3, "theta = %g deg", student->positions_deg);
-        label[2] = l3;
+        snprintf(l4, sizeof l4, "theta = %g deg", student->positions_deg);
+        label[3] = l4;
         camera cam;
         const vec3 *poses[1 + LAB30_SWEEP_FRAMES] = {student->positions};
         for (int k = 0; k < LAB30_SWEEP_FRAMES; k++)
@@ -125,6 +158,116 @@ static lab_error student_panel(const view30_scene *s, const view30_student *stud
     return LAB_OK;
 }
 
+/* Text of the readouts' scale cut into lines of at most `width` pixels, at spaces where it
+ * can (a word longer than a line is cut), into out (lines of VIEW30_TEXT); how many, at most
+ * max. */
+static int wrap(const char *text, int width, char (*out)[VIEW30_TEXT], int max)
+{
+    int n = 0;
+    size_t len = strlen(text), at = 0;
+    while (at < len && n < max) {
+        size_t end = len, cut = at;
+        char line[VIEW30_TEXT];
+        for (size_t k = at; k < len; k++) { /* the longest prefix that fits */
+            size_t m = k - at + 1 < sizeof line ? k - at + 1 : sizeof line - 1;
+            memcpy(line, text + at, m), line[m] = 0;
+            if (raster_text_width(line, 1) > width || m == sizeof line - 1) {
+                end = k;
+                break;
+            }
+            if (text[k] == ' ')
+                cut = k;
+        }
+        if (end < len && cut > at) /* at the last space */
+            end = cut;
+        if (end == at)
+            end = at + 1;
+        snprintf(out[n++], VIEW30_TEXT, "%.*s", (int)(end - at), text + at);
+        at = end;
+        while (at < len && text[at] == ' ')
+            at++;
+    }
+    return n;
+}
+
+enum { READOUT_LINES = 8 }; /* the bottom's lines at scale 1 */
+
+void view30_student_lines(const view30_student *student, canvas *out)
+{
+    char lines[READOUT_LINES][VIEW30_TEXT];
+    int n = 0;
+    if (student->show_mistake && student->wrong > 0) { /* the whole verdict, wrapped */
+        const view30_verdict *v = &student->verdicts[student->wrong - 1];
+        n = wrap(v->line, VIEW30_WIDTH - 16, lines, READOUT_LINES);
+        for (int k = 0; k < v->details && n < READOUT_LINES; k++) {
+            char indented[VIEW30_TEXT + 4];
+            snprintf(indented, sizeof indented, "  %s", v->detail[k]);
+            n += wrap(indented, VIEW30_WIDTH - 16, lines + n, READOUT_LINES - n);
+        }
+    } else {
+        for (int k = 0; k < student->line_count && n < READOUT_LINES; k++)
+            n += wrap(student->lines[k], VIEW30_WIDTH - 16, lines + n, READOUT_LINES - n);
+    }
+    for (int k = 0; k < n; k++)
+        raster_text(out, 8, VIEW30_PANEL_H + 6 + 12 * k, 1, lines[k], FIGURE_TEXT);
+}
+
+/* The help: every key and what the panels show, over the frame. */
+static const char *const help_lines[] = {
+    "view30: chapter 30 in a window (h or F1: this help)",
+    "",
+    "drag           twist by x, bend by y (a degree a pixel)",
+    "left/right     twist -5/+5 deg (shift: 1)",
+    "up/down        bend +5/-5 deg (shift: 1)",
+    "m / M          next / previous method: LBS, DQS, CoR,",
+    "               twist joints x1, x3, corrective before/after",
+    "w / W          next / previous weights: hand, heat, blender, bbw",
+    "0              both angles back to 0",
+    "v              with a sheet: your twist, or the mistake",
+    "p              save the frame (PNG) and its numbers (JSON)",
+    "F12            save the window's own pixels",
+    "q, Escape      quit",
+    "",
+    "left: the twist, as lab30 draws it",
+    "middle: the bend at the elbow; with --sheet, yours",
+    "bottom: the middle ring's radius beside its closed form,",
+    "the blended map's det and singular values; or the grader's",
+    "verdicts (with a mistake: its whole verdict)",
+    "asset: c clip, space pause, , . scrub, m LBS/DQS",
+};
+
+void view30_help_overlay(canvas *frame)
+{
+    /* two columns where a line has them (a key, then what it does: the font is
+     * proportional, so the second column has its own x) */
+    int lines = (int)(sizeof help_lines / sizeof help_lines[0]), key_w = 0, w = 0;
+    for (int k = 0; k < lines; k++) {
+        const char *gap = strstr(help_lines[k], "  ");
+        if (gap) {
+            char key[64];
+            snprintf(key, sizeof key, "%.*s", (int)(gap - help_lines[k]), help_lines[k]);
+            int kw = raster_text_width(key, 1);
+            key_w = kw > key_w ? kw : key_w;
+        }
+    }
+    for (int k = 0; k < lines; k++) {
+        const char *gap = strstr(help_lines[k], "  ");
+        int lw = gap ? key_w + 16 + raster_text_width(gap + strspn(gap, " "), 1) : raster_text_width(help_lines[k], 1);
+        w = lw > w ? lw : w;
+    }
+    int h = lines * 14, x = (frame->width - w) / 2 - 12, y = (frame->height - h) / 2 - 12;
+    raster_fill_rect(frame, x - 2, y - 2, w + 28, h + 28, (rgb){60, 60, 60});
+    raster_fill_rect(frame, x, y, w + 24, h + 24, (rgb){250, 250, 240});
+    for (int k = 0; k < lines; k++) {
+        const char *gap = strstr(help_lines[k], "  ");
+        char key[64];
+        snprintf(key, sizeof key, "%.*s", gap ? (int)(gap - help_lines[k]) : 63, help_lines[k]);
+        raster_text(frame, x + 12, y + 12 + 14 * k, 1, key, FIGURE_TEXT);
+        if (gap)
+            raster_text(frame, x + 12 + key_w + 16, y + 12 + 14 * k, 1, gap + strspn(gap, " "), FIGURE_TEXT);
+    }
+}
+
 lab_error view30_frame(const view30_scene *s, const view30_state *st, const view30_student *student, canvas *out,
                        view30_readout *r, lab_diag *d)
 {
@@ -144,6 +287,11 @@ lab_error view30_frame(const view30_scene *s, const view30_state *st, const view
     if (e == LAB_OK) {
         canvas_blit(out, &twist, 0, 0);
         canvas_blit(out, &second, VIEW30_PANEL_W, 0);
+        /* a label cut in a panel is cut in the frame: the panels' counts are the frame's */
+        for (const canvas *panel = &twist; panel; panel = panel == &twist ? &second : NULL)
+            if (panel->text_outside && out->text_outside++ == 0)
+                snprintf(out->first_outside, sizeof out->first_outside, "%s", panel->first_outside);
+        out->out_of_memory = out->out_of_memory || twist.out_of_memory || second.out_of_memory;
         raster_fill_rect(out, 2 * VIEW30_PANEL_W, 0, 1, VIEW30_PANEL_H, (rgb){200, 200, 200});
         raster_fill_rect(out, 0, VIEW30_PANEL_H, VIEW30_WIDTH, 1, (rgb){200, 200, 200});
         /* the state and the keys, small */
@@ -151,13 +299,12 @@ lab_error view30_frame(const view30_scene *s, const view30_state *st, const view
         snprintf(state, sizeof state,
                  "method: %s\nweights: %s\n\nkeys\n"
                  "left/right  twist -/+5\nup/down     bend +/-5\ndrag x      twist\ndrag y      bend\n"
-                 "m  method\nw  weights\n0  angles to 0\np  save PNG+JSON\nq  quit",
+                 "m  method\nw  weights\n0  angles to 0\nv  yours/mistake\np  save PNG+JSON\nh  help\nq  quit",
                  view30_method_name(st->method), view30_weights_name(st->weights));
         raster_text(out, 2 * VIEW30_PANEL_W + 8, 8, 1, state, FIGURE_TEXT);
         char line[4][160], a[32], b[32], c[3][24], w[32];
         if (student && student->loaded) {
-            for (int k = 0; k < student->line_count && k < VIEW30_VERDICT_LINES; k++)
-                raster_text(out, 8, VIEW30_PANEL_H + 6 + 12 * k, 1, student->lines[k], FIGURE_TEXT);
+            view30_student_lines(student, out);
         } else { /* four lines that fit at every angle the options accept (test_view30) */
             snprintf(line[0], sizeof line[0], "twist %g: middle ring r = %s", st->twist_deg,
                      number(a, sizeof a, r->middle_radius, "%.6g"));
@@ -191,7 +338,8 @@ static void number_or_null(json_writer *w, const char *key, double x)
         json_writer_null(w, key);
 }
 
-lab_error view30_evidence(const view30_state *st, const view30_readout *r, bytes *out, lab_diag *d)
+lab_error view30_evidence(const view30_state *st, const view30_readout *r, const view30_student *student, bytes *out,
+                          lab_diag *d)
 {
     json_writer w;
     json_writer_begin(&w, out);
@@ -216,5 +364,26 @@ lab_error view30_evidence(const view30_state *st, const view30_readout *r, bytes
     number_or_null(&w, "inner_distance", r->inner);
     number_or_null(&w, "outer_bulge", r->bulge);
     json_writer_end(&w);
+    if (student && student->loaded) { /* the sheet's last grade, whole */
+        json_writer_object(&w, "sheet");
+        json_writer_string(&w, "status", student->status);
+        json_writer_string(&w, "graded_as", student->sheet_name);
+        json_writer_string(&w, "shown", student->show_mistake && student->wrong ? "the mistake" : "yours");
+        json_writer_string(&w, "yours_method", view30_method_name(student->positions_method));
+        json_writer_string(&w, "yours_by", student->how);
+        json_writer_int(&w, "yours_drawn", student->has_positions);
+        json_writer_array(&w, "verdicts");
+        for (int k = 0; k < student->verdict_count; k++) {
+            json_writer_object(&w, NULL);
+            json_writer_string(&w, "verdict", student->verdicts[k].line);
+            json_writer_array(&w, "lines");
+            for (int j = 0; j < student->verdicts[k].details; j++)
+                json_writer_string(&w, NULL, student->verdicts[k].detail[j]);
+            json_writer_end(&w);
+            json_writer_end(&w);
+        }
+        json_writer_end(&w);
+        json_writer_end(&w);
+    }
     return json_writer_finish(&w, d);
 }

@@ -14,7 +14,17 @@
 lab_error view30_frame(const view30_scene *s, const view30_state *st, const view30_student *student, canvas *out,
                        view30_readout *r, lab_diag *d);
 
-/* The state and its readouts as JSON (the window writes it beside the frame's PNG). */
-lab_error view30_evidence(const view30_state *st, const view30_readout *r, bytes *out, lab_diag *d);
+/* The sheet's lines in the readouts' place (the bottom of the frame, 800 x 104): the
+ * grader's one line an exercise, or, where the mistake is shown, the first wrong
+ * exercise's whole verdict; long lines wrapped at spaces. */
+void view30_student_lines(const view30_student *student, canvas *out);
+
+/* The help (h, F1) over the frame: every key, what each panel shows. */
+void view30_help_overlay(canvas *frame);
+
+/* The state and its readouts as JSON (the window writes it beside the frame's PNG), with
+ * the sheet's last grade, every verdict whole, where student is loaded (may be NULL). */
+lab_error view30_evidence(const view30_state *st, const view30_readout *r, const view30_student *student, bytes *out,
+                          lab_diag *d);
 
 #endif

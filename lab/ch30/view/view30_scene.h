@@ -110,16 +110,42 @@ lab_error view30_skin(const view30_scene *s, const view30_state *st, rig30_kind 
  * the sheet's exercises 1 to 3 ran, the cylinder's twist by the student's formulas. */
 #define VIEW30_VERDICT_LINES 8
 #define VIEW30_LINE 96
+#define VIEW30_EXERCISES 24 /* a sheet's exercises, at most */
+#define VIEW30_DETAIL 10    /* the lines under one verdict, at most */
+#define VIEW30_TEXT 400     /* one of the grader's lines */
+
+/* One exercise's whole verdict, as the grader printed it: its line ("3. the LBS blend ...:
+ * wrong") and every line under it (the case, computed, expected, the difference, the known
+ * mistake, the heading to read); never what the student's body printed. */
+typedef struct {
+    char line[VIEW30_TEXT];
+    char detail[VIEW30_DETAIL][VIEW30_TEXT];
+    int details;
+} view30_verdict;
+
 typedef struct {
     bool loaded;                                 /* a sheet is being watched */
-    char lines[VIEW30_VERDICT_LINES][VIEW30_LINE]; /* the grader's one line an exercise, or
+    char lines[VIEW30_VERDICT_LINES][VIEW30_TEXT]; /* the grader's one line an exercise, or
                                                   * the compiler's first error */
     int line_count;
     bool has_positions;                          /* the student's skinning ran */
     vec3 positions[RIG30_RINGS * RIG30_SEGMENTS];
-    double positions_deg;                        /* the twist they are at */
+    double positions_deg;                        /* the state they are at: the twist, */
+    view30_method positions_method;              /* the method, */
+    view30_weights positions_weights;            /* the weights */
+    char how[VIEW30_LINE];                       /* the method's exercises that drew it ("by
+                                                  * exercise 6"), or "not on this sheet" */
     char status[VIEW30_LINE];                    /* "version 3", "crashed: ...", ... */
     bool grade_stale;                            /* the verdicts are of an older version */
+    char sheet_name[32];                         /* the sheet the grader took it for ("dqs") */
+    view30_verdict verdicts[VIEW30_EXERCISES];   /* the last grade's, whole */
+    int verdict_count;
+    int wrong;                                   /* verdicts[wrong - 1] is the first that is
+                                                  * not correct (nor not written yet); 0: none */
+    canvas mistake;                              /* the grader's picture of it (grade30-N.png;
+                                                  * empty where it could not be read: stderr
+                                                  * says why) */
+    bool show_mistake;                           /* the second panel shows it (key v) */
 } view30_student;
 
 #endif

@@ -23,13 +23,17 @@
 #include "base/bytes.h"
 #include "base/diag.h"
 #include "base/text.h"
+#include "draw/png_decode.h"
 #include "grade/build.h"
 #include "grade/ended.h"
 #include "grade/sandbox.h"
 #include "math/linalg.h"
+#include "math/dualquat.h"
 #include "mesh/scene.h"
+#include "skin/blend.h"
 
 #include "exercises30.h"
+#include "rig30_fixes.h"
 #include "view30_sheet.h"
 
 #define VERTS (RIG30_RINGS * RIG30_SEGMENTS)
@@ -111,26 +115,141 @@ bool view30_sheet_build(view30_sheet *w, view30_student *s)
 
 /* ---- the student's skinning, in a child with a deadline ---------------------------------- */
 
+/* What the child is given: the sheet, the method, the rig of the selected weights at the
+ * angle, and what the lab prepares for the method's exercise (its per-vertex inputs). */
 typedef struct {
     int object_fd;                   /* the sheet's shared object, open */
+    view30_method method;
     const rig30_rig *rig;
     double theta;
+    mat4 palette[RIG30_JOINTS];      /* the lab's C_j = G_j B_j^-1 */
+    dualquat dq[RIG30_JOINTS];       /* and as unit dual quaternions */
+    const quat *rotation;            /* CoR, corrective after: each vertex's blended rotation */
+    const vec3 *centres, *deltas;    /* CoR's p*; the corrective shape's d */
+    double s;                        /* the corrective shape's weight, theta / trained */
 } skin_request;
 
 typedef struct {
     grade_shared_head head;
     bool done, not_written;
-    char error[VIEW30_LINE];
+    char error[VIEW30_LINE];         /* the sheet could not be opened */
+    char how[VIEW30_LINE];           /* "by exercises 1-3", or why none */
+    bool drawn;
     vec3 out[VERTS];
 } skin_record;
 
 typedef mat4 (*world_fn)(mat4, mat4);
 typedef mat4 (*skin_fn)(mat4, mat4);
 typedef vec3 (*lbs_fn)(vec3, const int *, const double *, int, const mat4 *);
+typedef void (*mesh_fn)(const ex30_skin *, vec3 *);
+typedef dualquat (*blend_fn)(const dualquat *, const double *, int);
+typedef dualquat (*rigid_fn)(quat, vec3);
+typedef bool (*normalize_fn)(dualquat, dualquat *);
+typedef vec3 (*transform_fn)(dualquat, vec3);
+typedef vec3 (*cor_fn)(vec3, vec3, quat, const int *, const double *, int, const mat4 *);
+typedef vec3 (*corrective_fn)(vec3, vec3, double, mat4, quat, bool);
 
-/* In the engine's child: the sheet's exercises 1 to 3 skin the twist rig, the chapter's
- * chain (G_1 = G_0 L_1, C_j = G_j B_j^-1, p' = sum_j w_j C_j p). An endless loop ends at the
- * parent's deadline. */
+/* The sheet's function called name, or NULL (a function's address, as the loader gives it). */
+static void *function(void *h, const char *name) { return dlsym(h, name); }
+
+/* LBS: the chapter's chain by exercises 1 to 3 (G_1 = G_0 L_1, C_j = G_j B_j^-1, p' = sum_j
+ * w_j C_j p), or the whole loop of exercise 10. */
+static bool lbs(void *h, const skin_request *q, skin_record *r)
+{
+    world_fn world = (world_fn)(uintptr_t)function(h, "ex30_world_matrix");
+    skin_fn skin = (skin_fn)(uintptr_t)function(h, "ex30_skin_matrix");
+    lbs_fn blend = (lbs_fn)(uintptr_t)function(h, "ex30_lbs_point");
+    mesh_fn mesh = (mesh_fn)(uintptr_t)function(h, "ex30_skin_mesh");
+    scene_node joints[RIG30_JOINTS];
+    rig30_joints(RIG30_TWIST, q->theta, joints);
+    const skin_influences *in = &q->rig->influences;
+    const int K = in->per_vertex;
+    if (world && skin && blend) {
+        snprintf(r->how, sizeof r->how, "by exercises 1-3");
+        mat4 G[RIG30_JOINTS], C[RIG30_JOINTS];
+        G[0] = joints[0].local;
+        G[1] = world(G[0], joints[1].local);
+        for (int j = 0; j < RIG30_JOINTS; j++)
+            C[j] = skin(G[j], q->rig->inverse_bind[j]);
+        for (int v = 0; v < VERTS; v++)
+            r->out[v] = blend(q->rig->bind.vertices[v], in->joint + v * K, in->weight + v * K, K, C);
+        return true;
+    }
+    if (mesh && K <= 4) { /* the rig as one glTF skin: four influences a vertex, the rest 0 */
+        snprintf(r->how, sizeof r->how, "by exercise 10");
+        static int vj[4 * VERTS];
+        static double vw[4 * VERTS];
+        int parent[RIG30_JOINTS], slots[RIG30_JOINTS];
+        mat4 local[RIG30_JOINTS];
+        for (int j = 0; j < RIG30_JOINTS; j++)
+            parent[j] = joints[j].parent, local[j] = joints[j].local, slots[j] = j;
+        for (int v = 0; v < VERTS; v++)
+            for (int s = 0; s < 4; s++)
+                vj[4 * v + s] = s < K ? in->joint[K * v + s] : 0, vw[4 * v + s] = s < K ? in->weight[K * v + s] : 0;
+        const ex30_skin rig = {RIG30_JOINTS, parent, local, RIG30_JOINTS, slots, q->rig->inverse_bind, VERTS,
+                               q->rig->bind.vertices, vj, vw};
+        mesh(&rig, r->out);
+        return true;
+    }
+    snprintf(r->how, sizeof r->how, "not on this sheet");
+    return false;
+}
+
+/* DQS: exercise 6's blend (normalised and applied by the lab), or exercises 11 to 13 (each
+ * joint's dual quaternion, the normalisation and the transform; the lab's blend). */
+static bool dqs(void *h, const skin_request *q, skin_record *r)
+{
+    blend_fn blend = (blend_fn)(uintptr_t)function(h, "ex30_dqs_blend");
+    rigid_fn rigid = (rigid_fn)(uintptr_t)function(h, "ex30_dq_from_rigid");
+    normalize_fn normalize = (normalize_fn)(uintptr_t)function(h, "ex30_dq_normalize");
+    transform_fn transform = (transform_fn)(uintptr_t)function(h, "ex30_dq_transform_point");
+    const skin_influences *in = &q->rig->influences;
+    const int K = in->per_vertex;
+    dualquat joint[RIG30_JOINTS];
+    bool own = !blend && rigid && normalize && transform;
+    if (!blend && !own) {
+        snprintf(r->how, sizeof r->how, "not on this sheet");
+        return false;
+    }
+    snprintf(r->how, sizeof r->how, own ? "by exercises 11-13" : "by exercise 6");
+    for (int j = 0; own && j < RIG30_JOINTS; j++)
+        joint[j] = rigid(q->dq[j].real, vec3_make(q->palette[j].m[0][3], q->palette[j].m[1][3], q->palette[j].m[2][3]));
+    for (int v = 0; v < VERTS; v++) {
+        dualquat each[RIG30_JOINTS + 8], b, n;
+        for (int i = 0; i < K && i < RIG30_JOINTS + 8; i++)
+            each[i] = (own ? joint : q->dq)[in->joint[v * K + i]];
+        b = own ? dualquat_blend(each, in->weight + v * K, K, true) : blend(each, in->weight + v * K, K);
+        bool kept = own ? normalize(b, &n) : dualquat_normalize(b, &n, "your blend", NULL) == LAB_OK;
+        r->out[v] = !kept ? vec3_make(NAN, NAN, NAN) : own ? transform(n, q->rig->bind.vertices[v])
+                                                           : dualquat_transform_point(n, q->rig->bind.vertices[v]);
+    }
+    return true;
+}
+
+/* CoR and the corrective shape: exercises 23 and 24, vertex by vertex, on the lab's inputs. */
+static bool fixes(void *h, const skin_request *q, skin_record *r)
+{
+    const skin_influences *in = &q->rig->influences;
+    const int K = in->per_vertex;
+    if (q->method == VIEW30_COR) {
+        cor_fn cor = (cor_fn)(uintptr_t)function(h, "ex30_cor_point");
+        snprintf(r->how, sizeof r->how, cor ? "by exercise 23" : "not on this sheet");
+        for (int v = 0; cor && v < VERTS; v++)
+            r->out[v] = cor(q->rig->bind.vertices[v], q->centres[v], q->rotation[v], in->joint + v * K,
+                            in->weight + v * K, K, q->palette);
+        return cor != NULL;
+    }
+    corrective_fn corrective = (corrective_fn)(uintptr_t)function(h, "ex30_corrective_point");
+    snprintf(r->how, sizeof r->how, corrective ? "by exercise 24" : "not on this sheet");
+    for (int v = 0; corrective && v < VERTS; v++)
+        r->out[v] = corrective(q->rig->bind.vertices[v], q->deltas[v], q->s,
+                               skin_blend_matrix(in->joint + v * K, in->weight + v * K, K, q->palette), q->rotation[v],
+                               q->method == VIEW30_CORRECTIVE_AFTER);
+    return corrective != NULL;
+}
+
+/* In the engine's child: the sheet's exercises for the method skin the twist rig. An endless
+ * loop ends at the parent's deadline. */
 static void skin_job(void *arg, grade_shared_head *head)
 {
     const skin_request *q = arg;
@@ -141,52 +260,64 @@ static void skin_job(void *arg, grade_shared_head *head)
         return;
     }
     grade_sandbox_seal(); /* the sheet is open: no file more */
-    world_fn world = (world_fn)(uintptr_t)dlsym(h, "ex30_world_matrix");
-    skin_fn skin = (skin_fn)(uintptr_t)dlsym(h, "ex30_skin_matrix");
-    lbs_fn lbs = (lbs_fn)(uintptr_t)dlsym(h, "ex30_lbs_point");
-    if (!world || !skin || !lbs) {
-        snprintf(r->error, sizeof r->error, "has no ex30_world_matrix, ex30_skin_matrix or ex30_lbs_point");
-        r->done = true;
-        return;
-    }
-    scene_node joints[RIG30_JOINTS];
-    rig30_joints(RIG30_TWIST, q->theta, joints);
-    mat4 G[RIG30_JOINTS], C[RIG30_JOINTS];
     grade_not_written = false;
-    G[0] = joints[0].local;
-    G[1] = world(G[0], joints[1].local);
-    for (int j = 0; j < RIG30_JOINTS; j++)
-        C[j] = skin(G[j], q->rig->inverse_bind[j]);
-    const skin_influences *in = &q->rig->influences;
-    for (int v = 0; v < VERTS; v++)
-        r->out[v] = lbs(q->rig->bind.vertices[v], in->joint + v * in->per_vertex, in->weight + v * in->per_vertex,
-                        in->per_vertex, C);
+    switch (q->method) {
+    case VIEW30_LBS: r->drawn = lbs(h, q, r); break;
+    case VIEW30_DQS: r->drawn = dqs(h, q, r); break;
+    case VIEW30_COR:
+    case VIEW30_CORRECTIVE_BEFORE:
+    case VIEW30_CORRECTIVE_AFTER: r->drawn = fixes(h, q, r); break;
+    default: snprintf(r->how, sizeof r->how, "no exercise for it");
+    }
     r->not_written = grade_not_written;
     r->done = grade_in_child();
 }
 
-void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twist_deg, view30_student *s)
+/* The lab's inputs to the method's exercise at the state. */
+static lab_error prepare(const view30_scene *scene, const view30_state *st, skin_request *q, quat *rotation,
+                         lab_diag *d)
 {
-    s->positions_deg = twist_deg;
+    q->method = st->method, q->rig = &scene->rigs[st->weights][RIG30_TWIST], q->theta = deg_to_rad(st->twist_deg);
+    q->centres = scene->centres[st->weights][RIG30_TWIST];
+    rig30_order order = st->method == VIEW30_CORRECTIVE_BEFORE ? FIXES30_BEFORE_SKINNING : FIXES30_AFTER_SKINNING;
+    q->deltas = scene->deltas[order][st->weights][RIG30_TWIST];
+    q->s = q->theta / rig30_trained_angle(RIG30_TWIST);
+    q->rotation = rotation;
+    lab_error e = rig30_palettes(q->rig, q->theta, q->palette, q->dq, d);
+    for (int v = 0; e == LAB_OK && v < VERTS; v++)
+        e = rig30_blended_rotation(&q->rig->influences, v, q->dq, &rotation[v], d);
+    return e;
+}
+
+void view30_sheet_skin(const view30_sheet *w, const view30_scene *scene, const view30_state *st, view30_student *s)
+{
+    s->positions_deg = st->twist_deg, s->positions_method = st->method, s->positions_weights = st->weights;
     s->has_positions = false;
     if (!w->have_so)
         return;
     int fd = open(w->so, O_RDONLY);
     skin_record *r = fd < 0 ? NULL : (skin_record *)grade_shared_new(sizeof *r);
-    if (!r) {
+    static quat rotation[VERTS];
+    skin_request q = {.object_fd = fd};
+    lab_diag d = {0};
+    lab_error e = r ? prepare(scene, st, &q, rotation, &d) : LAB_OK;
+    if (!r || e != LAB_OK) {
         snprintf(s->status, sizeof s->status, "did not run: see stderr");
-        fprintf(stderr, "view30: your skinning: %s: %s\n", w->so, fd < 0 ? strerror(errno) : "no shared memory");
+        char how[400];
+        diag_format(&d, how, sizeof how);
+        fprintf(stderr, "view30: your skinning: %s: %s\n", w->so, fd < 0 ? strerror(errno) : r ? how : "no shared memory");
         if (fd >= 0)
             close(fd);
+        if (r)
+            grade_shared_free(&r->head, sizeof *r);
         return;
     }
-    skin_request q = {fd, twist, deg_to_rad(twist_deg)};
     grade_limits limits = grade_limits_default(VIEW30_SHEET_DEADLINE_S);
     static grade_end end;
-    lab_diag d = {0};
-    lab_error e = grade_sandbox_run("your skinning", &limits, skin_job, &q, &r->head, &end, &d);
+    e = grade_sandbox_run("your skinning", &limits, skin_job, &q, &r->head, &end, &d);
     close(fd);
     char how[400];
+    snprintf(s->how, sizeof s->how, "%s", r->how[0] ? r->how : "yours");
     if (e != LAB_OK) {
         snprintf(s->status, sizeof s->status, "did not run: see stderr");
         diag_format(&d, how, sizeof how);
@@ -198,7 +329,7 @@ void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twi
         snprintf(s->status, sizeof s->status, "not written yet");
     } else if (r->done) {
         memcpy(s->positions, r->out, sizeof r->out);
-        s->has_positions = true;
+        s->has_positions = r->drawn;
         snprintf(s->status, sizeof s->status, "version %d", w->generation);
     } else { /* the child did not finish: the engine's words for how it ended */
         grade_ending ending = grade_ended(&r->head, &end, w->path, how, sizeof how);
@@ -230,7 +361,9 @@ bool view30_sheet_grade_start(view30_sheet *w, view30_student *s)
         argv[words++] = v;
     snprintf(exercises, sizeof exercises, "EXERCISES=%s", w->path);
     snprintf(dir, sizeof dir, "GRADE_DIR=%s/grade", w->dir);
-    argv[words++] = "grade30", argv[words++] = "SHEET=lab30", argv[words++] = exercises, argv[words++] = dir;
+    /* no SHEET: the grader grades the file alone, as the sheet it is for (its name, else
+     * the exercises' functions it defines) */
+    argv[words++] = "grade30", argv[words++] = exercises, argv[words++] = dir;
     argv[words] = NULL;
     lab_diag d = {0};
     const grade_command_limits limits = {120, 0};
@@ -251,6 +384,61 @@ void view30_sheet_grade_stop(view30_sheet *w)
     w->grading = false;
 }
 
+/* Whether line is an exercise's verdict: "N. title: verdict". */
+static bool verdict_line(const char *line)
+{
+    int n = 0;
+    while (line[n] >= '0' && line[n] <= '9')
+        n++;
+    return n > 0 && line[n] == '.' && line[n + 1] == ' ' && strstr(line, ": ");
+}
+
+/* The grade's lines into the student's verdicts, whole (a verdict's own lines are indented
+ * four spaces; what a body printed, "  | ", and the summary are not its), the one-line list,
+ * the first exercise that is not correct, and the sheet the grader took the file for. */
+static void read_verdicts(char *log, view30_student *s)
+{
+    s->verdict_count = s->wrong = s->line_count = 0;
+    s->sheet_name[0] = 0;
+    view30_verdict *v = NULL;
+    for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "sheet ", 6) == 0 && strchr(line, '(') && !s->sheet_name[0])
+            sscanf(line + 6, "%31[^ (]", s->sheet_name);
+        if (verdict_line(line) && s->verdict_count < VIEW30_EXERCISES) {
+            v = &s->verdicts[s->verdict_count++];
+            memset(v, 0, sizeof *v);
+            text_printable(v->line, sizeof v->line, line);
+            if (!s->wrong && !strstr(line, ": correct") && !strstr(line, ": not written yet"))
+                s->wrong = s->verdict_count;
+            if (s->line_count < VIEW30_VERDICT_LINES)
+                text_printable(s->lines[s->line_count++], sizeof s->lines[0], line);
+        } else if (v && strncmp(line, "    ", 4) == 0 && v->details < VIEW30_DETAIL) {
+            text_printable(v->detail[v->details++], sizeof v->detail[0], line + 4);
+        } else if (strncmp(line, "    ", 4) != 0 && strncmp(line, "  |", 3) != 0) {
+            v = NULL; /* the summary, a sheet's heading, what a body printed: no verdict's */
+        }
+    }
+}
+
+/* The grader's picture of the first exercise that is not correct (its grade30-N.png in
+ * this run's grade folder), or why there is none. */
+static void read_mistake(const view30_sheet *w, view30_student *s)
+{
+    canvas_free(&s->mistake);
+    if (!s->wrong)
+        return;
+    int number = 0;
+    sscanf(s->verdicts[s->wrong - 1].line, "%d.", &number);
+    char path[700];
+    snprintf(path, sizeof path, "%s/grade/grade30-%d.png", w->dir, number);
+    lab_diag d = {0};
+    if (png_decode_file(path, 4096, &s->mistake, &d) != LAB_OK) {
+        char why[400];
+        diag_format(&d, why, sizeof why);
+        fprintf(stderr, "view30: the grader's picture of the mistake: %s\n", why);
+    }
+}
+
 bool view30_sheet_grade_poll(view30_sheet *w, view30_student *s)
 {
     if (!w->grading || !grade_command_poll(&w->grade))
@@ -258,29 +446,24 @@ bool view30_sheet_grade_poll(view30_sheet *w, view30_student *s)
     w->grading = false;
     s->grade_stale = false;
     int status = w->grade.status;
-    char *log = w->grade_log;
     if (w->grade.late) {
-        s->line_count = 1;
+        s->line_count = 1, s->verdict_count = s->wrong = 0;
         snprintf(s->lines[0], sizeof s->lines[0], "the grader did not finish in 120 s");
         return true;
     }
-    /* "N. title: verdict", one an exercise; the compiler's first error otherwise */
-    int n = 0, detail = 0; /* the first line under the first verdict that is not "correct" */
-    for (char *line = strtok(log, "\n"); line && n < VIEW30_VERDICT_LINES; line = strtok(NULL, "\n")) {
-        bool verdict = line[0] >= '1' && line[0] <= '9' && strchr(line, '.') && strchr(line, ':');
-        if (verdict) {
-            text_printable(s->lines[n], sizeof s->lines[n], line);
-            n++;
-            if (!detail && !strstr(line, ": correct") && !strstr(line, ": not written yet"))
-                detail = 1; /* its next indented line follows it */
-        } else if (detail == 1 && line[0] == ' ' && line[2] != '|') { /* not what the body printed */
-            text_printable(s->lines[n], sizeof s->lines[n], line);
-            n++, detail = 2;
-        }
+    char *log = malloc(sizeof w->grade_log);
+    if (log) { /* the log stays whole for stdout: the verdicts are read from a copy */
+        memcpy(log, w->grade_log, sizeof w->grade_log);
+        read_verdicts(log, s);
+        free(log);
+    } else {
+        s->verdict_count = s->wrong = s->line_count = 0;
     }
-    if (n == 0) {
-        n = 1;
-        first_error(log, s->lines[0], sizeof s->lines[0]);
+    read_mistake(w, s);
+    s->show_mistake = s->wrong > 0;
+    if (s->line_count == 0) {
+        s->line_count = 1;
+        first_error(w->grade_log, s->lines[0], sizeof s->lines[0]);
         if (!s->lines[0][0] && WIFSIGNALED(status)) {
             char how[96];
             grade_signal_words(WTERMSIG(status), how, sizeof how);
@@ -289,7 +472,6 @@ bool view30_sheet_grade_poll(view30_sheet *w, view30_student *s)
             snprintf(s->lines[0], sizeof s->lines[0], "the grader said nothing (exit status %d)",
                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     }
-    s->line_count = n;
     return true;
 }
 

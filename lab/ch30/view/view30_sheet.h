@@ -39,9 +39,19 @@ bool view30_sheet_changed(view30_sheet *w);
 /* Compiles the sheet into a new shared object; false (s->lines[0]: the compiler's first
  * error) when it does not compile, the last good one kept. */
 bool view30_sheet_build(view30_sheet *w, view30_student *s);
-/* The twist at twist_deg by the sheet's exercises 1 to 3, in a child process stopped after
- * VIEW30_SHEET_DEADLINE_S: s->positions, or s->status says why none. */
-void view30_sheet_skin(const view30_sheet *w, const rig30_rig *twist, double twist_deg, view30_student *s);
+/* The twist at the state (its angle, its method, its weights' rig) by the sheet's
+ * exercises for the method, in a child process stopped after VIEW30_SHEET_DEADLINE_S:
+ * s->positions, s->how (which exercises drew it, or that the sheet has none for the
+ * method), or s->status says why none:
+ *   LBS        exercises 1 to 3 (the world matrix, the skin matrix, the blend), or 10 (the
+ *              whole loop over the rig as one glTF skin);
+ *   DQS        exercise 6 (the blend; the lab normalises and moves the point), or 11 to 13
+ *              (each joint's dual quaternion, the normalisation, the transform; the lab's
+ *              blend);
+ *   CoR        exercise 23, on the lab's centres and blended rotations;
+ *   corrective exercise 24, on the lab's deltas, blended matrices and rotations;
+ *   twist joints: no exercise. */
+void view30_sheet_skin(const view30_sheet *w, const view30_scene *scene, const view30_state *st, view30_student *s);
 /* make grade30 on the sheet, started (a grade under way is stopped first) and left to run
  * while the window goes on; false (s->lines[0] says why) when it could not start. */
 bool view30_sheet_grade_start(view30_sheet *w, view30_student *s);

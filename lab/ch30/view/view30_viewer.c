@@ -11,6 +11,7 @@
 #include <SDL.h>
 
 #include "base/bytes.h"
+#include "base/text.h"
 #include "draw/figure.h"
 #include "program/cli.h"
 #include "program/output.h"
@@ -20,9 +21,12 @@
 lab_error view30_draw(view30_viewer *v, lab_diag *d)
 {
     canvas_free(&v->frame);
-    if (v->playing_asset)
-        return view30_asset_frame(&v->asset, v->t, v->asset_method, v->paused, &v->frame, d);
-    return view30_frame(&v->scene, &v->state, v->o->sheet ? &v->student : NULL, &v->frame, &v->readout, d);
+    lab_error e = v->playing_asset ? view30_asset_frame(&v->asset, v->t, v->asset_method, v->paused, &v->frame, d)
+                                   : view30_frame(&v->scene, &v->state, v->o->sheet ? &v->student : NULL, &v->frame,
+                                                  &v->readout, d);
+    if (e == LAB_OK && v->help)
+        view30_help_overlay(&v->frame);
+    return e;
 }
 
 /* p: the frame and its evidence into --out, all or nothing. */
@@ -47,7 +51,7 @@ lab_error view30_save(view30_viewer *v, lab_diag *d)
     if (e == LAB_OK)
         e = output_batch_add_image(&batch, png, &copy, d);
     if (e == LAB_OK && !v->playing_asset)
-        e = view30_evidence(&v->state, &v->readout, &evidence, d);
+        e = view30_evidence(&v->state, &v->readout, v->o->sheet ? &v->student : NULL, &evidence, d);
     else if (e == LAB_OK)
         bytes_printf(&evidence, "{\"program\":\"view30\",\"clip\":%d,\"t\":%.17g,\"method\":\"%s\"}\n", v->asset.clip,
                      v->t, v->asset_method == SKIN_DQS ? "DQS" : "LBS");
@@ -79,6 +83,10 @@ static void key(view30_viewer *v, SDL_Keycode k, bool shift, view30_window *w, l
     } else if (k == SDLK_p) {
         if (view30_save(v, d) != LAB_OK)
             cli_fail(VIEW30_PROGRAM, d, 0);
+    } else if (k == SDLK_h || k == SDLK_F1) {
+        v->help = !v->help;
+    } else if (k == SDLK_v) {
+        v->student.show_mistake = !v->student.show_mistake && v->student.wrong > 0;
     } else if (k == SDLK_F12) {
         char path[1024];
         snprintf(path, sizeof path, "%s/view30-window.png", v->o->out);
@@ -144,7 +152,7 @@ void view30_reload_sheet(view30_viewer *v, view30_window *w, lab_diag *d)
         return;
     bool built = view30_sheet_build(&v->sheet, &v->student);
     if (built) /* the new picture first, the verdicts after */
-        view30_sheet_skin(&v->sheet, &v->scene.rigs[VIEW30_HAND][RIG30_TWIST], v->state.twist_deg, &v->student);
+        view30_sheet_skin(&v->sheet, &v->scene, &v->state, &v->student);
     if (view30_draw(v, d) == LAB_OK)
         view30_window_show(w, &v->frame);
     if (built && view30_sheet_grade_start(&v->sheet, &v->student)) { /* the verdicts come when it ends */
@@ -164,8 +172,16 @@ bool view30_grade_arrived(view30_viewer *v)
 {
     if (!v->o->sheet || !view30_sheet_grade_poll(&v->sheet, &v->student))
         return false;
-    for (int k = 0; k < v->student.line_count; k++) /* the verdicts, on screen and on stdout */
-        printf("  %s\n", v->student.lines[k]);
+    /* the verdicts on screen; on stdout, the grader's whole output, as make grade30 prints it */
+    char line[VIEW30_TEXT];
+    for (const char *at = v->sheet.grade_log; *at;) {
+        size_t n = strcspn(at, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1), at);
+        printf("  %s\n", text_printable((char[VIEW30_TEXT]){0}, VIEW30_TEXT, line));
+        at += n + (at[n] == '\n');
+    }
+    if (v->student.line_count && !v->student.verdict_count) /* the compiler's first error, or how it ended */
+        printf("  %s\n", v->student.lines[0]);
     fflush(stdout);
     v->dirty = true;
     return true;

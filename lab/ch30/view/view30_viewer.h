@@ -38,6 +38,7 @@ typedef struct {
     canvas frame;
     view30_readout readout;
     bool dirty, quit;
+    bool help;                       /* the help over the frame (h, F1) */
     bool awaiting_grade;             /* the script waits for the grade under way (its `graded`) */
     bool dragging;
 } view30_viewer;

@@ -182,6 +182,7 @@ static void draco_undeclared(asset *s)
 static void scene_node_out_of_range(asset *s) { set_raw(at(s->doc, "scenes", 0), "nodes", "[0, 7]"); }
 static void scene_out_of_range(asset *s) { set_number(s->doc, "scene", 3); }
 static void skeleton_not_a_root(asset *s) { set_number(at(s->doc, "skins", 0), "skeleton", 2); }
+static void node_name_a_number(asset *s) { set_number(at(s->doc, "nodes", 1), "name", 7); }
 
 /* more rules that held before, one per place the reader checks */
 static void view_out_of_range(asset *s) { set_number(at(s->doc, "accessors", 0), "bufferView", 99); }
@@ -393,6 +394,7 @@ static const malformed_case cases[] = {
     {"scene node out of range", scene_node_out_of_range, "/scenes/0/nodes/1"},
     {"default scene out of range", scene_out_of_range, "/scene"},
     {"skeleton not a common root of the joints", skeleton_not_a_root, "/skins/0/skeleton"},
+    {"a node's name a number", node_name_a_number, "/nodes/1/name"},
     {"NUL in the JSON's whitespace", nul_in_whitespace, "byte 1 of the JSON"},
     {"truncated JSON", truncated, "(document), byte "},
     {"100,000 nested arrays", deep_nesting, "(document), byte "},

@@ -87,6 +87,7 @@ typedef struct {
     mat4 matrix;                         /* row-major, converted */
     vec3 translation, scale;
     quat rotation;
+    char *name;                          /* the node's "name", NULL when it has none */
 } gltf_node;
 
 typedef struct { int *joints, joint_count, inverse_bind, skeleton; } gltf_skin; /* -1: absent */

@@ -445,6 +445,23 @@ static lab_error parse_number_list(const cJSON *obj, const char *key, double **o
     return parse_numbers_any(obj, key, true, out, count, pointer, d);
 }
 
+/* An object's optional "name" (a string) into *out (NULL when it has none). */
+static lab_error parse_name(const cJSON *j, const char *at, char **out, lab_diag *d)
+{
+    char sub[128];
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
+    *out = NULL;
+    if (name && !cJSON_IsString(name)) {
+        snprintf(sub, sizeof sub, "%s/name", at);
+        return gltf_fail_at(d, sub, "must be a string");
+    }
+    if (name && !(*out = malloc(strlen(name->valuestring) + 1)))
+        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "its name");
+    if (name)
+        strcpy(*out, name->valuestring);
+    return LAB_OK;
+}
+
 static lab_error parse_node(const cJSON *j, int i, gltf_node *n, lab_diag *d)
 {
     char at[64];
@@ -483,6 +500,8 @@ static lab_error parse_node(const cJSON *j, int i, gltf_node *n, lab_diag *d)
         e = parse_int_list(j, "children", &n->children, &n->child_count, at, d);
     if (e == LAB_OK)
         e = parse_number_list(j, "weights", &n->weights, &n->weight_count, at, d);
+    if (e == LAB_OK)
+        e = parse_name(j, at, &n->name, d);
     return e;
 }
 
@@ -656,15 +675,9 @@ static lab_error parse_animation(const cJSON *j, int i, gltf_animation *a, lab_d
     const cJSON *channels = cJSON_GetObjectItemCaseSensitive(j, "channels");
     if (!cJSON_IsArray(samplers) || !cJSON_IsArray(channels))
         return gltf_fail_at(d, at, "samplers and channels must be arrays");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
-    if (name && !cJSON_IsString(name)) {
-        snprintf(sub, sizeof sub, "%s/name", at);
-        return gltf_fail_at(d, sub, "must be a string");
-    }
-    if (name && !(a->name = malloc(strlen(name->valuestring) + 1)))
-        return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, at, "%s", "its name");
-    if (name)
-        strcpy(a->name, name->valuestring);
+    lab_error named = parse_name(j, at, &a->name, d);
+    if (named != LAB_OK)
+        return named;
     a->sampler_count = cJSON_GetArraySize(samplers);
     a->channel_count = cJSON_GetArraySize(channels);
     a->samplers = alloc_array((size_t)a->sampler_count, sizeof *a->samplers);
@@ -1104,7 +1117,7 @@ void gltf_free(gltf_document *doc)
     for (int i = 0; i < doc->buffer_count; i++)
         free(doc->buffers ? doc->buffers[i].data : NULL);
     for (int i = 0; doc->nodes && i < doc->node_count; i++)
-        free(doc->nodes[i].children), free(doc->nodes[i].weights);
+        free(doc->nodes[i].children), free(doc->nodes[i].weights), free(doc->nodes[i].name);
     for (int i = 0; doc->skins && i < doc->skin_count; i++)
         free(doc->skins[i].joints);
     for (int i = 0; doc->meshes && i < doc->mesh_count; i++) {

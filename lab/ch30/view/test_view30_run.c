@@ -112,6 +112,88 @@ static void test_asset_plays(void **state)
     assert_true(tu_file_contains(ctx->err_path, "mesh"));
 }
 
+/* The asset's skeleton over its mesh: each joint a dot, a bone from its parent joint (the
+ * skeleton's colour, at the joints where the lab projects them); `j` names every joint,
+ * the asset's own names (RiggedFigure's 19), inside the frame (a saved frame refuses a
+ * label cut off). */
+static void test_asset_skeleton_and_names(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char script[256], text[1024], plain[256], named[256];
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    snprintf(plain, sizeof plain, "%s/plain.png", ctx->dir), snprintf(named, sizeof named, "%s/named.png", ctx->dir);
+    snprintf(text, sizeof text, "key Space\nshot %s\nkey j\nshot %s\nsave\nquit\n", plain, named);
+    assert_true(tu_write_file(script, text));
+    char *args[] = {"--script", script, "--out", ctx->dir, "assets/RiggedFigure.gltf", NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    assert_true(tu_file_contains(ctx->out_path, "wrote")); /* the named frame saved: no label cut */
+    tu_image a, b;
+    assert_true(tu_image_load(plain, &a) && tu_image_load(named, &b));
+    int bone = 0, text_more = 0;
+    for (int i = 0; i < VIEW30_WIDTH * VIEW30_HEIGHT; i++) {
+        const unsigned char *p = a.rgb + 3 * i, *q = b.rgb + 3 * i;
+        bone += p[0] == 0 && p[1] == 150 && p[2] == 136;
+        text_more += (q[0] == 0 && q[1] == 0 && q[2] == 0) - (p[0] == 0 && p[1] == 0 && p[2] == 0);
+    }
+    assert_true(bone > 19 * 9); /* at least the 19 joints' dots */
+    assert_true(text_more > 19 * 20); /* and a name by each */
+    tu_image_free(&a), tu_image_free(&b);
+}
+
+/* The sliders: a knob dragged to any column sets its angle, in whole degrees over [-360,
+ * 360] (computed here from the track's ends), the other angle kept; a press beside the track
+ * is a drag, not a slide. */
+static void test_sliders(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    static const struct { int slider, to_x; } slides[] = {{1, 788}, {2, 652}, {1, 700}, {2, 745}, {1, 720}, {2, 999}};
+    double twist = 0, bend = 0;
+    for (size_t i = 0; i < sizeof slides / sizeof slides[0]; i++) {
+        char dir[300], script[400], text[256];
+        snprintf(dir, sizeof dir, "%s/slide%zu", ctx->dir, i);
+        assert_int_equal(mkdir(dir, 0777), 0);
+        snprintf(script, sizeof script, "%s/script.txt", dir);
+        int y = view30_slider_y(slides[i].slider);
+        snprintf(text, sizeof text, "slide 720 %d %d\nsave\nquit\n", y, slides[i].to_x);
+        assert_true(tu_write_file(script, text));
+        char tw[32], be[32];
+        snprintf(tw, sizeof tw, "%.17g", twist), snprintf(be, sizeof be, "%.17g", bend);
+        char *args[] = {"--twist", tw, "--bend", be, "--script", script, "--out", dir, NULL};
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+        /* the track's ends are -360 and 360; the pointer past an end holds the end */
+        double f = (double)(slides[i].to_x - VIEW30_SLIDER_X0) / (VIEW30_SLIDER_X1 - VIEW30_SLIDER_X0);
+        double want = round(360 * (2 * (f < 0 ? 0 : f > 1 ? 1 : f) - 1));
+        if (slides[i].slider == 1)
+            twist = want;
+        else
+            bend = want;
+        DIR *folder = opendir(dir);
+        assert_non_null(folder);
+        cJSON *json = NULL;
+        for (struct dirent *e; (e = readdir(folder));)
+            if (strstr(e->d_name, ".json"))
+                json = tu_json_load(tu_path(dir, e->d_name));
+        closedir(folder);
+        assert_non_null(json);
+        cJSON *st = tu_json_get(json, "state");
+        if (tu_json_num(st, "twist_deg") != twist || tu_json_num(st, "bend_deg") != bend)
+            fail_msg("slide %zu: twist %g, bend %g; expected %g, %g", i, tu_json_num(st, "twist_deg"),
+                     tu_json_num(st, "bend_deg"), twist, bend);
+        cJSON_Delete(json);
+    }
+    /* a press beside the tracks is a drag: the angles move by the pointer's motion, not to it */
+    char script[300];
+    snprintf(script, sizeof script, "%s/drag.txt", ctx->dir);
+    assert_true(tu_write_file(script, "slide 500 300 510\nsave\nquit\n"));
+    char *args[] = {"--script", script, "--out", ctx->dir, NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    assert_true(tu_file_contains(ctx->out_path, "view30-twist010-bend000"));
+}
+
 static void test_bad_environments(void **state)
 {
     tu_run_dir *ctx = *state;
@@ -240,6 +322,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_scripted_session, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_asset_plays, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_asset_skeleton_and_names, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_sliders, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_bad_environments, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, tu_run_dir_setup, tu_run_dir_teardown),
     };

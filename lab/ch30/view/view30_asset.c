@@ -59,6 +59,14 @@ static lab_error find_parts(view30_asset *a, lab_diag *d)
     if (e == LAB_OK && a->part_count == 0)
         e = diag_fail(d, LAB_ERR_NOTHING_TO_DO, "the asset", "%s",
                       "valid glTF, but no node has a mesh: this lab draws meshes");
+    /* the skins' joints, whose bones the frame draws */
+    size_t nodes = (size_t)(doc->node_count ? doc->node_count : 1);
+    if (e == LAB_OK && (!(a->is_joint = calloc(nodes, sizeof *a->is_joint)) ||
+                        !(a->node_at = calloc(nodes, sizeof *a->node_at))))
+        e = diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "the skeleton", "%d nodes", doc->node_count);
+    for (int s = 0; e == LAB_OK && s < doc->skin_count; s++)
+        for (int j = 0; j < doc->skins[s].joint_count; j++)
+            a->is_joint[doc->skins[s].joints[j]] = true;
     return e;
 }
 
@@ -81,7 +89,7 @@ void view30_asset_free(view30_asset *a)
 {
     for (int p = 0; p < a->part_count; p++)
         free(a->parts[p].edges), free(a->positions[p]);
-    free(a->parts), free(a->positions);
+    free(a->parts), free(a->positions), free(a->is_joint), free(a->node_at);
     gltf_free(&a->doc);
     *a = (view30_asset){.clip = -1};
 }
@@ -99,6 +107,8 @@ static lab_error pose(view30_asset *a, double t, skin_method method, lab_diag *d
                                   : diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "nodes", "%d", n);
     if (e == LAB_OK)
         e = gltf_world_matrices(doc, locals, world, d);
+    for (int k = 0; e == LAB_OK && a->node_at && k < n; k++) /* the skeleton's joints, where they are now */
+        a->node_at[k] = vec3_make(world[k].m[0][3], world[k].m[1][3], world[k].m[2][3]);
     for (int p = 0; e == LAB_OK && p < a->part_count; p++) {
         const view30_part *part = &a->parts[p];
         int targets = gltf_node_target_count(doc, part->node);
@@ -147,6 +157,37 @@ lab_error view30_asset_clip(view30_asset *a, int k, lab_diag *d)
     return e;
 }
 
+/* The skins' skeletons over the mesh: a bone from each joint's parent joint to it, a dot
+ * at each joint, and its name beside it where a->joint_names (inside the frame, under the
+ * labels: a name that would leave it is moved in). */
+static void skeleton(const view30_asset *a, canvas *out)
+{
+    const gltf_document *doc = &a->doc;
+    const rgb bone = {0, 150, 136};
+    int top = figure_label_height(LABEL_LINES);
+    for (int n = 0; a->is_joint && n < doc->node_count; n++) {
+        if (!a->is_joint[n])
+            continue;
+        int p = doc->nodes[n].parent;
+        if (p >= 0 && a->is_joint[p])
+            figure_draw_lines(out, &a->cam, &a->node_at[p], &a->node_at[n], &bone, 1);
+        vec3 at = camera_project(&a->cam, a->node_at[n]);
+        if (!isfinite(at.x) || !isfinite(at.y))
+            continue;
+        raster_fill_rect(out, (int)lround(at.x) - 2, (int)lround(at.y) - 2, 5, 5, bone);
+        if (!a->joint_names)
+            continue;
+        char name[48];
+        text_printable(name, sizeof name, doc->nodes[n].name ? doc->nodes[n].name : "");
+        if (!name[0])
+            snprintf(name, sizeof name, "node %d", n);
+        int w = raster_text_width(name, 1), h = raster_text_height(name, 1);
+        int x = (int)lround(fmin(fmax(at.x + 5, 0), out->width - w - 1));
+        int y = (int)lround(fmin(fmax(at.y - h, top), out->height - h - 1));
+        raster_text(out, x, y, 1, name, FIGURE_TEXT);
+    }
+}
+
 lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool paused, canvas *out, lab_diag *d)
 {
     lab_error e = pose(a, t, method, d);
@@ -168,6 +209,7 @@ lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool
                 color[k] = a->parts[p].skinned ? FIGURE_EDGE : FIGURE_AXIS;
             }
         figure_draw_lines(out, &a->cam, from, to, color, edges);
+        skeleton(a, out);
         char l1[160], l2[160];
         const char *name = a->clip >= 0 && a->doc.animations[a->clip].name ? a->doc.animations[a->clip].name : "";
         char shown[64];
@@ -181,7 +223,7 @@ lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool
                  a->vertex_total);
         figure_draw_label(out, 0, l1);
         figure_draw_label(out, 1, l2);
-        figure_draw_label(out, 2, "c clip  space pause  , . scrub  m LBS/DQS  p save  q quit");
+        figure_draw_label(out, 2, "c clip  space  , .  m LBS/DQS  j names  p save  q quit");
     }
     free(from), free(to), free(color);
     return e;

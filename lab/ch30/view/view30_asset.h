@@ -30,6 +30,9 @@ typedef struct {
     camera cam;              /* fitted over the clip's samples, refitted per clip */
     vec3 **positions;        /* per part, the last frame's */
     int vertex_total;
+    bool *is_joint;          /* per node: a joint of one of the asset's skins */
+    vec3 *node_at;           /* per node, the last frame's world origin */
+    bool joint_names;        /* the skeleton's joints named on the frame (key j) */
 } view30_asset;
 
 /* Reads and validates the asset with the lab's reader (compressed and quantized files as
@@ -37,7 +40,9 @@ typedef struct {
 lab_error view30_asset_open(view30_asset *a, const char *path, lab_diag *d);
 /* Chooses clip k (modulo the animation count) and fits the camera over its samples. */
 lab_error view30_asset_clip(view30_asset *a, int k, lab_diag *d);
-/* The frame (800 x 600, out is new) at time t of the clip, skinned by `method`. */
+/* The frame (800 x 600, out is new) at time t of the clip, skinned by `method`, the skins'
+ * skeletons drawn over the mesh (a bone from each joint's parent joint to it), with each
+ * joint's name where a->joint_names. */
 lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool paused, canvas *out, lab_diag *d);
 void view30_asset_free(view30_asset *a);
 

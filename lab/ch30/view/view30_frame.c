@@ -8,6 +8,7 @@
 
 #include "base/bytes.h"
 #include "base/diag.h"
+#include "draw/camera.h"
 #include "draw/figure.h"
 #include "draw/raster.h"
 #include "math/dualquat.h"
@@ -46,6 +47,34 @@ static lab_error twist_panel(const view30_scene *s, const view30_state *st, canv
     return e;
 }
 
+/* The bend's two bones, each a segment along its joint's z, named where it starts: the root
+ * (joint 0, the cylinder's base) and the child (joint 1, the elbow, turned by the bend), a
+ * dot and the name beside it, inside the panel. */
+static void bones(const camera *cam, double theta, canvas *out)
+{
+    scene_node joints[RIG30_JOINTS];
+    rig30_joints(RIG30_BEND, theta, joints);
+    mat4 world = mat4_identity();
+    static const char *const names[RIG30_JOINTS] = {"root", "child"};
+    const rgb color = {40, 90, 200};
+    int top = figure_label_height(VIEW30_LABEL_LINES);
+    for (int j = 0; j < RIG30_JOINTS; j++) {
+        world = j == 0 ? joints[0].local : mat4_mul(world, joints[j].local); /* the chain, parents first */
+        /* the bone: from its joint a unit along its own z (the cylinder's axis there) */
+        vec3 from = camera_project(cam, mat4_transform_point(world, vec3_make(0, 0, 0)));
+        vec3 to = camera_project(cam, mat4_transform_point(world, vec3_make(0, 0, RIG30_BEND_JOINT_Z)));
+        raster_segment(out, from.x, from.y, to.x, to.y, 0, 0, color);
+        vec3 at = from;
+        if (!isfinite(at.x) || !isfinite(at.y))
+            continue;
+        raster_fill_rect(out, (int)lround(at.x) - 3, (int)lround(at.y) - 3, 7, 7, color);
+        int w = raster_text_width(names[j], 1), h = raster_text_height(names[j], 1);
+        int x = (int)lround(fmin(fmax(at.x - w - 6, 0), out->width - w - 1));
+        int y = (int)lround(fmin(fmax(at.y - h / 2, top), out->height - h - 1));
+        raster_text(out, x, y, 1, names[j], color);
+    }
+}
+
 /* The bend: the elbow in its own camera, its inner approach and outer bulge. */
 static lab_error bend_panel(const view30_scene *s, const view30_state *st, canvas *out, view30_readout *r,
                             lab_diag *d)
@@ -72,6 +101,7 @@ static lab_error bend_panel(const view30_scene *s, const view30_state *st, canva
                           .band = s->band, .axis_from = joint, .axis_to = joint, .label = label,
                           .label_lines = VIEW30_LABEL_LINES};
     figure_draw_panel(out, &s->bend_cam, &panel);
+    bones(&s->bend_cam, deg_to_rad(st->bend_deg), out);
     return LAB_OK;
 }
 
@@ -158,6 +188,48 @@ static lab_error student_panel(const view30_scene *s, const view30_student *stud
     return LAB_OK;
 }
 
+int view30_slider_y(int slider) { return 370 + 62 * (slider - 1); }
+
+int view30_slider_at(int x, int y)
+{
+    for (int s = 1; s <= 2; s++)
+        if (x >= VIEW30_SLIDER_X0 - 6 && x <= VIEW30_SLIDER_X1 + 6 && abs(y - view30_slider_y(s)) <= 9)
+            return s;
+    return 0;
+}
+
+double view30_slider_angle(int x)
+{
+    double f = (double)(x - VIEW30_SLIDER_X0) / (VIEW30_SLIDER_X1 - VIEW30_SLIDER_X0);
+    return round(fmax(-1, fmin(1, 2 * f - 1)) * VIEW30_SLIDER_RANGE);
+}
+
+/* One slider: its name and angle above, the track, ticks at every 180 degrees with the
+ * ends' and 0's values under it, and the knob. */
+static void slider(canvas *out, int s, const char *name, double deg)
+{
+    const int y = view30_slider_y(s), x0 = VIEW30_SLIDER_X0, x1 = VIEW30_SLIDER_X1;
+    const rgb grey = {150, 150, 150}, knob = {40, 90, 200};
+    char label[64];
+    bool beyond = fabs(deg) > VIEW30_SLIDER_RANGE;
+    snprintf(label, sizeof label, "%s %g deg%s", name, deg, beyond ? " (past the end)" : "");
+    if (raster_text_width(label, 1) > VIEW30_WIDTH - x0 - 4) /* the angle's own digits, then the name */
+        snprintf(label, sizeof label, "%s %g", name, deg);
+    raster_text(out, x0 - 4, y - 26, 1, label, FIGURE_TEXT);
+    raster_fill_rect(out, x0, y - 1, x1 - x0 + 1, 3, grey);
+    static const char *const values[5] = {"-360", "", "0", "", "360"};
+    for (int k = 0; k < 5; k++) {
+        int x = x0 + (x1 - x0) * k / 4, w = raster_text_width(values[k], 1);
+        raster_fill_rect(out, x, y + 3, 1, 4, grey);
+        raster_text(out, k == 0 ? x0 - 4 : k == 4 ? x1 - w + 4 : x - w / 2, y + 9, 1, values[k], grey);
+    }
+    double f = (fmax(-VIEW30_SLIDER_RANGE, fmin(VIEW30_SLIDER_RANGE, deg)) / VIEW30_SLIDER_RANGE + 1) / 2;
+    int kx = x0 + (int)lround(f * (x1 - x0));
+    raster_fill_rect(out, kx - 3, y - 7, 7, 15, knob);
+    if (beyond) /* hollow: the angle is past the track's end */
+        raster_fill_rect(out, kx - 1, y - 5, 3, 11, FIGURE_BACKGROUND);
+}
+
 /* Text of the readouts' scale cut into lines of at most `width` pixels, at spaces where it
  * can (a word longer than a line is cut), into out (lines of VIEW30_TEXT); how many, at most
  * max. */
@@ -217,6 +289,7 @@ static const char *const help_lines[] = {
     "view30: chapter 30 in a window (h or F1: this help)",
     "",
     "drag           twist by x, bend by y (a degree a pixel)",
+    "sliders        drag a knob: the twist or the bend, -360 to 360",
     "left/right     twist -5/+5 deg (shift: 1)",
     "up/down        bend +5/-5 deg (shift: 1)",
     "m / M          next / previous method: LBS, DQS, CoR,",
@@ -229,11 +302,12 @@ static const char *const help_lines[] = {
     "q, Escape      quit",
     "",
     "left: the twist, as lab30 draws it",
-    "middle: the bend at the elbow; with --sheet, yours",
+    "middle: the bend, its bones in blue (root, child);",
+    "with --sheet, yours, or the mistake (v)",
     "bottom: the middle ring's radius beside its closed form,",
     "the blended map's det and singular values; or the grader's",
     "verdicts (with a mistake: its whole verdict)",
-    "asset: c clip, space pause, , . scrub, m LBS/DQS",
+    "asset: c clip, space pause, , . scrub, m LBS/DQS, j joint names",
 };
 
 void view30_help_overlay(canvas *frame)
@@ -299,9 +373,12 @@ lab_error view30_frame(const view30_scene *s, const view30_state *st, const view
         snprintf(state, sizeof state,
                  "method: %s\nweights: %s\n\nkeys\n"
                  "left/right  twist -/+5\nup/down     bend +/-5\ndrag x      twist\ndrag y      bend\n"
-                 "m  method\nw  weights\n0  angles to 0\nv  yours/mistake\np  save PNG+JSON\nh  help\nq  quit",
+                 "m  method\nw  weights\n0  angles to 0\nv  yours/mistake\np  save PNG+JSON\nh  help\nq  quit\n\n"
+                 "or drag the sliders:",
                  view30_method_name(st->method), view30_weights_name(st->weights));
         raster_text(out, 2 * VIEW30_PANEL_W + 8, 8, 1, state, FIGURE_TEXT);
+        slider(out, 1, "twist", st->twist_deg);
+        slider(out, 2, "bend", st->bend_deg);
         char line[4][160], a[32], b[32], c[3][24], w[32];
         if (student && student->loaded) {
             view30_student_lines(student, out);

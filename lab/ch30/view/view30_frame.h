@@ -19,6 +19,19 @@ lab_error view30_frame(const view30_scene *s, const view30_state *st, const view
  * exercise's whole verdict; long lines wrapped at spaces. */
 void view30_student_lines(const view30_student *student, canvas *out);
 
+/* The sliders of the twist (1) and the bend (2), in the right column: a track over
+ * [-VIEW30_SLIDER_RANGE, VIEW30_SLIDER_RANGE] degrees from x = VIEW30_SLIDER_X0 to X1 at
+ * height view30_slider_y(i); an angle beyond the range puts the knob at the end, hollow. */
+#define VIEW30_SLIDER_RANGE 360.0
+#define VIEW30_SLIDER_X0 652
+#define VIEW30_SLIDER_X1 788
+int view30_slider_y(int slider);
+/* The slider under the pixel (x, y) (its track and knob's height, a few pixels either end),
+ * or 0. */
+int view30_slider_at(int x, int y);
+/* The angle at column x of a slider's track, in whole degrees, within the range. */
+double view30_slider_angle(int x);
+
 /* The help (h, F1) over the frame: every key, what each panel shows. */
 void view30_help_overlay(canvas *frame);
 

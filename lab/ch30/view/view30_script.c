@@ -46,6 +46,25 @@ static void push_drag(int dx, int dy)
     SDL_PushEvent(&ev);
 }
 
+/* A press at (x, y), the pointer moved to (to_x, y) in steps, a release: a knob dragged. */
+static void push_slide(int x, int y, int to_x)
+{
+    SDL_Event ev = {0};
+    ev.type = SDL_MOUSEBUTTONDOWN;
+    ev.button.button = SDL_BUTTON_LEFT, ev.button.state = SDL_PRESSED, ev.button.x = x, ev.button.y = y;
+    SDL_PushEvent(&ev);
+    for (int k = 1; k <= 8; k++) {
+        SDL_Event m = {0};
+        m.type = SDL_MOUSEMOTION;
+        m.motion.state = SDL_BUTTON_LMASK;
+        m.motion.x = x + (to_x - x) * k / 8, m.motion.y = y;
+        m.motion.xrel = (to_x - x) * k / 8 - (to_x - x) * (k - 1) / 8;
+        SDL_PushEvent(&m);
+    }
+    ev.type = SDL_MOUSEBUTTONUP, ev.button.state = SDL_RELEASED, ev.button.x = to_x;
+    SDL_PushEvent(&ev);
+}
+
 /* Copies `from` over the watched sheet: the script's "save in the editor". Only a regular
  * file of at most VIEW30_SCRIPT_BYTES: never a device that never ends. */
 static bool write_sheet(const char *from, const char *to)
@@ -93,6 +112,14 @@ bool view30_script_step(view30_viewer *v, FILE *script, view30_window *w, int *c
                 return *code = 2, false;
             }
             push_drag(dx, dy);
+        } else if (!strcmp(word, "slide")) {
+            int x, y, to_x;
+            if (sscanf(arg, "%d %d %d", &x, &y, &to_x) != 3) {
+                fprintf(stderr, "%s: error: --script: \"%s\": slide X Y TO_X, in the window's pixels\n", VIEW30_PROGRAM,
+                        line);
+                return *code = 2, false;
+            }
+            push_slide(x, y, to_x);
         } else if (!strcmp(word, "wait")) {
             double s = strtod(arg, NULL);
             if (v->playing_asset && !v->paused && isfinite(s) && s > 0) { /* the script's clock */
@@ -119,7 +146,7 @@ bool view30_script_step(view30_viewer *v, FILE *script, view30_window *w, int *c
         } else if (!strcmp(word, "quit")) {
             return false;
         } else {
-            fprintf(stderr, "%s: error: --script: \"%s\": key, drag, wait, shot, save, write, graded or quit\n", VIEW30_PROGRAM,
+            fprintf(stderr, "%s: error: --script: \"%s\": key, drag, slide, wait, shot, save, write, graded or quit\n", VIEW30_PROGRAM,
                     line);
             return *code = 2, false;
         }

@@ -101,6 +101,8 @@ static void key(view30_viewer *v, SDL_Keycode k, bool shift, view30_window *w, l
             v->t = fmin(v->asset.end, fmax(v->asset.start, v->t + (k == SDLK_COMMA ? -0.1 : 0.1)));
         else if (k == SDLK_m)
             v->asset_method = v->asset_method == SKIN_LBS ? SKIN_DQS : SKIN_LBS;
+        else if (k == SDLK_j)
+            v->asset.joint_names = !v->asset.joint_names;
     } else if (k == SDLK_LEFT || k == SDLK_RIGHT) {
         v->state.twist_deg = wrap_angle(v->state.twist_deg + (k == SDLK_LEFT ? -step : step));
     } else if (k == SDLK_UP || k == SDLK_DOWN) {
@@ -114,6 +116,15 @@ static void key(view30_viewer *v, SDL_Keycode k, bool shift, view30_window *w, l
     }
 }
 
+/* The slider held (if any) to the pointer's column. */
+static void slide(view30_viewer *v, int x)
+{
+    if (v->slider == 1)
+        v->state.twist_deg = view30_slider_angle(x), v->dirty = true;
+    else if (v->slider == 2)
+        v->state.bend_deg = view30_slider_angle(x), v->dirty = true;
+}
+
 void view30_handle(view30_viewer *v, const SDL_Event *ev, view30_window *w, lab_diag *d)
 {
     switch (ev->type) {
@@ -123,13 +134,18 @@ void view30_handle(view30_viewer *v, const SDL_Event *ev, view30_window *w, lab_
     case SDL_KEYDOWN:
         key(v, ev->key.keysym.sym, (ev->key.keysym.mod & KMOD_SHIFT) != 0, w, d);
         break;
-    case SDL_MOUSEBUTTONDOWN:
-        v->dragging = ev->button.button == SDL_BUTTON_LEFT;
+    case SDL_MOUSEBUTTONDOWN: /* on a slider: its knob to the pointer; elsewhere a drag */
+        v->slider = ev->button.button == SDL_BUTTON_LEFT && !v->playing_asset
+                        ? view30_slider_at(ev->button.x, ev->button.y)
+                        : 0;
+        v->dragging = ev->button.button == SDL_BUTTON_LEFT && !v->slider;
+        slide(v, ev->button.x);
         break;
     case SDL_MOUSEBUTTONUP:
-        v->dragging = false;
+        v->dragging = false, v->slider = 0;
         break;
-    case SDL_MOUSEMOTION: /* a degree a pixel: x the twist, up the bend */
+    case SDL_MOUSEMOTION: /* a slider follows the pointer; a drag, a degree a pixel: x the twist, up the bend */
+        slide(v, ev->motion.x);
         if (v->dragging && !v->playing_asset) {
             v->state.twist_deg = wrap_angle(v->state.twist_deg + ev->motion.xrel);
             v->state.bend_deg = wrap_angle(v->state.bend_deg - ev->motion.yrel);

@@ -41,6 +41,7 @@ typedef struct {
     bool help;                       /* the help over the frame (h, F1) */
     bool awaiting_grade;             /* the script waits for the grade under way (its `graded`) */
     bool dragging;
+    int slider;                      /* the slider held: 1 the twist, 2 the bend, 0 none */
 } view30_viewer;
 
 /* The frame at the viewer's state into v->frame (the cylinder, or the asset at v->t). */

@@ -4,6 +4,7 @@
 #ifndef TEST_VIEW30_H
 #define TEST_VIEW30_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,21 @@ static inline bool twist_equals(const char *shot, const char *lab_png)
     bool ok = twist_panel_equals(&a, lab_png);
     tu_image_free(&a);
     return ok;
+}
+
+/* The text of the (last) JSON file p saved into dir (free it), or NULL. */
+static inline char *saved_json(const char *dir)
+{
+    DIR *folder = opendir(dir);
+    char *json = NULL;
+    for (struct dirent *e; folder && (e = readdir(folder));)
+        if (strstr(e->d_name, ".json")) {
+            free(json);
+            json = tu_read_file(tu_path(dir, e->d_name), NULL);
+        }
+    if (folder)
+        closedir(folder);
+    return json;
 }
 
 #endif

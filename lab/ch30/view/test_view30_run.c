@@ -171,13 +171,10 @@ static void test_sliders(void **state)
             twist = want;
         else
             bend = want;
-        DIR *folder = opendir(dir);
-        assert_non_null(folder);
-        cJSON *json = NULL;
-        for (struct dirent *e; (e = readdir(folder));)
-            if (strstr(e->d_name, ".json"))
-                json = tu_json_load(tu_path(dir, e->d_name));
-        closedir(folder);
+        char *saved = saved_json(dir);
+        assert_non_null(saved);
+        cJSON *json = cJSON_Parse(saved);
+        free(saved);
         assert_non_null(json);
         cJSON *st = tu_json_get(json, "state");
         if (tu_json_num(st, "twist_deg") != twist || tu_json_num(st, "bend_deg") != bend)

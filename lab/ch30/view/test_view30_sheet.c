@@ -168,13 +168,7 @@ static void test_headline_mistakes_are_drawn(void **state)
             fail_msg("the correct sheet graded wrong:\n%s", out);
         free(out);
         /* the saved evidence: the verdicts whole, no nan */
-        DIR *folder = opendir(dir);
-        assert_non_null(folder);
-        char *json = NULL;
-        for (struct dirent *e; (e = readdir(folder));)
-            if (strstr(e->d_name, ".json"))
-                json = tu_read_file(tu_path(dir, e->d_name), NULL);
-        closedir(folder);
+        char *json = saved_json(dir);
         assert_non_null(json);
         assert_null(strstr(json, "nan"));
         assert_non_null(strstr(json, "\"verdicts\""));
@@ -240,13 +234,7 @@ static void test_yours_follows_the_method(void **state)
         char *args[] = {"--sheet", sheet, "--twist", "137", "--method", (char *)runs[i].method, "--weights",
                         (char *)runs[i].weights, "--script", script, "--out", dir, NULL};
         assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
-        DIR *folder = opendir(dir);
-        assert_non_null(folder);
-        char *json = NULL;
-        for (struct dirent *e; (e = readdir(folder));)
-            if (strstr(e->d_name, ".json"))
-                json = tu_read_file(tu_path(dir, e->d_name), NULL);
-        closedir(folder);
+        char *json = saved_json(dir);
         assert_non_null(json);
         char by[200];
         snprintf(by, sizeof by, "\"yours_by\":\t\"%s\"", runs[i].by);

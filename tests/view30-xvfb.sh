@@ -1,10 +1,12 @@
 #!/bin/sh
 # view30 in a real X window on a virtual display (Xvfb), driven by xdotool's real key and
 # mouse events: two presses of Right (10 degrees), a drag of 127 pixels to the right
-# (twist 137), F12 (the window's own pixels read back by SDL into OUT/view30-window.png),
+# (twist 137), F12 (the window's own pixels read back by SDL, kept as OUT/window-137.png),
 # then the X server's own screen (Xvfb's framebuffer file, -fbdir, in XWD format) copied to
-# OUT/screen.xwd with the window's place on it in OUT/geometry.txt, q. test_view30_sheet compares
-# both with lab30's PNG of 137 degrees.
+# OUT/screen.xwd with the window's place on it in OUT/geometry.txt; then the bend's slider
+# dragged to -180, p (the state saved), h (the help) and F12 again (OUT/view30-window.png,
+# the screen as OUT/screen-help.xwd), q. test_view30_sheet compares the first two with
+# lab30's PNG of 137 degrees, the saved state with the slider's, and the help's two.
 #   view30-xvfb.sh VIEW30 OUT
 set -u
 view=$1 out=$2
@@ -46,6 +48,20 @@ while [ ! -s "$out/view30-window.png" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i 
 sleep 0.2
 xdotool getwindowgeometry --shell "$wid" >"$out/geometry.txt"
 cp "$out/Xvfb_screen0" "$out/screen.xwd"
+mv "$out/view30-window.png" "$out/window-137.png"
+# the bend's slider: its knob pressed at 0 (the track's middle) and dragged 34 pixels left,
+# a quarter of the track: -180; p saves the state; h the help, F12 its read-back
+step mousemove --window "$wid" 720 432
+step mousedown 1
+step mousemove --window "$wid" 686 432
+step mouseup 1
+step key p
+step key h
+step key F12
+i=0
+while [ ! -s "$out/view30-window.png" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.2
+cp "$out/Xvfb_screen0" "$out/screen-help.xwd"
 xdotool key q
 i=0
 while kill -0 $view_pid 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -53,5 +69,5 @@ wait $view_pid
 rc=$?
 view_pid=
 [ $rc -eq 0 ] || { echo "view30-xvfb: view30 exited $rc:" >&2; cat "$out/view.log" >&2; exit 1; }
-[ -s "$out/view30-window.png" ] || { echo "view30-xvfb: F12 wrote no view30-window.png:" >&2; cat "$out/view.log" >&2; exit 1; }
+[ -s "$out/window-137.png" ] && [ -s "$out/view30-window.png" ] || { echo "view30-xvfb: F12 wrote no view30-window.png:" >&2; cat "$out/view.log" >&2; exit 1; }
 [ -s "$out/screen.xwd" ] && grep -q '^X=' "$out/geometry.txt" || { echo "view30-xvfb: no screen or geometry from Xvfb" >&2; exit 1; }

@@ -377,7 +377,7 @@ static void test_under_xvfb(void **state)
     snprintf(lab, sizeof lab, "%s/lab", ctx->dir);
     assert_int_equal(mkdir(lab, 0777), 0);
     assert_int_equal(tu_run_program(LAB30, NULL, NULL, "--theta", "137", lab, (char *)NULL), 0);
-    assert_true(twist_equals(tu_path(ctx->dir, "view30-window.png"), tu_path(lab, "skinning30-theta137.png")));
+    assert_true(twist_equals(tu_path(ctx->dir, "window-137.png"), tu_path(lab, "skinning30-theta137.png")));
     /* the X server's own pixels of the window: the same panel, and the whole frame SDL read */
     long x = -1, y = -1;
     char *geometry = tu_read_file(tu_path(ctx->dir, "geometry.txt"), NULL);
@@ -388,9 +388,21 @@ static void test_under_xvfb(void **state)
     tu_image screen, read_back;
     assert_true(xwd_window(tu_path(ctx->dir, "screen.xwd"), x, y, &screen));
     assert_true(twist_panel_equals(&screen, tu_path(lab, "skinning30-theta137.png")));
-    assert_true(tu_image_load(tu_path(ctx->dir, "view30-window.png"), &read_back));
+    assert_true(tu_image_load(tu_path(ctx->dir, "window-137.png"), &read_back));
     assert_memory_equal(screen.rgb, read_back.rgb, (size_t)VIEW30_WIDTH * VIEW30_HEIGHT * 3);
     tu_image_free(&screen), tu_image_free(&read_back);
+    /* the bend's slider dragged a quarter of its track left of 0: -180, the twist kept */
+    assert_true(tu_exists(tu_path(ctx->dir, "view30-twist137-bend-180-0-hand.json")));
+    /* the help over the frame, on the X server's screen as read back, and not the frame
+     * without it (the same twist, the help box in the middle) */
+    tu_image help, help_back, before;
+    assert_true(xwd_window(tu_path(ctx->dir, "screen-help.xwd"), x, y, &help));
+    assert_true(tu_image_load(tu_path(ctx->dir, "view30-window.png"), &help_back));
+    assert_memory_equal(help.rgb, help_back.rgb, (size_t)VIEW30_WIDTH * VIEW30_HEIGHT * 3);
+    assert_true(tu_image_load(tu_path(ctx->dir, "window-137.png"), &before));
+    size_t centre = ((size_t)(VIEW30_HEIGHT / 2) * VIEW30_WIDTH + VIEW30_WIDTH / 2) * 3;
+    assert_memory_not_equal(help.rgb + centre - 3 * 200, before.rgb + centre - 3 * 200, 3 * 400);
+    tu_image_free(&help), tu_image_free(&help_back), tu_image_free(&before);
 }
 
 int main(void)

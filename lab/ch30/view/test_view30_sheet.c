@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +263,86 @@ static void test_yours_follows_the_method(void **state)
     }
 }
 
+/* An asset playing with a sheet: the sheet's whole loop (exercise 10) skins each part, drawn
+ * over the lab's in red, dashed: the reference's coincides with the lab's mesh (every red
+ * pixel on a lab edge's place), a loop that takes JOINTS_0 for nodes does not; a sheet
+ * without the loop, and an asset beyond the exercise's limits, say so (the saved JSON). */
+static void test_your_loop_over_an_asset(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    static const struct { const char *sheet, *body, *asset, *yours; bool drawn, on_lab; } runs[] = {
+        {"skeleton.c", NULL, "assets/RiggedSimple.gltf", "by exercise 10", true, true},
+        {"skeleton.c",
+         "#define ex30_skin_mesh reference_version\n#include \"%s/lab/ch30/grade/solutions/reference_skeleton.c\"\n"
+         "#undef ex30_skin_mesh\n"
+         "void ex30_skin_mesh(const ex30_skin *s, vec3 *out)\n"
+         "{ mat4 w[EX30_MAX_NODES]; ex30_skeleton_world(s->node_count, s->parent, s->local, w);\n"
+         "  for (int v = 0; v < s->vertex_count; v++) { vec4 sum = {0, 0, 0, 0};\n"
+         "    for (int i = 0; i < 4; i++) { int j = s->joints[4 * v + i];\n"
+         "      mat4 c = mat4_mul(w[j], s->inverse_bind ? s->inverse_bind[j] : mat4_identity());\n"
+         "      sum = vec4_add(sum, vec4_scale(mat4_mul_vec4(c, vec4_point(s->position[v])), s->weights[4 * v + i])); }\n"
+         "    out[v] = vec3_make(sum.x, sum.y, sum.z); } }\n",
+         "assets/RiggedSimple.gltf", "by exercise 10", true, false},
+        {"dqs.c", NULL, "assets/RiggedSimple.gltf", "not on this sheet", false, false},
+        {"skeleton.c", NULL, "assets/RiggedFigure.gltf", "too large for exercise 10", false, false},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char dir[300], sheet[400], script[400], shot[400], text[4096];
+        snprintf(dir, sizeof dir, "%s/asset%zu", ctx->dir, i);
+        assert_int_equal(mkdir(dir, 0777), 0);
+        snprintf(sheet, sizeof sheet, "%s/%s", dir, runs[i].sheet);
+        if (runs[i].body)
+            snprintf(text, sizeof text, runs[i].body, cwd);
+        else
+            snprintf(text, sizeof text, "#include \"%s/lab/ch30/grade/solutions/reference_%s\"\n", cwd, runs[i].sheet);
+        assert_true(tu_write_file(sheet, text));
+        snprintf(shot, sizeof shot, "%s/frame.png", dir);
+        snprintf(script, sizeof script, "%s/script.txt", dir);
+        snprintf(text, sizeof text, "graded\nkey Space\nwait 0.5\nshot %s\nsave\nquit\n", shot);
+        assert_true(tu_write_file(script, text));
+        char *args[] = {"--sheet", sheet, "--script", script, "--out", dir, (char *)runs[i].asset, NULL};
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+        char *json = saved_json(dir), want[200];
+        assert_non_null(json);
+        snprintf(want, sizeof want, "\"yours\":\"%s\"", runs[i].yours);
+        if (!strstr(json, want))
+            fail_msg("%s on %s: no %s in %s", runs[i].sheet, runs[i].asset, want, json);
+        free(json);
+        /* the lab's frame alone, at the same time: where its edges are */
+        char lab_shot[400], *lab_args[] = {"--script", script, "--out", dir, (char *)runs[i].asset, NULL};
+        snprintf(lab_shot, sizeof lab_shot, "%s/lab.png", dir);
+        snprintf(text, sizeof text, "key Space\nwait 0.5\nshot %s\nquit\n", lab_shot);
+        assert_true(tu_write_file(script, text));
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", lab_args), 0);
+        tu_image frame, lab;
+        assert_true(tu_image_load(shot, &frame) && tu_image_load(lab_shot, &lab));
+        int red = 0, red_off_lab = 0; /* a red pixel with no lab edge (dark) within a pixel of it */
+        for (int y = 100; y < VIEW30_HEIGHT - 1; y++)
+            for (int x = 1; x < VIEW30_WIDTH - 1; x++) {
+                size_t at = ((size_t)y * VIEW30_WIDTH + (size_t)x) * 3;
+                const unsigned char *p = frame.rgb + at;
+                if (!(p[0] == 200 && p[1] == 30 && p[2] == 30))
+                    continue;
+                red++;
+                bool near_lab = false;
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        const unsigned char *q = lab.rgb + at + ((ptrdiff_t)dy * VIEW30_WIDTH + dx) * 3;
+                        near_lab = near_lab || (q[0] == 64 && q[1] == 64 && q[2] == 72);
+                    }
+                red_off_lab += !near_lab;
+            }
+        tu_image_free(&frame), tu_image_free(&lab);
+        if (runs[i].drawn != (red > 100) || (runs[i].drawn && runs[i].on_lab != (red_off_lab < red / 20)))
+            fail_msg("%s on %s: %d red pixels, %d of them off the lab's edges", runs[i].sheet, runs[i].asset, red,
+                     red_off_lab);
+    }
+}
+
 /* Whether a process's command line holds `what` (the grader of a sheet of that path). */
 static bool a_process_names(const char *what)
 {
@@ -412,6 +493,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_quit_while_grading, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_headline_mistakes_are_drawn, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_yours_follows_the_method, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_your_loop_over_an_asset, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_under_xvfb, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -167,7 +167,7 @@ int main(int argc, char **argv)
     lab_error e = o.asset ? view30_asset_open(&v.asset, o.asset, &d) : view30_scene_build(&v.scene, &d);
     if (e != LAB_OK)
         return cli_fail(VIEW30_PROGRAM, &d, cli_exit_code(e));
-    v.playing_asset = o.asset != NULL, v.t = v.asset.start;
+    v.playing_asset = o.asset != NULL, v.t = v.asset.start, v.yours_t = NAN;
     if (o.sheet && !view30_sheet_init(&v.sheet, o.sheet)) {
         fprintf(stderr, "%s: error: %s: a folder for the sheet's builds: %s\n", VIEW30_PROGRAM, v.sheet.dir, strerror(errno));
         view30_scene_free(&v.scene);
@@ -200,7 +200,11 @@ int main(int argc, char **argv)
             polled = SDL_GetTicks();
             view30_reload_sheet(&v, &w, &d);
         }
-        if (o.sheet && v.student.loaded &&
+        if (o.sheet && v.student.loaded && v.playing_asset && v.yours_t != v.t) { /* your loop over the asset */
+            view30_sheet_skin_asset(&v.sheet, &v.asset, v.t);
+            v.yours_t = v.t, v.dirty = true;
+        }
+        if (o.sheet && v.student.loaded && !v.playing_asset &&
             (v.student.positions_deg != v.state.twist_deg || v.student.positions_method != v.state.method ||
              v.student.positions_weights != v.state.weights)) { /* yours follows the state */
             view30_sheet_skin(&v.sheet, &v.scene, &v.state, &v.student);

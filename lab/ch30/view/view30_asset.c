@@ -33,7 +33,8 @@ static lab_error find_parts(view30_asset *a, lab_diag *d)
             total += doc->meshes[doc->nodes[n].mesh].primitive_count;
     a->parts = calloc((size_t)(total ? total : 1), sizeof *a->parts);
     a->positions = calloc((size_t)(total ? total : 1), sizeof *a->positions);
-    if (!a->parts || !a->positions)
+    a->yours = calloc((size_t)(total ? total : 1), sizeof *a->yours);
+    if (!a->parts || !a->positions || !a->yours)
         return diag_fail(d, LAB_ERR_OUT_OF_MEMORY, "mesh primitives", "%d", total);
     lab_error e = LAB_OK;
     for (int n = 0; e == LAB_OK && n < doc->node_count; n++) {
@@ -88,8 +89,8 @@ lab_error view30_asset_open(view30_asset *a, const char *path, lab_diag *d)
 void view30_asset_free(view30_asset *a)
 {
     for (int p = 0; p < a->part_count; p++)
-        free(a->parts[p].edges), free(a->positions[p]);
-    free(a->parts), free(a->positions), free(a->is_joint), free(a->node_at);
+        free(a->parts[p].edges), free(a->positions[p]), free(a->yours ? a->yours[p] : NULL);
+    free(a->parts), free(a->positions), free(a->is_joint), free(a->node_at), free(a->yours);
     gltf_free(&a->doc);
     *a = (view30_asset){.clip = -1};
 }
@@ -209,6 +210,13 @@ lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool
                 color[k] = a->parts[p].skinned ? FIGURE_EDGE : FIGURE_AXIS;
             }
         figure_draw_lines(out, &a->cam, from, to, color, edges);
+        for (int p = 0; a->yours && p < a->part_count; p++) /* yours over the lab's, red and dashed */
+            for (int i = 0; a->yours[p] && i < a->parts[p].edge_count; i++) {
+                vec3 s0, s1;
+                if (camera_project_segment(&a->cam, a->yours[p][a->parts[p].edges[i].a],
+                                           a->yours[p][a->parts[p].edges[i].b], &s0, &s1))
+                    raster_segment(out, s0.x, s0.y, s1.x, s1.y, 4, 3, (rgb){200, 30, 30});
+            }
         skeleton(a, out);
         char l1[160], l2[160];
         const char *name = a->clip >= 0 && a->doc.animations[a->clip].name ? a->doc.animations[a->clip].name : "";
@@ -223,7 +231,13 @@ lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool
                  a->vertex_total);
         figure_draw_label(out, 0, l1);
         figure_draw_label(out, 1, l2);
-        figure_draw_label(out, 2, "c clip  space  , .  m LBS/DQS  j names  p save  q quit");
+        if (a->yours_words[0]) {
+            char l3[160];
+            snprintf(l3, sizeof l3, "yours (red, dashed): %s", a->yours_words);
+            figure_draw_label(out, 2, l3);
+        } else {
+            figure_draw_label(out, 2, "c clip  space  , .  m LBS/DQS  j names  p save  q quit");
+        }
     }
     free(from), free(to), free(color);
     return e;

@@ -33,6 +33,10 @@ typedef struct {
     bool *is_joint;          /* per node: a joint of one of the asset's skins */
     vec3 *node_at;           /* per node, the last frame's world origin */
     bool joint_names;        /* the skeleton's joints named on the frame (key j) */
+    /* with a sheet: each skinned part by the student's whole loop (exercise 10), drawn over
+     * the lab's in red, dashed; yours_words says by what, or why not */
+    vec3 **yours;            /* per part (NULL where not drawn) */
+    char yours_words[96];    /* "" without a sheet */
 } view30_asset;
 
 /* Reads and validates the asset with the lab's reader (compressed and quantized files as

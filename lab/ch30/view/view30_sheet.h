@@ -14,6 +14,7 @@
 
 #include "grade/build.h"
 #include "rig30.h"
+#include "view30_asset.h"
 #include "view30_scene.h"
 
 #define VIEW30_SHEET_DEADLINE_S 2 /* the student's skinning; then it is stopped */
@@ -52,6 +53,11 @@ bool view30_sheet_build(view30_sheet *w, view30_student *s);
  *   corrective exercise 24, on the lab's deltas, blended matrices and rotations;
  *   twist joints: no exercise. */
 void view30_sheet_skin(const view30_sheet *w, const view30_scene *scene, const view30_state *st, view30_student *s);
+/* An asset's skinned parts at time t by the sheet's whole loop (exercise 10, in the same
+ * limited child): a->yours, and a->yours_words ("by exercise 10", or why not: the sheet
+ * has none, not written yet, the asset outside the exercise's limits of 16 nodes, 16
+ * joints, 240 vertices and four influences, a crash, a loop). */
+void view30_sheet_skin_asset(const view30_sheet *w, view30_asset *a, double t);
 /* make grade30 on the sheet, started (a grade under way is stopped first) and left to run
  * while the window goes on; false (s->lines[0] says why) when it could not start. */
 bool view30_sheet_grade_start(view30_sheet *w, view30_student *s);

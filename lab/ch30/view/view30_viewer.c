@@ -53,8 +53,8 @@ lab_error view30_save(view30_viewer *v, lab_diag *d)
     if (e == LAB_OK && !v->playing_asset)
         e = view30_evidence(&v->state, &v->readout, v->o->sheet ? &v->student : NULL, &evidence, d);
     else if (e == LAB_OK)
-        bytes_printf(&evidence, "{\"program\":\"view30\",\"clip\":%d,\"t\":%.17g,\"method\":\"%s\"}\n", v->asset.clip,
-                     v->t, v->asset_method == SKIN_DQS ? "DQS" : "LBS");
+        bytes_printf(&evidence, "{\"program\":\"view30\",\"clip\":%d,\"t\":%.17g,\"method\":\"%s\",\"yours\":\"%s\"}\n",
+                     v->asset.clip, v->t, v->asset_method == SKIN_DQS ? "DQS" : "LBS", v->asset.yours_words);
     if (e == LAB_OK)
         e = output_batch_add(&batch, json, &evidence, d);
     if (e == LAB_OK)
@@ -167,7 +167,9 @@ void view30_reload_sheet(view30_viewer *v, view30_window *w, lab_diag *d)
     if (!view30_sheet_changed(&v->sheet))
         return;
     bool built = view30_sheet_build(&v->sheet, &v->student);
-    if (built) /* the new picture first, the verdicts after */
+    if (built && v->playing_asset) /* the new picture first, the verdicts after */
+        view30_sheet_skin_asset(&v->sheet, &v->asset, v->t), v->yours_t = v->t;
+    else if (built)
         view30_sheet_skin(&v->sheet, &v->scene, &v->state, &v->student);
     if (view30_draw(v, d) == LAB_OK)
         view30_window_show(w, &v->frame);

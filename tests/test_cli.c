@@ -238,6 +238,46 @@ static void test_checks_decide_where_the_numbers_are_made(void **state)
     report_checks_free(&c);
 }
 
+/* Each kind at its exact tie and one ulp either side (a value exactly on a bound decides as
+ * the rule says, so that a `<` written `<=` or a `==` written `>=` fails here), NaN failing
+ * each: compare |computed - reference| <= tolerance (0.5 is exact in doubles), bound
+ * value < bound, above value > bound, count computed == reference. */
+static void test_checks_at_their_ties(void **state)
+{
+    (void)state;
+    report_checks c = {0};
+    const double up = nextafter(1.0, 2.0), down = nextafter(1.0, 0.0);
+    /* compare: |1 - 0.5| = 0.5, exactly the tolerance */
+    assert_true(check_compare(&c, "tie", 1.0, 0.5, 0.5));
+    assert_true(check_compare(&c, "tie, the other side", 0.0, 0.5, 0.5));
+    assert_false(check_compare(&c, "an ulp beyond", up, 0.5, 0.5));
+    assert_true(check_compare(&c, "an ulp inside", down, 0.5, 0.5));
+    assert_false(check_compare(&c, "tolerance an ulp short", 1.0, 0.5, nextafter(0.5, 0.0)));
+    assert_false(check_compare(&c, "nan tolerance", 1.0, 0.5, NAN));
+    /* bound: strictly below */
+    assert_false(check_bound(&c, "tie", 1.0, 1.0));
+    assert_true(check_bound(&c, "an ulp below", down, 1.0));
+    assert_false(check_bound(&c, "an ulp above", up, 1.0));
+    assert_false(check_bound(&c, "nan bound", 0.5, NAN));
+    /* above: strictly above */
+    assert_false(check_above(&c, "tie", 1.0, 1.0));
+    assert_true(check_above(&c, "an ulp above", up, 1.0));
+    assert_false(check_above(&c, "an ulp below", down, 1.0));
+    assert_false(check_above(&c, "nan bound", 1.5, NAN));
+    /* count: equal, neither more nor fewer */
+    assert_true(check_count(&c, "equal", 216, 216));
+    assert_false(check_count(&c, "one more", 217, 216));
+    assert_false(check_count(&c, "one fewer", 215, 216));
+    assert_false(check_count(&c, "far more", 2147483647L, 216));
+    /* add: the stage's own verdict, recorded as given */
+    assert_true(check_add(&c, "given", REPORT_COMPARE, 1.0, 2.0, 0.0, true));
+    assert_false(check_add(&c, "given", REPORT_COMPARE, 1.0, 1.0, 0.0, false));
+    assert_int_equal(c.count, 20);
+    for (int i = 0; i < c.count; i++) /* each record holds the verdict the call returned */
+        assert_true(c.items[i].passed == (i == 0 || i == 1 || i == 3 || i == 7 || i == 11 || i == 14 || i == 18));
+    report_checks_free(&c);
+}
+
 /* A main in the template's shape: sections numbered in the order it prints them, each
  * section's checks recorded under its heading in -checks.json; a failed check writes
  * nothing and exits 1; a stage's error exits with its code and no report. */
@@ -317,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_cli_help_is_generated_from_the_table),
         cmocka_unit_test(test_cli_finish_writes_nothing_after_a_failed_check),
         cmocka_unit_test(test_checks_decide_where_the_numbers_are_made),
+        cmocka_unit_test(test_checks_at_their_ties),
         cmocka_unit_test(test_cli_run_numbers_sections_and_records_their_checks),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -259,6 +259,31 @@ static void test_student_panel(void **state)
             }
 }
 
+/* The bend's numbers are the same with a sheet shown in the bend's place as without it,
+ * at seeded states of every method and weight set. */
+static void test_bend_numbers_with_a_sheet(void **state)
+{
+    (void)state;
+    static view30_student s;
+    s = (view30_student){.loaded = true};
+    unsigned long long seed = 30;
+    for (int k = 0; k < 14; k++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        view30_state st = {(double)((int)(seed >> 40) % 7201) - 3600, (double)((int)(seed >> 20) % 7201) - 3600,
+                           (view30_method)(k % VIEW30_METHODS), (view30_weights)(k % VIEW30_WEIGHT_SETS)};
+        canvas a = {0}, b = {0};
+        view30_readout without, with;
+        lab_diag d = {0};
+        assert_int_equal(view30_frame(&scene, &st, NULL, &a, &without, &d), LAB_OK);
+        assert_int_equal(view30_frame(&scene, &st, &s, &b, &with, &d), LAB_OK);
+        assert_true(with.bend_applies == without.bend_applies);
+        assert_memory_equal(&with.inner, &without.inner, sizeof with.inner); /* NaN included, bit for bit */
+        assert_memory_equal(&with.bulge, &without.bulge, sizeof with.bulge);
+        assert_memory_equal(&with.bend_deg, &without.bend_deg, sizeof with.bend_deg);
+        canvas_free(&a), canvas_free(&b);
+    }
+}
+
 /* The command line over what it accepts: seeded angles anywhere in [-3600, 3600] (any
  * double, both signs, the ends), every method and weight set by its option name in seeded
  * letter case; each run's saved frame is, pixel for pixel, the frame made here at the state
@@ -333,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_frames_are_lab30_panels),
         cmocka_unit_test(test_every_state),
         cmocka_unit_test(test_student_panel),
+        cmocka_unit_test(test_bend_numbers_with_a_sheet),
         cmocka_unit_test(test_page_picture_is_current),
         cmocka_unit_test_setup_teardown(test_options_seeded, tu_run_dir_setup, tu_run_dir_teardown),
     };

@@ -343,6 +343,38 @@ static void test_your_loop_over_an_asset(void **state)
     }
 }
 
+/* Two saves of the same size within a second are both seen: the file's time to the
+ * nanosecond, not the second (an editor's quick double save). The two versions differ in one
+ * digit: the second's exercise 4 is wrong. */
+static void test_two_quick_saves_of_one_size(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    char cwd[512], sheet[300], a[300], b[300], script[300], text[2048];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(sheet, sizeof sheet, "%s/exercises.c", ctx->dir);
+    snprintf(a, sizeof a, "%s/a.c", ctx->dir), snprintf(b, sizeof b, "%s/b.c", ctx->dir);
+    const char *body = "#define ex30_ring_radius_ratio reference_version\n#include \"%s/lab/ch30/grade/solutions/reference.c\"\n"
+                       "#undef ex30_ring_radius_ratio\n"
+                       "double ex30_ring_radius_ratio(double w, double theta) { return reference_version(w, theta) * %d; }\n";
+    snprintf(text, sizeof text, body, cwd, 1);
+    assert_true(tu_write_file(a, text));
+    snprintf(text, sizeof text, body, cwd, 2);
+    assert_true(tu_write_file(b, text));
+    assert_true(tu_write_file(sheet, "/* nothing yet */\n"));
+    snprintf(script, sizeof script, "%s/script.txt", ctx->dir);
+    snprintf(text, sizeof text, "graded\nwrite %s\nwrite %s\ngraded\nquit\n", a, b);
+    assert_true(tu_write_file(script, text));
+    char *args[] = {"--sheet", sheet, "--script", script, "--out", ctx->dir, NULL};
+    assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+    char *out = tu_read_file(ctx->out_path, NULL);
+    assert_non_null(out);
+    if (!strstr(out, "version 3") || !strstr(out, "4. the ring radius r'/r = sqrt(1 - 4 w (1-w) sin^2(theta/2)): wrong"))
+        fail_msg("the second save of the same size was not seen:\n%s", out);
+    free(out);
+}
+
 /* Whether a process's command line holds `what` (the grader of a sheet of that path). */
 static bool a_process_names(const char *what)
 {
@@ -494,6 +526,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_headline_mistakes_are_drawn, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_yours_follows_the_method, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_your_loop_over_an_asset, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_two_quick_saves_of_one_size, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_under_xvfb, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include "draw/figure.h"
 #include "draw/raster.h"
 #include "math/linalg.h"
+#include "skin/normals.h"
 
 #include "rig30.h"
 #include "rig30_check.h"
@@ -375,6 +376,75 @@ static void test_two_quick_saves_of_one_size(void **state)
     free(out);
 }
 
+/* The normals sheet lights the lab's LBS by the student's normals (exercise 16, the blended
+ * inverse transpose): the reference's second panel is, pixel for pixel, the frame made here
+ * with the library's normals (normals_skin); normals left unnormalised light it otherwise. */
+static void test_your_normals_light_the_twist(void **state)
+{
+    tu_run_dir *ctx = *state;
+    if (!have_view())
+        skip();
+    static view30_scene scene;
+    lab_diag d = {0};
+    assert_int_equal(view30_scene_build(&scene, &d), LAB_OK);
+    const view30_state st = {100, 0, VIEW30_LBS, VIEW30_HEAT};
+    /* the frame with the library's normals, made here */
+    static view30_student lab;
+    lab = (view30_student){.loaded = true, .has_positions = true, .shaded = true, .positions_deg = st.twist_deg,
+                           .positions_method = VIEW30_LBS, .positions_weights = st.weights};
+    snprintf(lab.how, sizeof lab.how, "lit by exercise 16");
+    snprintf(lab.status, sizeof lab.status, "version 1");
+    const rig30_rig *rig = &scene.rigs[st.weights][RIG30_TWIST];
+    assert_int_equal(view30_skin(&scene, &st, RIG30_TWIST, lab.positions, NULL, &d), LAB_OK);
+    mat4 palette[RIG30_JOINTS];
+    dualquat dq[RIG30_JOINTS];
+    static vec3 bind_normals[VERTS];
+    rig30_bind_normals(rig, bind_normals);
+    assert_int_equal(rig30_palettes(rig, deg_to_rad(st.twist_deg), palette, dq, &d), LAB_OK);
+    assert_int_equal(normals_skin(bind_normals, &rig->influences, palette, RIG30_JOINTS, NORMALS_BLENDED_INVERSE_TRANSPOSE,
+                                  lab.normals, &d),
+                     LAB_OK);
+    canvas expected = {0};
+    view30_readout r;
+    assert_int_equal(view30_frame(&scene, &st, &lab, &expected, &r, &d), LAB_OK);
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    const char *bodies[2] = {"#include \"%s/lab/ch30/grade/solutions/reference_normals.c\"\n",
+                             "#define ex30_skin_normal reference_version\n"
+                             "#include \"%s/lab/ch30/grade/solutions/reference_normals.c\"\n#undef ex30_skin_normal\n"
+                             "vec3 ex30_skin_normal(vec3 n, const int *joint, const double *weight, int k, const mat4 *palette,\n"
+                             "                      ex30_normal_method method)\n"
+                             "{ return vec3_scale(reference_version(n, joint, weight, k, palette, method), 0.5); }\n"};
+    for (int i = 0; i < 2; i++) {
+        char dir[300], sheet[400], script[400], shot[400], text[2048];
+        snprintf(dir, sizeof dir, "%s/normals%d", ctx->dir, i);
+        assert_int_equal(mkdir(dir, 0777), 0);
+        snprintf(sheet, sizeof sheet, "%s/normals.c", dir);
+        snprintf(text, sizeof text, bodies[i], cwd);
+        assert_true(tu_write_file(sheet, text));
+        snprintf(shot, sizeof shot, "%s/frame.png", dir);
+        snprintf(script, sizeof script, "%s/script.txt", dir);
+        snprintf(text, sizeof text, "graded\nkey v\nshot %s\nquit\n", shot); /* v: a wrong one's mistake away */
+        assert_true(tu_write_file(script, text));
+        char *args[] = {"--sheet", sheet, "--twist", "100", "--weights", "heat", "--script", script, "--out", dir, NULL};
+        assert_int_equal(run_view(ctx->out_path, ctx->err_path, "offscreen", args), 0);
+        tu_image frame;
+        assert_true(tu_image_load(shot, &frame));
+        int differ = 0;
+        for (int y = 0; y < VIEW30_PANEL_H; y++)
+            for (int x = VIEW30_PANEL_W; x < 2 * VIEW30_PANEL_W; x++) {
+                size_t at = ((size_t)y * VIEW30_WIDTH + (size_t)x) * 3;
+                differ += memcmp(frame.rgb + at, expected.rgb + at, 3) != 0;
+            }
+        tu_image_free(&frame);
+        if ((i == 0) != (differ == 0))
+            fail_msg("%s: the second panel differs from the library's lighting in %d pixels", i ? "unnormalised" : "the reference",
+                     differ);
+    }
+    canvas_free(&expected);
+    view30_scene_free(&scene);
+}
+
 /* Whether a process's command line holds `what` (the grader of a sheet of that path). */
 static bool a_process_names(const char *what)
 {
@@ -527,6 +597,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_yours_follows_the_method, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_your_loop_over_an_asset, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_two_quick_saves_of_one_size, tu_run_dir_setup, tu_run_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_your_normals_light_the_twist, tu_run_dir_setup, tu_run_dir_teardown),
         cmocka_unit_test_setup_teardown(test_under_xvfb, tu_run_dir_setup, tu_run_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -176,7 +176,15 @@ static lab_error student_panel(const view30_scene *s, const view30_student *stud
                               .edge_count = finite ? s->edge_count : 0, .highlight = s->middle,
                               .axis_from = s->axis[0], .axis_to = s->axis[1], .label = label,
                               .label_lines = VIEW30_LABEL_LINES};
-        if (finite)
+        if (finite && student->shaded) { /* the lab's surface, lit by your normals (a NaN one: black) */
+            const mesh *bind = &s->rigs[VIEW30_HAND][RIG30_TWIST].bind;
+            figure_surface surface = {student->positions, student->normals, NULL, bind->triangles,
+                                      bind->triangle_count, vec3_normalize(vec3_make(0.6, -0.7, 0.4)),
+                                      (rgb){230, 230, 230}};
+            figure_draw_surface(out, &cam, &surface);
+            for (int k = 0; k < VIEW30_LABEL_LINES; k++)
+                figure_draw_label(out, k, label[k]);
+        } else if (finite)
             figure_draw_panel(out, &cam, &panel);
         else
             for (int k = 0; k < VIEW30_LABEL_LINES; k++)

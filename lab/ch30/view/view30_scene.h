@@ -135,6 +135,9 @@ typedef struct {
     view30_weights positions_weights;            /* the weights */
     char how[VIEW30_LINE];                       /* the method's exercises that drew it ("by
                                                   * exercise 6"), or "not on this sheet" */
+    bool shaded;                                 /* positions are the lab's, shaded by the
+                                                  * normals below (exercise 16's) */
+    vec3 normals[RIG30_RINGS * RIG30_SEGMENTS];
     char status[VIEW30_LINE];                    /* "version 3", "crashed: ...", ... */
     bool grade_stale;                            /* the verdicts are of an older version */
     char sheet_name[32];                         /* the sheet the grader took it for ("dqs") */

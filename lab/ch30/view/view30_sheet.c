@@ -127,6 +127,7 @@ typedef struct {
     mat4 palette[RIG30_JOINTS];      /* the lab's C_j = G_j B_j^-1 */
     dualquat dq[RIG30_JOINTS];       /* and as unit dual quaternions */
     const quat *rotation;            /* CoR, corrective after: each vertex's blended rotation */
+    const vec3 *bind_normals;        /* the cylinder's, radial: exercise 16's input */
     const vec3 *centres, *deltas;    /* CoR's p*; the corrective shape's d */
     double s;                        /* the corrective shape's weight, theta / trained */
 } skin_request;
@@ -134,6 +135,7 @@ typedef struct {
 typedef struct {
     grade_shared_head head;
     bool done, not_written;
+    bool shaded;                     /* out holds exercise 16's normals of the lab's LBS */
     char error[VIEW30_LINE];         /* the sheet could not be opened */
     char how[VIEW30_LINE];           /* "by exercises 1-3", or why none */
     bool drawn;
@@ -150,6 +152,7 @@ typedef bool (*normalize_fn)(dualquat, dualquat *);
 typedef vec3 (*transform_fn)(dualquat, vec3);
 typedef vec3 (*cor_fn)(vec3, vec3, quat, const int *, const double *, int, const mat4 *);
 typedef vec3 (*corrective_fn)(vec3, vec3, double, mat4, quat, bool);
+typedef vec3 (*normal_fn)(vec3, const int *, const double *, int, const mat4 *, ex30_normal_method);
 
 /* The sheet's function called name, or NULL (a function's address, as the loader gives it). */
 static void *function(void *h, const char *name) { return dlsym(h, name); }
@@ -191,6 +194,15 @@ static bool lbs(void *h, const skin_request *q, skin_record *r)
         const ex30_skin rig = {RIG30_JOINTS, parent, local, RIG30_JOINTS, slots, q->rig->inverse_bind, VERTS,
                                q->rig->bind.vertices, vj, vw};
         mesh(&rig, r->out);
+        return true;
+    }
+    normal_fn normal = (normal_fn)(uintptr_t)function(h, "ex30_skin_normal");
+    if (normal) { /* the normals sheet: the lab's LBS, lit by your normals (the blended way) */
+        snprintf(r->how, sizeof r->how, "lit by exercise 16");
+        for (int v = 0; v < VERTS; v++)
+            r->out[v] = normal(q->bind_normals[v], in->joint + v * K, in->weight + v * K, K, q->palette,
+                               EX30_NORMAL_BLENDED);
+        r->shaded = true;
         return true;
     }
     snprintf(r->how, sizeof r->how, "not on this sheet");
@@ -285,6 +297,9 @@ static lab_error prepare(const view30_scene *scene, const view30_state *st, skin
     q->deltas = scene->deltas[order][st->weights][RIG30_TWIST];
     q->s = q->theta / rig30_trained_angle(RIG30_TWIST);
     q->rotation = rotation;
+    static vec3 bind_normals[VERTS];
+    rig30_bind_normals(q->rig, bind_normals);
+    q->bind_normals = bind_normals;
     lab_error e = rig30_palettes(q->rig, q->theta, q->palette, q->dq, d);
     for (int v = 0; e == LAB_OK && v < VERTS; v++)
         e = rig30_blended_rotation(&q->rig->influences, v, q->dq, &rotation[v], d);
@@ -330,8 +345,15 @@ void view30_sheet_skin(const view30_sheet *w, const view30_scene *scene, const v
     } else if (r->done && r->not_written) {
         snprintf(s->status, sizeof s->status, "not written yet");
     } else if (r->done) {
-        memcpy(s->positions, r->out, sizeof r->out);
-        s->has_positions = r->drawn;
+        s->shaded = r->shaded;
+        if (r->shaded) { /* the lab's LBS, your normals */
+            memcpy(s->normals, r->out, sizeof r->out);
+            e = view30_skin(scene, &(view30_state){st->twist_deg, 0, VIEW30_LBS, st->weights}, RIG30_TWIST,
+                            s->positions, NULL, &d);
+        } else {
+            memcpy(s->positions, r->out, sizeof r->out);
+        }
+        s->has_positions = r->drawn && e == LAB_OK;
         snprintf(s->status, sizeof s->status, "version %d", w->generation);
     } else { /* the child did not finish: the engine's words for how it ended */
         grade_ending ending = grade_ended(&r->head, &end, w->path, how, sizeof how);

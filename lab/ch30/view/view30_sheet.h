@@ -45,7 +45,8 @@ bool view30_sheet_build(view30_sheet *w, view30_student *s);
  * s->positions, s->how (which exercises drew it, or that the sheet has none for the
  * method), or s->status says why none:
  *   LBS        exercises 1 to 3 (the world matrix, the skin matrix, the blend), or 10 (the
- *              whole loop over the rig as one glTF skin);
+ *              whole loop over the rig as one glTF skin), or 16 (the lab's LBS positions,
+ *              s->shaded by the student's skinned normals in s->normals);
  *   DQS        exercise 6 (the blend; the lab normalises and moves the point), or 11 to 13
  *              (each joint's dual quaternion, the normalisation, the transform; the lab's
  *              blend);

@@ -218,6 +218,7 @@ static void test_yours_follows_the_method(void **state)
         {"fixes.c", "reference_fixes.c", "corrective-after", "hand", "by exercise 24"},
         {"dqs.c", "reference_dqs.c", "LBS", "hand", "not on this sheet"},
         {"exercises.c", "reference.c", "twist3", "hand", "no exercise for it"},
+        {"shader.glsl", "reference.glsl", "LBS", "hand", "a shader: graded, not drawn"},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char dir[300], sheet[400], script[400], shot[400], text[1024], source[200];

@@ -85,6 +85,14 @@ static void first_error(const char *log, char *out, size_t size)
 
 bool view30_sheet_build(view30_sheet *w, view30_student *s)
 {
+    size_t n = strlen(w->path);
+    if (n < 2 || strcmp(w->path + n - 2, ".c") != 0) { /* the shader's sheet: the grader runs it on the GPU */
+        s->loaded = true, s->grade_stale = true, s->line_count = 0;
+        w->generation++, w->have_so = false;
+        snprintf(s->status, sizeof s->status, "version %d", w->generation);
+        snprintf(s->how, sizeof s->how, "a shader: graded, not drawn");
+        return true;
+    }
     /* the grader's rule: the lab's warnings, shown but not fatal */
     static const char *const headers[] = {"lab/ch30/exercises30.h", "src/math/linalg.h", "src/math/quat.h",
                                           "src/math/dualquat.h", NULL};
@@ -310,7 +318,7 @@ void view30_sheet_skin(const view30_sheet *w, const view30_scene *scene, const v
 {
     s->positions_deg = st->twist_deg, s->positions_method = st->method, s->positions_weights = st->weights;
     s->has_positions = false;
-    if (!w->have_so)
+    if (!w->have_so) /* nothing compiled yet, or the shader's sheet (s->how says so) */
         return;
     int fd = open(w->so, O_RDONLY);
     skin_record *r = fd < 0 ? NULL : (skin_record *)grade_shared_new(sizeof *r);

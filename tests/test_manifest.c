@@ -111,6 +111,49 @@ static void test_manifest_removes_exactly_the_earlier_outputs(void **state)
     tu_remove_tree(dir);
 }
 
+/* An earlier output replaced by a symlink to a file of its exact bytes, and one by a dangling
+ * symlink: both kept, neither followed (the file they point to intact), each reported as
+ * "not a regular file now" (a stat that follows the link would take the first for the
+ * program's own and remove it, the second for gone). */
+static void test_manifest_keeps_an_output_replaced_by_a_symlink(void **state)
+{
+    (void)state;
+    char dir[64], outside[64];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    assert_non_null(tu_make_temp_dir(outside, sizeof outside));
+    int removed;
+    const char *first[] = {"prog-a.png", "prog-b.png", "prog-c.png"}, *second[] = {"prog-a.png"};
+    assert_int_equal(run(dir, first, 3, NULL, NULL, &removed), LAB_OK);
+    assert_true(tu_write_file(tu_path(outside, "same.png"), "x")); /* the output's exact bytes */
+    assert_int_equal(unlink(tu_path(dir, "prog-b.png")), 0);
+    assert_int_equal(symlink(tu_path(outside, "same.png"), tu_path(dir, "prog-b.png")), 0);
+    assert_int_equal(unlink(tu_path(dir, "prog-c.png")), 0);
+    assert_int_equal(symlink(tu_path(outside, "nowhere.png"), tu_path(dir, "prog-c.png")), 0);
+    output_batch b = {0};
+    add_text(&b, second[0], "x");
+    lab_diag d = {0};
+    assert_int_equal(manifest_prepare(&b, dir, "prog", &d), LAB_OK);
+    assert_int_equal(output_batch_commit(&b, dir, &d), LAB_OK);
+    FILE *report = tmpfile();
+    assert_non_null(report);
+    manifest_report_removed(&b, report);
+    output_batch_free(&b);
+    struct stat st;
+    assert_int_equal(lstat(tu_path(dir, "prog-b.png"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(lstat(tu_path(dir, "prog-c.png"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_true(tu_file_contains(tu_path(outside, "same.png"), "x"));
+    rewind(report);
+    char text[2048] = "";
+    assert_true(fread(text, 1, sizeof text - 1, report) > 0);
+    fclose(report);
+    assert_non_null(strstr(text, "kept prog-b.png: not a regular file now"));
+    assert_non_null(strstr(text, "kept prog-c.png: not a regular file now"));
+    tu_remove_tree(dir);
+    tu_remove_tree(outside);
+}
+
 /* The student's files, byte for byte, and a canary outside the folder: what every hostile
  * case below checks after the run. */
 typedef struct {
@@ -296,6 +339,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_manifest_removes_exactly_the_earlier_outputs),
+        cmocka_unit_test(test_manifest_keeps_an_output_replaced_by_a_symlink),
         cmocka_unit_test(test_manifest_acts_only_on_its_own_manifest),
         cmocka_unit_test(test_manifest_naming_many_user_files_removes_none),
         cmocka_unit_test(test_manifest_removal_is_rolled_back_with_the_commit),

@@ -383,6 +383,38 @@ static void test_output_batch_never_writes_through_a_planted_symlink(void **stat
     tu_remove_tree(outside);
 }
 
+/* A regular file planted at a temporary's name in the moment before it is created (a race
+ * the free-name check cannot see): the create fails with EEXIST, named, and the planted
+ * bytes stay as they are; the earlier output is kept. */
+static void plant(const char *path, void *context)
+{
+    (void)context;
+    FILE *f = fopen(path, "wx");
+    if (f)
+        fputs("planted\n", f), fclose(f);
+}
+
+static void test_output_batch_never_writes_over_a_planted_temporary(void **state)
+{
+    (void)state;
+    char dir[64], tmp[160];
+    assert_non_null(tu_make_temp_dir(dir, sizeof dir));
+    assert_true(tu_write_file(tu_path(dir, "a.txt"), "previous a\n"));
+    output_batch b = {.before_create = plant};
+    add_text(&b, "a.txt", "new a\n");
+    lab_diag d = {0};
+    assert_int_equal(output_batch_commit(&b, dir, &d), LAB_ERR_OUTPUT);
+    output_batch_free(&b);
+    assert_non_null(strstr(d.value, strerror(EEXIST)));
+    snprintf(tmp, sizeof tmp, ".a.txt.%ld.tmp", (long)getpid());
+    char *planted = tu_read_file(tu_path(dir, tmp), NULL);
+    assert_non_null(planted);
+    assert_string_equal(planted, "planted\n");
+    free(planted);
+    assert_true(tu_file_contains(tu_path(dir, "a.txt"), "previous a\n"));
+    tu_remove_tree(dir);
+}
+
 /* Leftovers of a dead run are trusted only when its journal is in the lab's format and each
  * file still has the journal's hash: an old-format journal naming the student's files, a
  * forged one with other hashes, and dotfiles shaped like temporaries of a dead process all
@@ -518,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_output_batch_rolls_back_a_commit_that_fails_midway),
         cmocka_unit_test(test_output_batch_recovers_from_a_run_killed_midway),
         cmocka_unit_test(test_output_batch_never_writes_through_a_planted_symlink),
+        cmocka_unit_test(test_output_batch_never_writes_over_a_planted_temporary),
         cmocka_unit_test(test_output_batch_recovery_touches_only_its_own_files),
         cmocka_unit_test(test_output_batch_takes_many_files_and_images),
         cmocka_unit_test(test_output_csv_and_json_helpers),

@@ -556,6 +556,8 @@ lab_error output_batch_commit(output_batch *batch, const char *dir, lab_diag *d)
         if (f->remove)
             continue;
         join_path(tmp, sizeof tmp, dir, f->name, "tmp", f->tmp_attempt);
+        if (batch->before_create)
+            batch->before_create(tmp, batch->rename_context);
         if (write_new_file(tmp, &f->content) != 0) {
             bool mine = errno != EEXIST && errno != ELOOP;
             e = diag_fail(d, failed_call(), f->name, "writing %s failed: %s", tmp, strerror(errno));

@@ -79,6 +79,9 @@ typedef struct {
      * rollback. NULL (zero-initialised) means rename(2). */
     int (*rename_file)(const char *from, const char *to, void *context);
     void *rename_context;
+    /* Tests only: called with a temporary's path just before it is created (step 1), to
+     * plant a file there as a race would. NULL means nothing. */
+    void (*before_create)(const char *path, void *context);
     bytes notes;             /* lines for the report: earlier outputs kept (src/program/manifest.h) */
     png_effort png;          /* how hard the figures are compressed (zero: PNG_SMALLEST) */
 } output_batch;

@@ -390,6 +390,27 @@ static void test_fastskin_default_level_per_cpu_and_format(void **state)
         }
 }
 
+/* cpuid's signature decoded as the manuals combine it, on the signatures the rule names:
+ * Zen 4 (EPYC 9004, 0x00A10F11: family 25, model 17), Zen 5 (0x00B00F20: 26, 2), Intel
+ * Sapphire Rapids (0x000806F8: 6, 143), Skylake-SP (0x00050654: 6, 85), a Pentium 4
+ * (0x00000F29: 15, 2, no extended family), an old family 5 (0x00000543: the extended model
+ * ignored there: 5, 4). */
+static void test_fastskin_cpu_signature(void **state)
+{
+    (void)state;
+    static const struct { unsigned eax; int family, model; } cpus[] = {
+        {0x00A10F11u, 25, 17}, {0x00B00F20u, 26, 2}, {0x000806F8u, 6, 143},
+        {0x00050654u, 6, 85},  {0x00000F29u, 15, 2}, {0x00010543u, 5, 4},
+    };
+    for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++) {
+        int family = -1, model = -1;
+        simd_cpu_signature(cpus[i].eax, &family, &model);
+        if (family != cpus[i].family || model != cpus[i].model)
+            fail_msg("0x%08X: family %d, model %d; the manuals say %d, %d", cpus[i].eax, family, model, cpus[i].family,
+                     cpus[i].model);
+    }
+}
+
 static void test_fastskin_validates_the_job(void **state)
 {
     (void)state;
@@ -515,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_fastskin_every_tail_length),
         cmocka_unit_test(test_fastskin_instancing_equals_merged_palette),
         cmocka_unit_test(test_fastskin_default_level_per_cpu_and_format),
+        cmocka_unit_test(test_fastskin_cpu_signature),
         cmocka_unit_test(test_fastskin_validates_the_job),
         cmocka_unit_test(test_fastskin_reports_a_vanishing_dqs_blend),
     };

@@ -174,6 +174,10 @@ static void meshopt_undeclared(asset *s)
             "{\"EXT_meshopt_compression\": {\"buffer\": 0, \"byteLength\": 4, \"byteStride\": 4, \"count\": 1, "
             "\"mode\": \"ATTRIBUTES\"}}");
 }
+static void meshopt_fallback_undeclared(asset *s) /* a fallback buffer: the extension on a buffer */
+{
+    set_raw(at(s->doc, "buffers", 0), "extensions", "{\"EXT_meshopt_compression\": {\"fallback\": true}}");
+}
 static void draco_undeclared(asset *s)
 {
     set_raw(at(at(s->doc, "meshes", 0), "primitives", 0), "extensions",
@@ -389,6 +393,8 @@ static const malformed_case cases[] = {
     {"data URI of media type text/plain", data_uri_media_type, "/buffers/0/uri"},
     {"an extension required", extension_required, "/extensionsRequired/0"},
     {"EXT_meshopt_compression used, not declared", meshopt_undeclared, "/bufferViews/0/extensions/EXT_meshopt_compression"},
+    {"EXT_meshopt_compression on a fallback buffer, not declared", meshopt_fallback_undeclared,
+     "/buffers/0/extensions/EXT_meshopt_compression"},
     {"KHR_draco_mesh_compression used, not declared", draco_undeclared,
      "/meshes/0/primitives/0/extensions/KHR_draco_mesh_compression"},
     {"scene node out of range", scene_node_out_of_range, "/scenes/0/nodes/1"},

@@ -698,6 +698,13 @@ simd_level simd_best_level(void)
     return SIMD_SCALAR;
 }
 
+void simd_cpu_signature(unsigned eax, int *family, int *model)
+{
+    int base = (int)(eax >> 8 & 0xf), low = (int)(eax >> 4 & 0xf);
+    *family = base == 0xf ? base + (int)(eax >> 20 & 0xff) : base;
+    *model = base == 0xf || base == 6 ? low + (int)((eax >> 16 & 0xf) << 4) : low;
+}
+
 simd_cpu simd_cpu_running(void)
 {
     simd_cpu cpu = {"", 0, 0, ""};
@@ -707,11 +714,8 @@ simd_cpu simd_cpu_running(void)
         memcpy(cpu.vendor, &b, 4), memcpy(cpu.vendor + 4, &d, 4), memcpy(cpu.vendor + 8, &c, 4);
         cpu.vendor[12] = '\0';
     }
-    if (__get_cpuid(1, &a, &b, &c, &d)) {
-        int family = (int)(a >> 8 & 0xf), model = (int)(a >> 4 & 0xf);
-        cpu.family = family == 0xf ? family + (int)(a >> 20 & 0xff) : family;
-        cpu.model = family == 0xf || family == 6 ? model + (int)((a >> 16 & 0xf) << 4) : model;
-    }
+    if (__get_cpuid(1, &a, &b, &c, &d))
+        simd_cpu_signature(a, &cpu.family, &cpu.model);
     unsigned brand[12];
     if (__get_cpuid(0x80000000u, &a, &b, &c, &d) && a >= 0x80000004u) {
         for (unsigned leaf = 0; leaf < 3; leaf++)

@@ -58,6 +58,11 @@ typedef struct {
     char brand[49];
 } simd_cpu;
 simd_cpu simd_cpu_running(void);
+/* The family and model in cpuid leaf 1's EAX, as the vendors' manuals combine them: the
+ * family is bits 8-11, plus the extended family (bits 20-27) where those read 0xF; the model
+ * is bits 4-7, plus the extended model (bits 16-19) times 16 where the family reads 0xF or
+ * 6 (Zen 4's 0x00A10F11: family 25, model 17). */
+void simd_cpu_signature(unsigned eax, int *family, int *model);
 
 /* The level to use by default for `method`, `normals` and the mesh's vertex format (NULL:
  * the 44-byte float format), on this CPU: fastskin_level_rule for simd_cpu_running() and

@@ -232,7 +232,8 @@ static void test_lab30_weights_asset_out(void **state)
 }
 
 /* Re-weighted assets load whole: RiggedSimple with an image beside it, named by an external
- * uri, re-weighted into another folder: the .glb embeds the image (a view of its own holding
+ * uri (skin.v2 tex.png: a name with two dots, its type the last one's), re-weighted into
+ * another folder: the .glb embeds the image (a view of its own holding
  * the file's bytes, its mimeType, no uri) and the Khronos validator reads it there with no
  * error and no warning. An image whose file is missing, or whose type cannot be told, is
  * refused naming it, and nothing is written. */
@@ -250,11 +251,11 @@ static void test_lab30_weights_asset_embeds_images(void **state)
     cJSON *root = cJSON_Parse(text);
     free(text);
     assert_non_null(root);
-    cJSON_AddItemToObject(root, "images", cJSON_Parse("[{\"uri\": \"skin tex.png\"}]"));
+    cJSON_AddItemToObject(root, "images", cJSON_Parse("[{\"uri\": \"skin.v2 tex.png\"}]"));
     cJSON_AddItemToObject(root, "samplers", cJSON_Parse("[{}]"));
     cJSON_AddItemToObject(root, "textures", cJSON_Parse("[{\"source\": 0, \"sampler\": 0}]"));
     static const char *const files[3] = {"with-image.gltf", "missing-image.gltf", "unknown-image.gltf"};
-    static const char *const uris[3] = {"skin%20tex.png", "gone.png", "skin.bin2"};
+    static const char *const uris[3] = {"skin.v2%20tex.png", "gone.png", "skin.bin2"}; /* the type: its last dot's */
     for (int k = 0; k < 3; k++) {
         cJSON_ReplaceItemInObject(cJSON_GetArrayItem(tu_json_get(root, "images"), 0), "uri", cJSON_CreateString(uris[k]));
         char *json = cJSON_Print(root);
@@ -264,7 +265,7 @@ static void test_lab30_weights_asset_embeds_images(void **state)
     cJSON_Delete(root);
     png = tu_read_file("out/ch30/skinning30-hand.png", &png_size); /* a real PNG for the validator */
     assert_non_null(png);
-    FILE *f = fopen(tu_path(src, "skin tex.png"), "wb");
+    FILE *f = fopen(tu_path(src, "skin.v2 tex.png"), "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(png, 1, png_size, f), png_size);
     assert_int_equal(fclose(f), 0);

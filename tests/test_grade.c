@@ -182,8 +182,14 @@ static void test_grade_build_stops_a_compiler_that_runs_away(void **state)
 
 typedef enum {
     LOOPS, CANCELS_ALARMS, FORK_BOMB, EXITS, SEGFAULTS, FINISHES, ESCAPES, KILLS_PARENT, LEAVES_SESSION, WRITES_FILE,
-    RUNS_PROGRAM, SETS_LIMIT, ABORTS
+    RUNS_PROGRAM, SETS_LIMIT, ABORTS, REPORTS_LIMITS
 } job_kind;
+
+/* What the limits' job tells the test: the limits it runs under. */
+typedef struct {
+    grade_shared_head head;
+    struct rlimit address_space, processes, core;
+} limits_record;
 
 /* What the escaping job tells the test: the daemon it left. */
 typedef struct {
@@ -216,6 +222,12 @@ static void job(void *arg, grade_shared_head *head)
     case RUNS_PROGRAM: execl("/bin/true", "true", (char *)NULL); break;
     case SETS_LIMIT: setrlimit(RLIMIT_CPU, &(struct rlimit){1000, 1000}); break;
     case ABORTS: abort();
+    case REPORTS_LIMITS: {
+        limits_record *r = (limits_record *)head;
+        getrlimit(RLIMIT_AS, &r->address_space), getrlimit(RLIMIT_NPROC, &r->processes), getrlimit(RLIMIT_CORE, &r->core);
+        head->phase = 1;
+        break;
+    }
     case ESCAPES: { /* a daemon: out of the group and the session, its parent gone; then a loop */
         escape_record *r = (escape_record *)head;
         pid_t p = fork();
@@ -325,6 +337,27 @@ static void test_grade_failing_picture_fits_every_answer(void **state)
     printf("  1200 failing cases drawn, %d of them as points or frames, every label inside\n", places);
 }
 
+/* The child runs under the limits grade_limits_default states: 4 GiB of address space
+ * (not under AddressSanitizer, which reserves terabytes), 1,024 processes, no core file. */
+static void test_grade_sandbox_sets_its_limits(void **state)
+{
+    (void)state;
+    grade_limits limits = grade_limits_default(2);
+    limits_record *r = (limits_record *)grade_shared_new(sizeof *r);
+    assert_non_null(r);
+    static grade_end end;
+    job_kind kind = REPORTS_LIMITS;
+    assert_int_equal(grade_sandbox_run("a job", &limits, job, &kind, &r->head, &end, NULL), LAB_OK);
+    assert_int_equal(r->head.phase, 1);
+    if (!TU_SANITIZED) {
+        assert_true(r->address_space.rlim_cur == (rlim_t)4 << 30);
+        assert_true(r->address_space.rlim_max == (rlim_t)4 << 30);
+    }
+    assert_true(r->processes.rlim_cur <= 1024);
+    assert_true(r->core.rlim_cur == 0);
+    grade_shared_free(&r->head, sizeof *r);
+}
+
 /* The system-call filter, for an ordinary user as for root: the call is stopped before it
  * runs (the parent lives, no file is written) and named; a signal to itself still crashes it. */
 static void test_grade_sandbox_filter_names_the_call(void **state)
@@ -414,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_grade_sandbox_ends_every_child_as_it_says),
         cmocka_unit_test(test_grade_failing_picture_fits_every_answer),
         cmocka_unit_test(test_grade_sandbox_filter_names_the_call),
+        cmocka_unit_test(test_grade_sandbox_sets_its_limits),
         cmocka_unit_test(test_grade_sandbox_holds_for_an_ordinary_user),
     };
     return cmocka_run_group_tests_name("the grader engine", tests, NULL, NULL);

@@ -1,13 +1,15 @@
 /* test_grade30_limits.c - the grader's limits as a student meets them: a crash, an endless
- * loop, alarm(0), an ignored SIGALRM, a sleep, a fork that loops, a fork bomb, exit() and a
- * write over every shared page are that exercise's verdict within the limit, and the
- * reference is correct through the same child. make grade30 itself: test_grade30_make.c. */
+ * loop, alarm(0), an ignored SIGALRM, a sleep, a right answer 1.5 times too slow, a fork that
+ * loops, a fork bomb, exit() and a write over every shared page are that exercise's verdict
+ * within the limit, and the reference is correct through the same child. make grade30
+ * itself: test_grade30_make.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmocka_all.h"
@@ -52,6 +54,17 @@ static double sleeps(double w, double theta)
 {
     sleep(60);
     return w + theta;
+}
+
+/* Right, but its first call takes 1.5 times the limit of 0.5 s (0.75 s asleep): too slow,
+ * not passed by a second more (the picture's, or the compile's) given to its calls. */
+static double right_but_slow(double w, double theta)
+{
+    static bool slept;
+    if (!slept)
+        nanosleep(&(struct timespec){0, 750000000}, NULL), slept = true;
+    double s = sin(theta / 2);
+    return sqrt(fmax(0, 1 - 4 * w * (1 - w) * s * s));
 }
 
 static double forks_and_loops(double w, double theta)
@@ -125,6 +138,7 @@ static void test_grade30_limits_make_every_end_a_verdict(void **state)
     expect_verdict(GRADE30_RING_RADIUS, (grade_fn)ignores_sigalrm_and_loops,
                    GRADE_TOO_SLOW, "too slow");
     expect_verdict(GRADE30_RING_RADIUS, (grade_fn)sleeps, GRADE_TOO_SLOW, "too slow");
+    expect_verdict(GRADE30_RING_RADIUS, (grade_fn)right_but_slow, GRADE_TOO_SLOW, "over 0.5 s");
     expect_verdict(GRADE30_RING_RADIUS, (grade_fn)forks_and_loops, GRADE_WRONG, "it called fork");
     expect_verdict(GRADE30_RING_RADIUS, (grade_fn)fork_bomb, GRADE_WRONG, "it called fork");
     expect_verdict(GRADE30_RING_RADIUS, (grade_fn)exits, GRADE_CRASHED, "exit status 0");

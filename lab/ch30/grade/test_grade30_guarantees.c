@@ -145,15 +145,39 @@ static double radius_cached(double w, double theta)
     return last = ex30_ring_radius_ratio(w, theta);
 }
 
+/* Right only in the first pass's order: it ignores its inputs and returns, call by call, the
+ * lab's answers to the cases in the order the first pass calls them (learned here, as a body
+ * could learn a fixed order). A second pass in the same order would grade it correct. */
+enum { ORDERED_MAX = 1024 };
+static double ordered_answers[ORDERED_MAX];
+static int ordered_count;
+static double radius_by_call_order(double w, double theta)
+{
+    static int calls;
+    (void)w, (void)theta;
+    return ordered_answers[calls++ % ordered_count];
+}
+
 static void test_grade30_state_between_calls_is_named(void **state)
 {
     (void)state;
+    const grade_exercise *x = grade30_exercises[GRADE30_RING_RADIUS];
     grade_result r;
-    assert_int_equal(grade30_check(grade30_exercises[GRADE30_RING_RADIUS], (grade_fn)radius_cached,
-                                   SEED, &r),
-                     LAB_OK);
+    assert_int_equal(grade30_check(x, (grade_fn)radius_cached, SEED, &r), LAB_OK);
     grade30_print(GRADE30_RING_RADIUS, &r, stdout);
     assert_int_equal(r.verdict, GRADE_WRONG);
+    assert_non_null(strstr(r.detail, "its answer depends on earlier calls"));
+    ordered_count = x->named + x->generated;
+    assert_true(ordered_count <= ORDERED_MAX);
+    grade30_case c;
+    for (int i = 0; i < ordered_count; i++) { /* the first pass: the cases in their own order */
+        x->make_case(i, SEED, &c);
+        ordered_answers[i] = x->expected(&c).v[0];
+    }
+    assert_int_equal(grade30_check(x, (grade_fn)radius_by_call_order, SEED, &r), LAB_OK);
+    grade30_print(GRADE30_RING_RADIUS, &r, stdout);
+    assert_int_equal(r.verdict, GRADE_WRONG);
+    assert_int_equal(r.failed_pass, 2); /* right through the first pass, caught in the second */
     assert_non_null(strstr(r.detail, "its answer depends on earlier calls"));
 }
 

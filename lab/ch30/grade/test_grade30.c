@@ -108,6 +108,33 @@ static void test_grade30_names_every_known_mistake(void **state)
     printf("  %d known mistakes, each named\n", named);
 }
 
+/* Exercise 3's generated cases at the shipped seed and two others, with floors: joints in
+ * an order that is not ascending (a blend that pairs weight[i] with palette[i] only agrees
+ * when they are), more than two influences, and palettes that move (a translation, which a
+ * point taken as a direction loses). */
+static void test_grade30_lbs_cases_cover_their_floors(void **state)
+{
+    (void)state;
+    const grade_exercise *e = grade30_exercises[GRADE30_LBS_POINT];
+    static const uint64_t seeds[3] = {SEED, 31, 4242};
+    grade30_case c;
+    for (int s = 0; s < 3; s++) {
+        int permuted = 0, above_two = 0, moving = 0;
+        for (int i = e->named; i < e->named + e->generated; i++) {
+            e->make_case(i, seeds[s], &c);
+            bool descends = false, moves = false;
+            for (int j = 1; j < c.k; j++)
+                descends |= c.joint[j] < c.joint[j - 1];
+            for (int j = 0; j < c.palette_count; j++)
+                moves |= fabs(c.palette[j].m[0][3]) + fabs(c.palette[j].m[1][3]) + fabs(c.palette[j].m[2][3]) > 1e-6;
+            permuted += descends, above_two += c.k > 2, moving += moves;
+        }
+        printf("  seed %llu: %d of %d cases with joints out of order, %d with k > 2, %d with a palette that moves\n",
+               (unsigned long long)seeds[s], permuted, e->generated, above_two, moving);
+        assert_true(permuted >= e->generated / 2 && above_two >= e->generated / 2 && moving >= e->generated * 3 / 4);
+    }
+}
+
 /* The generated cases cover what the grader's page promises (so that a generator that
  * drifts back to convenient values fails here, not silently). */
 static void test_grade30_the_generator_covers_what_the_page_says(void **state)
@@ -271,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_grade30_the_reference_is_correct),
         cmocka_unit_test(test_grade30_names_every_known_mistake),
         cmocka_unit_test(test_grade30_the_generator_covers_what_the_page_says),
+        cmocka_unit_test(test_grade30_lbs_cases_cover_their_floors),
         cmocka_unit_test(test_grade30_unknown_history_nan_and_infinity_are_wrong),
     };
     return cmocka_run_group_tests_name("the grader of chapter 30's exercises", tests, NULL, NULL);

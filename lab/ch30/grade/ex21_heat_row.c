@@ -27,7 +27,7 @@
 #pragma weak ex30_heat_row
 
 /* The chapter's cylinder's heat system under the paper's model (the bend's two bones, c = 1):
- * what exercise 21's named cases and its picture take (grade30_cases_heat.c). */
+ * what exercise 21's named cases and its picture take (below). */
 enum { GRADE30_CYLINDER_VERTICES = 216, GRADE30_HEAT_OFF = 216 * 16 }; /* L's triplets off the diagonal: 2,304 */
 typedef struct {
     double laplacian[GRADE30_CYLINDER_VERTICES], area[GRADE30_CYLINDER_VERTICES], heat[GRADE30_CYLINDER_VERTICES];

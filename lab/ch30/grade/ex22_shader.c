@@ -50,7 +50,7 @@ static const struct { rig30_kind kind; double deg; } cylinder_cases[] = {
 enum { CYLINDER_CASES = (int)(sizeof cylinder_cases / sizeof cylinder_cases[0]), SHADER_CASES = CYLINDER_CASES + 2,
        FIGURE_CASE = 2 /* the twist at 120 degrees */ };
 
-/* The known mistakes, in the order of the table's names for exercise 22 (grade30_table.c). */
+/* The known mistakes, in the order of exercise 22's named list (shader_mistakes, below). */
 typedef enum { SLIP_NO_IMPLIED, SLIP_POINT_AS_DIRECTION, SLIP_NORMAL_NOT_UNIT, SLIP_WEIGHTS_NOT_APPLIED,
                SLIP_NORMAL_AS_POINT, SLIPS } slip;
 

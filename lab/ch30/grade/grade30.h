@@ -46,7 +46,7 @@ lab_error grade30_check(const grade30_entry *x, grade_fn f, uint64_t seed, grade
 lab_error grade30_shader_run(const char *path, uint64_t seed, grade_result *out, grade30_picture_data *picture,
                              lab_diag *d);
 
-/* The number of exercises on sheet s, and the first of them in *first (the table's order). */
+/* The number of exercises on sheet s, and the first of them in *first (GRADE30_LIST's order). */
 int grade30_sheet_exercises(int s, int *first);
 
 /* Prints one exercise's verdict as the grader's page shows it. */

@@ -1,5 +1,5 @@
 /* test_grade30_guarantees.c - what the grader promises for every exercise, against answers
- * written here (apart from the table's mistakes and the solutions), each of which an earlier
+ * written here (apart from the exercises' own mistakes and the solutions), each of which an earlier
  * grader graded correct: a write into a const input is wrong and names the element; a
  * skeleton with several broken nodes, a norm exactly on 1e-9 and a finite real part beside
  * a non-finite dual part separate the rule's mistakes; state kept between calls is named;
@@ -46,7 +46,7 @@ static vec3 cor_writes_weight(vec3 p, vec3 centre, quat rotation, const int *joi
 }
 
 /* An answer graded wrong, with `words` in the verdict's detail and, where given, the
- * table's mistake of that name. */
+ * exercise's mistake of that name. */
 typedef struct {
     int x;
     grade_fn f;

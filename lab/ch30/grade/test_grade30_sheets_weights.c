@@ -1,6 +1,6 @@
 /* test_grade30_sheets_weights.c - the exercises of the sheets of normals and policies, the
  * packed vertex, bone heat and the production fixes (16 to 24) against answers written here,
- * apart from the table's mistakes (mistakes_*.c) and from the solutions: realistic wrong
+ * apart from the exercises' own mistakes (exNN_*.c) and from the solutions: realistic wrong
  * answers, each graded wrong (no false accept). Exercises 8 to 15: test_grade30_sheets.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>

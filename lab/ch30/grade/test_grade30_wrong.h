@@ -1,5 +1,5 @@
 /* test_grade30_wrong.h - what the suites of wrong answers share (test_grade30_sheets.c,
- * test_grade30_sheets_weights.c): each answer, written in the suite apart from the table's
+ * test_grade30_sheets_weights.c): each answer, written in the suite apart from the exercises' own
  * mistakes and from the solutions, must be graded wrong on the generated cases of SEED. */
 #ifndef TEST_GRADE30_WRONG_H
 #define TEST_GRADE30_WRONG_H

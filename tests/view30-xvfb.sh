@@ -5,7 +5,7 @@
 # then the X server's own screen (Xvfb's framebuffer file, -fbdir, in XWD format) copied to
 # OUT/screen.xwd with the window's place on it in OUT/geometry.txt; then the bend's slider
 # dragged to -180, p (the state saved), h (the help) and F12 again (OUT/view30-window.png,
-# the screen as OUT/screen-help.xwd), q. test_view30_sheet compares the first two with
+# the screen as OUT/screen-help.xwd), q. test_view30_xvfb compares the first two with
 # lab30's PNG of 137 degrees, the saved state with the slider's, and the help's two.
 #   view30-xvfb.sh VIEW30 OUT
 set -u

@@ -1,6 +1,7 @@
-/* view30_frame.h - the frames of view30_scene.h's states (view30_frame.c), drawn by the
- * lab's rasterizer and figure code, without the window: the whole 800 x 600 frame, its twist
- * panel (pixel for pixel lab30's), and the state's evidence. */
+/* view30_frame.h - the frames of view30_scene.h's states (view30_frame.c; their text and
+ * controls, view30_text.c), drawn by the lab's rasterizer and figure code, without the
+ * window: the whole 800 x 600 frame, its twist panel (pixel for pixel lab30's), and the
+ * state's evidence. */
 #ifndef VIEW30_FRAME_H
 #define VIEW30_FRAME_H
 
@@ -26,6 +27,9 @@ void view30_student_lines(const view30_student *student, canvas *out);
 #define VIEW30_SLIDER_X0 652
 #define VIEW30_SLIDER_X1 788
 int view30_slider_y(int slider);
+/* Slider s (1 the twist, 2 the bend) at the angle deg: its name and angle above, the
+ * track, ticks every 180 degrees with the ends' and 0's values under it, and the knob. */
+void view30_slider_draw(canvas *out, int slider, const char *name, double deg);
 /* The slider under the pixel (x, y) (its track and knob's height, a few pixels either end),
  * or 0. */
 int view30_slider_at(int x, int y);

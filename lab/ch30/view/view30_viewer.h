@@ -15,6 +15,7 @@
 #include "view30_frame.h"
 #include "view30_scene.h"
 #include "view30_sheet.h"
+#include "view30_yours.h"
 #include "view30_window.h"
 
 /* The command line: the starting state, and the files it names. */

@@ -41,7 +41,7 @@ lab_error grade30_run(const grade30_entry *x, grade_fn f, uint64_t seed, grade_r
 lab_error grade30_check(const grade30_entry *x, grade_fn f, uint64_t seed, grade_result *out);
 
 /* Exercise 22: the shader sheet at `path` (shader.glsl) on this machine's EGL/GLES, in the
- * engine's child (ex22_shader.c); its picture's points (the GPU's cylinder at 120
+ * engine's child (grade30_shader.c); its picture's points (the GPU's cylinder at 120
  * degrees) into *picture. Errors: LAB_ERR_OUT_OF_MEMORY only; the rest is the verdict. */
 lab_error grade30_shader_run(const char *path, uint64_t seed, grade_result *out, grade30_picture_data *picture,
                              lab_diag *d);

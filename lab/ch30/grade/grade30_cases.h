@@ -30,4 +30,10 @@ void grade30_worlds(const grade30_case *c, mat4 *world);
 /* k weights from 0.05 to 1, divided by their sum. */
 void grade30_weights(rng *r, double *w, int k);
 
+/* Exercise 10's named scenes (grade30_scenes.c): how many, scene i into *c, and the lab's
+ * own path on one (c->vertices positions into out). */
+int grade30_scene_cases(void);
+void grade30_scene_case(int i, grade30_case *c);
+void grade30_scene_answer(const grade30_case *c, vec3 *out);
+
 #endif

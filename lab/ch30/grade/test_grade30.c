@@ -2,8 +2,8 @@
  * correct on every exercise at several seeds; every exercise's known mistake, put in
  * place of the reference's function, is found wrong and named by its own name (no other
  * mistake's); the generator covers what the page says; answers that depend on earlier
- * calls, NaN and infinity are wrong answers with their case. The limited child, the pages
- * and make grade30 itself: test_grade30_make.c. */
+ * calls, NaN and infinity are wrong answers with their case; every exercise's heading is
+ * on its page. make grade30 itself: test_grade30_make.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -290,9 +290,45 @@ static void test_grade30_unknown_history_nan_and_infinity_are_wrong(void **state
     expect_wrong(GRADE30_CHECK_WEIGHTS, (grade_fn)nan_passes, NULL);
 }
 
+/* ---- the pages ------------------------------------------------------------------------- */
+
+/* Every entry's heading is a heading of its page, and the page links the same anchor; every
+ * sheet's section is a heading of its page, and its exercises are the ones under it. */
+static void test_grade30_every_verdict_points_to_a_heading(void **state)
+{
+    (void)state;
+    for (int s = 0; s < GRADE30_SHEET_COUNT; s++) {
+        const grade_sheet *sh = &grade30_sheets[s];
+        int first = 0, count = grade30_sheet_exercises(s, &first);
+        char *page = tu_read_file(sh->page, NULL), heading[160];
+        assert_non_null(page);
+        snprintf(heading, sizeof heading, "\n## %s\n", sh->heading);
+        if (!strstr(page, heading))
+            fail_msg("%s has no heading \"## %s\"", sh->page, sh->heading);
+        for (int x = first; x < first + count; x++)
+            assert_string_equal(grade30_exercises[x]->page, sh->page);
+        free(page);
+    }
+    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
+        const grade30_entry *e = grade30_exercises[x];
+        char *page = tu_read_file(e->page, NULL), heading[160];
+        assert_non_null(page);
+        snprintf(heading, sizeof heading, "\n### %s\n", e->heading);
+        if (!strstr(page, heading))
+            fail_msg("%s has no heading \"### %s\"", e->page, e->heading);
+        free(page);
+        char anchor[128];
+        grade_anchor(e->heading, anchor, sizeof anchor);
+        char want[32];
+        snprintf(want, sizeof want, "exercise-%d-", x + 1);
+        assert_int_equal(strncmp(anchor, want, strlen(want)), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grade30_every_verdict_points_to_a_heading),
         cmocka_unit_test(test_grade30_named_counts_are_the_lists),
         cmocka_unit_test(test_grade30_the_list_is_in_order),
         cmocka_unit_test(test_grade30_the_reference_is_correct),

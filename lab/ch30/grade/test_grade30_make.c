@@ -1,6 +1,5 @@
-/* test_grade30_make.c - the grader as a student meets it: every table entry's heading
- * exists in its page; and make grade30 on the shipped sheets, one sheet, a sheet that is
- * not one, every sheet's reference and a second solution in other forms, the page's
+/* test_grade30_make.c - the grader as a student meets it: make grade30 on the shipped
+ * sheets, one sheet, a sheet that is not one, a file graded as its own sheet, every sheet's reference and a second solution in other forms, the page's
  * example, a file with a warning and a NaN, a file that reads past an array and a file that
  * does not compile exits and writes as the grader's page says. The limits through the
  * child: test_grade30_limits.c; the verdicts themselves: test_grade30.c. */
@@ -15,41 +14,6 @@
 
 #include "exercises30.h"
 #include "grade30.h"
-
-/* ---- the pages ------------------------------------------------------------------------- */
-
-/* Every entry's heading is a heading of its page, and the page links the same anchor; every
- * sheet's section is a heading of its page, and its exercises are the ones under it. */
-static void test_grade30_every_verdict_points_to_a_heading(void **state)
-{
-    (void)state;
-    for (int s = 0; s < GRADE30_SHEET_COUNT; s++) {
-        const grade_sheet *sh = &grade30_sheets[s];
-        int first = 0, count = grade30_sheet_exercises(s, &first);
-        char *page = tu_read_file(sh->page, NULL), heading[160];
-        assert_non_null(page);
-        snprintf(heading, sizeof heading, "\n## %s\n", sh->heading);
-        if (!strstr(page, heading))
-            fail_msg("%s has no heading \"## %s\"", sh->page, sh->heading);
-        for (int x = first; x < first + count; x++)
-            assert_string_equal(grade30_exercises[x]->page, sh->page);
-        free(page);
-    }
-    for (int x = 0; x < GRADE30_EXERCISE_COUNT; x++) {
-        const grade30_entry *e = grade30_exercises[x];
-        char *page = tu_read_file(e->page, NULL), heading[160];
-        assert_non_null(page);
-        snprintf(heading, sizeof heading, "\n### %s\n", e->heading);
-        if (!strstr(page, heading))
-            fail_msg("%s has no heading \"### %s\"", e->page, e->heading);
-        free(page);
-        char anchor[128];
-        grade_anchor(e->heading, anchor, sizeof anchor);
-        char want[32];
-        snprintf(want, sizeof want, "exercise-%d-", x + 1);
-        assert_int_equal(strncmp(anchor, want, strlen(want)), 0);
-    }
-}
 
 /* ---- make grade30 as a student runs it ------------------------------------------------- */
 
@@ -371,7 +335,6 @@ static void test_grade30_make_grades_a_file_as_its_own_sheet(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_grade30_every_verdict_points_to_a_heading),
         cmocka_unit_test(test_grade30_make_grade30_as_a_student_runs_it),
         cmocka_unit_test(test_grade30_make_grades_a_file_as_its_own_sheet),
     };

@@ -87,7 +87,7 @@ mat4 ex30_normal_matrix(mat4 m);
 
 /* ---- the skeleton (lab/ch30/sheets/skeleton.c; lab/ch30/lab30-gltf/README.md) ----------- */
 
-enum { EX30_MAX_NODES = 16 };
+enum { EX30_MAX_NODES = 16, EX30_MAX_VERTICES = 240 }; /* exercise 10's nodes and vertices, at most */
 
 /* 8. "The hierarchy over a skeleton": the world matrices of n nodes (1 <= n <= 16) listed
  *    parents first, in one pass in order: world[i] = world[parent[i]] local[i], and

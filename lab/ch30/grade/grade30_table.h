@@ -87,7 +87,7 @@ static inline grade30_fn grade30_fn_of(grade_fn g)
     return f;
 }
 
-enum { GRADE30_MAX_K = 8, GRADE30_MAX_PALETTE = 8, GRADE30_MAX_VERTICES = 240, GRADE30_MAX_RING = 8 };
+enum { GRADE30_MAX_K = 8, GRADE30_MAX_PALETTE = 8, GRADE30_MAX_VERTICES = EX30_MAX_VERTICES, GRADE30_MAX_RING = 8 };
 /* the engine's answer holds the largest of the chapter's: a mesh's points, a skeleton's
  * status and matrices */
 _Static_assert(3 * GRADE30_MAX_VERTICES <= GRADE_MAX_VALUES && 1 + 16 * EX30_MAX_NODES <= GRADE_MAX_VALUES,

@@ -200,9 +200,12 @@ int main(int argc, char **argv)
             polled = SDL_GetTicks();
             view30_reload_sheet(&v, &w, &d);
         }
-        if (o.sheet && v.student.loaded && v.playing_asset && v.yours_t != v.t) { /* your loop over the asset */
-            view30_sheet_skin_asset(&v.sheet, &v.asset, v.t);
+        if (o.sheet && v.student.loaded && v.playing_asset && v.paused && v.yours_t != v.t) {
+            view30_sheet_skin_asset(&v.sheet, &v.asset, v.t); /* your loop, once a pause: not a child a frame */
             v.yours_t = v.t, v.dirty = true;
+        } else if (o.sheet && v.student.loaded && v.playing_asset && !v.paused && v.yours_t != -1) {
+            view30_asset_yours_clear(&v.asset, "space: pause to draw yours");
+            v.yours_t = -1; /* said: nothing to draw while it plays */
         }
         if (o.sheet && v.student.loaded && !v.playing_asset &&
             (v.student.positions_deg != v.state.twist_deg || v.student.positions_method != v.state.method ||

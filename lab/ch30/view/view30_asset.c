@@ -242,3 +242,10 @@ lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool
     free(from), free(to), free(color);
     return e;
 }
+
+void view30_asset_yours_clear(view30_asset *a, const char *words)
+{
+    for (int p = 0; a->yours && p < a->part_count; p++)
+        free(a->yours[p]), a->yours[p] = NULL;
+    snprintf(a->yours_words, sizeof a->yours_words, "%s", words);
+}

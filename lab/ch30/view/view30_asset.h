@@ -49,5 +49,7 @@ lab_error view30_asset_clip(view30_asset *a, int k, lab_diag *d);
  * joint's name where a->joint_names. */
 lab_error view30_asset_frame(view30_asset *a, double t, skin_method method, bool paused, canvas *out, lab_diag *d);
 void view30_asset_free(view30_asset *a);
+/* No drawing of the student's over the asset, and `words` (at most 95 characters) why. */
+void view30_asset_yours_clear(view30_asset *a, const char *words);
 
 #endif

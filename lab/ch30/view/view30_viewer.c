@@ -167,8 +167,8 @@ void view30_reload_sheet(view30_viewer *v, view30_window *w, lab_diag *d)
     if (!view30_sheet_changed(&v->sheet))
         return;
     bool built = view30_sheet_build(&v->sheet, &v->student);
-    if (built && v->playing_asset) /* the new picture first, the verdicts after */
-        view30_sheet_skin_asset(&v->sheet, &v->asset, v->t), v->yours_t = v->t;
+    if (built && v->playing_asset) /* the new picture first (once paused), the verdicts after */
+        v->yours_t = NAN;
     else if (built)
         view30_sheet_skin(&v->sheet, &v->scene, &v->state, &v->student);
     if (view30_draw(v, d) == LAB_OK)

@@ -33,7 +33,8 @@ typedef struct {
     view30_asset asset;
     bool playing_asset, paused;
     double t;                   /* the asset's clock */
-    double yours_t;             /* the time the sheet's loop last skinned the asset at */
+    double yours_t;             /* the time the sheet's loop last skinned the (paused) asset at;
+                                 * -1: cleared while it plays; NAN: to be done again */
     skin_method asset_method;
     view30_sheet sheet;
     view30_student student;

@@ -22,8 +22,6 @@
 #include "exercises30.h"
 #include "view30_yours.h"
 
-#define GRADE30_VIEW_VERTICES 240 /* exercise 10's vertices, at most (exercises30.h) */
-
 typedef void (*mesh_fn)(const ex30_skin *, vec3 *);
 
 /* ---- your whole loop over an asset (exercise 10) ------------------------------------------ */
@@ -83,7 +81,7 @@ static bool asset_input(const view30_asset *a, int part, const mat4 *locals, ass
     const view30_part *p = &a->parts[part];
     lab_diag d = {0};
     *q = (asset_part){.part = part};
-    if (doc->node_count > EX30_MAX_NODES || p->vertex_count > GRADE30_VIEW_VERTICES)
+    if (doc->node_count > EX30_MAX_NODES || p->vertex_count > EX30_MAX_VERTICES)
         return snprintf(words, size, "too large for exercise 10"), false;
     if (gltf_skin_input_read(doc, p->node, p->primitive, NULL, SKIN_POLICY_STRICT, &q->in, &d) != LAB_OK)
         return snprintf(words, size, "its skin cannot be read"), false;
@@ -118,9 +116,7 @@ static bool asset_input(const view30_asset *a, int part, const mat4 *locals, ass
 
 void view30_sheet_skin_asset(const view30_sheet *w, view30_asset *a, double t)
 {
-    for (int p = 0; p < a->part_count; p++)
-        free(a->yours[p]), a->yours[p] = NULL;
-    snprintf(a->yours_words, sizeof a->yours_words, "%s", w->have_so ? "nothing skinned" : "no version compiled");
+    view30_asset_yours_clear(a, w->have_so ? "nothing skinned" : "no version compiled");
     if (!w->have_so)
         return;
     int n = a->doc.node_count;
